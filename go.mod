@@ -2,7 +2,10 @@ module github.com/petstore/contract
 
 go 1.26.8
 
-require github.com/getkin/kin-openapi v0.152.0
+require (
+	github.com/brianvoe/gofakeit/v7 v7.18.1
+	github.com/getkin/kin-openapi v0.152.0
+)
 
 require (
 	github.com/go-openapi/jsonpointer v0.22.5 // indirect
