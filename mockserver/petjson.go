@@ -1,0 +1,102 @@
+package mockserver
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// appendPetJSON appends the JSON encoding of p to dst. The bytes are the
+// ones a json.Encoder with SetEscapeHTML(false) produces for Pet; a fuzz
+// test holds it to that.
+func appendPetJSON(dst []byte, p Pet) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = strconv.AppendInt(dst, p.ID, 10)
+	dst = append(dst, `,"name":`...)
+	dst = appendJSONString(dst, p.Name)
+	dst = append(dst, `,"categoryId":`...)
+	dst = strconv.AppendInt(dst, p.CategoryID, 10)
+	if p.Status != "" {
+		dst = append(dst, `,"status":`...)
+		dst = appendJSONString(dst, p.Status)
+	}
+	return append(dst, '}')
+}
+
+// appendErrorJSON appends the JSON encoding of an Error body to dst.
+func appendErrorJSON(dst []byte, e *Error) []byte {
+	dst = append(dst, `{"code":`...)
+	dst = appendJSONString(dst, e.Code)
+	dst = append(dst, `,"message":`...)
+	dst = appendJSONString(dst, e.Message)
+	dst = append(dst, `,"status":`...)
+	dst = strconv.AppendInt(dst, int64(e.Status), 10)
+	return append(dst, '}')
+}
+
+const hex = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string, escaped exactly as
+// encoding/json escapes it without HTML escaping: quotes, backslashes,
+// control characters, U+2028 and U+2029 are escaped, and invalid UTF-8
+// becomes U+FFFD. "Tom & Jerry <3" stays readable.
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if plain[b] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// plain reports which ASCII bytes appear in a JSON string unescaped.
+var plain = func() (t [utf8.RuneSelf]bool) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		t[b] = true
+	}
+	for _, b := range `"\` {
+		t[b] = false
+	}
+	return t
+}()
