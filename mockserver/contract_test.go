@@ -1,0 +1,250 @@
+package mockserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
+)
+
+const key = mockserver.DefaultAPIKey
+
+// testServer is a mock served over a real HTTP connection. Every response
+// its client receives is checked against the document first, so that no
+// test can forget to, and the mock cannot drift from its own contract.
+type testServer struct {
+	*mockserver.Server
+	URL    string // base URL, ending in /v1
+	client *http.Client
+}
+
+func newTestServer(tb testing.TB, cfg mockserver.Config) *testServer {
+	tb.Helper()
+	srv, err := mockserver.New(cfg)
+	if err != nil {
+		tb.Fatalf("mockserver.New: %v", err)
+	}
+	hs := httptest.NewServer(srv)
+	tb.Cleanup(hs.Close)
+	client := hs.Client()
+	client.Transport = &contractTransport{tb: tb, next: client.Transport, checker: newChecker(tb)}
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &testServer{Server: srv, URL: hs.URL + "/v1", client: client}
+}
+
+// response is an answer with its body read.
+type response struct {
+	*http.Response
+	body []byte
+}
+
+func (r *response) String() string {
+	return strconv.Itoa(r.StatusCode) + " " + string(r.body)
+}
+
+// do sends a request with the default key. headers are name, value pairs;
+// an "Authorization" pair replaces the key, and an empty value removes it.
+func (ts *testServer) do(tb testing.TB, method, path, body string, headers ...string) *response {
+	tb.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, ts.URL+path, rd)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i+1] == "" {
+			req.Header.Del(headers[i])
+			continue
+		}
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	return ts.send(tb, req)
+}
+
+func (ts *testServer) send(tb testing.TB, req *http.Request) *response {
+	tb.Helper()
+	resp, err := ts.client.Do(req)
+	if err != nil {
+		tb.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatalf("%s %s: reading body: %v", req.Method, req.URL, err)
+	}
+	return &response{Response: resp, body: body}
+}
+
+// pets decodes a list body.
+func (r *response) pets(tb testing.TB) []mockserver.Pet {
+	tb.Helper()
+	var pets []mockserver.Pet
+	if err := json.Unmarshal(r.body, &pets); err != nil {
+		tb.Fatalf("decoding %s: %v", r.body, err)
+	}
+	return pets
+}
+
+// pet decodes a Pet body.
+func (r *response) pet(tb testing.TB) mockserver.Pet {
+	tb.Helper()
+	var p mockserver.Pet
+	if err := json.Unmarshal(r.body, &p); err != nil {
+		tb.Fatalf("decoding %s: %v", r.body, err)
+	}
+	return p
+}
+
+// apiError decodes an Error body.
+func (r *response) apiError(tb testing.TB) mockserver.Error {
+	tb.Helper()
+	var e mockserver.Error
+	if err := json.Unmarshal(r.body, &e); err != nil {
+		tb.Fatalf("decoding %s: %v", r.body, err)
+	}
+	return e
+}
+
+type contractTransport struct {
+	tb      testing.TB
+	next    http.RoundTripper
+	checker *checker
+}
+
+func (t *contractTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if err := t.checker.check(req, resp.StatusCode, resp.Header, body); err != nil {
+		t.tb.Errorf("%s %s: answer breaks the contract: %v\n%d %s", req.Method, req.URL, err, resp.StatusCode, body)
+	}
+	return resp, nil
+}
+
+// checker validates answers against the document.
+type checker struct {
+	router routers.Router
+	errors *openapi3.Schema
+}
+
+func newChecker(tb testing.TB) *checker {
+	tb.Helper()
+	doc, err := spec.Load()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	router, err := spec.NewRouter(doc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &checker{router: router, errors: doc.Components.Schemas["Error"].Value}
+}
+
+// check validates one answer: a documented status, application/json,
+// the documented headers and body; and for every error, an Error body
+// whose status is the HTTP status.
+func (c *checker) check(req *http.Request, status int, header http.Header, body []byte) error {
+	if status == http.StatusNoContent || req.Method == http.MethodHead {
+		if len(body) != 0 {
+			return errors.New("body on an answer that must have none")
+		}
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return errors.New("Content-Type is " + strconv.Quote(header.Get("Content-Type")) + ", want application/json")
+	}
+	if status >= 400 {
+		var v any
+		if err := json.Unmarshal(body, &v); err != nil {
+			return err
+		}
+		if err := c.errors.VisitJSON(v); err != nil {
+			return err
+		}
+		var e struct{ Status int }
+		if json.Unmarshal(body, &e); e.Status != status {
+			return errors.New("Error.status is " + strconv.Itoa(e.Status) + ", want the HTTP status " + strconv.Itoa(status))
+		}
+	}
+	route, params, err := c.router.FindRoute(req)
+	if err != nil {
+		// No operation to check against: an unknown path or method, which
+		// must be answered 404 or 405.
+		if status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
+			return errors.New("status " + strconv.Itoa(status) + " for a request that matches no operation")
+		}
+		return nil
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
+		Status:                 status,
+		Header:                 header,
+		Options:                &openapi3filter.Options{IncludeResponseStatus: true},
+	}
+	in.SetBodyBytes(body)
+	return openapi3filter.ValidateResponse(context.Background(), in)
+}
+
+// TestCheckerCatchesDrift makes sure the checker every test relies on does
+// fail on answers that break the contract.
+func TestCheckerCatchesDrift(t *testing.T) {
+	c := newChecker(t)
+	jsonHeader := http.Header{"Content-Type": {"application/json"}}
+	tests := []struct {
+		name   string
+		method string
+		path   string
+		status int
+		header http.Header
+		body   string
+	}{
+		{"undocumented status", "GET", "/v1/pets", 418, jsonHeader, `{"code":"x","message":"y","status":418}`},
+		{"text body", "GET", "/v1/pets", 200, http.Header{"Content-Type": {"text/plain"}}, `[]`},
+		{"object for a list", "GET", "/v1/pets", 200, jsonHeader, `{}`},
+		{"pet without id", "GET", "/v1/pets/1", 200, jsonHeader, `{"name":"a","categoryId":1}`},
+		{"pet with a bad status", "POST", "/v1/pets", 201, jsonHeader, `{"id":1,"name":"a","categoryId":1,"status":"lost"}`},
+		{"error without code", "GET", "/v1/pets", 401, jsonHeader, `{"message":"y","status":401}`},
+		{"error status differs", "GET", "/v1/pets/1", 404, jsonHeader, `{"code":"x","message":"y","status":400}`},
+		{"malformed Deprecation", "GET", "/v1/pets/1", 404, http.Header{"Content-Type": {"application/json"}, "Deprecation": {"yes"}}, `{"code":"x","message":"y","status":404}`},
+		{"unknown path answered 200", "GET", "/v1/nope", 200, jsonHeader, `{}`},
+	}
+	for _, tt := range tests {
+		req := httptest.NewRequest(tt.method, "http://petmock"+tt.path, nil)
+		if err := c.check(req, tt.status, tt.header, []byte(tt.body)); err == nil {
+			t.Errorf("%s: checker accepted %d %s", tt.name, tt.status, tt.body)
+		}
+	}
+	ok := httptest.NewRequest("GET", "http://petmock/v1/pets/1", nil)
+	if err := c.check(ok, 200, jsonHeader, []byte(`{"id":1,"name":"a","categoryId":1}`)); err != nil {
+		t.Errorf("checker refused a valid pet: %v", err)
+	}
+}

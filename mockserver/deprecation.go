@@ -1,0 +1,59 @@
+package mockserver
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/contract/spec"
+)
+
+// deprecation holds the headers every answer of a deprecated operation
+// carries: Deprecation (RFC 9745), Sunset (RFC 8594) and a Link to the
+// replacement (RFC 8288, rel="successor-version").
+type deprecation struct {
+	deprecation   string // "@<unix seconds>"
+	sunset        string // HTTP-date
+	successorPath string // path of the replacement, such as "/v1/pets"
+}
+
+func newDeprecation(doc *openapi3.T, operationID, base string) (*deprecation, error) {
+	d, err := spec.OperationDeprecation(doc, operationID)
+	if err != nil {
+		return nil, err
+	}
+	path, method, _ := spec.OperationPath(doc, d.ReplacedBy)
+	if method != http.MethodGet {
+		return nil, fmt.Errorf("%s: replacement %s is not a GET", operationID, d.ReplacedBy)
+	}
+	return &deprecation{
+		deprecation:   "@" + strconv.FormatInt(d.Since.Unix(), 10),
+		sunset:        d.Sunset.UTC().Format(http.TimeFormat),
+		successorPath: base + path,
+	}, nil
+}
+
+// setHeaders sets the deprecation headers. The Link names the replacement
+// filtered by status, when the answer is about a pet that has one.
+func (d *deprecation) setHeaders(h http.Header, r *http.Request, status string) {
+	h.Set("Deprecation", d.deprecation)
+	h.Set("Sunset", d.sunset)
+	target := d.successorPath
+	if status != "" {
+		target += "?status=" + url.QueryEscape(status)
+	}
+	h.Set("Link", "<"+absoluteURL(r, target)+`>; rel="successor-version"`)
+}
+
+// absoluteURL returns the URL of path on the host r was sent to, so that
+// a browser app served from another origin can follow it as it is.
+func absoluteURL(r *http.Request, path string) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + path
+}

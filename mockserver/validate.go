@@ -1,0 +1,153 @@
+package mockserver
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+)
+
+// MaxBodyBytes is the largest request body petmock reads. A larger one is
+// refused with 413 without being read.
+const MaxBodyBytes = 1 << 20
+
+// readBody reads a request body of at most MaxBodyBytes. A larger body is
+// refused as soon as its size is known: at once from Content-Length, or
+// after MaxBodyBytes+1 bytes otherwise.
+func readBody(r *http.Request) ([]byte, *Error) {
+	tooLarge := newError(http.StatusRequestEntityTooLarge, CodePayloadTooLarge, "body: larger than %d bytes", MaxBodyBytes)
+	if r.ContentLength > MaxBodyBytes {
+		return nil, tooLarge
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	size := 512
+	if r.ContentLength > 0 {
+		size = int(r.ContentLength) + 1
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	n, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBodyBytes+1))
+	if n > MaxBodyBytes {
+		return nil, tooLarge
+	}
+	if err != nil {
+		return nil, badRequest("body", "could not be read")
+	}
+	return buf.Bytes(), nil
+}
+
+// requestError turns a failure of openapi3filter's request validation into
+// the *Error to answer with: 401 for authentication, 400 for the rest, with
+// a message that names the field at fault instead of dumping the schema.
+func requestError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e // from the AuthenticationFunc
+	}
+	var sre *openapi3filter.SecurityRequirementsError
+	if errors.As(err, &sre) {
+		return unauthorized("", "authorization: "+err.Error())
+	}
+	var re *openapi3filter.RequestError
+	if !errors.As(err, &re) {
+		return badRequest("request", "%v", err)
+	}
+	field := "body"
+	var schema *openapi3.Schema
+	if re.Parameter != nil {
+		field = re.Parameter.Name
+		if re.Parameter.Schema != nil {
+			schema = re.Parameter.Schema.Value
+		}
+	}
+	var se *openapi3.SchemaError
+	var pe *openapi3filter.ParseError
+	switch {
+	case errors.As(err, &se):
+		return schemaError(field, se)
+	case errors.Is(err, openapi3filter.ErrInvalidRequired):
+		return badRequest(field, "is required")
+	case errors.Is(err, openapi3filter.ErrInvalidEmptyValue):
+		return badRequest(field, "must not be empty")
+	case errors.As(err, &pe):
+		if re.Parameter == nil {
+			return badRequest("body", "malformed JSON: %s", rootCause(pe))
+		}
+		return badRequest(field, "must be %s", describeType(schema))
+	}
+	return badRequest(field, "%s", re.Reason)
+}
+
+// schemaError names the field a schema violation is about, from its JSON
+// pointer, and says what the schema wanted.
+func schemaError(field string, se *openapi3.SchemaError) *Error {
+	if ptr := se.JSONPointer(); len(ptr) > 0 {
+		if field == "body" {
+			field = strings.Join(ptr, ".")
+		} else {
+			field += "." + strings.Join(ptr, ".")
+		}
+	}
+	s := se.Schema
+	switch se.SchemaField {
+	case "required":
+		return badRequest(field, "is required")
+	case "type":
+		return badRequest(field, "must be %s", describeType(s))
+	case "nullable":
+		return badRequest(field, "must not be null")
+	case "enum":
+		return badRequest(field, "must be one of %s", enumList(s.Enum))
+	case "minimum":
+		return badRequest(field, "must be at least %v", *s.Min)
+	case "maximum":
+		return badRequest(field, "must be at most %v", *s.Max)
+	case "maxLength":
+		return badRequest(field, "must be at most %d characters long", *s.MaxLength)
+	}
+	return badRequest(field, "%s", strings.TrimPrefix(se.Reason, "value "))
+}
+
+// describeType says what a value of schema is, for a message that begins
+// "must be".
+func describeType(s *openapi3.Schema) string {
+	if s == nil || s.Type == nil {
+		return "valid"
+	}
+	switch {
+	case s.Type.Is("integer") && s.Format == "int64":
+		return "an integer (int64)"
+	case s.Type.Is("integer"):
+		return "an integer"
+	case s.Type.Is("object"):
+		return "a JSON object"
+	case s.Type.Is("array"):
+		return "an array"
+	default:
+		return "a " + strings.Join(s.Type.Slice(), " or ")
+	}
+}
+
+func enumList(values []any) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = fmt.Sprint(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func rootCause(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
+}
