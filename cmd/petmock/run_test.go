@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+func env(vars ...string) func(string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(vars); i += 2 {
+		m[vars[i]] = vars[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+func TestParseOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  func(string) string
+		want options
+	}{
+		{"defaults", nil, env(), options{addr: "127.0.0.1:4010", seed: 1, pets: 50, logFormat: "text"}},
+		{"flags", []string{"--addr", ":0", "--api-key", "a", "--api-key", "b", "--seed", "7", "--pets", "0", "--log-format", "json"}, env(),
+			options{addr: ":0", apiKeys: []string{"a", "b"}, seed: 7, pets: 0, logFormat: "json"}},
+		{"environment", nil, env("PETMOCK_ADDR", ":9", "PETMOCK_API_KEYS", "x, y", "PETMOCK_SEED", "3", "PETMOCK_PETS", "5", "PETMOCK_LOG_FORMAT", "json"),
+			options{addr: ":9", apiKeys: []string{"x", "y"}, seed: 3, pets: 5, logFormat: "json"}},
+		{"flags over environment", []string{"--seed", "4", "--api-key", "f"}, env("PETMOCK_SEED", "3", "PETMOCK_API_KEYS", "e"),
+			options{addr: "127.0.0.1:4010", apiKeys: []string{"f"}, seed: 4, pets: 50, logFormat: "text"}},
+	}
+	for _, tt := range tests {
+		got, err := parseOptions(tt.args, tt.env, io.Discard)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if got.addr != tt.want.addr || !slices.Equal(got.apiKeys, tt.want.apiKeys) || got.seed != tt.want.seed ||
+			got.pets != tt.want.pets || got.logFormat != tt.want.logFormat {
+			t.Errorf("%s: options = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		env  func(string) string
+		want string
+	}{
+		{[]string{"--pets", "-1"}, env(), "--pets -1: must not be negative"},
+		{[]string{"--log-format", "xml"}, env(), `--log-format "xml": must be text or json`},
+		{[]string{"--seed", "x"}, env(), "invalid value"},
+		{[]string{"--nope"}, env(), "flag provided but not defined"},
+		{[]string{"extra"}, env(), `unexpected argument "extra"`},
+		{nil, env("PETMOCK_PETS", "many"), `PETMOCK_PETS="many"`},
+		{[]string{"--api-key", ""}, env(), "api key 1: must be non-empty"},
+	}
+	for _, tt := range tests {
+		err := run(context.Background(), append(tt.args, "--addr", "127.0.0.1:0"), tt.env, io.Discard, io.Discard)
+		if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("petmock %v: err = %v, want a usage error containing %q", tt.args, err, tt.want)
+		}
+	}
+	if err := run(context.Background(), []string{"-h"}, env(), io.Discard, io.Discard); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("petmock -h: err = %v, want flag.ErrHelp", err)
+	}
+}
+
+// started is a running petmock.
+type started struct {
+	url    string // base URL, ending in /v1
+	line   string // the start line
+	done   chan error
+	cancel context.CancelFunc
+}
+
+// start runs petmock in-process on a free port and waits for its start
+// line.
+func start(t *testing.T, args ...string) *started {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	outR, outW := io.Pipe()
+	s := &started{done: make(chan error, 1), cancel: cancel}
+	go func() {
+		s.done <- run(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), env(), outW, io.Discard)
+		outW.Close()
+	}()
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		cancel()
+		t.Fatalf("no start line: %v (run: %v)", err, <-s.done)
+	}
+	go io.Copy(io.Discard, outR)
+	s.line = strings.TrimSpace(line)
+	fields := strings.Fields(s.line)
+	s.url = fields[2]
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-s.done:
+		case <-time.After(10 * time.Second):
+			t.Error("petmock did not stop")
+		}
+	})
+	return s
+}
+
+func TestRunServesAndPrintsKey(t *testing.T) {
+	s := start(t)
+	if want := "with API key " + mockserver.DefaultAPIKey; !strings.HasPrefix(s.line, "petmock serving http://127.0.0.1:") || !strings.HasSuffix(s.line, "/v1 "+want) {
+		t.Errorf("start line = %q, want the URL and %q", s.line, want)
+	}
+	req, _ := http.NewRequest("GET", s.url+"/pets?limit=100", nil)
+	req.Header.Set("Authorization", "Bearer "+mockserver.DefaultAPIKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || strings.Count(string(body), `"id"`) != mockserver.DefaultPets {
+		t.Errorf("GET /v1/pets?limit=100: %d with %d pets, want 200 with %d", resp.StatusCode, strings.Count(string(body), `"id"`), mockserver.DefaultPets)
+	}
+}
+
+func TestRunDoesNotPrintChosenKeys(t *testing.T) {
+	s := start(t, "--api-key", "my-secret-key", "--pets", "3")
+	if strings.Contains(s.line, "my-secret-key") || strings.Contains(s.line, mockserver.DefaultAPIKey) {
+		t.Errorf("start line = %q, want neither the chosen key nor the default one", s.line)
+	}
+}
+
+// TestShutdownLetsRequestsFinish starts a request whose body is still
+// arriving, shuts petmock down, then finishes the body: the request must
+// be answered, and run must return without error.
+func TestShutdownLetsRequestsFinish(t *testing.T) {
+	s := start(t, "--pets", "0")
+	bodyR, bodyW := io.Pipe()
+	req, _ := http.NewRequest("POST", s.url+"/pets", bodyR)
+	req.Header.Set("Authorization", "Bearer "+mockserver.DefaultAPIKey)
+	req.Header.Set("Content-Type", "application/json")
+	answered := make(chan *http.Response, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+			close(answered)
+			return
+		}
+		answered <- resp
+	}()
+	fmt.Fprint(bodyW, `{"name":"In flight",`)
+	time.Sleep(100 * time.Millisecond) // let the request reach the handler
+	s.cancel()
+	time.Sleep(100 * time.Millisecond) // let the shutdown begin
+	fmt.Fprint(bodyW, `"categoryId":1}`)
+	bodyW.Close()
+	resp, ok := <-answered
+	if !ok {
+		return
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 201 {
+		t.Errorf("request in flight: status = %d, want 201", resp.StatusCode)
+	}
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Errorf("run: %v", err)
+		}
+		s.done <- err
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not return after shutdown")
+	}
+}
