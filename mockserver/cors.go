@@ -9,9 +9,9 @@ import (
 // CORS lets a browser app served from another origin, such as a dev
 // server on another port, call the mock with its key.
 const (
-	corsAllowMethods  = "GET, HEAD, POST, OPTIONS"
-	corsAllowHeaders  = "Authorization, Content-Type"
-	corsExposeHeaders = "Link, Location, Deprecation, Sunset, WWW-Authenticate"
+	corsAllowMethods  = "GET, HEAD, POST, PUT, DELETE, OPTIONS"
+	corsAllowHeaders  = "Authorization, Content-Type, Prefer"
+	corsExposeHeaders = "Link, Location, Deprecation, Sunset, WWW-Authenticate, Preference-Applied, Retry-After"
 	corsMaxAge        = "600"
 )
 
@@ -34,8 +34,10 @@ func isPreflight(r *http.Request) bool {
 }
 
 // preflight answers OPTIONS: a CORS preflight gets the methods and headers
-// it may use, which are Authorization, Content-Type and any other it asks
-// for; a plain OPTIONS gets the methods of its path in Allow.
+// it may use, which are Authorization, Content-Type, Prefer and any other
+// it asks for; a plain OPTIONS gets the methods of its path in Allow. The
+// admin API's PUT and DELETE are allowed too, so that a browser tool can
+// reset the mock.
 func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	if r.Header.Get("Access-Control-Request-Method") == "" {

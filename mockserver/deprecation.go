@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -17,6 +18,7 @@ import (
 type deprecation struct {
 	deprecation   string // "@<unix seconds>"
 	sunset        string // HTTP-date
+	sunsetTime    time.Time
 	successorPath string // path of the replacement, such as "/v1/pets"
 }
 
@@ -32,6 +34,7 @@ func newDeprecation(doc *openapi3.T, operationID, base string) (*deprecation, er
 	return &deprecation{
 		deprecation:   "@" + strconv.FormatInt(d.Since.Unix(), 10),
 		sunset:        d.Sunset.UTC().Format(http.TimeFormat),
+		sunsetTime:    d.Sunset,
 		successorPath: base + path,
 	}, nil
 }
@@ -46,6 +49,13 @@ func (d *deprecation) setHeaders(h http.Header, r *http.Request, status string) 
 		target += "?status=" + url.QueryEscape(status)
 	}
 	h.Set("Link", "<"+absoluteURL(r, target)+`>; rel="successor-version"`)
+}
+
+// gone is the answer to a deprecated operation after its sunset. The
+// headers set before still point to the replacement.
+func (d *deprecation) gone(operationID string) *Error {
+	return newError(http.StatusGone, operationID, "removed on %s; use GET %s with the status filter instead, as the Link header says",
+		d.sunsetTime.Format(time.DateOnly), d.successorPath)
 }
 
 // absoluteURL returns the URL of path on the host r was sent to, so that

@@ -15,9 +15,37 @@ const (
 	CodeMethodNotAllowed     = "method_not_allowed"
 	CodePayloadTooLarge      = "payload_too_large"
 	CodeUnsupportedMediaType = "unsupported_media_type"
+	CodeGone                 = "gone"
 	CodeStoreFull            = "store_full"
 	CodeInternal             = "internal"
+	CodeUnavailable          = "unavailable"
 )
+
+// codeFor returns the code of an Error with the given status.
+func codeFor(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return CodeBadRequest
+	case http.StatusUnauthorized:
+		return CodeUnauthorized
+	case http.StatusNotFound:
+		return CodeNotFound
+	case http.StatusMethodNotAllowed:
+		return CodeMethodNotAllowed
+	case http.StatusGone:
+		return CodeGone
+	case http.StatusRequestEntityTooLarge:
+		return CodePayloadTooLarge
+	case http.StatusUnsupportedMediaType:
+		return CodeUnsupportedMediaType
+	case http.StatusInsufficientStorage:
+		return CodeStoreFull
+	case http.StatusServiceUnavailable:
+		return CodeUnavailable
+	default:
+		return CodeInternal
+	}
+}
 
 // Error is an error answer: its status is the HTTP status, and it is sent
 // as the Error body {"code", "message", "status"}. Every failure a handler
@@ -37,12 +65,14 @@ func (e *Error) Error() string {
 	return strconv.Itoa(e.Status) + " " + e.Code + ": " + e.Message
 }
 
-func newError(status int, code, format string, args ...any) *Error {
-	return &Error{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+// newError returns an *Error with the given status, its code, and a
+// message that begins with the field at fault.
+func newError(status int, field, format string, args ...any) *Error {
+	return &Error{Status: status, Code: codeFor(status), Message: field + ": " + fmt.Sprintf(format, args...)}
 }
 
 func badRequest(field, format string, args ...any) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: CodeBadRequest, Message: field + ": " + fmt.Sprintf(format, args...)}
+	return newError(http.StatusBadRequest, field, format, args...)
 }
 
 // withHeader returns e with a header to send along.

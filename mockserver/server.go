@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,33 +31,59 @@ import (
 )
 
 // Config configures a Server. Its zero value serves the default catalogue
-// with DefaultAPIKey and logs nothing.
+// with DefaultAPIKey, on the real clock, without added latency or failures,
+// and logs nothing.
 type Config struct {
-	// APIKeys are the bearer tokens the server accepts. Empty means
-	// DefaultAPIKey.
+	// APIKeys are the bearer tokens the server accepts, on the API and the
+	// admin API. Empty means DefaultAPIKey.
 	APIKeys []string
 
-	// Pets is the catalogue the store starts with. Nil means the default
-	// catalogue, Generate(Catalogue{Seed: DefaultSeed}); a non-nil empty
-	// slice starts empty.
+	// Pets is the catalogue the store starts with, and the one
+	// POST /__petmock/reset returns to. Nil means the default catalogue,
+	// Generate(Catalogue{Seed: DefaultSeed}); a non-nil empty slice starts
+	// empty.
 	Pets []Pet
 
 	// Logger receives one line per request: method, path, status and
 	// duration. Nil means no logging.
 	Logger *slog.Logger
+
+	// Now returns the current time; nil means time.Now. Setting it to a
+	// time after the sunset shows what clients get once getPet is removed.
+	Now func() time.Time
+
+	// Latency delays every answer under the base path.
+	Latency Latency
+	// FailRate is the share of requests under the base path answered 503,
+	// from 0 to 1.
+	FailRate float64
+	// ChaosSeed seeds the draws of Latency and FailRate, so that a run
+	// repeats.
+	ChaosSeed uint64
+
+	// JournalSize is how many requests GET /__petmock/requests keeps.
+	// Zero means DefaultJournalSize; a negative size keeps none.
+	JournalSize int
 }
 
 // Server is the mock Petstore, an http.Handler.
 type Server struct {
-	store    *Store
-	router   routers.Router
-	keys     keyring
-	log      *slog.Logger
-	base     string // base path, such as "/v1"
-	statuses []string
+	store     *Store
+	start     Mark // the starting catalogue, for reset
+	router    routers.Router
+	keys      keyring
+	log       *slog.Logger
+	now       func() time.Time
+	chaos     *chaos
+	journal   *journal // nil when off
+	docs      *servedDocs
+	base      string // base path, such as "/v1"
+	statuses  []string
+	petSchema *openapi3.Schema
 
-	ops        map[string]*operation // by operation id
-	validation openapi3filter.Options
+	ops            map[string]*operation  // by operation id
+	authentication openapi3filter.Options // checks the key
+	validation     openapi3filter.Options // checks the rest
 
 	defaultLimit  int
 	defaultStatus string
@@ -65,6 +92,8 @@ type Server struct {
 // operation is what the server knows of one operation of the document.
 type operation struct {
 	handle      func(w http.ResponseWriter, r *http.Request, c *call) error
+	op          *openapi3.Operation
+	security    openapi3.SecurityRequirements
 	queryParams []string     // names of the declared query parameters
 	deprecation *deprecation // nil unless the operation is deprecated
 }
@@ -108,18 +137,41 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("catalogue: %w", err)
 	}
+	ch, err := newChaos(cfg.Latency, cfg.FailRate, cfg.ChaosSeed)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := newServedDocs(doc, base)
+	if err != nil {
+		return nil, err
+	}
+	journalSize := cfg.JournalSize
+	if journalSize == 0 {
+		journalSize = DefaultJournalSize
+	}
 	s := &Server{
 		store:    store,
+		start:    store.Mark(),
 		router:   router,
 		keys:     keys,
 		log:      cfg.Logger,
+		now:      cfg.Now,
+		chaos:    ch,
+		journal:  newJournal(journalSize),
+		docs:     docs,
 		base:     base,
 		statuses: statuses,
 	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.authentication = openapi3filter.Options{AuthenticationFunc: keys.authenticate}
 	s.validation = openapi3filter.Options{
 		ExcludeRequestBody:  true, // read and checked separately, within MaxBodyBytes
 		SkipSettingDefaults: true, // handlers apply defaults; the request is not rewritten
-		AuthenticationFunc:  keys.authenticate,
+		// The key is checked before, with s.authentication, so that Prefer
+		// can force an answer between the key and the rest.
+		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
 		SchemaValidationOptions: []openapi3.SchemaValidationOption{
 			openapi3.DisableSchemaErrorDetails(),
 		},
@@ -145,7 +197,10 @@ func (s *Server) bind(doc *openapi3.T) error {
 			if !ok {
 				return fmt.Errorf("operation %s: no handler", op.OperationID)
 			}
-			o := &operation{handle: h}
+			o := &operation{handle: h, op: op, security: doc.Security}
+			if op.Security != nil {
+				o.security = *op.Security
+			}
 			for _, p := range op.Parameters {
 				if p.Value.In == openapi3.ParameterInQuery {
 					o.queryParams = append(o.queryParams, p.Value.Name)
@@ -167,6 +222,11 @@ func (s *Server) bind(doc *openapi3.T) error {
 		return err
 	}
 	s.defaultLimit = int(limit.(float64))
+	pet := doc.Components.Schemas["Pet"]
+	if pet == nil || pet.Value == nil {
+		return errors.New("schema Pet is missing")
+	}
+	s.petSchema = pet.Value
 	newPet := doc.Components.Schemas["NewPet"]
 	if newPet == nil || newPet.Value == nil {
 		return errors.New("schema NewPet is missing")
@@ -195,22 +255,43 @@ func (s *Server) Store() *Store { return s.store }
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.log == nil {
-		s.serve(w, r)
+	underBase := strings.HasPrefix(r.URL.Path, s.base+"/")
+	journal := s.journal != nil && underBase
+	if s.log == nil && !journal {
+		s.serve(w, r, nil)
 		return
 	}
 	start := time.Now()
-	rec := &statusRecorder{ResponseWriter: w}
-	s.serve(rec, r)
-	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-		slog.String("method", r.Method),
-		slog.String("path", r.URL.Path),
-		slog.Int("status", rec.status),
-		slog.Duration("duration", time.Since(start)),
-	)
+	rec := &recorder{ResponseWriter: w, keep: journal}
+	s.serve(rec, r, rec)
+	elapsed := time.Since(start)
+	if s.log != nil {
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", rec.status),
+			slog.Duration("duration", elapsed),
+		)
+	}
+	if journal {
+		reqBody, reqCut := clip(rec.reqBody)
+		respBody, respCut := clip(rec.body)
+		s.journal.add(Exchange{
+			Time:       start.UTC(),
+			Method:     r.Method,
+			Path:       r.URL.Path,
+			Query:      r.URL.RawQuery,
+			Status:     rec.status,
+			DurationMS: float64(elapsed.Microseconds()) / 1000,
+			Request:    Message{Header: redactedHeader(r.Header), Body: reqBody, Truncated: reqCut},
+			Response:   Message{Header: w.Header().Clone(), Body: respBody, Truncated: respCut},
+		})
+	}
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+// serve answers a request: the API under the base path, the admin API,
+// the document, or a 404. rec, when not nil, is told the request body.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == http.ErrAbortHandler {
@@ -219,7 +300,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			if s.log != nil {
 				s.log.Error("handler panicked", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			}
-			writeError(w, newError(http.StatusInternalServerError, CodeInternal, "server: internal error"))
+			writeError(w, newError(http.StatusInternalServerError, "server", "internal error"))
 		}
 	}()
 	setCORS(w.Header(), r)
@@ -227,14 +308,24 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.preflight(w, r)
 		return
 	}
-	if err := s.dispatch(w, r); err != nil {
+	var err error
+	switch path := r.URL.Path; {
+	case strings.HasPrefix(path, AdminPrefix):
+		err = s.serveAdmin(w, r)
+	case path == docYAMLPath || path == docJSONPath:
+		err = s.serveDoc(w, r)
+	default:
+		err = s.serveAPI(w, r, rec)
+	}
+	if err != nil {
 		writeError(w, s.asError(err))
 	}
 }
 
-// dispatch runs the request pipeline: route, deprecation headers,
-// authentication and parameters, body, then the handler.
-func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) error {
+// serveAPI runs the request pipeline of the API: route, deprecation
+// headers, injected latency and failures, the key, Prefer, the sunset,
+// parameters, body, and at last the handler.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) error {
 	route, params, err := s.findRoute(r)
 	if err != nil {
 		return err
@@ -242,6 +333,11 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) error {
 	op := s.ops[route.Operation.OperationID]
 	if op.deprecation != nil {
 		op.deprecation.setHeaders(w.Header(), r, "")
+	}
+	prefs, prefErr := parsePrefer(r.Header.Values("Prefer"))
+
+	if err := s.injectChaos(r, &prefs); err != nil {
+		return err
 	}
 
 	// The body is kept away from openapi3filter, which would read all of
@@ -252,8 +348,36 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) error {
 		Request:    &bodiless,
 		PathParams: params,
 		Route:      route,
-		Options:    &s.validation,
+		Options:    &s.authentication,
 	}
+	if err := openapi3filter.ValidateSecurityRequirements(r.Context(), in, op.security); err != nil {
+		return requestError(err)
+	}
+	in.Options = &s.validation
+	if prefErr != nil {
+		return prefErr
+	}
+	now := prefs.now
+	if now.IsZero() {
+		now = s.now()
+	}
+	if d := op.deprecation; d != nil && !now.Before(d.sunsetTime) {
+		return d.gone(route.Operation.OperationID)
+	}
+	var answer *Error
+	if prefs.code != 0 {
+		var applied bool
+		if answer, applied = forced(route.Operation, prefs.code); applied {
+			prefs.applied = append(prefs.applied, "code="+strconv.Itoa(prefs.code))
+		}
+	}
+	if len(prefs.applied) > 0 {
+		w.Header().Set("Preference-Applied", strings.Join(prefs.applied, ", "))
+	}
+	if answer != nil {
+		return answer
+	}
+
 	if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
 		return requestError(err)
 	}
@@ -264,19 +388,45 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if rb := route.Operation.RequestBody; rb != nil {
-		if c.body, err = s.validateBody(r.Context(), in, rb.Value, r); err != nil {
+		c.body, err = s.validateBody(r.Context(), in, rb.Value, r, rec)
+		if err != nil {
 			return err
 		}
 	}
 	return op.handle(w, r, c)
 }
 
+// injectChaos delays the answer, by Prefer: delay= or else by the
+// configured latency, and fails it with 503 at the configured rate.
+func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
+	var delay time.Duration
+	var fail bool
+	if s.chaos.enabled() {
+		delay, fail = s.chaos.draw()
+	}
+	if prefs.hasDelay {
+		delay = prefs.delay
+		prefs.applied = append(prefs.applied, "delay="+strconv.FormatInt(prefs.delay.Milliseconds(), 10))
+	}
+	if !sleep(r.Context(), delay) {
+		return newError(http.StatusServiceUnavailable, "request", "cancelled by the client during the delay")
+	}
+	if fail {
+		return newError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", s.chaos.failRate).
+			withHeader("Retry-After", "1")
+	}
+	return nil
+}
+
 // validateBody reads the body within MaxBodyBytes and checks it against
 // the document.
-func (s *Server) validateBody(ctx context.Context, in *openapi3filter.RequestValidationInput, rb *openapi3.RequestBody, r *http.Request) ([]byte, error) {
+func (s *Server) validateBody(ctx context.Context, in *openapi3filter.RequestValidationInput, rb *openapi3.RequestBody, r *http.Request, rec *recorder) ([]byte, error) {
 	body, e := readBody(r)
 	if e != nil {
 		return nil, e
+	}
+	if rec != nil {
+		rec.reqBody = body
 	}
 	if len(body) == 0 {
 		if rb.Required {
@@ -288,8 +438,8 @@ func (s *Server) validateBody(ctx context.Context, in *openapi3filter.RequestVal
 		if ct == "" {
 			ct = "none"
 		}
-		return nil, newError(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType,
-			"content-type: must be %s, not %s", strings.Join(slices.Sorted(maps.Keys(rb.Content)), " or "), ct)
+		return nil, newError(http.StatusUnsupportedMediaType, "content-type",
+			"must be %s, not %s", strings.Join(slices.Sorted(maps.Keys(rb.Content)), " or "), ct)
 	}
 	withBody := *in.Request
 	withBody.Body = io.NopCloser(bytes.NewReader(body))
@@ -317,10 +467,10 @@ func (s *Server) findRoute(r *http.Request) (*routers.Route, map[string]string, 
 		return route, params, nil
 	case errors.Is(err, routers.ErrMethodNotAllowed):
 		allow := s.allowedMethods(r)
-		return nil, nil, newError(http.StatusMethodNotAllowed, CodeMethodNotAllowed,
-			"method: %s is not allowed on %s; use %s", r.Method, r.URL.Path, allow).withHeader("Allow", allow)
+		return nil, nil, newError(http.StatusMethodNotAllowed, "method",
+			"%s is not allowed on %s; use %s", r.Method, r.URL.Path, allow).withHeader("Allow", allow)
 	default:
-		return nil, nil, newError(http.StatusNotFound, CodeNotFound, "path: %s is not an operation of this API", r.URL.Path)
+		return nil, nil, newError(http.StatusNotFound, "path", "%s is not an operation of this API", r.URL.Path)
 	}
 }
 
@@ -349,7 +499,7 @@ func (s *Server) asError(err error) *Error {
 	if s.log != nil {
 		s.log.Error("internal error", "err", err)
 	}
-	return newError(http.StatusInternalServerError, CodeInternal, "server: internal error")
+	return newError(http.StatusInternalServerError, "server", "internal error")
 }
 
 // statusRecorder remembers the status of an answer, for the request log.

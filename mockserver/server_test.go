@@ -522,8 +522,8 @@ func TestCORS(t *testing.T) {
 		want := map[string]string{
 			"Access-Control-Allow-Origin":      origin,
 			"Access-Control-Allow-Credentials": "true",
-			"Access-Control-Allow-Methods":     "GET, HEAD, POST, OPTIONS",
-			"Access-Control-Allow-Headers":     "Authorization, Content-Type, x-request-id",
+			"Access-Control-Allow-Methods":     "GET, HEAD, POST, PUT, DELETE, OPTIONS",
+			"Access-Control-Allow-Headers":     "Authorization, Content-Type, Prefer, x-request-id",
 		}
 		for name, value := range want {
 			if got := resp.Header.Get(name); got != value {
@@ -551,7 +551,7 @@ func TestCORS(t *testing.T) {
 			t.Errorf("%s: Access-Control-Allow-Origin = %q, want %q", tt.name, got, origin)
 		}
 		expose := resp.Header.Get("Access-Control-Expose-Headers")
-		for _, h := range []string{"Link", "Location", "Deprecation", "Sunset"} {
+		for _, h := range []string{"Link", "Location", "Deprecation", "Sunset", "Preference-Applied"} {
 			if !strings.Contains(expose, h) {
 				t.Errorf("%s: Access-Control-Expose-Headers = %q, want it to list %s", tt.name, expose, h)
 			}

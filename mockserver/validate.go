@@ -20,7 +20,7 @@ const MaxBodyBytes = 1 << 20
 // refused as soon as its size is known: at once from Content-Length, or
 // after MaxBodyBytes+1 bytes otherwise.
 func readBody(r *http.Request) ([]byte, *Error) {
-	tooLarge := newError(http.StatusRequestEntityTooLarge, CodePayloadTooLarge, "body: larger than %d bytes", MaxBodyBytes)
+	tooLarge := newError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", MaxBodyBytes)
 	if r.ContentLength > MaxBodyBytes {
 		return nil, tooLarge
 	}
@@ -85,14 +85,21 @@ func requestError(err error) *Error {
 }
 
 // schemaError names the field a schema violation is about, from its JSON
-// pointer, and says what the schema wanted.
-func schemaError(field string, se *openapi3.SchemaError) *Error {
-	if ptr := se.JSONPointer(); len(ptr) > 0 {
-		if field == "body" {
-			field = strings.Join(ptr, ".")
-		} else {
-			field += "." + strings.Join(ptr, ".")
+// pointer, and says what the schema wanted. whole names the value as a
+// whole, such as "body" or a parameter, for a violation at its root.
+func schemaError(whole string, se *openapi3.SchemaError) *Error {
+	// "doesn't match all schemas from allOf" says nothing; the violation
+	// of the subschema does.
+	for se.SchemaField == "allOf" {
+		var inner *openapi3.SchemaError
+		if !errors.As(se.Origin, &inner) {
+			break
 		}
+		se = inner
+	}
+	field := whole
+	if ptr := se.JSONPointer(); len(ptr) > 0 {
+		field = strings.Join(ptr, ".")
 	}
 	s := se.Schema
 	switch se.SchemaField {

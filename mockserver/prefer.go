@@ -1,0 +1,115 @@
+package mockserver
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// MaxDelay is the longest delay a client may ask for with Prefer: delay=.
+const MaxDelay = 30 * time.Second
+
+// preferences are what a client asked for in its Prefer headers (RFC 7240),
+// in Prism's syntax: "Prefer: code=404, delay=800".
+type preferences struct {
+	code     int           // force this status; 0 for none
+	delay    time.Duration // delay the answer; set only if hasDelay
+	hasDelay bool
+	now      time.Time // the time to act at; zero for the server's clock
+	applied  []string  // the preferences to report in Preference-Applied
+}
+
+// parsePrefer reads the Prefer header values. Preferences petmock does not
+// know are ignored, as RFC 7240 asks; a known one with a bad value is an
+// error, so that a typo does not go unnoticed.
+func parsePrefer(values []string) (preferences, *Error) {
+	var p preferences
+	for _, v := range values {
+		for _, item := range strings.Split(v, ",") {
+			// Parameters after ";" qualify a preference; petmock has none.
+			item, _, _ = strings.Cut(item, ";")
+			name, value, _ := strings.Cut(strings.TrimSpace(item), "=")
+			name = strings.ToLower(strings.TrimSpace(name))
+			value = strings.Trim(strings.TrimSpace(value), `"`)
+			switch name {
+			case "code":
+				code, err := strconv.Atoi(value)
+				if err != nil || code < 100 || code > 599 {
+					return p, badRequest("prefer", "code=%s: want an HTTP status such as code=404", value)
+				}
+				p.code = code
+			case "delay":
+				ms, err := strconv.Atoi(value)
+				if err != nil || ms < 0 || time.Duration(ms)*time.Millisecond > MaxDelay {
+					return p, badRequest("prefer", "delay=%s: want milliseconds from 0 to %d", value, MaxDelay.Milliseconds())
+				}
+				p.delay, p.hasDelay = time.Duration(ms)*time.Millisecond, true
+			case "now":
+				t, err := parseInstant(value)
+				if err != nil {
+					return p, badRequest("prefer", "now=%s: want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z", value)
+				}
+				p.now = t
+			}
+		}
+	}
+	return p, nil
+}
+
+// parseInstant reads a date (2031-01-01, midnight UTC) or an RFC 3339 time.
+func parseInstant(s string) (time.Time, error) {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	return time.Parse(time.RFC3339, s)
+}
+
+// outageCodes may be forced on any operation although no operation
+// documents them, so that an app can rehearse an outage. They lie outside
+// the contract.
+var outageCodes = []int{http.StatusInternalServerError, http.StatusServiceUnavailable}
+
+// forced returns the answer that Prefer: code=N forces for op, and
+// whether it applied the preference. A success status the operation
+// documents forces nothing: the request is answered as usual. A code the
+// operation does not document is refused with a 400 that lists those it
+// does.
+func forced(op *openapi3.Operation, code int) (*Error, bool) {
+	documented := documentedCodes(op)
+	switch {
+	case code >= 200 && code < 300 && slices.Contains(documented, code):
+		return nil, false
+	case slices.Contains(documented, code) || slices.Contains(outageCodes, code):
+	default:
+		list := make([]string, len(documented))
+		for i, c := range documented {
+			list[i] = strconv.Itoa(c)
+		}
+		return badRequest("prefer", "code=%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
+			code, op.OperationID, strings.Join(list, ", ")), false
+	}
+	e := newError(code, "prefer", "answer forced by Prefer: code=%d", code)
+	switch code {
+	case http.StatusUnauthorized:
+		e.withHeader("WWW-Authenticate", challenge)
+	case http.StatusServiceUnavailable:
+		e.withHeader("Retry-After", "1")
+	}
+	return e, true
+}
+
+// documentedCodes returns the statuses op documents, in order.
+func documentedCodes(op *openapi3.Operation) []int {
+	var codes []int
+	for k := range op.Responses.Map() {
+		if c, err := strconv.Atoi(k); err == nil {
+			codes = append(codes, c)
+		}
+	}
+	slices.Sort(codes)
+	return codes
+}
