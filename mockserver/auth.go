@@ -90,5 +90,5 @@ func unauthorized(reason, message string) *Error {
 	if reason != "" {
 		c += `, error="` + reason + `"`
 	}
-	return newError(http.StatusUnauthorized, CodeUnauthorized, "%s", message).withHeader("WWW-Authenticate", c)
+	return (&Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: message}).withHeader("WWW-Authenticate", c)
 }

@@ -50,7 +50,7 @@ func (s *Server) createPet(w http.ResponseWriter, r *http.Request, c *call) erro
 	p, text, err := s.store.Add(np)
 	switch {
 	case errors.Is(err, ErrStoreFull), errors.Is(err, ErrIDsExhausted):
-		return newError(http.StatusInsufficientStorage, CodeStoreFull, "store: %v", err)
+		return newError(http.StatusInsufficientStorage, "store", "%v", err)
 	case err != nil:
 		return err
 	}
@@ -67,7 +67,7 @@ func (s *Server) getPet(w http.ResponseWriter, r *http.Request, c *call) error {
 	}
 	text, status, ok := s.store.lookup(id)
 	if !ok {
-		return newError(http.StatusNotFound, CodeNotFound, "petId: no pet has id %d", id)
+		return newError(http.StatusNotFound, "petId", "no pet has id %d", id)
 	}
 	if d := s.ops[spec.GetPet].deprecation; d != nil && status != "" {
 		d.setHeaders(w.Header(), r, status)

@@ -68,6 +68,8 @@ type snapshot struct {
 	// byStatus[code] lists the positions in recs of the pets with that
 	// status code, in ascending order; byStatus[0] is unused.
 	byStatus [][]int32
+	// version counts the writes that led to this snapshot.
+	version uint64
 }
 
 // record locates one pet. It holds no pointers, so a store of a million
@@ -131,6 +133,9 @@ func (s *Store) Replace(pets []Pet) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if cur := s.snap.Load(); cur != nil {
+		next.version = cur.version + 1
+	}
 	s.fill = fill
 	s.snap.Store(next)
 	return nil
@@ -195,11 +200,43 @@ func (s *Store) Add(np NewPet) (Pet, []byte, error) {
 		recs:     cur.recs,
 		chunks:   cur.chunks,
 		byStatus: slices.Clone(cur.byStatus),
+		version:  cur.version + 1,
 	}
 	s.fill = next.appendRecord(p.ID, code, text, s.fill)
 	s.snap.Store(next)
 	return p, text, nil
 }
+
+// Mark is a state of the store to return to with Restore.
+type Mark struct{ sn *snapshot }
+
+// Mark returns the current state of the store. It costs nothing: states
+// share their memory.
+func (s *Store) Mark() Mark { return Mark{s.snap.Load()} }
+
+// Restore returns the store to the state of m. Pets added since are gone.
+func (s *Store) Restore(m Mark) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := m.sn
+	// Later snapshots wrote past the ends of old's slices and chunks, and
+	// readers may still hold them. Clipping the capacities makes the next
+	// writes go to new memory instead of over theirs.
+	next := &snapshot{
+		recs:     slices.Clip(old.recs),
+		chunks:   slices.Clip(old.chunks),
+		byStatus: make([][]int32, len(old.byStatus)),
+		version:  s.snap.Load().version + 1,
+	}
+	for i, idx := range old.byStatus {
+		next.byStatus[i] = slices.Clip(idx)
+	}
+	s.fill = math.MaxInt32 // never fits: the next text starts a chunk
+	s.snap.Store(next)
+}
+
+// Version returns a number that grows with every write to the store.
+func (s *Store) Version() uint64 { return s.snap.Load().version }
 
 // Len returns the number of pets in the store.
 func (s *Store) Len() int { return len(s.snap.Load().recs) }

@@ -1,0 +1,239 @@
+package mockserver_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// admin sends a request to the admin API with the default key, or with
+// the given Authorization ("" for none).
+func (ts *testServer) admin(t *testing.T, method, name, body string, authorization ...string) *response {
+	t.Helper()
+	req, _ := http.NewRequest(method, strings.TrimSuffix(ts.URL, "/v1")+mockserver.AdminPrefix+name, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	if len(authorization) > 0 {
+		req.Header.Set("Authorization", authorization[0])
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return ts.send(t, req)
+}
+
+func TestAdminNeedsAKey(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{})
+	for _, rq := range []struct{ method, name string }{
+		{"POST", "reset"}, {"GET", "pets"}, {"PUT", "pets"}, {"GET", "requests"}, {"DELETE", "requests"},
+	} {
+		for _, auth := range []string{"", "Bearer wrong", "Basic " + key} {
+			if resp := ts.admin(t, rq.method, rq.name, "[]", auth); resp.StatusCode != 401 || resp.apiError(t).Code != "unauthorized" {
+				t.Errorf("%s %s with %q: %s, want a 401 Error", rq.method, rq.name, auth, resp)
+			}
+		}
+	}
+	if ts.Store().Len() != mockserver.DefaultPets {
+		t.Errorf("refused admin requests changed the store")
+	}
+	health := ts.admin(t, "GET", "health", "", "")
+	if health.StatusCode != 200 || !strings.Contains(string(health.body), `"status":"ok"`) {
+		t.Errorf("GET health without a key: %s, want 200 ok", health)
+	}
+	for _, tt := range []struct {
+		method, name string
+		want         int
+	}{{"GET", "nope", 404}, {"GET", "reset", 405}, {"POST", "pets", 405}, {"PUT", "health", 405}} {
+		resp := ts.admin(t, tt.method, tt.name, "")
+		if resp.StatusCode != tt.want || resp.apiError(t).Status != tt.want {
+			t.Errorf("%s %s: %s, want a %d Error", tt.method, tt.name, resp, tt.want)
+		}
+	}
+}
+
+func TestAdminResetReturnsToTheCatalogue(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{})
+	before := ts.do(t, "GET", "/pets?limit=100", "").body
+	ts.do(t, "POST", "/pets", `{"name":"Temp","categoryId":1}`)
+	ts.admin(t, "PUT", "pets", `[{"id":900,"name":"Other","categoryId":2}]`)
+	ts.do(t, "POST", "/pets", `{"name":"Temp2","categoryId":1}`)
+	resp := ts.admin(t, "POST", "reset", "")
+	if resp.StatusCode != 200 || string(resp.body) != `{"pets":50}`+"\n" {
+		t.Errorf("POST reset: %s, want 200 {\"pets\":50}", resp)
+	}
+	if after := ts.do(t, "GET", "/pets?limit=100", "").body; !bytes.Equal(before, after) {
+		t.Errorf("after reset the list differs from the starting catalogue")
+	}
+	created := ts.do(t, "POST", "/pets", `{"name":"New","categoryId":1}`).pet(t)
+	if created.ID != mockserver.DefaultPets+1 {
+		t.Errorf("first pet after reset has id %d, want %d", created.ID, mockserver.DefaultPets+1)
+	}
+}
+
+func TestAdminExportAndReplace(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{})
+	export := ts.admin(t, "GET", "pets", "")
+	var pets []mockserver.Pet
+	if err := json.Unmarshal(export.body, &pets); err != nil || len(pets) != mockserver.DefaultPets {
+		t.Fatalf("GET pets: %d pets, %v; want %d", len(pets), err, mockserver.DefaultPets)
+	}
+	if export.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("GET pets: Content-Type %q", export.Header.Get("Content-Type"))
+	}
+
+	fixture := `[{"id":7,"name":"Seven","categoryId":1,"status":"sold"},{"id":3,"name":"Three","categoryId":2}]`
+	if resp := ts.admin(t, "PUT", "pets", fixture); resp.StatusCode != 200 || string(resp.body) != `{"pets":2}`+"\n" {
+		t.Fatalf("PUT pets: %s", resp)
+	}
+	list := ts.do(t, "GET", "/pets", "").pets(t)
+	want := []mockserver.Pet{{ID: 3, Name: "Three", CategoryID: 2}, {ID: 7, Name: "Seven", CategoryID: 1, Status: "sold"}}
+	if len(list) != 2 || list[0] != want[0] || list[1] != want[1] {
+		t.Errorf("after PUT, list = %+v, want %+v", list, want)
+	}
+	if p := ts.do(t, "POST", "/pets", `{"name":"Next","categoryId":1}`).pet(t); p.ID != 8 {
+		t.Errorf("after PUT, next id = %d, want 8", p.ID)
+	}
+
+	bad := []struct{ body, want string }{
+		{`{"id":1}`, "fixture: want a JSON array of pets"},
+		{`[{"id":1,"name":"a","categoryId":1},{"id":2,"categoryId":1}]`, "pets[1]: name: is required"},
+		{`[{"id":1,"name":"a","categoryId":1,"status":"lost"}]`, "pets[0]: status: must be one of available, pending, sold"},
+		{`[{"id":1,"name":"a","categoryId":1},{"id":1,"name":"b","categoryId":1}]`, "pets[1]: id: 1 is also the id of pets[0]"},
+		{`[{"id":1.5,"name":"a","categoryId":1}]`, "pets[0]: id: must be an integer (int64)"},
+		{`[{"id":9223372036854775808,"name":"a","categoryId":1}]`, "pets[0]: id: must be an integer (int64)"},
+		{`[{"id":1,"name":"a","categoryId":1}`, "fixture: malformed JSON"},
+		{`[{"id":1,"name":"a","categoryId":1}] []`, "fixture: data after the array"},
+		{`[{"id":1,"name":"a","categoryId":1},]`, "pets[1]: pet: malformed JSON"},
+		{`[7]`, "pets[0]: pet: must be a JSON object"},
+	}
+	for _, tt := range bad {
+		resp := ts.admin(t, "PUT", "pets", tt.body)
+		if resp.StatusCode != 400 || !strings.HasPrefix(resp.apiError(t).Message, tt.want) {
+			t.Errorf("PUT pets %s: %s, want 400 %q", tt.body, resp, tt.want)
+		}
+	}
+	if ts.Store().Len() != 3 {
+		t.Errorf("refused fixtures changed the store: %d pets, want 3", ts.Store().Len())
+	}
+}
+
+func TestRequestJournal(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{JournalSize: 3, APIKeys: []string{"journal-secret"}})
+	auth := "Bearer journal-secret"
+	ts.do(t, "GET", "/pets?limit=1", "", "Authorization", auth)
+	ts.do(t, "POST", "/pets", `{"name":"Logged","categoryId":1}`, "Authorization", auth, "Cookie", "session=abc")
+	ts.do(t, "GET", "/pets/424242", "", "Authorization", auth)
+	ts.do(t, "GET", "/pets?status=lost", "", "Authorization", auth)
+	resp := ts.admin(t, "GET", "requests", "", auth)
+	if strings.Contains(string(resp.body), "journal-secret") || strings.Contains(string(resp.body), "session=abc") {
+		t.Errorf("the journal holds a secret: %s", resp.body)
+	}
+	var got struct{ Requests []mockserver.Exchange }
+	if err := json.Unmarshal(resp.body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Requests) != 3 {
+		t.Fatalf("journal of size 3 holds %d requests", len(got.Requests))
+	}
+	newest := got.Requests[0]
+	if newest.Method != "GET" || newest.Path != "/v1/pets" || newest.Query != "status=lost" || newest.Status != 400 {
+		t.Errorf("newest = %+v, want GET /v1/pets?status=lost 400", newest)
+	}
+	post := got.Requests[2]
+	if post.Method != "POST" || post.Status != 201 || post.Request.Body != `{"name":"Logged","categoryId":1}` ||
+		!strings.Contains(post.Response.Body, `"name":"Logged"`) || post.Request.Header.Get("Authorization") != "[redacted]" ||
+		post.Response.Header.Get("Location") == "" {
+		t.Errorf("POST exchange = %+v", post)
+	}
+	if one := ts.admin(t, "GET", "requests?limit=1", "", auth); !strings.Contains(string(one.body), "status=lost") || strings.Count(string(one.body), `"method"`) != 1 {
+		t.Errorf("GET requests?limit=1: %s", one.body)
+	}
+	ts.admin(t, "DELETE", "requests", "", auth)
+	if empty := ts.admin(t, "GET", "requests", "", auth); string(empty.body) != `{"requests":[]}`+"\n" {
+		t.Errorf("after DELETE requests: %s", empty.body)
+	}
+}
+
+func TestFixtureRoundTrip(t *testing.T) {
+	pets, err := mockserver.Generate(mockserver.Catalogue{Seed: 7, Count: 25, StatusMix: []int{6, 3, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := mockserver.WriteFixture(&buf, pets); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(buf.String(), "\n"); lines != len(pets)+2 {
+		t.Errorf("fixture has %d lines, want one per pet and two for the brackets", lines)
+	}
+	back, err := mockserver.ReadFixture(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(pets) {
+		t.Fatalf("read back %d pets, want %d", len(back), len(pets))
+	}
+	for i := range pets {
+		if back[i] != pets[i] {
+			t.Errorf("pet %d: read back %+v, want %+v", i, back[i], pets[i])
+		}
+	}
+	s, err := mockserver.NewStore([]string{"available", "pending", "sold"}, pets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exported bytes.Buffer
+	if _, err := s.Export(&exported); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(exported.Bytes(), buf.Bytes()) {
+		t.Errorf("Export and WriteFixture differ")
+	}
+}
+
+func TestStateFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	if _, err := mockserver.LoadState(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("LoadState of a missing file: %v, want os.ErrNotExist", err)
+	}
+	s, err := mockserver.NewStore([]string{"available", "pending", "sold"}, []mockserver.Pet{{ID: 1, Name: "One", CategoryID: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Add(mockserver.NewPet{Name: "Two", CategoryID: 2, Status: "sold"})
+	v, err := mockserver.SaveState(path, s)
+	if err != nil || v != s.Version() {
+		t.Fatalf("SaveState = %d, %v; want version %d", v, err, s.Version())
+	}
+	pets, err := mockserver.LoadState(path)
+	if err != nil || len(pets) != 2 || pets[1].Name != "Two" {
+		t.Fatalf("LoadState = %+v, %v", pets, err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) != 0 {
+		t.Errorf("SaveState left %v behind", left)
+	}
+
+	os.WriteFile(filepath.Join(dir, "state.json.tmp-123"), []byte("[{"), 0o644)
+	if err := mockserver.RemoveStaleStateFiles(path); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) != 0 {
+		t.Errorf("RemoveStaleStateFiles left %v", left)
+	}
+
+	corrupt := []byte(`[{"id":1,"name":"One","categoryId":1},{"id":2,"na`)
+	os.WriteFile(path, corrupt, 0o644)
+	if _, err := mockserver.LoadState(path); err == nil || !strings.Contains(err.Error(), "corrupt") {
+		t.Errorf("LoadState of a torn file: %v, want a corrupt-file error", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, corrupt) {
+		t.Errorf("LoadState changed a corrupt file")
+	}
+}
