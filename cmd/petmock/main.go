@@ -5,6 +5,11 @@
 // serves at http://127.0.0.1:4010/v1 with the development key
 // petmock-dev-key. Run it with -h for the flags; each has an environment
 // variable too.
+//
+//	petmock fixtures --seed 7 --count 200 > catalogue.json
+//	petmock seed --base-url URL --api-key KEY --from catalogue.json
+//
+// write a deterministic catalogue, and load one into any deployment.
 package main
 
 import (
@@ -12,6 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -31,6 +37,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "petmock:", err)
 		os.Exit(1)
 	}
+}
+
+// run runs the subcommand named by args[0], or the server.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "fixtures":
+			return fixtures(args[1:], stdout, stderr)
+		case "seed":
+			return seed(ctx, args[1:], getenv, stdout, stderr)
+		}
+	}
+	return serve(ctx, args, getenv, stdout, stderr)
 }
 
 // usageError is a mistake in the command line or the environment.

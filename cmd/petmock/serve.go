@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -16,13 +17,21 @@ import (
 	"github.com/petstore/contract/mockserver"
 )
 
-// options are petmock's settings, from flags and environment variables.
+// options are the settings of petmock's server, from flags and environment
+// variables.
 type options struct {
-	addr      string
-	apiKeys   []string
-	seed      uint64
-	pets      int
-	logFormat string
+	addr         string
+	apiKeys      []string
+	seed         uint64
+	pets         int
+	logFormat    string
+	fixtures     string
+	state        string
+	saveInterval time.Duration
+	latency      mockserver.Latency
+	failRate     float64
+	now          time.Time // zero for the real clock
+	journal      int
 }
 
 // envPrefix names the environment variable of each flag: --log-format is
@@ -33,10 +42,12 @@ const envPrefix = "PETMOCK_"
 // defaults.
 func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
 	o := options{
-		addr:      "127.0.0.1:4010",
-		seed:      mockserver.DefaultSeed,
-		pets:      mockserver.DefaultPets,
-		logFormat: "text",
+		addr:         "127.0.0.1:4010",
+		seed:         mockserver.DefaultSeed,
+		pets:         mockserver.DefaultPets,
+		logFormat:    "text",
+		saveInterval: 5 * time.Second,
+		journal:      mockserver.DefaultJournalSize,
 	}
 	fs := flag.NewFlagSet("petmock", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -45,15 +56,45 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		o.apiKeys = append(o.apiKeys, v)
 		return nil
 	})
-	fs.Uint64Var(&o.seed, "seed", o.seed, "seed of the generated catalogue; the same seed gives the same pets")
+	fs.Uint64Var(&o.seed, "seed", o.seed, "seed of the generated catalogue, the latency and the failures; the same seed repeats a run")
 	fs.IntVar(&o.pets, "pets", o.pets, "`number` of pets in the generated catalogue")
+	fs.StringVar(&o.fixtures, "fixtures", "", "start from the catalogue in this fixture `file` instead of a generated one")
+	fs.StringVar(&o.state, "state", "", "load the store from this `file` at start, and save it there at shutdown and every --save-interval")
+	fs.DurationVar(&o.saveInterval, "save-interval", o.saveInterval, "how often to save the store to --state when it changed")
+	fs.Func("latency", "delay every answer by this `duration` or range, such as 100ms or 50ms-300ms", func(v string) error {
+		l, err := mockserver.ParseLatency(v)
+		o.latency = l
+		return err
+	})
+	fs.Float64Var(&o.failRate, "fail-rate", 0, "share of requests answered 503, from 0 to 1, such as 0.05")
+	fs.Func("now", "act as if the time were this `date` (2031-01-01) or time (2031-01-01T12:00:00Z), then let it run", func(v string) error {
+		t, err := time.Parse(time.DateOnly, v)
+		if err != nil {
+			if t, err = time.Parse(time.RFC3339, v); err != nil {
+				return errors.New("want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z")
+			}
+		}
+		o.now = t
+		return nil
+	})
+	fs.IntVar(&o.journal, "journal", o.journal, "how many requests GET /__petmock/requests keeps; 0 keeps none")
 	fs.StringVar(&o.logFormat, "log-format", o.logFormat, "request log format, text or json")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: petmock [flags]\n\nServes a stateful mock of the Petstore API.\nEach flag can also be set as %s<FLAG> in the environment (--api-key as %sAPI_KEYS, comma-separated).\n\n", envPrefix, envPrefix)
+		fmt.Fprintf(stderr, `Usage:
+  petmock [flags]                 serve the mock
+  petmock fixtures [flags]        write a generated catalogue as a fixture
+  petmock seed [flags]            load a catalogue into any deployment through createPet
+
+Each flag can also be set as %s<FLAG> in the environment (--api-key as %sAPI_KEYS, comma-separated).
+Run "petmock fixtures -h" or "petmock seed -h" for theirs.
+
+Flags of the server:
+`, envPrefix, envPrefix)
 		fs.PrintDefaults()
 	}
 
 	var envErr error
+	var envKeys []string
 	fs.VisitAll(func(f *flag.Flag) {
 		name := envPrefix + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
 		if f.Name == "api-key" {
@@ -65,7 +106,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		}
 		if f.Name == "api-key" {
 			for _, k := range strings.Split(v, ",") {
-				o.apiKeys = append(o.apiKeys, strings.TrimSpace(k))
+				envKeys = append(envKeys, strings.TrimSpace(k))
 			}
 			return
 		}
@@ -76,31 +117,35 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	if envErr != nil {
 		return o, envErr
 	}
-	envKeys := len(o.apiKeys)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
 		}
 		return o, usageError{err}
 	}
-	if len(o.apiKeys) > envKeys {
-		o.apiKeys = o.apiKeys[envKeys:] // flags replace the environment's keys
+	if len(o.apiKeys) == 0 {
+		o.apiKeys = envKeys // flags replace the environment's keys
 	}
-	if fs.NArg() > 0 {
+	switch {
+	case fs.NArg() > 0:
 		return o, usagef("unexpected argument %q", fs.Arg(0))
-	}
-	if o.pets < 0 {
+	case o.pets < 0:
 		return o, usagef("--pets %d: must not be negative", o.pets)
-	}
-	if o.logFormat != "text" && o.logFormat != "json" {
+	case o.logFormat != "text" && o.logFormat != "json":
 		return o, usagef("--log-format %q: must be text or json", o.logFormat)
+	case o.failRate < 0 || o.failRate > 1:
+		return o, usagef("--fail-rate %v: must be from 0 to 1", o.failRate)
+	case o.saveInterval <= 0:
+		return o, usagef("--save-interval %s: must be positive", o.saveInterval)
+	case o.journal < 0:
+		return o, usagef("--journal %d: must not be negative", o.journal)
 	}
 	return o, nil
 }
 
-// run serves until ctx is done, then shuts down gracefully: requests in
-// flight finish.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+// serve runs the mock until ctx is done, then shuts down gracefully:
+// requests in flight finish, and the store is saved to --state.
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	o, err := parseOptions(args, getenv, stderr)
 	if err != nil {
 		return err
@@ -112,15 +157,35 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		logger = slog.New(slog.NewTextHandler(stderr, nil))
 	}
 
-	pets := []mockserver.Pet{}
-	if o.pets > 0 {
-		if pets, err = mockserver.Generate(mockserver.Catalogue{Seed: o.seed, Count: o.pets}); err != nil {
-			return usageError{err}
-		}
+	catalogue, err := startingCatalogue(o)
+	if err != nil {
+		return err
 	}
-	srv, err := mockserver.New(mockserver.Config{APIKeys: o.apiKeys, Pets: pets, Logger: logger})
+	cfg := mockserver.Config{
+		APIKeys:     o.apiKeys,
+		Pets:        catalogue,
+		Logger:      logger,
+		Latency:     o.latency,
+		FailRate:    o.failRate,
+		ChaosSeed:   o.seed,
+		JournalSize: o.journal,
+	}
+	if o.journal == 0 {
+		cfg.JournalSize = -1
+	}
+	if !o.now.IsZero() {
+		offset := time.Until(o.now)
+		cfg.Now = func() time.Time { return time.Now().Add(offset) }
+	}
+	srv, err := mockserver.New(cfg)
 	if err != nil {
 		return usageError{err}
+	}
+	var saver *stateSaver
+	if o.state != "" {
+		if saver, err = openState(o.state, srv.Store(), logger); err != nil {
+			return err
+		}
 	}
 
 	ln, err := net.Listen("tcp", o.addr)
@@ -131,7 +196,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
-		WriteTimeout:      time.Minute,
+		WriteTimeout:      time.Minute + mockserver.MaxDelay,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
@@ -140,6 +205,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
+	saved := make(chan struct{})
+	saveCtx, stopSaving := context.WithCancel(ctx)
+	defer stopSaving()
+	go func() {
+		defer close(saved)
+		if saver != nil {
+			saver.every(saveCtx, o.saveInterval)
+		}
+	}()
+
 	select {
 	case err := <-served:
 		return err
@@ -148,13 +223,48 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	logger.Info("shutting down; waiting for requests in flight")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	shutdownErr := hs.Shutdown(shutdownCtx)
+	stopSaving()
+	<-saved
+	if saver != nil {
+		// Every request has been answered: this save holds every pet
+		// whose creation was acknowledged.
+		if err := saver.save(); err != nil {
+			return err
+		}
+	}
+	if shutdownErr != nil {
+		return fmt.Errorf("shutdown: %w", shutdownErr)
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
+}
+
+// startingCatalogue is the catalogue the store starts with and returns to
+// on reset: the fixture file, or a generated catalogue.
+func startingCatalogue(o options) ([]mockserver.Pet, error) {
+	if o.fixtures != "" {
+		f, err := os.Open(o.fixtures)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		defer f.Close()
+		pets, err := mockserver.ReadFixture(f)
+		if err != nil {
+			return nil, usagef("--fixtures %s: %v", o.fixtures, err)
+		}
+		return pets, nil
+	}
+	if o.pets == 0 {
+		return []mockserver.Pet{}, nil
+	}
+	pets, err := mockserver.Generate(mockserver.Catalogue{Seed: o.seed, Count: o.pets})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return pets, nil
 }
 
 // startLine is the one line petmock prints when it is ready: where it

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -182,5 +185,135 @@ func TestShutdownLetsRequestsFinish(t *testing.T) {
 		s.done <- err
 	case <-time.After(10 * time.Second):
 		t.Fatal("run did not return after shutdown")
+	}
+}
+
+// get sends a request with the default key and returns its status and
+// body.
+func get(t *testing.T, method, url, body string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+mockserver.DefaultAPIKey)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// stop cancels a started petmock and waits for run to return.
+func (s *started) stop(t *testing.T) error {
+	t.Helper()
+	s.cancel()
+	select {
+	case err := <-s.done:
+		s.done <- err
+		return err
+	case <-time.After(10 * time.Second):
+		t.Fatal("petmock did not stop")
+		return nil
+	}
+}
+
+func TestStateSurvivesRestarts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "petmock-state.json")
+	first := start(t, "--state", path, "--pets", "5")
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the state file was not created at start: %v", err)
+	}
+	if status, body := get(t, "POST", first.url+"/pets", `{"name":"Kept","categoryId":4}`); status != 201 {
+		t.Fatalf("POST: %d %s", status, body)
+	}
+	if err := first.stop(t); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	second := start(t, "--state", path, "--pets", "5")
+	if status, body := get(t, "GET", second.url+"/pets/6", ""); status != 200 || !strings.Contains(body, `"name":"Kept"`) {
+		t.Errorf("after a restart, GET /v1/pets/6: %d %s, want the pet created before", status, body)
+	}
+	// Reset goes back to the seeded catalogue, not to the state file.
+	root := strings.TrimSuffix(second.url, "/v1")
+	if status, body := get(t, "POST", root+"/__petmock/reset", ""); status != 200 || body != `{"pets":5}`+"\n" {
+		t.Errorf("POST reset: %d %s, want the 5 seeded pets", status, body)
+	}
+}
+
+func TestStateIsSavedAtAnInterval(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	s := start(t, "--state", path, "--pets", "0", "--save-interval", "50ms")
+	get(t, "POST", s.url+"/pets", `{"name":"Periodic","categoryId":1}`)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(path)
+		if strings.Contains(string(b), "Periodic") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the state file never got the new pet while petmock ran")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestCorruptStateIsRefusedAndKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	torn := []byte(`[{"id":1,"name":"Half","categoryId":1},{"id":2,"na`)
+	os.WriteFile(path, torn, 0o644)
+	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state", path}, env(), io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "corrupt") || !strings.Contains(err.Error(), path) {
+		t.Errorf("start with a torn state file: err = %v, want it refused by name", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, torn) {
+		t.Errorf("the torn state file was changed")
+	}
+}
+
+func TestStartFromFixtures(t *testing.T) {
+	s := start(t, "--fixtures", filepath.Join("..", "..", "testdata", "catalogue-small.json"))
+	status, body := get(t, "GET", s.url+"/pets?limit=100", "")
+	want, _ := os.ReadFile(filepath.Join("..", "..", "testdata", "catalogue-small.json"))
+	pets, _ := mockserver.ReadFixture(bytes.NewReader(want))
+	if status != 200 || strings.Count(body, `"id"`) != len(pets) || !strings.Contains(body, pets[0].Name) {
+		t.Errorf("GET /v1/pets with --fixtures: %d %s", status, body)
+	}
+	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--fixtures", "/does/not/exist.json"}, env(), io.Discard, io.Discard)
+	if !errors.As(err, new(usageError)) {
+		t.Errorf("--fixtures of a missing file: %v, want a usage error", err)
+	}
+}
+
+func TestNowFlagRemovesGetPet(t *testing.T) {
+	after := start(t, "--now", "2031-01-01")
+	if status, body := get(t, "GET", after.url+"/pets/1", ""); status != 410 || !strings.Contains(body, `"code":"gone"`) {
+		t.Errorf("--now 2031-01-01: GET /v1/pets/1 = %d %s, want 410 gone", status, body)
+	}
+	before := start(t, "--now", "2030-12-04T00:00:00Z")
+	if status, _ := get(t, "GET", before.url+"/pets/1", ""); status != 200 {
+		t.Errorf("--now 2030-12-04: GET /v1/pets/1 = %d, want 200", status)
+	}
+}
+
+func TestChaosFlags(t *testing.T) {
+	s := start(t, "--fail-rate", "1", "--latency", "1ms-2ms")
+	if status, body := get(t, "GET", s.url+"/pets", ""); status != 503 || !strings.Contains(body, `"code":"unavailable"`) {
+		t.Errorf("--fail-rate 1: %d %s, want 503", status, body)
+	}
+	for _, args := range [][]string{
+		{"--fail-rate", "1.5"},
+		{"--latency", "slow"},
+		{"--latency", "1m"},
+		{"--now", "someday"},
+		{"--save-interval", "0s"},
+		{"--journal", "-1"},
+	} {
+		err := run(context.Background(), append(args, "--addr", "127.0.0.1:0"), env(), io.Discard, io.Discard)
+		if !errors.As(err, new(usageError)) {
+			t.Errorf("petmock %v: err = %v, want a usage error", args, err)
+		}
 	}
 }

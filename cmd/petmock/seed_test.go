@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// seedTarget is a petmock that can be told to misbehave on createPet.
+type seedTarget struct {
+	url   string
+	store *mockserver.Store
+	posts atomic.Int64
+}
+
+// newSeedTarget serves a petmock, empty, behind fault: fault sees every
+// createPet and answers it itself when it returns true.
+func newSeedTarget(t *testing.T, fault func(w http.ResponseWriter, r *http.Request, n int64) bool) *seedTarget {
+	t.Helper()
+	srv, err := mockserver.New(mockserver.Config{Pets: []mockserver.Pet{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &seedTarget{store: srv.Store()}
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			n := st.posts.Add(1)
+			if fault != nil && fault(w, r, n) {
+				return
+			}
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hs.Close)
+	st.url = hs.URL + "/v1"
+	return st
+}
+
+func runSeed(t *testing.T, getenv func(string) string, args ...string) (string, string, error) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	err := seed(context.Background(), args, getenv, &stdout, &stderr)
+	return stdout.String(), stderr.String(), err
+}
+
+func TestSeedCreatesEveryPet(t *testing.T) {
+	st := newSeedTarget(t, nil)
+	stdout, stderr, err := runSeed(t, env("PETSTORE_API_KEY", mockserver.DefaultAPIKey), "--base-url", st.url, "--count", "45", "--seed", "3", "--concurrency", "3")
+	if err != nil {
+		t.Fatalf("seed: %v\n%s%s", err, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "created 45, skipped 0, failed 0 of 45 pets") {
+		t.Errorf("report = %q", stdout)
+	}
+	if st.store.Len() != 45 {
+		t.Errorf("store holds %d pets, want 45", st.store.Len())
+	}
+	want, _ := mockserver.Generate(mockserver.Catalogue{Seed: 3, Count: 45})
+	got, _ := st.store.Pets()
+	names := map[string]int{}
+	for _, p := range want {
+		names[p.Name+"/"+p.Status]++
+	}
+	for _, p := range got {
+		names[p.Name+"/"+p.Status]--
+	}
+	for k, n := range names {
+		if n != 0 {
+			t.Errorf("pet %s: %d more expected than created", k, n)
+		}
+	}
+	// Not a terminal: plain lines, never a carriage return.
+	if strings.Contains(stderr, "\r") || !strings.Contains(stderr, "seed: 45/45 (100%) created 45") {
+		t.Errorf("progress on a non-terminal = %q, want plain lines ending at 45/45", stderr)
+	}
+}
+
+func TestSeedFromFixture(t *testing.T) {
+	st := newSeedTarget(t, nil)
+	fixture := filepath.Join("..", "..", "testdata", "catalogue-small.json")
+	stdout, _, err := runSeed(t, env(), "--base-url", st.url, "--api-key", mockserver.DefaultAPIKey, "--from", fixture)
+	if err != nil || !strings.Contains(stdout, "created 20, skipped 0, failed 0 of 20 pets") {
+		t.Fatalf("seed --from: %v %s", err, stdout)
+	}
+}
+
+func TestSeedDryRunSendsNothing(t *testing.T) {
+	st := newSeedTarget(t, nil)
+	stdout, _, err := runSeed(t, env(), "--base-url", st.url, "--count", "3", "--dry-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.posts.Load() != 0 {
+		t.Errorf("dry run sent %d requests", st.posts.Load())
+	}
+	if lines := strings.Count(stdout, "POST "+st.url+"/pets {\"name\":"); lines != 3 || !strings.Contains(stdout, "would create 3 pets") {
+		t.Errorf("dry run printed:\n%s", stdout)
+	}
+}
+
+func TestSeedRetriesThenCreates(t *testing.T) {
+	st := newSeedTarget(t, func(w http.ResponseWriter, r *http.Request, n int64) bool {
+		switch n {
+		case 1:
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return true
+		case 2, 3:
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return true
+		}
+		return false
+	})
+	stdout, _, err := runSeed(t, env(), "--base-url", st.url, "--api-key", mockserver.DefaultAPIKey, "--count", "5", "--concurrency", "1")
+	if err != nil || !strings.Contains(stdout, "created 5, skipped 0, failed 0") {
+		t.Fatalf("seed with transient failures: %v %s", err, stdout)
+	}
+	if st.store.Len() != 5 || st.posts.Load() != 8 {
+		t.Errorf("%d pets from %d posts, want 5 from 8", st.store.Len(), st.posts.Load())
+	}
+}
+
+func TestSeedStopsCleanly(t *testing.T) {
+	tests := []struct {
+		name       string
+		fault      func(w http.ResponseWriter, r *http.Request, n int64) bool
+		args       []string
+		wantReport string
+		wantPosts  int64
+	}{
+		{
+			name: "always 500",
+			fault: func(w http.ResponseWriter, _ *http.Request, _ int64) bool {
+				w.WriteHeader(http.StatusInternalServerError)
+				return true
+			},
+			args:       []string{"--retries", "2"},
+			wantReport: "created 0, skipped 9, failed 1 of 10 pets",
+			wantPosts:  3,
+		},
+		{
+			name:       "wrong key",
+			args:       []string{"--api-key", "wrong"},
+			wantReport: "created 0, skipped 9, failed 1 of 10 pets",
+			wantPosts:  1,
+		},
+		{
+			name: "some pets refused",
+			fault: func(w http.ResponseWriter, _ *http.Request, n int64) bool {
+				if n%4 == 0 {
+					w.WriteHeader(http.StatusBadRequest)
+					io.WriteString(w, `{"code":"bad_request","message":"name: too silly","status":400}`)
+					return true
+				}
+				return false
+			},
+			wantReport: "created 8, skipped 0, failed 2 of 10 pets",
+			wantPosts:  10,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := newSeedTarget(t, tt.fault)
+			args := append([]string{"--base-url", st.url, "--api-key", mockserver.DefaultAPIKey, "--count", "10", "--concurrency", "1"}, tt.args...)
+			stdout, _, err := runSeed(t, env(), args...)
+			if err == nil {
+				t.Errorf("seed succeeded, want an error")
+			}
+			if !strings.Contains(stdout, tt.wantReport) {
+				t.Errorf("report = %q, want %q", stdout, tt.wantReport)
+			}
+			if st.posts.Load() != tt.wantPosts {
+				t.Errorf("%d posts, want %d", st.posts.Load(), tt.wantPosts)
+			}
+			if strings.Contains(stdout, mockserver.DefaultAPIKey) {
+				t.Errorf("the report shows the key")
+			}
+		})
+	}
+}
+
+// TestSeedBoundsConcurrency checks that requests overlap, but never more
+// of them than --concurrency allows.
+func TestSeedBoundsConcurrency(t *testing.T) {
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	st := newSeedTarget(t, func(w http.ResponseWriter, r *http.Request, n int64) bool {
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+		return false
+	})
+	stdout, _, err := runSeed(t, env(), "--base-url", st.url, "--api-key", mockserver.DefaultAPIKey, "--count", "20", "--concurrency", "3")
+	if err != nil {
+		t.Fatalf("%v %s", err, stdout)
+	}
+	if most > 3 || most < 2 {
+		t.Errorf("%d requests in flight at most, want 2 or 3 with --concurrency 3", most)
+	}
+}
+
+func TestSeedUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"--count", "3"},
+		{"--base-url", "ftp://x/v1", "--count", "3", "--api-key", "k"},
+		{"--base-url", "http://x/v1", "--api-key", "k"},
+		{"--base-url", "http://x/v1", "--api-key", "k", "--count", "3", "--from", "f.json"},
+		{"--base-url", "http://x/v1", "--count", "3"},
+		{"--base-url", "http://x/v1", "--api-key", "k", "--count", "3", "--concurrency", "0"},
+		{"--base-url", "http://x/v1", "--api-key", "k", "--from", "/does/not/exist.json"},
+	} {
+		if _, _, err := runSeed(t, env(), args...); !errors.As(err, new(usageError)) {
+			t.Errorf("petmock seed %v: err = %v, want a usage error", args, err)
+		}
+	}
+	if _, _, err := runSeed(t, env(), "-h"); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("petmock seed -h: %v", err)
+	}
+}
