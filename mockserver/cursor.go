@@ -33,9 +33,18 @@ func decodeCursor(s string) (int64, *Error) {
 // nextLink returns the RFC 8288 Link to the page after the pet with id
 // last, with the same limit and status.
 func nextLink(r *http.Request, path string, limit int, status string, last int64) string {
-	q := url.Values{"limit": {strconv.Itoa(limit)}, "cursor": {encodeCursor(last)}}
+	b := make([]byte, 0, 128)
+	b = append(b, '<')
+	b = appendOrigin(b, r)
+	b = append(b, path...)
+	b = append(b, "?cursor="...)
+	b = append(b, encodeCursor(last)...) // base64url: nothing to escape
+	b = append(b, "&limit="...)
+	b = strconv.AppendInt(b, int64(limit), 10)
 	if status != "" {
-		q.Set("status", status)
+		b = append(b, "&status="...)
+		b = append(b, url.QueryEscape(status)...)
 	}
-	return "<" + absoluteURL(r, path+"?"+q.Encode()) + `>; rel="next"`
+	b = append(b, `>; rel="next"`...)
+	return string(b)
 }

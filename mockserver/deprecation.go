@@ -61,9 +61,15 @@ func (d *deprecation) gone(operationID string) *Error {
 // absoluteURL returns the URL of path on the host r was sent to, so that
 // a browser app served from another origin can follow it as it is.
 func absoluteURL(r *http.Request, path string) string {
-	scheme := "http"
+	return string(append(appendOrigin(make([]byte, 0, 64+len(path)), r), path...))
+}
+
+// appendOrigin appends the scheme and host r was sent to.
+func appendOrigin(b []byte, r *http.Request) []byte {
 	if r.TLS != nil {
-		scheme = "https"
+		b = append(b, "https://"...)
+	} else {
+		b = append(b, "http://"...)
 	}
-	return scheme + "://" + r.Host + path
+	return append(b, r.Host...)
 }

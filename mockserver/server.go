@@ -9,7 +9,7 @@ package mockserver
 
 import (
 	"bytes"
-	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -81,7 +81,9 @@ type Server struct {
 	statuses  []string
 	petSchema *openapi3.Schema
 
-	ops            map[string]*operation  // by operation id
+	doc            *openapi3.T
+	ops            map[string]*operation // by operation id
+	fast           *compiledRouter
 	authentication openapi3filter.Options // checks the key
 	validation     openapi3filter.Options // checks the rest
 
@@ -94,15 +96,28 @@ type operation struct {
 	handle      func(w http.ResponseWriter, r *http.Request, c *call) error
 	op          *openapi3.Operation
 	security    openapi3.SecurityRequirements
+	bearer      bool         // security is exactly a bearer token
 	queryParams []string     // names of the declared query parameters
 	deprecation *deprecation // nil unless the operation is deprecated
+
+	// params are the compiled parameter checks; paramsCompiled is false
+	// when the parameters are not simple enough to compile.
+	params         []paramCheck
+	paramsCompiled bool
+	// body is the compiled check of a JSON body; nil when there is none
+	// or it is not simple enough.
+	body *objectCheck
+	// route is the route of the operation, for openapi3filter;
+	// paramsRoute has the operation without its security, for validating
+	// the parameters once the key has been checked.
+	route, paramsRoute *routers.Route
 }
 
 // call is a validated request, as a handler receives it.
 type call struct {
 	params map[string]string // path parameters
 	query  url.Values
-	body   []byte // nil for an operation without a body
+	body   any // the decoded JSON body; nil for an operation without one
 }
 
 // New returns a Server for cfg.
@@ -150,6 +165,7 @@ func New(cfg Config) (*Server, error) {
 		journalSize = DefaultJournalSize
 	}
 	s := &Server{
+		doc:      doc,
 		store:    store,
 		start:    store.Mark(),
 		router:   router,
@@ -191,8 +207,8 @@ func (s *Server) bind(doc *openapi3.T) error {
 		spec.GetPet:    s.getPet,
 	}
 	s.ops = make(map[string]*operation, len(handlers))
-	for _, item := range doc.Paths.Map() {
-		for _, op := range item.Operations() {
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
 			h, ok := handlers[op.OperationID]
 			if !ok {
 				return fmt.Errorf("operation %s: no handler", op.OperationID)
@@ -201,6 +217,17 @@ func (s *Server) bind(doc *openapi3.T) error {
 			if op.Security != nil {
 				o.security = *op.Security
 			}
+			o.bearer = bearerOnly(doc, o.security)
+			o.params, o.paramsCompiled = compileParams(op)
+			if rb := op.RequestBody; rb != nil && rb.Value != nil {
+				if mt := rb.Value.Content.Get("application/json"); mt != nil && len(rb.Value.Content) == 1 {
+					o.body, _ = compileObject(mt.Schema)
+				}
+			}
+			paramsOnly := *op
+			paramsOnly.Security = &openapi3.SecurityRequirements{}
+			o.route = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
+			o.paramsRoute = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: &paramsOnly}
 			for _, p := range op.Parameters {
 				if p.Value.In == openapi3.ParameterInQuery {
 					o.queryParams = append(o.queryParams, p.Value.Name)
@@ -216,6 +243,8 @@ func (s *Server) bind(doc *openapi3.T) error {
 			s.ops[op.OperationID] = o
 		}
 	}
+
+	s.fast = compileRouter(doc, s.base, s.ops)
 
 	limit, err := queryDefault(doc, spec.ListPets, "limit")
 	if err != nil {
@@ -326,74 +355,114 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 // headers, injected latency and failures, the key, Prefer, the sunset,
 // parameters, body, and at last the handler.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) error {
-	route, params, err := s.findRoute(r)
+	op, params, err := s.route(r)
 	if err != nil {
 		return err
 	}
-	op := s.ops[route.Operation.OperationID]
 	if op.deprecation != nil {
 		op.deprecation.setHeaders(w.Header(), r, "")
 	}
-	prefs, prefErr := parsePrefer(r.Header.Values("Prefer"))
-
+	var prefs preferences
+	var prefErr *Error
+	if values := r.Header.Values("Prefer"); len(values) > 0 {
+		prefs, prefErr = parsePrefer(values)
+	}
 	if err := s.injectChaos(r, &prefs); err != nil {
 		return err
 	}
 
-	// The body is kept away from openapi3filter, which would read all of
-	// it, whatever its size, before even checking the key.
-	bodiless := *r
-	bodiless.Body = http.NoBody
-	in := &openapi3filter.RequestValidationInput{
-		Request:    &bodiless,
-		PathParams: params,
-		Route:      route,
-		Options:    &s.authentication,
+	switch {
+	case op.bearer:
+		if e := s.keys.check(r.Header.Values("Authorization")); e != nil {
+			return e
+		}
+	case len(op.security) > 0:
+		in := validationInput(r, op.route, params, nil)
+		in.Options = &s.authentication
+		if err := openapi3filter.ValidateSecurityRequirements(r.Context(), in, op.security); err != nil {
+			return requestError(err)
+		}
 	}
-	if err := openapi3filter.ValidateSecurityRequirements(r.Context(), in, op.security); err != nil {
-		return requestError(err)
-	}
-	in.Options = &s.validation
 	if prefErr != nil {
 		return prefErr
 	}
-	now := prefs.now
-	if now.IsZero() {
-		now = s.now()
-	}
-	if d := op.deprecation; d != nil && !now.Before(d.sunsetTime) {
-		return d.gone(route.Operation.OperationID)
-	}
-	var answer *Error
-	if prefs.code != 0 {
-		var applied bool
-		if answer, applied = forced(route.Operation, prefs.code); applied {
-			prefs.applied = append(prefs.applied, "code="+strconv.Itoa(prefs.code))
+	if d := op.deprecation; d != nil {
+		now := prefs.now
+		if now.IsZero() {
+			now = s.now()
+		}
+		if !now.Before(d.sunsetTime) {
+			return d.gone(op.op.OperationID)
 		}
 	}
-	if len(prefs.applied) > 0 {
-		w.Header().Set("Preference-Applied", strings.Join(prefs.applied, ", "))
-	}
-	if answer != nil {
-		return answer
+	if prefs.code != 0 || len(prefs.applied) > 0 {
+		var answer *Error
+		if prefs.code != 0 {
+			var applied bool
+			if answer, applied = forced(op.op, prefs.code); applied {
+				prefs.applied = append(prefs.applied, "code="+strconv.Itoa(prefs.code))
+			}
+		}
+		if len(prefs.applied) > 0 {
+			w.Header().Set("Preference-Applied", strings.Join(prefs.applied, ", "))
+		}
+		if answer != nil {
+			return answer
+		}
 	}
 
-	if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
-		return requestError(err)
-	}
-	c := &call{params: params, query: in.GetQueryParams()}
-	for _, name := range op.queryParams {
-		if len(c.query[name]) > 1 {
-			return badRequest(name, "must be given at most once")
+	c := &call{params: params}
+	if len(op.queryParams) > 0 && r.URL.RawQuery != "" {
+		c.query, _ = url.ParseQuery(r.URL.RawQuery) // a malformed pair is dropped, as openapi3filter does
+		for _, name := range op.queryParams {
+			if len(c.query[name]) > 1 {
+				return badRequest(name, "must be given at most once")
+			}
 		}
 	}
-	if rb := route.Operation.RequestBody; rb != nil {
-		c.body, err = s.validateBody(r.Context(), in, rb.Value, r, rec)
-		if err != nil {
+	if !op.paramsCompiled || !paramsOK(op.params, c.query, params) {
+		in := validationInput(r, op.paramsRoute, params, c.query)
+		in.Options = &s.validation
+		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
+			return requestError(err)
+		}
+	}
+	if rb := op.op.RequestBody; rb != nil {
+		if c.body, err = s.validateBody(r, op, params, rb.Value, rec); err != nil {
 			return err
 		}
 	}
 	return op.handle(w, r, c)
+}
+
+// validationInput is the input of openapi3filter for r, with body as its
+// body. The body a client sent is kept away from openapi3filter, which
+// would read all of it, whatever its size, before even checking the key.
+func validationInput(r *http.Request, route *routers.Route, params map[string]string, query url.Values, body ...[]byte) *openapi3filter.RequestValidationInput {
+	req := *r
+	req.Body = http.NoBody
+	if len(body) > 0 {
+		req.Body = io.NopCloser(bytes.NewReader(body[0]))
+		req.ContentLength = int64(len(body[0]))
+	}
+	return &openapi3filter.RequestValidationInput{Request: &req, PathParams: params, QueryParams: query, Route: route}
+}
+
+// route finds the operation of a request, with the compiled router when
+// it can tell, and with openapi3filter's otherwise.
+func (s *Server) route(r *http.Request) (*operation, map[string]string, error) {
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	if op, params, ok := s.fast.find(method, r.URL); ok {
+		return op, params, nil
+	}
+	route, params, err := s.findRoute(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.ops[route.Operation.OperationID], params, nil
 }
 
 // injectChaos delays the answer, by Prefer: delay= or else by the
@@ -418,9 +487,9 @@ func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
 	return nil
 }
 
-// validateBody reads the body within MaxBodyBytes and checks it against
-// the document.
-func (s *Server) validateBody(ctx context.Context, in *openapi3filter.RequestValidationInput, rb *openapi3.RequestBody, r *http.Request, rec *recorder) ([]byte, error) {
+// validateBody reads the body within MaxBodyBytes, checks it against the
+// document and returns it decoded.
+func (s *Server) validateBody(r *http.Request, op *operation, params map[string]string, rb *openapi3.RequestBody, rec *recorder) (any, error) {
 	body, e := readBody(r)
 	if e != nil {
 		return nil, e
@@ -434,22 +503,41 @@ func (s *Server) validateBody(ctx context.Context, in *openapi3filter.RequestVal
 		}
 		return nil, nil
 	}
-	if ct := r.Header.Get("Content-Type"); rb.Content.Get(ct) == nil {
+	ct := r.Header.Get("Content-Type")
+	if ct != "application/json" && rb.Content.Get(ct) == nil {
 		if ct == "" {
 			ct = "none"
 		}
 		return nil, newError(http.StatusUnsupportedMediaType, "content-type",
 			"must be %s, not %s", strings.Join(slices.Sorted(maps.Keys(rb.Content)), " or "), ct)
 	}
-	withBody := *in.Request
-	withBody.Body = io.NopCloser(bytes.NewReader(body))
-	withBody.ContentLength = int64(len(body))
-	bodyIn := *in
-	bodyIn.Request = &withBody
-	if err := openapi3filter.ValidateRequestBody(ctx, &bodyIn, rb); err != nil {
-		return nil, requestError(err)
+	value, decodeErr := decodeJSON(body)
+	if decodeErr != nil || op.body == nil || !op.body.ok(value) {
+		in := validationInput(r, op.route, params, nil, body)
+		in.Options = &s.validation
+		if err := openapi3filter.ValidateRequestBody(r.Context(), in, rb); err != nil {
+			return nil, requestError(err)
+		}
 	}
-	return body, nil
+	if decodeErr != nil {
+		return nil, decodeErr
+	}
+	return value, nil
+}
+
+// decodeJSON decodes a body that must hold one JSON value and nothing
+// after it, with numbers kept as written.
+func decodeJSON(body []byte) (any, *Error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, badRequest("body", "malformed JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, badRequest("body", "malformed JSON: data after the JSON value")
+	}
+	return v, nil
 }
 
 // findRoute finds the operation of a request. A HEAD request is routed as

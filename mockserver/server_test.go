@@ -126,7 +126,7 @@ func TestBadRequests(t *testing.T) {
 		{"POST", "/pets", `[{"name":"Rex","categoryId":1}]`, "application/json", 400, "body: must be a JSON object"},
 		{"POST", "/pets", `"Rex"`, "application/json", 400, "body: must be a JSON object"},
 		{"POST", "/pets", `{"name":"Rex",`, "application/json", 400, "body: malformed JSON"},
-		{"POST", "/pets", `{"name":"Rex","categoryId":1} {}`, "application/json", 400, "body: malformed JSON: data after the JSON object"},
+		{"POST", "/pets", `{"name":"Rex","categoryId":1} {}`, "application/json", 400, "body: malformed JSON: data after the JSON value"},
 		{"POST", "/pets", ``, "application/json", 400, "body: is required"},
 		{"POST", "/pets", `{"name":"Rex","categoryId":1}`, "text/plain", 415, "content-type: must be application/json, not text/plain"},
 		{"POST", "/pets", `{"name":"Rex","categoryId":1}`, "", 415, "content-type: must be application/json, not none"},

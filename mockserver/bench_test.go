@@ -1,0 +1,217 @@
+package mockserver
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The benchmarks measure the hot paths without a network: a request goes
+// straight to ServeHTTP, and the answer to a writer that keeps nothing.
+// Run them with:
+//
+//	go test ./mockserver -run '^$' -bench . -benchmem
+
+// discardWriter is an http.ResponseWriter that throws the answer away but
+// keeps its status, and can be reused.
+type discardWriter struct {
+	h      http.Header
+	status int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) WriteHeader(status int)      { w.status = status }
+func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+
+func (w *discardWriter) reset() {
+	clear(w.h)
+	w.status = 0
+}
+
+var (
+	catalogueOnce sync.Once
+	catalogue1M   []Pet
+)
+
+// catalogue returns the first n pets of a generated catalogue of a million.
+func catalogue(tb testing.TB, n int) []Pet {
+	tb.Helper()
+	catalogueOnce.Do(func() {
+		var err error
+		catalogue1M, err = Generate(Catalogue{Seed: DefaultSeed, Count: 1_000_000})
+		if err != nil {
+			panic(err)
+		}
+	})
+	return catalogue1M[:n]
+}
+
+func benchServer(b *testing.B, pets []Pet) *Server {
+	b.Helper()
+	s, err := New(Config{Pets: pets, JournalSize: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// benchRequest serves req b.N times and checks the status.
+func benchRequest(b *testing.B, s *Server, newReq func() *http.Request, want int) {
+	b.Helper()
+	w := &discardWriter{h: http.Header{}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		w.reset()
+		s.ServeHTTP(w, newReq())
+		if w.status != want {
+			b.Fatalf("status = %d, want %d", w.status, want)
+		}
+	}
+}
+
+// get returns a request for path, the same one each time: building it is
+// net/http's work, not the mock's.
+func get(path string) func() *http.Request {
+	r := httptest.NewRequest("GET", "http://petmock"+path, nil)
+	r.Header.Set("Authorization", "Bearer "+DefaultAPIKey)
+	return func() *http.Request { return r }
+}
+
+// BenchmarkServeListPets is GET /v1/pets?limit=20 through the whole
+// pipeline: routing, the key, validation, the page and its encoding.
+func BenchmarkServeListPets(b *testing.B) {
+	s := benchServer(b, nil)
+	benchRequest(b, s, get("/v1/pets?limit=20"), 200)
+}
+
+func BenchmarkServeListPetsFiltered(b *testing.B) {
+	s := benchServer(b, nil)
+	benchRequest(b, s, get("/v1/pets?status=sold&limit=20"), 200)
+}
+
+func BenchmarkServeGetPet(b *testing.B) {
+	s := benchServer(b, nil)
+	benchRequest(b, s, get("/v1/pets/7"), 200)
+}
+
+func BenchmarkServeCreatePet(b *testing.B) {
+	s := benchServer(b, []Pet{})
+	const body = `{"name":"Benchmark","categoryId":3,"status":"pending"}`
+	r := httptest.NewRequest("POST", "http://petmock/v1/pets", nil)
+	r.Header.Set("Authorization", "Bearer "+DefaultAPIKey)
+	r.Header.Set("Content-Type", "application/json")
+	r.ContentLength = int64(len(body))
+	rd := strings.NewReader(body)
+	benchRequest(b, s, func() *http.Request {
+		rd.Reset(body)
+		r.Body = io.NopCloser(rd)
+		return r
+	}, 201)
+}
+
+func BenchmarkServeUnauthorized(b *testing.B) {
+	s := benchServer(b, nil)
+	r := httptest.NewRequest("GET", "http://petmock/v1/pets", nil)
+	benchRequest(b, s, func() *http.Request { return r }, 401)
+}
+
+var storeSizes = []int{1_000, 100_000, 1_000_000}
+
+func benchStore(b *testing.B, n int) *Store {
+	b.Helper()
+	s, err := NewStore([]string{"available", "pending", "sold"}, catalogue(b, n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkStorePage shows that a page costs the same at any store size:
+// the first page, a filtered first page, and a filtered page deep into
+// the pagination.
+func BenchmarkStorePage(b *testing.B) {
+	for _, n := range storeSizes {
+		s := benchStore(b, n)
+		pages := []struct {
+			name string
+			pg   Page
+		}{
+			{"first", Page{After: math.MinInt64, Limit: 20}},
+			{"sold-first", Page{After: math.MinInt64, Limit: 20, Status: "sold"}},
+			{"sold-deep", Page{After: int64(n) * 9 / 10, Limit: 20, Status: "sold"}},
+		}
+		for _, p := range pages {
+			b.Run(fmt.Sprintf("%s/pets=%d", p.name, n), func(b *testing.B) {
+				buf := make([]byte, 0, 4096)
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, _, err := s.AppendPage(buf[:0], p.pg); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkStoreLookup(b *testing.B) {
+	for _, n := range storeSizes {
+		s := benchStore(b, n)
+		b.Run("pets="+strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			i := int64(0)
+			for b.Loop() {
+				i = i%int64(n) + 1
+				if _, _, ok := s.lookup(i); !ok {
+					b.Fatal("missing")
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkStoreAdd(b *testing.B) {
+	for _, n := range storeSizes {
+		b.Run("pets="+strconv.Itoa(n), func(b *testing.B) {
+			s := benchStore(b, n)
+			np := NewPet{Name: "Added", CategoryID: 2, Status: "sold"}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := s.Add(np); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSeedMillion generates and stores a catalogue of a million
+// pets, as petmock --pets 1000000 does at start.
+func BenchmarkSeedMillion(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		pets, err := Generate(Catalogue{Seed: 3, Count: 1_000_000})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := NewStore([]string{"available", "pending", "sold"}, pets); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPetJSON(b *testing.B) {
+	p := Pet{ID: 123456, Name: "Fyodor Dogstoevsky", CategoryID: 3, Status: "available"}
+	buf := make([]byte, 0, 128)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = appendPetJSON(buf[:0], p)
+	}
+}

@@ -1,0 +1,312 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// The request pipeline checks every request against the document. Doing
+// that with openapi3filter alone costs more than the rest of an answer, so
+// the server compiles, once at start, the simple parts of the document
+// into checks of its own: a router without regular expressions, the
+// parameters, and flat object bodies.
+//
+// A compiled check only ever decides that a request is valid. Whenever it
+// is not sure, or the request is not valid, openapi3filter decides and
+// writes the error, so the answers are those of openapi3filter whichever
+// path ran. Differential tests and fuzz targets hold the compiled checks to
+// that: none may accept what openapi3filter refuses.
+
+// compiledRoute is one path of the document, split into segments.
+type compiledRoute struct {
+	segments []string // a literal segment, or "" for a parameter
+	params   []string // names of the parameter segments, in order
+	methods  map[string]*operation
+}
+
+// compiledRouter finds the operation of a plain request path.
+type compiledRouter struct {
+	base   string
+	routes []compiledRoute
+}
+
+func compileRouter(doc *openapi3.T, base string, ops map[string]*operation) *compiledRouter {
+	cr := &compiledRouter{base: base}
+	for path, item := range doc.Paths.Map() {
+		route := compiledRoute{methods: map[string]*operation{}}
+		for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
+			if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") && strings.Count(seg, "{") == 1 {
+				route.segments = append(route.segments, "")
+				route.params = append(route.params, seg[1:len(seg)-1])
+				continue
+			}
+			if strings.ContainsAny(seg, "{}") {
+				route = compiledRoute{} // a template gorillamux alone understands
+				break
+			}
+			route.segments = append(route.segments, seg)
+		}
+		if route.methods == nil {
+			continue
+		}
+		for method, op := range item.Operations() {
+			route.methods[method] = ops[op.OperationID]
+		}
+		cr.routes = append(cr.routes, route)
+	}
+	return cr
+}
+
+// find returns the operation and path parameters of a request, or false
+// when it cannot tell: the path needs escaping (gorillamux matches the
+// escaped path), is unknown, matches more than one template, or has no
+// operation for the method.
+func (cr *compiledRouter) find(method string, target *url.URL) (*operation, map[string]string, bool) {
+	u := target.Path
+	if target.EscapedPath() != u || !strings.HasPrefix(u, cr.base+"/") {
+		return nil, nil, false
+	}
+	rest := u[len(cr.base)+1:]
+	var found *compiledRoute
+	for i := range cr.routes {
+		if cr.routes[i].match(rest) {
+			if found != nil {
+				return nil, nil, false
+			}
+			found = &cr.routes[i]
+		}
+	}
+	if found == nil {
+		return nil, nil, false
+	}
+	op := found.methods[method]
+	if op == nil {
+		return nil, nil, false
+	}
+	var params map[string]string
+	if len(found.params) > 0 {
+		params = make(map[string]string, len(found.params))
+		i, p := 0, 0
+		for seg := range strings.SplitSeq(rest, "/") {
+			if found.segments[i] == "" {
+				params[found.params[p]] = seg
+				p++
+			}
+			i++
+		}
+	}
+	return op, params, true
+}
+
+func (r *compiledRoute) match(path string) bool {
+	i := 0
+	for seg := range strings.SplitSeq(path, "/") {
+		if i == len(r.segments) {
+			return false
+		}
+		switch lit := r.segments[i]; {
+		case lit == "" && seg == "":
+			return false
+		case lit != "" && lit != seg:
+			return false
+		}
+		i++
+	}
+	return i == len(r.segments)
+}
+
+// paramCheck is the compiled check of one parameter.
+type paramCheck struct {
+	name     string
+	in       string
+	required bool
+
+	integer  bool
+	bits     int   // of an integer: 32 or 64
+	min, max int64 // of an integer, inclusive
+
+	enum     []string // of a string; nil for any
+	maxBytes int      // of a string; -1 for no limit
+}
+
+// compileParams compiles the parameters of op, or reports that one of them
+// is not simple enough.
+func compileParams(op *openapi3.Operation) ([]paramCheck, bool) {
+	var checks []paramCheck
+	for _, ref := range op.Parameters {
+		c, ok := compileParam(ref.Value)
+		if !ok {
+			return nil, false
+		}
+		checks = append(checks, c)
+	}
+	return checks, true
+}
+
+func compileParam(p *openapi3.Parameter) (paramCheck, bool) {
+	if p == nil || p.Content != nil || p.Schema == nil || p.Schema.Value == nil || p.AllowEmptyValue ||
+		p.Style != "" || p.Explode != nil || (p.In != openapi3.ParameterInQuery && p.In != openapi3.ParameterInPath) {
+		return paramCheck{}, false
+	}
+	s := p.Schema.Value
+	if s.Nullable || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 || s.Not != nil || s.Pattern != "" ||
+		s.MultipleOf != nil || s.ExclusiveMin.IsSet() || s.ExclusiveMax.IsSet() || s.MinLength != 0 || s.Type == nil || len(s.Type.Slice()) != 1 {
+		return paramCheck{}, false
+	}
+	c := paramCheck{name: p.Name, in: p.In, required: p.Required, maxBytes: -1}
+	switch {
+	case s.Type.Is("integer") && len(s.Enum) == 0 && (s.Format == "int32" || s.Format == "int64" || s.Format == ""):
+		c.integer, c.bits = true, 64
+		if s.Format == "int32" {
+			c.bits = 32
+		}
+		c.min, c.max = -1<<(c.bits-1), 1<<(c.bits-1)-1
+		if s.Min != nil {
+			if *s.Min != float64(int64(*s.Min)) {
+				return paramCheck{}, false
+			}
+			c.min = max(c.min, int64(*s.Min))
+		}
+		if s.Max != nil {
+			if *s.Max != float64(int64(*s.Max)) {
+				return paramCheck{}, false
+			}
+			c.max = min(c.max, int64(*s.Max))
+		}
+	case s.Type.Is("string") && s.Format == "":
+		for _, v := range s.Enum {
+			str, ok := v.(string)
+			if !ok {
+				return paramCheck{}, false
+			}
+			c.enum = append(c.enum, str)
+		}
+		if s.MaxLength != nil {
+			c.maxBytes = int(*s.MaxLength)
+		}
+	default:
+		return paramCheck{}, false
+	}
+	return c, true
+}
+
+// ok reports whether raw, present or not, is surely a valid value.
+func (c *paramCheck) ok(raw string, present bool) bool {
+	switch {
+	case !present:
+		return !c.required
+	case raw == "":
+		return false // openapi3filter says whether empty is allowed
+	case c.integer:
+		v, err := strconv.ParseInt(raw, 10, c.bits)
+		return err == nil && v >= c.min && v <= c.max
+	case c.enum != nil && !slices.Contains(c.enum, raw):
+		return false
+	case c.maxBytes >= 0 && len(raw) > c.maxBytes:
+		return false // a byte count at least the character count: be sure
+	}
+	return true
+}
+
+// paramsOK reports whether every parameter is surely valid.
+func paramsOK(checks []paramCheck, query map[string][]string, path map[string]string) bool {
+	for i := range checks {
+		c := &checks[i]
+		var raw string
+		var present bool
+		if c.in == openapi3.ParameterInPath {
+			raw, present = path[c.name]
+			if strings.ContainsRune(raw, '%') {
+				return false
+			}
+		} else if vs := query[c.name]; len(vs) > 0 {
+			raw, present = vs[0], true
+		}
+		if !c.ok(raw, present) {
+			return false
+		}
+	}
+	return true
+}
+
+// objectCheck is the compiled check of a flat object schema.
+type objectCheck struct {
+	required []string
+	props    map[string]paramCheck // by property name; integers of any JSON spelling
+}
+
+// compileObject compiles a schema of an object whose properties are plain
+// strings, string enumerations and integers, or reports that it is not
+// that simple.
+func compileObject(ref *openapi3.SchemaRef) (*objectCheck, bool) {
+	if ref == nil || ref.Value == nil {
+		return nil, false
+	}
+	s := ref.Value
+	if s.Type == nil || !s.Type.Is("object") || s.Nullable || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 || s.Not != nil ||
+		s.MinProps != 0 || s.MaxProps != nil || s.AdditionalProperties.Has != nil || s.AdditionalProperties.Schema != nil ||
+		len(s.Enum) > 0 || s.ReadOnly || s.WriteOnly {
+		return nil, false
+	}
+	oc := &objectCheck{required: s.Required, props: map[string]paramCheck{}}
+	for name, pref := range s.Properties {
+		if pref.Value != nil && (pref.Value.ReadOnly || pref.Value.WriteOnly || pref.Value.Default != nil) {
+			return nil, false
+		}
+		c, ok := compileParam(&openapi3.Parameter{Name: name, In: openapi3.ParameterInQuery, Schema: pref})
+		if !ok || (c.integer && (c.bits != 64 || c.min != -1<<63 || c.max != 1<<63-1)) {
+			return nil, false
+		}
+		oc.props[name] = c
+	}
+	return oc, true
+}
+
+// ok reports whether a decoded JSON value surely fits the schema.
+func (oc *objectCheck) ok(v any) bool {
+	m, isObject := v.(map[string]any)
+	if !isObject {
+		return false
+	}
+	for _, name := range oc.required {
+		if _, present := m[name]; !present {
+			return false
+		}
+	}
+	for name, c := range oc.props {
+		v, present := m[name]
+		if !present {
+			continue
+		}
+		if c.integer {
+			n, isNumber := v.(json.Number)
+			if _, exact := exactInt64(string(n)); !isNumber || !exact {
+				return false
+			}
+			continue
+		}
+		str, isString := v.(string)
+		if !isString || (c.enum != nil && !slices.Contains(c.enum, str)) || (c.maxBytes >= 0 && len(str) > c.maxBytes) {
+			return false
+		}
+	}
+	return true
+}
+
+// bearerOnly reports whether security asks for exactly one thing: an HTTP
+// bearer token, which the server can then check without openapi3filter.
+func bearerOnly(doc *openapi3.T, security openapi3.SecurityRequirements) bool {
+	if len(security) != 1 || len(security[0]) != 1 || doc.Components == nil {
+		return false
+	}
+	for name, scopes := range security[0] {
+		ref := doc.Components.SecuritySchemes[name]
+		return len(scopes) == 0 && ref != nil && ref.Value != nil && ref.Value.Type == "http" && strings.EqualFold(ref.Value.Scheme, "bearer")
+	}
+	return false
+}

@@ -1,0 +1,237 @@
+package mockserver
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/petstore/contract/spec"
+)
+
+// The compiled checks may only ever accept what openapi3filter accepts.
+// These tests and fuzz targets hold them to it.
+
+func testServer(tb testing.TB) *Server {
+	tb.Helper()
+	s, err := New(Config{JournalSize: -1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// checkRoute compares the compiled router with gorillamux on one request.
+func checkRoute(t *testing.T, s *Server, method, path string) {
+	u, err := url.Parse("http://petmock" + path)
+	if err != nil || u.Path == "" {
+		return
+	}
+	op, params, ok := s.fast.find(method, u)
+	if !ok {
+		return
+	}
+	req := &http.Request{Method: method, URL: u, Host: "petmock"}
+	route, want, err := s.router.FindRoute(req)
+	if err != nil {
+		t.Fatalf("%s %s: compiled router found %s, gorillamux says %v", method, path, op.op.OperationID, err)
+	}
+	if route.Operation.OperationID != op.op.OperationID {
+		t.Fatalf("%s %s: compiled router found %s, gorillamux %s", method, path, op.op.OperationID, route.Operation.OperationID)
+	}
+	for k, v := range want {
+		if params[k] != v {
+			t.Fatalf("%s %s: param %s = %q, gorillamux %q", method, path, k, params[k], v)
+		}
+	}
+	if len(params) != len(want) {
+		t.Fatalf("%s %s: params %v, gorillamux %v", method, path, params, want)
+	}
+}
+
+var routeSeeds = []string{
+	"/v1/pets", "/v1/pets/1", "/v1/pets/", "/v1/pets//", "/v1/pets/1/x", "/v1//pets", "/v1/pets/%31",
+	"/v1/pets/a%2Fb", "/v2/pets", "/pets", "/v1", "/v1/", "/v1/store/orders", "/v1/pets/-9", "/v1/PETS",
+}
+
+func TestCompiledRouterAgrees(t *testing.T) {
+	s := testServer(t)
+	hits := 0
+	for _, path := range routeSeeds {
+		for _, method := range []string{"GET", "POST", "PUT", "DELETE", "PATCH", "get"} {
+			checkRoute(t, s, method, path)
+			if _, _, ok := s.fast.find(method, &url.URL{Path: path}); ok {
+				hits++
+			}
+		}
+	}
+	if hits < 3 {
+		t.Errorf("the compiled router decided only %d requests; it should find the plain ones", hits)
+	}
+}
+
+func FuzzCompiledRouter(f *testing.F) {
+	for _, p := range routeSeeds {
+		f.Add("GET", p)
+	}
+	f.Add("POST", "/v1/pets")
+	s := testServer(f)
+	f.Fuzz(func(t *testing.T, method, path string) {
+		if !strings.HasPrefix(path, "/") {
+			return
+		}
+		checkRoute(t, s, method, path)
+	})
+}
+
+// checkParams compares the compiled parameter checks with openapi3filter.
+func checkParams(t *testing.T, s *Server, opID, rawQuery, petID string) {
+	op := s.ops[opID]
+	query, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return
+	}
+	params := map[string]string{}
+	if opID == spec.GetPet {
+		params["petId"] = petID
+	}
+	if !op.paramsCompiled || !paramsOK(op.params, query, params) {
+		return
+	}
+	req := httptest.NewRequest("GET", "http://petmock/", nil)
+	in := validationInput(req, op.paramsRoute, params, query)
+	in.Options = &s.validation
+	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+		t.Fatalf("%s ?%s petId=%q: compiled checks accept, openapi3filter says %v", opID, rawQuery, petID, err)
+	}
+}
+
+var paramSeeds = []string{
+	"", "limit=20", "limit=1", "limit=100", "limit=0", "limit=101", "limit=+5", "limit=005", "limit=-0",
+	"limit=1e1", "limit=", "status=sold", "status=SOLD", "status=", "cursor=AQAAAAAAAAAF", "cursor=" + strings.Repeat("x", 65),
+	"limit=2147483648", "status=sold&limit=3&cursor=x", "unknown=1",
+}
+
+func TestCompiledParamsAgree(t *testing.T) {
+	s := testServer(t)
+	accepted := 0
+	for _, q := range paramSeeds {
+		checkParams(t, s, spec.ListPets, q, "")
+		if query, _ := url.ParseQuery(q); paramsOK(s.ops[spec.ListPets].params, query, nil) {
+			accepted++
+		}
+	}
+	for _, id := range []string{"1", "-1", "+1", "9223372036854775807", "9223372036854775808", "1.0", "x", "", "%31", "0x1"} {
+		checkParams(t, s, spec.GetPet, "", id)
+	}
+	if !s.ops[spec.ListPets].paramsCompiled || !s.ops[spec.GetPet].paramsCompiled {
+		t.Errorf("the parameters of listPets and getPet should compile")
+	}
+	if accepted < 5 {
+		t.Errorf("the compiled checks accepted only %d of the valid queries", accepted)
+	}
+}
+
+func FuzzCompiledParams(f *testing.F) {
+	for _, q := range paramSeeds {
+		f.Add(q, "1")
+	}
+	s := testServer(f)
+	f.Fuzz(func(t *testing.T, rawQuery, petID string) {
+		checkParams(t, s, spec.ListPets, rawQuery, "")
+		checkParams(t, s, spec.GetPet, "", petID)
+	})
+}
+
+// checkBody compares the compiled body check with openapi3filter.
+func checkBody(t *testing.T, s *Server, body string) {
+	op := s.ops[spec.CreatePet]
+	v, e := decodeJSON([]byte(body))
+	if e != nil || !op.body.ok(v) {
+		return
+	}
+	req := httptest.NewRequest("POST", "http://petmock/v1/pets", nil)
+	req.Header.Set("Content-Type", "application/json")
+	in := validationInput(req, op.route, nil, nil, []byte(body))
+	in.Options = &s.validation
+	if err := openapi3filter.ValidateRequestBody(context.Background(), in, op.op.RequestBody.Value); err != nil {
+		t.Fatalf("%s: compiled check accepts, openapi3filter says %v", body, err)
+	}
+	if _, e := decodeNewPet(v); e != nil {
+		t.Fatalf("%s: compiled check accepts, decodeNewPet says %v", body, e)
+	}
+}
+
+var bodySeeds = []string{
+	`{"name":"Rex","categoryId":1}`, `{"name":"Rex","categoryId":1,"status":"sold"}`, `{"name":"","categoryId":-1}`,
+	`{"name":"Rex","categoryId":1.0}`, `{"name":"Rex","categoryId":1e2}`, `{"name":"Rex","categoryId":9223372036854775807}`,
+	`{"name":"Rex","categoryId":9223372036854775808}`, `{"name":"Rex","categoryId":1.5}`, `{"name":"Rex"}`, `{"categoryId":1}`,
+	`{"name":null,"categoryId":1}`, `{"name":"Rex","categoryId":1,"status":null}`, `{"name":"Rex","categoryId":1,"status":"lost"}`,
+	`{"name":"Rex","categoryId":1,"extra":{"a":[1,2]}}`, `[]`, `null`, `"x"`, `{"name":["Rex"],"categoryId":1}`,
+}
+
+func TestCompiledBodyAgrees(t *testing.T) {
+	s := testServer(t)
+	if s.ops[spec.CreatePet].body == nil {
+		t.Fatal("the NewPet schema should compile")
+	}
+	accepted := 0
+	for _, b := range bodySeeds {
+		checkBody(t, s, b)
+		if v, e := decodeJSON([]byte(b)); e == nil && s.ops[spec.CreatePet].body.ok(v) {
+			accepted++
+		}
+	}
+	if accepted < 5 {
+		t.Errorf("the compiled check accepted only %d of the valid bodies", accepted)
+	}
+}
+
+func FuzzCompiledBody(f *testing.F) {
+	for _, b := range bodySeeds {
+		f.Add(b)
+	}
+	s := testServer(f)
+	f.Fuzz(func(t *testing.T, body string) {
+		checkBody(t, s, body)
+	})
+}
+
+// TestCompileRefusesWhatItCannotCheck makes sure schemas with features the
+// compiled checks do not know are left to openapi3filter.
+func TestCompileRefusesWhatItCannotCheck(t *testing.T) {
+	num := func(f float64) *float64 { return &f }
+	str := &openapi3.Types{"string"}
+	integer := &openapi3.Types{"integer"}
+	params := []*openapi3.Parameter{
+		{Name: "a", In: "query", Schema: openapi3.NewSchemaRef("", &openapi3.Schema{Type: str, Pattern: "^a$"})},
+		{Name: "b", In: "query", Schema: openapi3.NewSchemaRef("", &openapi3.Schema{Type: integer, MultipleOf: num(2)})},
+		{Name: "c", In: "query", Schema: openapi3.NewSchemaRef("", &openapi3.Schema{Type: integer, Min: num(1.5)})},
+		{Name: "d", In: "header", Schema: openapi3.NewSchemaRef("", &openapi3.Schema{Type: str})},
+		{Name: "e", In: "query", Schema: openapi3.NewSchemaRef("", &openapi3.Schema{Type: str, Format: "date"})},
+		{Name: "f", In: "query", Schema: openapi3.NewSchemaRef("", &openapi3.Schema{Type: &openapi3.Types{"array"}})},
+		{Name: "g", In: "query", Schema: openapi3.NewSchemaRef("", &openapi3.Schema{Type: str, MinLength: 2})},
+		{Name: "h", In: "query", Schema: openapi3.NewSchemaRef("", &openapi3.Schema{Type: str, Nullable: true})},
+	}
+	for _, p := range params {
+		if _, ok := compileParam(p); ok {
+			t.Errorf("parameter %s compiled, but its schema has a feature the compiled checks do not know", p.Name)
+		}
+	}
+	objects := []*openapi3.Schema{
+		{Type: &openapi3.Types{"object"}, AdditionalProperties: openapi3.AdditionalProperties{Has: new(bool)}},
+		{Type: &openapi3.Types{"object"}, Properties: openapi3.Schemas{"x": openapi3.NewSchemaRef("", &openapi3.Schema{Type: integer, Max: num(3)})}},
+		{Type: &openapi3.Types{"object"}, Properties: openapi3.Schemas{"x": openapi3.NewSchemaRef("", &openapi3.Schema{Type: str, ReadOnly: true})}},
+		{AllOf: openapi3.SchemaRefs{openapi3.NewSchemaRef("", &openapi3.Schema{Type: &openapi3.Types{"object"}})}},
+	}
+	for i, o := range objects {
+		if _, ok := compileObject(openapi3.NewSchemaRef("", o)); ok {
+			t.Errorf("object schema %d compiled, but has a feature the compiled check does not know", i)
+		}
+	}
+}
