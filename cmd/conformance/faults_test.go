@@ -336,7 +336,7 @@ var brokenServers = []struct {
 		name: "deprecates after the Sunset",
 		fault: rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
 			if rec.Header().Get("Deprecation") != "" {
-				rec.Header().Set("Deprecation", "@1922745600") // 2030-12-06
+				rec.Header().Set("Deprecation", "@1922745600") // 2030-12-06, a day after the Sunset
 			}
 		}),
 		check: "Deprecation header, where present", rule: "deprecation.deprecation",
