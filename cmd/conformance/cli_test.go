@@ -1,0 +1,328 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/petstore/contract/conformance"
+	"github.com/petstore/contract/spec"
+)
+
+// TestPetmockPasses: petmock passes the suite by default, strict and
+// read-only, and the report names every check.
+func TestPetmockPasses(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{nil, {"--strict"}, {"--read-only"}, {"--read-only", "--strict"}} {
+		t.Run(strings.Join(append([]string{"flags"}, args...), " "), func(t *testing.T) {
+			t.Parallel()
+			r := judge(t, serve(t, newPetmock(t)), args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d, want 0\n%s", r.code, r)
+			}
+			cases := parseJUnit(t, r.junit)
+			if f := failures(cases); len(f) > 0 {
+				t.Errorf("the report shows %d failed checks, want none: %s", len(f), f[0].Name)
+			}
+			for _, want := range []string{
+				"[It] authentication answers 401 with an Error body getPet with an invalid key [auth]",
+				"[It] listPets status filter returns only pets of the status asked for status=sold [listPets, status]",
+				"[It] getPet answers 404 with an Error body for an id no pet has [getPet]",
+			} {
+				if !hasCase(cases, want) {
+					t.Errorf("the report names no check %q", want)
+				}
+			}
+			assertNoKey(t, r)
+		})
+	}
+}
+
+// hasCase reports whether a check's name contains part.
+func hasCase(cases []junitCase, part string) bool {
+	for _, c := range cases {
+		if strings.Contains(c.Name, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// recorder wraps a handler and records the requests it receives.
+type recorder struct {
+	next http.Handler
+
+	mu      sync.Mutex // guards methods and bodies
+	methods map[string]int
+	bodies  []string // of POST requests
+}
+
+func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	rec.mu.Lock()
+	if rec.methods == nil {
+		rec.methods = map[string]int{}
+	}
+	rec.methods[r.Method]++
+	if r.Method == http.MethodPost {
+		rec.bodies = append(rec.bodies, string(body))
+	}
+	rec.mu.Unlock()
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	rec.next.ServeHTTP(w, r)
+}
+
+func (rec *recorder) count(method string) int {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return rec.methods[method]
+}
+
+// TestReadOnlySendsNoPost: --read-only sends only GET requests, and still
+// judges the reads.
+func TestReadOnlySendsNoPost(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{next: newPetmock(t)}
+	r := judge(t, serve(t, rec), "--read-only", "--strict")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", r.code, r)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for method, n := range rec.methods {
+		if method != http.MethodGet {
+			t.Errorf("--read-only sent %d %s requests, want only GET", n, method)
+		}
+	}
+	if rec.methods[http.MethodGet] < 50 {
+		t.Errorf("--read-only sent %d GET requests; the read checks did not run", rec.methods[http.MethodGet])
+	}
+}
+
+// TestMaxCreates: --max-creates bounds the POST requests of a run, and the
+// pets created carry the prefix and the run id.
+func TestMaxCreates(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{next: newPetmock(t)}
+	r := judge(t, serve(t, rec), "--max-creates", "3", "-v")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0 (checks beyond the bound are skipped)\n%s", r.code, r)
+	}
+	if n := rec.count(http.MethodPost); n != 3 {
+		t.Errorf("sent %d POST requests with --max-creates 3, want 3", n)
+	}
+	if !strings.Contains(r.stdout, "max creates reached") {
+		t.Errorf("the output does not say why checks were skipped\n%s", r)
+	}
+	runID := regexp.MustCompile(`run id (\S+);`).FindStringSubmatch(r.stdout)
+	if runID == nil {
+		t.Fatalf("the output names no run id\n%s", r)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for _, body := range rec.bodies {
+		var np struct{ Name any }
+		if json.Unmarshal([]byte(body), &np) != nil {
+			continue // an invalid body on purpose
+		}
+		if name, ok := np.Name.(string); ok && !strings.HasPrefix(name, conformance.NamePrefix+runID[1]+"-") {
+			t.Errorf("created a pet named %q, want the prefix %s%s-", name, conformance.NamePrefix, runID[1])
+		}
+	}
+}
+
+// TestFullRunStaysWithinDefaultMaxCreates: the default bound leaves room
+// for every check of a strict run, so none is skipped for it.
+func TestFullRunStaysWithinDefaultMaxCreates(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{next: newPetmock(t)}
+	r := judge(t, serve(t, rec), "--strict")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", r.code, r)
+	}
+	if n := rec.count(http.MethodPost); n == 0 || n > conformance.DefaultMaxCreates {
+		t.Errorf("a strict run sent %d POST requests, want 1 to %d", n, conformance.DefaultMaxCreates)
+	}
+	if strings.Contains(r.stdout, "max creates reached") {
+		t.Errorf("a default run skipped checks for max creates\n%s", r)
+	}
+}
+
+// TestKeyNeverPrinted: a server that echoes the Authorization header in
+// its errors still gets no key printed: failures show $PETSTORE_API_KEY.
+func TestKeyNeverPrinted(t *testing.T) {
+	t.Parallel()
+	echo := rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+		if rec.Code >= 400 {
+			editJSON(rec, func(v any) any {
+				m := v.(map[string]any)
+				m["message"] = "refused " + r.Header.Get("Authorization")
+				m["status"] = 499 // so that every error fails and is printed
+				return m
+			})
+		}
+		rec.Header().Set("X-Echo", r.Header.Get("Authorization"))
+	})
+	url := serve(t, echo(t, newPetmock(t)))
+	for _, args := range [][]string{nil, {"--api-key", testKey, "-v"}} {
+		r := judge(t, url, args...)
+		if r.code != 1 {
+			t.Fatalf("exit %d, want 1\n%s", r.code, r)
+		}
+		assertNoKey(t, r)
+		if !strings.Contains(r.stdout, `"Authorization: Bearer $PETSTORE_API_KEY"`) {
+			t.Errorf("no curl line sends the key as $PETSTORE_API_KEY\n%s", r)
+		}
+		if !strings.Contains(r.stdout, "refused Bearer $PETSTORE_API_KEY") {
+			t.Errorf("the echoed key is not shown as $PETSTORE_API_KEY\n%s", r)
+		}
+	}
+}
+
+// TestUnreachable: a base URL where nothing listens exits 2 with a short
+// preflight message, before any spec runs.
+func TestUnreachable(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	r := judge(t, "http://"+addr+"/v1")
+	if r.code != 2 {
+		t.Fatalf("exit %d, want 2\n%s", r.code, r)
+	}
+	if !strings.Contains(r.stderr, "preflight: cannot reach http://"+addr+"/v1/pets") {
+		t.Errorf("stderr does not say the base URL cannot be reached\n%s", r)
+	}
+	if strings.Contains(r.stdout, "Running Suite") || r.junit != nil {
+		t.Errorf("specs ran against an unreachable server\n%s", r)
+	}
+}
+
+// TestLabelFilter: --label-filter selects checks by label.
+func TestLabelFilter(t *testing.T) {
+	t.Parallel()
+	r := judge(t, serve(t, newPetmock(t)), "--label-filter", "auth")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", r.code, r)
+	}
+	ran := 0
+	for _, c := range parseJUnit(t, r.junit) {
+		if c.Skipped != nil || c.Name == "[BeforeSuite]" {
+			continue
+		}
+		ran++
+		if !strings.HasPrefix(c.Name, "[It] authentication") {
+			t.Errorf("--label-filter auth ran %q", c.Name)
+		}
+	}
+	// Three operations, four bad credentials; the strict check is left out.
+	if ran != 12 {
+		t.Errorf("--label-filter auth ran %d checks, want 12", ran)
+	}
+}
+
+// TestSpecFlag: --spec judges against another version of the document.
+// One whose default limit is 10 fails petmock, which returns 20.
+func TestSpecFlag(t *testing.T) {
+	t.Parallel()
+	doc := strings.Replace(string(spec.YAML()), "default: 20", "default: 10", 1)
+	if doc == string(spec.YAML()) {
+		t.Fatal("the document has no limit default of 20 to change")
+	}
+	path := filepath.Join(t.TempDir(), "openapi.yaml")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := judge(t, serve(t, newPetmock(t)), "--spec", path)
+	if r.code != 1 || !strings.Contains(r.stdout, "broken rule limit.default:") {
+		t.Fatalf("exit %d, want 1 on limit.default\n%s", r.code, r)
+	}
+}
+
+// TestUsageErrorsExit2 runs the binary with bad command lines.
+func TestUsageErrorsExit2(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{},
+		{"--base-url", "http://127.0.0.1:1/v1", "--no-such-flag"},
+		{"--base-url", "http://127.0.0.1:1/v1", "--label-filter", "auth &&"},
+	} {
+		r := runBinary(t, []string{"PETSTORE_API_KEY=" + testKey}, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "conformance: ") {
+			t.Errorf("%q: exit %d, want 2 with a message\n%s", args, r.code, r)
+		}
+		if strings.Contains(r.stdout, "Running Suite") {
+			t.Errorf("%q: specs ran after a usage error", args)
+		}
+	}
+}
+
+// TestUsageErrors calls run with bad command lines: each is a usageError
+// that names its mistake, returned before any request is sent.
+func TestUsageErrors(t *testing.T) {
+	t.Parallel()
+	env := func(vars map[string]string) func(string) string {
+		return func(name string) string { return vars[name] }
+	}
+	withKey := env(map[string]string{keyEnv: testKey})
+	tests := []struct {
+		args   []string
+		getenv func(string) string
+		want   string
+	}{
+		{nil, withKey, "--base-url is required"},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1"}, env(nil), "no API key: pass --api-key or set PETSTORE_API_KEY"},
+		{[]string{"--base-url", "petstore.example.com/v1"}, withKey, "must start with http:// or https://"},
+		{[]string{"--base-url", "ftp://petstore.example.com/v1"}, withKey, "must start with http:// or https://"},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1?x=1"}, withKey, "must have no query"},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--max-creates", "0"}, withKey, "--max-creates 0: must be at least 1"},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--timeout", "0s"}, withKey, "--timeout 0s: must be positive"},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--label-filter", "(auth"}, withKey, "--label-filter"},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--spec", "/no/such/file.yaml"}, withKey, "--spec: open /no/such/file.yaml"},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1", "extra"}, withKey, `unexpected argument "extra"`},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--bogus"}, withKey, "flag provided but not defined: -bogus"},
+	}
+	for _, tc := range tests {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), tc.args, tc.getenv, &stdout, &stderr)
+		if !errors.As(err, new(usageError)) {
+			t.Errorf("run %q: %v, want a usage error", tc.args, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("run %q: %q, want it to say %q", tc.args, err, tc.want)
+		}
+		if strings.Contains(stdout.String()+stderr.String()+err.Error(), testKey) {
+			t.Errorf("run %q printed the key", tc.args)
+		}
+	}
+}
+
+// TestHelp: -h prints the flags and is not an error of the run.
+func TestHelp(t *testing.T) {
+	var stderr bytes.Buffer
+	err := run(context.Background(), []string{"-h"}, func(string) string { return "" }, io.Discard, &stderr)
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("run -h: %v, want flag.ErrHelp", err)
+	}
+	for _, name := range []string{"-base-url", "-api-key", "-read-only", "-strict", "-max-creates", "-junit-report", "-label-filter", "-timeout", "-spec", "-v", "-no-color"} {
+		if !strings.Contains(stderr.String(), "  "+name) {
+			t.Errorf("-h does not list %s", name)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// binary is the conformance command, built once by TestMain: Ginkgo runs
+// its specs once per process, so every judgement is a process of its own.
+var binary string
+
+func TestMain(m *testing.M) {
+	os.Exit(buildAndRun(m))
+}
+
+func buildAndRun(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "conformance-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	binary = filepath.Join(dir, "conformance")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		return 1
+	}
+	return m.Run()
+}
+
+// testKey is the key the test servers accept. It is distinctive, so that a
+// leak of it into any output is found.
+const testKey = "k3y-that-must-never-be-printed-7f3a"
+
+// newPetmock returns a petmock that accepts testKey, with the default
+// catalogue.
+func newPetmock(tb testing.TB) http.Handler {
+	tb.Helper()
+	srv, err := mockserver.New(mockserver.Config{APIKeys: []string{testKey}})
+	if err != nil {
+		tb.Fatalf("mockserver.New: %v", err)
+	}
+	return srv
+}
+
+// serve serves h over a real HTTP connection and returns its base URL.
+func serve(tb testing.TB, h http.Handler) string {
+	tb.Helper()
+	hs := httptest.NewServer(h)
+	tb.Cleanup(hs.Close)
+	return hs.URL + "/v1"
+}
+
+// result is what one run of the binary left behind.
+type result struct {
+	code   int
+	stdout string
+	stderr string
+	junit  []byte // the report, if one was asked for and written
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("exit %d\n--- stdout\n%s\n--- stderr\n%s", r.code, r.stdout, r.stderr)
+}
+
+// judge runs the binary against baseURL with the key in PETSTORE_API_KEY,
+// a JUnit report and no colour, plus args.
+func judge(tb testing.TB, baseURL string, args ...string) result {
+	tb.Helper()
+	report := filepath.Join(tb.TempDir(), "report.xml")
+	all := append([]string{"--base-url", baseURL, "--no-color", "--junit-report", report}, args...)
+	r := runBinary(tb, []string{"PETSTORE_API_KEY=" + testKey}, all...)
+	r.junit, _ = os.ReadFile(report)
+	return r
+}
+
+// runBinary runs the binary with env added to a minimal environment.
+func runBinary(tb testing.TB, env []string, args ...string) result {
+	tb.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = tb.TempDir()
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	r := result{stdout: stdout.String(), stderr: stderr.String()}
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		r.code = exit.ExitCode()
+	case err != nil:
+		tb.Fatalf("running %s: %v", binary, err)
+	}
+	return r
+}
+
+// junitReport is the part of a JUnit report the tests read.
+type junitReport struct {
+	XMLName xml.Name `xml:"testsuites"`
+	Tests   int      `xml:"tests,attr"`
+	Suites  []struct {
+		Cases []junitCase `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+type junitCase struct {
+	Name    string `xml:"name,attr"`
+	Failure *struct {
+		Message string `xml:"message,attr"`
+		Text    string `xml:",chardata"`
+	} `xml:"failure"`
+	Skipped *struct{} `xml:"skipped"`
+}
+
+// parseJUnit parses a JUnit report, failing the test if it does not parse.
+func parseJUnit(tb testing.TB, data []byte) []junitCase {
+	tb.Helper()
+	if len(data) == 0 {
+		tb.Fatal("no JUnit report was written")
+	}
+	var rep junitReport
+	if err := xml.Unmarshal(data, &rep); err != nil {
+		tb.Fatalf("the JUnit report does not parse: %v", err)
+	}
+	var cases []junitCase
+	for _, s := range rep.Suites {
+		cases = append(cases, s.Cases...)
+	}
+	if len(cases) == 0 {
+		tb.Fatal("the JUnit report names no check")
+	}
+	return cases
+}
+
+// failures returns the checks of a report that failed.
+func failures(cases []junitCase) []junitCase {
+	var out []junitCase
+	for _, c := range cases {
+		if c.Failure != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// assertNoKey fails the test if the key appears in any output of r.
+func assertNoKey(tb testing.TB, r result) {
+	tb.Helper()
+	for name, out := range map[string]string{"stdout": r.stdout, "stderr": r.stderr, "the JUnit report": string(r.junit)} {
+		if strings.Contains(out, testKey) {
+			tb.Errorf("the API key appears in %s", name)
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/petstore/contract/conformance"
+	"github.com/petstore/contract/spec"
+)
+
+// keyEnv is the environment variable that holds the API key when
+// --api-key is not given. Failure reports show requests with it.
+const keyEnv = "PETSTORE_API_KEY"
+
+// options are the settings of one run, from the command line.
+type options struct {
+	cfg         conformance.Config
+	specFile    string
+	junitReport string
+	labelFilter string
+	verbose     bool
+	noColor     bool
+	seed        int64
+}
+
+// parseOptions reads the flags in args. The API key comes from --api-key,
+// or else from PETSTORE_API_KEY. It uses a FlagSet of its own: Ginkgo's
+// flags live on flag.CommandLine and are not the command's.
+func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.cfg.BaseURL, "base-url", "", "`URL` of the deployment, with the version segment, such as https://petstore.example.com/v1 (required)")
+	fs.StringVar(&o.cfg.APIKey, "api-key", "", "API `key`, sent as a bearer token and never printed (default $"+keyEnv+")")
+	fs.BoolVar(&o.cfg.ReadOnly, "read-only", false, "send no request that can change state: for production")
+	fs.BoolVar(&o.cfg.Strict, "strict", false, "also hold the server to petmock's gap decisions")
+	fs.IntVar(&o.cfg.MaxCreates, "max-creates", conformance.DefaultMaxCreates, "at most `N` createPet requests in the run")
+	fs.DurationVar(&o.cfg.Timeout, "timeout", conformance.DefaultTimeout, "time allowed for each request")
+	fs.StringVar(&o.specFile, "spec", "", "judge against the OpenAPI document in `FILE` instead of the built-in one")
+	fs.StringVar(&o.junitReport, "junit-report", "", "write a JUnit XML report to `FILE`")
+	fs.StringVar(&o.labelFilter, "label-filter", "", "run only the checks whose labels match the Ginkgo label `expression`, such as 'auth || limit'")
+	fs.BoolVar(&o.verbose, "v", false, "report every check, not only the failures")
+	fs.BoolVar(&o.noColor, "no-color", false, "print no colour codes")
+	fs.Int64Var(&o.seed, "seed", 0, "random `seed` of the run; the report prints it, so a run can be repeated (default: from the clock)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: conformance --base-url URL [flags]\n\nJudges a Petstore deployment against the contract. Exit status: 0 all checks passed, 1 a check failed, 2 usage error or base URL unreachable.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return o, err
+		}
+		return o, usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return o, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if o.cfg.APIKey == "" {
+		o.cfg.APIKey = getenv(keyEnv)
+	}
+	switch {
+	case o.cfg.BaseURL == "":
+		return o, usagef("--base-url is required, such as --base-url https://petstore.example.com/v1")
+	case o.cfg.APIKey == "":
+		return o, usagef("no API key: pass --api-key or set %s", keyEnv)
+	case o.cfg.MaxCreates < 1:
+		return o, usagef("--max-creates %d: must be at least 1; use --read-only to create nothing", o.cfg.MaxCreates)
+	case o.cfg.Timeout <= 0:
+		return o, usagef("--timeout %v: must be positive", o.cfg.Timeout)
+	}
+	if _, err := types.ParseLabelFilter(o.labelFilter); err != nil {
+		return o, usagef("--label-filter %q: %v", o.labelFilter, err)
+	}
+	if o.specFile != "" {
+		doc, err := spec.LoadFile(o.specFile)
+		if err != nil {
+			return o, usagef("--spec: %v", err)
+		}
+		o.cfg.Document = doc
+	}
+	if err := o.cfg.Validate(); err != nil {
+		return o, usageError{err}
+	}
+	return o, nil
+}
+
+// run judges the deployment the flags name. It returns errChecksFailed if
+// a check failed, and a usageError if nothing could be judged.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	o, err := parseOptions(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	preflightCtx, cancel := context.WithTimeout(ctx, o.cfg.Timeout+time.Second)
+	defer cancel()
+	note, err := conformance.Preflight(preflightCtx, o.cfg)
+	if err != nil {
+		return usagef("preflight: %v", err)
+	}
+	fmt.Fprintln(stdout, "conformance: preflight:", note)
+
+	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
+	suiteConfig.RandomizeAllSpecs = true
+	if o.seed != 0 {
+		suiteConfig.RandomSeed = o.seed
+	}
+	suiteConfig.LabelFilter = o.labelFilter
+	reporterConfig.JUnitReport = o.junitReport
+	reporterConfig.NoColor = o.noColor
+	reporterConfig.Verbose = o.verbose
+	if !conformance.Run(failRecorder{}, o.cfg, suiteConfig, reporterConfig) {
+		return errChecksFailed
+	}
+	return nil
+}
+
+// failRecorder is the GinkgoTestingT of a run outside go test: Run's
+// result already says whether a check failed.
+type failRecorder struct{}
+
+func (failRecorder) Fail() {}

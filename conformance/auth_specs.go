@@ -1,0 +1,69 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// describeAuth declares the authentication specs: each operation, sent
+// with each kind of bad credential, gets 401 and an Error body.
+func (s *suite) describeAuth() {
+	Describe("authentication", Label("auth"), func() {
+		type operation struct {
+			name       string
+			send       func(ctx context.Context, h *harness, auth option) *exchange
+			decorators []any
+		}
+		operations := []operation{
+			{"listPets", func(ctx context.Context, h *harness, auth option) *exchange {
+				return h.listPets(ctx, "", auth)
+			}, nil},
+			{"createPet", func(ctx context.Context, h *harness, auth option) *exchange {
+				return h.createPet(ctx, newPetBody(h.petName(), 1, ""), auth)
+			}, []any{Label(LabelMutating)}},
+			{"getPet", func(ctx context.Context, h *harness, auth option) *exchange {
+				return h.getPet(ctx, h.absentID(), auth)
+			}, nil},
+		}
+		credentials := []struct {
+			name   string
+			header func(h *harness) string
+		}{
+			{"no Authorization header", func(*harness) string { return "" }},
+			{"an invalid key", func(h *harness) string { return "Bearer " + h.invalidKey() }},
+			{"the key under the Basic scheme", func(*harness) string { return "Basic " + keyVar }},
+			{"the bare key without a scheme", func(*harness) string { return keyVar }},
+		}
+		var entries []TableEntry
+		for _, op := range operations {
+			for _, c := range credentials {
+				args := append([]any{op.send, c.header}, op.decorators...)
+				entries = append(entries, Entry(fmt.Sprintf("%s with %s", op.name, c.name), args...))
+			}
+		}
+		DescribeTable("answers 401 with an Error body",
+			func(ctx SpecContext, send func(context.Context, *harness, option) *exchange, header func(*harness) string) {
+				h := s.h
+				value := header(h)
+				x := send(ctx, h, withAuth(value))
+				Expect(x.status).To(Equal(http.StatusUnauthorized),
+					x.broke(ruleAuth, fmt.Sprintf("sent Authorization %q; status %d, want 401", value, x.status)))
+			},
+			entries,
+		)
+
+		It("strict: a 401 carries a Bearer challenge", Label(LabelStrict), func(ctx SpecContext) {
+			x := s.h.listPets(ctx, "", withAuth(""))
+			Expect(x.status).To(Equal(http.StatusUnauthorized), x.broke(ruleAuth, "sent no Authorization header"))
+			challenge := x.header.Get("WWW-Authenticate")
+			scheme, _, _ := strings.Cut(challenge, " ")
+			Expect(strings.EqualFold(scheme, "Bearer")).To(BeTrue(),
+				x.broke(ruleStrictChallenge, fmt.Sprintf("WWW-Authenticate is %q", challenge)))
+		})
+	})
+}

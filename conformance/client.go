@@ -1,0 +1,343 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/petstore/contract/spec"
+)
+
+// maxBody bounds how much of a response the suite reads. A page of the
+// largest limit is far smaller.
+const maxBody = 8 << 20
+
+// harness is the suite's view of the deployment under test: its HTTP
+// client, which checks every answer against the contract, and what the
+// specs need to know of the run. BeforeSuite builds it from a Config.
+type harness struct {
+	cfg      Config
+	base     *url.URL // BaseURL, without a trailing slash
+	docBase  string   // base path of the document, such as "/v1"
+	router   routers.Router
+	contract contract
+	http     *http.Client
+	rnd      *rand.Rand // Ginkgo runs specs one at a time
+	runID    string
+
+	creates atomic.Int64 // createPet requests sent
+	named   atomic.Int64 // pets named so far
+}
+
+func newHarness(cfg Config, seed uint64) (*harness, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	base, _ := cfg.baseURL()
+	doc := cfg.Document
+	if doc == nil {
+		var err error
+		if doc, err = spec.Load(); err != nil {
+			return nil, err
+		}
+	}
+	docBase, err := spec.BasePath(doc)
+	if err != nil {
+		return nil, err
+	}
+	router, err := spec.NewRouter(doc)
+	if err != nil {
+		return nil, err
+	}
+	c, err := readContract(doc)
+	if err != nil {
+		return nil, fmt.Errorf("document: %w", err)
+	}
+	if cfg.Seed != 0 {
+		seed = cfg.Seed
+	}
+	rnd := rand.New(rand.NewPCG(seed, 0x5eed))
+	runID := cfg.RunID
+	if runID == "" {
+		runID = cfg.now().UTC().Format("20060102t150405") + "-" + strconv.FormatUint(rnd.Uint64N(36*36*36), 36)
+	}
+	transport := cfg.Transport
+	if transport == nil {
+		transport = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	return &harness{
+		cfg:      cfg,
+		base:     base,
+		docBase:  docBase,
+		router:   router,
+		contract: c,
+		rnd:      rnd,
+		runID:    runID,
+		http: &http.Client{
+			Transport: transport,
+			// A redirect is an answer like any other: the contract
+			// decides whether it is allowed.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+	}, nil
+}
+
+// request is one request to send. Header values may hold keyVar, which is
+// replaced by the API key on the wire only.
+type request struct {
+	op     string // operation id, to find what the document says of the answer
+	method string
+	path   string // below the base URL, such as "/pets/12"
+	query  string // raw query, without "?"
+	header http.Header
+	body   []byte // nil for none
+}
+
+// exchange is a request as sent and the answer as received, body read.
+type exchange struct {
+	method    string
+	url       string
+	reqHeader http.Header // as built, with keyVar in place of the key
+	reqBody   []byte
+	op        string
+
+	status int // 0 if no answer came
+	header http.Header
+	body   []byte
+
+	key string // to redact
+}
+
+// option changes a request before it is sent.
+type option func(*request)
+
+// withAuth sends value as the Authorization header. keyVar in value stands
+// for the key; an empty value sends no Authorization header.
+func withAuth(value string) option {
+	return func(r *request) {
+		if value == "" {
+			r.header.Del("Authorization")
+			return
+		}
+		r.header.Set("Authorization", value)
+	}
+}
+
+func (h *harness) newRequest(op, method, path, query string, body []byte, opts ...option) *request {
+	r := &request{op: op, method: method, path: path, query: query, body: body, header: http.Header{}}
+	r.header.Set("Accept", "application/json")
+	r.header.Set("Authorization", "Bearer "+keyVar)
+	if body != nil {
+		r.header.Set("Content-Type", "application/json")
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// listPets sends GET /pets with a raw query.
+func (h *harness) listPets(ctx context.Context, query string, opts ...option) *exchange {
+	GinkgoHelper()
+	return h.send(ctx, h.newRequest(spec.ListPets, http.MethodGet, "/pets", query, nil, opts...))
+}
+
+// getPet sends GET /pets/{id}.
+func (h *harness) getPet(ctx context.Context, id int64, opts ...option) *exchange {
+	GinkgoHelper()
+	return h.send(ctx, h.newRequest(spec.GetPet, http.MethodGet, "/pets/"+strconv.FormatInt(id, 10), "", nil, opts...))
+}
+
+// createPet sends POST /pets with body as it is, even if it is not JSON.
+func (h *harness) createPet(ctx context.Context, body string, opts ...option) *exchange {
+	GinkgoHelper()
+	return h.send(ctx, h.newRequest(spec.CreatePet, http.MethodPost, "/pets", "", []byte(body), opts...))
+}
+
+// send sends r and checks the answer against everything that holds for
+// every answer: it came, its status is documented for the operation, it
+// matches the document, an error is a proper Error and a list has no
+// duplicate id. The spec fails at the first rule broken.
+func (h *harness) send(ctx context.Context, r *request) *exchange {
+	GinkgoHelper()
+	u := *h.base
+	u.Path += r.path
+	u.RawQuery = r.query
+	x := &exchange{
+		method: r.method, url: u.String(), reqHeader: r.header, reqBody: r.body,
+		op: r.op, key: h.cfg.APIKey,
+	}
+	if h.cfg.ReadOnly && r.method != http.MethodGet {
+		Fail(x.redact("read-only run: refusing to send " + r.method + " " + x.url))
+	}
+	if r.method == http.MethodPost {
+		if n := h.creates.Add(1); n > int64(h.cfg.maxCreates()) {
+			Skip(fmt.Sprintf("max creates reached: this run may send at most %d createPet requests", h.cfg.maxCreates()))
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, h.cfg.timeout())
+	defer cancel()
+	var body io.Reader = http.NoBody
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, x.url, body)
+	if err != nil {
+		Fail(x.report(ruleTransport, err.Error()))
+	}
+	for name, values := range r.header {
+		for _, v := range values {
+			req.Header.Add(name, strings.ReplaceAll(v, keyVar, h.cfg.APIKey))
+		}
+	}
+	req.Header.Set("User-Agent", "petstore-conformance")
+	resp, err := h.http.Do(req)
+	if err != nil {
+		Fail(x.report(ruleTransport, x.redact(err.Error())))
+	}
+	defer resp.Body.Close()
+	x.status, x.header = resp.StatusCode, resp.Header
+	x.body, err = io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	switch {
+	case err != nil:
+		Fail(x.report(ruleTransport, "reading the body: "+x.redact(err.Error())))
+	case len(x.body) > maxBody:
+		Fail(x.report(ruleTransport, fmt.Sprintf("the body is larger than %d bytes", maxBody)))
+	}
+
+	if err := h.validate(req, r, x); err != nil {
+		Fail(x.report(ruleContract, err.Error()))
+	}
+	if x.status >= 400 {
+		if problem := errorProblem(x); problem != "" {
+			Fail(x.report(ruleErrorShape, problem))
+		}
+	}
+	if r.op == spec.ListPets && x.status == http.StatusOK {
+		if id, dup := firstDuplicate(x.pets()); dup {
+			Fail(x.report(ruleUniqueIDs, fmt.Sprintf("id %d appears more than once", id)))
+		}
+	}
+	return x
+}
+
+// validate checks the answer of x against the document: a status
+// documented for the operation, its headers, Content-Type and body.
+func (h *harness) validate(sent *http.Request, r *request, x *exchange) error {
+	// The router knows the document's base path, whatever the path of
+	// the deployment's base URL.
+	probe := sent.Clone(context.Background())
+	probe.URL = &url.URL{Path: h.docBase + r.path, RawQuery: r.query}
+	probe.Host = ""
+	route, params, err := h.router.FindRoute(probe)
+	if err != nil {
+		return fmt.Errorf("%s %s: not an operation of the document: %v", r.method, r.path, err)
+	}
+	responses := route.Operation.Responses
+	if responses.Status(x.status) == nil && responses.Default() == nil {
+		return fmt.Errorf("status %d is not documented for %s (documented: %s)", x.status, r.op, strings.Join(documentedStatuses(route.Operation), ", "))
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request: probe, PathParams: params, Route: route,
+		},
+		Status: x.status,
+		Header: x.header,
+		Options: &openapi3filter.Options{
+			IncludeResponseStatus: true,
+			MultiError:            true,
+		},
+	}
+	in.SetBodyBytes(x.body)
+	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		return fmt.Errorf("%s answered %d: %s", r.op, x.status, describeValidation(err))
+	}
+	return nil
+}
+
+func documentedStatuses(op *openapi3.Operation) []string {
+	var out []string
+	for code := range op.Responses.Map() {
+		out = append(out, code)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// describeValidation shortens a validation error: kin-openapi appends the
+// whole schema and value, which a log reader does not need.
+func describeValidation(err error) string {
+	var re *openapi3filter.ResponseError
+	if !errors.As(err, &re) {
+		return err.Error()
+	}
+	msg := re.Reason
+	var me openapi3.MultiError
+	if errors.As(re.Err, &me) {
+		for _, e := range me {
+			msg += "; " + describeSchemaError(e)
+		}
+	} else if re.Err != nil {
+		msg += ": " + describeSchemaError(re.Err)
+	}
+	return msg
+}
+
+func describeSchemaError(err error) string {
+	var se *openapi3.SchemaError
+	if errors.As(err, &se) {
+		where := strings.Join(se.JSONPointer(), ".")
+		if where == "" {
+			where = "body"
+		}
+		return where + ": " + se.Reason
+	}
+	return err.Error()
+}
+
+// errorProblem returns what is wrong with the Error body of x, or "".
+// The schema has already been checked; this checks what it cannot say.
+func errorProblem(x *exchange) string {
+	var e struct {
+		Code    *string      `json:"code"`
+		Message *string      `json:"message"`
+		Status  *json.Number `json:"status"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(x.body))
+	dec.UseNumber()
+	if err := dec.Decode(&e); err != nil {
+		return "the body is not an Error object: " + err.Error()
+	}
+	var problems []string
+	if e.Code == nil || *e.Code == "" {
+		problems = append(problems, "code is missing or empty")
+	}
+	if e.Message == nil || *e.Message == "" {
+		problems = append(problems, "message is missing or empty")
+	}
+	switch {
+	case e.Status == nil:
+		problems = append(problems, "status is missing")
+	default:
+		if n, ok := exactInt(*e.Status); !ok || n != int64(x.status) {
+			problems = append(problems, fmt.Sprintf("status is %s, but the HTTP status is %d", e.Status, x.status))
+		}
+	}
+	return strings.Join(problems, "; ")
+}

@@ -1,0 +1,161 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// Defaults of a Config.
+const (
+	// DefaultMaxCreates bounds the createPet requests of one run. A full
+	// run sends about 30 of them, of which a correct server stores about
+	// 10: the rest carry invalid bodies or no valid key, and a faulty
+	// server might store them all the same.
+	DefaultMaxCreates = 50
+	// DefaultTimeout bounds each request, from sending it to reading the
+	// whole answer.
+	DefaultTimeout = 10 * time.Second
+)
+
+// NamePrefix begins the name of every pet the suite creates, followed by
+// the run id, so that they can be found later: the interface has no way to
+// delete a pet.
+const NamePrefix = "conformance-"
+
+// Labels that select specs. Run adds them to the label filter from Config.
+const (
+	// LabelMutating marks every spec that sends a request that can change
+	// state (createPet). Config.ReadOnly leaves them out.
+	LabelMutating = "mutating"
+	// LabelStrict marks the specs that hold a server to petmock's gap
+	// decisions rather than to the interface alone. They run only with
+	// Config.Strict.
+	LabelStrict = "strict"
+)
+
+// Config says which deployment to judge and how. The zero values of the
+// optional fields are documented defaults.
+type Config struct {
+	// BaseURL is the address of the deployment, with the version segment,
+	// such as https://petstore.example.com/v1. Required.
+	BaseURL string
+	// APIKey is sent as a bearer token. It is never printed: requests are
+	// shown with $PETSTORE_API_KEY in its place.
+	APIKey string
+
+	// Strict also holds the server to petmock's gap decisions (the specs
+	// labelled LabelStrict).
+	Strict bool
+	// ReadOnly sends no request that can change state: the specs labelled
+	// LabelMutating are left out, and the client refuses any method but GET.
+	ReadOnly bool
+	// MaxCreates bounds the createPet requests of the run. A spec that
+	// would exceed it is skipped. Zero means DefaultMaxCreates.
+	MaxCreates int
+	// Timeout bounds each request. Zero means DefaultTimeout.
+	Timeout time.Duration
+
+	// Document is the contract to judge against. Nil means spec.Load().
+	Document *openapi3.T
+	// RunID names this run in the names of created pets. Empty means one
+	// made from the clock and the seed.
+	RunID string
+	// Seed seeds the suite's random choices (ids that do not exist, limits,
+	// statuses). Zero means Ginkgo's random seed, which the report prints,
+	// so a run can be repeated exactly.
+	Seed uint64
+	// Transport sends the requests. Nil means a clone of
+	// http.DefaultTransport.
+	Transport http.RoundTripper
+	// Now tells the time, to know whether getPet's sunset has passed. Nil
+	// means time.Now.
+	Now func() time.Time
+}
+
+// Validate reports the first mistake in c, such as a missing or relative
+// base URL. Run fails every spec of a run whose Config does not validate.
+func (c Config) Validate() error {
+	if _, err := c.baseURL(); err != nil {
+		return err
+	}
+	if c.APIKey == "" {
+		return errors.New("api key: required")
+	}
+	if strings.ContainsAny(c.APIKey, "\r\n") {
+		return errors.New("api key: must not contain a line break")
+	}
+	if c.MaxCreates < 0 {
+		return fmt.Errorf("max creates: %d must not be negative", c.MaxCreates)
+	}
+	if c.Timeout < 0 {
+		return fmt.Errorf("timeout: %v must not be negative", c.Timeout)
+	}
+	return nil
+}
+
+// baseURL parses BaseURL: an absolute http or https URL without query or
+// fragment, returned without a trailing slash.
+func (c Config) baseURL() (*url.URL, error) {
+	if c.BaseURL == "" {
+		return nil, errors.New("base url: required, such as https://petstore.example.com/v1")
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("base url: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("base url %q: must start with http:// or https://", c.BaseURL)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("base url %q: has no host", c.BaseURL)
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return nil, fmt.Errorf("base url %q: must have no query, fragment or user info", c.BaseURL)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	return u, nil
+}
+
+func (c Config) maxCreates() int {
+	if c.MaxCreates == 0 {
+		return DefaultMaxCreates
+	}
+	return c.MaxCreates
+}
+
+func (c Config) timeout() time.Duration {
+	if c.Timeout == 0 {
+		return DefaultTimeout
+	}
+	return c.Timeout
+}
+
+func (c Config) now() time.Time {
+	if c.Now == nil {
+		return time.Now()
+	}
+	return c.Now()
+}
+
+// labelFilter returns the Ginkgo label filter of a run: the user's filter,
+// narrowed by ReadOnly and Strict.
+func (c Config) labelFilter(user string) string {
+	var parts []string
+	if strings.TrimSpace(user) != "" {
+		parts = append(parts, "("+user+")")
+	}
+	if c.ReadOnly {
+		parts = append(parts, "!"+LabelMutating)
+	}
+	if !c.Strict {
+		parts = append(parts, "!"+LabelStrict)
+	}
+	return strings.Join(parts, " && ")
+}

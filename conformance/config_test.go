@@ -1,0 +1,131 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/petstore/contract/spec"
+)
+
+func TestConfigValidate(t *testing.T) {
+	ok := Config{BaseURL: "https://petstore.example.com/v1", APIKey: "k"}
+	tests := []struct {
+		name string
+		edit func(*Config)
+		want string // "" for valid
+	}{
+		{"valid", func(*Config) {}, ""},
+		{"a trailing slash", func(c *Config) { c.BaseURL += "/" }, ""},
+		{"no base URL", func(c *Config) { c.BaseURL = "" }, "base url: required"},
+		{"a relative base URL", func(c *Config) { c.BaseURL = "petstore.example.com/v1" }, "must start with http:// or https://"},
+		{"no host", func(c *Config) { c.BaseURL = "http:///v1" }, "has no host"},
+		{"a query", func(c *Config) { c.BaseURL += "?a=1" }, "must have no query"},
+		{"user info", func(c *Config) { c.BaseURL = "https://u:p@petstore.example.com/v1" }, "must have no query, fragment or user info"},
+		{"no key", func(c *Config) { c.APIKey = "" }, "api key: required"},
+		{"a key with a line break", func(c *Config) { c.APIKey = "a\nb" }, "must not contain a line break"},
+		{"negative max creates", func(c *Config) { c.MaxCreates = -1 }, "max creates: -1 must not be negative"},
+		{"negative timeout", func(c *Config) { c.Timeout = -time.Second }, "must not be negative"},
+	}
+	for _, tc := range tests {
+		c := ok
+		tc.edit(&c)
+		err := c.Validate()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: Validate() = %v, want nil", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: Validate() = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestConfigDefaults(t *testing.T) {
+	var c Config
+	if c.maxCreates() != DefaultMaxCreates || c.timeout() != DefaultTimeout {
+		t.Errorf("zero Config: max creates %d, timeout %v; want %d, %v", c.maxCreates(), c.timeout(), DefaultMaxCreates, DefaultTimeout)
+	}
+	c = Config{MaxCreates: 3, Timeout: time.Second}
+	if c.maxCreates() != 3 || c.timeout() != time.Second {
+		t.Errorf("Config{3, 1s}: max creates %d, timeout %v", c.maxCreates(), c.timeout())
+	}
+}
+
+func TestLabelFilter(t *testing.T) {
+	tests := []struct {
+		cfg  Config
+		user string
+		want string
+	}{
+		{Config{}, "", "!strict"},
+		{Config{Strict: true}, "", ""},
+		{Config{ReadOnly: true}, "", "!mutating && !strict"},
+		{Config{ReadOnly: true, Strict: true}, "auth || limit", "(auth || limit) && !mutating"},
+		{Config{}, "auth", "(auth) && !strict"},
+	}
+	for _, tc := range tests {
+		if got := tc.cfg.labelFilter(tc.user); got != tc.want {
+			t.Errorf("%+v.labelFilter(%q) = %q, want %q", tc.cfg, tc.user, got, tc.want)
+		}
+	}
+}
+
+// TestReadContract: the facts the specs use come from the document.
+func TestReadContract(t *testing.T) {
+	doc, err := spec.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := readContract(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.limitMin != 1 || c.limitMax != 100 || c.limitDefault != 20 {
+		t.Errorf("limit bounds %d..%d, default %d; want 1..100, default 20", c.limitMin, c.limitMax, c.limitDefault)
+	}
+	if c.sunsetDay != "2030-12-05" {
+		t.Errorf("sunset day %s, want 2030-12-05", c.sunsetDay)
+	}
+	if strings.Join(c.statuses, ",") != "available,pending,sold" {
+		t.Errorf("statuses %v", c.statuses)
+	}
+	if c.defaultStatus != "available" || len(c.errorCodes) == 0 {
+		t.Errorf("default status %q, error codes %v", c.defaultStatus, c.errorCodes)
+	}
+}
+
+func TestPreflight(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String() + "/v1"
+	ln.Close()
+	_, err = Preflight(context.Background(), Config{BaseURL: closed, APIKey: "k"})
+	var ue *UnreachableError
+	if !errors.As(err, &ue) || ue.URL != closed+"/pets?limit=1" {
+		t.Errorf("Preflight of a closed port = %v, want an *UnreachableError for %s/pets?limit=1", err, closed)
+	}
+
+	var gotAuth string
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotAuth = r.Header.Get("Authorization")
+		http.NotFound(w, r)
+	}))
+	defer hs.Close()
+	note, err := Preflight(context.Background(), Config{BaseURL: hs.URL, APIKey: "k"})
+	if err != nil {
+		t.Fatalf("Preflight of a server that answers: %v", err)
+	}
+	if !strings.Contains(note, "answered 404") || !strings.Contains(note, "version segment") {
+		t.Errorf("Preflight note %q does not hint at the version segment", note)
+	}
+	if gotAuth != "Bearer k" {
+		t.Errorf("Preflight sent Authorization %q, want the bearer key", gotAuth)
+	}
+}

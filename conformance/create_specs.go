@@ -1,0 +1,121 @@
+package conformance
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// describeCreate declares the specs of createPet. Every one creates, or
+// may create on a faulty server, so all are labelled LabelMutating.
+func (s *suite) describeCreate() {
+	c := s.contract
+	Describe("createPet", Label("createPet", LabelMutating), func() {
+		var echo []TableEntry
+		for _, st := range c.statuses {
+			echo = append(echo, Entry("status "+st, int64(1), st))
+		}
+		echo = append(echo,
+			Entry("the largest int64 categoryId", int64(math.MaxInt64), ""),
+			Entry("the smallest int64 categoryId", int64(math.MinInt64), ""),
+			Entry("categoryId 0", int64(0), ""),
+			Entry("no status: any PetStatus or none comes back", int64(2), ""),
+		)
+		DescribeTable("answers 201 with the pet that was sent",
+			func(ctx SpecContext, categoryID int64, status string) {
+				s.h.create(ctx, categoryID, status)
+			},
+			echo,
+		)
+
+		It("creates a pet that getPet then returns unchanged", func(ctx SpecContext) {
+			h := s.h
+			h.skipPastSunset()
+			_, created := h.create(ctx, 3, h.randomStatus())
+			x := h.getPet(ctx, created.id())
+			Expect(x.status).To(Equal(http.StatusOK), x.broke(ruleReadBack, fmt.Sprintf("getPet of the pet just created (id %s): status %d, want 200", created.ID, x.status)))
+			same, diff := x.pet().same(created)
+			Expect(same).To(BeTrue(), x.broke(ruleReadBack, "the pet read back differs from the one created: "+diff))
+		})
+
+		It("creates a pet that listPets filtered by its status then returns", func(ctx SpecContext) {
+			h := s.h
+			status := h.randomStatus()
+			_, created := h.create(ctx, 4, status)
+			x := h.listPets(ctx, "status="+url.QueryEscape(status)+"&limit="+strconv.Itoa(c.limitMax))
+			for pages := 1; ; pages++ {
+				Expect(x.status).To(Equal(http.StatusOK), x.broke(ruleListed))
+				for _, p := range x.pets() {
+					if p.id() == created.id() {
+						same, diff := p.same(created)
+						Expect(same).To(BeTrue(), x.broke(ruleListed, "the listed pet differs from the one created: "+diff))
+						return
+					}
+				}
+				next := linkTarget(x.header, "next")
+				switch {
+				case next == "" && len(x.pets()) < c.limitMax:
+					// A page short of the limit is the last one.
+					Fail(x.report(ruleListed, fmt.Sprintf("the pet just created, %s, is not in the list of status %s", created, status)))
+				case next == "" || pages == 50:
+					Skip(fmt.Sprintf("more than %d pets of status %s, and no further page could be followed: cannot tell whether the pet created is listed", pages*c.limitMax, status))
+				}
+				x = h.follow(ctx, x, next, ruleListed)
+			}
+		})
+
+		type invalid struct{ name, body string }
+		var invalids []TableEntry
+		for _, in := range []invalid{
+			{"name missing", `{"categoryId":1}`},
+			{"categoryId missing", `{"name":NAME}`},
+			{"name a number", `{"name":42,"categoryId":1}`},
+			{"name null", `{"name":null,"categoryId":1}`},
+			{"categoryId a string", `{"name":NAME,"categoryId":"1"}`},
+			{"categoryId a fraction", `{"name":NAME,"categoryId":1.5}`},
+			{"categoryId beyond int64", `{"name":NAME,"categoryId":9223372036854775808}`},
+			{"categoryId null", `{"name":NAME,"categoryId":null}`},
+			{"status outside PetStatus", `{"name":NAME,"categoryId":1,"status":"lost"}`},
+			{"status a number", `{"name":NAME,"categoryId":1,"status":1}`},
+			{"body null", `null`},
+			{"malformed JSON", `{"name":NAME,`},
+			{"empty body", ``},
+			{"body an array", `[{"name":NAME,"categoryId":1}]`},
+			{"body a string", `"pet"`},
+		} {
+			invalids = append(invalids, Entry(in.name, in.body))
+		}
+		DescribeTable("answers 400 with an Error body for an invalid body",
+			func(ctx SpecContext, body string) {
+				h := s.h
+				body = strings.ReplaceAll(body, "NAME", strconv.Quote(h.petName()))
+				x := h.createPet(ctx, body)
+				Expect(x.status).To(Equal(http.StatusBadRequest), x.broke(ruleCreateBad, fmt.Sprintf("status %d, want 400", x.status)))
+			},
+			invalids,
+		)
+
+		It("strict: gives a pet created without status the default status", Label(LabelStrict), func(ctx SpecContext) {
+			h := s.h
+			x, created := h.create(ctx, 5, "")
+			Expect(created.status()).To(Equal(c.defaultStatus), x.broke(ruleStrictDefault, fmt.Sprintf("status %s, want %q", quoteOrNone(created.Status), c.defaultStatus)))
+		})
+
+		It("strict: answers 201 with the Location of the pet", Label(LabelStrict), func(ctx SpecContext) {
+			h := s.h
+			x, created := h.create(ctx, 5, h.randomStatus())
+			location := x.header.Get("Location")
+			Expect(location).NotTo(BeEmpty(), x.broke(ruleStrictLocation, "no Location header"))
+			from, _ := url.Parse(x.url)
+			u, err := from.Parse(location)
+			Expect(err).NotTo(HaveOccurred(), x.broke(ruleStrictLocation, "Location is not a URL"))
+			Expect(u.String()).To(Equal(h.base.String()+"/pets/"+strconv.FormatInt(created.id(), 10)), x.broke(ruleStrictLocation))
+		})
+	})
+}

@@ -1,0 +1,84 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// deprecationDate is an RFC 9745 Deprecation value: "@" and unix seconds.
+var deprecationDate = regexp.MustCompile(`^@(-?[0-9]+)$`)
+
+// describeDeprecation declares the specs of getPet's deprecation headers,
+// on a 200 and on a 404.
+func (s *suite) describeDeprecation() {
+	Describe("deprecation of getPet", Label("deprecation", "getPet"), func() {
+		BeforeEach(func() { s.h.skipPastSunset() })
+
+		answers := []TableEntry{
+			Entry("on a 200 for a listed pet", func(ctx context.Context, h *harness) *exchange {
+				x := h.getPet(ctx, h.listedPet(ctx).id())
+				Expect(x.status).To(Equal(http.StatusOK), x.broke(ruleGet))
+				return x
+			}),
+			Entry("on a 404 for an id no pet has", func(ctx context.Context, h *harness) *exchange {
+				x := h.getPet(ctx, h.absentID())
+				Expect(x.status).To(Equal(http.StatusNotFound), x.broke(ruleNotFound))
+				return x
+			}),
+		}
+
+		DescribeTable("a Sunset header, where present, names the removal day",
+			func(ctx SpecContext, answer func(context.Context, *harness) *exchange) {
+				h := s.h
+				x := answer(ctx, h)
+				if v := x.header.Get("Sunset"); v != "" {
+					t, err := http.ParseTime(v)
+					Expect(err).NotTo(HaveOccurred(), x.broke(ruleSunset, fmt.Sprintf("Sunset %q is not an HTTP-date", v)))
+					Expect(t.UTC().Format(time.DateOnly)).To(Equal(h.contract.sunsetDay), x.broke(ruleSunset, fmt.Sprintf("Sunset %q is not on %s", v, h.contract.sunsetDay)))
+				}
+			},
+			answers,
+		)
+
+		DescribeTable("a Deprecation header, where present, is an RFC 9745 date no later than the Sunset",
+			func(ctx SpecContext, answer func(context.Context, *harness) *exchange) {
+				h := s.h
+				x := answer(ctx, h)
+				v := x.header.Get("Deprecation")
+				if v == "" {
+					return
+				}
+				m := deprecationDate.FindStringSubmatch(v)
+				Expect(m).NotTo(BeNil(), x.broke(ruleDeprecation, fmt.Sprintf("Deprecation %q is not @<unix seconds>", v)))
+				secs, err := strconv.ParseInt(m[1], 10, 64)
+				Expect(err).NotTo(HaveOccurred(), x.broke(ruleDeprecation, fmt.Sprintf("Deprecation %q is out of range", v)))
+				sunset := h.contract.deprecation.Sunset
+				if t, err := http.ParseTime(x.header.Get("Sunset")); err == nil {
+					sunset = t
+				}
+				Expect(secs).To(BeNumerically("<=", sunset.Unix()), x.broke(ruleDeprecation,
+					fmt.Sprintf("Deprecation %q (%s) is after the Sunset (%s)", v, time.Unix(secs, 0).UTC().Format(time.RFC3339), sunset.UTC().Format(time.RFC3339))))
+			},
+			answers,
+		)
+
+		DescribeTable("strict: carries Deprecation, Sunset and a successor-version Link", Label(LabelStrict),
+			func(ctx SpecContext, answer func(context.Context, *harness) *exchange) {
+				h := s.h
+				d := h.contract.deprecation
+				x := answer(ctx, h)
+				Expect(x.header.Get("Sunset")).To(Equal(d.Sunset.UTC().Format(http.TimeFormat)), x.broke(ruleStrictDeprecation, "Sunset"))
+				Expect(x.header.Get("Deprecation")).To(Equal("@"+strconv.FormatInt(d.Since.Unix(), 10)), x.broke(ruleStrictDeprecation, "Deprecation"))
+				Expect(linkTarget(x.header, "successor-version")).NotTo(BeEmpty(), x.broke(ruleStrictDeprecation, `no Link with rel="successor-version"`))
+			},
+			answers,
+		)
+	})
+}

@@ -1,0 +1,23 @@
+// Package conformance is a contract-test suite for Petstore deployments,
+// written with Ginkgo and Gomega. It judges any server that claims to speak
+// the contract in package spec: the mock, staging or production.
+//
+// The suite speaks HTTP only. Every response it receives is checked against
+// the document in one place, its HTTP client, before any spec looks at it:
+// the status must be documented for the operation, the Content-Type must be
+// application/json and the body must match the schema. On top of that each
+// spec checks one rule of the interface.
+//
+// By default a server is held to the interface alone, so a correct server
+// that fills the interface's gaps differently from petmock passes. With
+// Config.Strict it is also held to petmock's gap decisions, the specs
+// labelled LabelStrict. Specs that may change state are labelled
+// LabelMutating; Config.ReadOnly leaves them out.
+//
+// Run registers the specs and runs them once per process:
+//
+//	func TestConformance(t *testing.T) {
+//		suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
+//		conformance.Run(t, conformance.Config{BaseURL: url, APIKey: key}, suiteConfig, reporterConfig)
+//	}
+package conformance

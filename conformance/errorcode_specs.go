@@ -1,0 +1,37 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// describeErrorCodes declares petmock's set of Error codes.
+func (s *suite) describeErrorCodes() {
+	Describe("error codes", Label("errors", LabelStrict), func() {
+		DescribeTable("strict: uses the codes the document lists",
+			func(ctx SpecContext, send func(context.Context, *harness) *exchange) {
+				h := s.h
+				x := send(ctx, h)
+				Expect(x.status).To(BeNumerically(">=", 400), x.broke(ruleStrictCode, "this request should be refused"))
+				code := x.errorCode()
+				Expect(h.contract.errorCodes).To(ContainElement(code), x.broke(ruleStrictCode, fmt.Sprintf("code %q is not one of %v", code, h.contract.errorCodes)))
+			},
+			Entry("401 of listPets", func(ctx context.Context, h *harness) *exchange {
+				return h.listPets(ctx, "", withAuth(""))
+			}),
+			Entry("400 of listPets", func(ctx context.Context, h *harness) *exchange {
+				return h.listPets(ctx, "limit="+strconv.Itoa(h.contract.limitMax+1))
+			}),
+			Entry("404 of getPet", func(ctx context.Context, h *harness) *exchange {
+				return h.getPet(ctx, h.absentID())
+			}),
+			Entry("400 of createPet", Label(LabelMutating), func(ctx context.Context, h *harness) *exchange {
+				return h.createPet(ctx, `{"categoryId":1}`)
+			}),
+		)
+	})
+}

@@ -1,0 +1,73 @@
+package conformance
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPastSunset: getPet's specs stop requiring answers from the removal
+// date of the document on, and not before.
+func TestPastSunset(t *testing.T) {
+	for _, tc := range []struct {
+		now  string
+		past bool
+	}{
+		{"2030-12-04T23:59:59Z", false},
+		{"2030-12-05T00:00:00Z", true},
+		{"2031-01-01T00:00:00Z", true},
+	} {
+		now, _ := time.Parse(time.RFC3339, tc.now)
+		h, err := newHarness(Config{BaseURL: "http://h/v1", APIKey: "k", Now: func() time.Time { return now }}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := h.pastSunset(); got != tc.past {
+			t.Errorf("at %s: pastSunset() = %v, want %v", tc.now, got, tc.past)
+		}
+	}
+}
+
+// TestRunsRepeat: the same seed gives the same run id and the same random
+// choices; names carry the prefix and the run id.
+func TestRunsRepeat(t *testing.T) {
+	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+	a, _ := newHarness(Config{BaseURL: "http://h/v1", APIKey: "k", Now: now}, 42)
+	b, _ := newHarness(Config{BaseURL: "http://h/v1", APIKey: "k", Now: now}, 42)
+	if a.runID != b.runID || a.absentID() != b.absentID() {
+		t.Errorf("two harnesses of seed 42 differ: run ids %s, %s", a.runID, b.runID)
+	}
+	if name := a.petName(); !strings.HasPrefix(name, NamePrefix+a.runID+"-") {
+		t.Errorf("petName() = %q, want the prefix %s%s-", name, NamePrefix, a.runID)
+	}
+	if id := a.absentID(); id < 1<<53 {
+		t.Errorf("absentID() = %d, want one in a range no catalogue fills", id)
+	}
+}
+
+// TestSpeaksHTTPOnly: the suite judges servers over the wire, so its code
+// does not import the mock it is often pointed at. Only tests may.
+func TestSpeaksHTTPOnly(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range parsed.Imports {
+			if path, _ := strconv.Unquote(imp.Path.Value); strings.HasSuffix(path, "/mockserver") {
+				t.Errorf("%s imports %s", f, path)
+			}
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+)
+
+// pet is a Pet as received. Numbers stay as sent, so that an int64 that a
+// server rounded through a float64 is seen as it is.
+type pet struct {
+	ID         json.Number `json:"id"`
+	Name       string      `json:"name"`
+	CategoryID json.Number `json:"categoryId"`
+	Status     *string     `json:"status"`
+}
+
+// id returns the pet's id. The schema has checked that it is an integer.
+func (p pet) id() int64 {
+	n, _ := exactInt(p.ID)
+	return n
+}
+
+// status returns the pet's status, or "" if it has none.
+func (p pet) status() string {
+	if p.Status == nil {
+		return ""
+	}
+	return *p.Status
+}
+
+func (p pet) String() string {
+	s := fmt.Sprintf("{id %s, name %q, categoryId %s", p.ID, p.Name, p.CategoryID)
+	if p.Status != nil {
+		s += fmt.Sprintf(", status %q", *p.Status)
+	}
+	return s + "}"
+}
+
+// same reports whether two pets are equal, numbers compared exactly, and
+// if not, how they differ.
+func (p pet) same(q pet) (bool, string) {
+	var diffs []string
+	if !sameNumber(p.ID, q.ID) {
+		diffs = append(diffs, fmt.Sprintf("id %s, want %s", p.ID, q.ID))
+	}
+	if p.Name != q.Name {
+		diffs = append(diffs, fmt.Sprintf("name %q, want %q", p.Name, q.Name))
+	}
+	if !sameNumber(p.CategoryID, q.CategoryID) {
+		diffs = append(diffs, fmt.Sprintf("categoryId %s, want %s", p.CategoryID, q.CategoryID))
+	}
+	if (p.Status == nil) != (q.Status == nil) || p.status() != q.status() {
+		diffs = append(diffs, fmt.Sprintf("status %s, want %s", quoteOrNone(p.Status), quoteOrNone(q.Status)))
+	}
+	return len(diffs) == 0, strings.Join(diffs, "; ")
+}
+
+func quoteOrNone(s *string) string {
+	if s == nil {
+		return "none"
+	}
+	return strconv.Quote(*s)
+}
+
+// pets decodes the body of x as Pets. The schema has been checked, so a
+// failure here means the document and the body disagree on something the
+// schema does not say.
+func (x *exchange) pets() []pet {
+	GinkgoHelper()
+	var out []pet
+	x.decode(&out)
+	return out
+}
+
+// pet decodes the body of x as a Pet.
+func (x *exchange) pet() pet {
+	GinkgoHelper()
+	var out pet
+	x.decode(&out)
+	return out
+}
+
+// errorCode returns the code of the Error body of x.
+func (x *exchange) errorCode() string {
+	GinkgoHelper()
+	var e struct {
+		Code string `json:"code"`
+	}
+	x.decode(&e)
+	return e.Code
+}
+
+func (x *exchange) decode(v any) {
+	GinkgoHelper()
+	dec := json.NewDecoder(bytes.NewReader(x.body))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		Fail(x.report(ruleContract, "decoding the body: "+err.Error()))
+	}
+}
+
+// firstDuplicate returns the first id that appears twice in pets.
+func firstDuplicate(pets []pet) (int64, bool) {
+	seen := make(map[int64]bool, len(pets))
+	for _, p := range pets {
+		id := p.id()
+		if seen[id] {
+			return id, true
+		}
+		seen[id] = true
+	}
+	return 0, false
+}
+
+// exactInt returns the value of a JSON number if it is exactly an integer
+// in the int64 range: 12, 1.0 and 1e2 are, 1.5 and 9.223372036854776e18
+// (MaxInt64 rounded through a float64) are not.
+func exactInt(n json.Number) (int64, bool) {
+	s := string(n)
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return v, true
+	}
+	// Refuse exponents that would make big.Rat compute a huge power.
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(strings.TrimPrefix(s[i+1:], "+"))
+		if err != nil || e > 400 || e < -400 {
+			return 0, false
+		}
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok || !r.IsInt() || !r.Num().IsInt64() {
+		return 0, false
+	}
+	return r.Num().Int64(), true
+}
+
+// sameNumber reports whether two JSON numbers are the same integer.
+func sameNumber(a, b json.Number) bool {
+	x, okA := exactInt(a)
+	y, okB := exactInt(b)
+	return okA && okB && x == y
+}

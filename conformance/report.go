@@ -1,0 +1,115 @@
+package conformance
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// keyVar stands for the API key wherever a request is shown. Requests are
+// built with it and the key is put in its place only on the wire, so what
+// is shown can be pasted into a shell that has the variable set.
+const keyVar = "$PETSTORE_API_KEY"
+
+// bodyShown is how much of a response body a failure shows.
+const bodyShown = 2048
+
+// shownHeaders are the response headers a failure shows: those the rules
+// are about. Others, such as Set-Cookie, may carry secrets.
+var shownHeaders = []string{
+	"Content-Type", "Content-Length", "Location", "Link", "Deprecation", "Sunset",
+	"WWW-Authenticate", "Allow", "Retry-After",
+}
+
+// report describes a broken rule: the rule, what was wrong, a curl command
+// that repeats the request and what came back. The API key never appears
+// in it.
+func (x *exchange) report(r rule, detail string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "broken rule %s: %s\n", r.id, r.text)
+	if detail != "" {
+		fmt.Fprintf(&b, "  %s\n", strings.ReplaceAll(strings.TrimRight(detail, "\n"), "\n", "\n  "))
+	}
+	b.WriteString("request:\n  ")
+	b.WriteString(x.curl())
+	b.WriteString("\n")
+	if x.status == 0 {
+		return x.redact(b.String())
+	}
+	fmt.Fprintf(&b, "response:\n  HTTP %d %s\n", x.status, http.StatusText(x.status))
+	for _, name := range shownHeaders {
+		for _, v := range x.header.Values(name) {
+			fmt.Fprintf(&b, "  %s: %s\n", name, v)
+		}
+	}
+	body := x.body
+	suffix := ""
+	if len(body) > bodyShown {
+		body = body[:bodyShown]
+		suffix = " … (truncated; " + strconv.Itoa(len(x.body)) + " bytes in all)"
+	}
+	if len(body) == 0 {
+		b.WriteString("  (empty body)\n")
+	} else {
+		fmt.Fprintf(&b, "  %s%s\n", strings.ReplaceAll(strings.TrimRight(string(body), "\n"), "\n", "\n  "), suffix)
+	}
+	return x.redact(b.String())
+}
+
+// broke returns a Gomega description for an assertion about x: the report
+// of rule r, built only if the assertion fails.
+func (x *exchange) broke(r rule, detail ...string) func() string {
+	return func() string { return x.report(r, strings.Join(detail, "\n")) }
+}
+
+// redact replaces the API key in s. A server could echo the key in a body
+// or header.
+func (x *exchange) redact(s string) string {
+	if x.key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, x.key, keyVar)
+}
+
+// curl returns a command that repeats the request. Header values holding
+// keyVar are double-quoted so that the shell expands it; everything else is
+// single-quoted.
+func (x *exchange) curl() string {
+	parts := []string{"curl", "-sS", "-i"}
+	if x.method != http.MethodGet {
+		parts = append(parts, "-X", x.method)
+	}
+	names := make([]string, 0, len(x.reqHeader))
+	for name := range x.reqHeader {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		for _, v := range x.reqHeader[name] {
+			parts = append(parts, "-H", shellQuote(name+": "+v))
+		}
+	}
+	if x.reqBody != nil {
+		parts = append(parts, "--data-raw", shellQuote(string(x.reqBody)))
+	}
+	parts = append(parts, shellQuote(x.url))
+	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes s for a POSIX shell. If s holds keyVar, it is
+// double-quoted with every other expansion escaped, so that only the key
+// variable expands.
+func shellQuote(s string) string {
+	if strings.Contains(s, keyVar) {
+		parts := strings.Split(s, keyVar)
+		for i, p := range parts {
+			parts[i] = doubleQuoteEscaper.Replace(p)
+		}
+		return `"` + strings.Join(parts, keyVar) + `"`
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+var doubleQuoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`", "!", `"'!'"`)

@@ -1,0 +1,104 @@
+package conformance
+
+import (
+	"net/http"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestShellQuoteRoundTrip hands each quoted string to a real shell and
+// expects it back as it was, with only $PETSTORE_API_KEY expanded.
+func TestShellQuoteRoundTrip(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	for _, s := range []string{
+		"plain",
+		"Authorization: Bearer " + keyVar,
+		"Authorization: " + keyVar,
+		`{"name":"it's \"quoted\" $HOME ` + "`id`" + ` !x \\"}`,
+		"Basic " + keyVar + " and $HOME and \"" + keyVar + "\"",
+		"",
+	} {
+		cmd := exec.Command("sh", "-c", "printf %s "+shellQuote(s))
+		cmd.Env = []string{"PETSTORE_API_KEY=the-key", "HOME=/home/nobody"}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("sh -c printf %%s %s: %v", shellQuote(s), err)
+		}
+		if want := strings.ReplaceAll(s, keyVar, "the-key"); string(out) != want {
+			t.Errorf("shellQuote(%q) = %s; the shell reads %q, want %q", s, shellQuote(s), out, want)
+		}
+	}
+}
+
+func TestCurl(t *testing.T) {
+	tests := []struct {
+		name string
+		x    exchange
+		want string
+	}{
+		{
+			"GET with the key",
+			exchange{method: "GET", url: "http://h/v1/pets?limit=1", reqHeader: http.Header{"Authorization": {"Bearer " + keyVar}}},
+			`curl -sS -i -H "Authorization: Bearer $PETSTORE_API_KEY" 'http://h/v1/pets?limit=1'`,
+		},
+		{
+			"POST with a body",
+			exchange{method: "POST", url: "http://h/v1/pets", reqBody: []byte(`{"name":"O'Neil"}`), reqHeader: http.Header{"Content-Type": {"application/json"}}},
+			`curl -sS -i -X POST -H 'Content-Type: application/json' --data-raw '{"name":"O'\''Neil"}' 'http://h/v1/pets'`,
+		},
+		{
+			"POST with an empty body",
+			exchange{method: "POST", url: "http://h/v1/pets", reqBody: []byte{}, reqHeader: http.Header{}},
+			`curl -sS -i -X POST --data-raw '' 'http://h/v1/pets'`,
+		},
+	}
+	for _, tc := range tests {
+		if got := tc.x.curl(); got != tc.want {
+			t.Errorf("%s: curl() =\n  %s\nwant\n  %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestReportRedactsKey: a server that echoes the key in a header or body
+// gets it shown as $PETSTORE_API_KEY, and only relevant headers are shown.
+func TestReportRedactsKey(t *testing.T) {
+	x := &exchange{
+		method: "GET", url: "http://h/v1/pets", key: "s3cret",
+		reqHeader: http.Header{"Authorization": {"Bearer " + keyVar}},
+		status:    401,
+		header: http.Header{
+			"Www-Authenticate": {`Bearer error="s3cret"`},
+			"Set-Cookie":       {"session=abc"},
+		},
+		body: []byte(`{"message":"bad key s3cret"}`),
+	}
+	got := x.report(ruleAuth, "detail")
+	for _, want := range []string{
+		"broken rule auth.required: ",
+		"  detail\n",
+		`curl -sS -i -H "Authorization: Bearer $PETSTORE_API_KEY" 'http://h/v1/pets'`,
+		"HTTP 401 Unauthorized",
+		`WWW-Authenticate: Bearer error="$PETSTORE_API_KEY"`,
+		`{"message":"bad key $PETSTORE_API_KEY"}`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+	for _, leak := range []string{"s3cret", "session=abc"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("report shows %q:\n%s", leak, got)
+		}
+	}
+}
+
+func TestReportTruncatesBody(t *testing.T) {
+	x := &exchange{method: "GET", url: "http://h/v1/pets", status: 200, header: http.Header{}, body: []byte(strings.Repeat("x", bodyShown+100))}
+	got := x.report(ruleContract, "")
+	if strings.Contains(got, strings.Repeat("x", bodyShown+1)) || !strings.Contains(got, "truncated; 2148 bytes in all") {
+		t.Errorf("the body is not truncated to %d bytes:\n%.200s…", bodyShown, got)
+	}
+}

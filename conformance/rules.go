@@ -1,0 +1,44 @@
+package conformance
+
+// rule is one rule the suite checks. Its id appears in every failure
+// message, so a red run names the rule that was broken and a test can look
+// for it.
+type rule struct {
+	id   string
+	text string
+}
+
+// Rules of the interface, checked by default. Texts that depend on the
+// document are filled in by the spec that checks them.
+var (
+	ruleTransport    = rule{"transport", "every request gets an HTTP answer within the timeout"}
+	ruleContract     = rule{"contract.response", "every answer is one the document describes for the operation: a documented status, Content-Type application/json and a body that matches the schema"}
+	ruleErrorShape   = rule{"errors.shape", "every error is an Error body whose code and message are non-empty strings and whose status equals the HTTP status (interface §7)"}
+	ruleAuth         = rule{"auth.required", "a request without a valid bearer key gets 401 with an Error body (interface §5)"}
+	ruleUniqueIDs    = rule{"list.unique-ids", "the ids in a list are unique (interface §2: id is a unique identifier)"}
+	ruleLimitDefault = rule{"limit.default", "without limit, listPets returns at most the default number of pets, and exactly that many when more exist (interface §4.1, §8)"}
+	ruleLimit        = rule{"limit.honoured", "listPets returns at most limit pets, and exactly limit when that many exist (interface §4.1, §8)"}
+	ruleLimitBad     = rule{"limit.invalid", "a limit out of range or not an integer is never answered with a 5xx, nor with more pets than the maximum limit (interface §4.1, §8)"}
+	ruleStatus       = rule{"status.filter", "listPets with a status returns only pets of that status (interface §4.1)"}
+	ruleStatusBad    = rule{"status.unknown", "a status outside PetStatus never returns pets of another status (interface §4.1)"}
+	ruleCreate       = rule{"create.echo", "createPet answers 201 with the created Pet: an integer id and the name, categoryId and status that were sent (interface §4.2)"}
+	ruleCreateBad    = rule{"create.invalid-body", "createPet answers 400 with an Error body when the body misses a required field or holds an invalid value (interface §4.2, §7)"}
+	ruleReadBack     = rule{"create.read-back", "a created pet can then be read through getPet, unchanged (interface §4.2, §4.3)"}
+	ruleListed       = rule{"create.listed", "a created pet appears in listPets filtered by its status (interface §4.1, §4.2)"}
+	ruleGet          = rule{"get.pet", "getPet answers 200 with the pet of that id (interface §4.3)"}
+	ruleNotFound     = rule{"get.not-found", "getPet answers 404 with an Error body for an id that no pet has (interface §4.3, §7)"}
+	ruleSunset       = rule{"deprecation.sunset", "a Sunset header on a getPet answer is an HTTP-date on the removal day (RFC 8594; interface §4.3, §9)"}
+	ruleDeprecation  = rule{"deprecation.deprecation", "a Deprecation header on a getPet answer is an RFC 9745 date, @<unix seconds>, no later than the Sunset"}
+)
+
+// Rules that petmock's gap decisions add, checked with Config.Strict only.
+var (
+	ruleStrictLimit       = rule{"strict.limit", "petmock: a limit out of range or not an integer gets 400 with an Error body, never a clamped page"}
+	ruleStrictStatus      = rule{"strict.status", "petmock: a status outside PetStatus (case counts, empty included) gets 400 with an Error body"}
+	ruleStrictDeprecation = rule{"strict.deprecation", "petmock: every getPet answer carries Deprecation (the document's x-petmock-deprecated-at), Sunset (the exact x-sunset) and a Link with rel=\"successor-version\""}
+	ruleStrictPagination  = rule{"strict.pagination", "petmock: while more pets follow, a page carries Link: <URL>; rel=\"next\" on the same origin; walking the links visits every pet once, ordered by id"}
+	ruleStrictDefault     = rule{"strict.default-status", "petmock: a pet created without a status gets the document's x-petmock-default-status"}
+	ruleStrictCode        = rule{"strict.error-code", "petmock: Error.code is one of the document's x-petmock-codes"}
+	ruleStrictChallenge   = rule{"strict.challenge", "petmock: a 401 carries WWW-Authenticate with the Bearer scheme (RFC 6750)"}
+	ruleStrictLocation    = rule{"strict.location", "petmock: a 201 of createPet carries Location, the URL of the created pet"}
+)

@@ -1,0 +1,167 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+	. "github.com/onsi/gomega"
+
+	"github.com/petstore/contract/spec"
+)
+
+// SuiteDescription names the suite in reports.
+const SuiteDescription = "Petstore conformance"
+
+// Run registers the specs, runs them against the deployment cfg describes
+// and reports whether all passed. Ginkgo allows it once per process.
+//
+// suiteConfig and reporterConfig are Ginkgo's; pass GinkgoConfiguration()
+// to honour the --ginkgo.* flags of go test, or set fields of it (the
+// JUnit report path, the label filter, colours, verbosity, the seed,
+// RandomizeAllSpecs). Run narrows the label filter with cfg: ReadOnly
+// leaves out LabelMutating, and without Strict LabelStrict is left out.
+func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterConfig types.ReporterConfig) bool {
+	RegisterFailHandler(Fail)
+	s := &suite{}
+	// The tree needs a few facts of the document, such as the PetStatus
+	// values that make one entry each. The rest waits for BeforeSuite.
+	doc := cfg.Document
+	var setupErr error
+	if doc == nil {
+		doc, setupErr = spec.Load()
+	}
+	if setupErr == nil {
+		s.contract, setupErr = readContract(doc)
+		cfg.Document = doc
+	}
+	BeforeSuite(func() {
+		Expect(setupErr).NotTo(HaveOccurred(), "the document")
+		h, err := newHarness(cfg, uint64(GinkgoRandomSeed()))
+		Expect(err).NotTo(HaveOccurred(), "the configuration")
+		s.h = h
+		AddReportEntry("run", fmt.Sprintf("run id %s; pets created are named %s%s-N", h.runID, NamePrefix, h.runID))
+	})
+	s.register()
+	suiteConfig.LabelFilter = cfg.labelFilter(suiteConfig.LabelFilter)
+	return RunSpecs(t, SuiteDescription, suiteConfig, reporterConfig)
+}
+
+// suite holds what the specs share. The tree is declared with contract,
+// read before the tree is built; h is set up in BeforeSuite.
+type suite struct {
+	contract contract
+	h        *harness
+}
+
+func (s *suite) register() {
+	s.describeAuth()
+	s.describeList()
+	s.describeCreate()
+	s.describeGet()
+	s.describeDeprecation()
+	s.describePagination()
+	s.describeErrorCodes()
+}
+
+// census returns the first page of listPets at the largest limit.
+func (h *harness) census(ctx context.Context) []pet {
+	GinkgoHelper()
+	x := h.listPets(ctx, "limit="+strconv.Itoa(h.contract.limitMax))
+	Expect(x.status).To(Equal(http.StatusOK), x.broke(ruleContract, "listPets with a valid key and limit must answer 200"))
+	return x.pets()
+}
+
+// listedPet returns a pet taken from listPets, so that read checks need
+// no pet of their own. It skips the spec if the catalogue is empty.
+func (h *harness) listedPet(ctx context.Context) pet {
+	GinkgoHelper()
+	pets := h.census(ctx)
+	if len(pets) == 0 {
+		Skip("the catalogue is empty: no pet to read")
+	}
+	return pets[h.rnd.IntN(len(pets))]
+}
+
+// absentID returns an id that no pet has, in all likelihood: a random one
+// in a range no catalogue fills, never a fixed guess.
+func (h *harness) absentID() int64 {
+	return 1<<53 + h.rnd.Int64N(math.MaxInt64-1<<53)
+}
+
+// invalidKey returns a key no server issued.
+func (h *harness) invalidKey() string {
+	return "conformance-invalid-" + strconv.FormatUint(h.rnd.Uint64(), 36)
+}
+
+// petName returns a new name for a pet this run creates.
+func (h *harness) petName() string {
+	return NamePrefix + h.runID + "-" + strconv.FormatInt(h.named.Add(1), 10)
+}
+
+// randomStatus returns one of the PetStatus values.
+func (h *harness) randomStatus() string {
+	return h.contract.statuses[h.rnd.IntN(len(h.contract.statuses))]
+}
+
+// pastSunset reports whether getPet's removal date has come.
+func (h *harness) pastSunset() bool {
+	return !h.cfg.now().Before(h.contract.deprecation.Sunset)
+}
+
+// skipPastSunset skips a spec of getPet once it may have been removed.
+func (h *harness) skipPastSunset() {
+	if h.pastSunset() {
+		Skip("getPet was to be removed on " + h.contract.sunsetDay + ": it need not answer any more")
+	}
+}
+
+// newPetBody returns a NewPet as JSON. An empty status is left out.
+func newPetBody(name string, categoryID int64, status string) string {
+	m := map[string]any{"name": name, "categoryId": categoryID}
+	if status != "" {
+		m["status"] = status
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// create creates a pet and checks the answer: 201 with the pet sent and
+// an integer id. It returns the pet as sent, with the id it got.
+func (h *harness) create(ctx context.Context, categoryID int64, status string) (*exchange, pet) {
+	GinkgoHelper()
+	name := h.petName()
+	x := h.createPet(ctx, newPetBody(name, categoryID, status))
+	Expect(x.status).To(Equal(http.StatusCreated), x.broke(ruleCreate, fmt.Sprintf("status %d, want 201", x.status)))
+	got := x.pet()
+	_, ok := exactInt(got.ID)
+	Expect(ok).To(BeTrue(), x.broke(ruleCreate, fmt.Sprintf("id %s is not an int64 integer", got.ID)))
+	want := pet{ID: got.ID, Name: name, CategoryID: json.Number(strconv.FormatInt(categoryID, 10))}
+	if status != "" {
+		want.Status = &status
+	} else {
+		want.Status = got.Status // any PetStatus or none; the schema checked which
+	}
+	same, diff := got.same(want)
+	Expect(same).To(BeTrue(), x.broke(ruleCreate, "the created pet differs from what was sent: "+diff))
+	return x, got
+}
+
+// follow sends a listPets request to the target of a Link of x. It fails
+// on rule r if the target leaves the deployment: the key is never sent
+// elsewhere.
+func (h *harness) follow(ctx context.Context, x *exchange, target string, r rule) *exchange {
+	GinkgoHelper()
+	from, _ := url.Parse(x.url)
+	u, err := from.Parse(target)
+	Expect(err).NotTo(HaveOccurred(), x.broke(r, fmt.Sprintf("the link target %q is not a URL", target)))
+	Expect(u.Scheme+"://"+u.Host).To(Equal(h.base.Scheme+"://"+h.base.Host), x.broke(r, fmt.Sprintf("the link %q leaves the deployment; the key is not sent there", target)))
+	Expect(u.Path).To(Equal(h.base.Path+"/pets"), x.broke(r, fmt.Sprintf("the link %q does not lead to listPets", target)))
+	return h.listPets(ctx, u.RawQuery)
+}
