@@ -3,6 +3,7 @@ package mockserver
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -214,4 +215,14 @@ func BenchmarkPetJSON(b *testing.B) {
 	for b.Loop() {
 		buf = appendPetJSON(buf[:0], p)
 	}
+}
+
+// BenchmarkServeListPetsJournal is BenchmarkServeListPets with the request
+// journal and a request log, as petmock runs by default.
+func BenchmarkServeListPetsJournal(b *testing.B) {
+	s, err := New(Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRequest(b, s, get("/v1/pets?limit=20"), 200)
 }

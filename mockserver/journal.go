@@ -34,11 +34,44 @@ type Message struct {
 	Truncated bool        `json:"truncated,omitempty"`
 }
 
-// journal keeps the last exchanges, oldest first overwritten.
+// entry is an exchange as the journal keeps it: taken as cheaply as it
+// can be while answering, and made an Exchange only when someone asks.
+type entry struct {
+	start      time.Time
+	elapsed    time.Duration
+	method     string
+	path       string
+	query      string
+	status     int
+	// The headers are those of the request and the answer themselves:
+	// once an answer is written, net/http works on its own copy, and
+	// nothing writes to either map again.
+	reqHeader  http.Header
+	reqBody    []byte // at most journalBodyBytes+1
+	respHeader http.Header
+	respBody   []byte // at most journalBodyBytes+1
+}
+
+func (e *entry) exchange() Exchange {
+	reqBody, reqCut := clip(e.reqBody)
+	respBody, respCut := clip(e.respBody)
+	return Exchange{
+		Time:       e.start.UTC(),
+		Method:     e.method,
+		Path:       e.path,
+		Query:      e.query,
+		Status:     e.status,
+		DurationMS: float64(e.elapsed.Microseconds()) / 1000,
+		Request:    Message{Header: redactedHeader(e.reqHeader), Body: reqBody, Truncated: reqCut},
+		Response:   Message{Header: e.respHeader.Clone(), Body: respBody, Truncated: respCut},
+	}
+}
+
+// journal keeps the last exchanges, overwriting the oldest.
 type journal struct {
 	mu   sync.Mutex // guards ring, next and full
-	ring []Exchange
-	next int  // where the next exchange goes
+	ring []entry
+	next int  // where the next entry goes
 	full bool // whether ring has wrapped
 }
 
@@ -46,10 +79,10 @@ func newJournal(size int) *journal {
 	if size <= 0 {
 		return nil
 	}
-	return &journal{ring: make([]Exchange, size)}
+	return &journal{ring: make([]entry, size)}
 }
 
-func (j *journal) add(e Exchange) {
+func (j *journal) add(e entry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.ring[j.next] = e
@@ -62,15 +95,19 @@ func (j *journal) add(e Exchange) {
 // recent returns up to n exchanges, newest first.
 func (j *journal) recent(n int) []Exchange {
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	size := j.next
 	if j.full {
 		size = len(j.ring)
 	}
 	n = min(n, size)
-	out := make([]Exchange, 0, n)
+	entries := make([]entry, 0, n)
 	for i := 1; i <= n; i++ {
-		out = append(out, j.ring[(j.next-i+len(j.ring))%len(j.ring)])
+		entries = append(entries, j.ring[(j.next-i+len(j.ring))%len(j.ring)])
+	}
+	j.mu.Unlock()
+	out := make([]Exchange, len(entries))
+	for i := range entries {
+		out[i] = entries[i].exchange()
 	}
 	return out
 }
@@ -93,6 +130,16 @@ func redactedHeader(h http.Header) http.Header {
 	return out
 }
 
+// keepBody returns what the journal keeps of a request body: the body
+// itself when it is short, or a copy of its start, so that the journal
+// never holds on to a large body.
+func keepBody(b []byte) []byte {
+	if len(b) > journalBodyBytes {
+		return append([]byte(nil), b[:journalBodyBytes+1]...)
+	}
+	return b
+}
+
 // clip returns at most journalBodyBytes of b as a string, and whether it
 // cut anything.
 func clip(b []byte) (string, bool) {
@@ -107,7 +154,7 @@ func clip(b []byte) (string, bool) {
 type recorder struct {
 	http.ResponseWriter
 	status int
-	body   []byte // up to journalBodyBytes+1, when keepBody
+	body   []byte // up to journalBodyBytes+1, when keep
 	keep   bool
 	// reqBody is the request body, when the pipeline read one.
 	reqBody []byte

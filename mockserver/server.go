@@ -295,25 +295,31 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serve(rec, r, rec)
 	elapsed := time.Since(start)
 	if s.log != nil {
-		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
-			slog.Int("status", rec.status),
-			slog.Duration("duration", elapsed),
-		)
+		// The record is built by hand: Logger.LogAttrs would walk the
+		// stack for a source position that nobody reads.
+		if h := s.log.Handler(); h.Enabled(r.Context(), slog.LevelInfo) {
+			line := slog.NewRecord(start.Add(elapsed), slog.LevelInfo, "request", 0)
+			line.AddAttrs(
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.Int("status", rec.status),
+				slog.Duration("duration", elapsed),
+			)
+			h.Handle(r.Context(), line)
+		}
 	}
 	if journal {
-		reqBody, reqCut := clip(rec.reqBody)
-		respBody, respCut := clip(rec.body)
-		s.journal.add(Exchange{
-			Time:       start.UTC(),
-			Method:     r.Method,
-			Path:       r.URL.Path,
-			Query:      r.URL.RawQuery,
-			Status:     rec.status,
-			DurationMS: float64(elapsed.Microseconds()) / 1000,
-			Request:    Message{Header: redactedHeader(r.Header), Body: reqBody, Truncated: reqCut},
-			Response:   Message{Header: w.Header().Clone(), Body: respBody, Truncated: respCut},
+		s.journal.add(entry{
+			start:      start,
+			elapsed:    elapsed,
+			method:     r.Method,
+			path:       r.URL.Path,
+			query:      r.URL.RawQuery,
+			status:     rec.status,
+			reqHeader:  r.Header,
+			reqBody:    keepBody(rec.reqBody),
+			respHeader: w.Header(),
+			respBody:   rec.body,
 		})
 	}
 }
