@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -150,11 +151,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	logs := newLogWriter(stderr)
+	defer logs.Close()
 	var logger *slog.Logger
 	if o.logFormat == "json" {
-		logger = slog.New(slog.NewJSONHandler(stderr, nil))
+		logger = slog.New(slog.NewJSONHandler(logs, nil))
 	} else {
-		logger = slog.New(slog.NewTextHandler(stderr, nil))
+		logger = slog.New(slog.NewTextHandler(logs, nil))
 	}
 
 	catalogue, err := startingCatalogue(o)
@@ -180,6 +183,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	srv, err := mockserver.New(cfg)
 	if err != nil {
 		return usageError{err}
+	}
+	if len(catalogue) >= 100_000 {
+		// The store keeps its own compact copy: give the memory of the
+		// catalogue back now rather than whenever the runtime gets to it.
+		catalogue, cfg.Pets = nil, nil
+		debug.FreeOSMemory()
 	}
 	var saver *stateSaver
 	if o.state != "" {

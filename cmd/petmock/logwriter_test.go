@@ -1,0 +1,54 @@
+package main
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+type lockedBuilder struct {
+	mu sync.Mutex
+	sb strings.Builder
+}
+
+func (b *lockedBuilder) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sb.Write(p)
+}
+
+func (b *lockedBuilder) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sb.String()
+}
+
+func TestLogWriterFlushesLinesWhole(t *testing.T) {
+	var out lockedBuilder
+	lw := newLogWriter(&out)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for range 200 {
+				lw.Write([]byte(strings.Repeat(string(rune('a'+g)), 50) + "\n"))
+			}
+		})
+	}
+	wg.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Count(out.String(), "\n") < 800 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	lw.Write([]byte("last line\n"))
+	lw.Close()
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 801 || lines[800] != "last line" {
+		t.Fatalf("%d lines, want 801 ending with the one written before Close", len(lines))
+	}
+	for i, l := range lines[:800] {
+		if len(l) != 50 || strings.Count(l, l[:1]) != 50 {
+			t.Fatalf("line %d is mixed or cut: %q", i, l)
+		}
+	}
+}
