@@ -37,12 +37,12 @@ type Message struct {
 // entry is an exchange as the journal keeps it: taken as cheaply as it
 // can be while answering, and made an Exchange only when someone asks.
 type entry struct {
-	start      time.Time
-	elapsed    time.Duration
-	method     string
-	path       string
-	query      string
-	status     int
+	start   time.Time
+	elapsed time.Duration
+	method  string
+	path    string
+	query   string
+	status  int
 	// The headers are those of the request and the answer themselves:
 	// once an answer is written, net/http works on its own copy, and
 	// nothing writes to either map again.

@@ -45,4 +45,3 @@ func main() {
 
 // errMissed reports that a target was missed; the table says which.
 var errMissed = errors.New("a target was missed")
-

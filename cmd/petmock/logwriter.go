@@ -12,7 +12,7 @@ import (
 // logs. slog handlers write each line with one Write, so lines are never
 // split.
 type logWriter struct {
-	mu sync.Mutex // guards buf
+	mu  sync.Mutex // guards buf
 	buf *bufio.Writer
 
 	stop chan struct{}
