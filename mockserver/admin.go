@@ -102,6 +102,9 @@ func (s *Server) replacePets(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := s.store.Replace(pets); err != nil {
+		if errors.Is(err, ErrStoreFull) {
+			return newError(http.StatusInsufficientStorage, "pets", "%v; nothing changed", err)
+		}
 		return badRequest("pets", "%v", err)
 	}
 	return writeValue(w, http.StatusOK, map[string]any{"pets": s.store.Len()})

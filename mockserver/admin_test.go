@@ -237,3 +237,36 @@ func TestStateFiles(t *testing.T) {
 		t.Errorf("LoadState changed a corrupt file")
 	}
 }
+
+func TestStoreLimits(t *testing.T) {
+	start := []mockserver.Pet{{ID: 1, Name: "a", CategoryID: 1}, {ID: 2, Name: "b", CategoryID: 1}}
+	ts := newTestServer(t, mockserver.Config{Pets: start, MaxPets: 3, MaxStoreBytes: 400})
+	if resp := ts.do(t, "POST", "/pets", `{"name":"third","categoryId":1}`); resp.StatusCode != 201 {
+		t.Fatalf("third pet under a cap of 3: %s", resp)
+	}
+	resp := ts.do(t, "POST", "/pets", `{"name":"fourth","categoryId":1}`)
+	if e := resp.apiError(t); resp.StatusCode != 507 || e.Code != "store_full" ||
+		!strings.HasPrefix(e.Message, "store: the store is full: it holds 3 pets") || !strings.HasSuffix(e.Message, "nothing was created") {
+		t.Errorf("fourth pet over a cap of 3: %s, want a clear 507", resp)
+	}
+	if ts.Store().Len() != 3 {
+		t.Errorf("the refused create changed the store: %d pets", ts.Store().Len())
+	}
+	if resp := ts.admin(t, "PUT", "pets", `[{"id":1,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":1},{"id":3,"name":"c","categoryId":1},{"id":4,"name":"d","categoryId":1}]`); resp.StatusCode != 507 {
+		t.Errorf("PUT of 4 pets over a cap of 3: %s, want 507", resp)
+	}
+	ts.admin(t, "POST", "reset", "")
+	long := strings.Repeat("n", 300)
+	if resp := ts.do(t, "POST", "/pets", `{"name":"`+long+`","categoryId":1}`); resp.StatusCode != 507 {
+		t.Errorf("a 300-byte name in a store capped at 400 bytes: %s, want 507", resp)
+	}
+	if ts.Store().Len() != 2 || ts.Store().Bytes() > 400 {
+		t.Errorf("after refusals: %d pets in %d bytes", ts.Store().Len(), ts.Store().Bytes())
+	}
+	if _, err := mockserver.New(mockserver.Config{Pets: start, MaxPets: 1}); err == nil {
+		t.Error("New accepted a catalogue larger than MaxPets")
+	}
+	if _, err := mockserver.New(mockserver.Config{Pets: start, MaxStoreBytes: 10}); err == nil {
+		t.Error("New accepted a catalogue larger than MaxStoreBytes")
+	}
+}

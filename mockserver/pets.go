@@ -68,7 +68,7 @@ func (s *Server) createPet(w http.ResponseWriter, r *http.Request, c *call) erro
 	p, text, err := s.store.Add(np)
 	switch {
 	case errors.Is(err, ErrStoreFull), errors.Is(err, ErrIDsExhausted):
-		return newError(http.StatusInsufficientStorage, "store", "%v", err)
+		return newError(http.StatusInsufficientStorage, "store", "%v; nothing was created", err)
 	case err != nil:
 		return err
 	}

@@ -64,7 +64,20 @@ type Config struct {
 	// JournalSize is how many requests GET /__petmock/requests keeps.
 	// Zero means DefaultJournalSize; a negative size keeps none.
 	JournalSize int
+
+	// MaxPets caps the pets the store holds: past it, createPet is
+	// refused with 507. Zero means DefaultMaxPets.
+	MaxPets int
+	// MaxStoreBytes caps the JSON text of all the pets together, since a
+	// pet's name may be long. Zero means DefaultMaxStoreBytes.
+	MaxStoreBytes int64
 }
+
+// Defaults of the store's limits.
+const (
+	DefaultMaxPets       = 2_000_000
+	DefaultMaxStoreBytes = 512 << 20
+)
 
 // Server is the mock Petstore, an http.Handler.
 type Server struct {
@@ -148,10 +161,24 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
+	limits := Limits{MaxPets: cfg.MaxPets, MaxBytes: cfg.MaxStoreBytes}
+	if limits.MaxPets <= 0 {
+		limits.MaxPets = DefaultMaxPets
+	}
+	if limits.MaxBytes <= 0 {
+		limits.MaxBytes = DefaultMaxStoreBytes
+	}
+	if len(pets) > limits.MaxPets {
+		return nil, fmt.Errorf("catalogue: %d pets, more than the store may hold (%d)", len(pets), limits.MaxPets)
+	}
 	store, err := NewStore(statuses, pets)
 	if err != nil {
 		return nil, fmt.Errorf("catalogue: %w", err)
 	}
+	if limits.full(store.Len(), store.Bytes()) {
+		return nil, fmt.Errorf("catalogue: %d bytes of pets, more than the store may hold (%d)", store.Bytes(), limits.MaxBytes)
+	}
+	store.SetLimits(limits)
 	ch, err := newChaos(cfg.Latency, cfg.FailRate, cfg.ChaosSeed)
 	if err != nil {
 		return nil, err

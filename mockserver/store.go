@@ -30,9 +30,29 @@ type NewPet struct {
 // math.MaxInt64, so no further id can be assigned.
 var ErrIDsExhausted = errors.New("no pet id left to assign")
 
-// ErrStoreFull is returned by Store.Add when the store holds as many pets
-// as it can.
+// ErrStoreFull is returned when a write would take the store past its
+// limits.
 var ErrStoreFull = errors.New("the store is full")
+
+// Limits bound what a store may hold, so that no client can make it use
+// unbounded memory. A zero field does not bound.
+type Limits struct {
+	MaxPets  int   // pets in the store
+	MaxBytes int64 // bytes of JSON text of all the pets together
+}
+
+// SetLimits sets the limits of the store. Writes that would pass them fail
+// with ErrStoreFull; what the store holds already stays.
+func (s *Store) SetLimits(l Limits) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.limits = l
+}
+
+// full reports whether a store of n pets and b bytes passes the limits.
+func (l Limits) full(n int, b int64) bool {
+	return (l.MaxPets > 0 && n > l.MaxPets) || (l.MaxBytes > 0 && b > l.MaxBytes)
+}
 
 // Store keeps pets in memory, ordered by id, and is safe for concurrent
 // use. Reads never wait for writers: they work on an immutable snapshot,
@@ -46,7 +66,9 @@ var ErrStoreFull = errors.New("the store is full")
 type Store struct {
 	statuses []string // the PetStatus values; a pet's status code is its index + 1
 
-	mu sync.Mutex // serialises writers; guards fill
+	mu sync.Mutex // serialises writers; guards fill and limits
+	// limits bound what the store may hold; zero fields do not bound.
+	limits Limits
 	// fill is how many bytes of the last chunk of the current snapshot
 	// are taken.
 	fill int
@@ -70,6 +92,8 @@ type snapshot struct {
 	byStatus [][]int32
 	// version counts the writes that led to this snapshot.
 	version uint64
+	// bytes is the length of the JSON text of all the pets.
+	bytes int64
 }
 
 // record locates one pet. It holds no pointers, so a store of a million
@@ -139,6 +163,10 @@ func (s *Store) Replace(pets []Pet) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.limits.full(len(next.recs), next.bytes) {
+		return fmt.Errorf("%w: %d pets in %d bytes pass the limits of %d pets and %d bytes",
+			ErrStoreFull, len(next.recs), next.bytes, s.limits.MaxPets, s.limits.MaxBytes)
+	}
 	if cur := s.snap.Load(); cur != nil {
 		next.version = cur.version + 1
 	}
@@ -166,6 +194,7 @@ func (sn *snapshot) appendRecord(id int64, code uint8, text []byte, fill int) in
 	if code != 0 {
 		sn.byStatus[code] = append(sn.byStatus[code], int32(len(sn.recs)-1))
 	}
+	sn.bytes += int64(len(text))
 	return fill + len(text)
 }
 
@@ -202,11 +231,16 @@ func (s *Store) Add(np NewPet) (Pet, []byte, error) {
 		p.ID = max(last+1, 1)
 	}
 	text := appendPetJSON(nil, p)
+	if s.limits.full(len(cur.recs)+1, cur.bytes+int64(len(text))) {
+		return Pet{}, nil, fmt.Errorf("%w: it holds %d pets in %d bytes, and may hold at most %d pets and %d bytes",
+			ErrStoreFull, len(cur.recs), cur.bytes, s.limits.MaxPets, s.limits.MaxBytes)
+	}
 	next := &snapshot{
 		recs:     cur.recs,
 		chunks:   cur.chunks,
 		byStatus: slices.Clone(cur.byStatus),
 		version:  cur.version + 1,
+		bytes:    cur.bytes,
 	}
 	s.fill = next.appendRecord(p.ID, code, text, s.fill)
 	s.snap.Store(next)
@@ -233,6 +267,7 @@ func (s *Store) Restore(m Mark) {
 		chunks:   slices.Clip(old.chunks),
 		byStatus: make([][]int32, len(old.byStatus)),
 		version:  s.snap.Load().version + 1,
+		bytes:    old.bytes,
 	}
 	for i, idx := range old.byStatus {
 		next.byStatus[i] = slices.Clip(idx)
@@ -243,6 +278,9 @@ func (s *Store) Restore(m Mark) {
 
 // Version returns a number that grows with every write to the store.
 func (s *Store) Version() uint64 { return s.snap.Load().version }
+
+// Bytes returns the length of the JSON text of all the pets together.
+func (s *Store) Bytes() int64 { return s.snap.Load().bytes }
 
 // Len returns the number of pets in the store.
 func (s *Store) Len() int { return len(s.snap.Load().recs) }
