@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -33,6 +34,8 @@ type options struct {
 	failRate     float64
 	now          time.Time // zero for the real clock
 	journal      int
+	maxPets      int
+	maxStoreMB   int64
 }
 
 // envPrefix names the environment variable of each flag: --log-format is
@@ -49,6 +52,8 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		logFormat:    "text",
 		saveInterval: 5 * time.Second,
 		journal:      mockserver.DefaultJournalSize,
+		maxPets:      mockserver.DefaultMaxPets,
+		maxStoreMB:   mockserver.DefaultMaxStoreBytes >> 20,
 	}
 	fs := flag.NewFlagSet("petmock", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -79,6 +84,8 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return nil
 	})
 	fs.IntVar(&o.journal, "journal", o.journal, "how many requests GET /__petmock/requests keeps; 0 keeps none")
+	fs.IntVar(&o.maxPets, "max-pets", o.maxPets, "most pets the store holds; past it createPet is refused with 507")
+	fs.Int64Var(&o.maxStoreMB, "max-store-mb", o.maxStoreMB, "most MiB of pet JSON the store holds; past it createPet is refused with 507")
 	fs.StringVar(&o.logFormat, "log-format", o.logFormat, "request log format, text or json")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage:
@@ -140,6 +147,12 @@ Flags of the server:
 		return o, usagef("--save-interval %s: must be positive", o.saveInterval)
 	case o.journal < 0:
 		return o, usagef("--journal %d: must not be negative", o.journal)
+	case o.maxPets < 1:
+		return o, usagef("--max-pets %d: must be at least 1", o.maxPets)
+	case o.maxStoreMB < 1:
+		return o, usagef("--max-store-mb %d: must be at least 1", o.maxStoreMB)
+	case o.fixtures == "" && o.pets > o.maxPets:
+		return o, usagef("--pets %d: more than --max-pets %d", o.pets, o.maxPets)
 	}
 	return o, nil
 }
@@ -165,13 +178,15 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	cfg := mockserver.Config{
-		APIKeys:     o.apiKeys,
-		Pets:        catalogue,
-		Logger:      logger,
-		Latency:     o.latency,
-		FailRate:    o.failRate,
-		ChaosSeed:   o.seed,
-		JournalSize: o.journal,
+		APIKeys:       o.apiKeys,
+		Pets:          catalogue,
+		Logger:        logger,
+		Latency:       o.latency,
+		FailRate:      o.failRate,
+		ChaosSeed:     o.seed,
+		JournalSize:   o.journal,
+		MaxPets:       o.maxPets,
+		MaxStoreBytes: o.maxStoreMB << 20,
 	}
 	if o.journal == 0 {
 		cfg.JournalSize = -1
@@ -201,15 +216,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{
-		Handler:           srv,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       time.Minute,
-		WriteTimeout:      time.Minute + mockserver.MaxDelay,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
+	hs := newHTTPServer(srv, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
 	fmt.Fprintln(stdout, startLine(ln.Addr(), o.apiKeys))
 
 	served := make(chan error, 1)
@@ -249,6 +256,34 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	return nil
+}
+
+// bounds are the limits of petmock's HTTP server, so that a client that
+// trickles bytes, or never reads, cannot hold a connection forever.
+type bounds struct {
+	readHeader, read, write, idle time.Duration
+	maxHeaderBytes                int
+}
+
+// defaultBounds leave room for the longest delay a client may ask for.
+var defaultBounds = bounds{
+	readHeader:     10 * time.Second,
+	read:           time.Minute,
+	write:          time.Minute + mockserver.MaxDelay,
+	idle:           2 * time.Minute,
+	maxHeaderBytes: 64 << 10,
+}
+
+func newHTTPServer(h http.Handler, b bounds, errLog *log.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: b.readHeader,
+		ReadTimeout:       b.read,
+		WriteTimeout:      b.write,
+		IdleTimeout:       b.idle,
+		MaxHeaderBytes:    b.maxHeaderBytes,
+		ErrorLog:          errLog,
+	}
 }
 
 // startingCatalogue is the catalogue the store starts with and returns to
