@@ -372,6 +372,9 @@ func walk(t *testing.T, ts *testServer, first string) ([]mockserver.Pet, int) {
 	url := ts.URL + first
 	pages := 0
 	for url != "" {
+		if pages > 10_000 {
+			t.Fatalf("walking from %s: still going after %d pages", first, pages)
+		}
 		req, _ := http.NewRequest("GET", url, nil)
 		req.Header.Set("Authorization", "Bearer "+key)
 		resp := ts.send(t, req)
