@@ -3,11 +3,14 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -15,34 +18,79 @@ import (
 	"github.com/petstore/contract/mockserver"
 )
 
-// TestBinaryEndToEnd builds the petmock binary, starts it on a free port,
-// talks to it with a real client, and stops it with SIGTERM.
-func TestBinaryEndToEnd(t *testing.T) {
+var (
+	buildOnce sync.Once
+	builtDir  string
+	builtBin  string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
+}
+
+// petmockBinary builds the petmock binary once for all the tests that run
+// it as a process.
+func petmockBinary(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a binary")
 	}
-	bin := filepath.Join(t.TempDir(), "petmock")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		if builtDir, buildErr = os.MkdirTemp("", "petmock-test-"); buildErr != nil {
+			return
+		}
+		builtBin = filepath.Join(builtDir, "petmock")
+		if out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--log-format", "json")
+	return builtBin
+}
+
+// binary is a petmock process.
+type binary struct {
+	cmd    *exec.Cmd
+	url    string
+	stderr *strings.Builder
+}
+
+// startBinary starts the petmock binary on a free port and waits for its
+// start line.
+func startBinary(t *testing.T, args ...string) *binary {
+	t.Helper()
+	cmd := exec.Command(petmockBinary(t), append([]string{"--addr", "127.0.0.1:0"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	b := &binary{cmd: cmd, stderr: &strings.Builder{}}
+	cmd.Stderr = b.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
-		t.Fatalf("no start line: %v\nstderr: %s", err, stderr.String())
+		t.Fatalf("no start line: %v", err)
 	}
-	url := strings.Fields(line)[2]
+	go io.Copy(io.Discard, stdout)
+	b.url = strings.Fields(line)[2]
+	return b
+}
+
+// TestBinaryEndToEnd builds the petmock binary, starts it on a free port,
+// talks to it with a real client, and stops it with SIGTERM.
+func TestBinaryEndToEnd(t *testing.T) {
+	p := startBinary(t, "--log-format", "json")
+	cmd, url, stderr := p.cmd, p.url, p.stderr
 
 	do := func(method, path, body string) (int, []byte, http.Header) {
 		t.Helper()

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// writeLoad creates pets from a few clients until stop is closed, and
+// returns the pets whose creation was answered, by id.
+func writeLoad(t *testing.T, url string, stop <-chan struct{}) map[int64]string {
+	t.Helper()
+	var mu sync.Mutex
+	acked := map[int64]string{}
+	client := &http.Client{Timeout: 5 * time.Second}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				name := fmt.Sprintf("durable-%d-%d", w, i)
+				req, _ := http.NewRequest("POST", url+"/pets", strings.NewReader(`{"name":"`+name+`","categoryId":1}`))
+				req.Header.Set("Authorization", "Bearer "+mockserver.DefaultAPIKey)
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := client.Do(req)
+				if err != nil {
+					return // the process is gone: this one was never answered
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusCreated {
+					continue
+				}
+				var p mockserver.Pet
+				if err := json.Unmarshal(body, &p); err != nil {
+					continue
+				}
+				mu.Lock()
+				acked[p.ID] = p.Name
+				mu.Unlock()
+			}
+		})
+	}
+	<-stop
+	wg.Wait()
+	return acked
+}
+
+// TestStateSurvivesSIGKILL kills petmock with SIGKILL in the middle of a
+// write load, with saves every 10 ms of a store large enough that a save
+// is often under way. Each time the state file must be whole, and hold
+// every pet whose creation was answered before the save it holds: since
+// ids are given in the order creations are answered, that is every
+// answered pet up to the largest id in the file, with no gap.
+func TestStateSurvivesSIGKILL(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.json")
+	const seeded = 50_000
+	for round := range 3 {
+		p := startBinary(t, "--state", state, "--pets", fmt.Sprint(seeded), "--save-interval", "10ms")
+		stop := make(chan struct{})
+		loaded := make(chan map[int64]string)
+		go func() { loaded <- writeLoad(t, p.url, stop) }()
+		time.Sleep(time.Duration(300+150*round) * time.Millisecond)
+		p.cmd.Process.Signal(syscall.SIGKILL)
+		p.cmd.Wait()
+		close(stop)
+		acked := <-loaded
+
+		pets, err := mockserver.LoadState(state)
+		if err != nil {
+			t.Fatalf("round %d: after SIGKILL the state file is torn: %v", round, err)
+		}
+		names := make(map[int64]string, len(pets))
+		for i, pet := range pets {
+			if pet.ID != int64(i+1) {
+				t.Fatalf("round %d: the state file has a gap: pets[%d] has id %d", round, i, pet.ID)
+			}
+			names[pet.ID] = pet.Name
+		}
+		last := int64(len(pets))
+		kept, lost := 0, 0
+		for id, name := range acked {
+			if id > last {
+				lost++ // answered after the last save
+				continue
+			}
+			if names[id] != name {
+				t.Errorf("round %d: answered pet %d %q is %q in the state file", round, id, name, names[id])
+			}
+			kept++
+		}
+		if last < seeded || len(acked) == 0 {
+			t.Fatalf("round %d: %d pets in the state file, %d answered: the load did not run", round, last, len(acked))
+		}
+		t.Logf("round %d: %d answered pets kept, %d answered after the last save", round, kept, lost)
+	}
+}
+
+// TestStateKeepsEveryPetOnSIGTERM checks that a graceful shutdown saves
+// every pet whose creation was answered.
+func TestStateKeepsEveryPetOnSIGTERM(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.json")
+	p := startBinary(t, "--state", state, "--pets", "10", "--save-interval", "1h")
+	stop := make(chan struct{})
+	loaded := make(chan map[int64]string)
+	go func() { loaded <- writeLoad(t, p.url, stop) }()
+	time.Sleep(300 * time.Millisecond)
+	close(stop)
+	acked := <-loaded
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if err := p.cmd.Wait(); err != nil {
+		t.Fatalf("petmock exited with %v after SIGTERM\n%s", err, p.stderr)
+	}
+	pets, err := mockserver.LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[int64]string{}
+	for _, pet := range pets {
+		names[pet.ID] = pet.Name
+	}
+	for id, name := range acked {
+		if names[id] != name {
+			t.Errorf("answered pet %d %q is %q after a graceful shutdown", id, name, names[id])
+		}
+	}
+	if len(acked) == 0 || len(pets) != 10+len(acked) {
+		t.Errorf("%d pets saved, want the 10 seeded and the %d answered", len(pets), len(acked))
+	}
+	if left, _ := filepath.Glob(state + ".tmp-*"); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}

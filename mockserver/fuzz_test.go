@@ -1,0 +1,190 @@
+package mockserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// The fuzz targets hold petmock to one invariant, whatever arrives: every
+// answer is a documented status with a valid body, checked against the
+// document by the same checker as every other test, and never a 5xx or a
+// panic. Their seed corpora live under testdata/fuzz, so go test replays
+// them as ordinary tests; go test -fuzz=FuzzX ./mockserver explores.
+
+// fuzzTarget is a server and a checker, shared by one fuzz target.
+type fuzzTarget struct {
+	srv *mockserver.Server
+	c   *checker
+}
+
+func newFuzzTarget(f *testing.F) *fuzzTarget {
+	srv, err := mockserver.New(mockserver.Config{JournalSize: 8, MaxPets: 100_000})
+	if err != nil {
+		f.Fatal(err)
+	}
+	return &fuzzTarget{srv: srv, c: newChecker(f)}
+}
+
+// serve answers req in-process and checks the answer.
+func (ft *fuzzTarget) serve(t *testing.T, req *http.Request) *httptest.ResponseRecorder {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	ft.srv.ServeHTTP(rec, req)
+	if rec.Code >= 500 {
+		t.Fatalf("%s %s: %d %s", req.Method, req.URL, rec.Code, rec.Body)
+	}
+	if err := ft.c.check(req, rec.Code, rec.Header(), rec.Body.Bytes()); err != nil {
+		t.Fatalf("%s %s: answer breaks the contract: %v\n%d %s", req.Method, req.URL, err, rec.Code, rec.Body)
+	}
+	return rec
+}
+
+func authorized(method, target string, body string) *http.Request {
+	req := httptest.NewRequest(method, "http://petmock/", strings.NewReader(body))
+	req.URL = &url.URL{Path: target}
+	if path, query, found := strings.Cut(target, "?"); found {
+		req.URL = &url.URL{Path: path, RawQuery: query}
+	}
+	req.RequestURI = ""
+	req.Header.Set("Authorization", "Bearer "+key)
+	return req
+}
+
+func FuzzCreatePet(f *testing.F) {
+	for _, b := range bodySeedsForFuzz {
+		f.Add(b, "application/json")
+	}
+	f.Add(`{"name":"Rex","categoryId":1}`, "text/plain")
+	f.Add(`{"name":"Rex","categoryId":1}`, "application/json; charset=utf-8")
+	f.Add(`{"name":"Rex","categoryId":1}`, "")
+	ft := newFuzzTarget(f)
+	f.Fuzz(func(t *testing.T, body, contentType string) {
+		before := ft.srv.Store().Len()
+		req := authorized("POST", "/v1/pets", body)
+		req.Header.Set("Content-Type", contentType)
+		rec := ft.serve(t, req)
+		after := ft.srv.Store().Len()
+		if rec.Code != http.StatusCreated {
+			if after != before {
+				t.Fatalf("a refused body (%d) changed the store: %d pets, was %d", rec.Code, after, before)
+			}
+			return
+		}
+		var p mockserver.Pet
+		if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := ft.srv.Store().Get(p.ID)
+		if err != nil || !ok || got != p {
+			t.Fatalf("created %+v, stored %+v (%v, %v)", p, got, ok, err)
+		}
+	})
+}
+
+var bodySeedsForFuzz = []string{
+	`{"name":"Rex","categoryId":1}`, `{"name":"Rex","categoryId":1,"status":"sold"}`, `{"name":"","categoryId":-9223372036854775808}`,
+	`{"name":"Rex","categoryId":1e2}`, `{"name":"Rex","categoryId":1.5}`, `{"name":"Rex","categoryId":9223372036854775808}`,
+	`{"name":"Rex"}`, `{"categoryId":1}`, `{"name":null,"categoryId":1}`, `{"name":"Rex","categoryId":1,"status":"lost"}`,
+	`[]`, `null`, `"x"`, `{"name":"Rex",`, `{"name":"Rex","categoryId":1} {}`, ``, `{"name":"\u0000\ud800","categoryId":0}`,
+	`{"name":"Rex","categoryId":1e99999999999}`, `{"name":{"a":1},"categoryId":[1]}`,
+}
+
+func FuzzListPets(f *testing.F) {
+	for _, q := range []string{
+		"", "limit=20", "limit=0", "limit=101", "limit=abc", "limit=", "limit=1&limit=2", "status=sold", "status=lost",
+		"status=sold&limit=3", "cursor=AQAAAAAAAAAF", "cursor=%zz", "limit=%31%30", "a=b&&c", "limit=99999999999999999999",
+		"status=available&cursor=AQAAAAAAAAAA&limit=100",
+	} {
+		f.Add(q)
+	}
+	ft := newFuzzTarget(f)
+	f.Fuzz(func(t *testing.T, rawQuery string) {
+		rec := ft.serve(t, authorized("GET", "/v1/pets?"+rawQuery, ""))
+		if rec.Code != http.StatusOK {
+			return
+		}
+		var pets []mockserver.Pet
+		if err := json.Unmarshal(rec.Body.Bytes(), &pets); err != nil {
+			t.Fatal(err)
+		}
+		if len(pets) > 100 {
+			t.Fatalf("?%s: %d pets, more than the maximum limit", rawQuery, len(pets))
+		}
+	})
+}
+
+func FuzzGetPet(f *testing.F) {
+	for _, id := range []string{"1", "50", "0", "-1", "+1", "01", "1.0", "abc", "", "9223372036854775807",
+		"9223372036854775808", "%31", "1/2", "%2F", "１"} {
+		f.Add(id)
+	}
+	ft := newFuzzTarget(f)
+	f.Fuzz(func(t *testing.T, id string) {
+		rec := ft.serve(t, authorized("GET", "/v1/pets/"+id, ""))
+		if want, err := strconv.ParseInt(id, 10, 64); err == nil && want >= 1 && want <= mockserver.DefaultPets && rec.Code != http.StatusOK &&
+			!strings.ContainsAny(id, "+") {
+			t.Fatalf("GET /v1/pets/%s: %d, want the seeded pet", id, rec.Code)
+		}
+	})
+}
+
+func FuzzPrefer(f *testing.F) {
+	for _, p := range []string{"code=404", "code=401", "code=400", "code=500", "code=503", "code=418", "code=abc",
+		"code=200", "delay=0", "delay=10", "delay=-1", "now=2031-01-01", "now=x", "code=404, delay=5", `code="404"`,
+		"return=minimal", "code=404;x=y", ",,,", "CODE=400"} {
+		f.Add(p, "/v1/pets/1")
+		f.Add(p, "/v1/pets")
+	}
+	ft := newFuzzTarget(f)
+	f.Fuzz(func(t *testing.T, prefer, path string) {
+		if path != "/v1/pets" && path != "/v1/pets/1" {
+			path = "/v1/pets"
+		}
+		req := authorized("GET", path, "")
+		req.Header.Set("Prefer", prefer)
+		// A delay is cut at once: the client is gone before it asks.
+		ctx, cancel := context.WithCancel(req.Context())
+		cancel()
+		req = req.WithContext(ctx)
+		rec := httptest.NewRecorder()
+		ft.srv.ServeHTTP(rec, req)
+		switch {
+		case rec.Code == 500 || rec.Code == 503:
+			// Outside the contract, and only when asked for: a forced
+			// outage, or a delay the client did not wait for.
+			forcedOutage := strings.Contains(rec.Header().Get("Preference-Applied"), "code="+strconv.Itoa(rec.Code))
+			gone := strings.Contains(rec.Body.String(), "cancelled by the client during the delay")
+			if !forcedOutage && !gone {
+				t.Fatalf("Prefer: %q: %d %s", prefer, rec.Code, rec.Body)
+			}
+			return
+		}
+		if err := ft.c.check(req, rec.Code, rec.Header(), rec.Body.Bytes()); err != nil {
+			t.Fatalf("Prefer: %q: answer breaks the contract: %v\n%d %s", prefer, err, rec.Code, rec.Body)
+		}
+	})
+}
+
+func FuzzCursor(f *testing.F) {
+	for _, c := range []string{"AQAAAAAAAAAF", "AQAAAAAAAAAA", "AQ", "AAAAAAAAAAAA", "AQAAAAAAAAAF==", "////////////",
+		"AX__________", "AYAAAAAAAAAA", strings.Repeat("A", 64), "%00"} {
+		f.Add(c)
+	}
+	ft := newFuzzTarget(f)
+	f.Fuzz(func(t *testing.T, cursor string) {
+		for _, status := range []string{"", "&status=sold"} {
+			rec := ft.serve(t, authorized("GET", "/v1/pets?limit=5&cursor="+url.QueryEscape(cursor)+status, ""))
+			if rec.Code != http.StatusOK && rec.Code != http.StatusBadRequest {
+				t.Fatalf("cursor %q: %d", cursor, rec.Code)
+			}
+		}
+	})
+}
