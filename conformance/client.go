@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"mime"
 	"net/http"
 	"net/url"
 	"slices"
@@ -248,6 +249,9 @@ func (h *harness) validate(sent *http.Request, r *request, x *exchange) error {
 	if responses.Status(x.status) == nil && responses.Default() == nil {
 		return &statusError{status: x.status, op: r.op, documented: documentedStatuses(route.Operation)}
 	}
+	if problem := invalidJSON(x); problem != "" {
+		return fmt.Errorf("%s answered %d: %s", r.op, x.status, problem)
+	}
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{
 			Request: probe, PathParams: params, Route: route,
@@ -288,6 +292,26 @@ type statusError struct {
 
 func (e *statusError) Error() string {
 	return fmt.Sprintf("status %d is not documented for %s (documented: %s)", e.status, e.op, strings.Join(e.documented, ", "))
+}
+
+// invalidJSON says why the body of x, served as JSON, is not JSON, or
+// returns "". The schema check would say it too, less plainly.
+func invalidJSON(x *exchange) string {
+	mediaType, _, _ := mime.ParseMediaType(x.header.Get("Content-Type"))
+	if len(x.body) == 0 || mediaType != "application/json" && !strings.HasSuffix(mediaType, "+json") {
+		return ""
+	}
+	var v json.RawMessage
+	err := json.Unmarshal(x.body, &v)
+	var se *json.SyntaxError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &se):
+		return fmt.Sprintf("the body is not valid JSON: %s, at byte %d of %d", se, se.Offset, len(x.body))
+	default:
+		return "the body is not valid JSON: " + err.Error()
+	}
 }
 
 func documentedStatuses(op *openapi3.Operation) []string {
