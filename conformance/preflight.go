@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // UnreachableError is returned by Preflight when the base URL gives no
@@ -45,7 +46,7 @@ func Preflight(ctx context.Context, cfg Config) (string, error) {
 	resp, err := client.Do(req)
 	if err != nil {
 		msg := describeNoAnswer(err, errors.Is(ctx.Err(), context.DeadlineExceeded), cfg.timeout())
-		return "", &UnreachableError{URL: target, Err: redactedError{msg: redactKey(msg, cfg.APIKey), err: err}}
+		return "", &UnreachableError{URL: target, Err: redactError(msg, err, cfg.APIKey)}
 	}
 	resp.Body.Close()
 	note := fmt.Sprintf("GET %s answered %d %s", target, resp.StatusCode, http.StatusText(resp.StatusCode))
@@ -61,11 +62,20 @@ func Preflight(ctx context.Context, cfg Config) (string, error) {
 }
 
 // redactedError is an error whose message has the API key replaced by
-// $PETSTORE_API_KEY. It unwraps to the error it describes.
+// $PETSTORE_API_KEY.
 type redactedError struct {
 	msg string
-	err error
+	err error // what msg describes, nil if its message holds the key
 }
 
 func (e redactedError) Error() string { return e.msg }
 func (e redactedError) Unwrap() error { return e.err }
+
+// redactError returns an error that says msg, about err, with the key
+// redacted. It unwraps to err, unless err's own message holds the key.
+func redactError(msg string, err error, key string) error {
+	if key != "" && strings.Contains(err.Error(), key) {
+		err = nil
+	}
+	return redactedError{msg: redactKey(msg, key), err: err}
+}
