@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"mime"
 	"net/http"
 	"net/url"
 	"slices"
@@ -23,10 +24,6 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// maxBody bounds how much of a response the suite reads. A page of the
-// largest limit is far smaller.
-const maxBody = 8 << 20
-
 // harness is the suite's view of the deployment under test: its HTTP
 // client, which checks every answer against the contract, and what the
 // specs need to know of the run. BeforeSuite builds it from a Config.
@@ -40,8 +37,9 @@ type harness struct {
 	rnd      *rand.Rand // Ginkgo runs specs one at a time
 	runID    string
 
-	creates atomic.Int64 // createPet requests sent
-	named   atomic.Int64 // pets named so far
+	creates           atomic.Int64 // createPet requests sent
+	named             atomic.Int64 // pets named so far
+	transportFailures atomic.Int64 // requests without a complete answer
 }
 
 func newHarness(cfg Config, seed uint64) (*harness, error) {
@@ -76,10 +74,6 @@ func newHarness(cfg Config, seed uint64) (*harness, error) {
 	if runID == "" {
 		runID = cfg.now().UTC().Format("20060102t150405") + "-" + strconv.FormatUint(rnd.Uint64N(36*36*36), 36)
 	}
-	transport := cfg.Transport
-	if transport == nil {
-		transport = http.DefaultTransport.(*http.Transport).Clone()
-	}
 	return &harness{
 		cfg:      cfg,
 		base:     base,
@@ -88,12 +82,7 @@ func newHarness(cfg Config, seed uint64) (*harness, error) {
 		contract: c,
 		rnd:      rnd,
 		runID:    runID,
-		http: &http.Client{
-			Transport: transport,
-			// A redirect is an answer like any other: the contract
-			// decides whether it is allowed.
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
+		http:     newClient(cfg.Transport),
 	}, nil
 }
 
@@ -170,9 +159,10 @@ func (h *harness) createPet(ctx context.Context, body string, opts ...option) *e
 }
 
 // send sends r and checks the answer against everything that holds for
-// every answer: it came, its status is documented for the operation, it
-// matches the document, an error is a proper Error and a list has no
-// duplicate id. The spec fails at the first rule broken.
+// every answer: it came in full, within the timeout and MaxBodyBytes, it is
+// no redirect, its status is documented for the operation, it matches the
+// document, an error is a proper Error and a list has no duplicate id. The
+// spec fails at the first rule broken.
 func (h *harness) send(ctx context.Context, r *request) *exchange {
 	GinkgoHelper()
 	u := *h.base
@@ -209,19 +199,25 @@ func (h *harness) send(ctx context.Context, r *request) *exchange {
 	req.Header.Set("User-Agent", "petstore-conformance")
 	resp, err := h.http.Do(req)
 	if err != nil {
-		Fail(x.report(ruleTransport, x.redact(err.Error())))
+		h.failTransport(x, describeNoAnswer(err, errors.Is(ctx.Err(), context.DeadlineExceeded), h.cfg.timeout()))
 	}
 	defer resp.Body.Close()
 	x.status, x.header = resp.StatusCode, resp.Header
-	x.body, err = io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	if resp.ContentLength > MaxBodyBytes {
+		h.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: Content-Length announced %d; not read", MaxBodyBytes, resp.ContentLength))
+	}
+	x.body, err = io.ReadAll(io.LimitReader(resp.Body, MaxBodyBytes+1))
 	switch {
 	case err != nil:
-		Fail(x.report(ruleTransport, "reading the body: "+x.redact(err.Error())))
-	case len(x.body) > maxBody:
-		Fail(x.report(ruleTransport, fmt.Sprintf("the body is larger than %d bytes", maxBody)))
+		h.failTransport(x, describeBrokenBody(err, errors.Is(ctx.Err(), context.DeadlineExceeded), h.cfg.timeout(), len(x.body), resp.ContentLength))
+	case len(x.body) > MaxBodyBytes:
+		h.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: reading stopped there", MaxBodyBytes))
 	}
 
 	if err := h.validate(req, r, x); err != nil {
+		if errors.As(err, new(*statusError)) && isRedirect(x.status, x.header) {
+			Fail(x.report(ruleRedirect, h.describeRedirect(x)))
+		}
 		Fail(x.report(ruleContract, err.Error()))
 	}
 	if x.status >= 400 {
@@ -251,7 +247,10 @@ func (h *harness) validate(sent *http.Request, r *request, x *exchange) error {
 	}
 	responses := route.Operation.Responses
 	if responses.Status(x.status) == nil && responses.Default() == nil {
-		return fmt.Errorf("status %d is not documented for %s (documented: %s)", x.status, r.op, strings.Join(documentedStatuses(route.Operation), ", "))
+		return &statusError{status: x.status, op: r.op, documented: documentedStatuses(route.Operation)}
+	}
+	if problem := invalidJSON(x); problem != "" {
+		return fmt.Errorf("%s answered %d: %s", r.op, x.status, problem)
 	}
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{
@@ -269,6 +268,50 @@ func (h *harness) validate(sent *http.Request, r *request, x *exchange) error {
 		return fmt.Errorf("%s answered %d: %s", r.op, x.status, describeValidation(err))
 	}
 	return nil
+}
+
+// failTransport fails the spec on an answer that did not come in full. The
+// MaxTransportFailures-th such failure stops the run: the deployment is not
+// answering, and each check left would only wait for its timeout.
+func (h *harness) failTransport(x *exchange, detail string) {
+	GinkgoHelper()
+	msg := x.report(ruleTransport, detail)
+	if n := h.transportFailures.Add(1); n >= MaxTransportFailures {
+		AbortSuite(msg + fmt.Sprintf("the run stops: %d requests got no complete answer, so the checks left are skipped\n", n))
+	}
+	Fail(msg)
+}
+
+// statusError says that the status of an answer is not documented for its
+// operation.
+type statusError struct {
+	status     int
+	op         string
+	documented []string
+}
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("status %d is not documented for %s (documented: %s)", e.status, e.op, strings.Join(e.documented, ", "))
+}
+
+// invalidJSON says why the body of x, served as JSON, is not JSON, or
+// returns "". The schema check would say it too, less plainly.
+func invalidJSON(x *exchange) string {
+	mediaType, _, _ := mime.ParseMediaType(x.header.Get("Content-Type"))
+	if len(x.body) == 0 || mediaType != "application/json" && !strings.HasSuffix(mediaType, "+json") {
+		return ""
+	}
+	var v json.RawMessage
+	err := json.Unmarshal(x.body, &v)
+	var se *json.SyntaxError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &se):
+		return fmt.Sprintf("the body is not valid JSON: %s, at byte %d of %d", se, se.Offset, len(x.body))
+	default:
+		return "the body is not valid JSON: " + err.Error()
+	}
 }
 
 func documentedStatuses(op *openapi3.Operation) []string {

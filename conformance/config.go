@@ -58,7 +58,8 @@ type Config struct {
 	// MaxCreates bounds the createPet requests of the run. A spec that
 	// would exceed it is skipped. Zero means DefaultMaxCreates.
 	MaxCreates int
-	// Timeout bounds each request. Zero means DefaultTimeout.
+	// Timeout bounds each request, from sending it to the last byte of the
+	// answer. Zero means DefaultTimeout.
 	Timeout time.Duration
 
 	// Document is the contract to judge against. Nil means spec.Load().
@@ -71,7 +72,9 @@ type Config struct {
 	// so a run can be repeated exactly.
 	Seed uint64
 	// Transport sends the requests. Nil means a clone of
-	// http.DefaultTransport.
+	// http.DefaultTransport that reads at most MaxHeaderBytes of headers.
+	// Whatever the transport, the suite follows no redirect and reads at
+	// most MaxBodyBytes of a body.
 	Transport http.RoundTripper
 	// Now tells the time, to know whether getPet's sunset has passed. Nil
 	// means time.Now.

@@ -129,3 +129,42 @@ func TestPreflight(t *testing.T) {
 		t.Errorf("Preflight sent Authorization %q, want the bearer key", gotAuth)
 	}
 }
+
+// TestPreflightErrors: a preflight that gets no answer says why in plain
+// words, and no error of its chain holds the key, even when the server
+// echoed it into Go's error message.
+func TestPreflightErrors(t *testing.T) {
+	const key = "preflight-k3y"
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/silent/pets" {
+			<-r.Context().Done() // the client gave up
+			return
+		}
+		c, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		c.Write([]byte(r.Header.Get("Authorization") + "\r\n\r\n"))
+	}))
+	defer hs.Close()
+
+	_, err := Preflight(context.Background(), Config{BaseURL: hs.URL + "/echo", APIKey: key})
+	if err == nil || !strings.Contains(err.Error(), "no HTTP answer: ") || !strings.Contains(err.Error(), keyVar) {
+		t.Errorf("Preflight of a server that echoes the key as its status line = %v, want no HTTP answer, with %s", err, keyVar)
+	}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if strings.Contains(e.Error(), key) {
+			t.Errorf("an error of the chain holds the key: %T %q", e, e)
+		}
+	}
+
+	start := time.Now()
+	_, err = Preflight(context.Background(), Config{BaseURL: hs.URL + "/silent", APIKey: key, Timeout: 100 * time.Millisecond})
+	if err == nil || !strings.HasSuffix(err.Error(), ": no answer within 100ms") || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Preflight of a server that never answers = %v, want no answer within 100ms, a deadline exceeded", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Preflight of a server that never answers took %v with a timeout of 100ms", d)
+	}
+}

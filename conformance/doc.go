@@ -8,6 +8,13 @@
 // application/json and the body must match the schema. On top of that each
 // spec checks one rule of the interface.
 //
+// A deployment that misbehaves cannot hang or exhaust the suite: each
+// request ends at Config.Timeout, body included, at most MaxBodyBytes of a
+// body and MaxHeaderBytes of headers are read, no redirect is followed, and
+// a run stops after MaxTransportFailures requests without a complete
+// answer. The API key is sent to the base URL's host only, and never
+// printed.
+//
 // By default a server is held to the interface alone, so a correct server
 // that fills the interface's gaps differently from petmock passes. With
 // Config.Strict it is also held to petmock's gap decisions, the specs

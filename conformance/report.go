@@ -44,16 +44,17 @@ func (x *exchange) report(r rule, detail string) string {
 			fmt.Fprintf(&b, "  %s: %s\n", name, v)
 		}
 	}
-	body := x.body
+	// Redacted before it is cut, so that no part of a key is shown.
+	body := x.redact(string(x.body))
 	suffix := ""
 	if len(body) > bodyShown {
 		body = body[:bodyShown]
-		suffix = " … (truncated; " + strconv.Itoa(len(x.body)) + " bytes in all)"
+		suffix = " … (truncated; " + strconv.Itoa(len(x.body)) + " bytes read)"
 	}
 	if len(body) == 0 {
 		b.WriteString("  (empty body)\n")
 	} else {
-		fmt.Fprintf(&b, "  %s%s\n", strings.ReplaceAll(strings.TrimRight(string(body), "\n"), "\n", "\n  "), suffix)
+		fmt.Fprintf(&b, "  %s%s\n", strings.ReplaceAll(strings.TrimRight(body, "\n"), "\n", "\n  "), suffix)
 	}
 	return x.redact(b.String())
 }
@@ -67,10 +68,17 @@ func (x *exchange) broke(r rule, detail ...string) func() string {
 // redact replaces the API key in s. A server could echo the key in a body
 // or header.
 func (x *exchange) redact(s string) string {
-	if x.key == "" {
+	return redactKey(s, x.key)
+}
+
+// redactKey replaces the API key in s by $PETSTORE_API_KEY. A server can
+// echo the key anywhere: in a body, a header, even a status line that ends
+// up in an error message.
+func redactKey(s, key string) string {
+	if key == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, x.key, keyVar)
+	return strings.ReplaceAll(s, key, keyVar)
 }
 
 // curl returns a command that repeats the request. Header values holding

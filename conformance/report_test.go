@@ -98,7 +98,23 @@ func TestReportRedactsKey(t *testing.T) {
 func TestReportTruncatesBody(t *testing.T) {
 	x := &exchange{method: "GET", url: "http://h/v1/pets", status: 200, header: http.Header{}, body: []byte(strings.Repeat("x", bodyShown+100))}
 	got := x.report(ruleContract, "")
-	if strings.Contains(got, strings.Repeat("x", bodyShown+1)) || !strings.Contains(got, "truncated; 2148 bytes in all") {
+	if strings.Contains(got, strings.Repeat("x", bodyShown+1)) || !strings.Contains(got, "truncated; 2148 bytes read") {
 		t.Errorf("the body is not truncated to %d bytes:\n%.200s…", bodyShown, got)
+	}
+}
+
+// TestReportRedactsKeyAcrossTheCut: a key that a server placed across the
+// point where the shown body is cut is redacted whole, so that no part of
+// it is shown.
+func TestReportRedactsKeyAcrossTheCut(t *testing.T) {
+	const key = "s3cret-key-0123456789"
+	body := strings.Repeat("x", bodyShown-5) + key + strings.Repeat("y", 100)
+	x := &exchange{method: "GET", url: "http://h/v1/pets", key: key, status: 200, header: http.Header{}, body: []byte(body)}
+	got := x.report(ruleContract, "")
+	if strings.Contains(got, key[:5]) {
+		t.Errorf("the report shows the start of the key, %q:\n…%s", key[:5], got[strings.Index(got, "xxxxx"+key[:5]):])
+	}
+	if !strings.Contains(got, "xxxxx"+keyVar[:5]+" … (truncated;") {
+		t.Errorf("the report does not cut the redacted body:\n%.300s…", got[strings.LastIndex(got, "xxxxx"):])
 	}
 }

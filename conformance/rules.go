@@ -1,5 +1,7 @@
 package conformance
 
+import "strconv"
+
 // rule is one rule the suite checks. Its id appears in every failure
 // message, so a red run names the rule that was broken and a test can look
 // for it.
@@ -11,7 +13,8 @@ type rule struct {
 // Rules of the interface, checked by default. Texts that depend on the
 // document are filled in by the spec that checks them.
 var (
-	ruleTransport    = rule{"transport", "every request gets an HTTP answer within the timeout"}
+	ruleTransport    = rule{"transport", "every request gets a complete HTTP answer within the timeout, with a body of at most " + strconv.Itoa(MaxBodyBytes>>20) + " MiB"}
+	ruleRedirect     = rule{"redirect", "no answer is a redirect: the interface documents none, so the suite follows none, and sends the API key to the base URL's host only"}
 	ruleContract     = rule{"contract.response", "every answer is one the document describes for the operation: a documented status, Content-Type application/json and a body that matches the schema"}
 	ruleErrorShape   = rule{"errors.shape", "every error is an Error body whose code and message are non-empty strings and whose status equals the HTTP status (interface §7)"}
 	ruleAuth         = rule{"auth.required", "a request without a valid bearer key gets 401 with an Error body (interface §5)"}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/petstore/contract/mockserver"
 )
@@ -64,23 +66,35 @@ func serve(tb testing.TB, h http.Handler) string {
 
 // result is what one run of the binary left behind.
 type result struct {
-	code   int
-	stdout string
-	stderr string
-	junit  []byte // the report, if one was asked for and written
+	code    int
+	stdout  string
+	stderr  string
+	junit   []byte // the report, if one was asked for and written
+	elapsed time.Duration
 }
 
 func (r result) String() string {
-	return fmt.Sprintf("exit %d\n--- stdout\n%s\n--- stderr\n%s", r.code, r.stdout, r.stderr)
+	return fmt.Sprintf("exit %d after %v\n--- stdout\n%s\n--- stderr\n%s", r.code, r.elapsed.Round(time.Millisecond), r.stdout, r.stderr)
 }
+
+// runLimit bounds every run of the binary that sets no bound of its own. A
+// run that takes longer is killed and fails its test, so that a hang shows
+// as a failure instead of a stuck test.
+const runLimit = 2 * time.Minute
 
 // judge runs the binary against baseURL with the key in PETSTORE_API_KEY,
 // a JUnit report and no colour, plus args.
 func judge(tb testing.TB, baseURL string, args ...string) result {
 	tb.Helper()
+	return judgeWithin(tb, runLimit, baseURL, args...)
+}
+
+// judgeWithin is judge for a run that must end within limit.
+func judgeWithin(tb testing.TB, limit time.Duration, baseURL string, args ...string) result {
+	tb.Helper()
 	report := filepath.Join(tb.TempDir(), "report.xml")
 	all := append([]string{"--base-url", baseURL, "--no-color", "--junit-report", report}, args...)
-	r := runBinary(tb, []string{"PETSTORE_API_KEY=" + testKey}, all...)
+	r := runBinaryWithin(tb, limit, []string{"PETSTORE_API_KEY=" + testKey}, all...)
 	r.junit, _ = os.ReadFile(report)
 	return r
 }
@@ -88,15 +102,28 @@ func judge(tb testing.TB, baseURL string, args ...string) result {
 // runBinary runs the binary with env added to a minimal environment.
 func runBinary(tb testing.TB, env []string, args ...string) result {
 	tb.Helper()
-	cmd := exec.Command(binary, args...)
+	return runBinaryWithin(tb, runLimit, env, args...)
+}
+
+// runBinaryWithin runs the binary with env added to a minimal environment,
+// and kills it and fails the test if it is still running after limit.
+func runBinaryWithin(tb testing.TB, limit time.Duration, env []string, args ...string) result {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.WaitDelay = time.Second
 	cmd.Dir = tb.TempDir()
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
 	err := cmd.Run()
-	r := result{stdout: stdout.String(), stderr: stderr.String()}
+	r := result{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
 	var exit *exec.ExitError
 	switch {
+	case ctx.Err() != nil:
+		tb.Fatalf("still running after %v: killed\n%s", limit, r)
 	case errors.As(err, &exit):
 		r.code = exit.ExitCode()
 	case err != nil:

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
+	"strings"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
@@ -42,7 +44,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.BoolVar(&o.cfg.ReadOnly, "read-only", false, "send no request that can change state: for production")
 	fs.BoolVar(&o.cfg.Strict, "strict", false, "also hold the server to petmock's gap decisions")
 	fs.IntVar(&o.cfg.MaxCreates, "max-creates", conformance.DefaultMaxCreates, "at most `N` createPet requests in the run")
-	fs.DurationVar(&o.cfg.Timeout, "timeout", conformance.DefaultTimeout, "time allowed for each request")
+	fs.DurationVar(&o.cfg.Timeout, "timeout", conformance.DefaultTimeout, "time allowed for each request, from sending it to the last byte of the answer")
 	fs.StringVar(&o.specFile, "spec", "", "judge against the OpenAPI document in `FILE` instead of the built-in one")
 	fs.StringVar(&o.junitReport, "junit-report", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&o.labelFilter, "label-filter", "", "run only the checks whose labels match the Ginkgo label `expression`, such as 'auth || limit'")
@@ -98,6 +100,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	// net/http logs through the standard logger, for instance the bytes a
+	// server sends beyond its Content-Length, which may echo the key.
+	defer redactLog(o.cfg.APIKey, stderr)()
 	preflightCtx, cancel := context.WithTimeout(ctx, o.cfg.Timeout+time.Second)
 	defer cancel()
 	note, err := conformance.Preflight(preflightCtx, o.cfg)
@@ -119,6 +124,29 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return errChecksFailed
 	}
 	return nil
+}
+
+// redactLog sends what the standard logger prints to w, with the API key
+// replaced by $PETSTORE_API_KEY, and returns a function that restores the
+// logger's output.
+func redactLog(key string, w io.Writer) (restore func()) {
+	prev := log.Writer()
+	log.SetOutput(keyRedactor{w: w, key: key})
+	return func() { log.SetOutput(prev) }
+}
+
+// keyRedactor writes to w with key replaced by $PETSTORE_API_KEY. The
+// standard logger writes each line in one call, so a key is never split.
+type keyRedactor struct {
+	w   io.Writer
+	key string
+}
+
+func (r keyRedactor) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(r.w, strings.ReplaceAll(string(p), r.key, "$"+keyEnv)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // failRecorder is the GinkgoTestingT of a run outside go test: Run's
