@@ -622,25 +622,3 @@ func (s *Server) asError(err error) *Error {
 	}
 	return newError(http.StatusInternalServerError, "server", "internal error")
 }
-
-// statusRecorder remembers the status of an answer, for the request log.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusRecorder) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *statusRecorder) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
