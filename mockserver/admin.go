@@ -12,8 +12,9 @@ import (
 // AdminPrefix is where the admin API lives, outside the API's base path.
 const AdminPrefix = "/__petmock/"
 
-// MaxFixtureBytes is the largest fixture PUT /__petmock/pets accepts.
-const MaxFixtureBytes = 256 << 20
+// DefaultMaxFixtureBytes is the largest fixture PUT /__petmock/pets
+// accepts by default.
+const DefaultMaxFixtureBytes = 256 << 20
 
 // serveAdmin answers the admin API. Every endpoint but health needs a key
 // the API accepts.
@@ -65,7 +66,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	case "pets PUT":
 		return s.replacePets(w, r)
 	case "requests GET":
-		n := len(s.journal.ring)
+		n := s.journal.size()
 		if v := r.URL.Query().Get("limit"); v != "" {
 			var err error
 			if n, err = strconv.Atoi(v); err != nil || n < 1 {
@@ -84,16 +85,17 @@ func (s *Server) replacePets(w http.ResponseWriter, r *http.Request) error {
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		return newError(http.StatusUnsupportedMediaType, "content-type", "must be application/json, not %q", ct)
 	}
-	if r.ContentLength > MaxFixtureBytes {
-		return newError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", MaxFixtureBytes)
+	limit := s.maxFixtureBytes
+	if r.ContentLength > limit {
+		return newError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", limit)
 	}
-	body := http.MaxBytesReader(w, r.Body, MaxFixtureBytes)
+	body := http.MaxBytesReader(w, r.Body, limit)
 	pets, err := readFixture(body, s.petSchema)
 	var tooLarge *http.MaxBytesError
 	var fe *FixtureError
 	switch {
 	case errors.As(err, &tooLarge):
-		return newError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", MaxFixtureBytes)
+		return newError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", limit)
 	case errors.As(err, &fe):
 		e := *fe.Err
 		e.Message = fe.Error()

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -134,6 +135,16 @@ func TestRequestJournal(t *testing.T) {
 	if strings.Contains(string(resp.body), "journal-secret") || strings.Contains(string(resp.body), "session=abc") {
 		t.Errorf("the journal holds a secret: %s", resp.body)
 	}
+	// Keys sent anywhere else are hidden too: in other headers, in the
+	// query, in the body.
+	ts.do(t, "POST", "/pets?access_token=other-token&note=journal-secret", `{"name":"journal-secret","categoryId":1}`,
+		"Authorization", auth, "X-Api-Key", "journal-secret", "X-Forwarded-Key", "Bearer journal-secret")
+	leaky := ts.admin(t, "GET", "requests?limit=1", "", auth)
+	for _, secret := range []string{"journal-secret", "other-token"} {
+		if strings.Contains(string(leaky.body), secret) {
+			t.Errorf("the journal shows %q: %s", secret, leaky.body)
+		}
+	}
 	var got struct{ Requests []mockserver.Exchange }
 	if err := json.Unmarshal(resp.body, &got); err != nil {
 		t.Fatal(err)
@@ -151,7 +162,7 @@ func TestRequestJournal(t *testing.T) {
 		post.Response.Header.Get("Location") == "" {
 		t.Errorf("POST exchange = %+v", post)
 	}
-	if one := ts.admin(t, "GET", "requests?limit=1", "", auth); !strings.Contains(string(one.body), "status=lost") || strings.Count(string(one.body), `"method"`) != 1 {
+	if one := ts.admin(t, "GET", "requests?limit=2", "", auth); !strings.Contains(string(one.body), "status=lost") || strings.Count(string(one.body), `"method"`) != 2 {
 		t.Errorf("GET requests?limit=1: %s", one.body)
 	}
 	ts.admin(t, "DELETE", "requests", "", auth)
@@ -221,11 +232,20 @@ func TestStateFiles(t *testing.T) {
 	}
 
 	os.WriteFile(filepath.Join(dir, "state.json.tmp-123"), []byte("[{"), 0o644)
+	os.WriteFile(filepath.Join(dir, "other.json.tmp-123"), []byte("[{"), 0o644)
 	if err := mockserver.RemoveStaleStateFiles(path); err != nil {
 		t.Fatal(err)
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) != 0 {
-		t.Errorf("RemoveStaleStateFiles left %v", left)
+	if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) != 1 || filepath.Base(left[0]) != "other.json.tmp-123" {
+		t.Errorf("RemoveStaleStateFiles left %v, want only the other file's", left)
+	}
+	// A path with glob metacharacters is a path like any other.
+	odd := filepath.Join(dir, "x[.json")
+	if _, err := mockserver.SaveState(odd, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := mockserver.RemoveStaleStateFiles(odd); err != nil {
+		t.Errorf("RemoveStaleStateFiles(%q): %v", odd, err)
 	}
 
 	corrupt := []byte(`[{"id":1,"name":"One","categoryId":1},{"id":2,"na`)
@@ -268,5 +288,53 @@ func TestStoreLimits(t *testing.T) {
 	}
 	if _, err := mockserver.New(mockserver.Config{Pets: start, MaxStoreBytes: 10}); err == nil {
 		t.Error("New accepted a catalogue larger than MaxStoreBytes")
+	}
+}
+
+func TestJournalTurnedOff(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{JournalSize: -1})
+	ts.do(t, "GET", "/pets", "")
+	for _, method := range []string{"GET", "DELETE"} {
+		if resp := ts.admin(t, method, "requests", ""); resp.StatusCode != 200 || string(resp.body) != `{"requests":[]}`+"\n" {
+			t.Errorf("%s requests with the journal off: %s, want an empty journal", method, resp)
+		}
+	}
+}
+
+// endlessFixture is a fixture that never ends: "[" and then pets.
+type endlessFixture struct{ n int }
+
+func (f *endlessFixture) Read(p []byte) (int, error) {
+	if f.n == 0 {
+		f.n++
+		return copy(p, "["), nil
+	}
+	n := 0
+	for {
+		pet := `{"id":` + strconv.Itoa(f.n) + `,"name":"` + strings.Repeat("x", 1000) + `","categoryId":1},`
+		if n+len(pet) > len(p) {
+			return n, nil
+		}
+		n += copy(p[n:], pet)
+		f.n++
+	}
+}
+
+func TestAdminFixtureSizeLimit(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{MaxFixtureBytes: 1 << 20})
+	req, _ := http.NewRequest("PUT", strings.TrimSuffix(ts.URL, "/v1")+mockserver.AdminPrefix+"pets", &endlessFixture{})
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := ts.client.Do(req)
+	if err != nil {
+		t.Logf("the server closed the connection while the client wrote: %v", err)
+		return
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("an endless chunked fixture: status = %d, want 413", resp.StatusCode)
+	}
+	if ts.Store().Len() != mockserver.DefaultPets {
+		t.Errorf("an endless fixture changed the store")
 	}
 }

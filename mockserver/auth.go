@@ -21,9 +21,7 @@ const DefaultAPIKey = "petmock-dev-key"
 type keyring [][sha256.Size]byte
 
 func newKeyring(keys []string) (keyring, error) {
-	if len(keys) == 0 {
-		keys = []string{DefaultAPIKey}
-	}
+	keys = keysOrDefault(keys)
 	ring := make(keyring, 0, len(keys))
 	for i, k := range keys {
 		if k == "" || strings.ContainsAny(k, " \t\r\n") {
@@ -32,6 +30,14 @@ func newKeyring(keys []string) (keyring, error) {
 		ring = append(ring, sha256.Sum256([]byte(k)))
 	}
 	return ring, nil
+}
+
+// keysOrDefault returns keys, or DefaultAPIKey when there are none.
+func keysOrDefault(keys []string) []string {
+	if len(keys) == 0 {
+		return []string{DefaultAPIKey}
+	}
+	return keys
 }
 
 func (ring keyring) accepts(key string) bool {

@@ -86,6 +86,28 @@ func TestPreferAppliedAndHeaders(t *testing.T) {
 // TestPreferSuccessCodeAnswersAsUsual checks that forcing the success
 // status of an operation changes nothing: the request is handled, and
 // validated, as without it.
+// TestKeyBeforeChaos checks that a request without a key gets its 401 at
+// once, whatever the latency, the fail rate or its Prefer header say.
+func TestKeyBeforeChaos(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{FailRate: 1, Latency: mockserver.Latency{Min: time.Second, Max: time.Second}})
+	start := time.Now()
+	resp := ts.do(t, "GET", "/pets", "", "Authorization", "", "Prefer", "delay=3000")
+	if resp.StatusCode != 401 {
+		t.Errorf("no key, fail rate 1: status = %d, want 401", resp.StatusCode)
+	}
+	if elapsed := time.Since(start); elapsed >= time.Second {
+		t.Errorf("no key: answered after %s; the latency must not apply before the key check", elapsed)
+	}
+}
+
+func TestPreferNowIsReported(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{})
+	resp := ts.do(t, "GET", "/pets/1", "", "Prefer", "now=2031-01-01")
+	if resp.StatusCode != 410 || resp.Header.Get("Preference-Applied") != "now=2031-01-01" {
+		t.Errorf("Prefer: now=2031-01-01: %d with Preference-Applied %q", resp.StatusCode, resp.Header.Get("Preference-Applied"))
+	}
+}
+
 func TestPreferSuccessCodeAnswersAsUsual(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{Pets: []mockserver.Pet{}})
 	if resp := ts.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`, "Prefer", "code=201"); resp.StatusCode != 201 || ts.Store().Len() != 1 {

@@ -52,9 +52,9 @@ func (s *Store) Export(w io.Writer) (version uint64, err error) {
 
 // ReadFixture reads a fixture and checks it pet by pet against the Pet
 // schema of the document: the first pet that does not fit is named in the
-// error, such as "pets[3] (id 4): status: must be one of available,
-// pending, sold". Ids must be unique. It reads pets as they come, so a
-// fixture is never held in memory twice.
+// error, such as "pets[3]: status: must be one of available, pending,
+// sold". Ids must be unique. It reads pets as they come, so a fixture is
+// never held in memory twice. A failure to read is returned as it is.
 func ReadFixture(r io.Reader) ([]Pet, error) {
 	doc, err := spec.Load()
 	if err != nil {
@@ -89,6 +89,9 @@ func readFixture(r io.Reader, petSchema *openapi3.Schema) ([]Pet, error) {
 		return &FixtureError{Index: -1, Err: badRequest("fixture", format, args...)}
 	}
 	if tok, err := dec.Token(); err != nil {
+		if readFailed(err) {
+			return nil, err
+		}
 		return nil, whole("not JSON: %v", err)
 	} else if d, ok := tok.(json.Delim); !ok || d != '[' {
 		return nil, whole("want a JSON array of pets")
@@ -98,6 +101,9 @@ func readFixture(r io.Reader, petSchema *openapi3.Schema) ([]Pet, error) {
 	for i := 0; dec.More(); i++ {
 		var v any
 		if err := dec.Decode(&v); err != nil {
+			if readFailed(err) {
+				return nil, err
+			}
 			return nil, &FixtureError{Index: i, Err: badRequest("pet", "malformed JSON: %v", err)}
 		}
 		p, e := decodePet(v, petSchema)
@@ -111,6 +117,9 @@ func readFixture(r io.Reader, petSchema *openapi3.Schema) ([]Pet, error) {
 		pets = append(pets, p)
 	}
 	if _, err := dec.Token(); err != nil {
+		if readFailed(err) {
+			return nil, err
+		}
 		return nil, whole("malformed JSON after pets[%d]: %v", len(pets)-1, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -120,6 +129,15 @@ func readFixture(r io.Reader, petSchema *openapi3.Schema) ([]Pet, error) {
 		pets = []Pet{}
 	}
 	return pets, nil
+}
+
+// readFailed reports whether err is a failure to read, such as a body cut
+// at its limit, rather than bad JSON: it is returned as it is, for the
+// caller to answer.
+func readFailed(err error) bool {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	return !errors.As(err, &syntax) && !errors.As(err, &typ) && err != io.ErrUnexpectedEOF && err != io.EOF
 }
 
 // decodePet checks one decoded JSON value against the Pet schema and

@@ -2,6 +2,10 @@ package mockserver
 
 import (
 	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -52,34 +56,37 @@ type entry struct {
 	respBody   []byte // at most journalBodyBytes+1
 }
 
-func (e *entry) exchange() Exchange {
+func (e *entry) exchange(r *redactor) Exchange {
 	reqBody, reqCut := clip(e.reqBody)
 	respBody, respCut := clip(e.respBody)
 	return Exchange{
 		Time:       e.start.UTC(),
 		Method:     e.method,
-		Path:       e.path,
-		Query:      e.query,
+		Path:       r.text(e.path),
+		Query:      r.query(e.query),
 		Status:     e.status,
 		DurationMS: float64(e.elapsed.Microseconds()) / 1000,
-		Request:    Message{Header: redactedHeader(e.reqHeader), Body: reqBody, Truncated: reqCut},
-		Response:   Message{Header: e.respHeader.Clone(), Body: respBody, Truncated: respCut},
+		Request:    Message{Header: r.header(e.reqHeader), Body: r.text(reqBody), Truncated: reqCut},
+		Response:   Message{Header: r.header(e.respHeader), Body: r.text(respBody), Truncated: respCut},
 	}
 }
 
-// journal keeps the last exchanges, overwriting the oldest.
+// journal keeps the last exchanges, overwriting the oldest. A nil
+// journal keeps none.
 type journal struct {
+	redact *redactor
+
 	mu   sync.Mutex // guards ring, next and full
 	ring []entry
 	next int  // where the next entry goes
 	full bool // whether ring has wrapped
 }
 
-func newJournal(size int) *journal {
+func newJournal(size int, keys []string) *journal {
 	if size <= 0 {
 		return nil
 	}
-	return &journal{ring: make([]entry, size)}
+	return &journal{ring: make([]entry, size), redact: newRedactor(keys)}
 }
 
 func (j *journal) add(e entry) {
@@ -92,8 +99,19 @@ func (j *journal) add(e entry) {
 	}
 }
 
+// size is how many exchanges the journal keeps.
+func (j *journal) size() int {
+	if j == nil {
+		return 0
+	}
+	return len(j.ring)
+}
+
 // recent returns up to n exchanges, newest first.
 func (j *journal) recent(n int) []Exchange {
+	if j == nil {
+		return []Exchange{}
+	}
 	j.mu.Lock()
 	size := j.next
 	if j.full {
@@ -107,25 +125,67 @@ func (j *journal) recent(n int) []Exchange {
 	j.mu.Unlock()
 	out := make([]Exchange, len(entries))
 	for i := range entries {
-		out[i] = entries[i].exchange()
+		out[i] = entries[i].exchange(j.redact)
 	}
 	return out
 }
 
 func (j *journal) clear() {
+	if j == nil {
+		return
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	clear(j.ring)
 	j.next, j.full = 0, false
 }
 
-// redactedHeader copies h without its secrets.
-func redactedHeader(h http.Header) http.Header {
-	out := h.Clone()
-	for _, name := range []string{"Authorization", "Cookie", "Proxy-Authorization"} {
-		if _, ok := out[name]; ok {
-			out[name] = []string{"[redacted]"}
+// redactor keeps keys out of what the journal shows. Credential headers
+// and token parameters are hidden whole; anywhere else, the accepted keys
+// are, wherever they stand, as written or URL-encoded.
+type redactor struct {
+	replacer *strings.Replacer
+}
+
+const redacted = "[redacted]"
+
+// credentialHeaders are hidden whole, whatever they hold.
+var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"}
+
+// tokenParams are query parameters that carry keys (RFC 6750 section 2.3
+// and common practice); their values are hidden whole.
+var tokenParams = regexp.MustCompile(`(?i)(^|&)(access_token|api_key|apikey|key|token)=[^&]*`)
+
+func newRedactor(keys []string) *redactor {
+	var pairs []string
+	for _, k := range keys {
+		pairs = append(pairs, k, redacted)
+		if esc := url.QueryEscape(k); esc != k {
+			pairs = append(pairs, esc, redacted)
 		}
+	}
+	return &redactor{replacer: strings.NewReplacer(pairs...)}
+}
+
+func (r *redactor) text(s string) string { return r.replacer.Replace(s) }
+
+func (r *redactor) query(q string) string {
+	return tokenParams.ReplaceAllString(r.text(q), "${1}${2}="+redacted)
+}
+
+// header copies h without its secrets.
+func (r *redactor) header(h http.Header) http.Header {
+	out := make(http.Header, len(h))
+	for name, values := range h {
+		if slices.Contains(credentialHeaders, name) {
+			out[name] = []string{redacted}
+			continue
+		}
+		vs := make([]string, len(values))
+		for i, v := range values {
+			vs[i] = r.text(v)
+		}
+		out[name] = vs
 	}
 	return out
 }

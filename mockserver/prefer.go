@@ -54,6 +54,7 @@ func parsePrefer(values []string) (preferences, *Error) {
 					return p, badRequest("prefer", "now=%s: want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z", value)
 				}
 				p.now = t
+				p.applied = append(p.applied, "now="+value)
 			}
 		}
 	}

@@ -71,6 +71,9 @@ type Config struct {
 	// MaxStoreBytes caps the JSON text of all the pets together, since a
 	// pet's name may be long. Zero means DefaultMaxStoreBytes.
 	MaxStoreBytes int64
+	// MaxFixtureBytes caps the body of PUT /__petmock/pets. Zero means
+	// DefaultMaxFixtureBytes.
+	MaxFixtureBytes int64
 }
 
 // Defaults of the store's limits.
@@ -93,6 +96,8 @@ type Server struct {
 	base      string // base path, such as "/v1"
 	statuses  []string
 	petSchema *openapi3.Schema
+
+	maxFixtureBytes int64
 
 	doc            *openapi3.T
 	ops            map[string]*operation // by operation id
@@ -200,13 +205,17 @@ func New(cfg Config) (*Server, error) {
 		log:      cfg.Logger,
 		now:      cfg.Now,
 		chaos:    ch,
-		journal:  newJournal(journalSize),
+		journal:  newJournal(journalSize, keysOrDefault(cfg.APIKeys)),
 		docs:     docs,
 		base:     base,
 		statuses: statuses,
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	s.maxFixtureBytes = cfg.MaxFixtureBytes
+	if s.maxFixtureBytes <= 0 {
+		s.maxFixtureBytes = DefaultMaxFixtureBytes
 	}
 	s.authentication = openapi3filter.Options{AuthenticationFunc: keys.authenticate}
 	s.validation = openapi3filter.Options{
@@ -385,8 +394,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 }
 
 // serveAPI runs the request pipeline of the API: route, deprecation
-// headers, injected latency and failures, the key, Prefer, the sunset,
-// parameters, body, and at last the handler.
+// headers, the key, Prefer, injected latency and failures, the sunset,
+// forced answers, parameters, body, and at last the handler.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) error {
 	op, params, err := s.route(r)
 	if err != nil {
@@ -395,15 +404,6 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	if op.deprecation != nil {
 		op.deprecation.setHeaders(w.Header(), r, "")
 	}
-	var prefs preferences
-	var prefErr *Error
-	if values := r.Header.Values("Prefer"); len(values) > 0 {
-		prefs, prefErr = parsePrefer(values)
-	}
-	if err := s.injectChaos(r, &prefs); err != nil {
-		return err
-	}
-
 	switch {
 	case op.bearer:
 		if e := s.keys.check(r.Header.Values("Authorization")); e != nil {
@@ -416,32 +416,41 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 			return requestError(err)
 		}
 	}
-	if prefErr != nil {
-		return prefErr
+	var prefs preferences
+	if values := r.Header.Values("Prefer"); len(values) > 0 {
+		var e *Error
+		if prefs, e = parsePrefer(values); e != nil {
+			return e
+		}
 	}
+	// Latency and failures come after the key, so that a request without
+	// one learns nothing else, and stray requests do not draw from the
+	// seeded source.
+	if err := s.injectChaos(r, &prefs); err != nil {
+		return err
+	}
+	// A removed operation is gone, whatever else a client prefers.
+	var answer *Error
 	if d := op.deprecation; d != nil {
 		now := prefs.now
 		if now.IsZero() {
 			now = s.now()
 		}
 		if !now.Before(d.sunsetTime) {
-			return d.gone(op.op.OperationID)
+			answer = d.gone(op.op.OperationID)
 		}
 	}
-	if prefs.code != 0 || len(prefs.applied) > 0 {
-		var answer *Error
-		if prefs.code != 0 {
-			var applied bool
-			if answer, applied = forced(op.op, prefs.code); applied {
-				prefs.applied = append(prefs.applied, "code="+strconv.Itoa(prefs.code))
-			}
+	if answer == nil && prefs.code != 0 {
+		var applied bool
+		if answer, applied = forced(op.op, prefs.code); applied {
+			prefs.applied = append(prefs.applied, "code="+strconv.Itoa(prefs.code))
 		}
-		if len(prefs.applied) > 0 {
-			w.Header().Set("Preference-Applied", strings.Join(prefs.applied, ", "))
-		}
-		if answer != nil {
-			return answer
-		}
+	}
+	if len(prefs.applied) > 0 {
+		w.Header().Set("Preference-Applied", strings.Join(prefs.applied, ", "))
+	}
+	if answer != nil {
+		return answer
 	}
 
 	c := &call{params: params}

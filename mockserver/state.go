@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,13 +68,20 @@ const tmpSuffix = ".tmp-"
 // RemoveStaleStateFiles removes the temporary files a crash during
 // SaveState left beside path.
 func RemoveStaleStateFiles(path string) error {
-	matches, err := filepath.Glob(path + tmpSuffix + "*")
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
-	for _, m := range matches {
-		if strings.HasPrefix(filepath.Base(m), filepath.Base(path)+tmpSuffix) {
-			os.Remove(m)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), base+tmpSuffix) && !e.IsDir() {
+			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -78,6 +79,15 @@ func requestError(err error) *Error {
 	case errors.As(err, &pe):
 		if re.Parameter == nil {
 			return badRequest("body", "malformed JSON: %s", rootCause(pe))
+		}
+		if errors.Is(pe, strconv.ErrRange) && schema != nil {
+			// An integer, but too large for its format: say the bound.
+			switch negative := strings.HasPrefix(fmt.Sprint(pe.Value), "-"); {
+			case !negative && schema.Max != nil:
+				return badRequest(field, "must be at most %v", *schema.Max)
+			case negative && schema.Min != nil:
+				return badRequest(field, "must be at least %v", *schema.Min)
+			}
 		}
 		return badRequest(field, "must be %s", describeType(schema))
 	}

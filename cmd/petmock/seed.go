@@ -108,7 +108,12 @@ func seed(ctx context.Context, args []string, getenv func(string) string, stdout
 		return nil
 	}
 
-	s := &seeder{opts: o, client: &http.Client{Timeout: o.timeout}, progress: newProgress(stderr, len(pets))}
+	client := &http.Client{
+		Timeout: o.timeout,
+		// The key must not follow a redirect to wherever it leads.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	s := &seeder{opts: o, client: client, progress: newProgress(stderr, len(pets))}
 	res := s.run(ctx, pets)
 	s.progress.done()
 	fmt.Fprintf(stdout, "created %d, skipped %d, failed %d of %d pets\n", res.created, res.skipped, res.failed, len(pets))
@@ -251,20 +256,23 @@ func (s *seeder) create(ctx context.Context, p mockserver.Pet) (outcome, string)
 			status = resp.StatusCode
 			wait = retryAfter(resp.Header.Get("Retry-After"))
 		}
+		// What a deployment answers may repeat the key: it is never shown.
+		shown := strings.TrimSpace(strings.ReplaceAll(string(answer), s.opts.apiKey, "[redacted]"))
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return skipped, ""
-		case status == http.StatusCreated:
+		case status >= 200 && status < 300:
 			return created, ""
 		case status == http.StatusUnauthorized || status == http.StatusForbidden:
-			return stopped, fmt.Sprintf("%q: %d %s; stopping, the key is not accepted", p.Name, status, answer)
-		case status >= 400 && status < 500 && status != http.StatusTooManyRequests:
-			return failed, fmt.Sprintf("%q: %d %s", p.Name, status, answer)
+			return stopped, fmt.Sprintf("%q: %d %s; stopping, the key is not accepted", p.Name, status, shown)
+		case status >= 300 && status < 500 && status != http.StatusTooManyRequests:
+			// A redirect is not followed: the key would go with it.
+			return failed, fmt.Sprintf("%q: %d %s", p.Name, status, shown)
 		}
-		// 429, 5xx, another status, or no answer: retry.
-		what := fmt.Sprintf("%d %s", status, answer)
+		// 429, 5xx, or no answer: retry.
+		what := fmt.Sprintf("%d %s", status, shown)
 		if err != nil {
-			what = err.Error()
+			what = strings.ReplaceAll(err.Error(), s.opts.apiKey, "[redacted]")
 		}
 		if attempt == s.opts.retries {
 			return stopped, fmt.Sprintf("%q: %s; stopping after %d retries", p.Name, what, s.opts.retries)

@@ -157,6 +157,25 @@ func TestSeedStopsCleanly(t *testing.T) {
 			wantPosts:  1,
 		},
 		{
+			name: "a key echoed back",
+			fault: func(w http.ResponseWriter, r *http.Request, _ int64) bool {
+				w.WriteHeader(http.StatusBadRequest)
+				io.WriteString(w, `{"error":"bad key `+r.Header.Get("Authorization")+`"}`)
+				return true
+			},
+			wantReport: "created 0, skipped 0, failed 10 of 10 pets",
+			wantPosts:  10,
+		},
+		{
+			name: "redirects",
+			fault: func(w http.ResponseWriter, r *http.Request, _ int64) bool {
+				http.Redirect(w, r, "http://127.0.0.1:1/elsewhere", http.StatusTemporaryRedirect)
+				return true
+			},
+			wantReport: "created 0, skipped 0, failed 10 of 10 pets",
+			wantPosts:  10,
+		},
+		{
 			name: "some pets refused",
 			fault: func(w http.ResponseWriter, _ *http.Request, n int64) bool {
 				if n%4 == 0 {

@@ -149,8 +149,8 @@ Flags of the server:
 		return o, usagef("--journal %d: must not be negative", o.journal)
 	case o.maxPets < 1:
 		return o, usagef("--max-pets %d: must be at least 1", o.maxPets)
-	case o.maxStoreMB < 1:
-		return o, usagef("--max-store-mb %d: must be at least 1", o.maxStoreMB)
+	case o.maxStoreMB < 1 || o.maxStoreMB > 1<<30:
+		return o, usagef("--max-store-mb %d: must be from 1 to %d", o.maxStoreMB, 1<<30)
 	case o.fixtures == "" && o.pets > o.maxPets:
 		return o, usagef("--pets %d: more than --max-pets %d", o.pets, o.maxPets)
 	}
