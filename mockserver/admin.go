@@ -27,12 +27,7 @@ const DefaultMaxFixtureBytes = 256 << 20
 //	DELETE requests  empty the journal
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	name := strings.TrimPrefix(r.URL.Path, AdminPrefix)
-	methods := map[string][]string{
-		"health":   {http.MethodGet},
-		"reset":    {http.MethodPost},
-		"pets":     {http.MethodGet, http.MethodPut},
-		"requests": {http.MethodGet, http.MethodDelete},
-	}[name]
+	methods := adminMethods(name)
 	if methods == nil {
 		return newError(http.StatusNotFound, "path", "%s is not an admin endpoint; see the README", r.URL.Path)
 	}
@@ -79,6 +74,17 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 		return writeValue(w, http.StatusOK, map[string]any{"requests": []Exchange{}})
 	}
 	return nil
+}
+
+// adminMethods returns the methods of the admin endpoint name, or nil if
+// there is no such endpoint.
+func adminMethods(name string) []string {
+	return map[string][]string{
+		"health":   {http.MethodGet},
+		"reset":    {http.MethodPost},
+		"pets":     {http.MethodGet, http.MethodPut},
+		"requests": {http.MethodGet, http.MethodDelete},
+	}[name]
 }
 
 func (s *Server) replacePets(w http.ResponseWriter, r *http.Request) error {

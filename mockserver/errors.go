@@ -61,6 +61,7 @@ type Error struct {
 
 var _ error = (*Error)(nil)
 
+// Error returns the status, code and message of e on one line.
 func (e *Error) Error() string {
 	return strconv.Itoa(e.Status) + " " + e.Code + ": " + e.Message
 }

@@ -73,6 +73,7 @@ type FixtureError struct {
 	Err   *Error // what is wrong, naming the field
 }
 
+// Error names the pet at fault, when there is one, and what is wrong.
 func (e *FixtureError) Error() string {
 	if e.Index < 0 {
 		return e.Err.Message
@@ -80,6 +81,7 @@ func (e *FixtureError) Error() string {
 	return fmt.Sprintf("pets[%d]: %s", e.Index, e.Err.Message)
 }
 
+// Unwrap returns the *Error that says what is wrong.
 func (e *FixtureError) Unwrap() error { return e.Err }
 
 func readFixture(r io.Reader, petSchema *openapi3.Schema) ([]Pet, error) {

@@ -49,7 +49,7 @@ func parsePrefer(values []string) (preferences, *Error) {
 				}
 				p.delay, p.hasDelay = time.Duration(ms)*time.Millisecond, true
 			case "now":
-				t, err := parseInstant(value)
+				t, err := ParseInstant(value)
 				if err != nil {
 					return p, badRequest("prefer", "now=%s: want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z", value)
 				}
@@ -61,8 +61,9 @@ func parsePrefer(values []string) (preferences, *Error) {
 	return p, nil
 }
 
-// parseInstant reads a date (2031-01-01, midnight UTC) or an RFC 3339 time.
-func parseInstant(s string) (time.Time, error) {
+// ParseInstant reads a date (2031-01-01, midnight UTC) or an RFC 3339
+// time, as Prefer: now= and petmock --now take them.
+func ParseInstant(s string) (time.Time, error) {
 	if t, err := time.Parse(time.DateOnly, s); err == nil {
 		return t, nil
 	}

@@ -17,13 +17,15 @@ const (
 	DefaultPets = 50
 )
 
-// Categories are the category ids generated pets belong to. The interface
-// does not describe categories; petmock uses this small fixed set.
-var Categories = []int64{1, 2, 3, 4, 5}
+// Categories returns the category ids generated pets belong to. The
+// interface does not describe categories; petmock uses this small fixed
+// set.
+func Categories() []int64 { return []int64{1, 2, 3, 4, 5} }
 
-// DefaultStatusMix weighs the statuses of generated pets, in the order of
-// the PetStatus enumeration: mostly available, some pending, a few sold.
-var DefaultStatusMix = []int{60, 25, 15}
+// DefaultStatusMix returns the weights of the statuses of generated pets,
+// in the order of the PetStatus enumeration: mostly available, some
+// pending, a few sold.
+func DefaultStatusMix() []int { return []int{60, 25, 15} }
 
 // Catalogue describes a generated catalogue. The default catalogue is
 // Catalogue{Seed: DefaultSeed}.
@@ -34,7 +36,7 @@ type Catalogue struct {
 	// Count is the number of pets. Zero means DefaultPets.
 	Count int
 	// StatusMix weighs the statuses, in the order of Statuses. Nil means
-	// DefaultStatusMix.
+	// DefaultStatusMix().
 	StatusMix []int
 	// Statuses are the statuses to choose from. Nil means the PetStatus
 	// values of the document.
@@ -59,7 +61,7 @@ func Generate(c Catalogue) ([]Pet, error) {
 		c.Statuses = statuses
 	}
 	if c.StatusMix == nil {
-		c.StatusMix = DefaultStatusMix
+		c.StatusMix = DefaultStatusMix()
 	}
 	if len(c.StatusMix) != len(c.Statuses) {
 		return nil, fmt.Errorf("status mix %v: want %d weights, one for each of %v", c.StatusMix, len(c.Statuses), c.Statuses)
@@ -78,12 +80,13 @@ func Generate(c Catalogue) ([]Pet, error) {
 	// gofakeit.New treats seed 0 as "random"; a PCG source of our own
 	// repeats for every seed, and equals gofakeit.New for the others.
 	f := gofakeit.NewFaker(rand.NewPCG(c.Seed, c.Seed), false)
+	categories := Categories()
 	pets := make([]Pet, c.Count)
 	for i := range pets {
 		pets[i] = Pet{
 			ID:         int64(i + 1),
 			Name:       f.PetName(),
-			CategoryID: Categories[f.IntN(len(Categories))],
+			CategoryID: categories[f.IntN(len(categories))],
 			Status:     c.Statuses[pick(f.IntN(total), c.StatusMix)],
 		}
 	}

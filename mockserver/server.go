@@ -9,12 +9,10 @@ package mockserver
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"net/http"
 	"net/url"
 	"runtime/debug"
@@ -410,7 +408,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 			return e
 		}
 	case len(op.security) > 0:
-		in := validationInput(r, op.route, params, nil)
+		in := validationInput(r, op.route, params, nil, nil)
 		in.Options = &s.authentication
 		if err := openapi3filter.ValidateSecurityRequirements(r.Context(), in, op.security); err != nil {
 			return requestError(err)
@@ -463,7 +461,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 		}
 	}
 	if !op.paramsCompiled || !paramsOK(op.params, c.query, params) {
-		in := validationInput(r, op.paramsRoute, params, c.query)
+		in := validationInput(r, op.paramsRoute, params, c.query, nil)
 		in.Options = &s.validation
 		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
 			return requestError(err)
@@ -477,15 +475,16 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	return op.handle(w, r, c)
 }
 
-// validationInput is the input of openapi3filter for r, with body as its
-// body. The body a client sent is kept away from openapi3filter, which
-// would read all of it, whatever its size, before even checking the key.
-func validationInput(r *http.Request, route *routers.Route, params map[string]string, query url.Values, body ...[]byte) *openapi3filter.RequestValidationInput {
+// validationInput is the input of openapi3filter for r, with body, which
+// may be nil, as its body. The body a client sent is kept away from
+// openapi3filter, which would read all of it, whatever its size, before
+// even checking the key.
+func validationInput(r *http.Request, route *routers.Route, params map[string]string, query url.Values, body []byte) *openapi3filter.RequestValidationInput {
 	req := *r
 	req.Body = http.NoBody
-	if len(body) > 0 {
-		req.Body = io.NopCloser(bytes.NewReader(body[0]))
-		req.ContentLength = int64(len(body[0]))
+	if body != nil {
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.ContentLength = int64(len(body))
 	}
 	return &openapi3filter.RequestValidationInput{Request: &req, PathParams: params, QueryParams: query, Route: route}
 }
@@ -527,59 +526,6 @@ func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
 			withHeader("Retry-After", "1")
 	}
 	return nil
-}
-
-// validateBody reads the body within MaxBodyBytes, checks it against the
-// document and returns it decoded.
-func (s *Server) validateBody(r *http.Request, op *operation, params map[string]string, rb *openapi3.RequestBody, rec *recorder) (any, error) {
-	body, e := readBody(r)
-	if e != nil {
-		return nil, e
-	}
-	if rec != nil {
-		rec.reqBody = body
-	}
-	if len(body) == 0 {
-		if rb.Required {
-			return nil, badRequest("body", "is required")
-		}
-		return nil, nil
-	}
-	ct := r.Header.Get("Content-Type")
-	if ct != "application/json" && rb.Content.Get(ct) == nil {
-		if ct == "" {
-			ct = "none"
-		}
-		return nil, newError(http.StatusUnsupportedMediaType, "content-type",
-			"must be %s, not %s", strings.Join(slices.Sorted(maps.Keys(rb.Content)), " or "), ct)
-	}
-	value, decodeErr := decodeJSON(body)
-	if decodeErr != nil || op.body == nil || !op.body.ok(value) {
-		in := validationInput(r, op.route, params, nil, body)
-		in.Options = &s.validation
-		if err := openapi3filter.ValidateRequestBody(r.Context(), in, rb); err != nil {
-			return nil, requestError(err)
-		}
-	}
-	if decodeErr != nil {
-		return nil, decodeErr
-	}
-	return value, nil
-}
-
-// decodeJSON decodes a body that must hold one JSON value and nothing
-// after it, with numbers kept as written.
-func decodeJSON(body []byte) (any, *Error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, badRequest("body", "malformed JSON: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, badRequest("body", "malformed JSON: data after the JSON value")
-	}
-	return v, nil
 }
 
 // findRoute finds the operation of a request. A HEAD request is routed as

@@ -493,8 +493,8 @@ func TestSeededCatalogueLooksReal(t *testing.T) {
 		if p.ID != int64(i+1) {
 			t.Errorf("pet %d: id %d, want %d", i, p.ID, i+1)
 		}
-		if !slices.Contains(mockserver.Categories, p.CategoryID) {
-			t.Errorf("pet %d: category %d, not one of %v", p.ID, p.CategoryID, mockserver.Categories)
+		if !slices.Contains(mockserver.Categories(), p.CategoryID) {
+			t.Errorf("pet %d: category %d, not one of %v", p.ID, p.CategoryID, mockserver.Categories())
 		}
 		if p.Name == "" || strings.ToUpper(p.Name[:1]) != p.Name[:1] {
 			t.Errorf("pet %d: name %q does not look like a pet name", p.ID, p.Name)
@@ -563,9 +563,23 @@ func TestCORS(t *testing.T) {
 		}
 	}
 	t.Run("plain OPTIONS", func(t *testing.T) {
-		resp := ts.do(t, "OPTIONS", "/pets/1", "")
-		if resp.StatusCode != 204 || resp.Header.Get("Allow") != "GET, HEAD, OPTIONS" {
-			t.Errorf("OPTIONS /v1/pets/1: %d with Allow %q, want 204 with GET, HEAD, OPTIONS", resp.StatusCode, resp.Header.Get("Allow"))
+		root := strings.TrimSuffix(ts.URL, "/v1")
+		for _, tt := range []struct{ url, want string }{
+			{ts.URL + "/pets/1", "GET, HEAD, OPTIONS"},
+			{ts.URL + "/pets", "GET, HEAD, POST, OPTIONS"},
+			{root + "/__petmock/reset", "POST, OPTIONS"},
+			{root + "/__petmock/pets", "GET, PUT, HEAD, OPTIONS"},
+			{root + "/openapi.yaml", "GET, HEAD, OPTIONS"},
+		} {
+			req, _ := http.NewRequest("OPTIONS", tt.url, nil)
+			resp := ts.send(t, req)
+			if resp.StatusCode != 204 || resp.Header.Get("Allow") != tt.want {
+				t.Errorf("OPTIONS %s: %d with Allow %q, want 204 with %s", tt.url, resp.StatusCode, resp.Header.Get("Allow"), tt.want)
+			}
+		}
+		req, _ := http.NewRequest("OPTIONS", root+"/__petmock/nope", nil)
+		if resp := ts.send(t, req); resp.StatusCode != 404 {
+			t.Errorf("OPTIONS of an unknown admin endpoint: %d, want 404", resp.StatusCode)
 		}
 	})
 }

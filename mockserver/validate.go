@@ -2,10 +2,13 @@ package mockserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -167,4 +170,57 @@ func rootCause(err error) error {
 		}
 		err = next
 	}
+}
+
+// validateBody reads the body within MaxBodyBytes, checks it against the
+// document and returns it decoded.
+func (s *Server) validateBody(r *http.Request, op *operation, params map[string]string, rb *openapi3.RequestBody, rec *recorder) (any, error) {
+	body, e := readBody(r)
+	if e != nil {
+		return nil, e
+	}
+	if rec != nil {
+		rec.reqBody = body
+	}
+	if len(body) == 0 {
+		if rb.Required {
+			return nil, badRequest("body", "is required")
+		}
+		return nil, nil
+	}
+	ct := r.Header.Get("Content-Type")
+	if ct != "application/json" && rb.Content.Get(ct) == nil {
+		if ct == "" {
+			ct = "none"
+		}
+		return nil, newError(http.StatusUnsupportedMediaType, "content-type",
+			"must be %s, not %s", strings.Join(slices.Sorted(maps.Keys(rb.Content)), " or "), ct)
+	}
+	value, decodeErr := decodeJSON(body)
+	if decodeErr != nil || op.body == nil || !op.body.ok(value) {
+		in := validationInput(r, op.route, params, nil, body)
+		in.Options = &s.validation
+		if err := openapi3filter.ValidateRequestBody(r.Context(), in, rb); err != nil {
+			return nil, requestError(err)
+		}
+	}
+	if decodeErr != nil {
+		return nil, decodeErr
+	}
+	return value, nil
+}
+
+// decodeJSON decodes a body that must hold one JSON value and nothing
+// after it, with numbers kept as written.
+func decodeJSON(body []byte) (any, *Error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, badRequest("body", "malformed JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, badRequest("body", "malformed JSON: data after the JSON value")
+	}
+	return v, nil
 }

@@ -159,14 +159,11 @@ func timeExtension(ext map[string]any, name string) (time.Time, error) {
 
 // Operation returns the operation with the given id, or nil.
 func Operation(doc *openapi3.T, operationID string) *openapi3.Operation {
-	for _, item := range doc.Paths.Map() {
-		for _, op := range item.Operations() {
-			if op.OperationID == operationID {
-				return op
-			}
-		}
+	path, method, ok := OperationPath(doc, operationID)
+	if !ok {
+		return nil
 	}
-	return nil
+	return doc.Paths.Value(path).GetOperation(method)
 }
 
 // OperationPath returns the path and method of the operation with the given

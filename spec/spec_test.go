@@ -139,6 +139,13 @@ func TestContractFacts(t *testing.T) {
 		{"getPet 401 body", bodySchema(response(spec.GetPet, 401).Content), "#/components/schemas/Error"},
 		{"getPet 404 body", bodySchema(response(spec.GetPet, 404).Content), "#/components/schemas/Error"},
 		{"getPet deprecated", op(spec.GetPet).Deprecated, true},
+		{"getPet 200 declares Deprecation", response(spec.GetPet, 200).Headers["Deprecation"] != nil, true},
+		{"getPet 200 declares Sunset", response(spec.GetPet, 200).Headers["Sunset"] != nil, true},
+		{"getPet 200 declares Link", response(spec.GetPet, 200).Headers["Link"] != nil, true},
+		{"getPet 404 declares Sunset", response(spec.GetPet, 404).Headers["Sunset"] != nil, true},
+		{"getPet 401 declares Deprecation", response(spec.GetPet, 401).Headers["Deprecation"] != nil, true},
+		{"Deprecation is an RFC 9745 date", doc.Components.Headers["Deprecation"].Value.Schema.Value.Pattern, "^@-?[0-9]+$"},
+		{"401 declares WWW-Authenticate", response(spec.ListPets, 401).Headers["WWW-Authenticate"] != nil, true},
 		{"listPets not deprecated", op(spec.ListPets).Deprecated, false},
 		{"createPet not deprecated", op(spec.CreatePet).Deprecated, false},
 

@@ -68,6 +68,7 @@ func writeLoad(t *testing.T, url string, stop <-chan struct{}) map[int64]string 
 func TestStateSurvivesSIGKILL(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "state.json")
 	const seeded = 50_000
+	keptAtAll := 0
 	for round := range 3 {
 		p := startBinary(t, "--state", state, "--pets", fmt.Sprint(seeded), "--save-interval", "10ms")
 		stop := make(chan struct{})
@@ -105,7 +106,28 @@ func TestStateSurvivesSIGKILL(t *testing.T) {
 		if last < seeded || len(acked) == 0 {
 			t.Fatalf("round %d: %d pets in the state file, %d answered: the load did not run", round, last, len(acked))
 		}
+		keptAtAll += kept
 		t.Logf("round %d: %d answered pets kept, %d answered after the last save", round, kept, lost)
+
+		// On restart, petmock serves what the file holds.
+		again := startBinary(t, "--state", state, "--pets", fmt.Sprint(seeded))
+		req, _ := http.NewRequest("GET", again.url+"/pets/"+fmt.Sprint(last), nil)
+		req.Header.Set("Authorization", "Bearer "+mockserver.DefaultAPIKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var served mockserver.Pet
+		json.NewDecoder(resp.Body).Decode(&served)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || served.Name != names[last] {
+			t.Errorf("round %d: after a restart, pet %d is %d %+v, want %q", round, last, resp.StatusCode, served, names[last])
+		}
+		again.cmd.Process.Signal(syscall.SIGTERM)
+		again.cmd.Wait()
+	}
+	if keptAtAll == 0 {
+		t.Errorf("no answered pet was ever saved: the periodic save did not run")
 	}
 }
 

@@ -74,11 +74,9 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	})
 	fs.Float64Var(&o.failRate, "fail-rate", 0, "share of requests answered 503, from 0 to 1, such as 0.05")
 	fs.Func("now", "act as if the time were this `date` (2031-01-01) or time (2031-01-01T12:00:00Z), then let it run", func(v string) error {
-		t, err := time.Parse(time.DateOnly, v)
+		t, err := mockserver.ParseInstant(v)
 		if err != nil {
-			if t, err = time.Parse(time.RFC3339, v); err != nil {
-				return errors.New("want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z")
-			}
+			return errors.New("want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z")
 		}
 		o.now = t
 		return nil

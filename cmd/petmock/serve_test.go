@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -163,10 +164,27 @@ func TestShutdownLetsRequestsFinish(t *testing.T) {
 		}
 		answered <- resp
 	}()
+	// The request must be in the handler, reading its body, when the
+	// shutdown begins; a connection the server has not accepted yet would
+	// just be refused. Nothing outside shows that moment, so the test
+	// leaves ample time for it.
 	fmt.Fprint(bodyW, `{"name":"In flight",`)
-	time.Sleep(100 * time.Millisecond) // let the request reach the handler
+	time.Sleep(300 * time.Millisecond)
 	s.cancel()
-	time.Sleep(100 * time.Millisecond) // let the shutdown begin
+	// The shutdown has begun once the listener refuses new connections.
+	host := strings.TrimPrefix(strings.TrimSuffix(s.url, "/v1"), "http://")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		conn, err := net.Dial("tcp", host)
+		if err != nil {
+			break
+		}
+		conn.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("petmock still accepts connections after its shutdown began")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	fmt.Fprint(bodyW, `"categoryId":1}`)
 	bodyW.Close()
 	resp, ok := <-answered
