@@ -1,6 +1,6 @@
 module github.com/petstore/contract
 
-go 1.26.8
+go 1.26
 
 require (
 	github.com/brianvoe/gofakeit/v7 v7.18.1
