@@ -42,30 +42,43 @@ type harness struct {
 	transportFailures atomic.Int64 // requests without a complete answer
 }
 
-func newHarness(cfg Config, seed uint64) (*harness, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	base, _ := cfg.baseURL()
+// prepared is what a run reads of its Config once, before any spec runs:
+// the facts the specs need of the document, and the router that finds the
+// operation an answer is validated against.
+type prepared struct {
+	contract contract
+	docBase  string // base path of the document, such as "/v1"
+	router   routers.Router
+}
+
+// prepare loads the document of cfg (spec.Load() if it has none) and reads
+// what the run needs of it.
+func prepare(cfg Config) (prepared, error) {
+	var p prepared
 	doc := cfg.Document
 	if doc == nil {
 		var err error
 		if doc, err = spec.Load(); err != nil {
-			return nil, err
+			return p, err
 		}
 	}
-	docBase, err := spec.BasePath(doc)
-	if err != nil {
-		return nil, err
+	var err error
+	if p.contract, err = readContract(doc); err != nil {
+		return p, fmt.Errorf("document: %w", err)
 	}
-	router, err := spec.NewRouter(doc)
-	if err != nil {
-		return nil, err
+	if p.docBase, err = spec.BasePath(doc); err != nil {
+		return p, fmt.Errorf("document: %w", err)
 	}
-	c, err := readContract(doc)
-	if err != nil {
-		return nil, fmt.Errorf("document: %w", err)
+	if p.router, err = spec.NewRouter(doc); err != nil {
+		return p, fmt.Errorf("document: %w", err)
 	}
+	return p, nil
+}
+
+// newHarness builds the harness of a run from a Config whose fields have
+// been validated and what prepare read of it.
+func newHarness(cfg Config, p prepared, seed uint64) *harness {
+	base, _ := cfg.baseURL()
 	if cfg.Seed != 0 {
 		seed = cfg.Seed
 	}
@@ -77,13 +90,13 @@ func newHarness(cfg Config, seed uint64) (*harness, error) {
 	return &harness{
 		cfg:      cfg,
 		base:     base,
-		docBase:  docBase,
-		router:   router,
-		contract: c,
+		docBase:  p.docBase,
+		router:   p.router,
+		contract: p.contract,
 		rnd:      rnd,
 		runID:    runID,
 		http:     newClient(cfg.Transport),
-	}, nil
+	}
 }
 
 // request is one request to send. Header values may hold keyVar, which is

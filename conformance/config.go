@@ -82,8 +82,23 @@ type Config struct {
 }
 
 // Validate reports the first mistake in c, such as a missing or relative
-// base URL. Run fails every spec of a run whose Config does not validate.
+// base URL, or a Document that lacks what the checks are made of (such as a
+// default for listPets' limit). Run fails every spec of a run whose Config
+// does not validate.
 func (c Config) Validate() error {
+	if err := c.validateFields(); err != nil {
+		return err
+	}
+	if c.Document != nil {
+		if _, err := readContract(c.Document); err != nil {
+			return fmt.Errorf("document: %w", err)
+		}
+	}
+	return nil
+}
+
+// validateFields is Validate without the document.
+func (c Config) validateFields() error {
 	if _, err := c.baseURL(); err != nil {
 		return err
 	}

@@ -10,8 +10,8 @@ type rule struct {
 	text string
 }
 
-// Rules of the interface, checked by default. Texts that depend on the
-// document are filled in by the spec that checks them.
+// Rules of the interface, checked by default. Their texts name no value
+// of the document: a failure's detail gives the values it was judged by.
 var (
 	ruleTransport    = rule{"transport", "every request gets a complete HTTP answer within the timeout, with a body of at most " + strconv.Itoa(MaxBodyBytes>>20) + " MiB"}
 	ruleRedirect     = rule{"redirect", "no answer is a redirect: the interface documents none, so the suite follows none, and sends the API key to the base URL's host only"}

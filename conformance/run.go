@@ -12,8 +12,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
-
-	"github.com/petstore/contract/spec"
 )
 
 // SuiteDescription names the suite in reports.
@@ -29,24 +27,20 @@ const SuiteDescription = "Petstore conformance"
 // leaves out LabelMutating, and without Strict LabelStrict is left out.
 func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterConfig types.ReporterConfig) bool {
 	RegisterFailHandler(Fail)
-	s := &suite{}
-	// The tree needs a few facts of the document, such as the PetStatus
-	// values that make one entry each. The rest waits for BeforeSuite.
-	doc := cfg.Document
-	var setupErr error
-	if doc == nil {
-		doc, setupErr = spec.Load()
-	}
-	if setupErr == nil {
-		s.contract, setupErr = readContract(doc)
-		cfg.Document = doc
-	}
+	// The tree needs facts of the document, such as the PetStatus values
+	// that make one entry each, so the document is read here, once; the
+	// harness waits for BeforeSuite.
+	p, setupErr := prepare(cfg)
+	s := &suite{contract: p.contract}
 	BeforeSuite(func() {
-		Expect(setupErr).NotTo(HaveOccurred(), "the document")
-		h, err := newHarness(cfg, uint64(GinkgoRandomSeed()))
-		Expect(err).NotTo(HaveOccurred(), "the configuration")
-		s.h = h
-		AddReportEntry("run", fmt.Sprintf("run id %s; pets created are named %s%s-N", h.runID, NamePrefix, h.runID))
+		if setupErr == nil {
+			setupErr = cfg.validateFields()
+		}
+		if setupErr != nil {
+			Fail(redactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
+		}
+		s.h = newHarness(cfg, p, uint64(GinkgoRandomSeed()))
+		AddReportEntry("run", fmt.Sprintf("run id %s; pets created are named %s%s-N", s.h.runID, NamePrefix, s.h.runID))
 	})
 	s.register()
 	suiteConfig.LabelFilter = cfg.labelFilter(suiteConfig.LabelFilter)

@@ -240,27 +240,40 @@ func TestLabelFilter(t *testing.T) {
 // One whose default limit is 10 fails petmock, which returns 20.
 func TestSpecFlag(t *testing.T) {
 	t.Parallel()
-	doc := strings.Replace(string(spec.YAML()), "default: 20", "default: 10", 1)
-	if doc == string(spec.YAML()) {
-		t.Fatal("the document has no limit default of 20 to change")
-	}
-	path := filepath.Join(t.TempDir(), "openapi.yaml")
-	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSpec(t, "default: 20", "default: 10")
 	r := judge(t, serve(t, newPetmock(t)), "--spec", path)
 	if r.code != 1 || !strings.Contains(r.stdout, "broken rule limit.default:") {
 		t.Fatalf("exit %d, want 1 on limit.default\n%s", r.code, r)
 	}
 }
 
-// TestUsageErrorsExit2 runs the binary with bad command lines.
+// writeSpec writes the built-in document with old replaced by new into a
+// file of its own, and returns its path.
+func writeSpec(tb testing.TB, old, new string) string {
+	tb.Helper()
+	doc := strings.Replace(string(spec.YAML()), old, new, 1)
+	if doc == string(spec.YAML()) {
+		tb.Fatalf("the document holds no %q to change", old)
+	}
+	path := filepath.Join(tb.TempDir(), "openapi.yaml")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// TestUsageErrorsExit2 runs the binary with bad command lines. A document
+// the checks cannot be made of is one: no check runs.
 func TestUsageErrorsExit2(t *testing.T) {
 	t.Parallel()
+	// A server that would answer, so that only the usage error stops the
+	// run.
+	url := serve(t, newPetmock(t))
 	for _, args := range [][]string{
 		{},
 		{"--base-url", "http://127.0.0.1:1/v1", "--no-such-flag"},
 		{"--base-url", "http://127.0.0.1:1/v1", "--label-filter", "auth &&"},
+		{"--base-url", url, "--spec", writeSpec(t, "        default: 20\n", "")},
 	} {
 		r := runBinary(t, []string{"PETSTORE_API_KEY=" + testKey}, args...)
 		if r.code != 2 || !strings.Contains(r.stderr, "conformance: ") {
@@ -280,6 +293,7 @@ func TestUsageErrors(t *testing.T) {
 		return func(name string) string { return vars[name] }
 	}
 	withKey := env(map[string]string{keyEnv: testKey})
+	noDefault := writeSpec(t, "        default: 20\n", "")
 	tests := []struct {
 		args   []string
 		getenv func(string) string
@@ -294,6 +308,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--timeout", "0s"}, withKey, "--timeout 0s: must be positive"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--label-filter", "(auth"}, withKey, "--label-filter"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--spec", "/no/such/file.yaml"}, withKey, "--spec: open /no/such/file.yaml"},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--spec", noDefault}, withKey, "document: listPets: limit needs a minimum, a maximum and a default"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "extra"}, withKey, `unexpected argument "extra"`},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--bogus"}, withKey, "flag provided but not defined: -bogus"},
 	}
