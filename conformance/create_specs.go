@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 )
 
 // describeCreate declares the specs of createPet. Every one creates, or
@@ -39,9 +38,9 @@ func (s *suite) describeCreate() {
 			h.skipPastSunset()
 			_, created := h.create(ctx, 3, h.randomStatus())
 			x := h.getPet(ctx, created.id())
-			Expect(x.status).To(Equal(http.StatusOK), x.broke(ruleReadBack, fmt.Sprintf("getPet of the pet just created (id %s): status %d, want 200", created.ID, x.status)))
+			x.require(x.status == http.StatusOK, ruleReadBack, fmt.Sprintf("getPet of the pet just created (id %s): status %d, want 200", created.ID, x.status))
 			same, diff := x.pet().same(created)
-			Expect(same).To(BeTrue(), x.broke(ruleReadBack, "the pet read back differs from the one created: "+diff))
+			x.require(same, ruleReadBack, "the pet read back differs from the one created: "+diff)
 		})
 
 		It("creates a pet that listPets filtered by its status then returns", func(ctx SpecContext) {
@@ -50,11 +49,11 @@ func (s *suite) describeCreate() {
 			_, created := h.create(ctx, 4, status)
 			x := h.listPets(ctx, "status="+url.QueryEscape(status)+"&limit="+strconv.Itoa(c.limitMax))
 			for pages := 1; ; pages++ {
-				Expect(x.status).To(Equal(http.StatusOK), x.broke(ruleListed))
+				x.require(x.status == http.StatusOK, ruleListed, fmt.Sprintf("status %d, want 200", x.status))
 				for _, p := range x.pets() {
 					if p.id() == created.id() {
 						same, diff := p.same(created)
-						Expect(same).To(BeTrue(), x.broke(ruleListed, "the listed pet differs from the one created: "+diff))
+						x.require(same, ruleListed, "the listed pet differs from the one created: "+diff)
 						return
 					}
 				}
@@ -96,7 +95,7 @@ func (s *suite) describeCreate() {
 				h := s.h
 				body = strings.ReplaceAll(body, "NAME", strconv.Quote(h.petName()))
 				x := h.createPet(ctx, body)
-				Expect(x.status).To(Equal(http.StatusBadRequest), x.broke(ruleCreateBad, fmt.Sprintf("status %d, want 400", x.status)))
+				x.require(x.status == http.StatusBadRequest, ruleCreateBad, fmt.Sprintf("status %d, want 400", x.status))
 			},
 			invalids,
 		)
@@ -104,18 +103,19 @@ func (s *suite) describeCreate() {
 		It("strict: gives a pet created without status the default status", Label(LabelStrict), func(ctx SpecContext) {
 			h := s.h
 			x, created := h.create(ctx, 5, "")
-			Expect(created.status()).To(Equal(c.defaultStatus), x.broke(ruleStrictDefault, fmt.Sprintf("status %s, want %q", quoteOrNone(created.Status), c.defaultStatus)))
+			x.require(created.status() == c.defaultStatus, ruleStrictDefault, fmt.Sprintf("status %s, want %q", quoteOrNone(created.Status), c.defaultStatus))
 		})
 
 		It("strict: answers 201 with the Location of the pet", Label(LabelStrict), func(ctx SpecContext) {
 			h := s.h
 			x, created := h.create(ctx, 5, h.randomStatus())
 			location := x.header.Get("Location")
-			Expect(location).NotTo(BeEmpty(), x.broke(ruleStrictLocation, "no Location header"))
+			x.require(location != "", ruleStrictLocation, "no Location header")
 			from, _ := url.Parse(x.url)
 			u, err := from.Parse(location)
-			Expect(err).NotTo(HaveOccurred(), x.broke(ruleStrictLocation, "Location is not a URL"))
-			Expect(u.String()).To(Equal(h.base.String()+"/pets/"+strconv.FormatInt(created.id(), 10)), x.broke(ruleStrictLocation))
+			x.require(err == nil, ruleStrictLocation, fmt.Sprintf("Location %q is not a URL", location))
+			want := h.base.String() + "/pets/" + strconv.FormatInt(created.id(), 10)
+			x.require(u.String() == want, ruleStrictLocation, fmt.Sprintf("Location %q, want %s", location, want))
 		})
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
 )
 
 // keyVar stands for the API key wherever a request is shown. Requests are
@@ -59,10 +61,15 @@ func (x *exchange) report(r rule, detail string) string {
 	return x.redact(b.String())
 }
 
-// broke returns a Gomega description for an assertion about x: the report
-// of rule r, built only if the assertion fails.
-func (x *exchange) broke(r rule, detail ...string) func() string {
-	return func() string { return x.report(r, strings.Join(detail, "\n")) }
+// require fails the spec with the report of rule r unless ok. Checks
+// compare in Go and fail through require, never through a Gomega matcher:
+// a matcher's message prints the values it compared, unredacted, and those
+// come from the server, which may have echoed the key into them.
+func (x *exchange) require(ok bool, r rule, detail ...string) {
+	GinkgoHelper()
+	if !ok {
+		Fail(x.report(r, strings.Join(detail, "\n")))
+	}
 }
 
 // redact replaces the API key in s. A server could echo the key in a body
