@@ -48,7 +48,10 @@ type harness struct {
 type prepared struct {
 	contract contract
 	docBase  string // base path of the document, such as "/v1"
-	router   routers.Router
+	// router routes to the operations of the document answers are
+	// validated against: without Config.Strict, the document without the
+	// header schemas that are petmock's choices.
+	router routers.Router
 }
 
 // prepare loads the document of cfg (spec.Load() if it has none) and reads
@@ -68,6 +71,11 @@ func prepare(cfg Config) (prepared, error) {
 	}
 	if p.docBase, err = spec.BasePath(doc); err != nil {
 		return p, fmt.Errorf("document: %w", err)
+	}
+	if !cfg.Strict {
+		if doc, err = withoutChoiceHeaders(doc); err != nil {
+			return p, fmt.Errorf("document: %w", err)
+		}
 	}
 	if p.router, err = spec.NewRouter(doc); err != nil {
 		return p, fmt.Errorf("document: %w", err)

@@ -410,3 +410,37 @@ func TestBrokenServersFail(t *testing.T) {
 		})
 	}
 }
+
+// TestChoiceHeaderJudgedOnce: a Deprecation header that is not an RFC
+// 9745 date breaks the interface's deprecation rule, once per answer
+// judged. By default the document's header schemas that are petmock's
+// choices do not apply, so nothing else fails for it; --strict holds the
+// server to them as well.
+func TestChoiceHeaderJudgedOnce(t *testing.T) {
+	t.Parallel()
+	url := serve(t, rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+		if isGetPet(r) {
+			rec.Header().Set("Deprecation", "true")
+		}
+	})(t, newPetmock(t)))
+
+	t.Run("default", func(t *testing.T) {
+		t.Parallel()
+		r := judge(t, url)
+		if r.code != 1 {
+			t.Fatalf("exit %d, want 1: Deprecation: true is not an RFC 9745 date\n%s", r.code, r)
+		}
+		for _, c := range failures(parseJUnit(t, r.junit)) {
+			if !strings.Contains(c.Failure.Text+c.Failure.Message, "broken rule deprecation.deprecation:") {
+				t.Errorf("check %q failed on another rule than deprecation.deprecation", c.Name)
+			}
+		}
+	})
+	t.Run("strict", func(t *testing.T) {
+		t.Parallel()
+		r := judge(t, url, "--strict")
+		if r.code != 1 || !strings.Contains(r.stdout, "broken rule contract.response:") {
+			t.Errorf("exit %d, want 1 with contract.response: petmock's document gives Deprecation a pattern\n%s", r.code, r)
+		}
+	})
+}
