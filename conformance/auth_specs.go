@@ -26,6 +26,7 @@ func (s *suite) describeAuth() {
 				return h.createPet(ctx, newPetBody(h.petName(), 1, ""), auth)
 			}, []any{Label(LabelMutating)}},
 			{"getPet", func(ctx context.Context, h *harness, auth option) *exchange {
+				h.skipPastSunset()
 				return h.getPet(ctx, h.absentID(), auth)
 			}, nil},
 		}

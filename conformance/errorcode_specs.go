@@ -27,6 +27,7 @@ func (s *suite) describeErrorCodes() {
 				return h.listPets(ctx, "limit="+strconv.Itoa(h.contract.limitMax+1))
 			}),
 			Entry("404 of getPet", func(ctx context.Context, h *harness) *exchange {
+				h.skipPastSunset()
 				return h.getPet(ctx, h.absentID())
 			}),
 			Entry("400 of createPet", Label(LabelMutating), func(ctx context.Context, h *harness) *exchange {

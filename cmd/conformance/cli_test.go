@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/petstore/contract/conformance"
@@ -247,13 +248,18 @@ func TestSpecFlag(t *testing.T) {
 	}
 }
 
-// writeSpec writes the built-in document with old replaced by new into a
-// file of its own, and returns its path.
-func writeSpec(tb testing.TB, old, new string) string {
+// writeSpec writes the built-in document into a file of its own, each
+// old string of the pairs replaced by the new one that follows it, and
+// returns its path.
+func writeSpec(tb testing.TB, oldNew ...string) string {
 	tb.Helper()
-	doc := strings.Replace(string(spec.YAML()), old, new, 1)
-	if doc == string(spec.YAML()) {
-		tb.Fatalf("the document holds no %q to change", old)
+	doc := string(spec.YAML())
+	for i := 0; i+1 < len(oldNew); i += 2 {
+		changed := strings.Replace(doc, oldNew[i], oldNew[i+1], 1)
+		if changed == doc {
+			tb.Fatalf("the document holds no %q to change", oldNew[i])
+		}
+		doc = changed
 	}
 	path := filepath.Join(tb.TempDir(), "openapi.yaml")
 	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
@@ -339,5 +345,35 @@ func TestHelp(t *testing.T) {
 		if !strings.Contains(stderr.String(), "  "+name) {
 			t.Errorf("-h does not list %s", name)
 		}
+	}
+}
+
+// TestPastSunsetSendsNoGetPet: once getPet's removal date has passed, no
+// check asks anything of it, so a deployment that has removed it passes,
+// whatever that path answers now. The document of the run says the date
+// has passed.
+func TestPastSunsetSendsNoGetPet(t *testing.T) {
+	t.Parallel()
+	past := writeSpec(t,
+		"x-sunset: '2030-12-05T00:00:00Z'", "x-sunset: '2020-12-05T00:00:00Z'",
+		"x-petmock-deprecated-at: '2026-01-01T00:00:00Z'", "x-petmock-deprecated-at: '2020-01-01T00:00:00Z'")
+	var getPets atomic.Int64
+	petmock := newPetmock(t)
+	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/v1/pets/") {
+			getPets.Add(1)
+			http.NotFound(w, r) // removed: the path is gone, key or no key
+			return
+		}
+		petmock.ServeHTTP(w, r)
+	}))
+	for _, args := range [][]string{nil, {"--strict"}} {
+		r := judge(t, url, append([]string{"--spec", past}, args...)...)
+		if r.code != 0 {
+			t.Errorf("%q: exit %d, want 0: getPet may be gone after its sunset\n%s", args, r.code, r)
+		}
+	}
+	if n := getPets.Load(); n > 0 {
+		t.Errorf("%d requests went to getPet after its sunset, want none", n)
 	}
 }
