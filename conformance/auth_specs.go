@@ -23,7 +23,7 @@ func (s *suite) describeAuth() {
 				return h.listPets(ctx, "", auth)
 			}, nil},
 			{"createPet", func(ctx context.Context, h *harness, auth option) *exchange {
-				return h.createPet(ctx, newPetBody(h.petName(), 1, ""), auth)
+				return h.createPet(ctx, newPetBody(h.petName(), h.category(ctx), ""), auth)
 			}, []any{Label(LabelMutating)}},
 			{"getPet", func(ctx context.Context, h *harness, auth option) *exchange {
 				h.skipPastSunset()

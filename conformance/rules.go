@@ -44,4 +44,5 @@ var (
 	ruleStrictCode        = rule{"strict.error-code", "petmock: Error.code is one of the document's x-petmock-codes"}
 	ruleStrictChallenge   = rule{"strict.challenge", "petmock: a 401 carries WWW-Authenticate with the Bearer scheme (RFC 6750)"}
 	ruleStrictLocation    = rule{"strict.location", "petmock: a 201 of createPet carries Location, the URL of the created pet"}
+	ruleStrictCategory    = rule{"strict.category", "petmock: createPet accepts any int64 categoryId"}
 )

@@ -111,8 +111,9 @@ var statuses = []string{"available", "pending", "sold"}
 var brokenServers = []struct {
 	name  string
 	fault fault
-	check string // part of the name of a check that must fail
-	rule  string // id of the rule its failure must name
+	args  []string // of the run, beside the defaults
+	check string   // part of the name of a check that must fail
+	rule  string   // id of the rule its failure must name
 }{
 	{
 		name: "accepts any bearer key",
@@ -279,6 +280,13 @@ var brokenServers = []struct {
 		check: "name missing", rule: "create.invalid-body",
 	},
 	{
+		// Unknown categories are refused too, so a body with one fault
+		// gets its 400 for that fault only if its category is known.
+		name:  "ignores a status outside PetStatus, and knows only its own categories",
+		fault: alt(altConfig{categories: []int64{100, 101, 102}, ignoreBadStatus: true}),
+		check: "status outside PetStatus", rule: "create.invalid-body",
+	},
+	{
 		name: "rounds categoryId through a float64",
 		fault: rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
 			if rec.Code < 300 {
@@ -386,7 +394,7 @@ func TestBrokenServersFail(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			url := serve(t, tc.fault(t, newPetmock(t)))
-			r := judge(t, url)
+			r := judge(t, url, tc.args...)
 			if r.code != 1 {
 				t.Fatalf("exit %d, want 1\n%s", r.code, r)
 			}

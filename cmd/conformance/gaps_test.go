@@ -65,38 +65,77 @@ func gapsFilledDifferently(next http.Handler) http.Handler {
 	})
 }
 
+// gapServers conform to the interface and each fill its gaps otherwise
+// than petmock. Each must pass by default.
+var gapServers = []struct {
+	name  string
+	start fault
+	args  []string
+}{
+	{name: "petmock, its gaps filled otherwise", start: func(tb testing.TB, _ http.Handler) http.Handler {
+		return gapsFilledDifferently(newPetmock(tb))
+	}},
+	{name: "a server of its own", start: alt(altConfig{})},
+	{name: "categories of its own, others refused", start: alt(altConfig{categories: []int64{100, 101, 102, 103, 104}})},
+	{name: "150 pets, later pages by ?offset= without links", start: alt(altConfig{pets: 150})},
+	{name: "Deprecation and Sunset dates of its own", start: alt(altConfig{deprecation: true})},
+}
+
 // TestGapsFilledDifferently: a correct server whose gap decisions differ
-// from petmock's passes by default, and fails only the strict rules.
+// from petmock's passes by default.
 func TestGapsFilledDifferently(t *testing.T) {
 	t.Parallel()
-	url := serve(t, gapsFilledDifferently(newPetmock(t)))
+	for _, tc := range gapServers {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := judge(t, serve(t, tc.start(t, nil)), tc.args...)
+			if r.code != 0 {
+				t.Fatalf("a conforming server failed: exit %d, want 0\n%s", r.code, r)
+			}
+			assertNoKey(t, r)
+		})
+	}
+}
 
-	t.Run("default", func(t *testing.T) {
-		t.Parallel()
-		r := judge(t, url)
-		if r.code != 0 {
-			t.Fatalf("a conforming server failed: exit %d, want 0\n%s", r.code, r)
-		}
-		assertNoKey(t, r)
-	})
-	t.Run("strict", func(t *testing.T) {
-		t.Parallel()
-		r := judge(t, url, "--strict")
-		if r.code != 1 {
-			t.Fatalf("exit %d, want 1: the server differs from petmock\n%s", r.code, r)
-		}
-		for _, rule := range []string{
-			"strict.limit", "strict.status", "strict.deprecation", "strict.pagination",
-			"strict.default-status", "strict.error-code", "strict.challenge", "strict.location",
-		} {
-			if !strings.Contains(r.stdout, "broken rule "+rule+":") {
-				t.Errorf("no failure names rule %s", rule)
+// TestGapsFailStrict: with --strict, a server whose gap decisions differ
+// from petmock's fails the strict rules, and those only.
+func TestGapsFailStrict(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		start fault
+		rules []string
+	}{
+		{
+			name:  "petmock, its gaps filled otherwise",
+			start: func(tb testing.TB, _ http.Handler) http.Handler { return gapsFilledDifferently(newPetmock(tb)) },
+			rules: []string{
+				"strict.limit", "strict.status", "strict.deprecation", "strict.pagination",
+				"strict.default-status", "strict.error-code", "strict.challenge", "strict.location",
+			},
+		},
+		{
+			name:  "categories of its own, others refused",
+			start: alt(altConfig{categories: []int64{100, 101, 102, 103, 104}}),
+			rules: []string{"strict.category"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := judge(t, serve(t, tc.start(t, nil)), "--strict")
+			if r.code != 1 {
+				t.Fatalf("exit %d, want 1: the server differs from petmock\n%s", r.code, r)
 			}
-		}
-		for _, c := range failures(parseJUnit(t, r.junit)) {
-			if !strings.Contains(c.Name, "strict: ") {
-				t.Errorf("check %q failed, but only strict checks should", c.Name)
+			for _, rule := range tc.rules {
+				if !strings.Contains(r.stdout, "broken rule "+rule+":") {
+					t.Errorf("no failure names rule %s", rule)
+				}
 			}
-		}
-	})
+			for _, c := range failures(parseJUnit(t, r.junit)) {
+				if !strings.Contains(c.Name, "strict: ") {
+					t.Errorf("check %q failed, but only strict checks should", c.Name)
+				}
+			}
+		})
+	}
 }
