@@ -220,6 +220,12 @@ var brokenServers = []struct {
 		check: "limit=1000", rule: "limit.invalid",
 	},
 	{
+		// About 120 pets of each status, all in one page of limit=100.
+		name:  "ignores limit when a status filter is given",
+		fault: alt(altConfig{pets: 400, statusIgnoresLimit: true}),
+		check: "returns only pets of the status asked for", rule: "limit.honoured",
+	},
+	{
 		name:  "ignores the status filter",
 		fault: rewriteRequest(setQuery(func(q url.Values) { q.Del("status") })),
 		check: "returns only pets of the status asked for", rule: "status.filter",
