@@ -291,9 +291,14 @@ func (h *harness) judge(r *request, x *exchange) {
 	}
 }
 
-// broken fails the spec: x breaks rule r.
+// broken fails the spec: x breaks rule r. If x answers a request the
+// interface may not cover (a link to another path), it skips the spec
+// instead, and says why.
 func (h *harness) broken(x *exchange, r rule, detail string) {
 	GinkgoHelper()
+	if x.lenient {
+		Skip(x.redact(fmt.Sprintf("a next link led to %s, whose answer is not one of listPets (%s: %s); the interface does not show how to request a later page, so the check cannot go on", x.url, r.id, detail)))
+	}
 	Fail(x.report(r, detail))
 }
 

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 
@@ -182,17 +181,4 @@ func checkCreated(x *exchange, name string, categoryID int64, status string) pet
 	same, diff := got.same(want)
 	x.require(same, ruleCreate, "the created pet differs from what was sent: "+diff)
 	return got
-}
-
-// follow sends a listPets request to the target of a Link of x. It fails
-// on rule r if the target leaves the deployment: the key is never sent
-// elsewhere.
-func (h *harness) follow(ctx context.Context, x *exchange, target string, r rule) *exchange {
-	GinkgoHelper()
-	from, _ := url.Parse(x.url)
-	u, err := from.Parse(target)
-	x.require(err == nil, r, fmt.Sprintf("the link target %q is not a URL", target))
-	x.require(origin(u) == origin(h.base), r, fmt.Sprintf("the link %q leaves the deployment; the key is not sent there", target))
-	x.require(u.Path == h.base.Path+"/pets", r, fmt.Sprintf("the link %q does not lead to listPets", target))
-	return h.listPets(ctx, u.RawQuery)
 }

@@ -27,11 +27,14 @@ type altConfig struct {
 	// 400. Seeded pets use them. Nil accepts any int64, and seeded pets
 	// use category 7.
 	categories []int64
-	// paging says where a page's rel="next" link leads, when more pets
-	// follow: "" sends none, "path" sends one to another path of the
-	// deployment, /v1/pages/pets?offset=N, "elsewhere" sends one to
-	// another origin.
+	// paging is where a page's rel="next" link leads, when more pets
+	// follow, with ?offset=N: another path of the deployment, which then
+	// serves pages too (such as /v1/pages/pets), or another origin (such
+	// as https://pages.example/v1/pets). "" sends no link.
 	paging string
+	// pagingGone makes the paging path answer 404, as a link to a path
+	// that was never served.
+	pagingGone bool
 	// lag keeps a created pet out of every answer for this long.
 	lag time.Duration
 	// rateLimit answers every rateLimit-th request 429 with Retry-After:
@@ -123,7 +126,7 @@ func (s *altServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.Path
 	switch {
 	case path == "/v1/pets" && r.Method == http.MethodGet,
-		path == "/v1/pages/pets" && r.Method == http.MethodGet && s.cfg.paging == "path":
+		path == s.cfg.paging && r.Method == http.MethodGet && !s.cfg.pagingGone:
 		s.list(w, r)
 	case path == "/v1/pets" && r.Method == http.MethodPost:
 		s.create(w, r)
@@ -190,11 +193,7 @@ func (s *altServer) list(w http.ResponseWriter, r *http.Request) {
 		if q.Has("status") {
 			next.Set("status", status)
 		}
-		target := "/v1/pages/pets?" + next.Encode()
-		if s.cfg.paging == "elsewhere" {
-			target = "https://pages.petstore.invalid/v1/pets?" + next.Encode()
-		}
-		w.Header().Set("Link", "<"+target+`>; rel="next"`)
+		w.Header().Set("Link", "<"+s.cfg.paging+"?"+next.Encode()+`>; rel="next"`)
 	}
 	altJSON(w, http.StatusOK, page)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -78,6 +79,8 @@ var gapServers = []struct {
 	{name: "a server of its own", start: alt(altConfig{})},
 	{name: "categories of its own, others refused", start: alt(altConfig{categories: []int64{100, 101, 102, 103, 104}})},
 	{name: "150 pets, later pages by ?offset= without links", start: alt(altConfig{pets: 150})},
+	{name: "360 pets, later pages through links to another path", start: alt(altConfig{pets: 360, paging: "/v1/pages/pets"})},
+	{name: "360 pets, later pages through links to another origin", start: alt(altConfig{pets: 360, paging: "https://pages.petstore.invalid/v1/pets"})},
 	{name: "Deprecation and Sunset dates of its own", start: alt(altConfig{deprecation: true})},
 }
 
@@ -98,7 +101,9 @@ func TestGapsFilledDifferently(t *testing.T) {
 }
 
 // TestGapsFailStrict: with --strict, a server whose gap decisions differ
-// from petmock's fails the strict rules, and those only.
+// from petmock's fails the strict rules, and those only: a check that is
+// not strict itself may fail on one, such as a walk through pages that
+// meets a link petmock would not send.
 func TestGapsFailStrict(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -119,6 +124,11 @@ func TestGapsFailStrict(t *testing.T) {
 			start: alt(altConfig{categories: []int64{100, 101, 102, 103, 104}}),
 			rules: []string{"strict.category"},
 		},
+		{
+			name:  "360 pets, later pages through links to another path",
+			start: alt(altConfig{pets: 360, paging: "/v1/pages/pets"}),
+			rules: []string{"strict.pagination"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -132,10 +142,64 @@ func TestGapsFailStrict(t *testing.T) {
 				}
 			}
 			for _, c := range failures(parseJUnit(t, r.junit)) {
-				if !strings.Contains(c.Name, "strict: ") {
-					t.Errorf("check %q failed, but only strict checks should", c.Name)
+				if !strings.Contains(c.Failure.Text+c.Failure.Message, "broken rule strict.") {
+					t.Errorf("check %q failed on a rule of the interface, but only strict rules should fail", c.Name)
 				}
 			}
 		})
+	}
+}
+
+// TestNextLinkElsewhereGetsNoKey: a deployment whose next links lead to
+// another origin passes by default: the checks that need a later page say
+// why they cannot go on, and the other origin gets no request, so never
+// the key. With --strict, such a link breaks petmock's pagination rule.
+func TestNextLinkElsewhereGetsNoKey(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int64
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte("[]"))
+	}))
+	defer elsewhere.Close()
+	url := serve(t, newAltServer(altConfig{pets: 360, paging: elsewhere.URL + "/v1/pets"}))
+
+	r := judge(t, url, "-v")
+	if r.code != 0 {
+		t.Errorf("exit %d, want 0: the pagination mechanism is a gap\n%s", r.code, r)
+	}
+	want := "the next link leads to another origin, " + elsewhere.URL + "/v1/pets?"
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("the output does not say %q\n%s", want, r)
+	}
+	r = judge(t, url, "--strict")
+	if r.code != 1 || !strings.Contains(r.stdout, "broken rule strict.pagination:") {
+		t.Errorf("--strict: exit %d, want 1 on strict.pagination\n%s", r.code, r)
+	}
+	if n := requests.Load(); n > 0 {
+		t.Errorf("the other origin got %d requests, want none", n)
+	}
+}
+
+// TestNextLinkToAnotherPath: a next link to another path of the
+// deployment is followed, with the key, since that origin has it. What it
+// leads to is not shown by the interface, so an answer that is not one of
+// listPets skips the check that needed it; with --strict the link breaks
+// petmock's pagination rule.
+func TestNextLinkToAnotherPath(t *testing.T) {
+	t.Parallel()
+	url := serve(t, newAltServer(altConfig{pets: 360, paging: "/v1/pages/gone", pagingGone: true}))
+	r := judge(t, url, "-v")
+	if r.code != 0 {
+		t.Errorf("exit %d, want 0: the pagination mechanism is a gap\n%s", r.code, r)
+	}
+	want := "/v1/pages/gone?limit=100&offset=100&status="
+	if !strings.Contains(r.stdout, "a next link led to "+strings.TrimSuffix(url, "/v1")+want) || !strings.Contains(r.stdout, "whose answer is not one of listPets") {
+		t.Errorf("the output does not say that the link to %s led to no page of listPets\n%s", want, r)
+	}
+	r = judge(t, url, "--strict")
+	if r.code != 1 || !strings.Contains(r.stdout, "broken rule strict.pagination:") {
+		t.Errorf("--strict: exit %d, want 1 on strict.pagination\n%s", r.code, r)
 	}
 }
