@@ -21,6 +21,9 @@ const (
 	// DefaultTimeout bounds each request, from sending it to reading the
 	// whole answer.
 	DefaultTimeout = 10 * time.Second
+	// DefaultSettle is how long a created pet may take to show in getPet
+	// and listPets.
+	DefaultSettle = 3 * time.Second
 )
 
 // NamePrefix begins the name of every pet the suite creates, followed by
@@ -61,6 +64,12 @@ type Config struct {
 	// Timeout bounds each request, from sending it to the last byte of the
 	// answer. Zero means DefaultTimeout.
 	Timeout time.Duration
+	// Settle is how long a pet the suite created may take to show in
+	// getPet and in listPets: the interface does not say that a write is
+	// seen at once, so a deployment may be eventually consistent. The
+	// suite reads again and again within it, and a pet seen at once costs
+	// no wait. Zero means DefaultSettle; a negative value reads once.
+	Settle time.Duration
 
 	// Document is the contract to judge against. Nil means spec.Load().
 	Document *openapi3.T
@@ -153,6 +162,13 @@ func (c Config) timeout() time.Duration {
 		return DefaultTimeout
 	}
 	return c.Timeout
+}
+
+func (c Config) settle() time.Duration {
+	if c.Settle == 0 {
+		return DefaultSettle
+	}
+	return c.Settle
 }
 
 func (c Config) now() time.Time {

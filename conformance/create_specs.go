@@ -63,8 +63,7 @@ func (s *suite) describeCreate() {
 			h := s.h
 			h.skipPastSunset()
 			_, created := h.create(ctx, h.category(ctx), h.randomStatus())
-			x := h.getPet(ctx, created.id())
-			x.require(x.status == http.StatusOK, ruleReadBack, fmt.Sprintf("getPet of the pet just created (id %s): status %d, want 200", created.ID, x.status))
+			x := h.readBack(ctx, created)
 			same, diff := x.pet().same(created)
 			x.require(same, ruleReadBack, "the pet read back differs from the one created: "+diff)
 		})
@@ -73,26 +72,7 @@ func (s *suite) describeCreate() {
 			h := s.h
 			status := h.randomStatus()
 			_, created := h.create(ctx, h.category(ctx), status)
-			first := h.listPets(ctx, "status="+url.QueryEscape(status)+"&limit="+strconv.Itoa(c.limitMax))
-			found := false
-			end, last, why := h.walk(ctx, first, ruleListed, func(x *exchange, page []pet) bool {
-				for _, p := range page {
-					if p.id() == created.id() {
-						same, diff := p.same(created)
-						x.require(same, ruleListed, "the listed pet differs from the one created: "+diff)
-						found = true
-						return false
-					}
-				}
-				return true
-			})
-			switch {
-			case found:
-			case end == walkComplete:
-				last.require(false, ruleListed, fmt.Sprintf("the pet just created, %s, is not in the list of status %s", created, status))
-			default:
-				Skip(fmt.Sprintf("cannot tell whether the pet created is listed: it is not on the pages seen, and %s", why))
-			}
+			h.checkListed(ctx, created)
 		})
 
 		// Each body has one fault. CATEGORY is a category the deployment

@@ -312,6 +312,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--base-url", "http://127.0.0.1:1/v1?x=1"}, withKey, "must have no query"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--max-creates", "0"}, withKey, "--max-creates 0: must be at least 1"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--timeout", "0s"}, withKey, "--timeout 0s: must be positive"},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--settle", "-1s"}, withKey, "--settle -1s: must not be negative"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--label-filter", "(auth"}, withKey, "--label-filter"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--spec", "/no/such/file.yaml"}, withKey, "--spec: open /no/such/file.yaml"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--spec", noDefault}, withKey, "document: listPets: limit needs a minimum, a maximum and a default"},
@@ -341,7 +342,7 @@ func TestHelp(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("run -h: %v, want flag.ErrHelp", err)
 	}
-	for _, name := range []string{"-base-url", "-api-key", "-read-only", "-strict", "-max-creates", "-junit-report", "-label-filter", "-timeout", "-spec", "-v", "-no-color"} {
+	for _, name := range []string{"-base-url", "-api-key", "-read-only", "-strict", "-max-creates", "-junit-report", "-label-filter", "-timeout", "-settle", "-spec", "-v", "-no-color"} {
 		if !strings.Contains(stderr.String(), "  "+name) {
 			t.Errorf("-h does not list %s", name)
 		}

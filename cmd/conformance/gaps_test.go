@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // gapsFilledDifferently wraps petmock into a server that conforms to the
@@ -82,6 +83,7 @@ var gapServers = []struct {
 	{name: "360 pets, later pages through links to another path", start: alt(altConfig{pets: 360, paging: "/v1/pages/pets"})},
 	{name: "360 pets, later pages through links to another origin", start: alt(altConfig{pets: 360, paging: "https://pages.petstore.invalid/v1/pets"})},
 	{name: "Deprecation and Sunset dates of its own", start: alt(altConfig{deprecation: true})},
+	{name: "created pets show after 300ms", start: alt(altConfig{lag: 300 * time.Millisecond})},
 }
 
 // TestGapsFilledDifferently: a correct server whose gap decisions differ
@@ -201,5 +203,17 @@ func TestNextLinkToAnotherPath(t *testing.T) {
 	r = judge(t, url, "--strict")
 	if r.code != 1 || !strings.Contains(r.stdout, "broken rule strict.pagination:") {
 		t.Errorf("--strict: exit %d, want 1 on strict.pagination\n%s", r.code, r)
+	}
+}
+
+// TestSettleFlag: --settle is the time a created pet may take to show;
+// with 0 the suite reads once, and a deployment that shows writes late
+// fails the read-after-create checks.
+func TestSettleFlag(t *testing.T) {
+	t.Parallel()
+	url := serve(t, newAltServer(altConfig{lag: 300 * time.Millisecond}))
+	r := judge(t, url, "--settle", "0")
+	if r.code != 1 || !strings.Contains(r.stdout, "broken rule create.read-back:") || !strings.Contains(r.stdout, "broken rule create.listed:") {
+		t.Errorf("--settle 0: exit %d, want 1 on create.read-back and create.listed\n%s", r.code, r)
 	}
 }
