@@ -22,9 +22,7 @@ func (s *suite) describeDeprecation() {
 
 		answers := []TableEntry{
 			Entry("on a 200 for a listed pet", func(ctx context.Context, h *harness) *exchange {
-				x := h.getPet(ctx, h.listedPet(ctx).id())
-				x.require(x.status == http.StatusOK, ruleGet, fmt.Sprintf("status %d, want 200", x.status))
-				return x
+				return h.readListed(ctx)
 			}),
 			Entry("on a 404 for an id no pet has", func(ctx context.Context, h *harness) *exchange {
 				x := h.getPet(ctx, h.absentID())

@@ -368,6 +368,18 @@ var brokenServers = []struct {
 		check: "answers 200 with a listed pet", rule: "get.pet",
 	},
 	{
+		// Not another client's change: a fresh listing disagrees too.
+		name: "shows through getPet another status than listPets does",
+		fault: rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if isGetPet(r) && rec.Code == http.StatusOK {
+				editJSON(rec, forEachPet(func(p map[string]any) {
+					p["status"] = statuses[(slices.Index(statuses, p["status"].(string))+1)%len(statuses)]
+				}))
+			}
+		}),
+		check: "answers 200 with a listed pet", rule: "get.pet",
+	},
+	{
 		name: "serves lists as text/plain",
 		fault: rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
 			if isList(r) {

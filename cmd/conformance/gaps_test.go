@@ -84,6 +84,8 @@ var gapServers = []struct {
 	{name: "360 pets, later pages through links to another origin", start: alt(altConfig{pets: 360, paging: "https://pages.petstore.invalid/v1/pets"})},
 	{name: "Deprecation and Sunset dates of its own", start: alt(altConfig{deprecation: true})},
 	{name: "created pets show after 300ms", start: alt(altConfig{lag: 300 * time.Millisecond})},
+	{name: "pets changed and removed by another client", start: alt(altConfig{churn: true})},
+	{name: "pets changed and removed by another client, read-only", start: alt(altConfig{churn: true}), args: []string{"--read-only"}},
 }
 
 // TestGapsFilledDifferently: a correct server whose gap decisions differ
