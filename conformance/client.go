@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -37,9 +38,10 @@ type harness struct {
 	rnd      *rand.Rand // Ginkgo runs specs one at a time
 	runID    string
 
-	creates           atomic.Int64 // createPet requests sent
-	named             atomic.Int64 // pets named so far
-	transportFailures atomic.Int64 // requests without a complete answer
+	creates             atomic.Int64 // createPet requests sent
+	named               atomic.Int64 // pets named so far
+	transportFailures   atomic.Int64 // requests without a complete answer
+	rateLimitedRequests atomic.Int64 // requests still answered 429 after their retries
 }
 
 // prepared is what a run reads of its Config once, before any spec runs:
@@ -220,7 +222,15 @@ func (h *harness) send(ctx context.Context, r *request) *exchange {
 			Skip(fmt.Sprintf("max creates reached: this run may send at most %d createPet requests", h.cfg.maxCreates()))
 		}
 	}
-	h.roundTrip(ctx, r, x)
+	for retries := 0; ; retries++ {
+		h.roundTrip(ctx, r, x)
+		if x.status != http.StatusTooManyRequests {
+			break
+		}
+		if retries == MaxRateLimitRetries || !sleep(ctx, retryAfter(x.header, time.Now())) {
+			h.rateLimited(x)
+		}
+	}
 	h.judge(r, x)
 	return x
 }

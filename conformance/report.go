@@ -29,8 +29,14 @@ var shownHeaders = []string{
 // that repeats the request and what came back. The API key never appears
 // in it.
 func (x *exchange) report(r rule, detail string) string {
+	return x.describe("broken rule "+r.id+": "+r.text, detail)
+}
+
+// describe describes x under a headline: the detail, a curl command that
+// repeats the request and what came back. The API key never appears in it.
+func (x *exchange) describe(headline, detail string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "broken rule %s: %s\n", r.id, r.text)
+	b.WriteString(headline + "\n")
 	if detail != "" {
 		fmt.Fprintf(&b, "  %s\n", strings.ReplaceAll(strings.TrimRight(detail, "\n"), "\n", "\n  "))
 	}

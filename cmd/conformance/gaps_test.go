@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/petstore/contract/conformance"
 )
 
 // gapsFilledDifferently wraps petmock into a server that conforms to the
@@ -85,6 +87,7 @@ var gapServers = []struct {
 	{name: "Deprecation and Sunset dates of its own", start: alt(altConfig{deprecation: true})},
 	{name: "created pets show after 300ms", start: alt(altConfig{lag: 300 * time.Millisecond})},
 	{name: "pets changed and removed by another client", start: alt(altConfig{churn: true})},
+	{name: "a 429 now and then, with Retry-After", start: alt(altConfig{rateLimit: 40})},
 	{name: "pets changed and removed by another client, read-only", start: alt(altConfig{churn: true}), args: []string{"--read-only"}},
 }
 
@@ -217,5 +220,41 @@ func TestSettleFlag(t *testing.T) {
 	r := judge(t, url, "--settle", "0")
 	if r.code != 1 || !strings.Contains(r.stdout, "broken rule create.read-back:") || !strings.Contains(r.stdout, "broken rule create.listed:") {
 		t.Errorf("--settle 0: exit %d, want 1 on create.read-back and create.listed\n%s", r.code, r)
+	}
+}
+
+// TestRateLimitedRunStops: a deployment that keeps answering 429 breaks no
+// rule of the interface, which leaves rate limits open, but cannot be
+// judged: each check it refuses is skipped, and the third stops the run,
+// saying why.
+func TestRateLimitedRunStops(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int64
+	petmock := newPetmock(t)
+	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if requests.Add(1) == 1 {
+			petmock.ServeHTTP(w, r) // the preflight
+			return
+		}
+		w.Header().Set("Retry-After", "0")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	r := judge(t, url)
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1: the run stopped before it judged the deployment", r.code)
+	}
+	for _, want := range []string{"rate limited: the deployment answered 429 Too Many Requests 3 times in a row", "the run stops: 3 requests were still rate limited"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the output does not say %q", want)
+		}
+	}
+	if strings.Contains(r.stdout, "broken rule") {
+		t.Error("a rule is said to be broken, but rate limits are not the interface's")
+	}
+	if n := requests.Load(); n != 1+3*(1+conformance.MaxRateLimitRetries) {
+		t.Errorf("the server got %d requests, want the preflight and 3 requests sent %d times each", n, 1+conformance.MaxRateLimitRetries)
+	}
+	if t.Failed() {
+		t.Logf("%s", r)
 	}
 }
