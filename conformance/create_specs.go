@@ -68,6 +68,20 @@ func (s *suite) describeCreate() {
 			x.require(same, ruleReadBack, "the pet read back differs from the one created: "+diff)
 		})
 
+		It("gives two pets created one after the other different ids, and getPet returns each", func(ctx SpecContext) {
+			h := s.h
+			category := h.category(ctx)
+			_, first := h.create(ctx, category, h.randomStatus())
+			x, second := h.create(ctx, category, h.randomStatus())
+			x.require(first.id() != second.id(), ruleNewID, fmt.Sprintf("the pet created before, %s, got id %s too", first, first.ID))
+			h.skipPastSunset()
+			for _, created := range []pet{first, second} {
+				x := h.readBack(ctx, created)
+				same, diff := x.pet().same(created)
+				x.require(same, ruleReadBack, "the pet read back differs from the one created: "+diff)
+			}
+		})
+
 		It("creates a pet that listPets filtered by its status then returns", func(ctx SpecContext) {
 			h := s.h
 			status := h.randomStatus()

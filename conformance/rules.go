@@ -25,6 +25,7 @@ var (
 	ruleStatus       = rule{"status.filter", "listPets with a status returns only pets of that status (interface §4.1)"}
 	ruleStatusBad    = rule{"status.unknown", "a status outside PetStatus never returns pets of another status (interface §4.1)"}
 	ruleCreate       = rule{"create.echo", "createPet answers 201 with the created Pet: an integer id and the name, categoryId and status that were sent (interface §4.2)"}
+	ruleNewID        = rule{"create.unique-id", "createPet gives each pet it creates an id no other pet has (interface §2, §4.2)"}
 	ruleCreateBad    = rule{"create.invalid-body", "createPet answers 400 with an Error body when the body misses a required field or holds an invalid value (interface §4.2, §7)"}
 	ruleReadBack     = rule{"create.read-back", "a created pet can then be read through getPet, unchanged (interface §4.2, §4.3)"}
 	ruleListed       = rule{"create.listed", "a created pet appears in listPets filtered by its status (interface §4.1, §4.2)"}

@@ -254,6 +254,13 @@ var brokenServers = []struct {
 		check: "getPet then returns unchanged", rule: "create.read-back",
 	},
 	{
+		// Each create overwrites the pet before, which reads back as the
+		// last one created.
+		name:  "gives every created pet the same id",
+		fault: alt(altConfig{sameID: true}),
+		check: "different ids", rule: "create.unique-id",
+	},
+	{
 		name: "reads back another pet",
 		fault: rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
 			if isGetPet(r) && rec.Code == http.StatusOK {
