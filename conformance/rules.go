@@ -23,6 +23,7 @@ var (
 	ruleLimit        = rule{"limit.honoured", "listPets returns at most limit pets, and exactly limit when that many exist (interface §4.1, §8)"}
 	ruleLimitBad     = rule{"limit.invalid", "a limit out of range or not an integer is never answered with a 5xx, nor with more pets than the maximum limit (interface §4.1, §8)"}
 	ruleStatus       = rule{"status.filter", "listPets with a status returns only pets of that status (interface §4.1)"}
+	ruleStatusFound  = rule{"status.found", "listPets with a status returns pets of that status when some exist (interface §4.1)"}
 	ruleStatusBad    = rule{"status.unknown", "a status outside PetStatus never returns pets of another status (interface §4.1)"}
 	ruleCreate       = rule{"create.echo", "createPet answers 201 with the created Pet: an integer id and the name, categoryId and status that were sent (interface §4.2)"}
 	ruleNewID        = rule{"create.unique-id", "createPet gives each pet it creates an id no other pet has (interface §2, §4.2)"}
