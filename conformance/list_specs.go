@@ -54,6 +54,44 @@ func (s *suite) describeList() {
 				Entry(fmt.Sprintf("limit=%d, the maximum", c.limitMax), func(*harness, int) int { return c.limitMax }),
 			)
 
+			// The limit checks take the unfiltered page of the largest
+			// limit as the truth of how many pets exist; a server that
+			// caps every page lower would fool them. The lists of each
+			// status, and the page after, show more pets if there are.
+			It("returns a full page when more pets exist than the page shows", func(ctx SpecContext) {
+				h := s.h
+				for attempt := 1; ; attempt++ {
+					ref := h.listPets(ctx, "limit="+strconv.Itoa(c.limitMax))
+					ref.require(ref.status == http.StatusOK, ruleLimit, fmt.Sprintf("limit=%d is valid; status %d, want 200", c.limitMax, ref.status))
+					shown := len(ref.pets())
+					if shown == c.limitMax {
+						return
+					}
+					seen := map[int64]bool{}
+					add := func(x *exchange) {
+						if x != nil && x.status == http.StatusOK {
+							for _, p := range x.pets() {
+								seen[p.id()] = true
+							}
+						}
+					}
+					add(ref)
+					next, _ := h.nextPage(ctx, ref)
+					add(next)
+					for _, st := range c.statuses {
+						add(h.listPets(ctx, "status="+url.QueryEscape(st)+"&limit="+strconv.Itoa(c.limitMax)))
+					}
+					// Pets created meanwhile are in a census taken after.
+					if len(seen) <= max(shown, len(h.census(ctx))) {
+						return
+					}
+					// Pets removed meanwhile are not: judge again.
+					if attempt == 2 {
+						h.broken(ref, ruleLimit, fmt.Sprintf("limit=%d gave %d pets, yet the lists of each status and the page after show %d distinct pets: a page may hold fewer pets than its limit only when no more exist", c.limitMax, shown, len(seen)))
+					}
+				}
+			})
+
 			bad := []string{
 				strconv.Itoa(c.limitMin - 1), "-1", strconv.Itoa(c.limitMax + 1), strconv.Itoa(c.limitMax * 10),
 				"ten", "1.5", "",

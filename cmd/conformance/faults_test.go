@@ -226,6 +226,13 @@ var brokenServers = []struct {
 		check: "returns only pets of the status asked for", rule: "limit.honoured",
 	},
 	{
+		// The unfiltered page of limit=100 is the limit checks' census,
+		// and it is capped too.
+		name:  "caps every page at 50 pets, whatever limit asks",
+		fault: alt(altConfig{pets: 150, capLimit: 50}),
+		check: "returns a full page when more pets exist", rule: "limit.honoured",
+	},
+	{
 		name:  "ignores the status filter",
 		fault: rewriteRequest(setQuery(func(q url.Values) { q.Del("status") })),
 		check: "returns only pets of the status asked for", rule: "status.filter",
