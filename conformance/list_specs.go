@@ -10,6 +10,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 )
 
+// maxUniquePages bounds the pages of listPets whose ids the check of unique
+// ids compares.
+const maxUniquePages = 5
+
 // describeList declares the specs of listPets: limit, the status filter
 // and unique ids. The client holds every page to its limit (at most the
 // limit, the default or the maximum), so the specs check what it cannot:
@@ -202,11 +206,34 @@ func (s *suite) describeList() {
 			)
 		})
 
-		It("returns unique ids", func(ctx SpecContext) {
-			x := s.h.listPets(ctx, "limit="+strconv.Itoa(c.limitMax))
-			x.require(x.status == http.StatusOK, ruleUniqueIDs, fmt.Sprintf("status %d, want 200", x.status))
-			id, dup := firstDuplicate(x.pets())
-			x.require(!dup, ruleUniqueIDs, fmt.Sprintf("id %d appears more than once", id))
+		// The client finds an id twice in one page. Across pages and
+		// filters, an id must still name one pet: the same name and
+		// category wherever it shows (its status may change meanwhile).
+		It("gives each pet one id, the same on every page and under every filter", func(ctx SpecContext) {
+			h := s.h
+			named := map[int64]pet{}
+			note := func(x *exchange, page []pet) {
+				for _, p := range page {
+					q, ok := named[p.id()]
+					if !ok {
+						named[p.id()] = p
+						continue
+					}
+					x.require(p.Name == q.Name && sameNumber(p.CategoryID, q.CategoryID), ruleUniqueIDs,
+						fmt.Sprintf("id %d names two pets: %s here, %s in another list", p.id(), p, q))
+				}
+			}
+			pages := 0
+			h.walk(ctx, h.listPets(ctx, "limit="+strconv.Itoa(c.limitMax)), ruleUniqueIDs, func(x *exchange, page []pet) bool {
+				note(x, page)
+				pages++
+				return pages < maxUniquePages
+			})
+			for _, st := range c.statuses {
+				x := h.listPets(ctx, "status="+url.QueryEscape(st)+"&limit="+strconv.Itoa(c.limitMax))
+				x.require(x.status == http.StatusOK, ruleUniqueIDs, fmt.Sprintf("status=%s is a PetStatus; status %d, want 200", st, x.status))
+				note(x, x.pets())
+			}
 		})
 	})
 }

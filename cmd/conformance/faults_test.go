@@ -415,7 +415,7 @@ var brokenServers = []struct {
 				rec.Header().Set("Content-Type", "text/plain")
 			}
 		}),
-		check: "returns unique ids", rule: "contract.response",
+		check: "returns only pets of the status asked for", rule: "contract.response",
 	},
 	{
 		name: "repeats a pet in a list",
@@ -429,7 +429,22 @@ var brokenServers = []struct {
 				})
 			}
 		}),
-		check: "returns unique ids", rule: "list.unique-ids",
+		check: "gives each pet one id", rule: "list.unique-ids",
+	},
+	{
+		// Read-only, so that no created pet is needed to see it.
+		name: "numbers the pets of a filtered list from 1",
+		fault: rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if isList(r) && r.URL.Query().Has("status") && rec.Code == http.StatusOK {
+				n := 0
+				editJSON(rec, forEachPet(func(p map[string]any) {
+					n++
+					p["id"] = n
+				}))
+			}
+		}),
+		args:  []string{"--read-only"},
+		check: "gives each pet one id", rule: "list.unique-ids",
 	},
 }
 
