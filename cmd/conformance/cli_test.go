@@ -378,3 +378,22 @@ func TestPastSunsetSendsNoGetPet(t *testing.T) {
 		t.Errorf("%d requests went to getPet after its sunset, want none", n)
 	}
 }
+
+// TestShortKeyWarning: a key shorter than 8 characters is still redacted
+// everywhere, which garbles reports, so the run warns once at its start;
+// a longer key gets no warning.
+func TestShortKeyWarning(t *testing.T) {
+	t.Parallel()
+	const warning = "conformance: warning: the API key is shorter than 8 characters"
+	for _, tc := range []struct {
+		key  string
+		want int
+	}{{"k", 1}, {"seven-7", 1}, {"eight-88", 0}, {testKey, 0}} {
+		var stdout, stderr bytes.Buffer
+		// Nothing listens there: the run stops at the preflight.
+		run(context.Background(), []string{"--base-url", "http://127.0.0.1:1/v1", "--api-key", tc.key}, func(string) string { return "" }, &stdout, &stderr)
+		if got := strings.Count(stdout.String()+stderr.String(), warning); got != tc.want {
+			t.Errorf("a key of %d characters: warned %d times, want %d\n%s", len(tc.key), got, tc.want, stderr.String())
+		}
+	}
+}

@@ -21,6 +21,11 @@ import (
 // --api-key is not given. Failure reports show requests with it.
 const keyEnv = "PETSTORE_API_KEY"
 
+// readableKeyLen is the shortest key whose redaction leaves reports
+// readable. Every occurrence of the key's text is replaced, so a key of a
+// few characters is replaced inside ordinary words too.
+const readableKeyLen = 8
+
 // options are the settings of one run, from the command line.
 type options struct {
 	cfg         conformance.Config
@@ -107,6 +112,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	o, err := parseOptions(args, getenv, stderr)
 	if err != nil {
 		return err
+	}
+	if len(o.cfg.APIKey) < readableKeyLen {
+		fmt.Fprintf(stderr, "conformance: warning: the API key is shorter than %d characters; reports show $%s wherever its text appears, even inside other words, so they will be hard to read\n", readableKeyLen, keyEnv)
 	}
 	// net/http logs through the standard logger, for instance the bytes a
 	// server sends beyond its Content-Length, which may echo the key.
