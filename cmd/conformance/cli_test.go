@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -396,4 +397,34 @@ func TestShortKeyWarning(t *testing.T) {
 			t.Errorf("a key of %d characters: warned %d times, want %d\n%s", len(tc.key), got, tc.want, stderr.String())
 		}
 	}
+}
+
+// TestHonoursProxy: HTTP_PROXY is honoured, as CI machines may need it.
+// With an http:// base URL the proxy sees every request whole, the
+// Authorization header included, as the README warns.
+func TestHonoursProxy(t *testing.T) {
+	t.Parallel()
+	var (
+		mu   sync.Mutex // guards seen
+		seen []string   // Authorization headers that reached the proxy
+	)
+	petmock := newPetmock(t)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("Authorization"))
+		mu.Unlock()
+		petmock.ServeHTTP(w, r) // a forward proxy to the deployment
+	}))
+	defer proxy.Close()
+	r := runBinary(t, []string{"PETSTORE_API_KEY=" + testKey, "HTTP_PROXY=" + proxy.URL},
+		"--base-url", "http://petstore.invalid/v1", "--label-filter", "listPets")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0 through the proxy\n%s", r.code, r)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) == 0 || !slices.Contains(seen, "Bearer "+testKey) {
+		t.Errorf("the proxy got %d requests, none with the key: HTTP_PROXY was not honoured", len(seen))
+	}
+	assertNoKey(t, r)
 }
