@@ -14,9 +14,9 @@ import (
 // Defaults of a Config.
 const (
 	// DefaultMaxCreates bounds the createPet requests of one run. A full
-	// run sends about 30 of them, of which a correct server stores about
-	// 10: the rest carry invalid bodies or no valid key, and a faulty
-	// server might store them all the same.
+	// run sends about 35 of them (40 with Config.Strict), of which a
+	// correct server stores about 15 (20): the rest carry invalid bodies
+	// or no valid key, and a faulty server might store them all the same.
 	DefaultMaxCreates = 50
 	// DefaultTimeout bounds each request, from sending it to reading the
 	// whole answer.
