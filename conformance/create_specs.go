@@ -66,11 +66,8 @@ func (s *suite) describeCreate() {
 			x, second := h.create(ctx, category, h.randomStatus())
 			x.require(first.id() != second.id(), ruleNewID, fmt.Sprintf("the pet created before, %s, got id %s too", first, first.ID))
 			h.skipPastSunset()
-			for _, created := range []pet{first, second} {
-				x := h.readBack(ctx, created)
-				same, diff := x.pet().same(created)
-				x.require(same, ruleReadBack, "the pet read back differs from the one created: "+diff)
-			}
+			h.readBack(ctx, first)
+			h.readBack(ctx, second)
 		})
 
 		// Every status, since a fault may touch one only.
@@ -83,9 +80,7 @@ func (s *suite) describeCreate() {
 				h := s.h
 				h.skipPastSunset()
 				_, created := h.create(ctx, h.category(ctx), status)
-				x := h.readBack(ctx, created)
-				same, diff := x.pet().same(created)
-				x.require(same, ruleReadBack, "the pet read back differs from the one created: "+diff)
+				h.readBack(ctx, created)
 			},
 			each,
 		)

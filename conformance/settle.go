@@ -33,9 +33,9 @@ func (h *harness) settle(ctx context.Context, probe func() bool) bool {
 }
 
 // readBack reads a pet the suite created through getPet, within the settle
-// window, and returns the answer: a 200. It fails the spec on
-// create.read-back if getPet still does not find it.
-func (h *harness) readBack(ctx context.Context, created pet) *exchange {
+// window. It fails the spec on create.read-back unless getPet finds it,
+// unchanged.
+func (h *harness) readBack(ctx context.Context, created pet) {
 	GinkgoHelper()
 	var x *exchange
 	h.settle(ctx, func() bool {
@@ -43,7 +43,8 @@ func (h *harness) readBack(ctx context.Context, created pet) *exchange {
 		return x.status != http.StatusNotFound
 	})
 	x.require(x.status == http.StatusOK, ruleReadBack, fmt.Sprintf("getPet of the pet just created (id %s): status %d, want 200 (read again for %v)", created.ID, x.status, h.cfg.settle()))
-	return x
+	same, diff := x.pet().same(created)
+	x.require(same, ruleReadBack, "the pet read back differs from the one created: "+diff)
 }
 
 // checkListed checks that a pet the suite created shows, within the settle
