@@ -68,6 +68,7 @@ type altPet struct {
 	visible    time.Time // when a read may first see it
 }
 
+// MarshalJSON writes p as a Pet, without a status if it has none.
 func (p altPet) MarshalJSON() ([]byte, error) {
 	m := map[string]any{"id": p.id, "name": p.name, "categoryId": p.categoryID}
 	if p.status != "" {
@@ -91,6 +92,8 @@ type altServer struct {
 	retryAt  time.Time // a request before it gets 429
 }
 
+// newAltServer returns an altServer with its seeded pets: ids from 1000,
+// every tenth without a status.
 func newAltServer(cfg altConfig) *altServer {
 	if cfg.pets == 0 {
 		cfg.pets = 50
@@ -156,6 +159,8 @@ func (s *altServer) rateLimited(w http.ResponseWriter) bool {
 	return true
 }
 
+// list serves listPets: pages by ?offset=N, a clamped limit, an empty
+// list for a status outside PetStatus.
 func (s *altServer) list(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	limit := 20
@@ -198,6 +203,7 @@ func (s *altServer) list(w http.ResponseWriter, r *http.Request) {
 	altJSON(w, http.StatusOK, page)
 }
 
+// create serves createPet: no default status, no Location.
 func (s *altServer) create(w http.ResponseWriter, r *http.Request) {
 	var body map[string]json.RawMessage
 	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body == nil {
@@ -245,6 +251,7 @@ func (s *altServer) create(w http.ResponseWriter, r *http.Request) {
 	altJSON(w, http.StatusCreated, p)
 }
 
+// get serves getPet: 404 for a petId that is not an integer too.
 func (s *altServer) get(w http.ResponseWriter, r *http.Request, rawID string) {
 	if s.cfg.deprecation {
 		w.Header().Set("Deprecation", "@1704067200") // 1 January 2024
@@ -272,6 +279,7 @@ func (s *altServer) get(w http.ResponseWriter, r *http.Request, rawID string) {
 	altJSON(w, http.StatusOK, p)
 }
 
+// altJSON writes v as JSON, with a charset; a nil list is [].
 func altJSON(w http.ResponseWriter, status int, v any) {
 	b, _ := json.Marshal(v)
 	if string(b) == "null" {
@@ -282,6 +290,7 @@ func altJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(b)
 }
 
+// altError writes an Error body with codes of altServer's own.
 func altError(w http.ResponseWriter, status int, code, message string) {
 	altJSON(w, status, map[string]any{"code": code, "message": message, "status": status})
 }
