@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -37,35 +38,57 @@ type harness struct {
 	rnd      *rand.Rand // Ginkgo runs specs one at a time
 	runID    string
 
-	creates           atomic.Int64 // createPet requests sent
-	named             atomic.Int64 // pets named so far
-	transportFailures atomic.Int64 // requests without a complete answer
+	creates             atomic.Int64 // createPet requests sent
+	named               atomic.Int64 // pets named so far
+	transportFailures   atomic.Int64 // requests without a complete answer
+	rateLimitedRequests atomic.Int64 // requests still answered 429 after their retries
 }
 
-func newHarness(cfg Config, seed uint64) (*harness, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	base, _ := cfg.baseURL()
+// prepared is what a run reads of its Config once, before any spec runs:
+// the facts the specs need of the document, and the router that finds the
+// operation an answer is validated against.
+type prepared struct {
+	contract contract
+	docBase  string // base path of the document, such as "/v1"
+	// router routes to the operations of the document answers are
+	// validated against: without Config.Strict, the document without the
+	// header schemas that are petmock's choices.
+	router routers.Router
+}
+
+// prepare loads the document of cfg (spec.Load() if it has none) and reads
+// what the run needs of it.
+func prepare(cfg Config) (prepared, error) {
+	var p prepared
 	doc := cfg.Document
 	if doc == nil {
 		var err error
 		if doc, err = spec.Load(); err != nil {
-			return nil, err
+			return p, err
 		}
 	}
-	docBase, err := spec.BasePath(doc)
-	if err != nil {
-		return nil, err
+	var err error
+	if p.contract, err = readContract(doc); err != nil {
+		return p, fmt.Errorf("document: %w", err)
 	}
-	router, err := spec.NewRouter(doc)
-	if err != nil {
-		return nil, err
+	if p.docBase, err = spec.BasePath(doc); err != nil {
+		return p, fmt.Errorf("document: %w", err)
 	}
-	c, err := readContract(doc)
-	if err != nil {
-		return nil, fmt.Errorf("document: %w", err)
+	if !cfg.Strict {
+		if doc, err = withoutChoiceHeaders(doc); err != nil {
+			return p, fmt.Errorf("document: %w", err)
+		}
 	}
+	if p.router, err = spec.NewRouter(doc); err != nil {
+		return p, fmt.Errorf("document: %w", err)
+	}
+	return p, nil
+}
+
+// newHarness builds the harness of a run from a Config whose fields have
+// been validated and what prepare read of it.
+func newHarness(cfg Config, p prepared, seed uint64) *harness {
+	base, _ := cfg.baseURL()
 	if cfg.Seed != 0 {
 		seed = cfg.Seed
 	}
@@ -77,13 +100,13 @@ func newHarness(cfg Config, seed uint64) (*harness, error) {
 	return &harness{
 		cfg:      cfg,
 		base:     base,
-		docBase:  docBase,
-		router:   router,
-		contract: c,
+		docBase:  p.docBase,
+		router:   p.router,
+		contract: p.contract,
 		rnd:      rnd,
 		runID:    runID,
 		http:     newClient(cfg.Transport),
-	}, nil
+	}
 }
 
 // request is one request to send. Header values may hold keyVar, which is
@@ -95,6 +118,18 @@ type request struct {
 	query  string // raw query, without "?"
 	header http.Header
 	body   []byte // nil for none
+
+	// target, if set, is where the request goes instead of path and
+	// query below the base URL: the URL of a link. The answer is judged
+	// as one to path and query.
+	target *url.URL
+	// pageLimit is the most pets the page before this one could hold,
+	// for a later page of listPets whose URL carries no limit.
+	pageLimit int
+	// lenient marks a request the suite cannot be sure the interface
+	// covers, such as a link to another path: an answer that breaks the
+	// rules skips the check instead of failing it.
+	lenient bool
 }
 
 // exchange is a request as sent and the answer as received, body read.
@@ -108,6 +143,9 @@ type exchange struct {
 	status int // 0 if no answer came
 	header http.Header
 	body   []byte
+
+	limit   int  // for a 200 of listPets, the most pets it may hold
+	lenient bool // as the request
 
 	key string // to redact
 }
@@ -161,16 +199,20 @@ func (h *harness) createPet(ctx context.Context, body string, opts ...option) *e
 // send sends r and checks the answer against everything that holds for
 // every answer: it came in full, within the timeout and MaxBodyBytes, it is
 // no redirect, its status is documented for the operation, it matches the
-// document, an error is a proper Error and a list has no duplicate id. The
-// spec fails at the first rule broken.
+// document, an error is a proper Error, and a list has no duplicate id and
+// no more pets than its limit. The spec fails at the first rule broken.
 func (h *harness) send(ctx context.Context, r *request) *exchange {
 	GinkgoHelper()
-	u := *h.base
-	u.Path += r.path
-	u.RawQuery = r.query
+	target := r.target
+	if target == nil {
+		u := *h.base
+		u.Path += r.path
+		u.RawQuery = r.query
+		target = &u
+	}
 	x := &exchange{
-		method: r.method, url: u.String(), reqHeader: r.header, reqBody: r.body,
-		op: r.op, key: h.cfg.APIKey,
+		method: r.method, url: target.String(), reqHeader: r.header, reqBody: r.body,
+		op: r.op, key: h.cfg.APIKey, lenient: r.lenient,
 	}
 	if h.cfg.ReadOnly && r.method != http.MethodGet {
 		Fail(x.redact("read-only run: refusing to send " + r.method + " " + x.url))
@@ -180,7 +222,23 @@ func (h *harness) send(ctx context.Context, r *request) *exchange {
 			Skip(fmt.Sprintf("max creates reached: this run may send at most %d createPet requests", h.cfg.maxCreates()))
 		}
 	}
+	for retries := 0; ; retries++ {
+		h.roundTrip(ctx, r, x)
+		if x.status != http.StatusTooManyRequests {
+			break
+		}
+		if retries == MaxRateLimitRetries || !sleep(ctx, retryAfter(x.header, time.Now())) {
+			h.rateLimited(x)
+		}
+	}
+	h.judge(r, x)
+	return x
+}
 
+// roundTrip sends r once and reads the answer into x. It fails the spec on
+// an answer that does not come in full.
+func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) {
+	GinkgoHelper()
 	ctx, cancel := context.WithTimeout(ctx, h.cfg.timeout())
 	defer cancel()
 	var body io.Reader = http.NoBody
@@ -213,34 +271,82 @@ func (h *harness) send(ctx context.Context, r *request) *exchange {
 	case len(x.body) > MaxBodyBytes:
 		h.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: reading stopped there", MaxBodyBytes))
 	}
+}
 
-	if err := h.validate(req, r, x); err != nil {
+// judge checks a complete answer x to r against the rules that hold for
+// every answer, and fails the spec on the first one broken.
+func (h *harness) judge(r *request, x *exchange) {
+	GinkgoHelper()
+	if err := h.validate(r, x); err != nil {
 		if errors.As(err, new(*statusError)) && isRedirect(x.status, x.header) {
-			Fail(x.report(ruleRedirect, h.describeRedirect(x)))
+			h.broken(x, ruleRedirect, h.describeRedirect(x))
 		}
-		Fail(x.report(ruleContract, err.Error()))
+		h.broken(x, ruleContract, err.Error())
 	}
 	if x.status >= 400 {
 		if problem := errorProblem(x); problem != "" {
-			Fail(x.report(ruleErrorShape, problem))
+			h.broken(x, ruleErrorShape, problem)
 		}
 	}
 	if r.op == spec.ListPets && x.status == http.StatusOK {
-		if id, dup := firstDuplicate(x.pets()); dup {
-			Fail(x.report(ruleUniqueIDs, fmt.Sprintf("id %d appears more than once", id)))
+		pets := x.pets()
+		if id, dup := firstDuplicate(pets); dup {
+			h.broken(x, ruleUniqueIDs, fmt.Sprintf("id %d appears more than once", id))
+		}
+		limit, rl, asked := h.pageLimit(r)
+		x.limit = limit
+		if len(pets) > limit {
+			h.broken(x, rl, fmt.Sprintf("%s: %d pets, want at most %d", asked, len(pets), limit))
 		}
 	}
-	return x
+}
+
+// broken fails the spec: x breaks rule r. If x answers a request the
+// interface may not cover (a link to another path), it skips the spec
+// instead, and says why.
+func (h *harness) broken(x *exchange, r rule, detail string) {
+	GinkgoHelper()
+	if x.lenient {
+		Skip(x.redact(fmt.Sprintf("a next link led to %s, whose answer is not one of listPets (%s: %s); the interface does not show how to request a later page, so the check cannot go on", x.url, r.id, detail)))
+	}
+	Fail(x.report(r, detail))
+}
+
+// pageLimit returns the most pets an answer to r, a listPets request, may
+// hold: its limit; the default without one; the maximum for a limit out of
+// range, not an integer or given twice, which a server may clamp. A page
+// that a link led to, and whose URL carries no limit, holds at most what
+// the page before it could. It also returns the rule that sets the bound,
+// and how the limit was asked for.
+func (h *harness) pageLimit(r *request) (int, rule, string) {
+	c := h.contract
+	values, _ := url.ParseQuery(r.query)
+	v, ok := values["limit"]
+	switch {
+	case !ok && r.pageLimit > 0:
+		return r.pageLimit, ruleLimit, fmt.Sprintf("a next page of a list of limit=%d", r.pageLimit)
+	case !ok:
+		return c.limitDefault, ruleLimitDefault, "no limit"
+	}
+	asked := "limit=" + strings.Join(v, "&limit=")
+	if len(v) == 1 {
+		if n, err := strconv.Atoi(v[0]); err == nil && n >= c.limitMin && n <= c.limitMax {
+			return n, ruleLimit, asked
+		}
+	}
+	return c.limitMax, ruleLimitBad, asked
 }
 
 // validate checks the answer of x against the document: a status
 // documented for the operation, its headers, Content-Type and body.
-func (h *harness) validate(sent *http.Request, r *request, x *exchange) error {
+func (h *harness) validate(r *request, x *exchange) error {
 	// The router knows the document's base path, whatever the path of
 	// the deployment's base URL.
-	probe := sent.Clone(context.Background())
-	probe.URL = &url.URL{Path: h.docBase + r.path, RawQuery: r.query}
-	probe.Host = ""
+	probe := (&http.Request{
+		Method: r.method,
+		URL:    &url.URL{Path: h.docBase + r.path, RawQuery: r.query},
+		Header: r.header,
+	}).WithContext(context.Background())
 	route, params, err := h.router.FindRoute(probe)
 	if err != nil {
 		return fmt.Errorf("%s %s: not an operation of the document: %v", r.method, r.path, err)

@@ -14,13 +14,16 @@ import (
 // Defaults of a Config.
 const (
 	// DefaultMaxCreates bounds the createPet requests of one run. A full
-	// run sends about 30 of them, of which a correct server stores about
-	// 10: the rest carry invalid bodies or no valid key, and a faulty
-	// server might store them all the same.
+	// run sends about 35 of them (40 with Config.Strict), of which a
+	// correct server stores about 15 (20): the rest carry invalid bodies
+	// or no valid key, and a faulty server might store them all the same.
 	DefaultMaxCreates = 50
 	// DefaultTimeout bounds each request, from sending it to reading the
 	// whole answer.
 	DefaultTimeout = 10 * time.Second
+	// DefaultSettle is how long a created pet may take to show in getPet
+	// and listPets.
+	DefaultSettle = 3 * time.Second
 )
 
 // NamePrefix begins the name of every pet the suite creates, followed by
@@ -61,6 +64,12 @@ type Config struct {
 	// Timeout bounds each request, from sending it to the last byte of the
 	// answer. Zero means DefaultTimeout.
 	Timeout time.Duration
+	// Settle is how long a pet the suite created may take to show in
+	// getPet and in listPets: the interface does not say that a write is
+	// seen at once, so a deployment may be eventually consistent. The
+	// suite reads again and again within it, and a pet seen at once costs
+	// no wait. Zero means DefaultSettle; a negative value reads once.
+	Settle time.Duration
 
 	// Document is the contract to judge against. Nil means spec.Load().
 	Document *openapi3.T
@@ -82,8 +91,23 @@ type Config struct {
 }
 
 // Validate reports the first mistake in c, such as a missing or relative
-// base URL. Run fails every spec of a run whose Config does not validate.
+// base URL, or a Document that lacks what the checks are made of (such as a
+// default for listPets' limit). Run fails every spec of a run whose Config
+// does not validate.
 func (c Config) Validate() error {
+	if err := c.validateFields(); err != nil {
+		return err
+	}
+	if c.Document != nil {
+		if _, err := readContract(c.Document); err != nil {
+			return fmt.Errorf("document: %w", err)
+		}
+	}
+	return nil
+}
+
+// validateFields is Validate without the document.
+func (c Config) validateFields() error {
 	if _, err := c.baseURL(); err != nil {
 		return err
 	}
@@ -138,6 +162,13 @@ func (c Config) timeout() time.Duration {
 		return DefaultTimeout
 	}
 	return c.Timeout
+}
+
+func (c Config) settle() time.Duration {
+	if c.Settle == 0 {
+		return DefaultSettle
+	}
+	return c.Settle
 }
 
 func (c Config) now() time.Time {

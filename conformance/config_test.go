@@ -14,6 +14,11 @@ import (
 )
 
 func TestConfigValidate(t *testing.T) {
+	noDefaultLimit, err := spec.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Operation(noDefaultLimit, spec.ListPets).Parameters.GetByInAndName("query", "limit").Schema.Value.Default = nil
 	ok := Config{BaseURL: "https://petstore.example.com/v1", APIKey: "k"}
 	tests := []struct {
 		name string
@@ -31,6 +36,7 @@ func TestConfigValidate(t *testing.T) {
 		{"a key with a line break", func(c *Config) { c.APIKey = "a\nb" }, "must not contain a line break"},
 		{"negative max creates", func(c *Config) { c.MaxCreates = -1 }, "max creates: -1 must not be negative"},
 		{"negative timeout", func(c *Config) { c.Timeout = -time.Second }, "must not be negative"},
+		{"a document without a default limit", func(c *Config) { c.Document = noDefaultLimit }, "document: listPets: limit needs a minimum, a maximum and a default"},
 	}
 	for _, tc := range tests {
 		c := ok

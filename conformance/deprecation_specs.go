@@ -9,7 +9,6 @@ import (
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 )
 
 // deprecationDate is an RFC 9745 Deprecation value: "@" and unix seconds.
@@ -23,13 +22,11 @@ func (s *suite) describeDeprecation() {
 
 		answers := []TableEntry{
 			Entry("on a 200 for a listed pet", func(ctx context.Context, h *harness) *exchange {
-				x := h.getPet(ctx, h.listedPet(ctx).id())
-				Expect(x.status).To(Equal(http.StatusOK), x.broke(ruleGet))
-				return x
+				return h.readListed(ctx)
 			}),
 			Entry("on a 404 for an id no pet has", func(ctx context.Context, h *harness) *exchange {
 				x := h.getPet(ctx, h.absentID())
-				Expect(x.status).To(Equal(http.StatusNotFound), x.broke(ruleNotFound))
+				x.require(x.status == http.StatusNotFound, ruleNotFound, fmt.Sprintf("status %d, want 404", x.status))
 				return x
 			}),
 		}
@@ -40,8 +37,8 @@ func (s *suite) describeDeprecation() {
 				x := answer(ctx, h)
 				if v := x.header.Get("Sunset"); v != "" {
 					t, err := http.ParseTime(v)
-					Expect(err).NotTo(HaveOccurred(), x.broke(ruleSunset, fmt.Sprintf("Sunset %q is not an HTTP-date", v)))
-					Expect(t.UTC().Format(time.DateOnly)).To(Equal(h.contract.sunsetDay), x.broke(ruleSunset, fmt.Sprintf("Sunset %q is not on %s", v, h.contract.sunsetDay)))
+					x.require(err == nil, ruleSunset, fmt.Sprintf("Sunset %q is not an HTTP-date", v))
+					x.require(t.UTC().Format(time.DateOnly) == h.contract.sunsetDay, ruleSunset, fmt.Sprintf("Sunset %q is not on %s", v, h.contract.sunsetDay))
 				}
 			},
 			answers,
@@ -56,15 +53,15 @@ func (s *suite) describeDeprecation() {
 					return
 				}
 				m := deprecationDate.FindStringSubmatch(v)
-				Expect(m).NotTo(BeNil(), x.broke(ruleDeprecation, fmt.Sprintf("Deprecation %q is not @<unix seconds>", v)))
+				x.require(m != nil, ruleDeprecation, fmt.Sprintf("Deprecation %q is not @<unix seconds>", v))
 				secs, err := strconv.ParseInt(m[1], 10, 64)
-				Expect(err).NotTo(HaveOccurred(), x.broke(ruleDeprecation, fmt.Sprintf("Deprecation %q is out of range", v)))
+				x.require(err == nil, ruleDeprecation, fmt.Sprintf("Deprecation %q is out of range", v))
 				sunset := h.contract.deprecation.Sunset
 				if t, err := http.ParseTime(x.header.Get("Sunset")); err == nil {
 					sunset = t
 				}
-				Expect(secs).To(BeNumerically("<=", sunset.Unix()), x.broke(ruleDeprecation,
-					fmt.Sprintf("Deprecation %q (%s) is after the Sunset (%s)", v, time.Unix(secs, 0).UTC().Format(time.RFC3339), sunset.UTC().Format(time.RFC3339))))
+				x.require(secs <= sunset.Unix(), ruleDeprecation,
+					fmt.Sprintf("Deprecation %q (%s) is after the Sunset (%s)", v, time.Unix(secs, 0).UTC().Format(time.RFC3339), sunset.UTC().Format(time.RFC3339)))
 			},
 			answers,
 		)
@@ -74,9 +71,10 @@ func (s *suite) describeDeprecation() {
 				h := s.h
 				d := h.contract.deprecation
 				x := answer(ctx, h)
-				Expect(x.header.Get("Sunset")).To(Equal(d.Sunset.UTC().Format(http.TimeFormat)), x.broke(ruleStrictDeprecation, "Sunset"))
-				Expect(x.header.Get("Deprecation")).To(Equal("@"+strconv.FormatInt(d.Since.Unix(), 10)), x.broke(ruleStrictDeprecation, "Deprecation"))
-				Expect(linkTarget(x.header, "successor-version")).NotTo(BeEmpty(), x.broke(ruleStrictDeprecation, `no Link with rel="successor-version"`))
+				sunset, deprecation := d.Sunset.UTC().Format(http.TimeFormat), "@"+strconv.FormatInt(d.Since.Unix(), 10)
+				x.require(x.header.Get("Sunset") == sunset, ruleStrictDeprecation, fmt.Sprintf("Sunset %q, want %q", x.header.Get("Sunset"), sunset))
+				x.require(x.header.Get("Deprecation") == deprecation, ruleStrictDeprecation, fmt.Sprintf("Deprecation %q, want %q", x.header.Get("Deprecation"), deprecation))
+				x.require(linkTarget(x.header, "successor-version") != "", ruleStrictDeprecation, `no Link with rel="successor-version"`)
 			},
 			answers,
 		)

@@ -16,9 +16,15 @@
 // printed.
 //
 // By default a server is held to the interface alone, so a correct server
-// that fills the interface's gaps differently from petmock passes. With
-// Config.Strict it is also held to petmock's gap decisions, the specs
-// labelled LabelStrict. Specs that may change state are labelled
+// that fills the interface's gaps differently from petmock passes: answers
+// are validated without the document's header schemas that are petmock's
+// choices, pets are created in categories the deployment lists, later pages
+// are reached only through rel="next" links on the base URL's origin (a
+// check that needs another page is skipped), a created pet may take
+// Config.Settle to show, a 429 is waited out as Retry-After asks, and a
+// listed pet that another client changed meanwhile is judged by a fresh
+// listing. With Config.Strict it is also held to petmock's gap decisions,
+// the specs labelled LabelStrict. Specs that may change state are labelled
 // LabelMutating; Config.ReadOnly leaves them out.
 //
 // Run registers the specs and runs them once per process:

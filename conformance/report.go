@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
 )
 
 // keyVar stands for the API key wherever a request is shown. Requests are
@@ -27,8 +29,14 @@ var shownHeaders = []string{
 // that repeats the request and what came back. The API key never appears
 // in it.
 func (x *exchange) report(r rule, detail string) string {
+	return x.describe("broken rule "+r.id+": "+r.text, detail)
+}
+
+// describe describes x under a headline: the detail, a curl command that
+// repeats the request and what came back. The API key never appears in it.
+func (x *exchange) describe(headline, detail string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "broken rule %s: %s\n", r.id, r.text)
+	b.WriteString(headline + "\n")
 	if detail != "" {
 		fmt.Fprintf(&b, "  %s\n", strings.ReplaceAll(strings.TrimRight(detail, "\n"), "\n", "\n  "))
 	}
@@ -59,10 +67,15 @@ func (x *exchange) report(r rule, detail string) string {
 	return x.redact(b.String())
 }
 
-// broke returns a Gomega description for an assertion about x: the report
-// of rule r, built only if the assertion fails.
-func (x *exchange) broke(r rule, detail ...string) func() string {
-	return func() string { return x.report(r, strings.Join(detail, "\n")) }
+// require fails the spec with the report of rule r unless ok. Checks
+// compare in Go and fail through require, never through a Gomega matcher:
+// a matcher's message prints the values it compared, unredacted, and those
+// come from the server, which may have echoed the key into them.
+func (x *exchange) require(ok bool, r rule, detail ...string) {
+	GinkgoHelper()
+	if !ok {
+		Fail(x.report(r, strings.Join(detail, "\n")))
+	}
 }
 
 // redact replaces the API key in s. A server could echo the key in a body

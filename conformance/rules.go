@@ -10,8 +10,8 @@ type rule struct {
 	text string
 }
 
-// Rules of the interface, checked by default. Texts that depend on the
-// document are filled in by the spec that checks them.
+// Rules of the interface, checked by default. Their texts name no value
+// of the document: a failure's detail gives the values it was judged by.
 var (
 	ruleTransport    = rule{"transport", "every request gets a complete HTTP answer within the timeout, with a body of at most " + strconv.Itoa(MaxBodyBytes>>20) + " MiB"}
 	ruleRedirect     = rule{"redirect", "no answer is a redirect: the interface documents none, so the suite follows none, and sends the API key to the base URL's host only"}
@@ -23,8 +23,10 @@ var (
 	ruleLimit        = rule{"limit.honoured", "listPets returns at most limit pets, and exactly limit when that many exist (interface §4.1, §8)"}
 	ruleLimitBad     = rule{"limit.invalid", "a limit out of range or not an integer is never answered with a 5xx, nor with more pets than the maximum limit (interface §4.1, §8)"}
 	ruleStatus       = rule{"status.filter", "listPets with a status returns only pets of that status (interface §4.1)"}
+	ruleStatusFound  = rule{"status.found", "listPets with a status returns pets of that status when some exist (interface §4.1)"}
 	ruleStatusBad    = rule{"status.unknown", "a status outside PetStatus never returns pets of another status (interface §4.1)"}
 	ruleCreate       = rule{"create.echo", "createPet answers 201 with the created Pet: an integer id and the name, categoryId and status that were sent (interface §4.2)"}
+	ruleNewID        = rule{"create.unique-id", "createPet gives each pet it creates an id no other pet has (interface §2, §4.2)"}
 	ruleCreateBad    = rule{"create.invalid-body", "createPet answers 400 with an Error body when the body misses a required field or holds an invalid value (interface §4.2, §7)"}
 	ruleReadBack     = rule{"create.read-back", "a created pet can then be read through getPet, unchanged (interface §4.2, §4.3)"}
 	ruleListed       = rule{"create.listed", "a created pet appears in listPets filtered by its status (interface §4.1, §4.2)"}
@@ -44,4 +46,5 @@ var (
 	ruleStrictCode        = rule{"strict.error-code", "petmock: Error.code is one of the document's x-petmock-codes"}
 	ruleStrictChallenge   = rule{"strict.challenge", "petmock: a 401 carries WWW-Authenticate with the Bearer scheme (RFC 6750)"}
 	ruleStrictLocation    = rule{"strict.location", "petmock: a 201 of createPet carries Location, the URL of the created pet"}
+	ruleStrictCategory    = rule{"strict.category", "petmock: createPet accepts any int64 categoryId"}
 )

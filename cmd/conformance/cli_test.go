@@ -13,8 +13,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/petstore/contract/conformance"
@@ -240,27 +242,45 @@ func TestLabelFilter(t *testing.T) {
 // One whose default limit is 10 fails petmock, which returns 20.
 func TestSpecFlag(t *testing.T) {
 	t.Parallel()
-	doc := strings.Replace(string(spec.YAML()), "default: 20", "default: 10", 1)
-	if doc == string(spec.YAML()) {
-		t.Fatal("the document has no limit default of 20 to change")
-	}
-	path := filepath.Join(t.TempDir(), "openapi.yaml")
-	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSpec(t, "default: 20", "default: 10")
 	r := judge(t, serve(t, newPetmock(t)), "--spec", path)
 	if r.code != 1 || !strings.Contains(r.stdout, "broken rule limit.default:") {
 		t.Fatalf("exit %d, want 1 on limit.default\n%s", r.code, r)
 	}
 }
 
-// TestUsageErrorsExit2 runs the binary with bad command lines.
+// writeSpec writes the built-in document into a file of its own, each
+// old string of the pairs replaced by the new one that follows it, and
+// returns its path.
+func writeSpec(tb testing.TB, oldNew ...string) string {
+	tb.Helper()
+	doc := string(spec.YAML())
+	for i := 0; i+1 < len(oldNew); i += 2 {
+		changed := strings.Replace(doc, oldNew[i], oldNew[i+1], 1)
+		if changed == doc {
+			tb.Fatalf("the document holds no %q to change", oldNew[i])
+		}
+		doc = changed
+	}
+	path := filepath.Join(tb.TempDir(), "openapi.yaml")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// TestUsageErrorsExit2 runs the binary with bad command lines. A document
+// the checks cannot be made of is one: no check runs.
 func TestUsageErrorsExit2(t *testing.T) {
 	t.Parallel()
+	// A server that would answer, so that only the usage error stops the
+	// run.
+	url := serve(t, newPetmock(t))
 	for _, args := range [][]string{
 		{},
 		{"--base-url", "http://127.0.0.1:1/v1", "--no-such-flag"},
 		{"--base-url", "http://127.0.0.1:1/v1", "--label-filter", "auth &&"},
+		{"--base-url", url, "--spec", writeSpec(t, "        default: 20\n", "")},
 	} {
 		r := runBinary(t, []string{"PETSTORE_API_KEY=" + testKey}, args...)
 		if r.code != 2 || !strings.Contains(r.stderr, "conformance: ") {
@@ -280,6 +300,7 @@ func TestUsageErrors(t *testing.T) {
 		return func(name string) string { return vars[name] }
 	}
 	withKey := env(map[string]string{keyEnv: testKey})
+	noDefault := writeSpec(t, "        default: 20\n", "")
 	tests := []struct {
 		args   []string
 		getenv func(string) string
@@ -292,8 +313,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--base-url", "http://127.0.0.1:1/v1?x=1"}, withKey, "must have no query"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--max-creates", "0"}, withKey, "--max-creates 0: must be at least 1"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--timeout", "0s"}, withKey, "--timeout 0s: must be positive"},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--settle", "-1s"}, withKey, "--settle -1s: must not be negative"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--label-filter", "(auth"}, withKey, "--label-filter"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--spec", "/no/such/file.yaml"}, withKey, "--spec: open /no/such/file.yaml"},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--spec", noDefault}, withKey, "document: listPets: limit needs a minimum, a maximum and a default"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "extra"}, withKey, `unexpected argument "extra"`},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--bogus"}, withKey, "flag provided but not defined: -bogus"},
 	}
@@ -320,9 +343,88 @@ func TestHelp(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("run -h: %v, want flag.ErrHelp", err)
 	}
-	for _, name := range []string{"-base-url", "-api-key", "-read-only", "-strict", "-max-creates", "-junit-report", "-label-filter", "-timeout", "-spec", "-v", "-no-color"} {
+	for _, name := range []string{"-base-url", "-api-key", "-read-only", "-strict", "-max-creates", "-junit-report", "-label-filter", "-timeout", "-settle", "-spec", "-v", "-no-color"} {
 		if !strings.Contains(stderr.String(), "  "+name) {
 			t.Errorf("-h does not list %s", name)
 		}
 	}
+}
+
+// TestPastSunsetSendsNoGetPet: once getPet's removal date has passed, no
+// check asks anything of it, so a deployment that has removed it passes,
+// whatever that path answers now. The document of the run says the date
+// has passed.
+func TestPastSunsetSendsNoGetPet(t *testing.T) {
+	t.Parallel()
+	past := writeSpec(t,
+		"x-sunset: '2030-12-05T00:00:00Z'", "x-sunset: '2020-12-05T00:00:00Z'",
+		"x-petmock-deprecated-at: '2026-01-01T00:00:00Z'", "x-petmock-deprecated-at: '2020-01-01T00:00:00Z'")
+	var getPets atomic.Int64
+	petmock := newPetmock(t)
+	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/v1/pets/") {
+			getPets.Add(1)
+			http.NotFound(w, r) // removed: the path is gone, key or no key
+			return
+		}
+		petmock.ServeHTTP(w, r)
+	}))
+	for _, args := range [][]string{nil, {"--strict"}} {
+		r := judge(t, url, append([]string{"--spec", past}, args...)...)
+		if r.code != 0 {
+			t.Errorf("%q: exit %d, want 0: getPet may be gone after its sunset\n%s", args, r.code, r)
+		}
+	}
+	if n := getPets.Load(); n > 0 {
+		t.Errorf("%d requests went to getPet after its sunset, want none", n)
+	}
+}
+
+// TestShortKeyWarning: a key shorter than 8 characters is still redacted
+// everywhere, which garbles reports, so the run warns once at its start;
+// a longer key gets no warning.
+func TestShortKeyWarning(t *testing.T) {
+	t.Parallel()
+	const warning = "conformance: warning: the API key is shorter than 8 characters"
+	for _, tc := range []struct {
+		key  string
+		want int
+	}{{"k", 1}, {"seven-7", 1}, {"eight-88", 0}, {testKey, 0}} {
+		var stdout, stderr bytes.Buffer
+		// Nothing listens there: the run stops at the preflight.
+		run(context.Background(), []string{"--base-url", "http://127.0.0.1:1/v1", "--api-key", tc.key}, func(string) string { return "" }, &stdout, &stderr)
+		if got := strings.Count(stdout.String()+stderr.String(), warning); got != tc.want {
+			t.Errorf("a key of %d characters: warned %d times, want %d\n%s", len(tc.key), got, tc.want, stderr.String())
+		}
+	}
+}
+
+// TestHonoursProxy: HTTP_PROXY is honoured, as CI machines may need it.
+// With an http:// base URL the proxy sees every request whole, the
+// Authorization header included, as the README warns.
+func TestHonoursProxy(t *testing.T) {
+	t.Parallel()
+	var (
+		mu   sync.Mutex // guards seen
+		seen []string   // Authorization headers that reached the proxy
+	)
+	petmock := newPetmock(t)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("Authorization"))
+		mu.Unlock()
+		petmock.ServeHTTP(w, r) // a forward proxy to the deployment
+	}))
+	defer proxy.Close()
+	r := runBinary(t, []string{"PETSTORE_API_KEY=" + testKey, "HTTP_PROXY=" + proxy.URL},
+		"--base-url", "http://petstore.invalid/v1", "--label-filter", "listPets")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0 through the proxy\n%s", r.code, r)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) == 0 || !slices.Contains(seen, "Bearer "+testKey) {
+		t.Errorf("the proxy got %d requests, none with the key: HTTP_PROXY was not honoured", len(seen))
+	}
+	assertNoKey(t, r)
 }

@@ -111,8 +111,9 @@ var statuses = []string{"available", "pending", "sold"}
 var brokenServers = []struct {
 	name  string
 	fault fault
-	check string // part of the name of a check that must fail
-	rule  string // id of the rule its failure must name
+	args  []string // of the run, beside the defaults
+	check string   // part of the name of a check that must fail
+	rule  string   // id of the rule its failure must name
 }{
 	{
 		name: "accepts any bearer key",
@@ -219,6 +220,19 @@ var brokenServers = []struct {
 		check: "limit=1000", rule: "limit.invalid",
 	},
 	{
+		// About 120 pets of each status, all in one page of limit=100.
+		name:  "ignores limit when a status filter is given",
+		fault: alt(altConfig{pets: 400, statusIgnoresLimit: true}),
+		check: "returns only pets of the status asked for", rule: "limit.honoured",
+	},
+	{
+		// The unfiltered page of limit=100 is the limit checks' census,
+		// and it is capped too.
+		name:  "caps every page at 50 pets, whatever limit asks",
+		fault: alt(altConfig{pets: 150, capLimit: 50}),
+		check: "returns a full page when more pets exist", rule: "limit.honoured",
+	},
+	{
 		name:  "ignores the status filter",
 		fault: rewriteRequest(setQuery(func(q url.Values) { q.Del("status") })),
 		check: "returns only pets of the status asked for", rule: "status.filter",
@@ -245,6 +259,28 @@ var brokenServers = []struct {
 			})
 		},
 		check: "getPet then returns unchanged", rule: "create.read-back",
+	},
+	{
+		// Each create overwrites the pet before, which reads back as the
+		// last one created.
+		name:  "gives every created pet the same id",
+		fault: alt(altConfig{sameID: true}),
+		check: "different ids", rule: "create.unique-id",
+	},
+	{
+		// A fault of one status is caught whatever the seed: with seed 2,
+		// a check of one random status would look at another.
+		name:  "keeps a pet created as sold as available",
+		fault: alt(altConfig{loseStatus: "sold"}),
+		args:  []string{"--seed", "2"},
+		check: "getPet then returns unchanged status sold", rule: "create.read-back",
+	},
+	{
+		// Read-only, so that no created pet is needed to see it.
+		name:  "lists no pet for status=sold",
+		fault: alt(altConfig{dropStatus: "sold"}),
+		args:  []string{"--read-only"},
+		check: "when the unfiltered list shows some status=sold", rule: "status.found",
 	},
 	{
 		name: "reads back another pet",
@@ -277,6 +313,13 @@ var brokenServers = []struct {
 			})
 		},
 		check: "name missing", rule: "create.invalid-body",
+	},
+	{
+		// Unknown categories are refused too, so a body with one fault
+		// gets its 400 for that fault only if its category is known.
+		name:  "ignores a status outside PetStatus, and knows only its own categories",
+		fault: alt(altConfig{categories: []int64{100, 101, 102}, ignoreBadStatus: true}),
+		check: "status outside PetStatus", rule: "create.invalid-body",
 	},
 	{
 		name: "rounds categoryId through a float64",
@@ -354,13 +397,25 @@ var brokenServers = []struct {
 		check: "answers 200 with a listed pet", rule: "get.pet",
 	},
 	{
+		// Not another client's change: a fresh listing disagrees too.
+		name: "shows through getPet another status than listPets does",
+		fault: rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if isGetPet(r) && rec.Code == http.StatusOK {
+				editJSON(rec, forEachPet(func(p map[string]any) {
+					p["status"] = statuses[(slices.Index(statuses, p["status"].(string))+1)%len(statuses)]
+				}))
+			}
+		}),
+		check: "answers 200 with a listed pet", rule: "get.pet",
+	},
+	{
 		name: "serves lists as text/plain",
 		fault: rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
 			if isList(r) {
 				rec.Header().Set("Content-Type", "text/plain")
 			}
 		}),
-		check: "returns unique ids", rule: "contract.response",
+		check: "returns only pets of the status asked for", rule: "contract.response",
 	},
 	{
 		name: "repeats a pet in a list",
@@ -374,7 +429,22 @@ var brokenServers = []struct {
 				})
 			}
 		}),
-		check: "returns unique ids", rule: "list.unique-ids",
+		check: "gives each pet one id", rule: "list.unique-ids",
+	},
+	{
+		// Read-only, so that no created pet is needed to see it.
+		name: "numbers the pets of a filtered list from 1",
+		fault: rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if isList(r) && r.URL.Query().Has("status") && rec.Code == http.StatusOK {
+				n := 0
+				editJSON(rec, forEachPet(func(p map[string]any) {
+					n++
+					p["id"] = n
+				}))
+			}
+		}),
+		args:  []string{"--read-only"},
+		check: "gives each pet one id", rule: "list.unique-ids",
 	},
 }
 
@@ -386,7 +456,9 @@ func TestBrokenServersFail(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			url := serve(t, tc.fault(t, newPetmock(t)))
-			r := judge(t, url)
+			// A broken server fails however long the suite waits for a
+			// write to show; a short window keeps the run quick.
+			r := judge(t, url, append([]string{"--settle", "200ms"}, tc.args...)...)
 			if r.code != 1 {
 				t.Fatalf("exit %d, want 1\n%s", r.code, r)
 			}
@@ -409,4 +481,38 @@ func TestBrokenServersFail(t *testing.T) {
 			assertNoKey(t, r)
 		})
 	}
+}
+
+// TestChoiceHeaderJudgedOnce: a Deprecation header that is not an RFC
+// 9745 date breaks the interface's deprecation rule, once per answer
+// judged. By default the document's header schemas that are petmock's
+// choices do not apply, so nothing else fails for it; --strict holds the
+// server to them as well.
+func TestChoiceHeaderJudgedOnce(t *testing.T) {
+	t.Parallel()
+	url := serve(t, rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+		if isGetPet(r) {
+			rec.Header().Set("Deprecation", "true")
+		}
+	})(t, newPetmock(t)))
+
+	t.Run("default", func(t *testing.T) {
+		t.Parallel()
+		r := judge(t, url)
+		if r.code != 1 {
+			t.Fatalf("exit %d, want 1: Deprecation: true is not an RFC 9745 date\n%s", r.code, r)
+		}
+		for _, c := range failures(parseJUnit(t, r.junit)) {
+			if !strings.Contains(c.Failure.Text+c.Failure.Message, "broken rule deprecation.deprecation:") {
+				t.Errorf("check %q failed on another rule than deprecation.deprecation", c.Name)
+			}
+		}
+	})
+	t.Run("strict", func(t *testing.T) {
+		t.Parallel()
+		r := judge(t, url, "--strict")
+		if r.code != 1 || !strings.Contains(r.stdout, "broken rule contract.response:") {
+			t.Errorf("exit %d, want 1 with contract.response: petmock's document gives Deprecation a pattern\n%s", r.code, r)
+		}
+	})
 }

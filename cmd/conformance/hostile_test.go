@@ -567,3 +567,99 @@ func TestRedirectElsewhereGetsNoKey(t *testing.T) {
 		t.Errorf("the other host got %d requests, %d of them with the key; want none", len(auth), withKey)
 	}
 }
+
+// keyEchoes are servers that echo the key where a check reads a value
+// from the answer and may quote it when it fails: in the headers of
+// getPet's deprecation, in a next link, in a Location, in an Error.
+var keyEchoes = []struct {
+	name   string
+	edit   func(key string, r *http.Request, rec *httptest.ResponseRecorder)
+	strict string // what a --strict run must say, the key redacted
+}{
+	{
+		name: "in Sunset",
+		edit: func(key string, r *http.Request, rec *httptest.ResponseRecorder) {
+			if isGetPet(r) {
+				rec.Header().Set("Sunset", key)
+			}
+		},
+		strict: "Sunset: $PETSTORE_API_KEY",
+	},
+	{
+		name: "in Deprecation",
+		edit: func(key string, r *http.Request, rec *httptest.ResponseRecorder) {
+			if isGetPet(r) {
+				rec.Header().Set("Deprecation", key)
+			}
+		},
+		strict: "Deprecation: $PETSTORE_API_KEY",
+	},
+	{
+		name: "in the path of a next link",
+		edit: func(key string, r *http.Request, rec *httptest.ResponseRecorder) {
+			if isList(r) && rec.Code == http.StatusOK {
+				rec.Header().Set("Link", `</v1/pets/`+key+`?cursor=AQ>; rel="next"`)
+			}
+		},
+		strict: "Link: </v1/pets/$PETSTORE_API_KEY?cursor=AQ>",
+	},
+	{
+		name: "in Location",
+		edit: func(key string, r *http.Request, rec *httptest.ResponseRecorder) {
+			if rec.Code == http.StatusCreated {
+				rec.Header().Set("Location", "/v1/pets/"+key)
+			}
+		},
+		strict: "Location: /v1/pets/$PETSTORE_API_KEY",
+	},
+	{
+		name: "in an Error's code and message",
+		edit: func(key string, r *http.Request, rec *httptest.ResponseRecorder) {
+			if rec.Code >= 400 {
+				editJSON(rec, func(v any) any {
+					m := v.(map[string]any)
+					m["code"], m["message"] = key, "refused "+key
+					return m
+				})
+			}
+		},
+		strict: `"code":"$PETSTORE_API_KEY"`,
+	},
+}
+
+// TestKeyEchoedInValues: a server that echoes the key into a value a check
+// compares gets no key printed, by default and with --strict, verbose,
+// whatever fails: not in a failure, not in a skip, not in Ginkgo's or
+// Gomega's own words, not in the JUnit report.
+func TestKeyEchoedInValues(t *testing.T) {
+	t.Parallel()
+	for _, tc := range keyEchoes {
+		url := serve(t, rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if auth := r.Header.Get("Authorization"); strings.Contains(auth, testKey) {
+				tc.edit(strings.TrimPrefix(auth, "Bearer "), r, rec)
+			}
+		})(t, newPetmock(t)))
+		for _, mode := range []string{"default", "strict"} {
+			t.Run(tc.name+"/"+mode, func(t *testing.T) {
+				t.Parallel()
+				args := []string{"-v"}
+				if mode == "strict" {
+					args = append(args, "--strict")
+				}
+				r := judge(t, url, args...)
+				assertNoKey(t, r)
+				if mode == "strict" {
+					if r.code != 1 {
+						t.Errorf("exit %d, want 1: the echo breaks a strict rule", r.code)
+					}
+					if !strings.Contains(r.stdout, tc.strict) {
+						t.Errorf("the output does not say %q", tc.strict)
+					}
+				}
+				if t.Failed() {
+					t.Logf("%s", r)
+				}
+			})
+		}
+	}
+}

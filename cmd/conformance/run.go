@@ -21,6 +21,11 @@ import (
 // --api-key is not given. Failure reports show requests with it.
 const keyEnv = "PETSTORE_API_KEY"
 
+// readableKeyLen is the shortest key whose redaction leaves reports
+// readable. Every occurrence of the key's text is replaced, so a key of a
+// few characters is replaced inside ordinary words too.
+const readableKeyLen = 8
+
 // options are the settings of one run, from the command line.
 type options struct {
 	cfg         conformance.Config
@@ -30,6 +35,7 @@ type options struct {
 	verbose     bool
 	noColor     bool
 	seed        int64
+	settle      time.Duration
 }
 
 // parseOptions reads the flags in args. The API key comes from --api-key,
@@ -45,6 +51,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.BoolVar(&o.cfg.Strict, "strict", false, "also hold the server to petmock's gap decisions")
 	fs.IntVar(&o.cfg.MaxCreates, "max-creates", conformance.DefaultMaxCreates, "at most `N` createPet requests in the run")
 	fs.DurationVar(&o.cfg.Timeout, "timeout", conformance.DefaultTimeout, "time allowed for each request, from sending it to the last byte of the answer")
+	fs.DurationVar(&o.settle, "settle", conformance.DefaultSettle, "time a created pet may take to show in getPet and listPets; 0 reads once")
 	fs.StringVar(&o.specFile, "spec", "", "judge against the OpenAPI document in `FILE` instead of the built-in one")
 	fs.StringVar(&o.junitReport, "junit-report", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&o.labelFilter, "label-filter", "", "run only the checks whose labels match the Ginkgo label `expression`, such as 'auth || limit'")
@@ -76,6 +83,12 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return o, usagef("--max-creates %d: must be at least 1; use --read-only to create nothing", o.cfg.MaxCreates)
 	case o.cfg.Timeout <= 0:
 		return o, usagef("--timeout %v: must be positive", o.cfg.Timeout)
+	case o.settle < 0:
+		return o, usagef("--settle %v: must not be negative", o.settle)
+	}
+	o.cfg.Settle = o.settle
+	if o.settle == 0 {
+		o.cfg.Settle = -1 // read once
 	}
 	if _, err := types.ParseLabelFilter(o.labelFilter); err != nil {
 		return o, usagef("--label-filter %q: %v", o.labelFilter, err)
@@ -99,6 +112,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	o, err := parseOptions(args, getenv, stderr)
 	if err != nil {
 		return err
+	}
+	if len(o.cfg.APIKey) < readableKeyLen {
+		fmt.Fprintf(stderr, "conformance: warning: the API key is shorter than %d characters; reports show $%s wherever its text appears, even inside other words, so they will be hard to read\n", readableKeyLen, keyEnv)
 	}
 	// net/http logs through the standard logger, for instance the bytes a
 	// server sends beyond its Content-Length, which may echo the key.

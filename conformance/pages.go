@@ -1,0 +1,116 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/petstore/contract/spec"
+)
+
+// maxWalk bounds the pages of one walk, so that a run against a large
+// catalogue ends.
+const maxWalk = 200
+
+// walkEnd says how a walk through the pages of listPets ended.
+type walkEnd int
+
+const (
+	// walkStopped: visit asked to stop.
+	walkStopped walkEnd = iota
+	// walkComplete: the last page held fewer pets than its limit and
+	// linked to no next page, so every pet was seen.
+	walkComplete
+	// walkCut: pets may remain unseen, for a reason walk gives.
+	walkCut
+)
+
+// walk visits first, an answer of listPets, then each page that its
+// rel="next" links lead to, at most maxWalk pages in all, until visit
+// returns false or a page is the last. It returns how the walk ended, the
+// last page visited and, if the walk was cut, why. A page that is not a
+// 200 breaks rule r.
+//
+// The interface does not show how to request a later page. The suite
+// follows rel="next" links (RFC 8288), the one way it can find without
+// guessing; see nextPage for which.
+func (h *harness) walk(ctx context.Context, first *exchange, r rule, visit func(x *exchange, page []pet) bool) (walkEnd, *exchange, string) {
+	GinkgoHelper()
+	x := first
+	for pages := 1; ; pages++ {
+		if x.status != http.StatusOK {
+			h.broken(x, r, fmt.Sprintf("status %d, want 200", x.status))
+		}
+		page := x.pets()
+		if !visit(x, page) {
+			return walkStopped, x, ""
+		}
+		if linkTarget(x.header, "next") == "" {
+			if len(page) < x.limit {
+				return walkComplete, x, ""
+			}
+			return walkCut, x, fmt.Sprintf("a page of %d pets, as many as its limit, carries no rel=\"next\" link, and the interface does not show how else to request the next page", len(page))
+		}
+		if pages == maxWalk {
+			return walkCut, x, fmt.Sprintf("the walk stops after %d pages", maxWalk)
+		}
+		next, why := h.nextPage(ctx, x)
+		if next == nil {
+			return walkCut, x, why
+		}
+		x = next
+	}
+}
+
+// nextPage follows the rel="next" link of x, a page of listPets, and
+// returns the page it leads to. It returns nil and why not if there is no
+// such link or the suite does not follow it; the reason has the key
+// redacted.
+//
+// The API key goes to the base URL's origin only, so a link to another
+// origin is never followed. A link to listPets itself, {base}/pets, is
+// followed and its answer judged as listPets'. A link to another path under
+// the base URL is followed too, with the key, since that origin has it
+// already; but the interface does not show that path, so an answer that is
+// not one of listPets skips the check instead of failing it. Anything else
+// is not followed. With Config.Strict every link must lead to listPets on
+// the base URL's origin, as petmock's do, and any other breaks
+// strict.pagination.
+func (h *harness) nextPage(ctx context.Context, x *exchange) (*exchange, string) {
+	GinkgoHelper()
+	target := linkTarget(x.header, "next")
+	if target == "" {
+		return nil, "no rel=\"next\" link"
+	}
+	from, _ := url.Parse(x.url)
+	u, err := from.Parse(target)
+	var why string
+	lenient := false
+	switch {
+	case err != nil:
+		why = fmt.Sprintf("the next link %q is not a URL", target)
+	case origin(u) != origin(h.base):
+		why = fmt.Sprintf("the next link leads to another origin, %s; the API key is sent to %s only", u.Redacted(), origin(h.base))
+	case u.Path == h.base.Path+"/pets":
+	case h.cfg.Strict:
+		why = fmt.Sprintf("the next link leads to %s, not to listPets at %s/pets", u.Redacted(), h.base)
+	case strings.HasPrefix(u.Path, h.base.Path+"/"):
+		lenient = true
+	default:
+		why = fmt.Sprintf("the next link leads to %s, outside the base URL %s", u.Redacted(), h.base)
+	}
+	if why != "" {
+		if h.cfg.Strict {
+			h.broken(x, ruleStrictPagination, why)
+		}
+		return nil, redactKey(why, h.cfg.APIKey)
+	}
+	u.User, u.Fragment = nil, ""
+	r := h.newRequest(spec.ListPets, http.MethodGet, "/pets", u.RawQuery, nil)
+	r.target, r.pageLimit, r.lenient = u, x.limit, lenient
+	return h.send(ctx, r), ""
+}

@@ -1,0 +1,67 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+)
+
+// Rate limits are a gap of the interface: a 429 is no answer the document
+// describes, yet a deployment may send it. The suite waits as its
+// Retry-After asks, within bounds, and sends the request again.
+const (
+	// MaxRateLimitRetries is how often a request answered 429 is sent
+	// again.
+	MaxRateLimitRetries = 2
+	// MaxRetryWait bounds each wait before sending again, whatever
+	// Retry-After asks. Without a Retry-After the suite waits a second.
+	MaxRetryWait = 5 * time.Second
+	// MaxRateLimited is how many requests of a run may still be answered
+	// 429 after their retries, each skipping its check, before the run
+	// stops: a deployment that keeps refusing cannot be judged.
+	MaxRateLimited = 3
+)
+
+// retryAfter returns how long to wait before sending again after a 429
+// with header: its Retry-After, in seconds or as an HTTP-date, at most
+// MaxRetryWait.
+func retryAfter(header http.Header, now time.Time) time.Duration {
+	v := strings.TrimSpace(header.Get("Retry-After"))
+	wait := time.Second
+	if secs, err := strconv.ParseUint(v, 10, 64); err == nil {
+		wait = time.Duration(min(secs, uint64(MaxRetryWait/time.Second))) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		wait = max(t.Sub(now), 0)
+	}
+	return min(wait, MaxRetryWait)
+}
+
+// sleep waits for d, or until ctx is done, and reports whether it waited
+// the whole time.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// rateLimited ends the spec of x, a request still answered 429 after its
+// retries: it is skipped, since rate limits are not the interface's, and
+// the MaxRateLimited-th such request stops the run.
+func (h *harness) rateLimited(x *exchange) {
+	GinkgoHelper()
+	msg := x.describe(fmt.Sprintf("rate limited: the deployment answered 429 Too Many Requests %d times in a row, waiting as Retry-After asked (at most %v); rate limits are a gap of the interface, so this is no breach of it, but this check could not be judged", MaxRateLimitRetries+1, MaxRetryWait), "")
+	if n := h.rateLimitedRequests.Add(1); n >= MaxRateLimited {
+		AbortSuite(msg + fmt.Sprintf("the run stops: %d requests were still rate limited after their retries, so the checks left are skipped; run again later, or with a higher quota\n", n))
+	}
+	Skip(msg)
+}
