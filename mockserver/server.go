@@ -97,7 +97,6 @@ type Server struct {
 
 	maxFixtureBytes int64
 
-	doc            *openapi3.T
 	ops            map[string]*operation // by operation id
 	fast           *compiledRouter
 	authentication openapi3filter.Options // checks the key
@@ -195,7 +194,6 @@ func New(cfg Config) (*Server, error) {
 		journalSize = DefaultJournalSize
 	}
 	s := &Server{
-		doc:      doc,
 		store:    store,
 		start:    store.Mark(),
 		router:   router,

@@ -24,9 +24,11 @@ const MaxBodyBytes = 1 << 20
 // refused as soon as its size is known: at once from Content-Length, or
 // after MaxBodyBytes+1 bytes otherwise.
 func readBody(r *http.Request) ([]byte, *Error) {
-	tooLarge := newError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", MaxBodyBytes)
+	tooLarge := func() *Error {
+		return newError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", MaxBodyBytes)
+	}
 	if r.ContentLength > MaxBodyBytes {
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
@@ -38,7 +40,7 @@ func readBody(r *http.Request) ([]byte, *Error) {
 	buf := bytes.NewBuffer(make([]byte, 0, size))
 	n, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBodyBytes+1))
 	if n > MaxBodyBytes {
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
 	if err != nil {
 		return nil, badRequest("body", "could not be read")
