@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,14 +64,7 @@ func TestRunsRepeat(t *testing.T) {
 // TestSpeaksHTTPOnly: the suite judges servers over the wire, so its code
 // does not import the mock it is often pointed at. Only tests may.
 func TestSpeaksHTTPOnly(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
+	for _, f := range sourceFiles(t) {
 		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
 		if err != nil {
 			t.Fatal(err)
@@ -87,14 +81,7 @@ func TestSpeaksHTTPOnly(t *testing.T) {
 // message would print server values unredacted. Checks compare in Go and
 // fail through exchange.require and the suite's reports.
 func TestNoMatcherMessages(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
+	for _, f := range sourceFiles(t) {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -105,4 +92,14 @@ func TestNoMatcherMessages(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sourceFiles lists the package's Go files, tests left out.
+func sourceFiles(tb testing.TB) []string {
+	tb.Helper()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return slices.DeleteFunc(files, func(f string) bool { return strings.HasSuffix(f, "_test.go") })
 }
