@@ -63,7 +63,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "\npetbench: wrk -t%d -c%d, %s per run, best of %d runs each\n\n", o.wrk.threads, o.wrk.connections, o.wrk.duration, o.rounds)
 	printTable(stdout, results)
 	for _, r := range results {
-		if !r.met {
+		if !r.met() {
 			return errMissed
 		}
 	}

@@ -65,22 +65,22 @@ func (b *bench) storeSize(ctx context.Context) ([]result, error) {
 			target: c.name + ", " + strconv.Itoa(b.o.million) + " vs 1000 pets",
 			measured: fmt.Sprintf("%.0f vs %.0f req/s, p50 %s vs %s, p99 %s vs %s: %.2fx the cost",
 				c.large.rps, c.small.rps, c.large.p50, c.small.p50, c.large.p99, c.small.p99, cost),
-			goal: "<= 1.5x",
-			met:  cost <= 1.5,
+			figure: cost,
+			goal:   goal{cmp: atMost, bound: 1.5, unit: times},
 		})
 	}
 	out = append(out,
 		result{
 			target:   fmt.Sprintf("resident memory with %d pets", b.o.million),
 			measured: fmt.Sprintf("%d MB (peak %d MB)", rss>>20, peak>>20),
-			goal:     "< 300 MB",
-			met:      rss < 300<<20,
+			figure:   float64(rss),
+			goal:     goal{cmp: below, bound: 300 << 20, unit: megabytes},
 		},
 		result{
 			target:   fmt.Sprintf("seeding %d pets, spawn to listening", b.o.million),
 			measured: seeding.Round(time.Millisecond).String(),
-			goal:     "< 3s",
-			met:      seeding < 3*time.Second,
+			figure:   float64(seeding),
+			goal:     goal{cmp: below, bound: float64(3 * time.Second), unit: duration},
 		})
 	return out, nil
 }
