@@ -163,11 +163,52 @@ func TestLatencyGoalHoldsEveryOperation(t *testing.T) {
 }
 
 func TestParseOptions(t *testing.T) {
-	o, err := parseOptions([]string{"--quick"}, io.Discard)
-	if err != nil || o.wrk.duration != 3*time.Second || o.rounds != 1 {
-		t.Errorf("--quick: %+v, %v", o, err)
+	full := options{
+		wrk:     wrkSettings{threads: 1, connections: 32, duration: 10 * time.Second},
+		rounds:  2,
+		startup: 20,
+		million: 1_000_000,
 	}
-	if _, err := parseOptions([]string{"--duration", "500ms"}, io.Discard); err == nil {
-		t.Error("--duration 500ms accepted; wrk takes whole seconds")
+	for _, tt := range []struct {
+		args []string
+		want options
+	}{
+		{nil, full},
+		{[]string{"--quick"}, options{
+			wrk:     wrkSettings{threads: 1, connections: 32, duration: 3 * time.Second},
+			rounds:  1,
+			startup: 5,
+			million: 1_000_000,
+		}},
+		{[]string{"--duration", "5s", "--connections", "64", "--threads", "2", "--rounds", "3", "--startups", "7"}, options{
+			wrk:     wrkSettings{threads: 2, connections: 64, duration: 5 * time.Second},
+			rounds:  3,
+			startup: 7,
+			million: 1_000_000,
+		}},
+		// --quick shortens the runs and leaves the load's shape alone.
+		{[]string{"--quick", "--connections", "8", "--threads", "2"}, options{
+			wrk:     wrkSettings{threads: 2, connections: 8, duration: 3 * time.Second},
+			rounds:  1,
+			startup: 5,
+			million: 1_000_000,
+		}},
+	} {
+		o, err := parseOptions(tt.args, io.Discard)
+		if err != nil || o != tt.want {
+			t.Errorf("%q: %+v, %v; want %+v", tt.args, o, err, tt.want)
+		}
+	}
+	for _, args := range [][]string{
+		{"--duration", "500ms"}, // wrk takes whole seconds
+		{"--rounds", "0"},
+		{"--startups", "0"},
+		{"--connections", "0"},
+		{"--threads", "0"},
+		{"--no-such-flag"},
+	} {
+		if _, err := parseOptions(args, io.Discard); err == nil {
+			t.Errorf("%q accepted", args)
+		}
 	}
 }
