@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -76,19 +77,138 @@ func TestStaticHandlerReplaysAnswers(t *testing.T) {
 
 func TestPrintTableMarksMisses(t *testing.T) {
 	var buf bytes.Buffer
-	printTable(&buf, []result{{"a", "1", ">= 2", false}, {"bb", "3", ">= 2", true}})
-	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	if len(lines) != 3 || !strings.HasSuffix(lines[1], "MISSED") || !strings.HasSuffix(lines[2], "met") {
-		t.Errorf("table:\n%s", buf.String())
+	twice := goal{cmp: atLeast, bound: 2, unit: times}
+	printTable(&buf, []result{{"a", "1", 1, twice}, {"bb", "3", 3, twice}})
+	want := "" +
+		"target  measured  goal   \n" +
+		"a       1         >= 2x  MISSED\n" +
+		"bb      3         >= 2x  met\n"
+	if buf.String() != want {
+		t.Errorf("table:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
+
+// TestGoalWordsWhatItJudges checks that each goal's text, shown in the goal
+// column, states the very test its verdict applies, at and around the
+// bound.
+func TestGoalWordsWhatItJudges(t *testing.T) {
+	for _, tt := range []struct {
+		goal   goal
+		figure float64
+		text   string
+		met    bool
+	}{
+		{goal{cmp: atLeast, bound: 0.60, unit: percent}, 0.60, ">= 60%", true},
+		{goal{cmp: atLeast, bound: 0.60, unit: percent}, 0.59, ">= 60%", false},
+		{goal{cmp: atLeast, bound: 0.40, unit: percent}, 0.41, ">= 40%", true},
+		{latencyGoal, 3, "p99 <= 3x", true},
+		{latencyGoal, 3.01, "p99 <= 3x", false},
+		{goal{cmp: atMost, bound: 1.5, unit: times}, 1.5, "<= 1.5x", true},
+		{goal{cmp: atMost, bound: 1.5, unit: times}, 1.51, "<= 1.5x", false},
+		{goal{cmp: below, bound: 300 << 20, unit: megabytes}, 300<<20 - 1, "< 300 MB", true},
+		{goal{cmp: below, bound: 300 << 20, unit: megabytes}, 300 << 20, "< 300 MB", false},
+		{goal{cmp: below, bound: float64(3 * time.Second), unit: duration}, float64(2999 * time.Millisecond), "< 3s", true},
+		{goal{cmp: below, bound: float64(3 * time.Second), unit: duration}, float64(3 * time.Second), "< 3s", false},
+		{goal{cmp: below, bound: float64(50 * time.Millisecond), unit: duration}, float64(49 * time.Millisecond), "< 50ms", true},
+		{goal{cmp: below, bound: float64(50 * time.Millisecond), unit: duration}, float64(50 * time.Millisecond), "< 50ms", false},
+		// A ratio over a baseline that did nothing is no figure at all.
+		{goal{cmp: atLeast, bound: 0.60, unit: percent}, math.NaN(), ">= 60%", false},
+		{latencyGoal, math.NaN(), "p99 <= 3x", false},
+		// A result whose goal was left out is missed, not passed.
+		{goal{}, 0, "no goal", false},
+	} {
+		if got := tt.goal.String(); got != tt.text {
+			t.Errorf("%+v: text = %q, want %q", tt.goal, got, tt.text)
+		}
+		if got := tt.goal.met(tt.figure); got != tt.met {
+			t.Errorf("%s with %g: met = %t, want %t", tt.text, tt.figure, got, tt.met)
+		}
+	}
+}
+
+// TestLatencyGoalHoldsEveryOperation checks that a p99 over 3x the
+// baseline's is MISSED for every loaded operation, createPet included,
+// and that one within it is met.
+func TestLatencyGoalHoldsEveryOperation(t *testing.T) {
+	base := load{rps: 10000, p50: time.Millisecond, p99: 2 * time.Millisecond}
+	var post bool
+	for _, op := range operations {
+		post = post || strings.HasPrefix(op.name, "POST ")
+		for _, tt := range []struct {
+			p99  time.Duration
+			want string
+		}{
+			{8 * time.Millisecond, "MISSED"}, // 4x
+			{6 * time.Millisecond, "met"},    // 3x
+			{time.Millisecond, "met"},        // 0.5x
+		} {
+			mock := load{rps: 9000, p50: time.Millisecond, p99: tt.p99}
+			var latency result
+			for _, r := range op.judge(mock, base) {
+				if strings.HasSuffix(r.target, " latency") {
+					latency = r
+				}
+			}
+			var buf bytes.Buffer
+			printTable(&buf, []result{latency})
+			line := strings.TrimSpace(strings.Split(buf.String(), "\n")[1])
+			if !strings.HasPrefix(line, op.name+" latency ") || !strings.HasSuffix(line, "  p99 <= 3x  "+tt.want) {
+				t.Errorf("%s with p99 %s against %s: %q, want p99 <= 3x %s", op.name, tt.p99, base.p99, line, tt.want)
+			}
+		}
+	}
+	if !post {
+		t.Error("no POST among the loaded operations")
 	}
 }
 
 func TestParseOptions(t *testing.T) {
-	o, err := parseOptions([]string{"--quick"}, io.Discard)
-	if err != nil || o.wrk.duration != 3*time.Second || o.rounds != 1 {
-		t.Errorf("--quick: %+v, %v", o, err)
+	full := options{
+		wrk:     wrkSettings{threads: 1, connections: 32, duration: 10 * time.Second},
+		rounds:  2,
+		startup: 20,
+		million: 1_000_000,
 	}
-	if _, err := parseOptions([]string{"--duration", "500ms"}, io.Discard); err == nil {
-		t.Error("--duration 500ms accepted; wrk takes whole seconds")
+	for _, tt := range []struct {
+		args []string
+		want options
+	}{
+		{nil, full},
+		{[]string{"--quick"}, options{
+			wrk:     wrkSettings{threads: 1, connections: 32, duration: 3 * time.Second},
+			rounds:  1,
+			startup: 5,
+			million: 1_000_000,
+		}},
+		{[]string{"--duration", "5s", "--connections", "64", "--threads", "2", "--rounds", "3", "--startups", "7"}, options{
+			wrk:     wrkSettings{threads: 2, connections: 64, duration: 5 * time.Second},
+			rounds:  3,
+			startup: 7,
+			million: 1_000_000,
+		}},
+		// --quick shortens the runs and leaves the load's shape alone.
+		{[]string{"--quick", "--connections", "8", "--threads", "2"}, options{
+			wrk:     wrkSettings{threads: 2, connections: 8, duration: 3 * time.Second},
+			rounds:  1,
+			startup: 5,
+			million: 1_000_000,
+		}},
+	} {
+		o, err := parseOptions(tt.args, io.Discard)
+		if err != nil || o != tt.want {
+			t.Errorf("%q: %+v, %v; want %+v", tt.args, o, err, tt.want)
+		}
+	}
+	for _, args := range [][]string{
+		{"--duration", "500ms"}, // wrk takes whole seconds
+		{"--rounds", "0"},
+		{"--startups", "0"},
+		{"--connections", "0"},
+		{"--threads", "0"},
+		{"--no-such-flag"},
+	} {
+		if _, err := parseOptions(args, io.Discard); err == nil {
+			t.Errorf("%q accepted", args)
+		}
 	}
 }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// createBody is the pet every createPet of the load asks for.
+const createBody = `{"name":"Load","categoryId":2,"status":"pending"}`
+
+// throughput compares petmock with the baseline on listPets and createPet.
+func (b *bench) throughput(ctx context.Context) ([]result, error) {
+	pm, err := start(ctx, b.petmock, "--addr", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	defer pm.stop()
+	listURL := pm.url + "/pets?limit=20"
+	get, err := answer("GET", listURL, "")
+	if err != nil {
+		return nil, err
+	}
+	post, err := answer("POST", pm.url+"/pets", createBody)
+	if err != nil {
+		return nil, err
+	}
+	if get.Status != 200 || post.Status != 201 {
+		return nil, fmt.Errorf("petmock answered %d and %d, want 200 and 201", get.Status, post.Status)
+	}
+	answers := filepath.Join(b.scratch, "answers.json")
+	data, _ := json.Marshal(map[string]canned{"get": get, "post": post})
+	if err := os.WriteFile(answers, data, 0o644); err != nil {
+		return nil, err
+	}
+	st, err := start(ctx, b.self, staticCommand, "--answers", answers)
+	if err != nil {
+		return nil, err
+	}
+	defer st.stop()
+
+	var out []result
+	for _, op := range operations {
+		b.log("loading %s: baseline, then petmock", op.name)
+		base, err := b.best(ctx, st.url+op.path, op.body)
+		if err != nil {
+			return nil, err
+		}
+		mock, err := b.best(ctx, pm.url+op.path, op.body)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, op.judge(mock, base)...)
+	}
+	return out, nil
+}
+
+// operation is one request the throughput targets load.
+type operation struct {
+	name, path, body string
+	rate             goal // petmock's requests/s over the baseline's
+}
+
+// operations are the requests loaded, listPets and createPet.
+var operations = []operation{
+	{"GET /v1/pets?limit=20", "/pets?limit=20", "", goal{cmp: atLeast, bound: 0.60, unit: percent}},
+	{"POST /v1/pets", "/pets", createBody, goal{cmp: atLeast, bound: 0.40, unit: percent}},
+}
+
+// latencyGoal bounds petmock's p99 over the baseline's. Every operation is
+// held to it; there is no per-operation latency goal to forget.
+var latencyGoal = goal{label: "p99", cmp: atMost, bound: 3, unit: times}
+
+// judge turns petmock's and the baseline's loads of op into its two
+// targets: requests/s against op.rate, and p99 latency against
+// latencyGoal.
+func (op operation) judge(mock, base load) []result {
+	rate := mock.rps / base.rps
+	p99 := float64(mock.p99) / float64(base.p99)
+	return []result{
+		{
+			target:   op.name + " requests/s",
+			measured: fmt.Sprintf("petmock %.0f / baseline %.0f = %.0f%%", mock.rps, base.rps, 100*rate),
+			figure:   rate,
+			goal:     op.rate,
+		},
+		{
+			target:   op.name + " latency",
+			measured: fmt.Sprintf("p50 %s / %s, p99 %s / %s = %.2fx", mock.p50, base.p50, mock.p99, base.p99, p99),
+			figure:   p99,
+			goal:     latencyGoal,
+		},
+	}
+}
