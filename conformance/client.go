@@ -56,24 +56,23 @@ type prepared struct {
 	router routers.Router
 }
 
-// prepare loads the document of cfg (spec.Load() if it has none) and reads
-// what the run needs of it.
+// prepare reads what the run needs of the contract of cfg
+// (spec.Default() if it has none).
 func prepare(cfg Config) (prepared, error) {
 	var p prepared
-	doc := cfg.Document
-	if doc == nil {
+	c := cfg.Contract
+	if c == nil {
 		var err error
-		if doc, err = spec.Load(); err != nil {
+		if c, err = spec.Default(); err != nil {
 			return p, err
 		}
 	}
 	var err error
-	if p.contract, err = readContract(doc); err != nil {
+	if p.contract, err = readContract(c); err != nil {
 		return p, fmt.Errorf("document: %w", err)
 	}
-	if p.docBase, err = spec.BasePath(doc); err != nil {
-		return p, fmt.Errorf("document: %w", err)
-	}
+	p.docBase = c.Base
+	doc := c.Doc
 	if !cfg.Strict {
 		if doc, err = withoutChoiceHeaders(doc); err != nil {
 			return p, fmt.Errorf("document: %w", err)
@@ -227,7 +226,14 @@ func (h *harness) send(ctx context.Context, r *request) *exchange {
 		if x.status != http.StatusTooManyRequests {
 			break
 		}
-		if retries == MaxRateLimitRetries || !sleep(ctx, retryAfter(x.header, time.Now())) {
+		if retries == MaxRateLimitRetries {
+			h.rateLimited(x)
+		}
+		wait := time.NewTimer(RetryAfter(x.header, time.Now(), MaxRetryWait))
+		select {
+		case <-wait.C:
+		case <-ctx.Done():
+			wait.Stop()
 			h.rateLimited(x)
 		}
 	}

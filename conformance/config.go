@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/petstore/contract/spec"
 )
 
 // Defaults of a Config.
@@ -71,8 +71,9 @@ type Config struct {
 	// no wait. Zero means DefaultSettle; a negative value reads once.
 	Settle time.Duration
 
-	// Document is the contract to judge against. Nil means spec.Load().
-	Document *openapi3.T
+	// Contract is the contract to judge against. Nil means
+	// spec.Default(), the embedded document.
+	Contract *spec.Contract
 	// RunID names this run in the names of created pets. Empty means one
 	// made from the clock and the seed.
 	RunID string
@@ -98,8 +99,8 @@ func (c Config) Validate() error {
 	if err := c.validateFields(); err != nil {
 		return err
 	}
-	if c.Document != nil {
-		if _, err := readContract(c.Document); err != nil {
+	if c.Contract != nil {
+		if _, err := readContract(c.Contract); err != nil {
 			return fmt.Errorf("document: %w", err)
 		}
 	}

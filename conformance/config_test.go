@@ -14,11 +14,10 @@ import (
 )
 
 func TestConfigValidate(t *testing.T) {
-	noDefaultLimit, err := spec.Load()
+	noDefaultLimit, err := spec.Read([]byte(strings.Replace(string(spec.YAML()), "        default: 20\n", "", 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec.Operation(noDefaultLimit, spec.ListPets).Parameters.GetByInAndName("query", "limit").Schema.Value.Default = nil
 	ok := Config{BaseURL: "https://petstore.example.com/v1", APIKey: "k"}
 	tests := []struct {
 		name string
@@ -36,7 +35,7 @@ func TestConfigValidate(t *testing.T) {
 		{"a key with a line break", func(c *Config) { c.APIKey = "a\nb" }, "must not contain a line break"},
 		{"negative max creates", func(c *Config) { c.MaxCreates = -1 }, "max creates: -1 must not be negative"},
 		{"negative timeout", func(c *Config) { c.Timeout = -time.Second }, "must not be negative"},
-		{"a document without a default limit", func(c *Config) { c.Document = noDefaultLimit }, "document: listPets: limit needs a minimum, a maximum and a default"},
+		{"a document without a default limit", func(c *Config) { c.Contract = noDefaultLimit }, "document: listPets: limit needs a minimum, a maximum and a default"},
 	}
 	for _, tc := range tests {
 		c := ok
@@ -83,7 +82,7 @@ func TestLabelFilter(t *testing.T) {
 
 // TestReadContract: the facts the specs use come from the document.
 func TestReadContract(t *testing.T) {
-	doc, err := spec.Load()
+	doc, err := spec.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,14 +93,14 @@ func TestReadContract(t *testing.T) {
 	if c.limitMin != 1 || c.limitMax != 100 || c.limitDefault != 20 {
 		t.Errorf("limit bounds %d..%d, default %d; want 1..100, default 20", c.limitMin, c.limitMax, c.limitDefault)
 	}
-	if c.sunsetDay != "2030-12-05" {
-		t.Errorf("sunset day %s, want 2030-12-05", c.sunsetDay)
+	if c.SunsetDay != "2030-12-05" {
+		t.Errorf("sunset day %s, want 2030-12-05", c.SunsetDay)
 	}
-	if strings.Join(c.statuses, ",") != "available,pending,sold" {
-		t.Errorf("statuses %v", c.statuses)
+	if strings.Join(c.Statuses, ",") != "available,pending,sold" {
+		t.Errorf("statuses %v", c.Statuses)
 	}
-	if c.defaultStatus != "available" || len(c.errorCodes) == 0 {
-		t.Errorf("default status %q, error codes %v", c.defaultStatus, c.errorCodes)
+	if c.DefaultStatus != "available" || len(c.errorCodes) == 0 {
+		t.Errorf("default status %q, error codes %v", c.DefaultStatus, c.errorCodes)
 	}
 }
 

@@ -17,7 +17,7 @@ func (s *suite) describeCreate() {
 	c := s.contract
 	Describe("createPet", Label("createPet", LabelMutating), func() {
 		var echo []TableEntry
-		for _, st := range c.statuses {
+		for _, st := range c.Statuses {
 			echo = append(echo, Entry("status "+st, st))
 		}
 		echo = append(echo, Entry("no status: any PetStatus or none comes back", ""))
@@ -72,7 +72,7 @@ func (s *suite) describeCreate() {
 
 		// Every status, since a fault may touch one only.
 		var each []TableEntry
-		for _, st := range c.statuses {
+		for _, st := range c.Statuses {
 			each = append(each, Entry("status "+st, st))
 		}
 		DescribeTable("creates a pet that getPet then returns unchanged",
@@ -132,7 +132,7 @@ func (s *suite) describeCreate() {
 		It("strict: gives a pet created without status the default status", Label(LabelStrict), func(ctx SpecContext) {
 			h := s.h
 			x, created := h.create(ctx, h.category(ctx), "")
-			x.require(created.status() == c.defaultStatus, ruleStrictDefault, fmt.Sprintf("status %s, want %q", quoteOrNone(created.Status), c.defaultStatus))
+			x.require(created.status() == c.DefaultStatus, ruleStrictDefault, fmt.Sprintf("status %s, want %q", quoteOrNone(created.Status), c.DefaultStatus))
 		})
 
 		It("strict: answers 201 with the Location of the pet", Label(LabelStrict), func(ctx SpecContext) {

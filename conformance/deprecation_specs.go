@@ -38,7 +38,7 @@ func (s *suite) describeDeprecation() {
 				if v := x.header.Get("Sunset"); v != "" {
 					t, err := http.ParseTime(v)
 					x.require(err == nil, ruleSunset, fmt.Sprintf("Sunset %q is not an HTTP-date", v))
-					x.require(t.UTC().Format(time.DateOnly) == h.contract.sunsetDay, ruleSunset, fmt.Sprintf("Sunset %q is not on %s", v, h.contract.sunsetDay))
+					x.require(t.UTC().Format(time.DateOnly) == h.contract.SunsetDay, ruleSunset, fmt.Sprintf("Sunset %q is not on %s", v, h.contract.SunsetDay))
 				}
 			},
 			answers,
@@ -56,7 +56,7 @@ func (s *suite) describeDeprecation() {
 				x.require(m != nil, ruleDeprecation, fmt.Sprintf("Deprecation %q is not @<unix seconds>", v))
 				secs, err := strconv.ParseInt(m[1], 10, 64)
 				x.require(err == nil, ruleDeprecation, fmt.Sprintf("Deprecation %q is out of range", v))
-				sunset := h.contract.deprecation.Sunset
+				sunset := h.contract.Deprecation.Sunset
 				if t, err := http.ParseTime(x.header.Get("Sunset")); err == nil {
 					sunset = t
 				}
@@ -69,7 +69,7 @@ func (s *suite) describeDeprecation() {
 		DescribeTable("strict: carries Deprecation, Sunset and a successor-version Link", Label(LabelStrict),
 			func(ctx SpecContext, answer func(context.Context, *harness) *exchange) {
 				h := s.h
-				d := h.contract.deprecation
+				d := h.contract.Deprecation
 				x := answer(ctx, h)
 				sunset, deprecation := d.Sunset.UTC().Format(http.TimeFormat), "@"+strconv.FormatInt(d.Since.Unix(), 10)
 				x.require(x.header.Get("Sunset") == sunset, ruleStrictDeprecation, fmt.Sprintf("Sunset %q, want %q", x.header.Get("Sunset"), sunset))

@@ -82,7 +82,7 @@ func (s *suite) describeList() {
 					add(ref)
 					next, _ := h.nextPage(ctx, ref)
 					add(next)
-					for _, st := range c.statuses {
+					for _, st := range c.Statuses {
 						add(h.listPets(ctx, "status="+url.QueryEscape(st)+"&limit="+strconv.Itoa(c.limitMax)))
 					}
 					// Pets created meanwhile are in a census taken after.
@@ -129,7 +129,7 @@ func (s *suite) describeList() {
 
 		Describe("status filter", Label("status"), func() {
 			var each []TableEntry
-			for _, st := range c.statuses {
+			for _, st := range c.Statuses {
 				each = append(each, Entry("status="+st, st))
 			}
 			DescribeTable("returns only pets of the status asked for",
@@ -182,7 +182,7 @@ func (s *suite) describeList() {
 
 			var outside []TableEntry
 			for _, v := range []string{"lost", "adopted"} {
-				if !slices.Contains(c.statuses, v) {
+				if !slices.Contains(c.Statuses, v) {
 					outside = append(outside, Entry("status="+v, v))
 				}
 			}
@@ -201,7 +201,7 @@ func (s *suite) describeList() {
 
 			var strictOutside []TableEntry
 			for _, v := range []string{"lost", "", "AVAILABLE"} {
-				if !slices.Contains(c.statuses, v) {
+				if !slices.Contains(c.Statuses, v) {
 					strictOutside = append(strictOutside, Entry(fmt.Sprintf("status=%s", v), v))
 				}
 			}
@@ -237,7 +237,7 @@ func (s *suite) describeList() {
 				pages++
 				return pages < maxUniquePages
 			})
-			for _, st := range c.statuses {
+			for _, st := range c.Statuses {
 				x := h.listPets(ctx, "status="+url.QueryEscape(st)+"&limit="+strconv.Itoa(c.limitMax))
 				x.require(x.status == http.StatusOK, ruleUniqueIDs, fmt.Sprintf("status=%s is a PetStatus; status %d, want 200", st, x.status))
 				note(x, x.pets())

@@ -37,7 +37,7 @@ func (h *harness) readListed(ctx context.Context) *exchange {
 				return x.status != http.StatusNotFound
 			})
 		}
-		x.require(x.status == http.StatusOK, ruleGet, fmt.Sprintf("getPet of listed pet %s: status %d, want 200 until %s; the pet is listed still", listed, x.status, h.contract.sunsetDay))
+		x.require(x.status == http.StatusOK, ruleGet, fmt.Sprintf("getPet of listed pet %s: status %d, want 200 until %s; the pet is listed still", listed, x.status, h.contract.SunsetDay))
 		got := x.pet()
 		x.require(sameNumber(got.ID, listed.ID), ruleGet, fmt.Sprintf("getPet of listed pet %s answered with another pet, %s", listed, got))
 		if same, _ := got.same(listed); same {

@@ -107,7 +107,7 @@ func (h *harness) nextPage(ctx context.Context, x *exchange) (*exchange, string)
 		if h.cfg.Strict {
 			h.broken(x, ruleStrictPagination, why)
 		}
-		return nil, redactKey(why, h.cfg.APIKey)
+		return nil, RedactKey(why, h.cfg.APIKey)
 	}
 	u.User, u.Fragment = nil, ""
 	r := h.newRequest(spec.ListPets, http.MethodGet, "/pets", u.RawQuery, nil)

@@ -16,7 +16,7 @@ func (s *suite) describePagination() {
 	c := s.contract
 	Describe("pagination", Label("pagination", "listPets", LabelStrict), func() {
 		entries := []TableEntry{Entry("all pets", "")}
-		for _, st := range c.statuses {
+		for _, st := range c.Statuses {
 			entries = append(entries, Entry("status="+st, st))
 		}
 		DescribeTable("strict: walks every page through rel=\"next\" links, each pet once, ordered by id",

@@ -58,7 +58,7 @@ func Preflight(ctx context.Context, cfg Config) (string, error) {
 	case isRedirect(resp.StatusCode, resp.Header):
 		note += "; a redirect to " + resp.Header.Get("Location") + ", which the suite does not follow: is the base URL right?"
 	}
-	return redactKey(note, cfg.APIKey), nil
+	return RedactKey(note, cfg.APIKey), nil
 }
 
 // redactedError is an error whose message has the API key replaced by
@@ -77,5 +77,5 @@ func redactError(msg string, err error, key string) error {
 	if key != "" && strings.Contains(err.Error(), key) {
 		err = nil
 	}
-	return redactedError{msg: redactKey(msg, key), err: err}
+	return redactedError{msg: RedactKey(msg, key), err: err}
 }

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -27,31 +26,20 @@ const (
 	MaxRateLimited = 3
 )
 
-// retryAfter returns how long to wait before sending again after a 429
-// with header: its Retry-After, in seconds or as an HTTP-date, at most
-// MaxRetryWait.
-func retryAfter(header http.Header, now time.Time) time.Duration {
+// RetryAfter returns how long a client should wait before sending again
+// after an answer with header, such as a 429 or a 503: its Retry-After, in
+// seconds or as an HTTP-date, at most limit; a second when it has none or
+// one that does not parse. The suite waits at most MaxRetryWait; other
+// clients of a deployment, such as petmock seed, choose their own limit.
+func RetryAfter(header http.Header, now time.Time, limit time.Duration) time.Duration {
 	v := strings.TrimSpace(header.Get("Retry-After"))
 	wait := time.Second
 	if secs, err := strconv.ParseUint(v, 10, 64); err == nil {
-		wait = time.Duration(min(secs, uint64(MaxRetryWait/time.Second))) * time.Second
+		wait = time.Duration(min(secs, uint64(limit/time.Second))) * time.Second
 	} else if t, err := http.ParseTime(v); err == nil {
 		wait = max(t.Sub(now), 0)
 	}
-	return min(wait, MaxRetryWait)
-}
-
-// sleep waits for d, or until ctx is done, and reports whether it waited
-// the whole time.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return min(wait, limit)
 }
 
 // rateLimited ends the spec of x, a request still answered 429 after its

@@ -40,7 +40,7 @@ func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterCo
 			setupErr = cfg.validateFields()
 		}
 		if setupErr != nil {
-			Fail(redactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
+			Fail(RedactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
 		}
 		s.h = newHarness(cfg, p, uint64(GinkgoRandomSeed()))
 		AddReportEntry("run", fmt.Sprintf("run id %s; pets created are named %s%s-N", s.h.runID, NamePrefix, s.h.runID))
@@ -129,18 +129,18 @@ func (h *harness) petName() string {
 
 // randomStatus returns one of the PetStatus values.
 func (h *harness) randomStatus() string {
-	return h.contract.statuses[h.rnd.IntN(len(h.contract.statuses))]
+	return h.contract.Statuses[h.rnd.IntN(len(h.contract.Statuses))]
 }
 
 // pastSunset reports whether getPet's removal date has come.
 func (h *harness) pastSunset() bool {
-	return !h.cfg.now().Before(h.contract.deprecation.Sunset)
+	return !h.cfg.now().Before(h.contract.Deprecation.Sunset)
 }
 
 // skipPastSunset skips a spec of getPet once it may have been removed.
 func (h *harness) skipPastSunset() {
 	if h.pastSunset() {
-		Skip("getPet was to be removed on " + h.contract.sunsetDay + ": it need not answer any more")
+		Skip("getPet was to be removed on " + h.contract.SunsetDay + ": it need not answer any more")
 	}
 }
 

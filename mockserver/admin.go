@@ -12,33 +12,40 @@ import (
 // AdminPrefix is where the admin API lives, outside the API's base path.
 const AdminPrefix = "/__petmock/"
 
-// DefaultMaxFixtureBytes is the largest fixture PUT /__petmock/pets
+// DefaultMaxFixtureBytes is the largest fixture PUT /__petmock/{resource}
 // accepts by default.
 const DefaultMaxFixtureBytes = 256 << 20
+
+// adminEndpoints are the fixed endpoints of the admin API and their
+// methods. Every resource adds one more, named after it, with GET and PUT;
+// a resource named like a fixed endpoint is not reachable there.
+var adminEndpoints = map[string][]string{
+	"health":   {http.MethodGet},
+	"reset":    {http.MethodPost},
+	"requests": {http.MethodGet, http.MethodDelete},
+}
 
 // serveAdmin answers the admin API. Every endpoint but health needs a key
 // the API accepts.
 //
-//	GET    health    liveness, without a key
-//	POST   reset     back to the starting catalogue
-//	GET    pets      the whole store, as a fixture
-//	PUT    pets      replace the store with a fixture
-//	GET    requests  the request journal, newest first (?limit=N)
-//	DELETE requests  empty the journal
+//	GET    health      liveness, and the number of items of each resource, without a key
+//	POST   reset       back to the starting items
+//	GET    {resource}  the items of a resource, as a fixture
+//	PUT    {resource}  replace the items of a resource with a fixture
+//	GET    requests    the request journal, newest first (?limit=N)
+//	DELETE requests    empty the journal
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	name := strings.TrimPrefix(r.URL.Path, AdminPrefix)
-	methods := adminMethods(name)
+	methods := s.adminMethods(name)
 	if methods == nil {
-		return newError(http.StatusNotFound, "path", "%s is not an admin endpoint; see the README", r.URL.Path)
+		return notAdminEndpoint(r.URL.Path)
 	}
 	method := r.Method
 	if method == http.MethodHead {
 		method = http.MethodGet
 	}
 	if !slices.Contains(methods, method) {
-		allow := strings.Join(methods, ", ")
-		return newError(http.StatusMethodNotAllowed, "method", "%s is not allowed on %s; use %s", r.Method, r.URL.Path, allow).
-			withHeader("Allow", allow)
+		return methodNotAllowed(r.Method, r.URL.Path, s.methodsFor(r))
 	}
 	if name != "health" {
 		if e := s.keys.check(r.Header.Values("Authorization")); e != nil {
@@ -47,19 +54,12 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	}
 	switch name + " " + method {
 	case "health GET":
-		return writeValue(w, http.StatusOK, map[string]any{"status": "ok", "pets": s.store.Len()})
+		return writeValue(w, http.StatusOK, s.health())
 	case "reset POST":
-		s.store.Restore(s.start)
-		return writeValue(w, http.StatusOK, map[string]any{"pets": s.store.Len()})
-	case "pets GET":
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		if _, err := s.store.Export(w); err != nil && s.log != nil {
-			s.log.Warn("export cut short", "err", err)
+		for _, rs := range s.resources {
+			rs.store.Restore(rs.start)
 		}
-		return nil
-	case "pets PUT":
-		return s.replacePets(w, r)
+		return writeValue(w, http.StatusOK, s.counts())
 	case "requests GET":
 		n := s.journal.size()
 		if v := r.URL.Query().Get("limit"); v != "" {
@@ -73,49 +73,86 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 		s.journal.clear()
 		return writeValue(w, http.StatusOK, map[string]any{"requests": []Exchange{}})
 	}
-	return nil
+	rs := s.byName[name]
+	if method == http.MethodGet {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		if _, err := rs.store.Export(w); err != nil && s.log != nil {
+			s.log.Warn("export cut short", "err", err)
+		}
+		return nil
+	}
+	return s.replaceItems(w, r, rs)
 }
 
 // adminMethods returns the methods of the admin endpoint name, or nil if
 // there is no such endpoint.
-func adminMethods(name string) []string {
-	return map[string][]string{
-		"health":   {http.MethodGet},
-		"reset":    {http.MethodPost},
-		"pets":     {http.MethodGet, http.MethodPut},
-		"requests": {http.MethodGet, http.MethodDelete},
-	}[name]
+func (s *Server) adminMethods(name string) []string {
+	if m, ok := adminEndpoints[name]; ok {
+		return m
+	}
+	if s.byName[name] != nil {
+		return []string{http.MethodGet, http.MethodPut}
+	}
+	return nil
 }
 
-func (s *Server) replacePets(w http.ResponseWriter, r *http.Request) error {
+// health is the answer of GET /__petmock/health: ok, and how many items
+// each resource holds, by name.
+func (s *Server) health() map[string]any {
+	out := s.counts()
+	out["status"] = "ok"
+	return out
+}
+
+// counts returns how many items each resource holds, by name.
+func (s *Server) counts() map[string]any {
+	out := make(map[string]any, len(s.resources)+1)
+	for _, rs := range s.resources {
+		out[rs.spec.Name] = rs.store.Len()
+	}
+	return out
+}
+
+// replaceItems answers PUT /__petmock/{resource}: the resource's items
+// become those of the fixture in the body, an array, if every one is
+// valid; otherwise nothing changes.
+func (s *Server) replaceItems(w http.ResponseWriter, r *http.Request, rs *resource) error {
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		return newError(http.StatusUnsupportedMediaType, "content-type", "must be application/json, not %q", ct)
+		return unsupportedMediaType([]string{"application/json"}, ct)
 	}
 	limit := s.maxFixtureBytes
 	if r.ContentLength > limit {
-		return newError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", limit)
+		return tooLarge(limit)
 	}
 	body := http.MaxBytesReader(w, r.Body, limit)
-	pets, err := readFixture(body, s.petSchema)
-	var tooLarge *http.MaxBytesError
+	var entries []Entry
+	seen := map[int64]int{}
+	err := readItemsOf(body, rs.spec.Name, func(i int, v any) error {
+		e, err := rs.decodeItem(v)
+		if err != nil {
+			return err
+		}
+		if j, dup := seen[e.ID]; dup {
+			return badRequest(rs.spec.IDProperty, "%d is also the id of %s[%d]", e.ID, rs.spec.Name, j)
+		}
+		seen[e.ID] = i
+		entries = append(entries, e)
+		return nil
+	})
 	var fe *FixtureError
-	switch {
-	case errors.As(err, &tooLarge):
-		return newError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", limit)
-	case errors.As(err, &fe):
+	if errors.As(err, &fe) {
 		e := *fe.Err
 		e.Message = fe.Error()
 		return &e
-	case err != nil:
+	}
+	if err != nil {
 		return err
 	}
-	if err := s.store.Replace(pets); err != nil {
-		if errors.Is(err, ErrStoreFull) {
-			return newError(http.StatusInsufficientStorage, "pets", "%v; nothing changed", err)
-		}
-		return badRequest("pets", "%v", err)
+	if err := rs.store.Replace(entries); err != nil {
+		return err
 	}
-	return writeValue(w, http.StatusOK, map[string]any{"pets": s.store.Len()})
+	return writeValue(w, http.StatusOK, map[string]any{rs.spec.Name: rs.store.Len()})
 }
 
 // writeValue answers with v encoded as JSON.

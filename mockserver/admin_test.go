@@ -3,15 +3,13 @@ package mockserver_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
 )
 
 // admin sends a request to the admin API with the default key, or with
@@ -40,7 +38,7 @@ func TestAdminNeedsAKey(t *testing.T) {
 			}
 		}
 	}
-	if ts.Store().Len() != mockserver.DefaultPets {
+	if ts.Store("pets").Len() != mockserver.DefaultCount {
 		t.Errorf("refused admin requests changed the store")
 	}
 	health := ts.admin(t, "GET", "health", "", "")
@@ -72,17 +70,17 @@ func TestAdminResetReturnsToTheCatalogue(t *testing.T) {
 		t.Errorf("after reset the list differs from the starting catalogue")
 	}
 	created := ts.do(t, "POST", "/pets", `{"name":"New","categoryId":1}`).pet(t)
-	if created.ID != mockserver.DefaultPets+1 {
-		t.Errorf("first pet after reset has id %d, want %d", created.ID, mockserver.DefaultPets+1)
+	if created.ID != mockserver.DefaultCount+1 {
+		t.Errorf("first pet after reset has id %d, want %d", created.ID, mockserver.DefaultCount+1)
 	}
 }
 
 func TestAdminExportAndReplace(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{})
 	export := ts.admin(t, "GET", "pets", "")
-	var pets []mockserver.Pet
-	if err := json.Unmarshal(export.body, &pets); err != nil || len(pets) != mockserver.DefaultPets {
-		t.Fatalf("GET pets: %d pets, %v; want %d", len(pets), err, mockserver.DefaultPets)
+	var pets []Pet
+	if err := json.Unmarshal(export.body, &pets); err != nil || len(pets) != mockserver.DefaultCount {
+		t.Fatalf("GET pets: %d pets, %v; want %d", len(pets), err, mockserver.DefaultCount)
 	}
 	if export.Header.Get("Content-Type") != "application/json" {
 		t.Errorf("GET pets: Content-Type %q", export.Header.Get("Content-Type"))
@@ -93,7 +91,7 @@ func TestAdminExportAndReplace(t *testing.T) {
 		t.Fatalf("PUT pets: %s", resp)
 	}
 	list := ts.do(t, "GET", "/pets", "").pets(t)
-	want := []mockserver.Pet{{ID: 3, Name: "Three", CategoryID: 2}, {ID: 7, Name: "Seven", CategoryID: 1, Status: "sold"}}
+	want := []Pet{{ID: 3, Name: "Three", CategoryID: 2}, {ID: 7, Name: "Seven", CategoryID: 1, Status: "sold"}}
 	if len(list) != 2 || list[0] != want[0] || list[1] != want[1] {
 		t.Errorf("after PUT, list = %+v, want %+v", list, want)
 	}
@@ -119,8 +117,8 @@ func TestAdminExportAndReplace(t *testing.T) {
 			t.Errorf("PUT pets %s: %s, want 400 %q", tt.body, resp, tt.want)
 		}
 	}
-	if ts.Store().Len() != 3 {
-		t.Errorf("refused fixtures changed the store: %d pets, want 3", ts.Store().Len())
+	if ts.Store("pets").Len() != 3 {
+		t.Errorf("refused fixtures changed the store: %d pets, want 3", ts.Store("pets").Len())
 	}
 }
 
@@ -172,35 +170,39 @@ func TestRequestJournal(t *testing.T) {
 }
 
 func TestFixtureRoundTrip(t *testing.T) {
-	pets, err := mockserver.Generate(mockserver.Catalogue{Seed: 7, Count: 25, StatusMix: []int{6, 3, 1}})
+	c, err := spec.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := mockserver.Generate(c, mockserver.Catalogue{Seed: 7, Count: 25, StatusMix: []int{6, 3, 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := mockserver.WriteFixture(&buf, pets); err != nil {
+	if err := mockserver.WriteFixture(&buf, c, items); err != nil {
 		t.Fatal(err)
 	}
-	if lines := strings.Count(buf.String(), "\n"); lines != len(pets)+2 {
+	if lines := strings.Count(buf.String(), "\n"); lines != len(items["pets"])+2 {
 		t.Errorf("fixture has %d lines, want one per pet and two for the brackets", lines)
 	}
-	back, err := mockserver.ReadFixture(bytes.NewReader(buf.Bytes()))
+	back, err := mockserver.ReadFixture(c, bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back) != len(pets) {
-		t.Fatalf("read back %d pets, want %d", len(back), len(pets))
+	if len(back["pets"]) != len(items["pets"]) {
+		t.Fatalf("read back %d pets, want %d", len(back["pets"]), len(items["pets"]))
 	}
-	for i := range pets {
-		if back[i] != pets[i] {
-			t.Errorf("pet %d: read back %+v, want %+v", i, back[i], pets[i])
+	for i := range items["pets"] {
+		if !bytes.Equal(back["pets"][i], items["pets"][i]) {
+			t.Errorf("pet %d: read back %s, want %s", i, back["pets"][i], items["pets"][i])
 		}
 	}
-	s, err := mockserver.NewStore([]string{"available", "pending", "sold"}, pets)
+	srv, err := mockserver.New(mockserver.Config{Contract: c, Items: items})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var exported bytes.Buffer
-	if _, err := s.Export(&exported); err != nil {
+	if _, err := srv.Export(&exported); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(exported.Bytes(), buf.Bytes()) {
@@ -208,69 +210,19 @@ func TestFixtureRoundTrip(t *testing.T) {
 	}
 }
 
-func TestStateFiles(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "state.json")
-	if _, err := mockserver.LoadState(path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("LoadState of a missing file: %v, want os.ErrNotExist", err)
-	}
-	s, err := mockserver.NewStore([]string{"available", "pending", "sold"}, []mockserver.Pet{{ID: 1, Name: "One", CategoryID: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Add(mockserver.NewPet{Name: "Two", CategoryID: 2, Status: "sold"})
-	v, err := mockserver.SaveState(path, s)
-	if err != nil || v != s.Version() {
-		t.Fatalf("SaveState = %d, %v; want version %d", v, err, s.Version())
-	}
-	pets, err := mockserver.LoadState(path)
-	if err != nil || len(pets) != 2 || pets[1].Name != "Two" {
-		t.Fatalf("LoadState = %+v, %v", pets, err)
-	}
-	if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) != 0 {
-		t.Errorf("SaveState left %v behind", left)
-	}
-
-	os.WriteFile(filepath.Join(dir, "state.json.tmp-123"), []byte("[{"), 0o644)
-	os.WriteFile(filepath.Join(dir, "other.json.tmp-123"), []byte("[{"), 0o644)
-	if err := mockserver.RemoveStaleStateFiles(path); err != nil {
-		t.Fatal(err)
-	}
-	if left, _ := filepath.Glob(filepath.Join(dir, "*.tmp-*")); len(left) != 1 || filepath.Base(left[0]) != "other.json.tmp-123" {
-		t.Errorf("RemoveStaleStateFiles left %v, want only the other file's", left)
-	}
-	// A path with glob metacharacters is a path like any other.
-	odd := filepath.Join(dir, "x[.json")
-	if _, err := mockserver.SaveState(odd, s); err != nil {
-		t.Fatal(err)
-	}
-	if err := mockserver.RemoveStaleStateFiles(odd); err != nil {
-		t.Errorf("RemoveStaleStateFiles(%q): %v", odd, err)
-	}
-
-	corrupt := []byte(`[{"id":1,"name":"One","categoryId":1},{"id":2,"na`)
-	os.WriteFile(path, corrupt, 0o644)
-	if _, err := mockserver.LoadState(path); err == nil || !strings.Contains(err.Error(), "corrupt") {
-		t.Errorf("LoadState of a torn file: %v, want a corrupt-file error", err)
-	}
-	if got, _ := os.ReadFile(path); !bytes.Equal(got, corrupt) {
-		t.Errorf("LoadState changed a corrupt file")
-	}
-}
-
 func TestStoreLimits(t *testing.T) {
-	start := []mockserver.Pet{{ID: 1, Name: "a", CategoryID: 1}, {ID: 2, Name: "b", CategoryID: 1}}
-	ts := newTestServer(t, mockserver.Config{Pets: start, MaxPets: 3, MaxStoreBytes: 400})
+	start := []Pet{{ID: 1, Name: "a", CategoryID: 1}, {ID: 2, Name: "b", CategoryID: 1}}
+	ts := newTestServer(t, mockserver.Config{Items: items(start), MaxItems: 3, MaxStoreBytes: 400})
 	if resp := ts.do(t, "POST", "/pets", `{"name":"third","categoryId":1}`); resp.StatusCode != 201 {
 		t.Fatalf("third pet under a cap of 3: %s", resp)
 	}
 	resp := ts.do(t, "POST", "/pets", `{"name":"fourth","categoryId":1}`)
 	if e := resp.apiError(t); resp.StatusCode != 507 || e.Code != "store_full" ||
-		!strings.HasPrefix(e.Message, "store: the store is full: it holds 3 pets") || !strings.HasSuffix(e.Message, "nothing was created") {
+		!strings.HasPrefix(e.Message, "store: the store is full: it holds 3 pets") || !strings.HasSuffix(e.Message, "nothing was changed") {
 		t.Errorf("fourth pet over a cap of 3: %s, want a clear 507", resp)
 	}
-	if ts.Store().Len() != 3 {
-		t.Errorf("the refused create changed the store: %d pets", ts.Store().Len())
+	if ts.Store("pets").Len() != 3 {
+		t.Errorf("the refused create changed the store: %d pets", ts.Store("pets").Len())
 	}
 	if resp := ts.admin(t, "PUT", "pets", `[{"id":1,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":1},{"id":3,"name":"c","categoryId":1},{"id":4,"name":"d","categoryId":1}]`); resp.StatusCode != 507 {
 		t.Errorf("PUT of 4 pets over a cap of 3: %s, want 507", resp)
@@ -280,13 +232,13 @@ func TestStoreLimits(t *testing.T) {
 	if resp := ts.do(t, "POST", "/pets", `{"name":"`+long+`","categoryId":1}`); resp.StatusCode != 507 {
 		t.Errorf("a 300-byte name in a store capped at 400 bytes: %s, want 507", resp)
 	}
-	if ts.Store().Len() != 2 || ts.Store().Bytes() > 400 {
-		t.Errorf("after refusals: %d pets in %d bytes", ts.Store().Len(), ts.Store().Bytes())
+	if ts.Store("pets").Len() != 2 || ts.Store("pets").Bytes() > 400 {
+		t.Errorf("after refusals: %d pets in %d bytes", ts.Store("pets").Len(), ts.Store("pets").Bytes())
 	}
-	if _, err := mockserver.New(mockserver.Config{Pets: start, MaxPets: 1}); err == nil {
+	if _, err := mockserver.New(mockserver.Config{Items: items(start), MaxItems: 1}); err == nil {
 		t.Error("New accepted a catalogue larger than MaxPets")
 	}
-	if _, err := mockserver.New(mockserver.Config{Pets: start, MaxStoreBytes: 10}); err == nil {
+	if _, err := mockserver.New(mockserver.Config{Items: items(start), MaxStoreBytes: 10}); err == nil {
 		t.Error("New accepted a catalogue larger than MaxStoreBytes")
 	}
 }
@@ -334,7 +286,7 @@ func TestAdminFixtureSizeLimit(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("an endless chunked fixture: status = %d, want 413", resp.StatusCode)
 	}
-	if ts.Store().Len() != mockserver.DefaultPets {
+	if ts.Store("pets").Len() != mockserver.DefaultCount {
 		t.Errorf("an endless fixture changed the store")
 	}
 }

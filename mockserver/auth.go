@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strings"
@@ -52,17 +53,86 @@ func (ring keyring) accepts(key string) bool {
 // challenge is the WWW-Authenticate value of a 401 (RFC 6750).
 const challenge = `Bearer realm="petstore"`
 
-// authenticate checks the Authorization header of a request against the
-// security scheme the document requires. It is the AuthenticationFunc of
-// the request validation, so the document decides which operations need a
-// key.
+// authenticate checks the credentials of a request against one security
+// scheme the document requires, with the configured keys. It is the
+// AuthenticationFunc of the request validation, so the document decides
+// which operations need a key, and how it is sent:
+//
+//   - http bearer, oauth2 and openIdConnect: Authorization: Bearer <key>;
+//   - http basic: Authorization: Basic with the key as the password (or
+//     as the user, with no password);
+//   - apiKey: the key as the header, query parameter or cookie the scheme
+//     names.
 func (ring keyring) authenticate(_ context.Context, in *openapi3filter.AuthenticationInput) error {
 	scheme := in.SecurityScheme
-	if scheme.Type != "http" || !strings.EqualFold(scheme.Scheme, "bearer") {
-		return fmt.Errorf("security scheme %s: only http bearer is supported", in.SecuritySchemeName)
+	req := in.RequestValidationInput.Request
+	switch {
+	case scheme.Type == "http" && strings.EqualFold(scheme.Scheme, "bearer"), scheme.Type == "oauth2", scheme.Type == "openIdConnect":
+		if e := ring.check(req.Header.Values("Authorization")); e != nil {
+			return e
+		}
+		return nil
+	case scheme.Type == "http" && strings.EqualFold(scheme.Scheme, "basic"):
+		return ring.checkBasic(req.Header.Values("Authorization"))
+	case scheme.Type == "apiKey":
+		return ring.checkAPIKey(req, scheme.In, scheme.Name)
 	}
-	if e := ring.check(in.RequestValidationInput.Request.Header.Values("Authorization")); e != nil {
-		return e
+	return unauthorized("", fmt.Sprintf("authorization: security scheme %s (%s %s) is not one petmock checks", in.SecuritySchemeName, scheme.Type, scheme.Scheme))
+}
+
+// checkBasic checks an Authorization header of the Basic scheme: the key
+// is the password, or the user when there is no password.
+func (ring keyring) checkBasic(values []string) *Error {
+	const challenge = `Basic realm="petstore"`
+	refuse := func(message string) *Error {
+		return (&Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: message}).withHeader("WWW-Authenticate", challenge)
+	}
+	if len(values) != 1 {
+		return refuse("authorization: missing; send Authorization: Basic with the API key as the password")
+	}
+	scheme, token, _ := strings.Cut(values[0], " ")
+	if !strings.EqualFold(scheme, "Basic") {
+		return refuse("authorization: scheme must be Basic")
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(token))
+	if err != nil {
+		return refuse("authorization: malformed Basic credentials")
+	}
+	user, password, _ := strings.Cut(string(raw), ":")
+	key := password
+	if key == "" {
+		key = user
+	}
+	if !ring.accepts(key) {
+		return refuse("authorization: unknown API key")
+	}
+	return nil
+}
+
+// checkAPIKey checks a key sent as the header, query parameter or cookie
+// name.
+func (ring keyring) checkAPIKey(r *http.Request, in, name string) *Error {
+	var values []string
+	switch in {
+	case "header":
+		values = r.Header.Values(name)
+	case "query":
+		values = r.URL.Query()[name]
+	case "cookie":
+		for _, c := range r.CookiesNamed(name) {
+			values = append(values, c.Value)
+		}
+	}
+	refuse := func(message string) *Error {
+		return &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: message}
+	}
+	switch {
+	case len(values) == 0 || values[0] == "":
+		return refuse(fmt.Sprintf("%s: missing; send the API key as the %s %s", strings.ToLower(name), in, name))
+	case len(values) > 1:
+		return refuse(fmt.Sprintf("%s: sent more than once", strings.ToLower(name)))
+	case !ring.accepts(values[0]):
+		return refuse(fmt.Sprintf("%s: unknown API key", strings.ToLower(name)))
 	}
 	return nil
 }

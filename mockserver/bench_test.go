@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/petstore/contract/spec"
 )
 
 // The benchmarks measure the hot paths without a network: a request goes
@@ -37,25 +40,29 @@ func (w *discardWriter) reset() {
 
 var (
 	catalogueOnce sync.Once
-	catalogue1M   []Pet
+	catalogue1M   []Entry
 )
 
 // catalogue returns the first n pets of a generated catalogue of a million.
-func catalogue(tb testing.TB, n int) []Pet {
+func catalogue(tb testing.TB, n int) []Entry {
 	tb.Helper()
 	catalogueOnce.Do(func() {
-		var err error
-		catalogue1M, err = Generate(Catalogue{Seed: DefaultSeed, Count: 1_000_000})
+		c, err := spec.Default()
 		if err != nil {
 			panic(err)
 		}
+		entries, err := generate(c, newShapes(c), Catalogue{Seed: DefaultSeed, Count: 1_000_000})
+		if err != nil {
+			panic(err)
+		}
+		catalogue1M = entries["pets"]
 	})
 	return catalogue1M[:n]
 }
 
-func benchServer(b *testing.B, pets []Pet) *Server {
+func benchServer(b *testing.B, items Items) *Server {
 	b.Helper()
-	s, err := New(Config{Pets: pets, JournalSize: -1})
+	s, err := New(Config{Items: items, JournalSize: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -103,7 +110,7 @@ func BenchmarkServeGetPet(b *testing.B) {
 }
 
 func BenchmarkServeCreatePet(b *testing.B) {
-	s := benchServer(b, []Pet{})
+	s := benchServer(b, Items{})
 	const body = `{"name":"Benchmark","categoryId":3,"status":"pending"}`
 	r := httptest.NewRequest("POST", "http://petmock/v1/pets", nil)
 	r.Header.Set("Authorization", "Bearer "+DefaultAPIKey)
@@ -127,8 +134,8 @@ var storeSizes = []int{1_000, 100_000, 1_000_000}
 
 func benchStore(b *testing.B, n int) *Store {
 	b.Helper()
-	s, err := NewStore([]string{"available", "pending", "sold"}, catalogue(b, n))
-	if err != nil {
+	s := NewStore("pets", 1)
+	if err := s.Replace(catalogue(b, n)); err != nil {
 		b.Fatal(err)
 	}
 	return s
@@ -145,17 +152,15 @@ func BenchmarkStorePage(b *testing.B) {
 			pg   Page
 		}{
 			{"first", Page{After: math.MinInt64, Limit: 20}},
-			{"sold-first", Page{After: math.MinInt64, Limit: 20, Status: "sold"}},
-			{"sold-deep", Page{After: int64(n) * 9 / 10, Limit: 20, Status: "sold"}},
+			{"sold-first", statusPage(math.MinInt64, 20, "sold")},
+			{"sold-deep", statusPage(int64(n)*9/10, 20, "sold")},
 		}
 		for _, p := range pages {
 			b.Run(fmt.Sprintf("%s/pets=%d", p.name, n), func(b *testing.B) {
 				buf := make([]byte, 0, 4096)
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, _, _, err := s.AppendPage(buf[:0], p.pg); err != nil {
-						b.Fatal(err)
-					}
+					s.AppendPage(buf[:0], p.pg)
 				}
 			})
 		}
@@ -170,7 +175,7 @@ func BenchmarkStoreLookup(b *testing.B) {
 			i := int64(0)
 			for b.Loop() {
 				i = i%int64(n) + 1
-				if _, _, ok := s.lookup(i); !ok {
+				if _, _, ok := s.Lookup(i); !ok {
 					b.Fatal("missing")
 				}
 			}
@@ -182,10 +187,9 @@ func BenchmarkStoreAdd(b *testing.B) {
 	for _, n := range storeSizes {
 		b.Run("pets="+strconv.Itoa(n), func(b *testing.B) {
 			s := benchStore(b, n)
-			np := NewPet{Name: "Added", CategoryID: 2, Status: "sold"}
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, err := s.Add(np); err != nil {
+				if _, err := addPet(s, "Added", 2, "sold"); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -197,23 +201,29 @@ func BenchmarkStoreAdd(b *testing.B) {
 // pets, as petmock --pets 1000000 does at start.
 func BenchmarkSeedMillion(b *testing.B) {
 	b.ReportAllocs()
+	c, err := spec.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
 	for b.Loop() {
-		pets, err := Generate(Catalogue{Seed: 3, Count: 1_000_000})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := NewStore([]string{"available", "pending", "sold"}, pets); err != nil {
+		if _, err := New(Config{Contract: c, Catalogue: &Catalogue{Seed: 3, Count: 1_000_000}, JournalSize: -1}); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func BenchmarkPetJSON(b *testing.B) {
-	p := Pet{ID: 123456, Name: "Fyodor Dogstoevsky", CategoryID: 3, Status: "available"}
+// BenchmarkItemJSON writes a pet as petmock answers with it.
+func BenchmarkItemJSON(b *testing.B) {
+	c, err := spec.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	sh := newShapes(c).item(c.Resources[0])
+	item := map[string]any{"id": json.Number("123456"), "name": "Fyodor Dogstoevsky", "categoryId": json.Number("3"), "status": "available"}
 	buf := make([]byte, 0, 128)
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = appendPetJSON(buf[:0], p)
+		buf = sh.appendJSON(buf[:0], item)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/contract/spec"
 )
 
 // The request pipeline checks every request against the document. Doing
@@ -35,9 +37,9 @@ type compiledRouter struct {
 	routes []compiledRoute
 }
 
-func compileRouter(doc *openapi3.T, base string, ops map[string]*operation) *compiledRouter {
-	cr := &compiledRouter{base: base}
-	for path, item := range doc.Paths.Map() {
+func compileRouter(c *spec.Contract, ops map[string]*operation) *compiledRouter {
+	cr := &compiledRouter{base: c.Base}
+	for path, item := range c.Doc.Paths.Map() {
 		route := compiledRoute{methods: map[string]*operation{}}
 		for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
 			if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") && strings.Count(seg, "{") == 1 {
@@ -55,7 +57,7 @@ func compileRouter(doc *openapi3.T, base string, ops map[string]*operation) *com
 			continue
 		}
 		for method, op := range item.Operations() {
-			route.methods[method] = ops[op.OperationID]
+			route.methods[method] = ops[opID(op, method, path)]
 		}
 		cr.routes = append(cr.routes, route)
 	}
@@ -134,12 +136,12 @@ type paramCheck struct {
 	maxBytes int      // of a string; -1 for no limit
 }
 
-// compileParams compiles the parameters of op, or reports that one of them
-// is not simple enough.
-func compileParams(op *openapi3.Operation) ([]paramCheck, bool) {
+// compileParams compiles the parameters of an operation, or reports that
+// one of them is not simple enough.
+func compileParams(params []*openapi3.Parameter) ([]paramCheck, bool) {
 	var checks []paramCheck
-	for _, ref := range op.Parameters {
-		c, ok := compileParam(ref.Value)
+	for _, p := range params {
+		c, ok := compileParam(p)
 		if !ok {
 			return nil, false
 		}
@@ -285,7 +287,7 @@ func (oc *objectCheck) ok(v any) bool {
 		}
 		if c.integer {
 			n, isNumber := v.(json.Number)
-			if _, exact := exactInt64(string(n)); !isNumber || !exact {
+			if _, exact := spec.ExactInt64(string(n)); !isNumber || !exact {
 				return false
 			}
 			continue

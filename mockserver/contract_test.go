@@ -99,9 +99,9 @@ func (ts *testServer) send(tb testing.TB, req *http.Request) *response {
 }
 
 // pets decodes a list body.
-func (r *response) pets(tb testing.TB) []mockserver.Pet {
+func (r *response) pets(tb testing.TB) []Pet {
 	tb.Helper()
-	var pets []mockserver.Pet
+	var pets []Pet
 	if err := json.Unmarshal(r.body, &pets); err != nil {
 		tb.Fatalf("decoding %s: %v", r.body, err)
 	}
@@ -109,9 +109,9 @@ func (r *response) pets(tb testing.TB) []mockserver.Pet {
 }
 
 // pet decodes a Pet body.
-func (r *response) pet(tb testing.TB) mockserver.Pet {
+func (r *response) pet(tb testing.TB) Pet {
 	tb.Helper()
-	var p mockserver.Pet
+	var p Pet
 	if err := json.Unmarshal(r.body, &p); err != nil {
 		tb.Fatalf("decoding %s: %v", r.body, err)
 	}
@@ -265,4 +265,45 @@ func TestCheckerCatchesDrift(t *testing.T) {
 	if err := c.check(ok, 200, jsonHeader, []byte(`{"id":1,"name":"a","categoryId":1}`)); err != nil {
 		t.Errorf("checker refused a valid pet: %v", err)
 	}
+}
+
+// Pet is a pet of the Petstore, as the tests read and write them.
+type Pet struct {
+	ID         int64  `json:"id"`
+	Name       string `json:"name"`
+	CategoryID int64  `json:"categoryId"`
+	Status     string `json:"status,omitempty"`
+}
+
+// items returns pets as the items of a Config.
+func items(pets []Pet) mockserver.Items {
+	out := mockserver.Items{"pets": []json.RawMessage{}}
+	for _, p := range pets {
+		b, err := json.Marshal(p)
+		if err != nil {
+			panic(err)
+		}
+		out["pets"] = append(out["pets"], b)
+	}
+	return out
+}
+
+// generate returns the pets of a generated catalogue of the embedded
+// document.
+func generate(cat mockserver.Catalogue) ([]Pet, error) {
+	c, err := spec.Default()
+	if err != nil {
+		return nil, err
+	}
+	all, err := mockserver.Generate(c, cat)
+	if err != nil {
+		return nil, err
+	}
+	pets := make([]Pet, len(all["pets"]))
+	for i, item := range all["pets"] {
+		if err := json.Unmarshal(item, &pets[i]); err != nil {
+			return nil, err
+		}
+	}
+	return pets, nil
 }

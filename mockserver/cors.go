@@ -50,12 +50,12 @@ func isPreflight(r *http.Request) bool {
 func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	if r.Header.Get("Access-Control-Request-Method") == "" {
-		allow, e := s.allow(r)
-		if e != nil {
-			writeError(w, e)
+		allow := s.methodsFor(r)
+		if allow == nil {
+			writeError(w, s.notFound(r))
 			return
 		}
-		h.Set("Allow", allow)
+		h.Set("Allow", strings.Join(allow, ", "))
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
@@ -98,28 +98,4 @@ func isToken(s string) bool {
 		}
 	}
 	return true
-}
-
-// allow returns the methods the path of r accepts, for a plain OPTIONS,
-// or a 404 if nothing is there.
-func (s *Server) allow(r *http.Request) (string, *Error) {
-	switch path := r.URL.Path; {
-	case strings.HasPrefix(path, AdminPrefix):
-		methods := adminMethods(strings.TrimPrefix(path, AdminPrefix))
-		if methods == nil {
-			return "", newError(http.StatusNotFound, "path", "%s is not an admin endpoint; see the README", path)
-		}
-		if slices.Contains(methods, http.MethodGet) {
-			methods = append(slices.Clone(methods), http.MethodHead)
-		}
-		return strings.Join(append(methods, http.MethodOptions), ", "), nil
-	case path == docYAMLPath || path == docJSONPath:
-		return "GET, HEAD, OPTIONS", nil
-	}
-	if _, _, err := s.findRoute(r); err != nil {
-		if e, ok := err.(*Error); ok && e.Status == http.StatusNotFound {
-			return "", e
-		}
-	}
-	return s.allowedMethods(r), nil
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+
+	"github.com/petstore/contract/spec"
 )
 
 // cursorVersion leads every cursor, so that their format can change
@@ -30,20 +32,28 @@ func decodeCursor(s string) (int64, *Error) {
 	return int64(binary.BigEndian.Uint64(b[1:])), nil
 }
 
-// nextLink returns the RFC 8288 Link to the page after the pet with id
-// last, with the same limit and status.
-func nextLink(r *http.Request, path string, limit int, status string, last int64) string {
+// nextLink returns the RFC 8288 Link to the page after the item with id
+// last, with the same limit and filters: filters are name, value pairs.
+func nextLink(r *http.Request, path string, paging spec.Paging, limit int, filters []string, last int64) string {
 	b := make([]byte, 0, 128)
 	b = append(b, '<')
 	b = appendOrigin(b, r)
 	b = append(b, path...)
-	b = append(b, "?cursor="...)
+	b = append(b, '?')
+	b = append(b, paging.Cursor...)
+	b = append(b, '=')
 	b = append(b, encodeCursor(last)...) // base64url: nothing to escape
-	b = append(b, "&limit="...)
-	b = strconv.AppendInt(b, int64(limit), 10)
-	if status != "" {
-		b = append(b, "&status="...)
-		b = append(b, url.QueryEscape(status)...)
+	if paging.Limit != "" {
+		b = append(b, '&')
+		b = append(b, url.QueryEscape(paging.Limit)...)
+		b = append(b, '=')
+		b = strconv.AppendInt(b, int64(limit), 10)
+	}
+	for i := 0; i+1 < len(filters); i += 2 {
+		b = append(b, '&')
+		b = append(b, url.QueryEscape(filters[i])...)
+		b = append(b, '=')
+		b = append(b, url.QueryEscape(filters[i+1])...)
 	}
 	b = append(b, `>; rel="next"`...)
 	return string(b)

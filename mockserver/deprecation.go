@@ -1,61 +1,110 @@
 package mockserver
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
-
-	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/spec"
 )
 
 // deprecation holds the headers every answer of a deprecated operation
-// carries: Deprecation (RFC 9745), Sunset (RFC 8594) and a Link to the
-// replacement (RFC 8288, rel="successor-version").
+// carries, as far as the document gives their facts: Deprecation (RFC
+// 9745), Sunset (RFC 8594) and a Link to the replacement (RFC 8288,
+// rel="successor-version").
 type deprecation struct {
-	deprecation   string // "@<unix seconds>"
-	sunset        string // HTTP-date
-	sunsetTime    time.Time
-	successorPath string // path of the replacement, such as "/v1/pets"
+	deprecation string    // "@<unix seconds>"; "" when the document gives no date
+	sunset      string    // HTTP-date; "" when there is no sunset
+	sunsetTime  time.Time // zero when there is no sunset
+	// successor is the replacement, when the document names one, and
+	// successorPath the path of its answers, such as "/v1/pets".
+	successor     *spec.Operation
+	successorPath string
 }
 
-func newDeprecation(doc *openapi3.T, operationID, base string) (*deprecation, error) {
-	d, err := spec.OperationDeprecation(doc, operationID)
-	if err != nil {
-		return nil, err
+func newDeprecation(c *spec.Contract, op *spec.Operation, base string) (*deprecation, error) {
+	d := op.Deprecation
+	dep := &deprecation{sunsetTime: d.Sunset}
+	if !d.Since.IsZero() {
+		dep.deprecation = "@" + strconv.FormatInt(d.Since.Unix(), 10)
 	}
-	path, method, _ := spec.OperationPath(doc, d.ReplacedBy)
-	if method != http.MethodGet {
-		return nil, fmt.Errorf("%s: replacement %s is not a GET", operationID, d.ReplacedBy)
+	if !d.Sunset.IsZero() {
+		dep.sunset = d.Sunset.UTC().Format(http.TimeFormat)
 	}
-	return &deprecation{
-		deprecation:   "@" + strconv.FormatInt(d.Since.Unix(), 10),
-		sunset:        d.Sunset.UTC().Format(http.TimeFormat),
-		sunsetTime:    d.Sunset,
-		successorPath: base + path,
-	}, nil
+	if d.ReplacedBy != "" {
+		// Only a GET can be followed as a link; a replacement of another
+		// method is named in the answer after the sunset, not linked.
+		if next := c.Operation(d.ReplacedBy); next != nil && next.Method == http.MethodGet && !strings.Contains(next.Path, "{") {
+			dep.successor, dep.successorPath = next, base+next.Path
+		}
+	}
+	return dep, nil
 }
 
-// setHeaders sets the deprecation headers. The Link names the replacement
-// filtered by status, when the answer is about a pet that has one.
-func (d *deprecation) setHeaders(h http.Header, r *http.Request, status string) {
-	h.Set("Deprecation", d.deprecation)
-	h.Set("Sunset", d.sunset)
+// setHeaders sets the deprecation headers. The Link names the replacement,
+// with query when the answer is about an item that the replacement can
+// select, such as status=sold for a sold pet.
+func (d *deprecation) setHeaders(h http.Header, r *http.Request, query []string) {
+	if d.deprecation != "" {
+		h.Set("Deprecation", d.deprecation)
+	}
+	if d.sunset != "" {
+		h.Set("Sunset", d.sunset)
+	}
+	if d.successor == nil {
+		return
+	}
 	target := d.successorPath
-	if status != "" {
-		target += "?status=" + url.QueryEscape(status)
+	for i := 0; i+1 < len(query); i += 2 {
+		sep := "&"
+		if i == 0 {
+			sep = "?"
+		}
+		target += sep + url.QueryEscape(query[i]) + "=" + url.QueryEscape(query[i+1])
 	}
 	h.Set("Link", "<"+absoluteURL(r, target)+`>; rel="successor-version"`)
+}
+
+// successorQuery returns the query, as name, value pairs, that selects an
+// item of r whose filter keys are keys in the replacement: its values of
+// the filters the replacement has, when the replacement is r's list.
+func (d *deprecation) successorQuery(r *spec.Resource, keys []string) []string {
+	if d.successor == nil || d.successor != r.List {
+		return nil
+	}
+	var q []string
+	for i, f := range r.Filters {
+		if keys[i] != absentKey {
+			q = append(q, f.Name(), keys[i])
+		}
+	}
+	return q
+}
+
+// removed reports whether the operation is gone at now: its sunset has
+// come.
+func (d *deprecation) removed(now time.Time) bool {
+	return !d.sunsetTime.IsZero() && !now.Before(d.sunsetTime)
 }
 
 // gone is the answer to a deprecated operation after its sunset. The
 // headers set before still point to the replacement.
 func (d *deprecation) gone(operationID string) *Error {
-	return newError(http.StatusGone, operationID, "removed on %s; use GET %s with the status filter instead, as the Link header says",
-		d.sunsetTime.Format(time.DateOnly), d.successorPath)
+	if d.successor == nil {
+		return newError(http.StatusGone, operationID, "removed on %s", d.sunsetTime.Format(time.DateOnly))
+	}
+	with := ""
+	if r := d.successor.Resource; r != nil && r.List == d.successor && len(r.Filters) > 0 {
+		var names []string
+		for _, f := range r.Filters {
+			names = append(names, f.Name())
+		}
+		with = " with the " + strings.Join(names, " and ") + " filter"
+	}
+	return newError(http.StatusGone, operationID, "removed on %s; use %s %s%s instead, as the Link header says",
+		d.sunsetTime.Format(time.DateOnly), d.successor.Method, d.successorPath, with)
 }
 
 // absoluteURL returns the URL of path on the host r was sent to, so that

@@ -2,18 +2,16 @@ package mockserver
 
 import (
 	"bytes"
-	"fmt"
 	"net/http"
 	"strings"
-
-	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/spec"
 )
 
 // The document is served at /openapi.yaml and /openapi.json, with its
 // servers replaced by the running mock, so that code generators and API
-// explorers can be aimed at it. Neither needs a key.
+// explorers can be aimed at it. Both keep the document's order. Neither
+// needs a key.
 const (
 	docYAMLPath = "/openapi.yaml"
 	docJSONPath = "/openapi.json"
@@ -29,55 +27,18 @@ type servedDocs struct {
 	yaml, json []byte
 }
 
-func newServedDocs(doc *openapi3.T, base string) (*servedDocs, error) {
-	server := "http://" + hostPlaceholder + base
-	d := *doc
-	d.Servers = openapi3.Servers{{URL: server, Description: "This petmock."}}
-	js, err := d.MarshalJSON()
+func newServedDocs(c *spec.Contract) (*servedDocs, error) {
+	ym, js, err := c.Served("http://"+hostPlaceholder+c.Base, "This petmock.")
 	if err != nil {
 		return nil, err
 	}
-	ym, err := replaceServers(spec.YAML(), server)
-	if err != nil {
-		return nil, err
-	}
-	return &servedDocs{yaml: ym, json: append(js, '\n')}, nil
-}
-
-// replaceServers replaces the top-level servers block of a YAML document,
-// keeping everything else as written, comments and order included.
-func replaceServers(doc []byte, url string) ([]byte, error) {
-	lines := bytes.SplitAfter(doc, []byte("\n"))
-	start := -1
-	for i, l := range lines {
-		if bytes.HasPrefix(l, []byte("servers:")) {
-			start = i
-			break
-		}
-	}
-	if start < 0 {
-		return nil, fmt.Errorf("document has no top-level servers")
-	}
-	end := start + 1
-	for end < len(lines) && (len(lines[end]) == 0 || lines[end][0] == ' ' || lines[end][0] == '-' || lines[end][0] == '\n') {
-		end++
-	}
-	var out bytes.Buffer
-	for _, l := range lines[:start] {
-		out.Write(l)
-	}
-	fmt.Fprintf(&out, "servers:\n  - url: %s\n    description: This petmock.\n", url)
-	for _, l := range lines[end:] {
-		out.Write(l)
-	}
-	return out.Bytes(), nil
+	return &servedDocs{yaml: ym, json: js}, nil
 }
 
 // serveDoc answers /openapi.yaml or /openapi.json.
 func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) error {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return newError(http.StatusMethodNotAllowed, "method", "%s is not allowed on %s; use GET, HEAD", r.Method, r.URL.Path).
-			withHeader("Allow", "GET, HEAD")
+		return methodNotAllowed(r.Method, r.URL.Path, s.methodsFor(r))
 	}
 	body, contentType := s.docs.json, "application/json"
 	if r.URL.Path == docYAMLPath {

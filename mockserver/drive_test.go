@@ -41,7 +41,7 @@ func TestPreferForcesDocumentedAnswers(t *testing.T) {
 		// A forced answer still needs a key; without one, nothing else is said.
 		{"GET", "/pets/1", "", "code=404", 401, "unauthorized", "authorization: missing"},
 	}
-	before := ts.Store().Len()
+	before := ts.Store("pets").Len()
 	for i, tt := range tests {
 		headers := []string{"Prefer", tt.prefer}
 		if i == len(tests)-1 {
@@ -58,7 +58,7 @@ func TestPreferForcesDocumentedAnswers(t *testing.T) {
 			t.Errorf("%s: error = %+v, want code %s and a message starting %q", what, e, tt.wantCode, tt.wantMessage)
 		}
 	}
-	if after := ts.Store().Len(); after != before {
+	if after := ts.Store("pets").Len(); after != before {
 		t.Errorf("forced answers changed the store: %d pets, want %d", after, before)
 	}
 }
@@ -109,9 +109,9 @@ func TestPreferNowIsReported(t *testing.T) {
 }
 
 func TestPreferSuccessCodeAnswersAsUsual(t *testing.T) {
-	ts := newTestServer(t, mockserver.Config{Pets: []mockserver.Pet{}})
-	if resp := ts.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`, "Prefer", "code=201"); resp.StatusCode != 201 || ts.Store().Len() != 1 {
-		t.Errorf("POST with Prefer: code=201: %s with %d pets stored, want 201 and 1", resp, ts.Store().Len())
+	ts := newTestServer(t, mockserver.Config{Items: items([]Pet{})})
+	if resp := ts.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`, "Prefer", "code=201"); resp.StatusCode != 201 || ts.Store("pets").Len() != 1 {
+		t.Errorf("POST with Prefer: code=201: %s with %d pets stored, want 201 and 1", resp, ts.Store("pets").Len())
 	}
 	if resp := ts.do(t, "POST", "/pets", `{"name":"Rex"}`, "Prefer", "code=201"); resp.StatusCode != 400 {
 		t.Errorf("invalid POST with Prefer: code=201: status = %d, want 400", resp.StatusCode)
@@ -204,9 +204,9 @@ func TestFailRateRepeatsForASeed(t *testing.T) {
 	if stringsOf(a) == stringsOf(c) {
 		t.Errorf("seeds 7 and 8 gave the same failures: %v", a)
 	}
-	all := newTestServer(t, mockserver.Config{FailRate: 1, Pets: []mockserver.Pet{}})
-	if resp := all.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`); resp.StatusCode != 503 || all.Store().Len() != 0 {
-		t.Errorf("fail rate 1: POST answered %d with %d pets stored, want 503 and nothing stored", resp.StatusCode, all.Store().Len())
+	all := newTestServer(t, mockserver.Config{FailRate: 1, Items: items(nil)})
+	if resp := all.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`); resp.StatusCode != 503 || all.Store("pets").Len() != 0 {
+		t.Errorf("fail rate 1: POST answered %d with %d pets stored, want 503 and nothing stored", resp.StatusCode, all.Store("pets").Len())
 	}
 }
 
@@ -216,14 +216,11 @@ func stringsOf(v []int) string {
 }
 
 func TestTimeTravel(t *testing.T) {
-	doc, err := spec.Load()
+	c, err := spec.Default()
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := spec.OperationDeprecation(doc, spec.GetPet)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := c.Operation(spec.GetPet).Deprecation
 	after := d.Sunset.Add(time.Hour)
 	before := d.Sunset.Add(-time.Second)
 	tests := []struct {
@@ -274,14 +271,14 @@ func TestServedDocument(t *testing.T) {
 		if resp.StatusCode != 200 {
 			t.Fatalf("GET %s without a key: %d", path, resp.StatusCode)
 		}
-		doc, err := spec.Parse(resp.body)
+		c, err := spec.Read(resp.body)
 		if err != nil {
 			t.Fatalf("GET %s: %v", path, err)
 		}
-		if len(doc.Servers) != 1 || doc.Servers[0].URL != ts.URL {
-			t.Errorf("GET %s: servers = %v, want only %s", path, doc.Servers, ts.URL)
+		if len(c.Doc.Servers) != 1 || c.Doc.Servers[0].URL != ts.URL {
+			t.Errorf("GET %s: servers = %v, want only %s", path, c.Doc.Servers, ts.URL)
 		}
-		if spec.Operation(doc, spec.GetPet) == nil || !spec.Operation(doc, spec.GetPet).Deprecated {
+		if op := c.Operation(spec.GetPet); op == nil || op.Deprecation == nil {
 			t.Errorf("GET %s: getPet missing or not deprecated", path)
 		}
 	}

@@ -1,9 +1,11 @@
 package mockserver
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // Error codes sent in the code field of an Error body. The interface leaves
@@ -74,6 +76,62 @@ func newError(status int, field, format string, args ...any) *Error {
 
 func badRequest(field, format string, args ...any) *Error {
 	return newError(http.StatusBadRequest, field, format, args...)
+}
+
+// Each error below is built in one place, whichever path refuses the
+// request.
+
+// notAnOperation is the 404 of a path that is no operation of the API.
+func notAnOperation(path string) *Error {
+	return newError(http.StatusNotFound, "path", "%s is not an operation of this API", path)
+}
+
+// notAdminEndpoint is the 404 of a path under the admin prefix that is no
+// endpoint.
+func notAdminEndpoint(path string) *Error {
+	return newError(http.StatusNotFound, "path", "%s is not an admin endpoint; see the README", path)
+}
+
+// methodNotAllowed is the 405 of a method the path does not take, with the
+// Allow header that OPTIONS sends too.
+func methodNotAllowed(method, path string, allow []string) *Error {
+	list := strings.Join(allow, ", ")
+	return newError(http.StatusMethodNotAllowed, "method", "%s is not allowed on %s; use %s", method, path, list).
+		withHeader("Allow", list)
+}
+
+// tooLarge is the 413 of a body over limit bytes.
+func tooLarge(limit int64) *Error {
+	return newError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", limit)
+}
+
+// unsupportedMediaType is the 415 of a body of another type than those
+// the operation takes.
+func unsupportedMediaType(want []string, got string) *Error {
+	if got == "" {
+		got = "none"
+	}
+	return newError(http.StatusUnsupportedMediaType, "content-type", "must be %s, not %s", strings.Join(want, " or "), got)
+}
+
+// asError turns what a handler or the pipeline returned into the *Error to
+// answer with. Sentinel errors of the store map to their status here, and
+// only here; anything else is an internal error, logged.
+func asError(err error, log func(msg string, args ...any)) *Error {
+	var e *Error
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, ErrStoreFull), errors.Is(err, ErrIDsExhausted):
+		return newError(http.StatusInsufficientStorage, "store", "%v; nothing was changed", err)
+	case errors.As(err, &tooBig):
+		return tooLarge(tooBig.Limit)
+	}
+	if log != nil {
+		log("internal error", "err", err)
+	}
+	return newError(http.StatusInternalServerError, "server", "internal error")
 }
 
 // withHeader returns e with a header to send along.

@@ -2,89 +2,208 @@ package mockserver
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/spec"
 )
 
-// A fixture is a catalogue as a JSON array of Pet objects, the body of
-// GET /pets. petmock writes one pet per line, so that fixtures under
-// version control diff well, and reads any JSON array.
+// A fixture holds the items of resources as JSON. For a document of one
+// resource, such as the Petstore's, it is a JSON array of its items, the
+// body of its list; for more, an object of one such array per resource,
+// by name. petmock writes one item per line, so that fixtures under
+// version control diff well, and reads any layout.
 
-// WriteFixture writes pets as a fixture.
-func WriteFixture(w io.Writer, pets []Pet) error {
-	bw := bufio.NewWriter(w)
-	bw.WriteString("[")
-	var buf []byte
-	for i, p := range pets {
-		if i > 0 {
-			bw.WriteString(",")
-		}
-		bw.WriteString("\n  ")
-		buf = appendPetJSON(buf[:0], p)
-		bw.Write(buf)
-	}
-	bw.WriteString("\n]\n")
-	return bw.Flush()
-}
-
-// Export writes every pet in the store as a fixture, from one consistent
-// state, and returns the version of that state.
-func (s *Store) Export(w io.Writer) (version uint64, err error) {
-	sn := s.snap.Load()
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.WriteString("[")
-	for i, r := range sn.recs {
-		if i > 0 {
-			bw.WriteString(",")
-		}
-		bw.WriteString("\n  ")
-		bw.Write(sn.text(r))
-	}
-	bw.WriteString("\n]\n")
-	return sn.version, bw.Flush()
-}
-
-// ReadFixture reads a fixture and checks it pet by pet against the Pet
-// schema of the document: the first pet that does not fit is named in the
-// error, such as "pets[3]: status: must be one of available, pending,
-// sold". Ids must be unique. It reads pets as they come, so a fixture is
-// never held in memory twice. A failure to read is returned as it is.
-func ReadFixture(r io.Reader) ([]Pet, error) {
-	doc, err := spec.Load()
-	if err != nil {
-		return nil, err
-	}
-	ref := doc.Components.Schemas["Pet"]
-	if ref == nil || ref.Value == nil {
-		return nil, errors.New("schema Pet is missing")
-	}
-	return readFixture(r, ref.Value)
-}
-
-// FixtureError is a fixture that is not a JSON array of valid pets.
+// FixtureError is a fixture that is not valid items of the document.
 type FixtureError struct {
-	Index int    // position of the first bad pet, or -1 when the array itself is at fault
-	Err   *Error // what is wrong, naming the field
+	Resource string // of the item at fault; "" when the fixture as a whole is
+	Index    int    // position of the first bad item, or -1 when its array is at fault
+	Err      *Error // what is wrong, naming the field
 }
 
-// Error names the pet at fault, when there is one, and what is wrong.
+// Error names the item at fault, when there is one, and what is wrong.
 func (e *FixtureError) Error() string {
-	if e.Index < 0 {
+	switch {
+	case e.Resource == "":
 		return e.Err.Message
+	case e.Index < 0:
+		return e.Resource + ": " + e.Err.Message
 	}
-	return fmt.Sprintf("pets[%d]: %s", e.Index, e.Err.Message)
+	return fmt.Sprintf("%s[%d]: %s", e.Resource, e.Index, e.Err.Message)
 }
 
 // Unwrap returns the *Error that says what is wrong.
 func (e *FixtureError) Unwrap() error { return e.Err }
 
-func readFixture(r io.Reader, petSchema *openapi3.Schema) ([]Pet, error) {
+// WriteFixture writes items as a fixture: an array when the contract has
+// one resource, an object of arrays otherwise.
+func WriteFixture(w io.Writer, c *spec.Contract, items Items) error {
+	if len(c.Resources) == 1 {
+		return WriteItems(w, items[c.Resources[0].Name])
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString("{")
+	for i, r := range c.Resources {
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		name, _ := json.Marshal(r.Name)
+		bw.WriteString("\n  ")
+		bw.Write(name)
+		bw.WriteString(": ")
+		writeArray(bw, items[r.Name], "  ")
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
+}
+
+// WriteItems writes the items of one resource as a fixture, an array.
+func WriteItems(w io.Writer, items []json.RawMessage) error {
+	bw := bufio.NewWriter(w)
+	writeArray(bw, items, "")
+	bw.WriteString("\n")
+	return bw.Flush()
+}
+
+// CreateBody returns the body that creates item through the create
+// operation of the resource r: the item without its id and read-only
+// properties, in the order the create schema gives.
+func CreateBody(c *spec.Contract, r *spec.Resource, item json.RawMessage) ([]byte, error) {
+	v, e := decodeJSON(item)
+	if e != nil {
+		return nil, e
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("the item is not a JSON object")
+	}
+	delete(m, r.IDProperty)
+	for _, p := range r.Properties {
+		if p.Schema.ReadOnly {
+			delete(m, p.Name)
+		}
+	}
+	return newShapes(c).of(r.Create).appendJSON(nil, m), nil
+}
+
+// writeArray writes items as a JSON array, one a line, indented by indent.
+func writeArray(w *bufio.Writer, items []json.RawMessage, indent string) {
+	w.WriteString("[")
+	for i, item := range items {
+		if i > 0 {
+			w.WriteString(",")
+		}
+		w.WriteString("\n  " + indent)
+		w.Write(item)
+	}
+	w.WriteString("\n" + indent + "]")
+}
+
+// ReadFixture reads a fixture of the contract's resources and checks it
+// item by item against their schemas: the first item that does not fit is
+// named in the error, such as "pets[3]: status: must be one of available,
+// pending, sold". Ids must be unique. It reads items as they come, so a
+// fixture is never held in memory twice. A failure to read is returned as
+// it is.
+func ReadFixture(c *spec.Contract, r io.Reader) (Items, error) {
+	shapes := newShapes(c)
+	out := Items{}
+	err := readFixture(r, c, func(res *spec.Resource) func(int, any) error {
+		rs := newResource(res, shapes, c.Base)
+		seen := map[int64]int{}
+		out[res.Name] = []json.RawMessage{}
+		return func(i int, v any) error {
+			e, err := rs.decodeItem(v)
+			if err != nil {
+				return err
+			}
+			if j, dup := seen[e.ID]; dup {
+				return badRequest(res.IDProperty, "%d is also the id of %s[%d]", e.ID, res.Name, j)
+			}
+			seen[e.ID] = i
+			out[res.Name] = append(out[res.Name], e.Text)
+			return nil
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readFixture reads a fixture, calling each for every item of a resource,
+// with its position and its decoded value: a *Error it returns is the
+// fixture's fault, anything else is returned as it is. open is called
+// once for every array, with the resource it holds.
+func readFixture(r io.Reader, c *spec.Contract, open func(*spec.Resource) func(int, any) error) error {
+	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
+	dec.UseNumber()
+	whole := func(format string, args ...any) error {
+		return &FixtureError{Index: -1, Err: badRequest("fixture", format, args...)}
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		if readFailed(err) {
+			return err
+		}
+		return whole("not JSON: %v", err)
+	}
+	switch tok {
+	case json.Delim('['):
+		if len(c.Resources) == 0 {
+			return whole("the document has no resource to hold items")
+		}
+		res := c.Resources[0]
+		if err := readItems(dec, res.Name, open(res)); err != nil {
+			return err
+		}
+	case json.Delim('{'):
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				if readFailed(err) {
+					return err
+				}
+				return whole("malformed JSON: %v", err)
+			}
+			name, _ := tok.(string)
+			res := c.Resource(name)
+			if res == nil {
+				return whole("%q is no resource of the document (it has %s)", name, resourceList(c))
+			}
+			if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+				if err != nil && readFailed(err) {
+					return err
+				}
+				return &FixtureError{Resource: name, Index: -1, Err: badRequest("fixture", "want a JSON array of %s", name)}
+			}
+			if err := readItems(dec, name, open(res)); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			if readFailed(err) {
+				return err
+			}
+			return whole("malformed JSON: %v", err)
+		}
+	default:
+		return whole("want a JSON array of items, or an object of arrays by resource")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return whole("data after the fixture")
+	}
+	return nil
+}
+
+// readItemsOf reads a JSON array of the items of one resource.
+func readItemsOf(r io.Reader, resource string, each func(int, any) error) error {
 	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
 	dec.UseNumber()
 	whole := func(format string, args ...any) error {
@@ -92,45 +211,62 @@ func readFixture(r io.Reader, petSchema *openapi3.Schema) ([]Pet, error) {
 	}
 	if tok, err := dec.Token(); err != nil {
 		if readFailed(err) {
-			return nil, err
+			return err
 		}
-		return nil, whole("not JSON: %v", err)
-	} else if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, whole("want a JSON array of pets")
+		return whole("not JSON: %v", err)
+	} else if tok != json.Delim('[') {
+		return whole("want a JSON array of %s", resource)
 	}
-	var pets []Pet
-	seen := map[int64]int{}
-	for i := 0; dec.More(); i++ {
+	if err := readItems(dec, resource, each); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return whole("data after the array")
+	}
+	return nil
+}
+
+// readItems reads the items of an array whose '[' has been read, and its
+// ']'.
+func readItems(dec *json.Decoder, resource string, each func(int, any) error) error {
+	i := 0
+	for ; dec.More(); i++ {
 		var v any
 		if err := dec.Decode(&v); err != nil {
 			if readFailed(err) {
-				return nil, err
+				return err
 			}
-			return nil, &FixtureError{Index: i, Err: badRequest("pet", "malformed JSON: %v", err)}
+			return &FixtureError{Resource: resource, Index: i, Err: badRequest(singular(resource), "malformed JSON: %v", err)}
 		}
-		p, e := decodePet(v, petSchema)
-		if e != nil {
-			return nil, &FixtureError{Index: i, Err: e}
+		if err := each(i, v); err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				return &FixtureError{Resource: resource, Index: i, Err: e}
+			}
+			return err
 		}
-		if j, dup := seen[p.ID]; dup {
-			return nil, &FixtureError{Index: i, Err: badRequest("id", "%d is also the id of pets[%d]", p.ID, j)}
-		}
-		seen[p.ID] = i
-		pets = append(pets, p)
 	}
 	if _, err := dec.Token(); err != nil {
 		if readFailed(err) {
-			return nil, err
+			return err
 		}
-		return nil, whole("malformed JSON after pets[%d]: %v", len(pets)-1, err)
+		return &FixtureError{Index: -1, Err: badRequest("fixture", "malformed JSON after %s[%d]: %v", resource, i-1, err)}
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, whole("data after the array")
+	return nil
+}
+
+func resourceList(c *spec.Contract) string {
+	var b bytes.Buffer
+	for i, r := range c.Resources {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(r.Name)
 	}
-	if pets == nil {
-		pets = []Pet{}
+	if b.Len() == 0 {
+		return "none"
 	}
-	return pets, nil
+	return b.String()
 }
 
 // readFailed reports whether err is a failure to read, such as a body cut
@@ -142,28 +278,62 @@ func readFailed(err error) bool {
 	return !errors.As(err, &syntax) && !errors.As(err, &typ) && err != io.ErrUnexpectedEOF && err != io.EOF
 }
 
-// decodePet checks one decoded JSON value against the Pet schema and
-// returns it as a Pet, its integers read exactly.
-func decodePet(v any, petSchema *openapi3.Schema) (Pet, *Error) {
-	if err := petSchema.VisitJSON(v, openapi3.DisableSchemaErrorDetails(), openapi3.VisitAsResponse()); err != nil {
+// decodeItem checks one decoded JSON value against the item schema and
+// returns its entry, in the form petmock answers with.
+func (rs *resource) decodeItem(v any) (Entry, error) {
+	if err := rs.spec.Item.VisitJSON(v, openapi3.DisableSchemaErrorDetails(), openapi3.VisitAsResponse()); err != nil {
 		var se *openapi3.SchemaError
 		if errors.As(err, &se) {
-			return Pet{}, schemaError("pet", se)
+			return Entry{}, schemaError(rs.singular, se)
 		}
-		return Pet{}, badRequest("pet", "%v", err)
+		return Entry{}, badRequest(rs.singular, "%v", err)
 	}
-	m, _ := v.(map[string]any)
-	var p Pet
+	if e := rs.shape.exactIntegers(v, ""); e != nil {
+		return Entry{}, e
+	}
+	item, _ := v.(map[string]any)
+	var id int64
 	var ok bool
-	n, _ := m["id"].(json.Number)
-	if p.ID, ok = exactInt64(string(n)); !ok {
-		return Pet{}, badRequest("id", "must be an integer (int64)")
+	switch raw := item[rs.spec.IDProperty].(type) {
+	case json.Number:
+		id, ok = spec.ExactInt64(string(raw))
+	case string:
+		id, ok = parseID(raw)
 	}
-	n, _ = m["categoryId"].(json.Number)
-	if p.CategoryID, ok = exactInt64(string(n)); !ok {
-		return Pet{}, badRequest("categoryId", "must be an integer (int64)")
+	if !ok {
+		return Entry{}, badRequest(rs.spec.IDProperty, "must be an integer (int64), as petmock gives ids in order")
 	}
-	p.Name, _ = m["name"].(string)
-	p.Status, _ = m["status"].(string)
-	return p, nil
+	return rs.entry(id, item), nil
+}
+
+// parseID reads an id written as a string of digits.
+func parseID(s string) (int64, bool) {
+	id, err := strconv.ParseInt(s, 10, 64)
+	return id, err == nil
+}
+
+// entries reads items given as JSON texts, as Config.Items holds them.
+func (rs *resource) entries(items []json.RawMessage) ([]Entry, error) {
+	out := make([]Entry, 0, len(items))
+	seen := map[int64]int{}
+	for i, raw := range items {
+		v, e := decodeJSON(raw)
+		if e != nil {
+			return nil, &FixtureError{Resource: rs.spec.Name, Index: i, Err: e}
+		}
+		entry, err := rs.decodeItem(v)
+		if err != nil {
+			var fe *Error
+			if errors.As(err, &fe) {
+				return nil, &FixtureError{Resource: rs.spec.Name, Index: i, Err: fe}
+			}
+			return nil, err
+		}
+		if j, dup := seen[entry.ID]; dup {
+			return nil, &FixtureError{Resource: rs.spec.Name, Index: i, Err: badRequest(rs.spec.IDProperty, "%d is also the id of %s[%d]", entry.ID, rs.spec.Name, j)}
+		}
+		seen[entry.ID] = i
+		out = append(out, entry)
+	}
+	return out, nil
 }

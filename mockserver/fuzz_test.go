@@ -27,7 +27,7 @@ type fuzzTarget struct {
 }
 
 func newFuzzTarget(f *testing.F) *fuzzTarget {
-	srv, err := mockserver.New(mockserver.Config{JournalSize: 8, MaxPets: 100_000})
+	srv, err := mockserver.New(mockserver.Config{JournalSize: 8, MaxItems: 100_000})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -68,24 +68,25 @@ func FuzzCreatePet(f *testing.F) {
 	f.Add(`{"name":"Rex","categoryId":1}`, "")
 	ft := newFuzzTarget(f)
 	f.Fuzz(func(t *testing.T, body, contentType string) {
-		before := ft.srv.Store().Len()
+		before := ft.srv.Store("pets").Len()
 		req := authorized("POST", "/v1/pets", body)
 		req.Header.Set("Content-Type", contentType)
 		rec := ft.serve(t, req)
-		after := ft.srv.Store().Len()
+		after := ft.srv.Store("pets").Len()
 		if rec.Code != http.StatusCreated {
 			if after != before {
 				t.Fatalf("a refused body (%d) changed the store: %d pets, was %d", rec.Code, after, before)
 			}
 			return
 		}
-		var p mockserver.Pet
+		var p Pet
 		if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil {
 			t.Fatal(err)
 		}
-		got, ok, err := ft.srv.Store().Get(p.ID)
-		if err != nil || !ok || got != p {
-			t.Fatalf("created %+v, stored %+v (%v, %v)", p, got, ok, err)
+		text, _, ok := ft.srv.Store("pets").Lookup(p.ID)
+		var got Pet
+		if err := json.Unmarshal(text, &got); err != nil || !ok || got != p {
+			t.Fatalf("created %+v, stored %s (%v, %v)", p, text, ok, err)
 		}
 	})
 }
@@ -112,7 +113,7 @@ func FuzzListPets(f *testing.F) {
 		if rec.Code != http.StatusOK {
 			return
 		}
-		var pets []mockserver.Pet
+		var pets []Pet
 		if err := json.Unmarshal(rec.Body.Bytes(), &pets); err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +131,7 @@ func FuzzGetPet(f *testing.F) {
 	ft := newFuzzTarget(f)
 	f.Fuzz(func(t *testing.T, id string) {
 		rec := ft.serve(t, authorized("GET", "/v1/pets/"+id, ""))
-		if want, err := strconv.ParseInt(id, 10, 64); err == nil && want >= 1 && want <= mockserver.DefaultPets && rec.Code != http.StatusOK &&
+		if want, err := strconv.ParseInt(id, 10, 64); err == nil && want >= 1 && want <= mockserver.DefaultCount && rec.Code != http.StatusOK &&
 			!strings.ContainsAny(id, "+") {
 			t.Fatalf("GET /v1/pets/%s: %d, want the seeded pet", id, rec.Code)
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/petstore/contract/spec"
 )
 
 // MaxDelay is the longest delay a client may ask for with Prefer: delay=.
@@ -80,8 +80,8 @@ var outageCodes = []int{http.StatusInternalServerError, http.StatusServiceUnavai
 // documents forces nothing: the request is answered as usual. A code the
 // operation does not document is refused with a 400 that lists those it
 // does.
-func forced(op *openapi3.Operation, code int) (*Error, bool) {
-	documented := documentedCodes(op)
+func forced(op *spec.Operation, code int) (*Error, bool) {
+	documented := op.Statuses
 	switch {
 	case code >= 200 && code < 300 && slices.Contains(documented, code):
 		return nil, false
@@ -92,7 +92,7 @@ func forced(op *openapi3.Operation, code int) (*Error, bool) {
 			list[i] = strconv.Itoa(c)
 		}
 		return badRequest("prefer", "code=%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
-			code, op.OperationID, strings.Join(list, ", ")), false
+			code, op.ID, strings.Join(list, ", ")), false
 	}
 	e := newError(code, "prefer", "answer forced by Prefer: code=%d", code)
 	switch code {
@@ -102,16 +102,4 @@ func forced(op *openapi3.Operation, code int) (*Error, bool) {
 		e.withHeader("Retry-After", "1")
 	}
 	return e, true
-}
-
-// documentedCodes returns the statuses op documents, in order.
-func documentedCodes(op *openapi3.Operation) []int {
-	var codes []int
-	for k := range op.Responses.Map() {
-		if c, err := strconv.Atoi(k); err == nil {
-			codes = append(codes, c)
-		}
-	}
-	slices.Sort(codes)
-	return codes
 }

@@ -1,53 +1,61 @@
-// Package mockserver implements petmock: a stateful mock of the Petstore
-// API that serves the contract in package spec.
+// Package mockserver implements petmock: a stateful mock of the API that an
+// OpenAPI document describes, by default the Petstore's in package spec.
 //
-// Every request is checked against the document at the edge, before any
-// handler runs: routing, authentication, parameters and body. Handlers then
-// assume valid input. Every answer is JSON, and every error is an Error body
-// whose status is the HTTP status.
+// Everything it serves comes from the document. The paths that form a
+// resource (a collection with GET and POST, and an item below it) keep
+// what clients create, and replace, update and delete it where the
+// document has those operations; every other operation answers with data
+// made from its response schema. Every request is checked against the
+// document at the edge, before any handler runs: routing, authentication,
+// parameters and body. Handlers then assume valid input. Every answer is
+// JSON, and every error is an Error body whose status is the HTTP status.
+//
+// The Petstore's own rules are choices the document marks with x-petmock-
+// extensions, such as the default status of a pet or the date getPet was
+// deprecated, so another document brings its own.
 package mockserver
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"runtime/debug"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/petstore/contract/spec"
 )
 
-// Config configures a Server. Its zero value serves the default catalogue
-// with DefaultAPIKey, on the real clock, without added latency or failures,
-// and logs nothing.
+// Config configures a Server. Its zero value serves the embedded
+// document's default catalogue with DefaultAPIKey, on the real clock,
+// without added latency or failures, and logs nothing.
 type Config struct {
-	// APIKeys are the bearer tokens the server accepts, on the API and the
-	// admin API. Empty means DefaultAPIKey.
+	// Contract is the document to serve. Nil means the embedded one,
+	// spec.Default().
+	Contract *spec.Contract
+
+	// APIKeys are the keys the server accepts, on the API and the admin
+	// API. Empty means DefaultAPIKey.
 	APIKeys []string
 
-	// Pets is the catalogue the store starts with, and the one
-	// POST /__petmock/reset returns to. Nil means the default catalogue,
-	// Generate(Catalogue{Seed: DefaultSeed}); a non-nil empty slice starts
-	// empty.
-	Pets []Pet
+	// Items are the items the stores start with, and the ones
+	// POST /__petmock/reset returns to, by resource name; a resource it
+	// does not name starts empty. They are checked against the document.
+	// Nil means a generated catalogue, as Catalogue says.
+	Items Items
+	// Catalogue describes the generated catalogue the stores start with
+	// when Items is nil. Nil means Catalogue{Seed: DefaultSeed}.
+	Catalogue *Catalogue
 
 	// Logger receives one line per request: method, path, status and
 	// duration. Nil means no logging.
 	Logger *slog.Logger
 
 	// Now returns the current time; nil means time.Now. Setting it to a
-	// time after the sunset shows what clients get once getPet is removed.
+	// time after a sunset shows what clients get once an operation is
+	// removed.
 	Now func() time.Time
 
 	// Latency delays every answer under the base path.
@@ -55,7 +63,8 @@ type Config struct {
 	// FailRate is the share of requests under the base path answered 503,
 	// from 0 to 1.
 	FailRate float64
-	// ChaosSeed seeds the draws of Latency and FailRate, so that a run
+	// ChaosSeed seeds the draws of Latency and FailRate, and the answers
+	// of operations that are not part of a resource, so that a run
 	// repeats.
 	ChaosSeed uint64
 
@@ -63,89 +72,56 @@ type Config struct {
 	// Zero means DefaultJournalSize; a negative size keeps none.
 	JournalSize int
 
-	// MaxPets caps the pets the store holds: past it, createPet is
-	// refused with 507. Zero means DefaultMaxPets.
-	MaxPets int
-	// MaxStoreBytes caps the JSON text of all the pets together, since a
-	// pet's name may be long. Zero means DefaultMaxStoreBytes.
+	// MaxItems caps the items each store holds: past it, a create is
+	// refused with 507. Zero means DefaultMaxItems.
+	MaxItems int
+	// MaxStoreBytes caps the JSON text of all the items of a store
+	// together, since a name may be long. Zero means
+	// DefaultMaxStoreBytes.
 	MaxStoreBytes int64
-	// MaxFixtureBytes caps the body of PUT /__petmock/pets. Zero means
-	// DefaultMaxFixtureBytes.
+	// MaxFixtureBytes caps the body of PUT /__petmock/{resource}. Zero
+	// means DefaultMaxFixtureBytes.
 	MaxFixtureBytes int64
 }
 
-// Defaults of the store's limits.
+// Defaults of the stores' limits.
 const (
-	DefaultMaxPets       = 2_000_000
+	DefaultMaxItems      = 2_000_000
 	DefaultMaxStoreBytes = 512 << 20
 )
 
-// Server is the mock Petstore, an http.Handler.
+// Server is the mock, an http.Handler.
 type Server struct {
-	store     *Store
-	start     Mark // the starting catalogue, for reset
+	contract  *spec.Contract
+	resources []*resource // in the order of the contract
+	byName    map[string]*resource
+	ops       map[string]*operation // by operation id
 	router    routers.Router
+	fast      *compiledRouter
 	keys      keyring
 	log       *slog.Logger
 	now       func() time.Time
 	chaos     *chaos
+	seed      uint64   // of generated answers
 	journal   *journal // nil when off
 	docs      *servedDocs
 	base      string // base path, such as "/v1"
-	statuses  []string
-	petSchema *openapi3.Schema
 
 	maxFixtureBytes int64
-
-	ops            map[string]*operation // by operation id
-	fast           *compiledRouter
-	authentication openapi3filter.Options // checks the key
-	validation     openapi3filter.Options // checks the rest
-
-	defaultLimit  int
-	defaultStatus string
 }
 
-// operation is what the server knows of one operation of the document.
-type operation struct {
-	handle      func(w http.ResponseWriter, r *http.Request, c *call) error
-	op          *openapi3.Operation
-	security    openapi3.SecurityRequirements
-	bearer      bool         // security is exactly a bearer token
-	queryParams []string     // names of the declared query parameters
-	deprecation *deprecation // nil unless the operation is deprecated
-
-	// params are the compiled parameter checks; paramsCompiled is false
-	// when the parameters are not simple enough to compile.
-	params         []paramCheck
-	paramsCompiled bool
-	// body is the compiled check of a JSON body; nil when there is none
-	// or it is not simple enough.
-	body *objectCheck
-	// route is the route of the operation, for openapi3filter;
-	// paramsRoute has the operation without its security, for validating
-	// the parameters once the key has been checked.
-	route, paramsRoute *routers.Route
-}
-
-// call is a validated request, as a handler receives it.
-type call struct {
-	params map[string]string // path parameters
-	query  url.Values
-	body   any // the decoded JSON body; nil for an operation without one
-}
-
-// New returns a Server for cfg.
+// New returns a Server for cfg. It fails, saying where, on a document it
+// cannot serve, such as one whose response it cannot make a valid value
+// for.
 func New(cfg Config) (*Server, error) {
-	doc, err := spec.Load()
-	if err != nil {
-		return nil, err
+	c := cfg.Contract
+	if c == nil {
+		var err error
+		if c, err = spec.Default(); err != nil {
+			return nil, err
+		}
 	}
-	router, err := spec.NewRouter(doc)
-	if err != nil {
-		return nil, err
-	}
-	base, err := spec.BasePath(doc)
+	router, err := spec.NewRouter(c.Doc)
 	if err != nil {
 		return nil, err
 	}
@@ -153,39 +129,11 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	statuses, err := spec.PetStatuses(doc)
-	if err != nil {
-		return nil, err
-	}
-	pets := cfg.Pets
-	if pets == nil {
-		if pets, err = Generate(Catalogue{Seed: DefaultSeed, Statuses: statuses}); err != nil {
-			return nil, err
-		}
-	}
-	limits := Limits{MaxPets: cfg.MaxPets, MaxBytes: cfg.MaxStoreBytes}
-	if limits.MaxPets <= 0 {
-		limits.MaxPets = DefaultMaxPets
-	}
-	if limits.MaxBytes <= 0 {
-		limits.MaxBytes = DefaultMaxStoreBytes
-	}
-	if len(pets) > limits.MaxPets {
-		return nil, fmt.Errorf("catalogue: %d pets, more than the store may hold (%d)", len(pets), limits.MaxPets)
-	}
-	store, err := NewStore(statuses, pets)
-	if err != nil {
-		return nil, fmt.Errorf("catalogue: %w", err)
-	}
-	if limits.full(store.Len(), store.Bytes()) {
-		return nil, fmt.Errorf("catalogue: %d bytes of pets, more than the store may hold (%d)", store.Bytes(), limits.MaxBytes)
-	}
-	store.SetLimits(limits)
 	ch, err := newChaos(cfg.Latency, cfg.FailRate, cfg.ChaosSeed)
 	if err != nil {
 		return nil, err
 	}
-	docs, err := newServedDocs(doc, base)
+	docs, err := newServedDocs(c)
 	if err != nil {
 		return nil, err
 	}
@@ -194,17 +142,17 @@ func New(cfg Config) (*Server, error) {
 		journalSize = DefaultJournalSize
 	}
 	s := &Server{
-		store:    store,
-		start:    store.Mark(),
+		contract: c,
+		byName:   map[string]*resource{},
 		router:   router,
 		keys:     keys,
 		log:      cfg.Logger,
 		now:      cfg.Now,
 		chaos:    ch,
+		seed:     cfg.ChaosSeed,
 		journal:  newJournal(journalSize, keysOrDefault(cfg.APIKeys)),
 		docs:     docs,
-		base:     base,
-		statuses: statuses,
+		base:     c.Base,
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -213,106 +161,90 @@ func New(cfg Config) (*Server, error) {
 	if s.maxFixtureBytes <= 0 {
 		s.maxFixtureBytes = DefaultMaxFixtureBytes
 	}
-	s.authentication = openapi3filter.Options{AuthenticationFunc: keys.authenticate}
-	s.validation = openapi3filter.Options{
-		ExcludeRequestBody:  true, // read and checked separately, within MaxBodyBytes
-		SkipSettingDefaults: true, // handlers apply defaults; the request is not rewritten
-		// The key is checked before, with s.authentication, so that Prefer
-		// can force an answer between the key and the rest.
-		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
-		SchemaValidationOptions: []openapi3.SchemaValidationOption{
-			openapi3.DisableSchemaErrorDetails(),
-		},
+	limits := Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
+	if limits.MaxItems <= 0 {
+		limits.MaxItems = DefaultMaxItems
 	}
-	if err := s.bind(doc); err != nil {
+	if limits.MaxBytes <= 0 {
+		limits.MaxBytes = DefaultMaxStoreBytes
+	}
+	shapes := newShapes(c)
+	for _, r := range c.Resources {
+		rs := newResource(r, shapes, s.base)
+		rs.store.SetLimits(limits)
+		s.resources = append(s.resources, rs)
+		s.byName[r.Name] = rs
+	}
+	if err := s.bind(shapes); err != nil {
+		return nil, err
+	}
+	if err := s.fill(cfg); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// bind reads from the document what the handlers need, and binds a handler
-// to every operation. It fails if an operation has no handler.
-func (s *Server) bind(doc *openapi3.T) error {
-	handlers := map[string]func(http.ResponseWriter, *http.Request, *call) error{
-		spec.ListPets:  s.listPets,
-		spec.CreatePet: s.createPet,
-		spec.GetPet:    s.getPet,
+// fill puts the starting items in the stores, and marks them as the state
+// a reset returns to.
+func (s *Server) fill(cfg Config) error {
+	items := cfg.Items
+	if items == nil {
+		cat := Catalogue{Seed: DefaultSeed}
+		if cfg.Catalogue != nil {
+			cat = *cfg.Catalogue
+		}
+		entries, err := s.generate(cat)
+		if err != nil {
+			return err
+		}
+		for _, rs := range s.resources {
+			if err := rs.store.Replace(entries[rs.spec.Name]); err != nil {
+				return fmt.Errorf("catalogue of %s: %w", rs.spec.Name, err)
+			}
+			rs.start = rs.store.Mark()
+		}
+		return nil
 	}
-	s.ops = make(map[string]*operation, len(handlers))
-	for path, item := range doc.Paths.Map() {
-		for method, op := range item.Operations() {
-			h, ok := handlers[op.OperationID]
-			if !ok {
-				return fmt.Errorf("operation %s: no handler", op.OperationID)
-			}
-			o := &operation{handle: h, op: op, security: doc.Security}
-			if op.Security != nil {
-				o.security = *op.Security
-			}
-			o.bearer = bearerOnly(doc, o.security)
-			o.params, o.paramsCompiled = compileParams(op)
-			if rb := op.RequestBody; rb != nil && rb.Value != nil {
-				if mt := rb.Value.Content.Get("application/json"); mt != nil && len(rb.Value.Content) == 1 {
-					o.body, _ = compileObject(mt.Schema)
-				}
-			}
-			paramsOnly := *op
-			paramsOnly.Security = &openapi3.SecurityRequirements{}
-			o.route = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
-			o.paramsRoute = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: &paramsOnly}
-			for _, p := range op.Parameters {
-				if p.Value.In == openapi3.ParameterInQuery {
-					o.queryParams = append(o.queryParams, p.Value.Name)
-				}
-			}
-			if op.Deprecated {
-				d, err := newDeprecation(doc, op.OperationID, s.base)
-				if err != nil {
-					return err
-				}
-				o.deprecation = d
-			}
-			s.ops[op.OperationID] = o
+	for name := range items {
+		if s.byName[name] == nil {
+			return fmt.Errorf("items of %s: the document has no such resource (it has %s)", name, s.resourceNames())
 		}
 	}
-
-	s.fast = compileRouter(doc, s.base, s.ops)
-
-	limit, err := queryDefault(doc, spec.ListPets, "limit")
-	if err != nil {
-		return err
-	}
-	s.defaultLimit = int(limit.(float64))
-	pet := doc.Components.Schemas["Pet"]
-	if pet == nil || pet.Value == nil {
-		return errors.New("schema Pet is missing")
-	}
-	s.petSchema = pet.Value
-	newPet := doc.Components.Schemas["NewPet"]
-	if newPet == nil || newPet.Value == nil {
-		return errors.New("schema NewPet is missing")
-	}
-	s.defaultStatus, _ = newPet.Value.Extensions["x-petmock-default-status"].(string)
-	if s.defaultStatus != "" && !slices.Contains(s.statuses, s.defaultStatus) {
-		return fmt.Errorf("x-petmock-default-status %q is not a PetStatus", s.defaultStatus)
+	for _, rs := range s.resources {
+		entries, err := rs.entries(items[rs.spec.Name])
+		if err != nil {
+			return err
+		}
+		if err := rs.store.Replace(entries); err != nil {
+			return fmt.Errorf("items of %s: %w", rs.spec.Name, err)
+		}
+		rs.start = rs.store.Mark()
 	}
 	return nil
 }
 
-func queryDefault(doc *openapi3.T, operationID, name string) (any, error) {
-	op := spec.Operation(doc, operationID)
-	if op == nil {
-		return nil, fmt.Errorf("operation %s is missing", operationID)
+// resourceNames lists the names of the resources, for messages.
+func (s *Server) resourceNames() string {
+	var names []string
+	for _, rs := range s.resources {
+		names = append(names, rs.spec.Name)
 	}
-	p := op.Parameters.GetByInAndName(openapi3.ParameterInQuery, name)
-	if p == nil || p.Schema == nil || p.Schema.Value.Default == nil {
-		return nil, fmt.Errorf("%s: parameter %s has no default", operationID, name)
+	if len(names) == 0 {
+		return "none"
 	}
-	return p.Schema.Value.Default, nil
+	return strings.Join(names, ", ")
 }
 
-// Store returns the server's store.
-func (s *Server) Store() *Store { return s.store }
+// Contract returns the contract the server serves.
+func (s *Server) Contract() *spec.Contract { return s.contract }
+
+// Store returns the store of the resource of the given name, or nil.
+func (s *Server) Store(resource string) *Store {
+	if rs := s.byName[resource]; rs != nil {
+		return rs.store
+	}
+	return nil
+}
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -389,189 +321,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 	}
 }
 
-// serveAPI runs the request pipeline of the API: route, deprecation
-// headers, the key, Prefer, injected latency and failures, the sunset,
-// forced answers, parameters, body, and at last the handler.
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) error {
-	op, params, err := s.route(r)
-	if err != nil {
-		return err
-	}
-	if op.deprecation != nil {
-		op.deprecation.setHeaders(w.Header(), r, "")
-	}
-	switch {
-	case op.bearer:
-		if e := s.keys.check(r.Header.Values("Authorization")); e != nil {
-			return e
-		}
-	case len(op.security) > 0:
-		in := validationInput(r, op.route, params, nil, nil)
-		in.Options = &s.authentication
-		if err := openapi3filter.ValidateSecurityRequirements(r.Context(), in, op.security); err != nil {
-			return requestError(err)
-		}
-	}
-	var prefs preferences
-	if values := r.Header.Values("Prefer"); len(values) > 0 {
-		var e *Error
-		if prefs, e = parsePrefer(values); e != nil {
-			return e
-		}
-	}
-	// Latency and failures come after the key, so that a request without
-	// one learns nothing else, and stray requests do not draw from the
-	// seeded source.
-	if err := s.injectChaos(r, &prefs); err != nil {
-		return err
-	}
-	// A removed operation is gone, whatever else a client prefers.
-	var answer *Error
-	if d := op.deprecation; d != nil {
-		now := prefs.now
-		if now.IsZero() {
-			now = s.now()
-		}
-		if !now.Before(d.sunsetTime) {
-			answer = d.gone(op.op.OperationID)
-		}
-	}
-	if answer == nil && prefs.code != 0 {
-		var applied bool
-		if answer, applied = forced(op.op, prefs.code); applied {
-			prefs.applied = append(prefs.applied, "code="+strconv.Itoa(prefs.code))
-		}
-	}
-	if len(prefs.applied) > 0 {
-		w.Header().Set("Preference-Applied", strings.Join(prefs.applied, ", "))
-	}
-	if answer != nil {
-		return answer
-	}
-
-	c := &call{params: params}
-	if len(op.queryParams) > 0 && r.URL.RawQuery != "" {
-		c.query, _ = url.ParseQuery(r.URL.RawQuery) // a malformed pair is dropped, as openapi3filter does
-		for _, name := range op.queryParams {
-			if len(c.query[name]) > 1 {
-				return badRequest(name, "must be given at most once")
-			}
-		}
-	}
-	if !op.paramsCompiled || !paramsOK(op.params, c.query, params) {
-		in := validationInput(r, op.paramsRoute, params, c.query, nil)
-		in.Options = &s.validation
-		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
-			return requestError(err)
-		}
-	}
-	if rb := op.op.RequestBody; rb != nil {
-		if c.body, err = s.validateBody(r, op, params, rb.Value, rec); err != nil {
-			return err
-		}
-	}
-	return op.handle(w, r, c)
-}
-
-// validationInput is the input of openapi3filter for r, with body, which
-// may be nil, as its body. The body a client sent is kept away from
-// openapi3filter, which would read all of it, whatever its size, before
-// even checking the key.
-func validationInput(r *http.Request, route *routers.Route, params map[string]string, query url.Values, body []byte) *openapi3filter.RequestValidationInput {
-	req := *r
-	req.Body = http.NoBody
-	if body != nil {
-		req.Body = io.NopCloser(bytes.NewReader(body))
-		req.ContentLength = int64(len(body))
-	}
-	return &openapi3filter.RequestValidationInput{Request: &req, PathParams: params, QueryParams: query, Route: route}
-}
-
-// route finds the operation of a request, with the compiled router when
-// it can tell, and with openapi3filter's otherwise.
-func (s *Server) route(r *http.Request) (*operation, map[string]string, error) {
-	method := r.Method
-	if method == http.MethodHead {
-		method = http.MethodGet
-	}
-	if op, params, ok := s.fast.find(method, r.URL); ok {
-		return op, params, nil
-	}
-	route, params, err := s.findRoute(r)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s.ops[route.Operation.OperationID], params, nil
-}
-
-// injectChaos delays the answer, by Prefer: delay= or else by the
-// configured latency, and fails it with 503 at the configured rate.
-func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
-	var delay time.Duration
-	var fail bool
-	if s.chaos.enabled() {
-		delay, fail = s.chaos.draw()
-	}
-	if prefs.hasDelay {
-		delay = prefs.delay
-		prefs.applied = append(prefs.applied, "delay="+strconv.FormatInt(prefs.delay.Milliseconds(), 10))
-	}
-	if !sleep(r.Context(), delay) {
-		return newError(http.StatusServiceUnavailable, "request", "cancelled by the client during the delay")
-	}
-	if fail {
-		return newError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", s.chaos.failRate).
-			withHeader("Retry-After", "1")
-	}
-	return nil
-}
-
-// findRoute finds the operation of a request. A HEAD request is routed as
-// a GET; net/http drops the body of its answer.
-func (s *Server) findRoute(r *http.Request) (*routers.Route, map[string]string, error) {
-	rr := r
-	if r.Method == http.MethodHead {
-		get := *r
-		get.Method = http.MethodGet
-		rr = &get
-	}
-	route, params, err := s.router.FindRoute(rr)
-	switch {
-	case err == nil:
-		return route, params, nil
-	case errors.Is(err, routers.ErrMethodNotAllowed):
-		allow := s.allowedMethods(r)
-		return nil, nil, newError(http.StatusMethodNotAllowed, "method",
-			"%s is not allowed on %s; use %s", r.Method, r.URL.Path, allow).withHeader("Allow", allow)
-	default:
-		return nil, nil, newError(http.StatusNotFound, "path", "%s is not an operation of this API", r.URL.Path)
-	}
-}
-
-// allowedMethods lists the methods the path of r accepts, for Allow.
-func (s *Server) allowedMethods(r *http.Request) string {
-	var allow []string
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
-		probe := *r
-		probe.Method = m
-		if _, _, err := s.router.FindRoute(&probe); err == nil {
-			allow = append(allow, m)
-			if m == http.MethodGet {
-				allow = append(allow, http.MethodHead)
-			}
-		}
-	}
-	return strings.Join(append(allow, http.MethodOptions), ", ")
-}
-
-// asError turns what a handler returned into the *Error to answer with.
+// asError is asError with the server's log.
 func (s *Server) asError(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
+	var log func(string, ...any)
 	if s.log != nil {
-		s.log.Error("internal error", "err", err)
+		log = s.log.Error
 	}
-	return newError(http.StatusInternalServerError, "server", "internal error")
+	return asError(err, log)
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec/fake"
 )
 
 func TestAuthentication(t *testing.T) {
@@ -137,7 +138,7 @@ func TestBadRequests(t *testing.T) {
 		{"DELETE", "/pets/1", "", "", 405, "method: DELETE is not allowed on /v1/pets/1; use GET, HEAD, OPTIONS"},
 		{"PUT", "/pets", "", "", 405, "method: PUT is not allowed on /v1/pets; use GET, HEAD, POST, OPTIONS"},
 	}
-	before := ts.Store().Len()
+	before := ts.Store("pets").Len()
 	for _, tt := range tests {
 		resp := ts.do(t, tt.method, tt.path, tt.body, "Content-Type", tt.contentType)
 		what := tt.method + " /v1" + tt.path
@@ -152,7 +153,7 @@ func TestBadRequests(t *testing.T) {
 			t.Errorf("%s: message = %q, want it to start %q", what, e.Message, tt.wantMessage)
 		}
 	}
-	if after := ts.Store().Len(); after != before {
+	if after := ts.Store("pets").Len(); after != before {
 		t.Errorf("refused requests changed the store: %d pets, want %d", after, before)
 	}
 }
@@ -236,19 +237,19 @@ func TestBodyLimit(t *testing.T) {
 }
 
 func TestCreateThenRead(t *testing.T) {
-	ts := newTestServer(t, mockserver.Config{Pets: []mockserver.Pet{}})
+	ts := newTestServer(t, mockserver.Config{Items: items([]Pet{})})
 	tests := []struct {
 		body string
-		want mockserver.Pet
+		want Pet
 	}{
-		{`{"name":"Rex","categoryId":3,"status":"sold"}`, mockserver.Pet{ID: 1, Name: "Rex", CategoryID: 3, Status: "sold"}},
-		{`{"name":"Bella","categoryId":2}`, mockserver.Pet{ID: 2, Name: "Bella", CategoryID: 2, Status: "available"}},
-		{`{"name":"Max","categoryId":9223372036854775807,"status":"pending"}`, mockserver.Pet{ID: 3, Name: "Max", CategoryID: 9223372036854775807, Status: "pending"}},
-		{`{"name":"Min","categoryId":-9223372036854775808}`, mockserver.Pet{ID: 4, Name: "Min", CategoryID: -9223372036854775808, Status: "available"}},
-		{`{"name":"Exp","categoryId":1e2}`, mockserver.Pet{ID: 5, Name: "Exp", CategoryID: 100, Status: "available"}},
-		{`{"name":"Dot","categoryId":4.0}`, mockserver.Pet{ID: 6, Name: "Dot", CategoryID: 4, Status: "available"}},
-		{`{"name":"","categoryId":0,"extra":true,"NAME":"shadow"}`, mockserver.Pet{ID: 7, Name: "", CategoryID: 0, Status: "available"}},
-		{`{"name":"<Zoë> & \"Co\"\u2028","categoryId":1}`, mockserver.Pet{ID: 8, Name: "<Zoë> & \"Co\"\u2028", CategoryID: 1, Status: "available"}},
+		{`{"name":"Rex","categoryId":3,"status":"sold"}`, Pet{ID: 1, Name: "Rex", CategoryID: 3, Status: "sold"}},
+		{`{"name":"Bella","categoryId":2}`, Pet{ID: 2, Name: "Bella", CategoryID: 2, Status: "available"}},
+		{`{"name":"Max","categoryId":9223372036854775807,"status":"pending"}`, Pet{ID: 3, Name: "Max", CategoryID: 9223372036854775807, Status: "pending"}},
+		{`{"name":"Min","categoryId":-9223372036854775808}`, Pet{ID: 4, Name: "Min", CategoryID: -9223372036854775808, Status: "available"}},
+		{`{"name":"Exp","categoryId":1e2}`, Pet{ID: 5, Name: "Exp", CategoryID: 100, Status: "available"}},
+		{`{"name":"Dot","categoryId":4.0}`, Pet{ID: 6, Name: "Dot", CategoryID: 4, Status: "available"}},
+		{`{"name":"","categoryId":0,"extra":true,"NAME":"shadow"}`, Pet{ID: 7, Name: "", CategoryID: 0, Status: "available"}},
+		{`{"name":"<Zoë> & \"Co\"\u2028","categoryId":1}`, Pet{ID: 8, Name: "<Zoë> & \"Co\"\u2028", CategoryID: 1, Status: "available"}},
 	}
 	for _, tt := range tests {
 		resp := ts.do(t, "POST", "/pets", tt.body)
@@ -341,7 +342,7 @@ func TestListLimits(t *testing.T) {
 		if tt.want >= 0 && len(pets) != tt.want {
 			t.Errorf("GET /v1/pets%s: %d pets, want %d", tt.query, len(pets), tt.want)
 		}
-		if !slices.IsSortedFunc(pets, func(a, b mockserver.Pet) int { return int(a.ID - b.ID) }) {
+		if !slices.IsSortedFunc(pets, func(a, b Pet) int { return int(a.ID - b.ID) }) {
 			t.Errorf("GET /v1/pets%s: not ordered by id", tt.query)
 		}
 	}
@@ -351,7 +352,7 @@ func TestStatusFilter(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{})
 	all := ts.do(t, "GET", "/pets?limit=100", "").pets(t)
 	for _, status := range []string{"available", "pending", "sold"} {
-		var want []mockserver.Pet
+		var want []Pet
 		for _, p := range all {
 			if p.Status == status {
 				want = append(want, p)
@@ -368,9 +369,9 @@ var linkNext = regexp.MustCompile(`^<([^>]+)>; rel="next"$`)
 
 // walk follows the Link headers from the first page and returns every pet
 // it saw, and the number of pages.
-func walk(t *testing.T, ts *testServer, first string) ([]mockserver.Pet, int) {
+func walk(t *testing.T, ts *testServer, first string) ([]Pet, int) {
 	t.Helper()
-	var all []mockserver.Pet
+	var all []Pet
 	url := ts.URL + first
 	pages := 0
 	for url != "" {
@@ -400,8 +401,8 @@ func walk(t *testing.T, ts *testServer, first string) ([]mockserver.Pet, int) {
 func TestPagination(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{})
 	all := ts.do(t, "GET", "/pets?limit=100", "").pets(t)
-	if len(all) != mockserver.DefaultPets {
-		t.Fatalf("catalogue: %d pets, want %d", len(all), mockserver.DefaultPets)
+	if len(all) != mockserver.DefaultCount {
+		t.Fatalf("catalogue: %d pets, want %d", len(all), mockserver.DefaultCount)
 	}
 	if link := ts.do(t, "GET", "/pets?limit=100", "").Header.Get("Link"); link != "" {
 		t.Errorf("last page: Link = %q, want none", link)
@@ -419,7 +420,7 @@ func TestPagination(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, pages := walk(t, ts, tt.first)
-		var want []mockserver.Pet
+		var want []Pet
 		for _, p := range all {
 			if tt.status == "" || p.Status == tt.status {
 				want = append(want, p)
@@ -448,8 +449,8 @@ func TestPaginationSeesNewPets(t *testing.T) {
 	req.Header.Set("Authorization", "Bearer "+key)
 	rest := ts.send(t, req).pets(t)
 	all := append(first.pets(t), rest...)
-	if len(all) != mockserver.DefaultPets+1 || all[len(all)-1] != created {
-		t.Errorf("walk: %d pets ending with %+v, want %d ending with the new %+v", len(all), all[len(all)-1], mockserver.DefaultPets+1, created)
+	if len(all) != mockserver.DefaultCount+1 || all[len(all)-1] != created {
+		t.Errorf("walk: %d pets ending with %+v, want %d ending with the new %+v", len(all), all[len(all)-1], mockserver.DefaultCount+1, created)
 	}
 }
 
@@ -457,35 +458,35 @@ func TestSeededCatalogueRepeats(t *testing.T) {
 	page := func(cfg mockserver.Config) []byte {
 		return newTestServer(t, cfg).do(t, "GET", "/pets?limit=100", "").body
 	}
-	gen := func(seed uint64, count int) []mockserver.Pet {
-		pets, err := mockserver.Generate(mockserver.Catalogue{Seed: seed, Count: count})
+	gen := func(seed uint64, count int) mockserver.Items {
+		pets, err := generate(mockserver.Catalogue{Seed: seed, Count: count})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return pets
+		return items(pets)
 	}
 	a := page(mockserver.Config{})
 	if b := page(mockserver.Config{}); !bytes.Equal(a, b) {
 		t.Errorf("two default starts differ:\n%s\n%s", a, b)
 	}
-	if b := page(mockserver.Config{Pets: gen(mockserver.DefaultSeed, mockserver.DefaultPets)}); !bytes.Equal(a, b) {
-		t.Errorf("the default start differs from seed %d with %d pets", mockserver.DefaultSeed, mockserver.DefaultPets)
+	if b := page(mockserver.Config{Items: gen(mockserver.DefaultSeed, mockserver.DefaultCount)}); !bytes.Equal(a, b) {
+		t.Errorf("the default start differs from seed %d with %d pets", mockserver.DefaultSeed, mockserver.DefaultCount)
 	}
-	if b := page(mockserver.Config{Pets: gen(2, mockserver.DefaultPets)}); bytes.Equal(a, b) {
+	if b := page(mockserver.Config{Items: gen(2, mockserver.DefaultCount)}); bytes.Equal(a, b) {
 		t.Errorf("seeds 1 and 2 give the same catalogue")
 	}
-	if b, c := page(mockserver.Config{Pets: gen(0, 10)}), page(mockserver.Config{Pets: gen(0, 10)}); !bytes.Equal(b, c) {
+	if b, c := page(mockserver.Config{Items: gen(0, 10)}), page(mockserver.Config{Items: gen(0, 10)}); !bytes.Equal(b, c) {
 		t.Errorf("seed 0 does not repeat")
 	}
 }
 
 func TestSeededCatalogueLooksReal(t *testing.T) {
-	pets, err := mockserver.Generate(mockserver.Catalogue{})
+	pets, err := generate(mockserver.Catalogue{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pets) != mockserver.DefaultPets {
-		t.Fatalf("%d pets, want %d", len(pets), mockserver.DefaultPets)
+	if len(pets) != mockserver.DefaultCount {
+		t.Fatalf("%d pets, want %d", len(pets), mockserver.DefaultCount)
 	}
 	statuses := map[string]int{}
 	names := map[string]bool{}
@@ -493,8 +494,8 @@ func TestSeededCatalogueLooksReal(t *testing.T) {
 		if p.ID != int64(i+1) {
 			t.Errorf("pet %d: id %d, want %d", i, p.ID, i+1)
 		}
-		if !slices.Contains(mockserver.Categories(), p.CategoryID) {
-			t.Errorf("pet %d: category %d, not one of %v", p.ID, p.CategoryID, mockserver.Categories())
+		if !slices.Contains(fake.Categories, p.CategoryID) {
+			t.Errorf("pet %d: category %d, not one of %v", p.ID, p.CategoryID, fake.Categories)
 		}
 		if p.Name == "" || strings.ToUpper(p.Name[:1]) != p.Name[:1] {
 			t.Errorf("pet %d: name %q does not look like a pet name", p.ID, p.Name)
@@ -568,7 +569,7 @@ func TestCORS(t *testing.T) {
 			{ts.URL + "/pets/1", "GET, HEAD, OPTIONS"},
 			{ts.URL + "/pets", "GET, HEAD, POST, OPTIONS"},
 			{root + "/__petmock/reset", "POST, OPTIONS"},
-			{root + "/__petmock/pets", "GET, PUT, HEAD, OPTIONS"},
+			{root + "/__petmock/pets", "GET, HEAD, PUT, OPTIONS"},
 			{root + "/openapi.yaml", "GET, HEAD, OPTIONS"},
 		} {
 			req, _ := http.NewRequest("OPTIONS", tt.url, nil)
@@ -652,8 +653,9 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"empty key", mockserver.Config{APIKeys: []string{""}}},
 		{"key with a space", mockserver.Config{APIKeys: []string{"a b"}}},
-		{"duplicate ids", mockserver.Config{Pets: []mockserver.Pet{{ID: 1, Name: "a"}, {ID: 1, Name: "b"}}}},
-		{"unknown status", mockserver.Config{Pets: []mockserver.Pet{{ID: 1, Name: "a", Status: "lost"}}}},
+		{"duplicate ids", mockserver.Config{Items: items([]Pet{{ID: 1, Name: "a"}, {ID: 1, Name: "b"}})}},
+		{"unknown status", mockserver.Config{Items: items([]Pet{{ID: 1, Name: "a", Status: "lost"}})}},
+		{"unknown resource", mockserver.Config{Items: mockserver.Items{"owners": nil}}},
 	}
 	for _, tt := range tests {
 		if _, err := mockserver.New(tt.cfg); err == nil {

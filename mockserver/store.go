@@ -1,44 +1,124 @@
 package mockserver
 
 import (
-	"encoding/json"
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
-	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
 
-// Pet is an animal as the store keeps it and the API returns it.
-type Pet struct {
-	ID         int64  `json:"id"`
-	Name       string `json:"name"`
-	CategoryID int64  `json:"categoryId"`
-	Status     string `json:"status,omitempty"`
-}
+// ErrIDsExhausted is returned by Store.Add when the largest id has been
+// given, so no further id can be assigned.
+var ErrIDsExhausted = errors.New("no id left to assign")
 
-// NewPet is what a client sends to create a pet.
-type NewPet struct {
-	Name       string
-	CategoryID int64
-	Status     string
-}
-
-// ErrIDsExhausted is returned by Store.Add when the largest id is
-// math.MaxInt64, so no further id can be assigned.
-var ErrIDsExhausted = errors.New("no pet id left to assign")
-
-// ErrStoreFull is returned when a write would take the store past its
+// ErrStoreFull is returned when a write would take a store past its
 // limits.
 var ErrStoreFull = errors.New("the store is full")
 
 // Limits bound what a store may hold, so that no client can make it use
 // unbounded memory. A zero field does not bound.
 type Limits struct {
-	MaxPets  int   // pets in the store
-	MaxBytes int64 // bytes of JSON text of all the pets together
+	MaxItems int   // items in the store
+	MaxBytes int64 // bytes of JSON text of all the items together
+}
+
+// full reports whether a store of n items and b bytes passes the limits.
+func (l Limits) full(n int, b int64) bool {
+	return (l.MaxItems > 0 && n > l.MaxItems) || (l.MaxBytes > 0 && b > l.MaxBytes)
+}
+
+// Entry is one item as the store takes and gives it: its id, its JSON text
+// and its filter keys, one for each filter of the store, in order.
+type Entry struct {
+	ID   int64
+	Text []byte
+	Keys []string
+}
+
+// Store keeps the items of one resource in memory, ordered by id, and is
+// safe for concurrent use. Reads never wait for writers: they work on an
+// immutable snapshot, and every write publishes a new one before it
+// returns, so a read sees every write that has already been answered.
+//
+// The store keeps each item as the JSON text the API sends, so a page of
+// the list is a concatenation of those texts. An index per filter value,
+// such as each status, keeps a filtered page as cheap as an unfiltered one,
+// whatever the size of the store. Adding an item costs the same at any
+// size; replacing or removing one costs in proportion to a run of records
+// and the number of runs, not to the whole store.
+type Store struct {
+	name    string // of the items, for messages, such as "pets"
+	filters int    // number of filter keys of each item
+
+	mu sync.Mutex // serialises writers; guards the fields below
+	// limits bound what the store may hold; zero fields do not bound.
+	limits Limits
+	// fill is how many bytes of the last chunk of the current snapshot
+	// are taken.
+	fill int
+	// gen is the generation of the newest snapshot: see seq.
+	gen uint64
+	// interned maps the joined filter keys of a tuple to its index in
+	// the newest snapshot's tuples.
+	interned map[string]uint32
+
+	snap atomic.Pointer[snapshot]
+}
+
+// snapshot is one immutable state of the store. Writers build the next
+// snapshot from the current one; they share what the write did not touch.
+type snapshot struct {
+	all seq // every item
+	// byKey[f] lists the values of filter f that items have, in order,
+	// each with the sequence of the items that have it.
+	byKey [][]keyed
+	// tuples are the distinct lists of filter keys items have; a record
+	// names its own by index. Writers append to it; no snapshot reads past
+	// its length.
+	tuples [][]string
+	// chunks hold the JSON text of the items. A chunk is allocated with
+	// its full capacity and its length stays 0: records slice into it up
+	// to its capacity, so appending text never rewrites a slice header
+	// that an older snapshot shares.
+	chunks [][]byte
+	// version counts the writes that led to this snapshot.
+	version uint64
+	// bytes is the length of the JSON text of all the items; dead is
+	// that of texts no item has any more, replaced or removed.
+	bytes, dead int64
+	// next is the id the next Add gives, or 0 when none is left: one
+	// more than the largest id the store has held since it was last
+	// replaced or restored, so that a removed item's id is not given to
+	// another.
+	next int64
+}
+
+// keyed is one value of a filter and the items that have it.
+type keyed struct {
+	key string
+	seq seq
+}
+
+const chunkSize = 1 << 20
+
+// maxID is the largest id an item can have.
+const maxID = math.MaxInt64
+
+// absentKey is the filter key of an item that lacks the property: no
+// query value is ever this.
+const absentKey = "\x00absent\x00"
+
+// NewStore returns an empty store of the items of a resource, such as
+// "pets", which have the given number of filter keys.
+func NewStore(name string, filters int) *Store {
+	s := &Store{name: name, filters: filters, gen: 1, interned: map[string]uint32{}}
+	s.snap.Store(&snapshot{byKey: make([][]keyed, filters), next: 1})
+	return s
 }
 
 // SetLimits sets the limits of the store. Writes that would pass them fail
@@ -49,83 +129,11 @@ func (s *Store) SetLimits(l Limits) {
 	s.limits = l
 }
 
-// full reports whether a store of n pets and b bytes passes the limits.
-func (l Limits) full(n int, b int64) bool {
-	return (l.MaxPets > 0 && n > l.MaxPets) || (l.MaxBytes > 0 && b > l.MaxBytes)
-}
-
-// Store keeps pets in memory, ordered by id, and is safe for concurrent
-// use. Reads never wait for writers: they work on an immutable snapshot,
-// and every write publishes a new one before it returns, so a read sees
-// every write that has already been answered.
-//
-// Pets never change once stored, so the store keeps each one as the JSON
-// text the API sends, and a page of the list is a concatenation of those
-// texts. An index per status keeps a filtered page as cheap as an
-// unfiltered one, whatever the size of the store.
-type Store struct {
-	statuses []string // the PetStatus values; a pet's status code is its index + 1
-
-	mu sync.Mutex // serialises writers; guards fill and limits
-	// limits bound what the store may hold; zero fields do not bound.
-	limits Limits
-	// fill is how many bytes of the last chunk of the current snapshot
-	// are taken.
-	fill int
-
-	snap atomic.Pointer[snapshot]
-}
-
-// snapshot is one immutable state of the store. Writers build the next
-// snapshot by appending to the slices of the current one: elements past a
-// snapshot's length are never read through it, so sharing the backing
-// arrays is safe.
-type snapshot struct {
-	recs []record // ordered by id
-	// chunks hold the JSON text of the pets. A chunk is allocated with its
-	// full capacity and its length stays 0: records slice into it up to
-	// its capacity, so appending text never rewrites a slice header that
-	// an older snapshot shares.
-	chunks [][]byte
-	// byStatus[code] lists the positions in recs of the pets with that
-	// status code, in ascending order; byStatus[0] is unused.
-	byStatus [][]int32
-	// version counts the writes that led to this snapshot.
-	version uint64
-	// bytes is the length of the JSON text of all the pets.
-	bytes int64
-}
-
-// record locates one pet. It holds no pointers, so a store of a million
-// pets costs the garbage collector nothing to scan.
-type record struct {
-	id     int64
-	off    uint32 // offset of the JSON text in its chunk
-	n      uint32 // length of the JSON text
-	chunk  uint32
-	status uint8 // status code: 0 for none, else index in Store.statuses + 1
-}
-
-const chunkSize = 1 << 20
-
-// NewStore returns a store that accepts the given statuses and holds pets.
-// It fails if two pets share an id or a pet has a status not in statuses.
-func NewStore(statuses []string, pets []Pet) (*Store, error) {
-	if len(statuses) > math.MaxUint8 {
-		return nil, fmt.Errorf("%d statuses: at most %d are supported", len(statuses), math.MaxUint8)
-	}
-	s := &Store{statuses: slices.Clone(statuses)}
-	if err := s.Replace(pets); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// Replace replaces every pet in the store with pets, atomically.
-// It fails, changing nothing, if two pets share an id or a pet has a status
-// the store does not accept.
-func (s *Store) Replace(pets []Pet) error {
-	byID := func(a, b Pet) int {
+// Replace replaces every item in the store with entries, atomically. It
+// fails, changing nothing, if two entries share an id, an entry has the
+// wrong number of filter keys, or they pass the limits.
+func (s *Store) Replace(entries []Entry) error {
+	byID := func(a, b Entry) int {
 		switch {
 		case a.ID < b.ID:
 			return -1
@@ -134,117 +142,264 @@ func (s *Store) Replace(pets []Pet) error {
 		}
 		return 0
 	}
-	sorted := pets
-	if !slices.IsSortedFunc(pets, byID) {
+	sorted := entries
+	if !slices.IsSortedFunc(entries, byID) {
 		// A generated catalogue is sorted already; sparing it a copy
-		// matters at a million pets.
-		sorted = slices.Clone(pets)
+		// matters at a million items.
+		sorted = slices.Clone(entries)
 		slices.SortFunc(sorted, byID)
 	}
-	next := &snapshot{
-		recs:     make([]record, 0, len(sorted)),
-		byStatus: make([][]int32, len(s.statuses)+1),
+	for i, e := range sorted {
+		if i > 0 && sorted[i-1].ID == e.ID {
+			return fmt.Errorf("id %d: used by two items", e.ID)
+		}
+		if len(e.Keys) != s.filters {
+			return fmt.Errorf("id %d: %d filter keys, want %d", e.ID, len(e.Keys), s.filters)
+		}
 	}
 	if len(sorted) > math.MaxInt32 {
-		return fmt.Errorf("%d pets: at most %d are supported", len(sorted), math.MaxInt32)
-	}
-	fill := 0
-	var buf []byte
-	for i, p := range sorted {
-		if i > 0 && sorted[i-1].ID == p.ID {
-			return fmt.Errorf("id %d: used by two pets", p.ID)
-		}
-		code, ok := s.statusCode(p.Status)
-		if !ok {
-			return fmt.Errorf("id %d: status %q is not one of %v", p.ID, p.Status, s.statuses)
-		}
-		buf = appendPetJSON(buf[:0], p)
-		fill = next.appendRecord(p.ID, code, buf, fill)
+		return fmt.Errorf("%d items: at most %d are supported", len(sorted), math.MaxInt32)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.limits.full(len(next.recs), next.bytes) {
-		return fmt.Errorf("%w: %d pets in %d bytes pass the limits of %d pets and %d bytes",
-			ErrStoreFull, len(next.recs), next.bytes, s.limits.MaxPets, s.limits.MaxBytes)
+	next, err := s.build(sorted, s.gen+1)
+	if err != nil {
+		return err
 	}
-	if cur := s.snap.Load(); cur != nil {
-		next.version = cur.version + 1
+	if s.limits.full(next.all.n, next.bytes) {
+		return fmt.Errorf("%w: %d %s in %d bytes pass the limits of %d %s and %d bytes",
+			ErrStoreFull, next.all.n, s.name, next.bytes, s.limits.MaxItems, s.name, s.limits.MaxBytes)
 	}
-	s.fill = fill
 	s.snap.Store(next)
 	return nil
 }
 
-// appendRecord adds a pet whose JSON text is text to the snapshot, which
-// must not be published yet, and returns the new fill of the last chunk.
-func (sn *snapshot) appendRecord(id int64, code uint8, text []byte, fill int) int {
+// build makes a snapshot of sorted entries, in new memory of generation
+// gen. It does not publish it.
+func (s *Store) build(sorted []Entry, gen uint64) (*snapshot, error) {
+	next := &snapshot{byKey: make([][]keyed, s.filters), next: 1}
+	interned := map[string]uint32{}
+	recs := make([]record, 0, len(sorted))
+	fill := 0
+	for _, e := range sorted {
+		var r record
+		fill = next.appendText(&r, e.Text, fill)
+		r.id = e.ID
+		r.tuple = next.intern(interned, e.Keys)
+		recs = append(recs, r)
+	}
+	next.all = buildSeq(recs, gen)
+	for f := range s.filters {
+		groups := map[string][]record{}
+		for _, r := range recs {
+			k := next.tuples[r.tuple][f]
+			groups[k] = append(groups[k], r)
+		}
+		for k, g := range groups {
+			next.byKey[f] = append(next.byKey[f], keyed{key: k, seq: buildSeq(g, gen)})
+		}
+		slices.SortFunc(next.byKey[f], func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+	}
+	if n := len(recs); n > 0 {
+		next.next = nextID(recs[n-1].id)
+	}
+	if cur := s.snap.Load(); cur != nil {
+		next.version = cur.version + 1
+	}
+	s.gen, s.fill, s.interned = gen, fill, interned
+	return next, nil
+}
+
+// nextID returns the id that follows last, at least 1, or 0 when last is
+// the largest id.
+func nextID(last int64) int64 {
+	if last == maxID {
+		return 0
+	}
+	return max(last+1, 1)
+}
+
+// appendText copies text into the chunks of the snapshot, which must not
+// be published yet, points r at it and returns the new fill of the last
+// chunk.
+func (sn *snapshot) appendText(r *record, text []byte, fill int) int {
 	if len(sn.chunks) == 0 || fill+len(text) > cap(sn.chunks[len(sn.chunks)-1]) {
 		sn.chunks = append(sn.chunks, make([]byte, 0, max(chunkSize, len(text))))
 		fill = 0
 	}
 	last := len(sn.chunks) - 1
 	copy(sn.chunks[last][fill:fill+len(text)], text)
-	sn.recs = append(sn.recs, record{
-		id:     id,
-		off:    uint32(fill),
-		n:      uint32(len(text)),
-		chunk:  uint32(last),
-		status: code,
-	})
-	if code != 0 {
-		sn.byStatus[code] = append(sn.byStatus[code], int32(len(sn.recs)-1))
-	}
+	r.off, r.n, r.chunk = uint32(fill), uint32(len(text)), uint32(last)
 	sn.bytes += int64(len(text))
 	return fill + len(text)
 }
 
-func (s *Store) statusCode(status string) (uint8, bool) {
-	if status == "" {
-		return 0, true
+// intern returns the index of the tuple of keys, adding it to the
+// snapshot, which must not be published yet, if it is new.
+func (sn *snapshot) intern(interned map[string]uint32, keys []string) uint32 {
+	joined := strings.Join(keys, "\x00\x00")
+	if i, ok := interned[joined]; ok {
+		return i
 	}
-	i := slices.Index(s.statuses, status)
-	if i < 0 {
-		return 0, false
-	}
-	return uint8(i + 1), true
+	i := uint32(len(sn.tuples))
+	sn.tuples = append(sn.tuples, slices.Clone(keys))
+	interned[joined] = i
+	return i
 }
 
-// Add stores a new pet under the next free id, one more than the largest,
-// and returns it with its JSON text, which the caller may keep.
-func (s *Store) Add(np NewPet) (Pet, []byte, error) {
-	code, ok := s.statusCode(np.Status)
-	if !ok {
-		return Pet{}, nil, fmt.Errorf("status %q is not one of %v", np.Status, s.statuses)
+func (sn *snapshot) text(r record) []byte {
+	c := sn.chunks[r.chunk]
+	return c[r.off : r.off+r.n : r.off+r.n]
+}
+
+// next returns a copy of the current snapshot for a write to change.
+// Callers hold s.mu.
+func (s *Store) nextSnapshot() *snapshot {
+	cur := s.snap.Load()
+	next := *cur
+	next.version++
+	return &next
+}
+
+// Add stores a new item under the next id and returns its entry. build
+// makes the entry of the item for the id it is given; it runs under the
+// store's lock, so it should be quick.
+func (s *Store) Add(build func(id int64) (Entry, error)) (Entry, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur := s.snap.Load()
+	if cur.all.n >= math.MaxInt32 {
+		return Entry{}, ErrStoreFull
+	}
+	if cur.next == 0 {
+		return Entry{}, ErrIDsExhausted
+	}
+	id := cur.next
+	e, err := build(id)
+	if err != nil {
+		return Entry{}, err
+	}
+	if len(e.Keys) != s.filters {
+		return Entry{}, fmt.Errorf("%d filter keys, want %d", len(e.Keys), s.filters)
+	}
+	if s.limits.full(cur.all.n+1, cur.bytes+int64(len(e.Text))) {
+		return Entry{}, fmt.Errorf("%w: it holds %d %s in %d bytes, and may hold at most %d %s and %d bytes",
+			ErrStoreFull, cur.all.n, s.name, cur.bytes, s.limits.MaxItems, s.name, s.limits.MaxBytes)
+	}
+	next := s.nextSnapshot()
+	r := record{id: id}
+	s.fill = next.appendText(&r, e.Text, s.fill)
+	r.tuple = next.intern(s.interned, e.Keys)
+	next.all = next.all.appended(r, s.gen)
+	s.index(next, r, true)
+	next.next = nextID(id)
+	s.snap.Store(next)
+	e.ID = id
+	return e, nil
+}
+
+// index adds r to (add) or removes it from the sequences of its filter
+// keys in next.
+func (s *Store) index(next *snapshot, r record, add bool) {
+	if s.filters == 0 {
+		return
+	}
+	keys := next.tuples[r.tuple]
+	byKey := slices.Clone(next.byKey)
+	for f, k := range keys {
+		list := byKey[f]
+		i, found := slices.BinarySearchFunc(list, k, func(e keyed, k string) int { return strings.Compare(e.key, k) })
+		var q seq
+		if found {
+			q = list[i].seq
+		}
+		if add {
+			q = q.with(r, s.gen)
+		} else {
+			q, _ = q.without(r.id, s.gen)
+		}
+		list = slices.Clone(list)
+		switch {
+		case found && q.n == 0:
+			list = slices.Delete(list, i, i+1)
+		case found:
+			list[i].seq = q
+		case add:
+			list = slices.Insert(list, i, keyed{key: k, seq: q})
+		}
+		byKey[f] = list
+	}
+	next.byKey = byKey
+}
+
+// Put replaces the item of e's id with e. It returns false, changing
+// nothing, if the store has no item of that id.
+func (s *Store) Put(e Entry) (bool, error) {
+	if len(e.Keys) != s.filters {
+		return false, fmt.Errorf("%d filter keys, want %d", len(e.Keys), s.filters)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur := s.snap.Load()
-	if len(cur.recs) >= math.MaxInt32 {
-		return Pet{}, nil, ErrStoreFull
+	old, ok := cur.all.find(e.ID)
+	if !ok {
+		return false, nil
 	}
-	p := Pet{ID: 1, Name: np.Name, CategoryID: np.CategoryID, Status: np.Status}
-	if n := len(cur.recs); n > 0 {
-		last := cur.recs[n-1].id
-		if last == math.MaxInt64 {
-			return Pet{}, nil, ErrIDsExhausted
-		}
-		p.ID = max(last+1, 1)
+	if s.limits.full(cur.all.n, cur.bytes-int64(old.n)+int64(len(e.Text))) {
+		return false, fmt.Errorf("%w: it holds %d bytes of %s, and may hold at most %d", ErrStoreFull, cur.bytes, s.name, s.limits.MaxBytes)
 	}
-	text := appendPetJSON(nil, p)
-	if s.limits.full(len(cur.recs)+1, cur.bytes+int64(len(text))) {
-		return Pet{}, nil, fmt.Errorf("%w: it holds %d pets in %d bytes, and may hold at most %d pets and %d bytes",
-			ErrStoreFull, len(cur.recs), cur.bytes, s.limits.MaxPets, s.limits.MaxBytes)
+	next := s.nextSnapshot()
+	s.index(next, old, false)
+	r := record{id: e.ID}
+	s.fill = next.appendText(&r, e.Text, s.fill)
+	r.tuple = next.intern(s.interned, e.Keys)
+	next.all, _ = next.all.replaced(r, s.gen)
+	s.index(next, r, true)
+	next.bytes -= int64(old.n)
+	next.dead += int64(old.n)
+	s.snap.Store(s.compacted(next))
+	return true, nil
+}
+
+// Delete removes the item of id, and reports whether there was one.
+func (s *Store) Delete(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur := s.snap.Load()
+	old, ok := cur.all.find(id)
+	if !ok {
+		return false
 	}
-	next := &snapshot{
-		recs:     cur.recs,
-		chunks:   cur.chunks,
-		byStatus: slices.Clone(cur.byStatus),
-		version:  cur.version + 1,
-		bytes:    cur.bytes,
+	next := s.nextSnapshot()
+	s.index(next, old, false)
+	next.all, _ = next.all.without(id, s.gen)
+	next.bytes -= int64(old.n)
+	next.dead += int64(old.n)
+	s.snap.Store(s.compacted(next))
+	return true
+}
+
+// compactAt is the amount of dead text past which a write compacts the
+// store, when there is also more dead text than live.
+const compactAt = 64 << 20
+
+// compacted returns next, or a copy of it without the dead text when that
+// has grown past compactAt and past the live text. Callers hold s.mu.
+func (s *Store) compacted(next *snapshot) *snapshot {
+	if next.dead < compactAt || next.dead < next.bytes {
+		return next
 	}
-	s.fill = next.appendRecord(p.ID, code, text, s.fill)
-	s.snap.Store(next)
-	return p, text, nil
+	entries := make([]Entry, 0, next.all.n)
+	next.all.each(0, 0, func(r record) bool {
+		entries = append(entries, Entry{ID: r.id, Text: next.text(r), Keys: next.tuples[r.tuple]})
+		return true
+	})
+	built, err := s.build(entries, s.gen+1)
+	if err != nil {
+		return next
+	}
+	built.version, built.next = next.version, next.next
+	return built
 }
 
 // Mark is a state of the store to return to with Restore.
@@ -254,149 +409,136 @@ type Mark struct{ sn *snapshot }
 // share their memory.
 func (s *Store) Mark() Mark { return Mark{s.snap.Load()} }
 
-// Restore returns the store to the state of m. Pets added since are gone.
+// Restore returns the store to the state of m. Items added since are
+// gone, items changed or removed since are back as they were, and ids
+// are given from where they were given then.
 func (s *Store) Restore(m Mark) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old := m.sn
-	// Later snapshots wrote past the ends of old's slices and chunks, and
-	// readers may still hold them. Clipping the capacities makes the next
-	// writes go to new memory instead of over theirs.
-	next := &snapshot{
-		recs:     slices.Clip(old.recs),
-		chunks:   slices.Clip(old.chunks),
-		byStatus: make([][]int32, len(old.byStatus)),
-		version:  s.snap.Load().version + 1,
-		bytes:    old.bytes,
-	}
-	for i, idx := range old.byStatus {
-		next.byStatus[i] = slices.Clip(idx)
-	}
+	cur := s.snap.Load()
+	// Later snapshots wrote past the ends of old's slices, and readers
+	// may still hold them. A new generation makes the next appends go to
+	// new memory, and clipped capacities do the same for the tuples and
+	// the chunks.
+	s.gen++
+	next := *old
+	next.tuples = slices.Clip(old.tuples)
+	next.chunks = slices.Clip(old.chunks)
+	next.version = cur.version + 1
 	s.fill = math.MaxInt32 // never fits: the next text starts a chunk
-	s.snap.Store(next)
+	s.interned = make(map[string]uint32, len(next.tuples))
+	for i, t := range next.tuples {
+		s.interned[strings.Join(t, "\x00\x00")] = uint32(i)
+	}
+	s.snap.Store(&next)
 }
 
 // Version returns a number that grows with every write to the store.
 func (s *Store) Version() uint64 { return s.snap.Load().version }
 
-// Bytes returns the length of the JSON text of all the pets together.
+// Bytes returns the length of the JSON text of all the items together.
 func (s *Store) Bytes() int64 { return s.snap.Load().bytes }
 
-// Len returns the number of pets in the store.
-func (s *Store) Len() int { return len(s.snap.Load().recs) }
+// Len returns the number of items in the store.
+func (s *Store) Len() int { return s.snap.Load().all.n }
 
-// lookup returns the JSON text and the status of the pet with the given id.
-// The text is the store's own: the caller must not change it.
-func (s *Store) lookup(id int64) (text []byte, status string, ok bool) {
+// Lookup returns the JSON text and the filter keys of the item of id. The
+// text and keys are the store's own: the caller must not change them.
+func (s *Store) Lookup(id int64) (text []byte, keys []string, ok bool) {
 	sn := s.snap.Load()
-	i, ok := sn.find(id)
+	r, ok := sn.all.find(id)
 	if !ok {
-		return nil, "", false
+		return nil, nil, false
 	}
-	r := sn.recs[i]
-	return sn.text(r), s.status(r.status), true
+	return sn.text(r), sn.tuples[r.tuple], true
 }
 
-// Get returns the pet with the given id.
-func (s *Store) Get(id int64) (Pet, bool, error) {
-	text, _, ok := s.lookup(id)
-	if !ok {
-		return Pet{}, false, nil
-	}
-	p, err := decodeStoredPet(text)
-	return p, err == nil, err
+// Match selects the items whose filter Filter has the key Key.
+type Match struct {
+	Filter int
+	Key    string
 }
 
-func (s *Store) status(code uint8) string {
-	if code == 0 {
-		return ""
-	}
-	return s.statuses[code-1]
-}
-
-// find returns the position of id in recs. Ids are usually dense, so it
-// tries the position id would have if they were, before searching.
-func (sn *snapshot) find(id int64) (int, bool) {
-	recs := sn.recs
-	if len(recs) == 0 {
-		return 0, false
-	}
-	if guess := id - recs[0].id; guess >= 0 && guess < int64(len(recs)) && recs[guess].id == id {
-		return int(guess), true
-	}
-	i := sort.Search(len(recs), func(i int) bool { return recs[i].id >= id })
-	return i, i < len(recs) && recs[i].id == id
-}
-
-func (sn *snapshot) text(r record) []byte {
-	c := sn.chunks[r.chunk]
-	return c[r.off : r.off+r.n : r.off+r.n]
-}
-
-// Page selects a page of the list: at most Limit pets with an id greater
-// than After, with the given status if Status is not empty.
+// Page selects a page of the list: at most Limit items with an id greater
+// than After, and every Match.
 type Page struct {
-	Status string
-	After  int64 // math.MinInt64 for the first page
-	Limit  int
+	After int64 // math.MinInt64 for the first page
+	Limit int
+	Where []Match
 }
 
-// AppendPage appends the JSON array of the pets on the page to dst. It
-// returns the id of the last pet on it, and whether more pets follow.
+// AppendPage appends the JSON array of the items on the page to dst. It
+// returns the id of the last item on it, and whether more items follow.
 // Its cost depends on the size of the page, not of the store.
-func (s *Store) AppendPage(dst []byte, pg Page) (out []byte, last int64, more bool, err error) {
+func (s *Store) AppendPage(dst []byte, pg Page) (out []byte, last int64, more bool) {
 	sn := s.snap.Load()
-	code, ok := s.statusCode(pg.Status)
-	if !ok {
-		return dst, 0, false, fmt.Errorf("status %q is not one of %v", pg.Status, s.statuses)
+	q := &sn.all
+	var rest []Match
+	if len(pg.Where) > 0 {
+		m := pg.Where[0]
+		list := sn.byKey[m.Filter]
+		i, found := slices.BinarySearchFunc(list, m.Key, func(e keyed, k string) int { return strings.Compare(e.key, k) })
+		if !found {
+			return append(dst, '[', ']'), 0, false
+		}
+		q, rest = &list[i].seq, pg.Where[1:]
 	}
 	dst = append(dst, '[')
-	if code == 0 {
-		i := sort.Search(len(sn.recs), func(i int) bool { return sn.recs[i].id > pg.After })
-		end := min(len(sn.recs), i+pg.Limit)
-		for j := i; j < end; j++ {
-			if j > i {
-				dst = append(dst, ',')
+	n := 0
+	k, i := q.after(pg.After)
+	q.each(k, i, func(r record) bool {
+		if len(rest) > 0 {
+			keys := sn.tuples[r.tuple]
+			for _, m := range rest {
+				if keys[m.Filter] != m.Key {
+					return true
+				}
 			}
-			dst = append(dst, sn.text(sn.recs[j])...)
-			last = sn.recs[j].id
 		}
-		more = end < len(sn.recs)
-	} else {
-		idx := sn.byStatus[code]
-		i := sort.Search(len(idx), func(i int) bool { return sn.recs[idx[i]].id > pg.After })
-		end := min(len(idx), i+pg.Limit)
-		for j := i; j < end; j++ {
-			if j > i {
-				dst = append(dst, ',')
-			}
-			r := sn.recs[idx[j]]
-			dst = append(dst, sn.text(r)...)
-			last = r.id
+		if n == pg.Limit {
+			more = true
+			return false
 		}
-		more = end < len(idx)
-	}
-	return append(dst, ']'), last, more, nil
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, sn.text(r)...)
+		last = r.id
+		n++
+		return true
+	})
+	return append(dst, ']'), last, more
 }
 
-// Pets returns a copy of every pet in the store, ordered by id.
-func (s *Store) Pets() ([]Pet, error) {
+// Entries returns a copy of every item in the store, ordered by id.
+func (s *Store) Entries() []Entry {
 	sn := s.snap.Load()
-	out := make([]Pet, 0, len(sn.recs))
-	for _, r := range sn.recs {
-		p, err := decodeStoredPet(sn.text(r))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
+	out := make([]Entry, 0, sn.all.n)
+	sn.all.each(0, 0, func(r record) bool {
+		out = append(out, Entry{ID: r.id, Text: slices.Clone(sn.text(r)), Keys: slices.Clone(sn.tuples[r.tuple])})
+		return true
+	})
+	return out
 }
 
-func decodeStoredPet(text []byte) (Pet, error) {
-	var p Pet
-	if err := json.Unmarshal(text, &p); err != nil {
-		return Pet{}, fmt.Errorf("stored pet %s does not decode: %w", text, err)
-	}
-	return p, nil
+// Export writes every item in the store as a fixture, a JSON array of one
+// item a line, from one consistent state, and returns the version of that
+// state.
+func (s *Store) Export(w io.Writer) (version uint64, err error) {
+	sn := s.snap.Load()
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("[")
+	first := true
+	sn.all.each(0, 0, func(r record) bool {
+		if !first {
+			bw.WriteString(",")
+		}
+		first = false
+		bw.WriteString("\n  ")
+		bw.Write(sn.text(r))
+		return true
+	})
+	bw.WriteString("\n]\n")
+	return sn.version, bw.Flush()
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -14,31 +14,85 @@ import (
 
 var statuses = []string{"available", "pending", "sold"}
 
-func newTestStore(tb testing.TB, pets []Pet) *Store {
+// testPet is a pet as the store tests write them: the store keeps any
+// resource's items, and these tests use the Petstore's, with the status as
+// their one filter.
+type testPet struct {
+	ID         int64  `json:"id"`
+	Name       string `json:"name"`
+	CategoryID int64  `json:"categoryId"`
+	Status     string `json:"status,omitempty"`
+}
+
+// entry returns the store entry of p: encoding/json's text, which is the
+// text petmock answers with, and its status as its filter key.
+func (p testPet) entry() Entry {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(p)
+	key := p.Status
+	if key == "" {
+		key = absentKey
+	}
+	return Entry{ID: p.ID, Text: bytes.TrimSuffix(buf.Bytes(), []byte("\n")), Keys: []string{key}}
+}
+
+func newTestStore(tb testing.TB, pets []testPet) *Store {
 	tb.Helper()
-	s, err := NewStore(statuses, pets)
-	if err != nil {
+	s := NewStore("pets", 1)
+	entries := make([]Entry, len(pets))
+	for i, p := range pets {
+		entries[i] = p.entry()
+	}
+	if err := s.Replace(entries); err != nil {
 		tb.Fatal(err)
 	}
 	return s
 }
 
+// addPet adds a pet of the given name, category and status.
+func addPet(s *Store, name string, category int64, status string) (testPet, error) {
+	var p testPet
+	_, err := s.Add(func(id int64) (Entry, error) {
+		p = testPet{ID: id, Name: name, CategoryID: category, Status: status}
+		return p.entry(), nil
+	})
+	return p, err
+}
+
+// statusPage selects a page of one status.
+func statusPage(after int64, limit int, status string) Page {
+	return Page{After: after, Limit: limit, Where: []Match{{Filter: 0, Key: status}}}
+}
+
 // page returns the pets of one page, decoded.
-func page(tb testing.TB, s *Store, pg Page) ([]Pet, int64, bool) {
+func page(tb testing.TB, s *Store, pg Page) ([]testPet, int64, bool) {
 	tb.Helper()
-	out, last, more, err := s.AppendPage(nil, pg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var pets []Pet
+	out, last, more := s.AppendPage(nil, pg)
+	var pets []testPet
 	if err := json.Unmarshal(out, &pets); err != nil {
 		tb.Fatalf("page %+v: %v: %s", pg, err, out)
 	}
 	return pets, last, more
 }
 
+// all returns every pet of the store, decoded.
+func all(tb testing.TB, s *Store) []testPet {
+	tb.Helper()
+	var out []testPet
+	for _, e := range s.Entries() {
+		var p testPet
+		if err := json.Unmarshal(e.Text, &p); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 func TestStoreOrdersAndFilters(t *testing.T) {
-	s := newTestStore(t, []Pet{
+	s := newTestStore(t, []testPet{
 		{ID: 30, Name: "c", Status: "sold"},
 		{ID: 10, Name: "a", Status: "available"},
 		{ID: 20, Name: "b", Status: "sold"},
@@ -54,10 +108,11 @@ func TestStoreOrdersAndFilters(t *testing.T) {
 		{Page{After: 20, Limit: 2}, []int64{30, 40}, false},
 		{Page{After: 15, Limit: 1}, []int64{20}, true},
 		{Page{After: 40, Limit: 5}, nil, false},
-		{Page{After: math.MinInt64, Limit: 10, Status: "sold"}, []int64{20, 30}, false},
-		{Page{After: math.MinInt64, Limit: 1, Status: "sold"}, []int64{20}, true},
-		{Page{After: 20, Limit: 1, Status: "sold"}, []int64{30}, false},
-		{Page{After: math.MinInt64, Limit: 10, Status: "pending"}, nil, false},
+		{Page{After: math.MaxInt64, Limit: 5}, nil, false},
+		{statusPage(math.MinInt64, 10, "sold"), []int64{20, 30}, false},
+		{statusPage(math.MinInt64, 1, "sold"), []int64{20}, true},
+		{statusPage(20, 1, "sold"), []int64{30}, false},
+		{statusPage(math.MinInt64, 10, "pending"), nil, false},
 	}
 	for _, tt := range tests {
 		pets, last, more := page(t, s, tt.pg)
@@ -72,64 +127,181 @@ func TestStoreOrdersAndFilters(t *testing.T) {
 			t.Errorf("page %+v: last = %d, want %d", tt.pg, last, ids[len(ids)-1])
 		}
 	}
-	p, text, err := s.Add(NewPet{Name: "e", CategoryID: 1, Status: "sold"})
+	p, err := addPet(s, "e", 1, "sold")
 	if err != nil || p.ID != 41 {
 		t.Fatalf("Add = %+v, %v; want id 41", p, err)
 	}
-	if want := `{"id":41,"name":"e","categoryId":1,"status":"sold"}`; string(text) != want {
-		t.Errorf("Add text = %s, want %s", text, want)
-	}
-	if pets, _, _ := page(t, s, Page{After: 30, Limit: 5, Status: "sold"}); len(pets) != 1 || pets[0] != p {
+	if pets, _, _ := page(t, s, statusPage(30, 5, "sold")); len(pets) != 1 || pets[0] != p {
 		t.Errorf("after Add, sold after 30 = %+v, want [%+v]", pets, p)
 	}
 }
 
-func TestStoreGetReturnsCopies(t *testing.T) {
-	s := newTestStore(t, []Pet{{ID: 1, Name: "Rex", CategoryID: 2, Status: "sold"}})
-	_, text, _ := s.Add(NewPet{Name: "Bo", CategoryID: 1})
-	copy(text, "XXXXXXXX")
-	got, ok, err := s.Get(2)
-	if err != nil || !ok || got.Name != "Bo" {
-		t.Errorf("after changing the text Add returned, Get(2) = %+v, %v, %v; want Bo unchanged", got, ok, err)
+func TestStoreLookupReturnsCopies(t *testing.T) {
+	s := newTestStore(t, []testPet{{ID: 1, Name: "Rex", CategoryID: 2, Status: "sold"}})
+	e, _ := s.Add(func(id int64) (Entry, error) { return testPet{ID: id, Name: "Bo", CategoryID: 1}.entry(), nil })
+	copy(e.Text, "XXXXXXXX")
+	if text, _, ok := s.Lookup(2); !ok || !strings.Contains(string(text), `"Bo"`) {
+		t.Errorf("after changing the text Add returned, Lookup(2) = %s, %v; want Bo unchanged", text, ok)
 	}
-	out, _, _, _ := s.AppendPage(nil, Page{After: math.MinInt64, Limit: 5})
+	out, _, _ := s.AppendPage(nil, Page{After: math.MinInt64, Limit: 5})
 	copy(out, strings.Repeat("Z", len(out)))
-	if got, _, _ := s.Get(1); got.Name != "Rex" {
-		t.Errorf("after changing a page, Get(1) = %+v, want Rex unchanged", got)
+	if text, _, _ := s.Lookup(1); !strings.Contains(string(text), `"Rex"`) {
+		t.Errorf("after changing a page, Lookup(1) = %s, want Rex unchanged", text)
 	}
-	if _, ok, _ := s.Get(3); ok {
-		t.Errorf("Get(3) found a pet that does not exist")
+	if _, _, ok := s.Lookup(3); ok {
+		t.Errorf("Lookup(3) found a pet that does not exist")
 	}
 }
 
 func TestStoreIDs(t *testing.T) {
 	s := newTestStore(t, nil)
-	if p, _, _ := s.Add(NewPet{Name: "first"}); p.ID != 1 {
+	if p, _ := addPet(s, "first", 1, ""); p.ID != 1 {
 		t.Errorf("first id in an empty store = %d, want 1", p.ID)
 	}
-	s = newTestStore(t, []Pet{{ID: -5, Name: "negative"}})
-	if p, _, _ := s.Add(NewPet{Name: "next"}); p.ID != 1 {
+	s = newTestStore(t, []testPet{{ID: -5, Name: "negative"}})
+	if p, _ := addPet(s, "next", 1, ""); p.ID != 1 {
 		t.Errorf("id after -5 = %d, want 1", p.ID)
 	}
-	s = newTestStore(t, []Pet{{ID: math.MaxInt64, Name: "last"}})
-	if _, _, err := s.Add(NewPet{Name: "none"}); err != ErrIDsExhausted {
+	s = newTestStore(t, []testPet{{ID: math.MaxInt64, Name: "last"}})
+	if _, err := addPet(s, "none", 1, ""); err != ErrIDsExhausted {
 		t.Errorf("Add after id MaxInt64: err = %v, want ErrIDsExhausted", err)
 	}
 	if s.Len() != 1 {
 		t.Errorf("a failed Add changed the store: %d pets", s.Len())
 	}
+	// A removed pet's id is not given again: a client that held it must
+	// not find another pet there.
+	s = newTestStore(t, []testPet{{ID: 1, Name: "a"}, {ID: 2, Name: "b"}})
+	s.Delete(2)
+	if p, _ := addPet(s, "c", 1, ""); p.ID != 3 {
+		t.Errorf("id after deleting the last pet = %d, want 3, not the deleted 2", p.ID)
+	}
 }
 
 func TestStoreReplaceIsAtomic(t *testing.T) {
-	s := newTestStore(t, []Pet{{ID: 1, Name: "a"}})
-	if err := s.Replace([]Pet{{ID: 2, Name: "b"}, {ID: 2, Name: "c"}}); err == nil {
+	s := newTestStore(t, []testPet{{ID: 1, Name: "a"}})
+	if err := s.Replace([]Entry{testPet{ID: 2, Name: "b"}.entry(), testPet{ID: 2, Name: "c"}.entry()}); err == nil {
 		t.Fatal("Replace accepted two pets with one id")
 	}
-	if err := s.Replace([]Pet{{ID: 2, Name: "b", Status: "lost"}}); err == nil {
-		t.Fatal("Replace accepted an unknown status")
+	if err := s.Replace([]Entry{{ID: 2, Text: []byte(`{}`)}}); err == nil {
+		t.Fatal("Replace accepted an entry without its filter key")
 	}
-	if pets, _ := s.Pets(); len(pets) != 1 || pets[0].Name != "a" {
+	if pets := all(t, s); len(pets) != 1 || pets[0].Name != "a" {
 		t.Errorf("after failed replaces, pets = %+v, want [a]", pets)
+	}
+}
+
+// TestStoreMatchesAModel applies random adds, replaces and deletes to the
+// store and to a plain map, and compares every page of every filter after
+// each, across the boundaries of runs. Old states, kept along the way,
+// must read as they did when they were current.
+func TestStoreMatchesAModel(t *testing.T) {
+	for seed := range uint64(4) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			rnd := rand.New(rand.NewPCG(seed, 7))
+			s := NewStore("pets", 1)
+			model := map[int64]testPet{}
+			type kept struct {
+				sn   *snapshot
+				page []byte
+			}
+			var old []kept
+			for step := range 3000 {
+				var ids []int64
+				for id := range model {
+					ids = append(ids, id)
+				}
+				slices.Sort(ids)
+				switch op := rnd.IntN(10); {
+				case op < 5 || len(ids) == 0:
+					p, err := addPet(s, fmt.Sprintf("p%d", step), int64(step), statuses[rnd.IntN(3)])
+					if err != nil {
+						t.Fatal(err)
+					}
+					model[p.ID] = p
+				case op < 8:
+					id := ids[rnd.IntN(len(ids))]
+					p := testPet{ID: id, Name: fmt.Sprintf("r%d", step), Status: statuses[rnd.IntN(3)]}
+					if found, err := s.Put(p.entry()); !found || err != nil {
+						t.Fatalf("Put(%d) = %v, %v", id, found, err)
+					}
+					model[id] = p
+				default:
+					id := ids[rnd.IntN(len(ids))]
+					if !s.Delete(id) {
+						t.Fatalf("Delete(%d) found nothing", id)
+					}
+					delete(model, id)
+				}
+				if step%97 == 0 {
+					sn := s.snap.Load()
+					out, _, _ := s.AppendPage(nil, Page{After: math.MinInt64, Limit: 1 << 20})
+					old = append(old, kept{sn, out})
+				}
+				if step%211 == 0 || step == 2999 {
+					checkModel(t, s, model, rnd)
+				}
+			}
+			for _, k := range old {
+				view := &Store{filters: 1}
+				view.snap.Store(k.sn)
+				if out, _, _ := view.AppendPage(nil, Page{After: math.MinInt64, Limit: 1 << 20}); !bytes.Equal(out, k.page) {
+					t.Fatalf("a state kept from before changed")
+				}
+			}
+		})
+	}
+}
+
+// checkModel compares the store with the model: lookups, the whole list,
+// and walks of every filter in pages of a random size.
+func checkModel(t *testing.T, s *Store, model map[int64]testPet, rnd *rand.Rand) {
+	t.Helper()
+	if s.Len() != len(model) {
+		t.Fatalf("Len = %d, model %d", s.Len(), len(model))
+	}
+	var ids []int64
+	for id := range model {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		text, keys, ok := s.Lookup(id)
+		want := model[id].entry()
+		if !ok || !bytes.Equal(text, want.Text) || keys[0] != want.Keys[0] {
+			t.Fatalf("Lookup(%d) = %s %v %v, want %s", id, text, keys, ok, want.Text)
+		}
+	}
+	for _, status := range append(slices.Clone(statuses), "") {
+		var want []int64
+		for _, id := range ids {
+			if status == "" || model[id].Status == status {
+				want = append(want, id)
+			}
+		}
+		limit := 1 + rnd.IntN(40)
+		var got []int64
+		after := int64(math.MinInt64)
+		for {
+			pg := Page{After: after, Limit: limit}
+			if status != "" {
+				pg = statusPage(after, limit, status)
+			}
+			pets, last, more := page(t, s, pg)
+			for _, p := range pets {
+				got = append(got, p.ID)
+				if p != model[p.ID] {
+					t.Fatalf("page of %q holds %+v, model %+v", status, p, model[p.ID])
+				}
+			}
+			if !more {
+				break
+			}
+			after = last
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("walk of %q: %d ids, want %d\n got %v\nwant %v", status, len(got), len(want), got, want)
+		}
 	}
 }
 
@@ -143,9 +315,17 @@ func TestStoreConcurrency(t *testing.T) {
 	for w := range writers {
 		wg.Go(func() {
 			for i := range perWriter {
-				if _, _, err := s.Add(NewPet{Name: fmt.Sprintf("w%d-%d", w, i), CategoryID: int64(w), Status: statuses[i%3]}); err != nil {
+				p, err := addPet(s, fmt.Sprintf("w%d-%d", w, i), int64(w), statuses[i%3])
+				if err != nil {
 					t.Error(err)
 					return
+				}
+				if i%5 == 0 {
+					p.Name += "-changed"
+					s.Put(p.entry())
+				}
+				if i%7 == 0 {
+					s.Delete(p.ID)
 				}
 			}
 		})
@@ -159,7 +339,7 @@ func TestStoreConcurrency(t *testing.T) {
 					return
 				default:
 				}
-				pets, _, _ := page(t, s, Page{After: math.MinInt64, Limit: 100, Status: "pending"})
+				pets, _, _ := page(t, s, statusPage(math.MinInt64, 100, "pending"))
 				for i := 1; i < len(pets); i++ {
 					if pets[i].ID <= pets[i-1].ID || pets[i].Status != "pending" {
 						t.Errorf("page out of order or mixed: %+v", pets)
@@ -172,16 +352,19 @@ func TestStoreConcurrency(t *testing.T) {
 	wg.Wait()
 	close(stop)
 	readers.Wait()
-	pets, err := s.Pets()
-	if err != nil {
-		t.Fatal(err)
+	pets := all(t, s)
+	deleted := 0
+	for i := range perWriter {
+		if i%7 == 0 {
+			deleted++
+		}
 	}
-	if len(pets) != writers*perWriter {
-		t.Fatalf("%d pets, want %d", len(pets), writers*perWriter)
+	if want := writers * (perWriter - deleted); len(pets) != want {
+		t.Fatalf("%d pets, want %d", len(pets), want)
 	}
-	for i, p := range pets {
-		if p.ID != int64(i+1) {
-			t.Fatalf("pet %d has id %d, want %d: ids must be unique and dense", i, p.ID, i+1)
+	for i := 1; i < len(pets); i++ {
+		if pets[i].ID <= pets[i-1].ID {
+			t.Fatalf("ids out of order: %d after %d", pets[i].ID, pets[i-1].ID)
 		}
 	}
 }
@@ -190,18 +373,15 @@ func TestStoreSpansChunks(t *testing.T) {
 	s := newTestStore(t, nil)
 	long := strings.Repeat("n", chunkSize/3)
 	for range 7 {
-		if _, _, err := s.Add(NewPet{Name: long}); err != nil {
+		if _, err := addPet(s, long, 1, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
 	huge := strings.Repeat("h", chunkSize+10)
-	if _, _, err := s.Add(NewPet{Name: huge}); err != nil {
+	if _, err := addPet(s, huge, 1, ""); err != nil {
 		t.Fatal(err)
 	}
-	pets, err := s.Pets()
-	if err != nil {
-		t.Fatal(err)
-	}
+	pets := all(t, s)
 	for i, p := range pets[:7] {
 		if p.Name != long {
 			t.Errorf("pet %d: name of %d bytes, want %d", i, len(p.Name), len(long))
@@ -212,102 +392,27 @@ func TestStoreSpansChunks(t *testing.T) {
 	}
 }
 
-func TestPetJSONMatchesEncodingJSON(t *testing.T) {
-	names := []string{"", "Rex", `quo"te`, `back\slash`, "<b>&amp;</b>", "tab\there", "\x00\x01\x1f\x7f",
-		"Zoë 🐶", "\u2028\u2029", "bad \xff utf8", "\xed\xa0\x80", "new\nline\r"}
-	for _, name := range names {
-		p := Pet{ID: -42, Name: name, CategoryID: math.MaxInt64, Status: "sold"}
-		checkPetJSON(t, p)
-		p.Status = ""
-		checkPetJSON(t, p)
-	}
-}
-
-func checkPetJSON(t *testing.T, p Pet) {
-	t.Helper()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(p); err != nil {
-		t.Fatal(err)
-	}
-	want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	if got := appendPetJSON(nil, p); !bytes.Equal(got, want) {
-		t.Errorf("appendPetJSON(%+q) = %s, want %s", p.Name, got, want)
-	}
-}
-
-func FuzzPetJSON(f *testing.F) {
-	f.Add("Rex", int64(1), int64(2))
-	f.Add("<\u2028\xff>", int64(-1), int64(math.MinInt64))
-	f.Fuzz(func(t *testing.T, name string, id, category int64) {
-		checkPetJSON(t, Pet{ID: id, Name: name, CategoryID: category, Status: "pending"})
-	})
-}
-
-func TestExactInt64(t *testing.T) {
-	tests := []struct {
-		in   string
-		want int64
-		ok   bool
-	}{
-		{"0", 0, true},
-		{"-0", 0, true},
-		{"12", 12, true},
-		{"1.0", 1, true},
-		{"1.50e1", 15, true},
-		{"1e2", 100, true},
-		{"1E+2", 100, true},
-		{"100e-2", 1, true},
-		{"0.0e5", 0, true},
-		{"0e99999999999999999999", 0, true},
-		{"9223372036854775807", math.MaxInt64, true},
-		{"-9223372036854775808", math.MinInt64, true},
-		{"9.223372036854775807e18", math.MaxInt64, true},
-		{"-9.223372036854775808e18", math.MinInt64, true},
-		{"9223372036854775808", 0, false},
-		{"-9223372036854775809", 0, false},
-		{"1.5", 0, false},
-		{"1e-1", 0, false},
-		{"1.00000000000000000000000000001", 0, false},
-		{"1e19", 0, false},
-		{"1e400", 0, false},
-		{"1e99999999999999999999", 0, false},
-		{"1e-99999999999999999999", 0, false},
-		{"", 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := exactInt64(tt.in)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("exactInt64(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
+// TestStoreCompactsDeadText replaces pets until the text they left behind
+// passes the compaction threshold: the store then holds its live text
+// only, and still every pet.
+func TestStoreCompactsDeadText(t *testing.T) {
+	s := newTestStore(t, []testPet{{ID: 1, Name: "a", Status: "sold"}, {ID: 2, Name: "b", Status: "sold"}})
+	long := strings.Repeat("x", 1<<20)
+	for i := range compactAt>>20 + 2 {
+		if _, err := s.Put(testPet{ID: 1, Name: long + fmt.Sprint(i), Status: statuses[i%3]}.entry()); err != nil {
+			t.Fatal(err)
 		}
 	}
-}
-
-// FuzzExactInt64 holds exactInt64 to big.Rat on JSON numbers with small
-// exponents, where big.Rat is cheap.
-func FuzzExactInt64(f *testing.F) {
-	for _, s := range []string{"1", "-1.0", "1e3", "9223372036854775807", "1.5", "12.000e-1"} {
-		f.Add(s)
+	sn := s.snap.Load()
+	if sn.dead >= compactAt {
+		t.Errorf("dead text %d bytes, want it compacted below %d", sn.dead, compactAt)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var n json.Number
-		if json.Unmarshal([]byte(s), &n) != nil || string(n) != s {
-			return
-		}
-		if i := strings.IndexAny(s, "eE"); i >= 0 && len(s)-i > 4 {
-			return
-		}
-		r, ok := new(big.Rat).SetString(s)
-		if !ok {
-			t.Fatalf("big.Rat cannot parse %q", s)
-		}
-		wantOK := r.IsInt() && r.Num().IsInt64()
-		got, gotOK := exactInt64(s)
-		if gotOK != wantOK || (wantOK && got != r.Num().Int64()) {
-			t.Errorf("exactInt64(%q) = %d, %v; big.Rat says %s", s, got, gotOK, r.RatString())
-		}
-	})
+	if pets := all(t, s); len(pets) != 2 || !strings.HasPrefix(pets[0].Name, long) || pets[1].Name != "b" {
+		t.Errorf("after compaction: %d pets", len(pets))
+	}
+	if p, _ := addPet(s, "c", 1, "sold"); p.ID != 3 {
+		t.Errorf("after compaction, the next id is %d, want 3", p.ID)
+	}
 }
 
 // TestStoreRestoreKeepsOldSnapshots holds a snapshot from before a
@@ -315,35 +420,37 @@ func FuzzExactInt64(f *testing.F) {
 // new pets must not be written over what the old snapshot shows; under
 // -race, the reads and writes must not even touch the same memory.
 func TestStoreRestoreKeepsOldSnapshots(t *testing.T) {
-	pets := make([]Pet, 10)
+	pets := make([]testPet, 10)
 	for i := range pets {
-		pets[i] = Pet{ID: int64(i + 1), Name: fmt.Sprintf("start-%d", i+1), Status: statuses[i%3]}
+		pets[i] = testPet{ID: int64(i + 1), Name: fmt.Sprintf("start-%d", i+1), Status: statuses[i%3]}
 	}
 	s := newTestStore(t, pets)
 	// One Add first, so that the marked state's slices have room to spare
 	// that later Adds fill.
-	s.Add(NewPet{Name: "marked", Status: "sold"})
+	addPet(s, "marked", 1, "sold")
 	mark := s.Mark()
 	// Just one, so that it fits in the room to spare of every slice.
-	for i := range 1 {
-		s.Add(NewPet{Name: fmt.Sprintf("before-reset-%d", i), Status: "pending"})
-	}
+	addPet(s, "before-reset-0", 1, "pending")
+	s.Put(testPet{ID: 3, Name: "changed", Status: "pending"}.entry())
 	old := s.snap.Load()
-	want, _, _, _ := s.AppendPage(nil, Page{After: math.MinInt64, Limit: 100})
-	wantPending, _, _, _ := s.AppendPage(nil, Page{After: math.MinInt64, Limit: 100, Status: "pending"})
+	want, _, _ := s.AppendPage(nil, Page{After: math.MinInt64, Limit: 100})
+	wantPending, _, _ := s.AppendPage(nil, statusPage(math.MinInt64, 100, "pending"))
 
 	s.Restore(mark)
 	if s.Len() != 11 {
 		t.Fatalf("after Restore: %d pets, want 11", s.Len())
 	}
+	if text, _, _ := s.Lookup(3); !strings.Contains(string(text), "start-3") {
+		t.Errorf("after Restore, pet 3 = %s, want it as it was", text)
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for range 50 {
-			oldStore := &Store{statuses: s.statuses}
+			oldStore := &Store{filters: 1}
 			oldStore.snap.Store(old)
-			got, _, _, _ := oldStore.AppendPage(nil, Page{After: math.MinInt64, Limit: 100})
-			gotPending, _, _, _ := oldStore.AppendPage(nil, Page{After: math.MinInt64, Limit: 100, Status: "pending"})
+			got, _, _ := oldStore.AppendPage(nil, Page{After: math.MinInt64, Limit: 100})
+			gotPending, _, _ := oldStore.AppendPage(nil, statusPage(math.MinInt64, 100, "pending"))
 			if !bytes.Equal(got, want) || !bytes.Equal(gotPending, wantPending) {
 				t.Errorf("a snapshot from before Restore changed")
 				return
@@ -351,12 +458,12 @@ func TestStoreRestoreKeepsOldSnapshots(t *testing.T) {
 		}
 	}()
 	for i := range 10 {
-		if p, _, _ := s.Add(NewPet{Name: fmt.Sprintf("after-reset-%d", i), Status: "pending"}); p.ID != int64(12+i) {
+		if p, _ := addPet(s, fmt.Sprintf("after-reset-%d", i), 1, "pending"); p.ID != int64(12+i) {
 			t.Errorf("after Restore, new id = %d, want %d", p.ID, 12+i)
 		}
 	}
 	<-done
-	if got, _, _ := s.Get(12); got.Name != "after-reset-0" {
-		t.Errorf("after Restore, pet 12 = %+v", got)
+	if text, _, _ := s.Lookup(12); !strings.Contains(string(text), "after-reset-0") {
+		t.Errorf("after Restore, pet 12 = %s", text)
 	}
 }

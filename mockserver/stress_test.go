@@ -18,22 +18,22 @@ import (
 // no duplicate and no gap, and the counts are exact.
 func TestStress(t *testing.T) {
 	const clients, opsPerClient, seeded = 8, 60, 40
-	start, err := mockserver.Generate(mockserver.Catalogue{Seed: 5, Count: seeded})
+	start, err := generate(mockserver.Catalogue{Seed: 5, Count: seeded})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := newTestServer(t, mockserver.Config{Pets: start})
+	ts := newTestServer(t, mockserver.Config{Items: items(start)})
 	statuses := []string{"available", "pending", "sold"}
 
 	var mu sync.Mutex // guards acked
-	acked := map[int64]mockserver.Pet{}
+	acked := map[int64]Pet{}
 	for _, p := range start {
 		acked[p.ID] = p
 	}
-	snapshot := func() map[int64]mockserver.Pet {
+	snapshot := func() map[int64]Pet {
 		mu.Lock()
 		defer mu.Unlock()
-		out := make(map[int64]mockserver.Pet, len(acked))
+		out := make(map[int64]Pet, len(acked))
 		for k, v := range acked {
 			out[k] = v
 		}
@@ -94,8 +94,8 @@ func TestStress(t *testing.T) {
 	wg.Wait()
 
 	final, _ := walk(t, ts, "/pets?limit=100")
-	if len(final) != len(acked) || ts.Store().Len() != len(acked) {
-		t.Fatalf("%d pets listed, %d stored, %d acknowledged: the counts must be equal", len(final), ts.Store().Len(), len(acked))
+	if len(final) != len(acked) || ts.Store("pets").Len() != len(acked) {
+		t.Fatalf("%d pets listed, %d stored, %d acknowledged: the counts must be equal", len(final), ts.Store("pets").Len(), len(acked))
 	}
 	checkWalk(t, "the final walk", final, acked, "")
 }
@@ -103,9 +103,9 @@ func TestStress(t *testing.T) {
 // checkWalk checks one walk through the pages: ids in ascending order,
 // each once, every pet acknowledged before the walk there and unchanged,
 // and only pets of the status walked.
-func checkWalk(t *testing.T, what string, pets []mockserver.Pet, before map[int64]mockserver.Pet, status string) {
+func checkWalk(t *testing.T, what string, pets []Pet, before map[int64]Pet, status string) {
 	t.Helper()
-	if !slices.IsSortedFunc(pets, func(a, b mockserver.Pet) int { return cmpID(a.ID, b.ID) }) {
+	if !slices.IsSortedFunc(pets, func(a, b Pet) int { return cmpID(a.ID, b.ID) }) {
 		t.Errorf("%s: pages out of order", what)
 	}
 	seen := map[int64]bool{}

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -24,11 +22,8 @@ const MaxBodyBytes = 1 << 20
 // refused as soon as its size is known: at once from Content-Length, or
 // after MaxBodyBytes+1 bytes otherwise.
 func readBody(r *http.Request) ([]byte, *Error) {
-	tooLarge := func() *Error {
-		return newError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", MaxBodyBytes)
-	}
 	if r.ContentLength > MaxBodyBytes {
-		return nil, tooLarge()
+		return nil, tooLarge(MaxBodyBytes)
 	}
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
@@ -40,7 +35,7 @@ func readBody(r *http.Request) ([]byte, *Error) {
 	buf := bytes.NewBuffer(make([]byte, 0, size))
 	n, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBodyBytes+1))
 	if n > MaxBodyBytes {
-		return nil, tooLarge()
+		return nil, tooLarge(MaxBodyBytes)
 	}
 	if err != nil {
 		return nil, badRequest("body", "could not be read")
@@ -172,44 +167,6 @@ func rootCause(err error) error {
 		}
 		err = next
 	}
-}
-
-// validateBody reads the body within MaxBodyBytes, checks it against the
-// document and returns it decoded.
-func (s *Server) validateBody(r *http.Request, op *operation, params map[string]string, rb *openapi3.RequestBody, rec *recorder) (any, error) {
-	body, e := readBody(r)
-	if e != nil {
-		return nil, e
-	}
-	if rec != nil {
-		rec.reqBody = body
-	}
-	if len(body) == 0 {
-		if rb.Required {
-			return nil, badRequest("body", "is required")
-		}
-		return nil, nil
-	}
-	ct := r.Header.Get("Content-Type")
-	if ct != "application/json" && rb.Content.Get(ct) == nil {
-		if ct == "" {
-			ct = "none"
-		}
-		return nil, newError(http.StatusUnsupportedMediaType, "content-type",
-			"must be %s, not %s", strings.Join(slices.Sorted(maps.Keys(rb.Content)), " or "), ct)
-	}
-	value, decodeErr := decodeJSON(body)
-	if decodeErr != nil || op.body == nil || !op.body.ok(value) {
-		in := validationInput(r, op.route, params, nil, body)
-		in.Options = &s.validation
-		if err := openapi3filter.ValidateRequestBody(r.Context(), in, rb); err != nil {
-			return nil, requestError(err)
-		}
-	}
-	if decodeErr != nil {
-		return nil, decodeErr
-	}
-	return value, nil
 }
 
 // decodeJSON decodes a body that must hold one JSON value and nothing

@@ -16,11 +16,16 @@ import (
 
 func load(tb testing.TB) *openapi3.T {
 	tb.Helper()
-	doc, err := spec.Load()
+	return contract(tb).Doc
+}
+
+func contract(tb testing.TB) *spec.Contract {
+	tb.Helper()
+	c, err := spec.Default()
 	if err != nil {
-		tb.Fatalf("spec.Load: %v", err)
+		tb.Fatalf("spec.Default: %v", err)
 	}
-	return doc
+	return c
 }
 
 func TestDocumentValidates(t *testing.T) {
@@ -43,14 +48,15 @@ func TestParseRejectsInvalidDocument(t *testing.T) {
 // TestContractFacts reads every fact the interface states back from the
 // loaded document.
 func TestContractFacts(t *testing.T) {
-	doc := load(t)
+	c := contract(t)
+	doc := c.Doc
 	op := func(id string) *openapi3.Operation {
 		t.Helper()
-		o := spec.Operation(doc, id)
+		o := c.Operation(id)
 		if o == nil {
 			t.Fatalf("operation %s is missing", id)
 		}
-		return o
+		return o.Op
 	}
 	schema := func(name string) *openapi3.Schema {
 		t.Helper()
@@ -106,9 +112,9 @@ func TestContractFacts(t *testing.T) {
 		{"security scheme type", doc.Components.SecuritySchemes["bearerAuth"].Value.Type, "http"},
 		{"security scheme", doc.Components.SecuritySchemes["bearerAuth"].Value.Scheme, "bearer"},
 
-		{"listPets path", pathOf(t, doc, spec.ListPets), "GET /pets"},
-		{"createPet path", pathOf(t, doc, spec.CreatePet), "POST /pets"},
-		{"getPet path", pathOf(t, doc, spec.GetPet), "GET /pets/{petId}"},
+		{"listPets path", pathOf(t, c, spec.ListPets), "GET /pets"},
+		{"createPet path", pathOf(t, c, spec.CreatePet), "POST /pets"},
+		{"getPet path", pathOf(t, c, spec.GetPet), "GET /pets/{petId}"},
 
 		{"limit in", param(spec.ListPets, "limit").In, "query"},
 		{"limit required", param(spec.ListPets, "limit").Required, false},
@@ -184,13 +190,13 @@ func equal(a, b any) bool {
 	return a == b
 }
 
-func pathOf(tb testing.TB, doc *openapi3.T, id string) string {
+func pathOf(tb testing.TB, c *spec.Contract, id string) string {
 	tb.Helper()
-	path, method, ok := spec.OperationPath(doc, id)
-	if !ok {
+	op := c.Operation(id)
+	if op == nil {
 		tb.Fatalf("operation %s is missing", id)
 	}
-	return method + " " + path
+	return op.Method + " " + op.Path
 }
 
 // TestEveryOperationRequiresBearer checks the effective security of every
@@ -247,14 +253,14 @@ func TestEveryErrorResponseIsAnError(t *testing.T) {
 // TestChoicesAreMarked checks that every response the interface does not
 // list is marked as a choice of this mock's.
 func TestChoicesAreMarked(t *testing.T) {
-	doc := load(t)
+	c := contract(t)
 	stated := map[string][]string{
 		spec.ListPets:  {"200", "401"},
 		spec.CreatePet: {"201", "400", "401"},
 		spec.GetPet:    {"200", "401", "404"},
 	}
 	for id, codes := range stated {
-		for code, ref := range spec.Operation(doc, id).Responses.Map() {
+		for code, ref := range c.Operation(id).Op.Responses.Map() {
 			if slices.Contains(codes, code) {
 				continue
 			}
@@ -263,18 +269,18 @@ func TestChoicesAreMarked(t *testing.T) {
 			}
 		}
 		for _, code := range codes {
-			if spec.Operation(doc, id).Responses.Value(code) == nil {
+			if c.Operation(id).Op.Responses.Value(code) == nil {
 				t.Errorf("%s: response %s is missing", id, code)
 			}
 		}
 	}
 }
 
-func TestOperationDeprecation(t *testing.T) {
-	doc := load(t)
-	d, err := spec.OperationDeprecation(doc, spec.GetPet)
-	if err != nil {
-		t.Fatal(err)
+func TestGetPetDeprecation(t *testing.T) {
+	c := contract(t)
+	d := c.Operation(spec.GetPet).Deprecation
+	if d == nil {
+		t.Fatal("getPet is not deprecated")
 	}
 	if want := time.Date(2030, 12, 5, 0, 0, 0, 0, time.UTC); !d.Sunset.Equal(want) {
 		t.Errorf("sunset = %s, want %s", d.Sunset, want)
@@ -288,18 +294,21 @@ func TestOperationDeprecation(t *testing.T) {
 	if d.ReplacedBy != spec.ListPets {
 		t.Errorf("replaced by %q, want %q", d.ReplacedBy, spec.ListPets)
 	}
-	if _, err := spec.OperationDeprecation(doc, spec.ListPets); !errors.Is(err, spec.ErrNotDeprecated) {
-		t.Errorf("listPets: err = %v, want ErrNotDeprecated", err)
+	if d := c.Operation(spec.ListPets).Deprecation; d != nil {
+		t.Errorf("listPets: deprecation %+v, want none", d)
 	}
 }
 
-func TestPetStatuses(t *testing.T) {
-	got, err := spec.PetStatuses(load(t))
+func TestPetstore(t *testing.T) {
+	p, err := contract(t).Petstore()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"available", "pending", "sold"}; !slices.Equal(got, want) {
-		t.Errorf("PetStatuses = %v, want %v", got, want)
+	if want := []string{"available", "pending", "sold"}; !slices.Equal(p.Statuses, want) {
+		t.Errorf("Statuses = %v, want %v", p.Statuses, want)
+	}
+	if p.SunsetDay != "2030-12-05" || p.DefaultStatus != "available" || p.Pets.Name != "pets" {
+		t.Errorf("SunsetDay %q, DefaultStatus %q, Pets %q; want 2030-12-05, available, pets", p.SunsetDay, p.DefaultStatus, p.Pets.Name)
 	}
 }
 

@@ -196,23 +196,15 @@ var brokenServers = []struct {
 		// A catalogue of 150 pets, all of them sent for limit=1000.
 		name: "answers limit=1000 with more than 100 pets",
 		fault: func(tb testing.TB, _ http.Handler) http.Handler {
-			big, err := mockserver.Generate(mockserver.Catalogue{Seed: 1, Count: 150})
-			if err != nil {
-				tb.Fatal(err)
-			}
-			srv, err := mockserver.New(mockserver.Config{APIKeys: []string{testKey}, Pets: big})
+			srv, err := mockserver.New(mockserver.Config{APIKeys: []string{testKey}, Catalogue: &mockserver.Catalogue{Seed: 1, Count: 150}})
 			if err != nil {
 				tb.Fatal(err)
 			}
 			return intercept(srv, func(r *http.Request, rec *httptest.ResponseRecorder) {
 				if isList(r) && r.URL.Query().Get("limit") == "1000" {
-					editJSON(rec, func(any) any {
-						var all []any
-						for _, p := range big {
-							all = append(all, p)
-						}
-						return all
-					})
+					var all bytes.Buffer
+					srv.Export(&all)
+					rec.Body = &all
 					rec.Code = http.StatusOK
 				}
 			})

@@ -94,11 +94,11 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return o, usagef("--label-filter %q: %v", o.labelFilter, err)
 	}
 	if o.specFile != "" {
-		doc, err := spec.LoadFile(o.specFile)
+		c, err := spec.ReadFile(o.specFile)
 		if err != nil {
 			return o, usagef("--spec: %v", err)
 		}
-		o.cfg.Document = doc
+		o.cfg.Contract = c
 	}
 	if err := o.cfg.Validate(); err != nil {
 		return o, usageError{err}

@@ -44,7 +44,7 @@ func writeLoad(t *testing.T, url string, stop <-chan struct{}) map[int64]string 
 				if resp.StatusCode != http.StatusCreated {
 					continue
 				}
-				var p mockserver.Pet
+				var p pet
 				if err := json.Unmarshal(body, &p); err != nil {
 					continue
 				}
@@ -80,16 +80,16 @@ func TestStateSurvivesSIGKILL(t *testing.T) {
 		close(stop)
 		acked := <-loaded
 
-		pets, err := mockserver.LoadState(state)
+		pets, err := readPetsFile(state)
 		if err != nil {
 			t.Fatalf("round %d: after SIGKILL the state file is torn: %v", round, err)
 		}
 		names := make(map[int64]string, len(pets))
-		for i, pet := range pets {
-			if pet.ID != int64(i+1) {
-				t.Fatalf("round %d: the state file has a gap: pets[%d] has id %d", round, i, pet.ID)
+		for i, p := range pets {
+			if p.ID != int64(i+1) {
+				t.Fatalf("round %d: the state file has a gap: pets[%d] has id %d", round, i, p.ID)
 			}
-			names[pet.ID] = pet.Name
+			names[p.ID] = p.Name
 		}
 		last := int64(len(pets))
 		kept, lost := 0, 0
@@ -117,7 +117,7 @@ func TestStateSurvivesSIGKILL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var served mockserver.Pet
+		var served pet
 		json.NewDecoder(resp.Body).Decode(&served)
 		resp.Body.Close()
 		if resp.StatusCode != 200 || served.Name != names[last] {
@@ -146,13 +146,13 @@ func TestStateKeepsEveryPetOnSIGTERM(t *testing.T) {
 	if err := p.cmd.Wait(); err != nil {
 		t.Fatalf("petmock exited with %v after SIGTERM\n%s", err, p.stderr)
 	}
-	pets, err := mockserver.LoadState(state)
+	pets, err := readPetsFile(state)
 	if err != nil {
 		t.Fatal(err)
 	}
 	names := map[int64]string{}
-	for _, pet := range pets {
-		names[pet.ID] = pet.Name
+	for _, p := range pets {
+		names[p.ID] = p.Name
 	}
 	for id, name := range acked {
 		if names[id] != name {

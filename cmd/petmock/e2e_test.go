@@ -111,7 +111,7 @@ func TestBinaryEndToEnd(t *testing.T) {
 	if status != 201 {
 		t.Fatalf("POST /v1/pets: %d %s", status, body)
 	}
-	var created mockserver.Pet
+	var created pet
 	json.Unmarshal(body, &created)
 	status, body, h := do("GET", "/pets/"+jsonNumber(created.ID), "")
 	if status != 200 || h.Get("Sunset") == "" {

@@ -17,17 +17,19 @@ import (
 func fixtures(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("petmock fixtures", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	c := mockserver.Catalogue{Seed: mockserver.DefaultSeed, Count: mockserver.DefaultPets}
+	c := mockserver.Catalogue{Seed: mockserver.DefaultSeed, Count: mockserver.DefaultCount}
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "seed; the same seed, count and mix give the same catalogue")
-	fs.IntVar(&c.Count, "count", c.Count, "`number` of pets")
-	fs.Func("status-mix", "weights of available:pending:sold, such as 60:30:10 (default 60:25:15)", func(v string) error {
+	fs.IntVar(&c.Count, "count", c.Count, "`number` of items of each resource")
+	fs.Func("status-mix", "weights of the values of the status property, in the document's order, such as 60:30:10 for available:pending:sold (default: the document's x-petmock-mix)", func(v string) error {
 		mix, err := parseMix(v)
 		c.StatusMix = mix
 		return err
 	})
+	specFile := fs.String("spec", "", "generate for the OpenAPI document in this `file` instead of the built-in one")
+	resource := fs.String("resource", "", "write only this `resource`'s items, as an array (default: every resource)")
 	out := fs.String("out", "", "write to this `file` instead of standard output")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: petmock fixtures [--seed N] [--count N] [--status-mix 60:30:10] [--out FILE]")
+		fmt.Fprintln(stderr, "Usage: petmock fixtures [--seed N] [--count N] [--status-mix 60:30:10] [--spec FILE] [--resource NAME] [--out FILE]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -42,18 +44,29 @@ func fixtures(args []string, stdout, stderr io.Writer) error {
 	if c.Count < 1 {
 		return usagef("--count %d: must be at least 1", c.Count)
 	}
-	pets, err := mockserver.Generate(c)
+	contract, err := readContract(*specFile)
+	if err != nil {
+		return err
+	}
+	items, err := mockserver.Generate(contract, c)
 	if err != nil {
 		return usageError{err}
 	}
+	write := func(w io.Writer) error { return mockserver.WriteFixture(w, contract, items) }
+	if *resource != "" {
+		if contract.Resource(*resource) == nil {
+			return usagef("--resource %q: the document has no such resource", *resource)
+		}
+		write = func(w io.Writer) error { return mockserver.WriteItems(w, items[*resource]) }
+	}
 	if *out == "" {
-		return mockserver.WriteFixture(stdout, pets)
+		return write(stdout)
 	}
 	f, err := os.Create(*out)
 	if err != nil {
 		return err
 	}
-	if err := mockserver.WriteFixture(f, pets); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/petstore/contract/mockserver"
 )
 
 var update = flag.Bool("update", false, "rewrite the checked-in fixtures under testdata/")
@@ -47,7 +45,7 @@ func TestCheckedInFixtures(t *testing.T) {
 		if !bytes.Equal(out.Bytes(), want) {
 			t.Errorf("petmock fixtures %v differs from testdata/%s; run go test ./cmd/petmock -run TestCheckedInFixtures -update", c.args, c.file)
 		}
-		if _, err := mockserver.ReadFixture(bytes.NewReader(want)); err != nil {
+		if _, err := readPets(want); err != nil {
 			t.Errorf("testdata/%s: %v", c.file, err)
 		}
 	}

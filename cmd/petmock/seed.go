@@ -10,19 +10,22 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/petstore/contract/conformance"
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
 )
 
 // seedOptions are the settings of petmock seed.
 type seedOptions struct {
 	baseURL     string
 	apiKey      string
+	spec        string // the document's file; "" for the embedded one
+	resource    string // the resource to create items of; "" for the document's first
 	from        string
 	catalogue   mockserver.Catalogue
 	concurrency int
@@ -43,10 +46,12 @@ func parseSeedOptions(args []string, getenv func(string) string, stderr io.Write
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.baseURL, "base-url", "", "base `URL` of the deployment, ending in /v1")
 	fs.StringVar(&o.apiKey, "api-key", o.apiKey, "API `key` (default $PETSTORE_API_KEY)")
-	fs.StringVar(&o.from, "from", "", "create the pets of this fixture `file` (their ids are not sent)")
-	fs.IntVar(&o.catalogue.Count, "count", 0, "create this `number` of generated pets instead")
-	fs.Uint64Var(&o.catalogue.Seed, "seed", o.catalogue.Seed, "seed of the generated pets")
-	fs.Func("status-mix", "weights of available:pending:sold for generated pets, such as 60:30:10", func(v string) error {
+	fs.StringVar(&o.spec, "spec", "", "the OpenAPI document in this `file` describes the deployment (default: the built-in one)")
+	fs.StringVar(&o.resource, "resource", "", "create items of this `resource` (default: the document's first, pets in the Petstore)")
+	fs.StringVar(&o.from, "from", "", "create the items of this fixture `file` (their ids are not sent)")
+	fs.IntVar(&o.catalogue.Count, "count", 0, "create this `number` of generated items instead")
+	fs.Uint64Var(&o.catalogue.Seed, "seed", o.catalogue.Seed, "seed of the generated items")
+	fs.Func("status-mix", "weights of the values of the status property of generated items, such as 60:30:10", func(v string) error {
 		mix, err := parseMix(v)
 		o.catalogue.StatusMix = mix
 		return err
@@ -90,21 +95,31 @@ func parseSeedOptions(args []string, getenv func(string) string, stderr io.Write
 	return o, nil
 }
 
-// seed loads a catalogue into a deployment through createPet only.
+// seed loads a catalogue into a deployment through the create operation of
+// one resource only.
 func seed(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	o, err := parseSeedOptions(args, getenv, stderr)
 	if err != nil {
 		return err
 	}
-	pets, err := seedPets(o)
+	contract, err := readContract(o.spec)
 	if err != nil {
 		return err
 	}
+	res, err := seedResource(contract, o.resource)
+	if err != nil {
+		return err
+	}
+	bodies, err := seedBodies(o, contract, res)
+	if err != nil {
+		return err
+	}
+	target := o.baseURL + res.CollectionPath
 	if o.dryRun {
-		for _, p := range pets {
-			fmt.Fprintf(stdout, "POST %s/pets %s\n", o.baseURL, newPetJSON(p))
+		for _, b := range bodies {
+			fmt.Fprintf(stdout, "POST %s %s\n", target, b.json)
 		}
-		fmt.Fprintf(stdout, "dry run: would create %d pets\n", len(pets))
+		fmt.Fprintf(stdout, "dry run: would create %d %s\n", len(bodies), res.Name)
 		return nil
 	}
 
@@ -113,52 +128,76 @@ func seed(ctx context.Context, args []string, getenv func(string) string, stdout
 		// The key must not follow a redirect to wherever it leads.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	s := &seeder{opts: o, client: client, progress: newProgress(stderr, len(pets))}
-	res := s.run(ctx, pets)
+	s := &seeder{opts: o, target: target, client: client, progress: newProgress(stderr, len(bodies))}
+	result := s.run(ctx, bodies)
 	s.progress.done()
-	fmt.Fprintf(stdout, "created %d, skipped %d, failed %d of %d pets\n", res.created, res.skipped, res.failed, len(pets))
-	for _, msg := range res.problems {
+	fmt.Fprintf(stdout, "created %d, skipped %d, failed %d of %d %s\n", result.created, result.skipped, result.failed, len(bodies), res.Name)
+	for _, msg := range result.problems {
 		fmt.Fprintln(stdout, "  "+msg)
 	}
-	if res.failed > 0 || res.skipped > 0 {
-		return fmt.Errorf("%d pets failed and %d were skipped", res.failed, res.skipped)
+	if result.failed > 0 || result.skipped > 0 {
+		return fmt.Errorf("%d %s failed and %d were skipped", result.failed, res.Name, result.skipped)
 	}
 	return nil
 }
 
-func seedPets(o seedOptions) ([]mockserver.Pet, error) {
+// seedResource returns the resource to create items of: the one named, or
+// the first of the document whose collection path has no parameter.
+func seedResource(c *spec.Contract, name string) (*spec.Resource, error) {
+	for _, r := range c.Resources {
+		if (name == "" || r.Name == name) && !strings.Contains(r.CollectionPath, "{") {
+			return r, nil
+		}
+	}
+	if name != "" {
+		return nil, usagef("--resource %q: the document has no such resource, or its path has parameters", name)
+	}
+	return nil, usagef("the document has no resource to create items of")
+}
+
+// seedBody is the body of one create request, and how to name its item.
+type seedBody struct {
+	json  []byte
+	label string
+}
+
+// seedBodies returns the create bodies of the items to load: those of the
+// fixture file, or generated ones.
+func seedBodies(o seedOptions, c *spec.Contract, res *spec.Resource) ([]seedBody, error) {
+	var items []json.RawMessage
 	if o.from == "" {
-		pets, err := mockserver.Generate(o.catalogue)
+		all, err := mockserver.Generate(c, o.catalogue)
 		if err != nil {
 			return nil, usageError{err}
 		}
-		return pets, nil
+		items = all[res.Name]
+	} else {
+		all, err := readFixtureFile(c, o.from)
+		if err != nil {
+			return nil, usagef("--from %v", err)
+		}
+		items = all[res.Name]
 	}
-	f, err := os.Open(o.from)
-	if err != nil {
-		return nil, usageError{err}
+	out := make([]seedBody, 0, len(items))
+	for i, item := range items {
+		b, err := mockserver.CreateBody(c, res, item)
+		if err != nil {
+			return nil, fmt.Errorf("%s[%d]: %w", res.Name, i, err)
+		}
+		label := fmt.Sprintf("%s[%d]", res.Name, i)
+		var named struct{ Name string }
+		if json.Unmarshal(b, &named) == nil && named.Name != "" {
+			label = strconv.Quote(named.Name)
+		}
+		out = append(out, seedBody{json: b, label: label})
 	}
-	defer f.Close()
-	pets, err := mockserver.ReadFixture(f)
-	if err != nil {
-		return nil, usagef("--from %s: %v", o.from, err)
-	}
-	return pets, nil
+	return out, nil
 }
 
-// newPetJSON is the createPet body for p: its id is the server's to give.
-func newPetJSON(p mockserver.Pet) []byte {
-	b, _ := json.Marshal(struct {
-		Name       string `json:"name"`
-		CategoryID int64  `json:"categoryId"`
-		Status     string `json:"status,omitempty"`
-	}{p.Name, p.CategoryID, p.Status})
-	return b
-}
-
-// seeder sends createPet requests with bounded concurrency.
+// seeder sends create requests with bounded concurrency.
 type seeder struct {
 	opts     seedOptions
+	target   string // the URL of the collection
 	client   *http.Client
 	progress *progress
 }
@@ -180,7 +219,7 @@ const (
 	skipped         // not sent, or its fate is unknown
 )
 
-func (s *seeder) run(ctx context.Context, pets []mockserver.Pet) seedResult {
+func (s *seeder) run(ctx context.Context, bodies []seedBody) seedResult {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	jobs := make(chan int)
@@ -206,7 +245,7 @@ func (s *seeder) run(ctx context.Context, pets []mockserver.Pet) seedResult {
 	for range s.opts.concurrency {
 		wg.Go(func() {
 			for i := range jobs {
-				o, msg := s.create(ctx, pets[i])
+				o, msg := s.create(ctx, bodies[i])
 				if o == stopped {
 					stop()
 				}
@@ -215,7 +254,7 @@ func (s *seeder) run(ctx context.Context, pets []mockserver.Pet) seedResult {
 		})
 	}
 	sent := 0
-	for ; sent < len(pets); sent++ {
+	for ; sent < len(bodies); sent++ {
 		select {
 		case jobs <- sent:
 			continue
@@ -225,22 +264,22 @@ func (s *seeder) run(ctx context.Context, pets []mockserver.Pet) seedResult {
 	}
 	close(jobs)
 	wg.Wait()
-	for range len(pets) - sent {
+	for range len(bodies) - sent {
 		note(skipped, "")
 	}
 	return res
 }
 
-// create sends one createPet, retrying 429, 5xx and transport failures
-// with exponential back-off, honouring Retry-After.
-func (s *seeder) create(ctx context.Context, p mockserver.Pet) (outcome, string) {
-	body := newPetJSON(p)
+// create sends one create request, retrying 429, 5xx and transport
+// failures with exponential back-off, honouring Retry-After.
+func (s *seeder) create(ctx context.Context, b seedBody) (outcome, string) {
+	body := b.json
 	backoff := 200 * time.Millisecond
 	for attempt := 0; ; attempt++ {
 		if ctx.Err() != nil {
 			return skipped, ""
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.opts.baseURL+"/pets", bytes.NewReader(body))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.target, bytes.NewReader(body))
 		if err != nil {
 			return stopped, err.Error()
 		}
@@ -254,30 +293,30 @@ func (s *seeder) create(ctx context.Context, p mockserver.Pet) (outcome, string)
 			answer, _ = io.ReadAll(io.LimitReader(resp.Body, 512))
 			resp.Body.Close()
 			status = resp.StatusCode
-			wait = retryAfter(resp.Header.Get("Retry-After"))
+			wait = conformance.RetryAfter(resp.Header, time.Now(), maxRetryWait)
 		}
 		// What a deployment answers may repeat the key: it is never shown.
-		shown := strings.TrimSpace(strings.ReplaceAll(string(answer), s.opts.apiKey, "[redacted]"))
+		shown := strings.TrimSpace(conformance.RedactKey(string(answer), s.opts.apiKey))
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return skipped, ""
 		case status >= 200 && status < 300:
 			return created, ""
 		case status == http.StatusUnauthorized || status == http.StatusForbidden:
-			return stopped, fmt.Sprintf("%q: %d %s; stopping, the key is not accepted", p.Name, status, shown)
+			return stopped, fmt.Sprintf("%q: %d %s; stopping, the key is not accepted", b.label, status, shown)
 		case status >= 300 && status < 500 && status != http.StatusTooManyRequests:
 			// A redirect is not followed: the key would go with it.
-			return failed, fmt.Sprintf("%q: %d %s", p.Name, status, shown)
+			return failed, fmt.Sprintf("%q: %d %s", b.label, status, shown)
 		}
 		// 429, 5xx, or no answer: retry.
 		what := fmt.Sprintf("%d %s", status, shown)
 		if err != nil {
-			what = strings.ReplaceAll(err.Error(), s.opts.apiKey, "[redacted]")
+			what = conformance.RedactKey(err.Error(), s.opts.apiKey)
 		}
 		if attempt == s.opts.retries {
-			return stopped, fmt.Sprintf("%q: %s; stopping after %d retries", p.Name, what, s.opts.retries)
+			return stopped, fmt.Sprintf("%q: %s; stopping after %d retries", b.label, what, s.opts.retries)
 		}
-		if wait == 0 {
+		if resp == nil || resp.Header.Get("Retry-After") == "" {
 			wait = backoff
 			backoff = min(2*backoff, 5*time.Second)
 		}
@@ -291,12 +330,5 @@ func (s *seeder) create(ctx context.Context, p mockserver.Pet) (outcome, string)
 	}
 }
 
-// retryAfter reads a Retry-After in seconds, capped at 30 s. An HTTP-date
-// or nothing gives 0.
-func retryAfter(v string) time.Duration {
-	secs, err := strconv.Atoi(v)
-	if err != nil || secs < 0 {
-		return 0
-	}
-	return min(time.Duration(secs)*time.Second, 30*time.Second)
-}
+// maxRetryWait bounds the wait a Retry-After asks for.
+const maxRetryWait = 30 * time.Second

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"io"
@@ -29,11 +30,11 @@ type seedTarget struct {
 // createPet and answers it itself when it returns true.
 func newSeedTarget(t *testing.T, fault func(w http.ResponseWriter, r *http.Request, n int64) bool) *seedTarget {
 	t.Helper()
-	srv, err := mockserver.New(mockserver.Config{Pets: []mockserver.Pet{}})
+	srv, err := mockserver.New(mockserver.Config{Items: mockserver.Items{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &seedTarget{store: srv.Store()}
+	st := &seedTarget{store: srv.Store("pets")}
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			n := st.posts.Add(1)
@@ -46,6 +47,20 @@ func newSeedTarget(t *testing.T, fault func(w http.ResponseWriter, r *http.Reque
 	t.Cleanup(hs.Close)
 	st.url = hs.URL + "/v1"
 	return st
+}
+
+// pets returns the pets the target stores.
+func (st *seedTarget) pets(tb testing.TB) []pet {
+	tb.Helper()
+	var items []json.RawMessage
+	for _, e := range st.store.Entries() {
+		items = append(items, e.Text)
+	}
+	pets, err := decodePets(items)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return pets
 }
 
 func runSeed(t *testing.T, getenv func(string) string, args ...string) (string, string, error) {
@@ -67,8 +82,8 @@ func TestSeedCreatesEveryPet(t *testing.T) {
 	if st.store.Len() != 45 {
 		t.Errorf("store holds %d pets, want 45", st.store.Len())
 	}
-	want, _ := mockserver.Generate(mockserver.Catalogue{Seed: 3, Count: 45})
-	got, _ := st.store.Pets()
+	want := generatePets(t, mockserver.Catalogue{Seed: 3, Count: 45})
+	got := st.pets(t)
 	names := map[string]int{}
 	for _, p := range want {
 		names[p.Name+"/"+p.Status]++

@@ -17,11 +17,13 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
 )
 
 // options are the settings of petmock's server, from flags and environment
 // variables.
 type options struct {
+	spec         string // the document's file; "" for the embedded one
 	addr         string
 	apiKeys      []string
 	seed         uint64
@@ -48,22 +50,23 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	o := options{
 		addr:         "127.0.0.1:4010",
 		seed:         mockserver.DefaultSeed,
-		pets:         mockserver.DefaultPets,
+		pets:         mockserver.DefaultCount,
 		logFormat:    "text",
 		saveInterval: 5 * time.Second,
 		journal:      mockserver.DefaultJournalSize,
-		maxPets:      mockserver.DefaultMaxPets,
+		maxPets:      mockserver.DefaultMaxItems,
 		maxStoreMB:   mockserver.DefaultMaxStoreBytes >> 20,
 	}
 	fs := flag.NewFlagSet("petmock", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.StringVar(&o.spec, "spec", "", "serve the OpenAPI document in this `file` instead of the built-in Petstore one")
 	fs.StringVar(&o.addr, "addr", o.addr, "`host:port` to listen on")
 	fs.Func("api-key", "API `key` to accept as a bearer token; repeat for more (default "+mockserver.DefaultAPIKey+")", func(v string) error {
 		o.apiKeys = append(o.apiKeys, v)
 		return nil
 	})
 	fs.Uint64Var(&o.seed, "seed", o.seed, "seed of the generated catalogue, the latency and the failures; the same seed repeats a run")
-	fs.IntVar(&o.pets, "pets", o.pets, "`number` of pets in the generated catalogue")
+	fs.IntVar(&o.pets, "pets", o.pets, "`number` of items of each resource (pets, in the Petstore) in the generated catalogue")
 	fs.StringVar(&o.fixtures, "fixtures", "", "start from the catalogue in this fixture `file` instead of a generated one")
 	fs.StringVar(&o.state, "state", "", "load the store from this `file` at start, and save it there at shutdown and every --save-interval")
 	fs.DurationVar(&o.saveInterval, "save-interval", o.saveInterval, "how often to save the store to --state when it changed")
@@ -82,8 +85,8 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return nil
 	})
 	fs.IntVar(&o.journal, "journal", o.journal, "how many requests GET /__petmock/requests keeps; 0 keeps none")
-	fs.IntVar(&o.maxPets, "max-pets", o.maxPets, "most pets the store holds; past it createPet is refused with 507")
-	fs.Int64Var(&o.maxStoreMB, "max-store-mb", o.maxStoreMB, "most MiB of pet JSON the store holds; past it createPet is refused with 507")
+	fs.IntVar(&o.maxPets, "max-pets", o.maxPets, "most items each resource holds; past it a create is refused with 507")
+	fs.Int64Var(&o.maxStoreMB, "max-store-mb", o.maxStoreMB, "most MiB of JSON each resource holds; past it a create is refused with 507")
 	fs.StringVar(&o.logFormat, "log-format", o.logFormat, "request log format, text or json")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, `Usage:
@@ -171,19 +174,28 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		logger = slog.New(slog.NewTextHandler(logs, nil))
 	}
 
-	catalogue, err := startingCatalogue(o)
+	contract, err := readContract(o.spec)
+	if err != nil {
+		return err
+	}
+	for _, note := range contract.Notes {
+		logger.Info("document", "note", note)
+	}
+	items, catalogue, err := startingItems(o, contract)
 	if err != nil {
 		return err
 	}
 	cfg := mockserver.Config{
+		Contract:      contract,
 		APIKeys:       o.apiKeys,
-		Pets:          catalogue,
+		Items:         items,
+		Catalogue:     catalogue,
 		Logger:        logger,
 		Latency:       o.latency,
 		FailRate:      o.failRate,
 		ChaosSeed:     o.seed,
 		JournalSize:   o.journal,
-		MaxPets:       o.maxPets,
+		MaxItems:      o.maxPets,
 		MaxStoreBytes: o.maxStoreMB << 20,
 	}
 	if o.journal == 0 {
@@ -197,15 +209,15 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return usageError{err}
 	}
-	if len(catalogue) >= 100_000 {
-		// The store keeps its own compact copy: give the memory of the
-		// catalogue back now rather than whenever the runtime gets to it.
-		catalogue, cfg.Pets = nil, nil
+	if o.pets >= 100_000 {
+		// The stores keep their own compact copy: give the memory the
+		// catalogue was made in back now rather than whenever the
+		// runtime gets to it.
 		debug.FreeOSMemory()
 	}
 	var saver *stateSaver
 	if o.state != "" {
-		if saver, err = openState(o.state, srv.Store(), logger); err != nil {
+		if saver, err = openState(o.state, srv, logger); err != nil {
 			return err
 		}
 	}
@@ -215,7 +227,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	hs := newHTTPServer(srv, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
-	fmt.Fprintln(stdout, startLine(ln.Addr(), o.apiKeys))
+	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, o.apiKeys))
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -284,39 +296,57 @@ func newHTTPServer(h http.Handler, b bounds, errLog *log.Logger) *http.Server {
 	}
 }
 
-// startingCatalogue is the catalogue the store starts with and returns to
-// on reset: the fixture file, or a generated catalogue.
-func startingCatalogue(o options) ([]mockserver.Pet, error) {
+// readContract reads the document petmock serves: the file --spec names,
+// or the embedded one.
+func readContract(path string) (*spec.Contract, error) {
+	if path == "" {
+		return spec.Default()
+	}
+	c, err := spec.ReadFile(path)
+	if err != nil {
+		return nil, usagef("--spec: %v", err)
+	}
+	return c, nil
+}
+
+// startingItems are the items the stores start with and return to on
+// reset: those of the fixture file, or a generated catalogue.
+func startingItems(o options, c *spec.Contract) (mockserver.Items, *mockserver.Catalogue, error) {
 	if o.fixtures != "" {
-		f, err := os.Open(o.fixtures)
+		items, err := readFixtureFile(c, o.fixtures)
 		if err != nil {
-			return nil, usageError{err}
+			return nil, nil, usagef("--fixtures %v", err)
 		}
-		defer f.Close()
-		pets, err := mockserver.ReadFixture(f)
-		if err != nil {
-			return nil, usagef("--fixtures %s: %v", o.fixtures, err)
-		}
-		return pets, nil
+		return items, nil, nil
 	}
 	if o.pets == 0 {
-		return []mockserver.Pet{}, nil
+		return mockserver.Items{}, nil, nil
 	}
-	pets, err := mockserver.Generate(mockserver.Catalogue{Seed: o.seed, Count: o.pets})
+	return nil, &mockserver.Catalogue{Seed: o.seed, Count: o.pets}, nil
+}
+
+// readFixtureFile reads and checks the fixture in a file.
+func readFixtureFile(c *spec.Contract, path string) (mockserver.Items, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, err
 	}
-	return pets, nil
+	defer f.Close()
+	items, err := mockserver.ReadFixture(c, f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return items, nil
 }
 
 // startLine is the one line petmock prints when it is ready: where it
 // serves, and the key to use. A key the user chose is not printed.
-func startLine(addr net.Addr, keys []string) string {
+func startLine(addr net.Addr, base string, keys []string) string {
 	host, port, _ := net.SplitHostPort(addr.String())
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
 		host = "localhost"
 	}
-	url := "http://" + net.JoinHostPort(host, port) + "/v1"
+	url := "http://" + net.JoinHostPort(host, port) + base
 	if len(keys) == 0 {
 		return "petmock serving " + url + " with API key " + mockserver.DefaultAPIKey
 	}

@@ -133,8 +133,8 @@ func TestRunServesAndPrintsKey(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || strings.Count(string(body), `"id"`) != mockserver.DefaultPets {
-		t.Errorf("GET /v1/pets?limit=100: %d with %d pets, want 200 with %d", resp.StatusCode, strings.Count(string(body), `"id"`), mockserver.DefaultPets)
+	if resp.StatusCode != 200 || strings.Count(string(body), `"id"`) != mockserver.DefaultCount {
+		t.Errorf("GET /v1/pets?limit=100: %d with %d pets, want 200 with %d", resp.StatusCode, strings.Count(string(body), `"id"`), mockserver.DefaultCount)
 	}
 }
 
@@ -295,7 +295,7 @@ func TestStartFromFixtures(t *testing.T) {
 	s := start(t, "--fixtures", filepath.Join("..", "..", "testdata", "catalogue-small.json"))
 	status, body := get(t, "GET", s.url+"/pets?limit=100", "")
 	want, _ := os.ReadFile(filepath.Join("..", "..", "testdata", "catalogue-small.json"))
-	pets, _ := mockserver.ReadFixture(bytes.NewReader(want))
+	pets, _ := readPets(want)
 	if status != 200 || strings.Count(body, `"id"`) != len(pets) || !strings.Contains(body, pets[0].Name) {
 		t.Errorf("GET /v1/pets with --fixtures: %d %s", status, body)
 	}

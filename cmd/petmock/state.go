@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"sync"
@@ -12,41 +11,38 @@ import (
 	"github.com/petstore/contract/mockserver"
 )
 
-// stateSaver keeps a store in its --state file.
+// stateSaver keeps the stores of a server in its --state file.
 type stateSaver struct {
-	path  string
-	store *mockserver.Store
-	log   *slog.Logger
+	path string
+	srv  *mockserver.Server
+	log  *slog.Logger
 
 	mu    sync.Mutex // serialises saves; guards saved
-	saved uint64     // the store version the file holds
+	saved uint64     // the version of the items the file holds
 }
 
-// openState loads the state file into store, or creates it from store if
-// it does not exist yet. A file that is not a valid fixture is refused,
-// and left as it is.
-func openState(path string, store *mockserver.Store, log *slog.Logger) (*stateSaver, error) {
-	s := &stateSaver{path: path, store: store, log: log}
-	if err := mockserver.RemoveStaleStateFiles(path); err != nil {
+// openState loads the state file into srv, or creates it from srv if it
+// does not exist yet. A file that is not a valid fixture is refused, and
+// left as it is.
+func openState(path string, srv *mockserver.Server, log *slog.Logger) (*stateSaver, error) {
+	s := &stateSaver{path: path, srv: srv, log: log}
+	if err := removeStaleStateFiles(path); err != nil {
 		return nil, err
 	}
-	pets, err := mockserver.LoadState(path)
+	err := loadState(path, srv)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		v, err := mockserver.SaveState(path, store)
+		v, err := saveState(path, srv)
 		if err != nil {
 			return nil, err
 		}
 		s.saved = v
-		log.Info("created state file", "path", path, "pets", store.Len())
+		log.Info("created state file", "path", path)
 	case err != nil:
 		return nil, err
 	default:
-		if err := store.Replace(pets); err != nil {
-			return nil, fmt.Errorf("state file %s: %w", path, err)
-		}
-		s.saved = store.Version()
-		log.Info("loaded state file", "path", path, "pets", len(pets))
+		s.saved = srv.Version()
+		log.Info("loaded state file", "path", path)
 	}
 	return s, nil
 }
@@ -55,10 +51,10 @@ func openState(path string, store *mockserver.Store, log *slog.Logger) (*stateSa
 func (s *stateSaver) save() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.store.Version() == s.saved {
+	if s.srv.Version() == s.saved {
 		return nil
 	}
-	v, err := mockserver.SaveState(s.path, s.store)
+	v, err := saveState(s.path, s.srv)
 	if err != nil {
 		return err
 	}

@@ -5,23 +5,6 @@ import (
 	"unicode/utf8"
 )
 
-// appendPetJSON appends the JSON encoding of p to dst. The bytes are the
-// ones a json.Encoder with SetEscapeHTML(false) produces for Pet; a fuzz
-// test holds it to that.
-func appendPetJSON(dst []byte, p Pet) []byte {
-	dst = append(dst, `{"id":`...)
-	dst = strconv.AppendInt(dst, p.ID, 10)
-	dst = append(dst, `,"name":`...)
-	dst = appendJSONString(dst, p.Name)
-	dst = append(dst, `,"categoryId":`...)
-	dst = strconv.AppendInt(dst, p.CategoryID, 10)
-	if p.Status != "" {
-		dst = append(dst, `,"status":`...)
-		dst = appendJSONString(dst, p.Status)
-	}
-	return append(dst, '}')
-}
-
 // appendErrorJSON appends the JSON encoding of an Error body to dst.
 func appendErrorJSON(dst []byte, e *Error) []byte {
 	dst = append(dst, `{"code":`...)

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// A state file keeps the stores between runs. It is a fixture, so a state
+// file can also be loaded with --fixtures or PUT /__petmock/{resource}.
+
+// loadState loads the state file at path into srv. A missing file gives an
+// error for which errors.Is(err, os.ErrNotExist) holds; a file that is not
+// a valid fixture gives an error that says where it is wrong, and changes
+// nothing.
+func loadState(path string, srv *mockserver.Server) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := srv.Load(f); err != nil {
+		return fmt.Errorf("state file %s is corrupt, so petmock leaves it as it is; repair or remove it: %w", path, err)
+	}
+	return nil
+}
+
+// saveState writes the items of srv to path atomically: it writes a
+// temporary file in the same directory, syncs it, and renames it over
+// path. A crash at any moment leaves either the old file or the new one,
+// never a torn one. It returns the version of the items it saved.
+func saveState(path string, srv *mockserver.Server) (uint64, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, base+tmpSuffix+"*")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly after the rename
+	version, err := srv.Export(tmp)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if closeErr := tmp.Close(); err == nil {
+		err = closeErr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("save state to %s: %w", path, err)
+	}
+	// Make the rename itself durable.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return version, nil
+}
+
+// tmpSuffix marks the temporary files of saveState.
+const tmpSuffix = ".tmp-"
+
+// removeStaleStateFiles removes the temporary files a crash during
+// saveState left beside path.
+func removeStaleStateFiles(path string) error {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), base+tmpSuffix) && !e.IsDir() {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+package mockserver
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// allowOrder is the order of the methods in an Allow header.
+var allowOrder = []string{
+	http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+	http.MethodDelete, http.MethodTrace, http.MethodConnect,
+}
+
+// methodsFor returns the methods the path of r takes, as an Allow header
+// lists them both on a 405 and on an answer to OPTIONS: those of the
+// operations of its path, of an admin endpoint or of the documents, with
+// HEAD wherever GET is, and OPTIONS last. It returns nil for a path that
+// is nothing petmock serves.
+func (s *Server) methodsFor(r *http.Request) []string {
+	var methods []string
+	switch path := r.URL.Path; {
+	case strings.HasPrefix(path, AdminPrefix):
+		methods = s.adminMethods(strings.TrimPrefix(path, AdminPrefix))
+	case path == docYAMLPath || path == docJSONPath:
+		methods = []string{http.MethodGet}
+	default:
+		for _, m := range allowOrder {
+			probe := *r
+			probe.Method = m
+			if _, _, err := s.router.FindRoute(&probe); err == nil {
+				methods = append(methods, m)
+			}
+		}
+	}
+	if methods == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range allowOrder {
+		if slices.Contains(methods, m) || m == http.MethodHead && slices.Contains(methods, http.MethodGet) {
+			out = append(out, m)
+		}
+	}
+	return append(out, http.MethodOptions)
+}
+
+// notFound is the 404 of a path that is nothing petmock serves.
+func (s *Server) notFound(r *http.Request) *Error {
+	if strings.HasPrefix(r.URL.Path, AdminPrefix) {
+		return notAdminEndpoint(r.URL.Path)
+	}
+	return notAnOperation(r.URL.Path)
+}

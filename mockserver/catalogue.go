@@ -1,0 +1,200 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/brianvoe/gofakeit/v7"
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/fake"
+)
+
+// Defaults of the generated catalogue: every start of petmock without
+// options shows the same 50 items of each resource.
+const (
+	DefaultSeed  = 1
+	DefaultCount = 50
+)
+
+// Catalogue describes a generated catalogue. The default catalogue is
+// Catalogue{Seed: DefaultSeed}.
+type Catalogue struct {
+	// Seed makes the catalogue repeat: the same Seed, Count and StatusMix
+	// always give the same items, byte for byte. Zero is a seed like any
+	// other.
+	Seed uint64
+	// Count is the number of items of each resource. Zero means
+	// DefaultCount.
+	Count int
+	// StatusMix weighs the values of the items' status property, an
+	// enumeration, in its order. Nil means the document's x-petmock-mix,
+	// or even weights.
+	StatusMix []int
+}
+
+// Items are items of the resources of a document, by resource name: each
+// a JSON object, in the form petmock answers with.
+type Items map[string][]json.RawMessage
+
+// Generate returns the items of a catalogue of the contract's resources,
+// with ids from 1 to Count. Every property of an item gets a value made
+// from its schema, realistic where its name says what it holds (the name
+// of a pet is a pet name; a petId is the id of a generated pet).
+func Generate(c *spec.Contract, cat Catalogue) (Items, error) {
+	entries, err := generate(c, newShapes(c), cat)
+	if err != nil {
+		return nil, err
+	}
+	out := Items{}
+	for name, es := range entries {
+		items := make([]json.RawMessage, len(es))
+		for i, e := range es {
+			items[i] = e.Text
+		}
+		out[name] = items
+	}
+	return out, nil
+}
+
+// generate makes the store entries of a catalogue.
+func (s *Server) generate(cat Catalogue) (map[string][]Entry, error) {
+	return generate(s.contract, newShapes(s.contract), cat)
+}
+
+func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]Entry, error) {
+	if cat.Count < 0 {
+		return nil, fmt.Errorf("count %d: must not be negative", cat.Count)
+	}
+	if cat.Count == 0 {
+		cat.Count = DefaultCount
+	}
+	out := map[string][]Entry{}
+	refs := func(name string) (int, bool) {
+		if c.Resource(name) == nil {
+			return 0, false
+		}
+		return cat.Count, true
+	}
+	for i, r := range c.Resources {
+		rs := newResource(r, shapes, c.Base)
+		gen := &fake.Generator{Contract: c, Faker: streamFaker(cat.Seed, r.Name, i == 0), Refs: refs}
+		props := r.Properties[1:] // the id is assigned
+		mixes := make([][]int, len(props))
+		exact := make([]bool, len(props))
+		for j, p := range props {
+			exact[j] = exactSchema(p.Schema, 0)
+			if p.Name == "status" && cat.StatusMix != nil {
+				if len(cat.StatusMix) != len(p.Schema.Enum) {
+					return nil, fmt.Errorf("status mix %v: want %d weights, one for each of %v", cat.StatusMix, len(p.Schema.Enum), p.Schema.Enum)
+				}
+				mixes[j] = cat.StatusMix
+			}
+		}
+		for _, mix := range mixes {
+			if mix == nil {
+				continue
+			}
+			total := 0
+			for _, w := range mix {
+				if w < 0 {
+					return nil, fmt.Errorf("status mix %v: weights must not be negative", mix)
+				}
+				total += w
+			}
+			if total == 0 {
+				return nil, errors.New("status mix: at least one weight must be positive")
+			}
+		}
+		entries := make([]Entry, cat.Count)
+		item := make(map[string]any, len(props)+1)
+		for n := range entries {
+			clear(item)
+			for j, p := range props {
+				v, err := makeValue(gen, p, r.Name, mixes[j], exact[j])
+				if err != nil {
+					return nil, fmt.Errorf("%s: %s: %w", r.Name, p.Name, err)
+				}
+				item[p.Name] = v
+			}
+			entries[n] = rs.entry(int64(n+1), item)
+		}
+		out[r.Name] = entries
+	}
+	return out, nil
+}
+
+// makeValue makes the value of one property of a generated item. An
+// inexact schema, one the generator may miss, is checked.
+func makeValue(gen *fake.Generator, p spec.Property, resource string, mix []int, exact bool) (any, error) {
+	hint := fake.Hint{Property: p.Name, Resource: resource}
+	if mix != nil {
+		total := 0
+		for _, w := range mix {
+			total += w
+		}
+		return jsonValue(p.Schema.Enum[fake.Pick(gen.Faker.IntN(total), mix)]), nil
+	}
+	if exact {
+		return gen.Value(p.Schema, hint), nil
+	}
+	return gen.Valid(p.Schema, hint)
+}
+
+// streamFaker returns the faker of a resource's catalogue. Each resource
+// draws from a stream of its own, so that a resource added to the document
+// changes no other's catalogue; the first resource's stream is the seed
+// itself, as petmock's catalogues of pets have always been.
+func streamFaker(seed uint64, name string, first bool) *gofakeit.Faker {
+	if first {
+		return fake.NewFaker(seed)
+	}
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return gofakeit.NewFaker(rand.NewPCG(seed, seed^h.Sum64()), false)
+}
+
+// exactSchema reports whether every value the generator makes for s
+// matches it, so that a catalogue of a million items need not check each.
+// Patterns, multiples, alternatives and unique items may be missed.
+func exactSchema(s *openapi3.Schema, depth int) bool {
+	if s == nil || depth > 16 {
+		return false
+	}
+	if len(s.Enum) > 0 {
+		return true
+	}
+	if s.Pattern != "" || s.MultipleOf != nil || s.Not != nil || len(s.OneOf)+len(s.AnyOf) > 0 || s.UniqueItems ||
+		s.MinProps > 0 || s.MaxProps != nil || s.Example != nil || len(s.Examples) > 0 {
+		return false
+	}
+	switch spec.TypeOf(s) {
+	case "object":
+		for _, m := range s.AllOf {
+			if m.Value == nil || spec.TypeOf(m.Value) != "object" || !exactSchema(m.Value, depth+1) {
+				return false
+			}
+		}
+		for _, p := range s.Properties {
+			if !exactSchema(p.Value, depth+1) {
+				return false
+			}
+		}
+		if ap := s.AdditionalProperties.Schema; ap != nil && !exactSchema(ap.Value, depth+1) {
+			return false
+		}
+		return true
+	case "array":
+		return s.Items != nil && exactSchema(s.Items.Value, depth+1)
+	case "string":
+		return slices.Contains([]string{"", "date-time", "date", "email", "uuid", "uri", "url", "hostname", "ipv4", "ipv6", "byte", "password"}, s.Format)
+	case "integer", "number", "boolean":
+		return len(s.AllOf) == 0
+	}
+	return false
+}

@@ -1,0 +1,263 @@
+package mockserver
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/petstore/contract/spec"
+)
+
+// operation is what the server knows of one operation of the document.
+type operation struct {
+	spec        *spec.Operation
+	handle      func(w http.ResponseWriter, r *http.Request, c *call) error
+	resource    *resource    // nil for an operation of no resource
+	bearer      bool         // security is exactly a bearer token
+	queryParams []string     // names of the declared query parameters
+	deprecation *deprecation // nil unless the operation is deprecated with something to say
+
+	// params are the compiled parameter checks; paramsCompiled is false
+	// when the parameters are not simple enough to compile.
+	params         []paramCheck
+	paramsCompiled bool
+	// body is the compiled check of a JSON body; nil when there is none
+	// or it is not simple enough.
+	body *objectCheck
+	// bodyShape is the shape of the JSON body, whose integers are checked
+	// digit for digit; nil when there is none.
+	bodyShape *shape
+	// route is the route of the operation, for openapi3filter;
+	// paramsRoute has the operation without its security, for validating
+	// the parameters once the key has been checked.
+	route, paramsRoute *routers.Route
+	// answer makes the answers of an operation of no resource.
+	answer *generated
+}
+
+// call is a validated request, as a handler receives it.
+type call struct {
+	op     *operation
+	params map[string]string   // path parameters
+	query  map[string][]string // query parameters
+	body   any                 // the decoded JSON body; nil for an operation without one
+	after  int64               // of a list: the id its cursor points after
+}
+
+// bind binds a handler to every operation of the document, by its role:
+// the handlers of a resource, or answers made from the schema.
+func (s *Server) bind(shapes *shapes) error {
+	doc := s.contract.Doc
+	s.ops = make(map[string]*operation, len(s.contract.Operations))
+	for _, so := range s.contract.Operations {
+		op := &operation{spec: so}
+		op.bearer = bearerOnly(doc, so.Security)
+		op.params, op.paramsCompiled = compileParams(so.Parameters)
+		if rb := so.Op.RequestBody; rb != nil && rb.Value != nil {
+			if mt := rb.Value.Content.Get("application/json"); mt != nil && len(rb.Value.Content) == 1 {
+				op.body, _ = compileObject(mt.Schema)
+			}
+		}
+		if rs := so.RequestSchema(); rs != nil {
+			op.bodyShape = shapes.of(rs)
+		}
+		paramsOnly := *so.Op
+		paramsOnly.Security = &openapi3.SecurityRequirements{}
+		op.route = &routers.Route{Spec: doc, Path: so.Path, PathItem: so.Item, Method: so.Method, Operation: so.Op}
+		op.paramsRoute = &routers.Route{Spec: doc, Path: so.Path, PathItem: so.Item, Method: so.Method, Operation: &paramsOnly}
+		for _, p := range so.Parameters {
+			if p.In == openapi3.ParameterInQuery {
+				op.queryParams = append(op.queryParams, p.Name)
+			}
+		}
+		if d := so.Deprecation; d != nil {
+			dep, err := newDeprecation(s.contract, so, s.base)
+			if err != nil {
+				return err
+			}
+			op.deprecation = dep
+		}
+		if so.Resource != nil {
+			op.resource = s.byName[so.Resource.Name]
+		}
+		switch so.Role {
+		case spec.RoleList:
+			op.handle = s.list
+		case spec.RoleCreate:
+			op.handle = s.create
+		case spec.RoleRead:
+			op.handle = s.read
+		case spec.RoleReplace:
+			op.handle = s.replace
+		case spec.RoleUpdate:
+			op.handle = s.update
+		case spec.RoleDelete:
+			op.handle = s.remove
+		default:
+			g, err := newGenerated(s.contract, so, shapes)
+			if err != nil {
+				return err
+			}
+			op.answer = g
+			op.handle = s.answer
+		}
+		s.ops[so.ID] = op
+	}
+	s.fast = compileRouter(s.contract, s.ops)
+	return nil
+}
+
+// serveAPI runs the request pipeline of the API: route, deprecation
+// headers, the key, Prefer, injected latency and failures, the sunset,
+// forced answers, the request's parameters and body, and at last the
+// handler.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) error {
+	op, params, err := s.route(r)
+	if err != nil {
+		return err
+	}
+	if op.deprecation != nil {
+		op.deprecation.setHeaders(w.Header(), r, nil)
+	}
+	if err := s.authenticate(r, op, params); err != nil {
+		return err
+	}
+	var prefs preferences
+	if values := r.Header.Values("Prefer"); len(values) > 0 {
+		var e *Error
+		if prefs, e = parsePrefer(values); e != nil {
+			return e
+		}
+	}
+	// Latency and failures come after the key, so that a request without
+	// one learns nothing else, and stray requests do not draw from the
+	// seeded source.
+	if err := s.injectChaos(r, &prefs); err != nil {
+		return err
+	}
+	// A removed operation is gone, whatever else a client prefers.
+	var answer *Error
+	if d := op.deprecation; d != nil {
+		now := prefs.now
+		if now.IsZero() {
+			now = s.now()
+		}
+		if d.removed(now) {
+			answer = d.gone(op.spec.ID)
+		}
+	}
+	if answer == nil && prefs.code != 0 {
+		var applied bool
+		if answer, applied = forced(op.spec, prefs.code); applied {
+			prefs.applied = append(prefs.applied, "code="+strconv.Itoa(prefs.code))
+		}
+	}
+	if len(prefs.applied) > 0 {
+		w.Header().Set("Preference-Applied", strings.Join(prefs.applied, ", "))
+	}
+	if answer != nil {
+		return answer
+	}
+	c, err := s.checkRequest(r, op, params, rec)
+	if err != nil {
+		return err
+	}
+	return op.handle(w, r, c)
+}
+
+// route finds the operation of a request, with the compiled router when
+// it can tell, and with openapi3filter's otherwise.
+func (s *Server) route(r *http.Request) (*operation, map[string]string, error) {
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	if op, params, ok := s.fast.find(method, r.URL); ok {
+		return op, params, nil
+	}
+	route, params, err := s.findRoute(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.ops[opID(route.Operation, route.Method, route.Path)], params, nil
+}
+
+// opID returns the id the contract gives an operation.
+func opID(op *openapi3.Operation, method, path string) string {
+	if op.OperationID != "" {
+		return op.OperationID
+	}
+	return method + " " + path
+}
+
+// findRoute finds the operation of a request. A HEAD request is routed as
+// a GET; net/http drops the body of its answer.
+func (s *Server) findRoute(r *http.Request) (*routers.Route, map[string]string, error) {
+	rr := r
+	if r.Method == http.MethodHead {
+		get := *r
+		get.Method = http.MethodGet
+		rr = &get
+	}
+	route, params, err := s.router.FindRoute(rr)
+	switch {
+	case err == nil:
+		return route, params, nil
+	case errors.Is(err, routers.ErrMethodNotAllowed):
+		return nil, nil, methodNotAllowed(r.Method, r.URL.Path, s.methodsFor(r))
+	default:
+		return nil, nil, notAnOperation(r.URL.Path)
+	}
+}
+
+// injectChaos delays the answer, by Prefer: delay= or else by the
+// configured latency, and fails it with 503 at the configured rate.
+func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
+	var delay time.Duration
+	var fail bool
+	if s.chaos.enabled() {
+		delay, fail = s.chaos.draw()
+	}
+	if prefs.hasDelay {
+		delay = prefs.delay
+		prefs.applied = append(prefs.applied, "delay="+strconv.FormatInt(prefs.delay.Milliseconds(), 10))
+	}
+	if !sleep(r.Context(), delay) {
+		return newError(http.StatusServiceUnavailable, "request", "cancelled by the client during the delay")
+	}
+	if fail {
+		return newError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", s.chaos.failRate).
+			withHeader("Retry-After", "1")
+	}
+	return nil
+}
+
+// expand fills the parameters of a path template with their values.
+func expand(template string, params map[string]string) string {
+	if !strings.Contains(template, "{") {
+		return template
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(template, '{')
+		j := strings.IndexByte(template, '}')
+		if i < 0 || j < i {
+			b.WriteString(template)
+			return b.String()
+		}
+		b.WriteString(template[:i])
+		b.WriteString(params[template[i+1:j]])
+		template = template[j+1:]
+	}
+}
+
+// describe names an operation for messages.
+func describe(op *spec.Operation) string {
+	return fmt.Sprintf("%s (%s %s)", op.ID, op.Method, op.Path)
+}

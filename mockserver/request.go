@@ -1,0 +1,191 @@
+package mockserver
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"maps"
+	"math"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/petstore/contract/spec"
+)
+
+// The request pipeline checks every request against the document, in one
+// place: checkRequest. Each part of a request is decided by a compiled
+// check when it can tell that the part is valid (see compiled.go), and by
+// openapi3filter otherwise, which also words the error. Handlers receive
+// what checkRequest returns, valid, and refuse nothing themselves.
+
+// validation are the options of openapi3filter's checks of the parameters
+// and the body, once the key has been checked.
+var validation = openapi3filter.Options{
+	ExcludeRequestBody:  true, // read and checked separately, within MaxBodyBytes
+	SkipSettingDefaults: true, // handlers apply defaults; the request is not rewritten
+	// The key is checked before, so that Prefer can force an answer
+	// between the key and the rest.
+	AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+	SchemaValidationOptions: []openapi3.SchemaValidationOption{
+		openapi3.DisableSchemaErrorDetails(),
+	},
+}
+
+// checkRequest checks the parameters and the body of r against op, and
+// returns them as a call. rec, when not nil, is told the body.
+func (s *Server) checkRequest(r *http.Request, op *operation, params map[string]string, rec *recorder) (*call, error) {
+	c := &call{op: op, params: params}
+	if r.URL.RawQuery != "" && (len(op.queryParams) > 0 || op.spec.Role == spec.RoleList) {
+		c.query, _ = url.ParseQuery(r.URL.RawQuery) // a malformed pair is dropped, as openapi3filter does
+		for _, name := range op.queryParams {
+			if len(c.query[name]) > 1 {
+				return nil, badRequest(name, "must be given at most once")
+			}
+		}
+	}
+	if !op.paramsCompiled || !paramsOK(op.params, c.query, params) {
+		in := validationInput(r, op.paramsRoute, params, c.query, nil)
+		in.Options = &validation
+		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
+			return nil, requestError(err)
+		}
+	}
+	if rs := op.resource; rs != nil && op.spec.Role == spec.RoleList {
+		c.after = math.MinInt64
+		if v := first(c.query, rs.spec.Paging.Cursor); v != "" {
+			after, e := decodeCursor(v)
+			if e != nil {
+				return nil, e
+			}
+			c.after = after
+		}
+	}
+	if rb := op.spec.Op.RequestBody; rb != nil && rb.Value != nil {
+		body, err := s.checkBody(r, op, params, rb.Value, rec)
+		if err != nil {
+			return nil, err
+		}
+		c.body = body
+	}
+	return c, nil
+}
+
+// first returns the first value of a query parameter, or "".
+func first(query map[string][]string, name string) string {
+	if vs := query[name]; len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
+
+// checkBody reads the body within MaxBodyBytes, checks it against the
+// document and returns it decoded.
+func (s *Server) checkBody(r *http.Request, op *operation, params map[string]string, rb *openapi3.RequestBody, rec *recorder) (any, error) {
+	body, e := readBody(r)
+	if e != nil {
+		return nil, e
+	}
+	if rec != nil {
+		rec.reqBody = body
+	}
+	if len(body) == 0 {
+		if rb.Required {
+			return nil, badRequest("body", "is required")
+		}
+		return nil, nil
+	}
+	ct := r.Header.Get("Content-Type")
+	if ct != "application/json" && rb.Content.Get(ct) == nil {
+		return nil, unsupportedMediaType(slices.Sorted(maps.Keys(rb.Content)), ct)
+	}
+	value, decodeErr := decodeJSON(body)
+	compiled := decodeErr == nil && op.body != nil && op.body.ok(value)
+	if !compiled {
+		in := validationInput(r, op.route, params, nil, body)
+		in.Options = &validation
+		if err := openapi3filter.ValidateRequestBody(r.Context(), in, rb); err != nil {
+			return nil, requestError(err)
+		}
+	}
+	switch {
+	case decodeErr != nil && isJSON(ct):
+		return nil, decodeErr
+	case decodeErr != nil:
+		// A body of another media type that the document allows: it
+		// passed, and no handler reads its value.
+		return nil, nil
+	case !compiled && op.bodyShape != nil:
+		// openapi3filter reads numbers as float64s, so an integer beyond
+		// int64 passes it, rounded: its digits are checked here.
+		if e := op.bodyShape.exactIntegers(value, "body"); e != nil {
+			return nil, e
+		}
+	}
+	return value, nil
+}
+
+// isJSON reports whether a Content-Type is JSON: application/json, or a
+// type whose subtype ends in +json.
+func isJSON(contentType string) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+// validationInput is the input of openapi3filter for r, with body, which
+// may be nil, as its body. The body a client sent is kept away from
+// openapi3filter, which would read all of it, whatever its size, before
+// even checking the key.
+func validationInput(r *http.Request, route *routers.Route, params map[string]string, query url.Values, body []byte) *openapi3filter.RequestValidationInput {
+	req := *r
+	req.Body = http.NoBody
+	if body != nil {
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.ContentLength = int64(len(body))
+	}
+	return &openapi3filter.RequestValidationInput{Request: &req, PathParams: params, QueryParams: query, Route: route}
+}
+
+// authenticate checks the key of a request against the security op
+// requires: a bearer token by the compiled check, anything else the
+// document may ask for through openapi3filter.
+func (s *Server) authenticate(r *http.Request, op *operation, params map[string]string) error {
+	switch {
+	case op.bearer:
+		if e := s.keys.check(r.Header.Values("Authorization")); e != nil {
+			return e
+		}
+	case len(op.spec.Security) > 0:
+		in := validationInput(r, op.route, params, nil, nil)
+		in.Options = &openapi3filter.Options{AuthenticationFunc: s.keys.authenticate}
+		if err := openapi3filter.ValidateSecurityRequirements(r.Context(), in, op.spec.Security); err != nil {
+			return securityError(err)
+		}
+	}
+	return nil
+}
+
+// securityError turns a failure of the security requirements into a 401
+// that says what is wrong with the first requirement's credentials.
+func securityError(err error) *Error {
+	var sre *openapi3filter.SecurityRequirementsError
+	if errors.As(err, &sre) {
+		for _, e := range sre.Errors {
+			var ae *Error
+			if errors.As(e, &ae) {
+				return ae
+			}
+		}
+	}
+	var ae *Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	return unauthorized("", "authorization: "+strings.TrimSpace(err.Error()))
+}

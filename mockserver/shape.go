@@ -1,0 +1,329 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/contract/spec"
+)
+
+// A shape writes values of a schema as JSON the one way petmock answers
+// with them: an object's members in the order the document gives them,
+// members the schema does not declare left out (unless it takes any,
+// through additionalProperties), integers in plain digits and strings
+// escaped as encoding/json escapes them without HTML escaping. Every value
+// has one text, so an answer matches the contract byte for byte, and
+// what a client created comes back as it would from any other read.
+type shape struct {
+	kind    kind
+	bits    int      // of an integer: 32 or 64 for its format, 0 for none
+	members []member // of an object, in order
+	items   *shape   // of an array
+	// extra encodes the members of an object that the schema does not
+	// declare: nil drops them.
+	extra *shape
+}
+
+type kind uint8
+
+const (
+	kindAny kind = iota
+	kindObject
+	kindArray
+	kindString
+	kindInteger
+	kindNumber
+	kindBoolean
+)
+
+// member is one declared property of an object.
+type member struct {
+	name  string
+	key   []byte // `"name":`
+	shape *shape
+}
+
+// shapes builds the shapes of a contract's schemas, each once, so that a
+// schema that refers to itself ends.
+type shapes struct {
+	contract *spec.Contract
+	built    map[*openapi3.Schema]*shape
+}
+
+func newShapes(c *spec.Contract) *shapes {
+	return &shapes{contract: c, built: map[*openapi3.Schema]*shape{}}
+}
+
+// of returns the shape of s.
+func (b *shapes) of(s *openapi3.Schema) *shape {
+	if s == nil {
+		return &shape{}
+	}
+	if sh, ok := b.built[s]; ok {
+		return sh
+	}
+	sh := &shape{}
+	b.built[s] = sh
+	switch spec.TypeOf(s) {
+	case "object":
+		b.object(sh, s, b.contract.Properties(s))
+	case "array":
+		sh.kind = kindArray
+		sh.items = &shape{}
+		if s.Items != nil {
+			sh.items = b.of(s.Items.Value)
+		}
+	case "string":
+		sh.kind = kindString
+	case "integer":
+		sh.kind = kindInteger
+		switch s.Format {
+		case "int32":
+			sh.bits = 32
+		case "int64":
+			sh.bits = 64
+		}
+	case "number":
+		sh.kind = kindNumber
+	case "boolean":
+		sh.kind = kindBoolean
+	}
+	return sh
+}
+
+// item returns the shape of the items of a resource: its properties in
+// the resource's order, the id first.
+func (b *shapes) item(r *spec.Resource) *shape {
+	sh := &shape{}
+	b.object(sh, r.Item, r.Properties)
+	return sh
+}
+
+func (b *shapes) object(sh *shape, s *openapi3.Schema, props []spec.Property) {
+	sh.kind = kindObject
+	for _, p := range props {
+		key, _ := json.Marshal(p.Name)
+		sh.members = append(sh.members, member{name: p.Name, key: append(key, ':'), shape: b.of(p.Schema)})
+	}
+	ap := s.AdditionalProperties
+	switch {
+	case ap.Schema != nil && ap.Schema.Value != nil:
+		sh.extra = b.of(ap.Schema.Value)
+	case ap.Has != nil && *ap.Has:
+		sh.extra = &shape{}
+	}
+}
+
+// appendJSON appends the text of v, a value decoded with json.Number, to
+// dst.
+func (sh *shape) appendJSON(dst []byte, v any) []byte {
+	switch v := v.(type) {
+	case nil:
+		return append(dst, "null"...)
+	case map[string]any:
+		if sh.kind != kindObject {
+			return appendAny(dst, v)
+		}
+		dst = append(dst, '{')
+		first := true
+		for _, m := range sh.members {
+			mv, ok := v[m.name]
+			if !ok {
+				continue
+			}
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = append(dst, m.key...)
+			dst = m.shape.appendJSON(dst, mv)
+		}
+		if sh.extra != nil {
+			for _, name := range sortedKeys(v) {
+				if sh.declares(name) {
+					continue
+				}
+				if !first {
+					dst = append(dst, ',')
+				}
+				first = false
+				dst = append(appendJSONString(dst, name), ':')
+				dst = sh.extra.appendJSON(dst, v[name])
+			}
+		}
+		return append(dst, '}')
+	case []any:
+		items := sh.items
+		if sh.kind != kindArray || items == nil {
+			items = &shape{}
+		}
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = items.appendJSON(dst, e)
+		}
+		return append(dst, ']')
+	case json.Number:
+		return appendNumber(dst, v)
+	}
+	return appendAny(dst, v)
+}
+
+func (sh *shape) declares(name string) bool {
+	for _, m := range sh.members {
+		if m.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// appendNumber appends a JSON number: an integer in plain digits, any
+// other number as it was written.
+func appendNumber(dst []byte, n json.Number) []byte {
+	if i, ok := spec.ExactInt64(string(n)); ok {
+		return strconv.AppendInt(dst, i, 10)
+	}
+	return append(dst, n...)
+}
+
+// appendAny appends a value of no known shape: objects with their members
+// sorted by name.
+func appendAny(dst []byte, v any) []byte {
+	switch v := v.(type) {
+	case nil:
+		return append(dst, "null"...)
+	case string:
+		return appendJSONString(dst, v)
+	case bool:
+		return strconv.AppendBool(dst, v)
+	case json.Number:
+		return appendNumber(dst, v)
+	case float64:
+		return strconv.AppendFloat(dst, v, 'g', -1, 64)
+	case map[string]any:
+		dst = append(dst, '{')
+		for i, k := range sortedKeys(v) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(appendJSONString(dst, k), ':')
+			dst = appendAny(dst, v[k])
+		}
+		return append(dst, '}')
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendAny(dst, e)
+		}
+		return append(dst, ']')
+	}
+	b, _ := json.Marshal(v)
+	return append(dst, b...)
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// filterKey returns the key of a property's value in the index of a
+// filter: the text a query parameter gives for that value.
+func filterKey(v any, present bool) string {
+	if !present {
+		return absentKey
+	}
+	switch v := v.(type) {
+	case string:
+		return v
+	case bool:
+		return strconv.FormatBool(v)
+	case json.Number:
+		return numberKey(string(v))
+	case nil:
+		return "null"
+	}
+	return string(bytes.TrimSpace(appendAny(nil, v)))
+}
+
+// numberKey returns the one text of a number, so that 1e2, 100 and 100.0
+// are the same key.
+func numberKey(s string) string {
+	if i, ok := spec.ExactInt64(s); ok {
+		return strconv.FormatInt(i, 10)
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return s
+}
+
+// exactIntegers checks that every integer of v that the shape gives a
+// format is exactly an integer of that size: JSON numbers are read as
+// float64s by the schema check, which rounds 9223372036854775808 into the
+// int64 range. It names the first at fault, under the path where.
+func (sh *shape) exactIntegers(v any, where string) *Error {
+	switch v := v.(type) {
+	case json.Number:
+		if sh.kind != kindInteger || sh.bits == 0 {
+			return nil
+		}
+		n, ok := spec.ExactInt64(string(v))
+		if !ok || sh.bits == 32 && (n < math.MinInt32 || n > math.MaxInt32) {
+			return badRequest(where, "must be an integer (int%d)", sh.bits)
+		}
+	case map[string]any:
+		if sh.kind != kindObject {
+			return nil
+		}
+		for _, m := range sh.members {
+			if mv, ok := v[m.name]; ok {
+				if e := m.shape.exactIntegers(mv, join(where, m.name)); e != nil {
+					return e
+				}
+			}
+		}
+		if sh.extra != nil {
+			for _, name := range sortedKeys(v) {
+				if !sh.declares(name) {
+					if e := sh.extra.exactIntegers(v[name], join(where, name)); e != nil {
+						return e
+					}
+				}
+			}
+		}
+	case []any:
+		if sh.kind != kindArray || sh.items == nil {
+			return nil
+		}
+		for i, e := range v {
+			if err := sh.items.exactIntegers(e, join(where, strconv.Itoa(i))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// join names a member below where: "categoryId" below the body, and
+// "tags.0" below "tags".
+func join(where, name string) string {
+	if where == "body" || where == "" {
+		return name
+	}
+	return where + "." + name
+}

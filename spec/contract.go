@@ -1,0 +1,379 @@
+package spec
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v3"
+)
+
+// Contract is what the mock and the judge know of an OpenAPI document,
+// read from it once: its operations, the resources they form, the pages of
+// a list, the deprecations and the error codes. Both read every fact of
+// the contract from here, so that a new version of the document changes
+// what both do, and no fact is dug out of the document twice.
+type Contract struct {
+	// Doc is the loaded and validated document. It must not be changed.
+	Doc *openapi3.T
+	// Base is the path of the first server, such as "/v1", or "" when
+	// the server is the root. Every operation path is relative to it.
+	Base string
+	// Operations are the operations of the document, ordered by path and
+	// then by method (GET, HEAD, POST, PUT, PATCH, DELETE, the others).
+	Operations []*Operation
+	// Resources are the stateful resources the operations form, ordered
+	// by collection path.
+	Resources []*Resource
+	// ErrorCodes are the values of Error.code the document lists under
+	// x-petmock-codes, each with the status it is sent with.
+	ErrorCodes map[string]int
+	// Notes say why path pairs that look like resources are not, such as
+	// a list that is not an array; petmock serves their operations with
+	// generated answers. They are meant for a start-up log.
+	Notes []string
+
+	source []byte
+	root   *yaml.Node
+	order  propertyOrder
+	byID   map[string]*Operation
+}
+
+// Role is what an operation does to a resource.
+type Role int
+
+// Roles of operations. An operation that is not part of a resource, such as
+// a report or an action, is RoleOther.
+const (
+	RoleOther   Role = iota
+	RoleList         // GET on the collection path
+	RoleCreate       // POST on the collection path
+	RoleRead         // GET on the item path
+	RoleReplace      // PUT on the item path
+	RoleUpdate       // PATCH on the item path
+	RoleDelete       // DELETE on the item path
+)
+
+var roleNames = [...]string{"other", "list", "create", "read", "replace", "update", "delete"}
+
+func (r Role) String() string { return roleNames[r] }
+
+// Operation is one operation of the document.
+type Operation struct {
+	// ID is the operationId, or "METHOD /path" when there is none.
+	ID     string
+	Method string
+	// Path is the path template below the base path, such as
+	// "/pets/{petId}".
+	Path string
+	// Where names the operation in the document, for messages:
+	// "paths./pets/{petId}.get".
+	Where string
+	Op    *openapi3.Operation
+	Item  *openapi3.PathItem
+	// Parameters are the operation's parameters and those of its path,
+	// the operation's winning where both name one.
+	Parameters []*openapi3.Parameter
+	// Security is the security that applies: the operation's, or the
+	// document's. Empty means no key is needed.
+	Security openapi3.SecurityRequirements
+	// Statuses are the documented response statuses, in order.
+	Statuses []int
+	// Success is the status a valid request is answered with: the lowest
+	// documented 2xx, or 200 when only a default response is documented.
+	// Zero means the document gives no success answer.
+	Success int
+	// Deprecation is set when the operation is deprecated.
+	Deprecation *Deprecation
+	// Resource and Role are set when the operation is part of a resource;
+	// Resource is nil otherwise.
+	Resource *Resource
+	Role     Role
+}
+
+// Read parses and validates a document, YAML or JSON, and reads its
+// contract.
+func Read(data []byte) (*Contract, error) {
+	doc, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	root, err := parseSource(data)
+	if err != nil {
+		return nil, fmt.Errorf("load openapi document: %w", err)
+	}
+	return newContract(doc, data, root)
+}
+
+// Default returns the contract of the embedded document.
+func Default() (*Contract, error) {
+	return Read(document)
+}
+
+// ReadFile reads the contract of the document at path.
+func ReadFile(path string) (*Contract, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := Read(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Source returns the document as written.
+func (c *Contract) Source() []byte { return slices.Clone(c.source) }
+
+// JSON returns the document as JSON, every object's members in the order
+// the document gives them.
+func (c *Contract) JSON() ([]byte, error) { return nodeJSON(nil, c.root) }
+
+// Operation returns the operation with the given id, or nil.
+func (c *Contract) Operation(id string) *Operation { return c.byID[id] }
+
+// Resource returns the resource with the given name, or nil.
+func (c *Contract) Resource(name string) *Resource {
+	for _, r := range c.Resources {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// PathOperations returns the operations of one path, by method.
+func (c *Contract) PathOperations(path string) map[string]*Operation {
+	out := map[string]*Operation{}
+	for _, op := range c.Operations {
+		if op.Path == path {
+			out[op.Method] = op
+		}
+	}
+	return out
+}
+
+// Properties returns the properties of an object schema, its allOf
+// members' included, in the order the document gives them.
+func (c *Contract) Properties(s *openapi3.Schema) []Property {
+	return objectProperties(c.order, s)
+}
+
+// methodOrder orders the methods of one path.
+var methodOrder = []string{
+	http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+	http.MethodDelete, http.MethodOptions, http.MethodTrace, http.MethodConnect,
+}
+
+func newContract(doc *openapi3.T, source []byte, root *yaml.Node) (*Contract, error) {
+	base, err := BasePath(doc)
+	if err != nil {
+		return nil, err
+	}
+	c := &Contract{
+		Doc: doc, Base: base, source: source, root: root,
+		order: readPropertyOrder(root, doc),
+		byID:  map[string]*Operation{},
+	}
+	paths := make([]string, 0, doc.Paths.Len())
+	for p := range doc.Paths.Map() {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, path := range paths {
+		item := doc.Paths.Value(path)
+		ops := item.Operations()
+		for _, method := range methodOrder {
+			op := ops[method]
+			if op == nil {
+				continue
+			}
+			o, err := c.readOperation(path, method, item, op)
+			if err != nil {
+				return nil, err
+			}
+			if _, dup := c.byID[o.ID]; dup {
+				return nil, fmt.Errorf("%s: operationId %s is used twice", o.Where, o.ID)
+			}
+			c.byID[o.ID] = o
+			c.Operations = append(c.Operations, o)
+		}
+	}
+	if c.ErrorCodes, err = errorCodes(doc); err != nil {
+		return nil, err
+	}
+	if err := c.inferResources(); err != nil {
+		return nil, err
+	}
+	for _, o := range c.Operations {
+		if o.Deprecation != nil && o.Deprecation.ReplacedBy != "" && c.byID[o.Deprecation.ReplacedBy] == nil {
+			return nil, fmt.Errorf("%s: x-replaced-by: no operation %q", o.Where, o.Deprecation.ReplacedBy)
+		}
+	}
+	return c, nil
+}
+
+func (c *Contract) readOperation(path, method string, item *openapi3.PathItem, op *openapi3.Operation) (*Operation, error) {
+	o := &Operation{
+		ID:     op.OperationID,
+		Method: method,
+		Path:   path,
+		Where:  "paths." + path + "." + strings.ToLower(method),
+		Op:     op,
+		Item:   item,
+	}
+	if o.ID == "" {
+		o.ID = method + " " + path
+	}
+	for _, ref := range item.Parameters {
+		if ref.Value != nil {
+			o.Parameters = append(o.Parameters, ref.Value)
+		}
+	}
+	for _, ref := range op.Parameters {
+		p := ref.Value
+		if p == nil {
+			continue
+		}
+		o.Parameters = slices.DeleteFunc(o.Parameters, func(q *openapi3.Parameter) bool { return q.In == p.In && q.Name == p.Name })
+		o.Parameters = append(o.Parameters, p)
+	}
+	o.Security = c.Doc.Security
+	if op.Security != nil {
+		o.Security = *op.Security
+	}
+	if op.Responses != nil {
+		for code := range op.Responses.Map() {
+			if n, err := strconv.Atoi(code); err == nil {
+				o.Statuses = append(o.Statuses, n)
+			}
+		}
+	}
+	slices.Sort(o.Statuses)
+	for _, s := range o.Statuses {
+		if s >= 200 && s < 300 {
+			o.Success = s
+			break
+		}
+	}
+	if o.Success == 0 && op.Responses != nil && op.Responses.Default() != nil {
+		o.Success = http.StatusOK
+	}
+	if op.Deprecated {
+		d, err := readDeprecation(op)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", o.Where, err)
+		}
+		o.Deprecation = &d
+	}
+	return o, nil
+}
+
+// Parameter returns the parameter of o with the given location and name,
+// or nil.
+func (o *Operation) Parameter(in, name string) *openapi3.Parameter {
+	for _, p := range o.Parameters {
+		if p.In == in && p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Documents reports whether o documents the status.
+func (o *Operation) Documents(status int) bool {
+	return slices.Contains(o.Statuses, status) || (o.Op.Responses != nil && o.Op.Responses.Default() != nil)
+}
+
+// Response returns the response o documents for status: the one of that
+// status, or the default. It is nil when there is none.
+func (o *Operation) Response(status int) *openapi3.Response {
+	if o.Op.Responses == nil {
+		return nil
+	}
+	if r := o.Op.Responses.Status(status); r != nil && r.Value != nil {
+		return r.Value
+	}
+	if r := o.Op.Responses.Default(); r != nil {
+		return r.Value
+	}
+	return nil
+}
+
+// JSONSchema returns the schema of the JSON body of the response o
+// documents for status, or nil when it has none.
+func (o *Operation) JSONSchema(status int) *openapi3.Schema {
+	return jsonSchema(o.Response(status))
+}
+
+// RequestSchema returns the schema of o's JSON request body, or nil.
+func (o *Operation) RequestSchema() *openapi3.Schema {
+	if rb := o.Op.RequestBody; rb != nil && rb.Value != nil {
+		if mt := jsonMedia(rb.Value.Content); mt != nil && mt.Schema != nil {
+			return mt.Schema.Value
+		}
+	}
+	return nil
+}
+
+func jsonSchema(r *openapi3.Response) *openapi3.Schema {
+	if r == nil {
+		return nil
+	}
+	if mt := jsonMedia(r.Content); mt != nil && mt.Schema != nil {
+		return mt.Schema.Value
+	}
+	return nil
+}
+
+// jsonMedia returns the JSON media type of content: application/json, or
+// another whose subtype ends in +json.
+func jsonMedia(content openapi3.Content) *openapi3.MediaType {
+	if mt := content.Get("application/json"); mt != nil {
+		return mt
+	}
+	for name, mt := range content {
+		if strings.HasSuffix(name, "+json") {
+			return mt
+		}
+	}
+	return nil
+}
+
+// codeStatus finds the status in an x-petmock-codes description, such as
+// "The body is invalid (400).".
+var codeStatus = regexp.MustCompile(`\((\d{3})\)`)
+
+func errorCodes(doc *openapi3.T) (map[string]int, error) {
+	out := map[string]int{}
+	if doc.Components == nil {
+		return out, nil
+	}
+	ref := doc.Components.Schemas["Error"]
+	if ref == nil || ref.Value == nil {
+		return out, nil
+	}
+	raw, ok := ref.Value.Extensions["x-petmock-codes"]
+	if !ok {
+		return out, nil
+	}
+	codes, ok := raw.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("components.schemas.Error.x-petmock-codes: want a mapping of code to description")
+	}
+	for code, v := range codes {
+		text, _ := v.(string)
+		m := codeStatus.FindStringSubmatch(text)
+		if m == nil {
+			return nil, fmt.Errorf("components.schemas.Error.x-petmock-codes.%s: the description names no status, such as (400)", code)
+		}
+		out[code], _ = strconv.Atoi(m[1])
+	}
+	return out, nil
+}

@@ -1,0 +1,93 @@
+package spec
+
+import (
+	"slices"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// objectProperties returns the properties of an object schema, those of
+// its allOf members first, in the order the document gives them. A
+// property named twice keeps its first place and its last schema, and is
+// required if any member requires it.
+func objectProperties(order propertyOrder, s *openapi3.Schema) []Property {
+	var out []Property
+	index := map[string]int{}
+	var visit func(s *openapi3.Schema, depth int)
+	visit = func(s *openapi3.Schema, depth int) {
+		if s == nil || depth > 32 {
+			return
+		}
+		for _, member := range s.AllOf {
+			if member != nil {
+				visit(member.Value, depth+1)
+			}
+		}
+		for _, name := range order.names(s) {
+			ref := s.Properties[name]
+			if ref == nil || ref.Value == nil {
+				continue
+			}
+			if i, seen := index[name]; seen {
+				out[i].Schema = ref.Value
+				continue
+			}
+			index[name] = len(out)
+			out = append(out, Property{Name: name, Schema: ref.Value})
+		}
+		for _, name := range s.Required {
+			if i, ok := index[name]; ok {
+				out[i].Required = true
+			}
+		}
+	}
+	visit(s, 0)
+	return out
+}
+
+// schemaType returns the JSON type of the values of s: "object", "array",
+// "string", "integer", "number", "boolean", or "" when the schema does not
+// say. A schema without a type takes its allOf members', and one with
+// properties is an object.
+func schemaType(s *openapi3.Schema) string {
+	return typeOf(s, 0)
+}
+
+func typeOf(s *openapi3.Schema, depth int) string {
+	if s == nil || depth > 32 {
+		return ""
+	}
+	if s.Type != nil {
+		for _, t := range s.Type.Slice() {
+			if t != "null" {
+				return t
+			}
+		}
+	}
+	for _, member := range s.AllOf {
+		if member != nil {
+			if t := typeOf(member.Value, depth+1); t != "" {
+				return t
+			}
+		}
+	}
+	if len(s.Properties) > 0 {
+		return "object"
+	}
+	return ""
+}
+
+// TypeOf returns the JSON type of the values of s, as schemaType does, for
+// the readers of the contract.
+func TypeOf(s *openapi3.Schema) string { return schemaType(s) }
+
+// Required returns the names of the required properties of props.
+func Required(props []Property) []string {
+	var out []string
+	for _, p := range props {
+		if p.Required {
+			out = append(out, p.Name)
+		}
+	}
+	return slices.Clip(out)
+}
