@@ -73,9 +73,15 @@ func (ring keyring) authenticate(_ context.Context, in *openapi3filter.Authentic
 		}
 		return nil
 	case scheme.Type == "http" && strings.EqualFold(scheme.Scheme, "basic"):
-		return ring.checkBasic(req.Header.Values("Authorization"))
+		if e := ring.checkBasic(req.Header.Values("Authorization")); e != nil {
+			return e
+		}
+		return nil
 	case scheme.Type == "apiKey":
-		return ring.checkAPIKey(req, scheme.In, scheme.Name)
+		if e := ring.checkAPIKey(req, scheme.In, scheme.Name); e != nil {
+			return e
+		}
+		return nil
 	}
 	return unauthorized("", fmt.Sprintf("authorization: security scheme %s (%s %s) is not one petmock checks", in.SecuritySchemeName, scheme.Type, scheme.Scheme))
 }

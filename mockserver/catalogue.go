@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -87,8 +88,10 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]Ent
 		props := r.Properties[1:] // the id is assigned
 		mixes := make([][]int, len(props))
 		exact := make([]bool, len(props))
+		plans := make([]func() any, len(props))
 		for j, p := range props {
 			exact[j] = exactSchema(p.Schema, 0)
+			plans[j] = gen.Plan(p.Schema, fake.Hint{Property: p.Name, Resource: r.Name})
 			if p.Name == "status" && cat.StatusMix != nil {
 				if len(cat.StatusMix) != len(p.Schema.Enum) {
 					return nil, fmt.Errorf("status mix %v: want %d weights, one for each of %v", cat.StatusMix, len(p.Schema.Enum), p.Schema.Enum)
@@ -113,16 +116,34 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]Ent
 		}
 		entries := make([]Entry, cat.Count)
 		item := make(map[string]any, len(props)+1)
+		// The texts go to large buffers rather than one allocation each,
+		// and items with the same filter keys share one slice of them: a
+		// catalogue of a million items is made in a few hundred
+		// milliseconds.
+		var buf []byte
+		tuples := map[string][]string{}
+		keys := make([]string, len(r.Filters))
 		for n := range entries {
 			clear(item)
 			for j, p := range props {
-				v, err := makeValue(gen, p, r.Name, mixes[j], exact[j])
+				v, err := makeValue(gen, p, plans[j], mixes[j], exact[j])
 				if err != nil {
 					return nil, fmt.Errorf("%s: %s: %w", r.Name, p.Name, err)
 				}
 				item[p.Name] = v
 			}
-			entries[n] = rs.entry(int64(n+1), item)
+			if cap(buf)-len(buf) < 4<<10 {
+				buf = make([]byte, 0, 1<<20)
+			}
+			entries[n], buf = rs.appendEntry(buf, int64(n+1), item)
+			rs.keys(item, keys)
+			joined := strings.Join(keys, "\x00")
+			shared, ok := tuples[joined]
+			if !ok {
+				shared = slices.Clone(keys)
+				tuples[joined] = shared
+			}
+			entries[n].Keys = shared
 		}
 		out[r.Name] = entries
 	}
@@ -131,8 +152,7 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]Ent
 
 // makeValue makes the value of one property of a generated item. An
 // inexact schema, one the generator may miss, is checked.
-func makeValue(gen *fake.Generator, p spec.Property, resource string, mix []int, exact bool) (any, error) {
-	hint := fake.Hint{Property: p.Name, Resource: resource}
+func makeValue(gen *fake.Generator, p spec.Property, plan func() any, mix []int, exact bool) (any, error) {
 	if mix != nil {
 		total := 0
 		for _, w := range mix {
@@ -141,9 +161,14 @@ func makeValue(gen *fake.Generator, p spec.Property, resource string, mix []int,
 		return jsonValue(p.Schema.Enum[fake.Pick(gen.Faker.IntN(total), mix)]), nil
 	}
 	if exact {
-		return gen.Value(p.Schema, hint), nil
+		return plan(), nil
 	}
-	return gen.Valid(p.Schema, hint)
+	for range 20 {
+		if v := plan(); p.Schema.VisitJSON(v) == nil {
+			return v, nil
+		}
+	}
+	return nil, fake.ErrNoValue
 }
 
 // streamFaker returns the faker of a resource's catalogue. Each resource

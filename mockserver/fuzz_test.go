@@ -31,7 +31,7 @@ func newFuzzTarget(f *testing.F) *fuzzTarget {
 	if err != nil {
 		f.Fatal(err)
 	}
-	return &fuzzTarget{srv: srv, c: newChecker(f)}
+	return &fuzzTarget{srv: srv, c: newChecker(f, nil)}
 }
 
 // serve answers req in-process and checks the answer.

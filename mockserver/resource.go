@@ -60,12 +60,27 @@ func (rs *resource) entry(id int64, item map[string]any) Entry {
 	} else {
 		item[rs.spec.IDProperty] = json.Number(strconv.FormatInt(id, 10))
 	}
-	e := Entry{ID: id, Text: rs.shape.appendJSON(nil, item), Keys: make([]string, len(rs.spec.Filters))}
+	e := Entry{ID: id, Text: rs.shape.appendJSON(nil, item)}
+	e.Keys = make([]string, len(rs.spec.Filters))
+	rs.keys(item, e.Keys)
+	return e
+}
+
+// appendEntry is entry for a catalogue: the text is appended to buf, which
+// it returns, and the filter keys are left for keys to fill. The id is
+// written as it is, not set in item.
+func (rs *resource) appendEntry(buf []byte, id int64, item map[string]any) (Entry, []byte) {
+	start := len(buf)
+	buf = rs.shape.appendItem(buf, id, rs.spec.IDIsString, item)
+	return Entry{ID: id, Text: buf[start:len(buf):len(buf)]}, buf
+}
+
+// keys fills keys with the filter keys of item.
+func (rs *resource) keys(item map[string]any, keys []string) {
 	for i, f := range rs.spec.Filters {
 		v, ok := item[f.Name()]
-		e.Keys[i] = filterKey(v, ok)
+		keys[i] = filterKey(v, ok)
 	}
-	return e
 }
 
 // withDefaults sets the properties a created item lacks to the values

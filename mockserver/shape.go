@@ -176,6 +176,29 @@ func (sh *shape) appendJSON(dst []byte, v any) []byte {
 	return appendAny(dst, v)
 }
 
+// appendItem appends the text of an item of a resource, whose shape sh is
+// and whose first member is its id: the id is written from id, and the
+// other members from item.
+func (sh *shape) appendItem(dst []byte, id int64, idIsString bool, item map[string]any) []byte {
+	dst = append(dst, '{')
+	dst = append(dst, sh.members[0].key...)
+	if idIsString {
+		dst = append(dst, '"')
+		dst = strconv.AppendInt(dst, id, 10)
+		dst = append(dst, '"')
+	} else {
+		dst = strconv.AppendInt(dst, id, 10)
+	}
+	for _, m := range sh.members[1:] {
+		if v, ok := item[m.name]; ok {
+			dst = append(dst, ',')
+			dst = append(dst, m.key...)
+			dst = m.shape.appendJSON(dst, v)
+		}
+	}
+	return append(dst, '}')
+}
+
 func (sh *shape) declares(name string) bool {
 	for _, m := range sh.members {
 		if m.name == name {

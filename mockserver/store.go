@@ -189,14 +189,37 @@ func (s *Store) build(sorted []Entry, gen uint64) (*snapshot, error) {
 		recs = append(recs, r)
 	}
 	next.all = buildSeq(recs, gen)
+	perTuple := make([]int, len(next.tuples))
+	for _, r := range recs {
+		perTuple[r.tuple]++
+	}
 	for f := range s.filters {
-		groups := map[string][]record{}
-		for _, r := range recs {
-			k := next.tuples[r.tuple][f]
-			groups[k] = append(groups[k], r)
+		// Group the records by the value of filter f, through their
+		// tuples: each record is looked at, and copied, once.
+		group := make([]int, len(next.tuples)) // of each tuple
+		index := map[string]int{}
+		var sizes []int
+		for t, n := range perTuple {
+			k := next.tuples[t][f]
+			g, ok := index[k]
+			if !ok {
+				g = len(sizes)
+				index[k] = g
+				sizes = append(sizes, 0)
+			}
+			group[t] = g
+			sizes[g] += n
 		}
-		for k, g := range groups {
-			next.byKey[f] = append(next.byKey[f], keyed{key: k, seq: buildSeq(g, gen)})
+		groups := make([][]record, len(sizes))
+		for g, n := range sizes {
+			groups[g] = make([]record, 0, n)
+		}
+		for _, r := range recs {
+			g := group[r.tuple]
+			groups[g] = append(groups[g], r)
+		}
+		for k, g := range index {
+			next.byKey[f] = append(next.byKey[f], keyed{key: k, seq: buildSeq(groups[g], gen)})
 		}
 		slices.SortFunc(next.byKey[f], func(a, b keyed) int { return strings.Compare(a.key, b.key) })
 	}

@@ -50,6 +50,11 @@ type Generator struct {
 	// names holds, so that references point at items that exist; ok is
 	// false when no resource goes by that name. Nil means none does.
 	Refs func(resource string) (n int, ok bool)
+
+	// What a reference names and the weights of an enumeration are worked
+	// out once.
+	refs  map[string]int // items of the resource a reference names; 0 for none
+	mixes map[*openapi3.Schema][]int
 }
 
 // Hint says what a value is: the name of its property and of the resource
@@ -90,57 +95,87 @@ func (g *Generator) Value(s *openapi3.Schema, hint Hint) any {
 	return g.value(s, hint, 0)
 }
 
+// Plan returns a function that makes values for s as Value does, having
+// worked out once what the schema and the hint call for: a catalogue of a
+// million items makes each of its properties' values with one.
+func (g *Generator) Plan(s *openapi3.Schema, hint Hint) func() any {
+	return g.plan(s, hint, 0)
+}
+
 // maxDepth bounds the nesting of made values, for recursive schemas.
 const maxDepth = 8
 
 func (g *Generator) value(s *openapi3.Schema, hint Hint, depth int) any {
+	return g.plan(s, hint, depth)()
+}
+
+// plan works out how to make values for s: examples first for a mock's
+// answers, then the enumeration, what the property's name says, examples
+// for a catalogue, and at last the type. Nothing is drawn until the plan
+// runs, so that plans and values draw alike.
+func (g *Generator) plan(s *openapi3.Schema, hint Hint, depth int) func() any {
 	if s == nil {
-		return g.Faker.Word()
+		return func() any { return g.Faker.Word() }
 	}
-	if g.Examples {
-		if v, ok := g.example(s); ok {
-			return v
-		}
+	if g.Examples && hasExample(s) {
+		return func() any { v, _ := g.example(s); return v }
 	}
 	if len(s.Enum) > 0 {
-		return g.enum(s)
+		return func() any { return g.enum(s) }
 	}
 	if s.Const != nil {
-		return s.Const
+		return func() any { return s.Const }
 	}
 	switch {
 	case len(s.OneOf) > 0 && s.OneOf[0].Value != nil:
-		return g.value(s.OneOf[0].Value, hint, depth+1)
+		return g.plan(s.OneOf[0].Value, hint, depth+1)
 	case len(s.AnyOf) > 0 && s.AnyOf[0].Value != nil:
-		return g.value(s.AnyOf[0].Value, hint, depth+1)
+		return g.plan(s.AnyOf[0].Value, hint, depth+1)
 	}
 	t := spec.TypeOf(s)
-	if v, ok := g.byName(s, t, hint); ok {
-		return v
+	byType := g.typePlan(s, t, hint, depth)
+	if !g.Examples && hasExample(s) {
+		byType = func() any { v, _ := g.example(s); return v }
 	}
-	if !g.Examples {
-		if v, ok := g.example(s); ok {
+	if hint.Property == "" || s.Pattern != "" {
+		return byType
+	}
+	named := pickNamer(hint, t, s)
+	if named == nil {
+		return byType
+	}
+	return func() any {
+		if v, ok := named(g, s); ok {
 			return v
 		}
+		return byType()
 	}
+}
+
+// typePlan makes values from the type of s alone.
+func (g *Generator) typePlan(s *openapi3.Schema, t string, hint Hint, depth int) func() any {
 	switch t {
 	case "object":
-		return g.object(s, hint, depth)
+		return func() any { return g.object(s, hint, depth) }
 	case "array":
-		return g.array(s, hint, depth)
+		return func() any { return g.array(s, hint, depth) }
 	case "integer":
-		return g.integer(s)
+		return func() any { return g.integer(s) }
 	case "number":
-		return g.number(s)
+		return func() any { return g.number(s) }
 	case "boolean":
-		return g.Faker.Bool()
+		return func() any { return g.Faker.Bool() }
 	case "string":
-		return g.str(s)
+		return func() any { return g.str(s) }
 	}
 	if len(s.AllOf) > 0 && s.AllOf[0].Value != nil {
-		return g.value(s.AllOf[0].Value, hint, depth+1)
+		return g.plan(s.AllOf[0].Value, hint, depth+1)
 	}
-	return g.Faker.Word()
+	return func() any { return g.Faker.Word() }
+}
+
+func hasExample(s *openapi3.Schema) bool {
+	return len(s.Examples) > 0 || s.Example != nil
 }
 
 func (g *Generator) example(s *openapi3.Schema) (any, bool) {
@@ -189,7 +224,14 @@ func number(f float64) json.Number {
 // enum picks a value of the enumeration, weighed by x-petmock-mix when the
 // schema has one: weights in the order of the values.
 func (g *Generator) enum(s *openapi3.Schema) any {
-	weights := Mix(s)
+	weights, ok := g.mixes[s]
+	if !ok {
+		if g.mixes == nil {
+			g.mixes = map[*openapi3.Schema][]int{}
+		}
+		weights = Mix(s)
+		g.mixes[s] = weights
+	}
 	total := 0
 	for _, w := range weights {
 		total += w

@@ -11,98 +11,111 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// byName makes a value from what the name of its property says it holds,
-// where gofakeit has such values: the name of a pet is a pet name, an
-// email an email, a petId the id of a pet. It returns false when the name
-// says nothing it knows, or the schema is of another type.
-func (g *Generator) byName(s *openapi3.Schema, t string, hint Hint) (any, bool) {
-	name := strings.ToLower(hint.Property)
-	if name == "" || s.Pattern != "" {
-		return nil, false
+// namer makes a value of what a property's name says it holds, and says
+// whether it fits the property's schema.
+type namer func(g *Generator, s *openapi3.Schema) (any, bool)
+
+// text returns the namer of a string made by make.
+func text(make func(g *Generator) string) namer {
+	return func(g *Generator, s *openapi3.Schema) (any, bool) {
+		v := make(g)
+		if s.MinLength == 0 && s.MaxLength == nil && len(s.Enum) == 0 {
+			return v, true
+		}
+		return fits(s, fitLength(v, s, g.Faker))
 	}
-	f := g.Faker
+}
+
+// pickNamer returns the namer of a property, or nil when its name says
+// nothing gofakeit has values for.
+func pickNamer(hint Hint, t string, s *openapi3.Schema) namer {
+	name := strings.ToLower(hint.Property)
 	switch t {
 	case "integer":
 		if ref, ok := strings.CutSuffix(name, "id"); ok && ref != "" && hint.Property[len(ref)] == 'I' {
-			return g.reference(hint.Property[:len(ref)]), true
+			noun := hint.Property[:len(ref)]
+			return func(g *Generator, _ *openapi3.Schema) (any, bool) { return g.reference(noun), true }
 		}
 		switch name {
 		case "quantity", "qty", "count", "age":
-			return fits(s, json.Number(strconv.Itoa(1+f.IntN(10))))
+			return func(g *Generator, s *openapi3.Schema) (any, bool) {
+				return fits(s, json.Number(strconv.Itoa(1+g.Faker.IntN(10))))
+			}
 		case "year":
-			return fits(s, json.Number(strconv.Itoa(2000+f.IntN(27))))
+			return func(g *Generator, s *openapi3.Schema) (any, bool) {
+				return fits(s, json.Number(strconv.Itoa(2000+g.Faker.IntN(27))))
+			}
 		}
-		return nil, false
+		return nil
 	case "number":
+		var draw func(g *Generator) float64
 		switch {
 		case strings.Contains(name, "price"), strings.Contains(name, "amount"), strings.Contains(name, "total"), strings.Contains(name, "cost"):
-			return fits(s, number(f.Price(1, 500)))
+			draw = func(g *Generator) float64 { return g.Faker.Price(1, 500) }
 		case name == "latitude" || name == "lat":
-			return fits(s, number(f.Latitude()))
+			draw = func(g *Generator) float64 { return g.Faker.Latitude() }
 		case name == "longitude" || name == "lng" || name == "lon":
-			return fits(s, number(f.Longitude()))
+			draw = func(g *Generator) float64 { return g.Faker.Longitude() }
+		default:
+			return nil
 		}
-		return nil, false
+		return func(g *Generator, s *openapi3.Schema) (any, bool) { return fits(s, number(draw(g))) }
 	case "string":
 	default:
-		return nil, false
+		return nil
 	}
 	if s.Format != "" && s.Format != "date-time" && s.Format != "date" {
-		return nil, false
+		return nil
 	}
-	var v string
+	resource := hint.Resource
 	switch {
 	case name == "name":
-		v = g.nameOf(hint.Resource)
+		return text(nameOf(resource))
 	case name == "firstname" || name == "givenname":
-		v = f.FirstName()
+		return text(func(g *Generator) string { return g.Faker.FirstName() })
 	case name == "lastname" || name == "surname" || name == "familyname":
-		v = f.LastName()
+		return text(func(g *Generator) string { return g.Faker.LastName() })
 	case name == "fullname" || name == "displayname":
-		v = f.Name()
+		return text(func(g *Generator) string { return g.Faker.Name() })
 	case name == "username" || name == "login":
-		v = f.Username()
+		return text(func(g *Generator) string { return g.Faker.Username() })
 	case strings.Contains(name, "email"):
-		v = f.Email()
+		return text(func(g *Generator) string { return g.Faker.Email() })
 	case strings.Contains(name, "phone"):
-		v = f.Phone()
+		return text(func(g *Generator) string { return g.Faker.Phone() })
 	case name == "city":
-		v = f.City()
+		return text(func(g *Generator) string { return g.Faker.City() })
 	case name == "country":
-		v = f.Country()
+		return text(func(g *Generator) string { return g.Faker.Country() })
 	case name == "street" || name == "address":
-		v = f.Street()
+		return text(func(g *Generator) string { return g.Faker.Street() })
 	case name == "zip" || name == "zipcode" || name == "postcode" || name == "postalcode":
-		v = f.Zip()
-	case name == "state" && !strings.Contains(hint.Resource, "order"):
-		v = f.State()
+		return text(func(g *Generator) string { return g.Faker.Zip() })
+	case name == "state" && !strings.Contains(resource, "order"):
+		return text(func(g *Generator) string { return g.Faker.State() })
 	case strings.HasSuffix(name, "url") || name == "website" || name == "homepage" || name == "link":
-		v = f.URL()
+		return text(func(g *Generator) string { return g.Faker.URL() })
 	case name == "company" || name == "organization" || name == "organisation":
-		v = f.Company()
+		return text(func(g *Generator) string { return g.Faker.Company() })
 	case name == "title":
-		v = f.BookTitle()
+		return text(func(g *Generator) string { return g.Faker.BookTitle() })
 	case name == "description" || name == "summary" || name == "comment" || name == "note" || name == "notes" || name == "bio":
-		v = f.Sentence(8)
+		return text(func(g *Generator) string { return g.Faker.Sentence(8) })
 	case name == "color" || name == "colour":
-		v = f.Color()
+		return text(func(g *Generator) string { return g.Faker.Color() })
 	case name == "currency":
-		v = f.CurrencyShort()
+		return text(func(g *Generator) string { return g.Faker.CurrencyShort() })
 	case name == "tag" || name == "label" || name == "keyword":
-		v = f.Adjective()
+		return text(func(g *Generator) string { return g.Faker.Adjective() })
 	case name == "breed" || name == "species":
-		v = f.Animal()
-	case strings.HasSuffix(name, "at") && s.Format == "date-time", strings.HasSuffix(name, "date") && s.Format == "date":
-		// createdAt, shipDate: a time, in the format the schema asks.
-		if s.Format == "date" {
-			v = g.date().Format(time.DateOnly)
-		} else {
-			v = g.date().Format(time.RFC3339)
-		}
-	default:
-		return nil, false
+		return text(func(g *Generator) string { return g.Faker.Animal() })
+	case strings.HasSuffix(name, "at") && s.Format == "date-time":
+		// createdAt, updatedAt: a time.
+		return text(func(g *Generator) string { return g.date().Format(time.RFC3339) })
+	case strings.HasSuffix(name, "date") && s.Format == "date":
+		return text(func(g *Generator) string { return g.date().Format(time.DateOnly) })
 	}
-	return fits(s, fitLength(v, s, f))
+	return nil
 }
 
 // fits returns v, and whether it fits s: a name gives a value that still
@@ -124,26 +137,25 @@ func fits(s *openapi3.Schema, v any) (any, bool) {
 	return v, s.VisitJSON(v) == nil
 }
 
-// nameOf makes the name of an item of the resource: a pet name for pets,
-// a person's name for people, a product's for products.
-func (g *Generator) nameOf(resource string) string {
-	f := g.Faker
+// nameOf returns what makes the name of an item of the resource: a pet
+// name for pets, a person's name for people, a product's for products.
+func nameOf(resource string) func(g *Generator) string {
 	r := strings.ToLower(resource)
 	switch {
 	case strings.Contains(r, "pet") || strings.Contains(r, "animal"):
-		return f.PetName()
+		return func(g *Generator) string { return g.Faker.PetName() }
 	case isPerson(r):
-		return f.Name()
+		return func(g *Generator) string { return g.Faker.Name() }
 	case strings.Contains(r, "product") || strings.Contains(r, "item") || strings.Contains(r, "article"):
-		return f.ProductName()
+		return func(g *Generator) string { return g.Faker.ProductName() }
 	case strings.Contains(r, "compan") || strings.Contains(r, "vendor") || strings.Contains(r, "supplier"):
-		return f.Company()
+		return func(g *Generator) string { return g.Faker.Company() }
 	case strings.Contains(r, "categor") || strings.Contains(r, "tag"):
-		return f.Noun()
+		return func(g *Generator) string { return g.Faker.Noun() }
 	case strings.Contains(r, "cit") || strings.Contains(r, "store") || strings.Contains(r, "shop"):
-		return f.City()
+		return func(g *Generator) string { return g.Faker.City() }
 	}
-	return f.Name()
+	return func(g *Generator) string { return g.Faker.Name() }
 }
 
 func isPerson(resource string) bool {
@@ -159,13 +171,42 @@ func isPerson(resource string) bool {
 // reference makes the id of an item of the resource a property such as
 // petId names: one that exists, when that resource holds items, and
 // otherwise one of Categories.
-func (g *Generator) reference(noun string) json.Number {
-	if g.Refs != nil {
-		for _, name := range []string{noun + "s", noun + "es", noun, strings.TrimSuffix(noun, "y") + "ies"} {
-			if n, ok := g.Refs(strings.ToLower(name)); ok && n > 0 {
-				return json.Number(strconv.Itoa(1 + g.Faker.IntN(n)))
+func (g *Generator) reference(noun string) any {
+	n, ok := g.refs[noun]
+	if !ok {
+		if g.refs == nil {
+			g.refs = map[string]int{}
+		}
+		if g.Refs != nil {
+			for _, name := range []string{noun + "s", noun + "es", noun, strings.TrimSuffix(noun, "y") + "ies"} {
+				if count, found := g.Refs(strings.ToLower(name)); found && count > 0 {
+					n = count
+					break
+				}
 			}
 		}
+		g.refs[noun] = n
 	}
-	return json.Number(strconv.FormatInt(Categories[g.Faker.IntN(len(Categories))], 10))
+	if n > 0 {
+		return integer(1 + int64(g.Faker.IntN(n)))
+	}
+	return integer(Categories[g.Faker.IntN(len(Categories))])
+}
+
+// smallIntegers are the integers from 0 to 1023 as values: references and
+// counts are mostly small, and a catalogue makes a million of them.
+var smallIntegers = func() []any {
+	out := make([]any, 1024)
+	for i := range out {
+		out[i] = json.Number(strconv.Itoa(i))
+	}
+	return out
+}()
+
+// integer returns n as a value, a json.Number.
+func integer(n int64) any {
+	if n >= 0 && n < int64(len(smallIntegers)) {
+		return smallIntegers[n]
+	}
+	return json.Number(strconv.FormatInt(n, 10))
 }

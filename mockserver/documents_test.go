@@ -1,0 +1,130 @@
+package mockserver_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
+)
+
+// document returns a small document with the given paths, below a server
+// at /v1, whose operations need an API key in the X-API-Key header unless
+// they say otherwise.
+func document(tb testing.TB, paths string) *spec.Contract {
+	tb.Helper()
+	src := `openapi: 3.0.3
+info: {title: Small, version: 1.0.0}
+servers: [{url: 'http://small.example/v1'}]
+security: [{apiKey: []}]
+paths:
+` + paths + `
+components:
+  securitySchemes:
+    apiKey: {type: apiKey, in: header, name: X-API-Key}
+    basic: {type: http, scheme: basic}
+  schemas:
+    Error:
+      type: object
+      required: [code, message, status]
+      properties:
+        code: {type: string}
+        message: {type: string}
+        status: {type: integer}
+`
+	c, err := spec.Read([]byte(src))
+	if err != nil {
+		tb.Fatalf("document: %v\n%s", err, src)
+	}
+	return c
+}
+
+// TestDocumentsPetmockCannotServe: a document petmock cannot serve is
+// refused at start, with the place in it that is at fault.
+func TestDocumentsPetmockCannotServe(t *testing.T) {
+	tests := []struct {
+		name, paths, want string
+	}{
+		{"a body of another type", `
+  /report:
+    get:
+      operationId: report
+      responses:
+        '200': {description: A report., content: {application/xml: {schema: {type: object}}}}`,
+			"paths./report.get.responses.200.content: petmock answers application/json, or text/plain of a string schema, not application/xml"},
+		{"no success", `
+  /report:
+    get:
+      operationId: report
+      responses:
+        '404': {description: None.}`,
+			"paths./report.get.responses: no success (2xx) or default response for petmock to answer with"},
+		{"a schema no value matches", `
+  /report:
+    get:
+      operationId: report
+      responses:
+        '200': {description: A code., content: {application/json: {schema: {type: string, pattern: '^[a-c]$', minLength: 3}}}}`,
+			"paths./report.get.responses.200: no value made from the schema matches it"},
+	}
+	for _, tt := range tests {
+		_, err := mockserver.New(mockserver.Config{Contract: document(t, tt.paths)})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: New = %v, want an error that says %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestOtherSecuritySchemes: the document decides how the key is sent: an
+// apiKey header, HTTP basic, or nothing at all.
+func TestOtherSecuritySchemes(t *testing.T) {
+	c := document(t, `
+  /report:
+    get:
+      operationId: report
+      responses:
+        '200': {description: A report., content: {application/json: {schema: {type: object, properties: {count: {type: integer, minimum: 0}}}}}}
+        '401': {description: No key., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}
+  /basic:
+    get:
+      operationId: basic
+      security: [{basic: []}]
+      responses:
+        '204': {description: Done.}
+        '401': {description: No key., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}
+  /public:
+    get:
+      operationId: public
+      security: []
+      responses:
+        '200': {description: A greeting., content: {text/plain: {schema: {type: string, example: hello}}}}`)
+	ts := newTestServer(t, mockserver.Config{Contract: c, APIKeys: []string{"s3cret"}})
+	tests := []struct {
+		path    string
+		headers []string
+		status  int
+		message string
+	}{
+		{"/report", []string{"Authorization", "", "X-API-Key", "s3cret"}, 200, ""},
+		{"/report", []string{"Authorization", ""}, 401, "x-api-key: missing; send the API key as the header X-API-Key"},
+		{"/report", []string{"Authorization", "", "X-API-Key", "nope"}, 401, "x-api-key: unknown API key"},
+		{"/basic", []string{"Authorization", "Basic dXNlcjpzM2NyZXQ="}, 204, ""}, // user:s3cret
+		{"/basic", []string{"Authorization", "Basic czNjcmV0"}, 204, ""},         // s3cret, no password
+		{"/basic", []string{"Authorization", "Basic dXNlcjpub3Bl"}, 401, "authorization: unknown API key"},
+		{"/basic", []string{"Authorization", "Bearer s3cret"}, 401, "authorization: scheme must be Basic"},
+		{"/public", []string{"Authorization", ""}, 200, ""},
+	}
+	for _, tt := range tests {
+		resp := ts.do(t, "GET", tt.path, "", tt.headers...)
+		if resp.StatusCode != tt.status {
+			t.Errorf("GET %s %v: %s, want %d", tt.path, tt.headers, resp, tt.status)
+			continue
+		}
+		if tt.message != "" && resp.apiError(t).Message != tt.message {
+			t.Errorf("GET %s %v: %q, want %q", tt.path, tt.headers, resp.apiError(t).Message, tt.message)
+		}
+	}
+	if resp := ts.do(t, "GET", "/public", "", "Authorization", ""); string(resp.body) != "hello" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+		t.Errorf("GET /public: %s (%s), want the example as text", resp, resp.Header.Get("Content-Type"))
+	}
+}
