@@ -3,22 +3,18 @@ package conformance
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"mime"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	. "github.com/onsi/ginkgo/v2"
 
@@ -38,10 +34,12 @@ type harness struct {
 	rnd      *rand.Rand // Ginkgo runs specs one at a time
 	runID    string
 
-	creates             atomic.Int64 // createPet requests sent
-	named               atomic.Int64 // pets named so far
-	transportFailures   atomic.Int64 // requests without a complete answer
-	rateLimitedRequests atomic.Int64 // requests still answered 429 after their retries
+	coverage            *coverage         // the answers seen, by operation
+	samples             map[string]sample // by resource; Ginkgo runs specs one at a time
+	creates             atomic.Int64      // POST requests sent
+	named               atomic.Int64      // pets named so far
+	transportFailures   atomic.Int64      // requests without a complete answer
+	rateLimitedRequests atomic.Int64      // requests still answered 429 after their retries
 }
 
 // prepared is what a run reads of its Config once, before any spec runs:
@@ -105,6 +103,7 @@ func newHarness(cfg Config, p prepared, seed uint64) *harness {
 		rnd:      rnd,
 		runID:    runID,
 		http:     newClient(cfg.Transport),
+		coverage: &coverage{},
 	}
 }
 
@@ -129,12 +128,22 @@ type request struct {
 	// covers, such as a link to another path: an answer that breaks the
 	// rules skips the check instead of failing it.
 	lenient bool
+	// mustExist marks a valid request of an operation the document
+	// describes: a 404 or a 405 says that the operation is missing, unless
+	// madeUp says that the path names something the suite made up and the
+	// operation documents a 404.
+	mustExist, madeUp bool
+	// basicKey sends the key as the password of HTTP basic credentials.
+	basicKey bool
+	// params are the path parameters of a request of the generic checks.
+	params map[string]string
 }
 
 // exchange is a request as sent and the answer as received, body read.
 type exchange struct {
 	method    string
 	url       string
+	path      string      // below the base URL, as the document knows it, such as "/pets"
 	reqHeader http.Header // as built, with keyVar in place of the key
 	reqBody   []byte
 	op        string
@@ -210,7 +219,7 @@ func (h *harness) send(ctx context.Context, r *request) *exchange {
 		target = &u
 	}
 	x := &exchange{
-		method: r.method, url: target.String(), reqHeader: r.header, reqBody: r.body,
+		method: r.method, url: target.String(), path: r.path, reqHeader: r.header, reqBody: r.body,
 		op: r.op, key: h.cfg.APIKey, lenient: r.lenient,
 	}
 	if h.cfg.ReadOnly && r.method != http.MethodGet {
@@ -218,7 +227,7 @@ func (h *harness) send(ctx context.Context, r *request) *exchange {
 	}
 	if r.method == http.MethodPost {
 		if n := h.creates.Add(1); n > int64(h.cfg.maxCreates()) {
-			Skip(fmt.Sprintf("max creates reached: this run may send at most %d createPet requests", h.cfg.maxCreates()))
+			Skip(fmt.Sprintf("max creates reached: this run may send at most %d POST requests", h.cfg.maxCreates()))
 		}
 	}
 	for retries := 0; ; retries++ {
@@ -251,7 +260,9 @@ func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) {
 	if r.body != nil {
 		body = bytes.NewReader(r.body)
 	}
-	req, err := http.NewRequestWithContext(ctx, r.method, x.url, body)
+	// A key sent in the query is put in place on the wire only.
+	wire := strings.ReplaceAll(x.url, url.QueryEscape(keyVar), url.QueryEscape(h.cfg.APIKey))
+	req, err := http.NewRequestWithContext(ctx, r.method, wire, body)
 	if err != nil {
 		Fail(x.report(ruleTransport, err.Error()))
 	}
@@ -259,6 +270,10 @@ func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) {
 		for _, v := range values {
 			req.Header.Add(name, strings.ReplaceAll(v, keyVar, h.cfg.APIKey))
 		}
+	}
+	if r.basicKey {
+		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(":"+h.cfg.APIKey)))
+		x.reqHeader.Set("Authorization", "Basic <base64 of :"+keyVar+">")
 	}
 	req.Header.Set("User-Agent", "petstore-conformance")
 	resp, err := h.http.Do(req)
@@ -279,109 +294,6 @@ func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) {
 	}
 }
 
-// judge checks a complete answer x to r against the rules that hold for
-// every answer, and fails the spec on the first one broken.
-func (h *harness) judge(r *request, x *exchange) {
-	GinkgoHelper()
-	if err := h.validate(r, x); err != nil {
-		if errors.As(err, new(*statusError)) && isRedirect(x.status, x.header) {
-			h.broken(x, ruleRedirect, h.describeRedirect(x))
-		}
-		h.broken(x, ruleContract, err.Error())
-	}
-	if x.status >= 400 {
-		if problem := errorProblem(x); problem != "" {
-			h.broken(x, ruleErrorShape, problem)
-		}
-	}
-	if r.op == spec.ListPets && x.status == http.StatusOK {
-		pets := x.pets()
-		if id, dup := firstDuplicate(pets); dup {
-			h.broken(x, ruleUniqueIDs, fmt.Sprintf("id %d appears more than once", id))
-		}
-		limit, rl, asked := h.pageLimit(r)
-		x.limit = limit
-		if len(pets) > limit {
-			h.broken(x, rl, fmt.Sprintf("%s: %d pets, want at most %d", asked, len(pets), limit))
-		}
-	}
-}
-
-// broken fails the spec: x breaks rule r. If x answers a request the
-// interface may not cover (a link to another path), it skips the spec
-// instead, and says why.
-func (h *harness) broken(x *exchange, r rule, detail string) {
-	GinkgoHelper()
-	if x.lenient {
-		Skip(x.redact(fmt.Sprintf("a next link led to %s, whose answer is not one of listPets (%s: %s); the interface does not show how to request a later page, so the check cannot go on", x.url, r.id, detail)))
-	}
-	Fail(x.report(r, detail))
-}
-
-// pageLimit returns the most pets an answer to r, a listPets request, may
-// hold: its limit; the default without one; the maximum for a limit out of
-// range, not an integer or given twice, which a server may clamp. A page
-// that a link led to, and whose URL carries no limit, holds at most what
-// the page before it could. It also returns the rule that sets the bound,
-// and how the limit was asked for.
-func (h *harness) pageLimit(r *request) (int, rule, string) {
-	c := h.contract
-	values, _ := url.ParseQuery(r.query)
-	v, ok := values["limit"]
-	switch {
-	case !ok && r.pageLimit > 0:
-		return r.pageLimit, ruleLimit, fmt.Sprintf("a next page of a list of limit=%d", r.pageLimit)
-	case !ok:
-		return c.limitDefault, ruleLimitDefault, "no limit"
-	}
-	asked := "limit=" + strings.Join(v, "&limit=")
-	if len(v) == 1 {
-		if n, err := strconv.Atoi(v[0]); err == nil && n >= c.limitMin && n <= c.limitMax {
-			return n, ruleLimit, asked
-		}
-	}
-	return c.limitMax, ruleLimitBad, asked
-}
-
-// validate checks the answer of x against the document: a status
-// documented for the operation, its headers, Content-Type and body.
-func (h *harness) validate(r *request, x *exchange) error {
-	// The router knows the document's base path, whatever the path of
-	// the deployment's base URL.
-	probe := (&http.Request{
-		Method: r.method,
-		URL:    &url.URL{Path: h.docBase + r.path, RawQuery: r.query},
-		Header: r.header,
-	}).WithContext(context.Background())
-	route, params, err := h.router.FindRoute(probe)
-	if err != nil {
-		return fmt.Errorf("%s %s: not an operation of the document: %v", r.method, r.path, err)
-	}
-	responses := route.Operation.Responses
-	if responses.Status(x.status) == nil && responses.Default() == nil {
-		return &statusError{status: x.status, op: r.op, documented: documentedStatuses(route.Operation)}
-	}
-	if problem := invalidJSON(x); problem != "" {
-		return fmt.Errorf("%s answered %d: %s", r.op, x.status, problem)
-	}
-	in := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: &openapi3filter.RequestValidationInput{
-			Request: probe, PathParams: params, Route: route,
-		},
-		Status: x.status,
-		Header: x.header,
-		Options: &openapi3filter.Options{
-			IncludeResponseStatus: true,
-			MultiError:            true,
-		},
-	}
-	in.SetBodyBytes(x.body)
-	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
-		return fmt.Errorf("%s answered %d: %s", r.op, x.status, describeValidation(err))
-	}
-	return nil
-}
-
 // failTransport fails the spec on an answer that did not come in full. The
 // MaxTransportFailures-th such failure stops the run: the deployment is not
 // answering, and each check left would only wait for its timeout.
@@ -392,107 +304,4 @@ func (h *harness) failTransport(x *exchange, detail string) {
 		AbortSuite(msg + fmt.Sprintf("the run stops: %d requests got no complete answer, so the checks left are skipped\n", n))
 	}
 	Fail(msg)
-}
-
-// statusError says that the status of an answer is not documented for its
-// operation.
-type statusError struct {
-	status     int
-	op         string
-	documented []string
-}
-
-func (e *statusError) Error() string {
-	return fmt.Sprintf("status %d is not documented for %s (documented: %s)", e.status, e.op, strings.Join(e.documented, ", "))
-}
-
-// invalidJSON says why the body of x, served as JSON, is not JSON, or
-// returns "". The schema check would say it too, less plainly.
-func invalidJSON(x *exchange) string {
-	mediaType, _, _ := mime.ParseMediaType(x.header.Get("Content-Type"))
-	if len(x.body) == 0 || mediaType != "application/json" && !strings.HasSuffix(mediaType, "+json") {
-		return ""
-	}
-	var v json.RawMessage
-	err := json.Unmarshal(x.body, &v)
-	var se *json.SyntaxError
-	switch {
-	case err == nil:
-		return ""
-	case errors.As(err, &se):
-		return fmt.Sprintf("the body is not valid JSON: %s, at byte %d of %d", se, se.Offset, len(x.body))
-	default:
-		return "the body is not valid JSON: " + err.Error()
-	}
-}
-
-func documentedStatuses(op *openapi3.Operation) []string {
-	var out []string
-	for code := range op.Responses.Map() {
-		out = append(out, code)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// describeValidation shortens a validation error: kin-openapi appends the
-// whole schema and value, which a log reader does not need.
-func describeValidation(err error) string {
-	var re *openapi3filter.ResponseError
-	if !errors.As(err, &re) {
-		return err.Error()
-	}
-	msg := re.Reason
-	var me openapi3.MultiError
-	if errors.As(re.Err, &me) {
-		for _, e := range me {
-			msg += "; " + describeSchemaError(e)
-		}
-	} else if re.Err != nil {
-		msg += ": " + describeSchemaError(re.Err)
-	}
-	return msg
-}
-
-func describeSchemaError(err error) string {
-	var se *openapi3.SchemaError
-	if errors.As(err, &se) {
-		where := strings.Join(se.JSONPointer(), ".")
-		if where == "" {
-			where = "body"
-		}
-		return where + ": " + se.Reason
-	}
-	return err.Error()
-}
-
-// errorProblem returns what is wrong with the Error body of x, or "".
-// The schema has already been checked; this checks what it cannot say.
-func errorProblem(x *exchange) string {
-	var e struct {
-		Code    *string      `json:"code"`
-		Message *string      `json:"message"`
-		Status  *json.Number `json:"status"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(x.body))
-	dec.UseNumber()
-	if err := dec.Decode(&e); err != nil {
-		return "the body is not an Error object: " + err.Error()
-	}
-	var problems []string
-	if e.Code == nil || *e.Code == "" {
-		problems = append(problems, "code is missing or empty")
-	}
-	if e.Message == nil || *e.Message == "" {
-		problems = append(problems, "message is missing or empty")
-	}
-	switch {
-	case e.Status == nil:
-		problems = append(problems, "status is missing")
-	default:
-		if n, ok := exactInt(*e.Status); !ok || n != int64(x.status) {
-			problems = append(problems, fmt.Sprintf("status is %s, but the HTTP status is %d", e.Status, x.status))
-		}
-	}
-	return strings.Join(problems, "; ")
 }

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
-
-	"github.com/petstore/contract/spec"
 )
 
 // maxWalk bounds the pages of one walk, so that a run against a large
@@ -40,20 +38,39 @@ const (
 // guessing; see nextPage for which.
 func (h *harness) walk(ctx context.Context, first *exchange, r rule, visit func(x *exchange, page []pet) bool) (walkEnd, *exchange, string) {
 	GinkgoHelper()
+	return h.walkPages(ctx, first, r, func(x *exchange) (bool, int) {
+		page := x.pets()
+		return visit(x, page), len(page)
+	})
+}
+
+// walkItems is walk for the list of any resource.
+func (h *harness) walkItems(ctx context.Context, first *exchange, r rule, visit func(x *exchange, page []item) bool) (walkEnd, *exchange, string) {
+	GinkgoHelper()
+	return h.walkPages(ctx, first, r, func(x *exchange) (bool, int) {
+		page := x.items()
+		return visit(x, page), len(page)
+	})
+}
+
+// walkPages is walk, whatever the items: visit returns whether to go on,
+// and the number of items of the page.
+func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit func(x *exchange) (bool, int)) (walkEnd, *exchange, string) {
+	GinkgoHelper()
 	x := first
 	for pages := 1; ; pages++ {
 		if x.status != http.StatusOK {
 			h.broken(x, r, fmt.Sprintf("status %d, want 200", x.status))
 		}
-		page := x.pets()
-		if !visit(x, page) {
+		more, n := visit(x)
+		if !more {
 			return walkStopped, x, ""
 		}
 		if linkTarget(x.header, "next") == "" {
-			if len(page) < x.limit {
+			if x.limit == 0 || n < x.limit {
 				return walkComplete, x, ""
 			}
-			return walkCut, x, fmt.Sprintf("a page of %d pets, as many as its limit, carries no rel=\"next\" link, and the interface does not show how else to request the next page", len(page))
+			return walkCut, x, fmt.Sprintf("a page of %d items, as many as its limit, carries no rel=\"next\" link, and the interface does not show how else to request the next page", n)
 		}
 		if pages == maxWalk {
 			return walkCut, x, fmt.Sprintf("the walk stops after %d pages", maxWalk)
@@ -95,9 +112,9 @@ func (h *harness) nextPage(ctx context.Context, x *exchange) (*exchange, string)
 		why = fmt.Sprintf("the next link %q is not a URL", target)
 	case origin(u) != origin(h.base):
 		why = fmt.Sprintf("the next link leads to another origin, %s; the API key is sent to %s only", u.Redacted(), origin(h.base))
-	case u.Path == h.base.Path+"/pets":
+	case u.Path == h.base.Path+x.path:
 	case h.cfg.Strict:
-		why = fmt.Sprintf("the next link leads to %s, not to listPets at %s/pets", u.Redacted(), h.base)
+		why = fmt.Sprintf("the next link leads to %s, not to %s at %s%s", u.Redacted(), x.op, h.base, x.path)
 	case strings.HasPrefix(u.Path, h.base.Path+"/"):
 		lenient = true
 	default:
@@ -110,7 +127,10 @@ func (h *harness) nextPage(ctx context.Context, x *exchange) (*exchange, string)
 		return nil, RedactKey(why, h.cfg.APIKey)
 	}
 	u.User, u.Fragment = nil, ""
-	r := h.newRequest(spec.ListPets, http.MethodGet, "/pets", u.RawQuery, nil)
+	r := h.newRequest(x.op, http.MethodGet, x.path, u.RawQuery, nil)
+	if op := h.contract.Operation(x.op); op != nil {
+		h.credentials(op, keyVar)(r)
+	}
 	r.target, r.pageLimit, r.lenient = u, x.limit, lenient
 	return h.send(ctx, r), ""
 }

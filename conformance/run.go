@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 
@@ -46,6 +47,16 @@ func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterCo
 		AddReportEntry("run", fmt.Sprintf("run id %s; pets created are named %s%s-N", s.h.runID, NamePrefix, s.h.runID))
 	})
 	s.register()
+	ReportAfterSuite("coverage", func(report Report) {
+		if s.h == nil {
+			return
+		}
+		out := cfg.Output
+		if out == nil {
+			out = os.Stdout
+		}
+		writeCoverage(out, s.h.coverage.summarize(p.contract.Contract, report, cfg.ReadOnly), int(min(s.h.creates.Load(), int64(cfg.maxCreates()))), cfg.maxCreates())
+	})
 	suiteConfig.LabelFilter = cfg.labelFilter(suiteConfig.LabelFilter)
 	return RunSpecs(t, SuiteDescription, suiteConfig, reporterConfig)
 }
@@ -65,6 +76,8 @@ func (s *suite) register() {
 	s.describeDeprecation()
 	s.describePagination()
 	s.describeErrorCodes()
+	s.describeOperations()
+	s.describeResources()
 }
 
 // census returns the first page of listPets at the largest limit.

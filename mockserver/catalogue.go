@@ -76,11 +76,11 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]Ent
 		cat.Count = DefaultCount
 	}
 	out := map[string][]Entry{}
-	refs := func(name string) (int, bool) {
+	refs := func(name string) (func(*gofakeit.Faker) any, bool) {
 		if c.Resource(name) == nil {
-			return 0, false
+			return nil, false
 		}
-		return cat.Count, true
+		return func(f *gofakeit.Faker) any { return fake.Integer(1 + int64(f.IntN(cat.Count))) }, true
 	}
 	for i, r := range c.Resources {
 		rs := newResource(r, shapes, c.Base)

@@ -46,14 +46,16 @@ type Generator struct {
 	// anything else, as a mock's answers do. Without it, examples come
 	// after the names of properties, so that a catalogue is varied.
 	Examples bool
-	// Refs returns how many items the resource a property such as petId
-	// names holds, so that references point at items that exist; ok is
-	// false when no resource goes by that name. Nil means none does.
-	Refs func(resource string) (n int, ok bool)
+	// Refs returns what picks the id of an item of the resource a
+	// property such as petId names, so that references point at items
+	// that exist; ok is false when no resource goes by that name or it
+	// holds no item. It is asked once for each name. Nil means no
+	// resource does.
+	Refs func(resource string) (pick func(f *gofakeit.Faker) any, ok bool)
 
 	// What a reference names and the weights of an enumeration are worked
 	// out once.
-	refs  map[string]int // items of the resource a reference names; 0 for none
+	refs  map[string]func(*gofakeit.Faker) any // of the resource a reference names; nil for none
 	mixes map[*openapi3.Schema][]int
 }
 

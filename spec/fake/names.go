@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -172,26 +173,36 @@ func isPerson(resource string) bool {
 // petId names: one that exists, when that resource holds items, and
 // otherwise one of Categories.
 func (g *Generator) reference(noun string) any {
-	n, ok := g.refs[noun]
+	pick, ok := g.refs[noun]
 	if !ok {
 		if g.refs == nil {
-			g.refs = map[string]int{}
+			g.refs = map[string]func(*gofakeit.Faker) any{}
 		}
 		if g.Refs != nil {
-			for _, name := range []string{noun + "s", noun + "es", noun, strings.TrimSuffix(noun, "y") + "ies"} {
-				if count, found := g.Refs(strings.ToLower(name)); found && count > 0 {
-					n = count
+			for _, name := range ReferredNames(noun) {
+				if p, found := g.Refs(name); found {
+					pick = p
 					break
 				}
 			}
 		}
-		g.refs[noun] = n
+		g.refs[noun] = pick
 	}
-	if n > 0 {
-		return integer(1 + int64(g.Faker.IntN(n)))
+	if pick != nil {
+		return pick(g.Faker)
 	}
 	return integer(Categories[g.Faker.IntN(len(Categories))])
 }
+
+// ReferredNames returns the names a resource a reference such as petId
+// names may go by: pets, petes, pet, and for categoryId categories.
+func ReferredNames(noun string) []string {
+	noun = strings.ToLower(noun)
+	return []string{noun + "s", noun + "es", noun, strings.TrimSuffix(noun, "y") + "ies"}
+}
+
+// Integer returns n as a made value, a json.Number.
+func Integer(n int64) any { return integer(n) }
 
 // smallIntegers are the integers from 0 to 1023 as values: references and
 // counts are mostly small, and a catalogue makes a million of them.

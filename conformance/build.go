@@ -1,0 +1,302 @@
+package conformance
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/brianvoe/gofakeit/v7"
+	"github.com/getkin/kin-openapi/openapi3"
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/fake"
+)
+
+// The generic checks judge every operation of the document from what the
+// document says of it, with requests made from its parameters and body
+// schema. This file makes those requests.
+
+// opRequest returns a request of op with the given path parameters, query
+// and body (nil for none), and the run's key sent as op's security asks.
+func (h *harness) opRequest(op *spec.Operation, params map[string]string, query url.Values, body any, opts ...option) *request {
+	var raw []byte
+	if body != nil {
+		raw = []byte(jsonText(body))
+	}
+	r := h.newRequest(op.ID, op.Method, expandPath(op.Path, params), query.Encode(), raw)
+	h.credentials(op, keyVar)(r)
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// expandPath fills the parameters of a path template, escaped.
+func expandPath(template string, params map[string]string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(template, '{')
+		j := strings.IndexByte(template, '}')
+		if i < 0 || j < i {
+			b.WriteString(template)
+			return b.String()
+		}
+		b.WriteString(template[:i])
+		b.WriteString(url.PathEscape(params[template[i+1:j]]))
+		template = template[j+1:]
+	}
+}
+
+// credentials returns the option that sends key as the first security
+// requirement of op asks: a bearer token (HTTP bearer, OAuth2, OpenID
+// Connect), HTTP basic with the key as the password, or an API key in a
+// header or a cookie. An empty key sends none; a public operation gets
+// none either way.
+func (h *harness) credentials(op *spec.Operation, key string) option {
+	return func(r *request) {
+		r.header.Del("Authorization")
+		if key == "" || len(op.Security) == 0 || h.contract.Doc.Components == nil {
+			return
+		}
+		for name := range op.Security[0] {
+			ref := h.contract.Doc.Components.SecuritySchemes[name]
+			if ref == nil || ref.Value == nil {
+				continue
+			}
+			switch s := ref.Value; {
+			case s.Type == "http" && strings.EqualFold(s.Scheme, "basic"):
+				if key == keyVar {
+					r.basicKey = true
+				} else {
+					r.header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(":"+key)))
+				}
+			case s.Type == "apiKey" && s.In == "header":
+				r.header.Set(s.Name, key)
+			case s.Type == "apiKey" && s.In == "cookie":
+				r.header.Set("Cookie", s.Name+"="+key)
+			case s.Type == "apiKey" && s.In == "query":
+				q, _ := url.ParseQuery(r.query)
+				q.Set(s.Name, key)
+				r.query = q.Encode()
+			default:
+				r.header.Set("Authorization", "Bearer "+key)
+			}
+		}
+	}
+}
+
+// generator returns a maker of values for the schemas of the document,
+// seeded from the run's source, whose references point at items the
+// deployment lists.
+func (h *harness) generator(ctx context.Context) *fake.Generator {
+	return &fake.Generator{
+		Contract: h.contract.Contract,
+		Faker:    fake.NewFaker(h.rnd.Uint64()),
+		Refs: func(name string) (func(*gofakeit.Faker) any, bool) {
+			res := h.contract.Resource(name)
+			if res == nil {
+				return nil, false
+			}
+			ids := h.listedIDs(ctx, res)
+			if len(ids) == 0 {
+				return nil, false
+			}
+			return func(f *gofakeit.Faker) any { return ids[f.IntN(len(ids))] }, true
+		},
+	}
+}
+
+// census returns the first page of a resource's list at its largest
+// limit, or nil when the list does not answer 200.
+func (h *harness) itemCensus(ctx context.Context, res *spec.Resource) []item {
+	GinkgoHelper()
+	query := url.Values{}
+	if p := res.Paging; p.Limit != "" && p.Max > 0 {
+		query.Set(p.Limit, fmt.Sprint(p.Max))
+	}
+	x := h.send(ctx, h.opRequest(res.List, h.collectionParams(ctx, res), query, nil))
+	if x.status != http.StatusOK {
+		return nil
+	}
+	return x.items()
+}
+
+// listedIDs returns the ids of the items of a resource's first page.
+func (h *harness) listedIDs(ctx context.Context, res *spec.Resource) []any {
+	GinkgoHelper()
+	var ids []any
+	for _, it := range h.itemCensus(ctx, res) {
+		if v, ok := it[res.IDProperty]; ok {
+			ids = append(ids, v)
+		}
+	}
+	return ids
+}
+
+// collectionParams returns the path parameters of a resource's collection,
+// such as the owner of /owners/{ownerId}/pets: ids of listed items of the
+// resources they name, or made-up values.
+func (h *harness) collectionParams(ctx context.Context, res *spec.Resource) map[string]string {
+	GinkgoHelper()
+	params, _ := h.pathParams(ctx, res.List, nil)
+	return params
+}
+
+// pathParams returns values for the path parameters of op that fixed does
+// not give: the id of a listed item where a resource's item path names
+// the parameter, such as petId, and made-up values otherwise, which
+// madeUp reports.
+func (h *harness) pathParams(ctx context.Context, op *spec.Operation, fixed map[string]string) (params map[string]string, madeUp bool) {
+	GinkgoHelper()
+	params = maps.Clone(fixed)
+	if params == nil {
+		params = map[string]string{}
+	}
+	gen := h.generator(ctx)
+	for _, p := range op.Parameters {
+		if p.In != openapi3.ParameterInPath {
+			continue
+		}
+		if _, ok := params[p.Name]; ok {
+			continue
+		}
+		if res := h.resourceOfParam(p.Name); res != nil {
+			if ids := h.listedIDs(ctx, res); len(ids) > 0 {
+				params[p.Name] = valueText(ids[h.rnd.IntN(len(ids))])
+				continue
+			}
+		}
+		params[p.Name] = valueText(gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
+		madeUp = true
+	}
+	return params, madeUp
+}
+
+// resourceOfParam returns the resource whose items a path parameter such
+// as petId names, or nil.
+func (h *harness) resourceOfParam(name string) *spec.Resource {
+	for _, r := range h.contract.Resources {
+		if r.IDParam == name {
+			return r
+		}
+	}
+	return nil
+}
+
+func schemaOf(p *openapi3.Parameter) *openapi3.Schema {
+	if p.Schema == nil {
+		return nil
+	}
+	return p.Schema.Value
+}
+
+// requiredQuery returns values for the required query parameters of op.
+func (h *harness) requiredQuery(ctx context.Context, op *spec.Operation) url.Values {
+	q := url.Values{}
+	gen := h.generator(ctx)
+	for _, p := range op.Parameters {
+		if p.In == openapi3.ParameterInQuery && p.Required {
+			q.Set(p.Name, valueText(gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
+		}
+	}
+	return q
+}
+
+// body returns a valid body for op, made from its schema, or nil when op
+// takes none. For a resource's item, a name property gets a name of this
+// run, so that items the suite created can be found later, and an id
+// property that names no resource, such as categoryId, gets the value most
+// items listed have: one the deployment knows.
+func (h *harness) body(ctx context.Context, op *spec.Operation) map[string]any {
+	GinkgoHelper()
+	s := op.RequestSchema()
+	if s == nil {
+		return nil
+	}
+	gen := h.generator(ctx)
+	resName := ""
+	if op.Resource != nil {
+		resName = op.Resource.Name
+	}
+	for range 20 {
+		v, ok := gen.Request(s, resName).(map[string]any)
+		if !ok {
+			break
+		}
+		if op.Resource != nil {
+			h.knownValues(ctx, op.Resource, s, v)
+		}
+		if s.VisitJSON(v, openapi3.MultiErrors()) == nil {
+			return v
+		}
+	}
+	Skip(fmt.Sprintf("%s: the suite could not make a body that matches the document's schema", op.ID))
+	return nil
+}
+
+// knownValues sets, in a body made for res, the properties whose values
+// the deployment must know rather than take from any: a name of this run,
+// and references to things the interface does not describe, such as a
+// category, to the value most listed items have.
+func (h *harness) knownValues(ctx context.Context, res *spec.Resource, s *openapi3.Schema, body map[string]any) {
+	GinkgoHelper()
+	var census []item
+	for _, p := range h.contract.Properties(s) {
+		if _, sent := body[p.Name]; !sent {
+			continue
+		}
+		switch {
+		case p.Name == "name" && spec.TypeOf(p.Schema) == "string" && len(p.Schema.Enum) == 0 && p.Schema.Pattern == "":
+			body[p.Name] = h.petName()
+		case strings.HasSuffix(p.Name, "Id") && !h.namesResource(strings.TrimSuffix(p.Name, "Id")):
+			if census == nil {
+				census = h.itemCensus(ctx, res)
+			}
+			if v, ok := mostCommon(census, p.Name); ok {
+				body[p.Name] = v
+			}
+		}
+	}
+}
+
+// namesResource reports whether a noun such as "pet" names a resource of
+// the document.
+func (h *harness) namesResource(noun string) bool {
+	for _, name := range fake.ReferredNames(noun) {
+		if h.contract.Resource(name) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// mostCommon returns the value of prop most items have, the first in
+// order of value among equals.
+func mostCommon(items []item, prop string) (any, bool) {
+	counts := map[string]int{}
+	values := map[string]any{}
+	for _, it := range items {
+		if v, ok := it[prop]; ok {
+			k := valueText(v)
+			counts[k]++
+			values[k] = v
+		}
+	}
+	if len(counts) == 0 {
+		return nil, false
+	}
+	keys := slices.Sorted(maps.Keys(counts))
+	best := keys[0]
+	for _, k := range keys {
+		if counts[k] > counts[best] {
+			best = k
+		}
+	}
+	return values[best], true
+}

@@ -1,0 +1,156 @@
+package conformance
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/petstore/contract/spec"
+)
+
+// coverage notes which answers of which operations a run saw, so that
+// the run can say what it exercised of the document and what not, and why.
+type coverage struct {
+	mu   sync.Mutex // guards seen
+	seen map[string]map[int]bool
+}
+
+// saw notes an answer of status to operation op.
+func (c *coverage) saw(op string, status int) {
+	if c == nil || status == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seen == nil {
+		c.seen = map[string]map[int]bool{}
+	}
+	if c.seen[op] == nil {
+		c.seen[op] = map[int]bool{}
+	}
+	c.seen[op][status] = true
+}
+
+// OperationCoverage is what a run exercised of one operation.
+type OperationCoverage struct {
+	ID, Method, Path string
+	// Seen are the documented statuses the operation answered with;
+	// Unseen the others.
+	Seen, Unseen []int
+	// Undocumented are statuses it answered with that it does not
+	// document.
+	Undocumented []int
+	// Why says why the checks of the operation did not all run: left out
+	// by a read-only run or a label filter, or skipped for the reason a
+	// check gave. Empty when they all ran.
+	Why string
+}
+
+// summarize returns the coverage of every operation of the contract, with
+// the reasons the report gives for checks that did not run.
+func (c *coverage) summarize(contract *spec.Contract, report types.Report, readOnly bool) []OperationCoverage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []OperationCoverage
+	for _, op := range contract.Operations {
+		oc := OperationCoverage{ID: op.ID, Method: op.Method, Path: op.Path}
+		seen := c.seen[op.ID]
+		for _, s := range op.Statuses {
+			if seen[s] {
+				oc.Seen = append(oc.Seen, s)
+			} else {
+				oc.Unseen = append(oc.Unseen, s)
+			}
+		}
+		for s := range seen {
+			if !slices.Contains(op.Statuses, s) {
+				oc.Undocumented = append(oc.Undocumented, s)
+			}
+		}
+		slices.Sort(oc.Undocumented)
+		oc.Why = notRun(op, report, readOnly, len(seen) > 0)
+		out = append(out, oc)
+	}
+	return out
+}
+
+// notRun says why the checks of op did not all run, from the report of
+// the run, or "" when they did.
+func notRun(op *spec.Operation, report types.Report, readOnly, seen bool) string {
+	label := opLabel(op)
+	var skipped []string
+	ran := false
+	for _, s := range report.SpecReports {
+		if !slices.Contains(s.Labels(), label) {
+			continue
+		}
+		switch s.State {
+		case types.SpecStateSkipped:
+			if msg := firstLine(s.Failure.Message); msg != "" && !slices.Contains(skipped, msg) {
+				skipped = append(skipped, msg)
+			}
+		case types.SpecStatePending:
+		default:
+			ran = true
+		}
+	}
+	switch {
+	case len(skipped) > 0:
+		return "skipped: " + strings.Join(skipped, "; ")
+	case !ran && !seen && readOnly && mutating(op):
+		return "not run: read-only"
+	case !ran && !seen:
+		return "not run: not selected by the label filter"
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// writeCoverage writes the coverage summary of a run, which sent posts
+// POST requests of the most it may.
+func writeCoverage(w io.Writer, ops []OperationCoverage, posts, maxPosts int) {
+	total, seen := 0, 0
+	for _, oc := range ops {
+		total += len(oc.Seen) + len(oc.Unseen)
+		seen += len(oc.Seen)
+	}
+	fmt.Fprintf(w, "\nCoverage: %d operations, %d of their %d documented answers seen; %d POST requests sent (at most %d)\n", len(ops), seen, total, posts, maxPosts)
+	width := 0
+	for _, oc := range ops {
+		width = max(width, len(oc.ID)+len(oc.Method)+len(oc.Path)+2)
+	}
+	for _, oc := range ops {
+		name := oc.ID + " " + oc.Method + " " + oc.Path
+		fmt.Fprintf(w, "  %-*s  %s\n", width, name, oc.statuses())
+		if oc.Why != "" {
+			fmt.Fprintf(w, "  %-*s    %s\n", width, "", oc.Why)
+		}
+	}
+}
+
+// statuses says which documented answers were seen.
+func (oc OperationCoverage) statuses() string {
+	var parts []string
+	for _, s := range oc.Seen {
+		parts = append(parts, strconv.Itoa(s)+" seen")
+	}
+	for _, s := range oc.Unseen {
+		parts = append(parts, strconv.Itoa(s)+" not seen")
+	}
+	for _, s := range oc.Undocumented {
+		parts = append(parts, strconv.Itoa(s)+" seen, undocumented")
+	}
+	if len(parts) == 0 {
+		return "documents no status"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,214 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/petstore/contract/spec"
+)
+
+// invalidRequests makes, from the schemas of op, requests that each break
+// them in one way: a required property left out, a value of the wrong
+// type, outside an enumeration, past a bound, or too long; a body that is
+// not an object; a query parameter outside its enumeration, not an
+// integer, or past a bound.
+func invalidRequests(c *spec.Contract, op *spec.Operation) []invalidRequest {
+	var out []invalidRequest
+	if s := op.RequestSchema(); s != nil && spec.TypeOf(s) == "object" {
+		for _, p := range c.Properties(s) {
+			if p.Schema.ReadOnly {
+				continue
+			}
+			name := p.Name
+			if p.Required {
+				out = append(out, invalidRequest{name: "body: " + name + " left out", body: func(b map[string]any) any {
+					delete(b, name)
+					return b
+				}})
+			}
+			for _, v := range badValues(p.Schema) {
+				value := v.value
+				out = append(out, invalidRequest{name: "body: " + name + " " + v.what, body: func(b map[string]any) any {
+					b[name] = value
+					return b
+				}})
+			}
+		}
+		out = append(out, invalidRequest{name: "body: an array instead of an object", body: func(b map[string]any) any {
+			return []any{b}
+		}})
+	}
+	for _, p := range op.Parameters {
+		if p.In != openapi3.ParameterInQuery || p.Schema == nil || p.Schema.Value == nil {
+			continue
+		}
+		name := p.Name
+		for _, v := range badValues(p.Schema.Value) {
+			text := valueText(v.value)
+			if _, isString := v.value.(string); !isString && spec.TypeOf(p.Schema.Value) == "string" {
+				continue // any text is a string in a query
+			}
+			out = append(out, invalidRequest{name: "query: " + name + " " + v.what, inQuery: true, query: func(q url.Values) {
+				q.Set(name, text)
+			}})
+		}
+	}
+	return out
+}
+
+// badValue is a value that breaks a schema, and how.
+type badValue struct {
+	what  string
+	value any
+}
+
+// badValues returns values that each break one constraint of s.
+func badValues(s *openapi3.Schema) []badValue {
+	var out []badValue
+	t := spec.TypeOf(s)
+	switch t {
+	case "string":
+		out = append(out, badValue{"a number instead of a string", json.Number("42")})
+	case "integer", "number":
+		out = append(out, badValue{"a string instead of a number", "forty-two"})
+	case "boolean":
+		out = append(out, badValue{"a string instead of a boolean", "yes"})
+	case "object", "array":
+		out = append(out, badValue{"a string instead of an " + t, "x"})
+	}
+	if len(s.Enum) > 0 && t == "string" {
+		out = append(out, badValue{"outside its enumeration", "conformance-not-in-enum"})
+	}
+	if t == "integer" {
+		if s.Min != nil {
+			out = append(out, badValue{"below its minimum", json.Number(strconv.FormatInt(int64(*s.Min)-1, 10))})
+		}
+		if s.Max != nil {
+			out = append(out, badValue{"above its maximum", json.Number(strconv.FormatInt(int64(*s.Max)+1, 10))})
+		}
+		if s.Format == "int64" || s.Format == "int32" {
+			out = append(out, badValue{"a fraction", json.Number("1.5")})
+		}
+	}
+	if t == "string" && s.MaxLength != nil && *s.MaxLength < 1<<16 && s.Pattern == "" && len(s.Enum) == 0 && s.Format == "" {
+		out = append(out, badValue{fmt.Sprintf("longer than %d characters", *s.MaxLength), strings.Repeat("x", int(*s.MaxLength)+1)})
+	}
+	return out
+}
+
+// badInputStatuses are the 4xx statuses that say a request broke the
+// schema; the others say something else, such as that the key is missing.
+func badInputStatuses(op *spec.Operation) []int {
+	var out []int
+	for _, s := range op.Statuses {
+		switch s {
+		case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed,
+			http.StatusNotAcceptable, http.StatusGone, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType,
+			http.StatusTooManyRequests:
+			continue
+		}
+		if s >= 400 && s < 500 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// choiceOnly reports whether every status of statuses is a gap decision of
+// petmock's for op, marked x-petmock-choice: the interface does not ask
+// for it, so a server may answer otherwise.
+func choiceOnly(op *spec.Operation, statuses []int) bool {
+	for _, s := range statuses {
+		if r := op.Op.Responses.Status(s); r == nil || r.Value == nil || !isChoice(r.Value.Extensions) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkInvalidRequest sends a request of op that breaks its schema as c
+// says: it must be answered with a documented 4xx that says so, whose
+// Error body the client has checked. Where every such 4xx is only a gap
+// decision of petmock's, a success passes too, unless the run is strict.
+func (h *harness) checkInvalidRequest(ctx context.Context, op *spec.Operation, c invalidRequest) {
+	GinkgoHelper()
+	statuses := badInputStatuses(op)
+	if len(statuses) == 0 {
+		Skip(fmt.Sprintf("%s documents no 4xx for a request that breaks its schema, so the suite cannot tell what it should get", op.ID))
+	}
+	fixed := map[string]string{}
+	if res := op.Resource; res != nil && op.Role != spec.RoleList && op.Role != spec.RoleCreate {
+		id, params := h.sampleItem(ctx, res, op)
+		fixed = params
+		fixed[res.IDParam] = id
+	}
+	params, _ := h.pathParams(ctx, op, fixed)
+	query := h.requiredQuery(ctx, op)
+	if c.query != nil {
+		c.query(query)
+	}
+	var body any
+	if b := h.body(ctx, op); b != nil {
+		body = b
+		if c.body != nil {
+			body = c.body(maps.Clone(b))
+		}
+	}
+	x := h.send(ctx, h.opRequest(op, params, query, body))
+	// Where the 4xx is only petmock's choice, the interface lets a server
+	// answer otherwise, and only a strict run holds it to the 4xx.
+	r := ruleOpInvalid
+	if choiceOnly(op, statuses) {
+		if !h.cfg.Strict && x.status >= 200 && x.status < 300 {
+			return
+		}
+		r = ruleStrictInvalid
+	}
+	want := make([]string, len(statuses))
+	for i, s := range statuses {
+		want[i] = strconv.Itoa(s)
+	}
+	x.require(slices.Contains(statuses, x.status), r, fmt.Sprintf("%s with %s: status %d, want %s", op.ID, c.name, x.status, strings.Join(want, " or ")))
+}
+
+// sample is an item the suite created for the invalid requests of its
+// resource, and the path parameters of its collection.
+type sample struct {
+	id     string
+	params map[string]string
+}
+
+// sampleItem returns the id of an item of res for a check of op, an
+// operation on its items, with the path parameters of its collection: one
+// the suite created, when op can change it, and a listed one otherwise.
+func (h *harness) sampleItem(ctx context.Context, res *spec.Resource, op *spec.Operation) (string, map[string]string) {
+	GinkgoHelper()
+	if mutating(op) {
+		// One item serves every invalid request of the resource: none of
+		// them may change it.
+		if s, ok := h.samples[res.Name]; ok {
+			return s.id, maps.Clone(s.params)
+		}
+		created, params := h.createItem(ctx, res)
+		if h.samples == nil {
+			h.samples = map[string]sample{}
+		}
+		h.samples[res.Name] = sample{created.id(res.IDProperty), params}
+		return created.id(res.IDProperty), maps.Clone(params)
+	}
+	ids := h.listedIDs(ctx, res)
+	if len(ids) == 0 {
+		Skip(fmt.Sprintf("the list of %s shows no item for %s", res.Name, op.ID))
+	}
+	return valueText(ids[h.rnd.IntN(len(ids))]), h.collectionParams(ctx, res)
+}

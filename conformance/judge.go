@@ -1,0 +1,265 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/petstore/contract/spec"
+)
+
+// The suite's client judges every answer it receives, in one place, before
+// any spec looks at it: judge and what it calls.
+
+// judge checks a complete answer x to r against the rules that hold for
+// every answer, and fails the spec on the first one broken.
+func (h *harness) judge(r *request, x *exchange) {
+	GinkgoHelper()
+	h.coverage.saw(r.op, x.status)
+	if r.mustExist && (x.status == http.StatusMethodNotAllowed || x.status == http.StatusNotFound && !(r.madeUp && h.documents(r.op, http.StatusNotFound))) {
+		h.broken(x, ruleOpExists, fmt.Sprintf("%s %s answered %d: the operation %s, which the document describes, is missing", r.method, x.url, x.status, r.op))
+	}
+	if err := h.validate(r, x); err != nil {
+		if errors.As(err, new(*statusError)) && isRedirect(x.status, x.header) {
+			h.broken(x, ruleRedirect, h.describeRedirect(x))
+		}
+		h.broken(x, ruleContract, err.Error())
+	}
+	if x.status >= 400 {
+		if problem := errorProblem(x); problem != "" {
+			h.broken(x, ruleErrorShape, problem)
+		}
+	}
+	if op := h.contract.Operation(r.op); op != nil && op.Role == spec.RoleList && op.ID != spec.ListPets && x.status == http.StatusOK {
+		x.limit = h.listLimit(op.Resource, r)
+	}
+	if r.op == spec.ListPets && x.status == http.StatusOK {
+		pets := x.pets()
+		if id, dup := firstDuplicate(pets); dup {
+			h.broken(x, ruleUniqueIDs, fmt.Sprintf("id %d appears more than once", id))
+		}
+		limit, rl, asked := h.pageLimit(r)
+		x.limit = limit
+		if len(pets) > limit {
+			h.broken(x, rl, fmt.Sprintf("%s: %d pets, want at most %d", asked, len(pets), limit))
+		}
+	}
+}
+
+// broken fails the spec: x breaks rule r. If x answers a request the
+// interface may not cover (a link to another path), it skips the spec
+// instead, and says why.
+func (h *harness) broken(x *exchange, r rule, detail string) {
+	GinkgoHelper()
+	if x.lenient {
+		Skip(x.redact(fmt.Sprintf("a next link led to %s, whose answer is not one of listPets (%s: %s); the interface does not show how to request a later page, so the check cannot go on", x.url, r.id, detail)))
+	}
+	Fail(x.report(r, detail))
+}
+
+// pageLimit returns the most pets an answer to r, a listPets request, may
+// hold: its limit; the default without one; the maximum for a limit out of
+// range, not an integer or given twice, which a server may clamp. A page
+// that a link led to, and whose URL carries no limit, holds at most what
+// the page before it could. It also returns the rule that sets the bound,
+// and how the limit was asked for.
+func (h *harness) pageLimit(r *request) (int, rule, string) {
+	c := h.contract
+	values, _ := url.ParseQuery(r.query)
+	v, ok := values["limit"]
+	switch {
+	case !ok && r.pageLimit > 0:
+		return r.pageLimit, ruleLimit, fmt.Sprintf("a next page of a list of limit=%d", r.pageLimit)
+	case !ok:
+		return c.limitDefault, ruleLimitDefault, "no limit"
+	}
+	asked := "limit=" + strings.Join(v, "&limit=")
+	if len(v) == 1 {
+		if n, err := strconv.Atoi(v[0]); err == nil && n >= c.limitMin && n <= c.limitMax {
+			return n, ruleLimit, asked
+		}
+	}
+	return c.limitMax, ruleLimitBad, asked
+}
+
+// documents reports whether the operation of id documents status.
+func (h *harness) documents(id string, status int) bool {
+	op := h.contract.Operation(id)
+	return op != nil && op.Documents(status)
+}
+
+// listLimit returns the most items a page of a list asked for by r may
+// hold, or 0 when the list has no limit: the limit asked for when the
+// document allows it, else the largest or the default.
+func (h *harness) listLimit(res *spec.Resource, r *request) int {
+	p := res.Paging
+	if p.Limit == "" {
+		return 0
+	}
+	values, _ := url.ParseQuery(r.query)
+	v, ok := values[p.Limit]
+	switch {
+	case !ok && r.pageLimit > 0:
+		return r.pageLimit
+	case !ok:
+		return p.Default
+	}
+	if n, err := strconv.Atoi(v[0]); err == nil && len(v) == 1 && n >= p.Min && (p.Max == 0 || n <= p.Max) {
+		return n
+	}
+	return p.Max
+}
+
+// validate checks the answer of x against the document: a status
+// documented for the operation, its headers, Content-Type and body.
+func (h *harness) validate(r *request, x *exchange) error {
+	// The router knows the document's base path, whatever the path of
+	// the deployment's base URL.
+	probe := (&http.Request{
+		Method: r.method,
+		URL:    &url.URL{Path: h.docBase + r.path, RawQuery: r.query},
+		Header: r.header,
+	}).WithContext(context.Background())
+	route, params, err := h.router.FindRoute(probe)
+	if err != nil {
+		return fmt.Errorf("%s %s: not an operation of the document: %v", r.method, r.path, err)
+	}
+	responses := route.Operation.Responses
+	if responses.Status(x.status) == nil && responses.Default() == nil {
+		return &statusError{status: x.status, op: r.op, documented: documentedStatuses(route.Operation)}
+	}
+	if problem := invalidJSON(x); problem != "" {
+		return fmt.Errorf("%s answered %d: %s", r.op, x.status, problem)
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request: probe, PathParams: params, Route: route,
+		},
+		Status: x.status,
+		Header: x.header,
+		Options: &openapi3filter.Options{
+			IncludeResponseStatus: true,
+			MultiError:            true,
+		},
+	}
+	in.SetBodyBytes(x.body)
+	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		return fmt.Errorf("%s answered %d: %s", r.op, x.status, describeValidation(err))
+	}
+	return nil
+}
+
+// statusError says that the status of an answer is not documented for its
+// operation.
+type statusError struct {
+	status     int
+	op         string
+	documented []string
+}
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("status %d is not documented for %s (documented: %s)", e.status, e.op, strings.Join(e.documented, ", "))
+}
+
+// invalidJSON says why the body of x, served as JSON, is not JSON, or
+// returns "". The schema check would say it too, less plainly.
+func invalidJSON(x *exchange) string {
+	mediaType, _, _ := mime.ParseMediaType(x.header.Get("Content-Type"))
+	if len(x.body) == 0 || mediaType != "application/json" && !strings.HasSuffix(mediaType, "+json") {
+		return ""
+	}
+	var v json.RawMessage
+	err := json.Unmarshal(x.body, &v)
+	var se *json.SyntaxError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &se):
+		return fmt.Sprintf("the body is not valid JSON: %s, at byte %d of %d", se, se.Offset, len(x.body))
+	default:
+		return "the body is not valid JSON: " + err.Error()
+	}
+}
+
+func documentedStatuses(op *openapi3.Operation) []string {
+	var out []string
+	for code := range op.Responses.Map() {
+		out = append(out, code)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// describeValidation shortens a validation error: kin-openapi appends the
+// whole schema and value, which a log reader does not need.
+func describeValidation(err error) string {
+	var re *openapi3filter.ResponseError
+	if !errors.As(err, &re) {
+		return err.Error()
+	}
+	msg := re.Reason
+	var me openapi3.MultiError
+	if errors.As(re.Err, &me) {
+		for _, e := range me {
+			msg += "; " + describeSchemaError(e)
+		}
+	} else if re.Err != nil {
+		msg += ": " + describeSchemaError(re.Err)
+	}
+	return msg
+}
+
+func describeSchemaError(err error) string {
+	var se *openapi3.SchemaError
+	if errors.As(err, &se) {
+		where := strings.Join(se.JSONPointer(), ".")
+		if where == "" {
+			where = "body"
+		}
+		return where + ": " + se.Reason
+	}
+	return err.Error()
+}
+
+// errorProblem returns what is wrong with the Error body of x, or "".
+// The schema has already been checked; this checks what it cannot say.
+func errorProblem(x *exchange) string {
+	var e struct {
+		Code    *string      `json:"code"`
+		Message *string      `json:"message"`
+		Status  *json.Number `json:"status"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(x.body))
+	dec.UseNumber()
+	if err := dec.Decode(&e); err != nil {
+		return "the body is not an Error object: " + err.Error()
+	}
+	var problems []string
+	if e.Code == nil || *e.Code == "" {
+		problems = append(problems, "code is missing or empty")
+	}
+	if e.Message == nil || *e.Message == "" {
+		problems = append(problems, "message is missing or empty")
+	}
+	switch {
+	case e.Status == nil:
+		problems = append(problems, "status is missing")
+	default:
+		if n, ok := exactInt(*e.Status); !ok || n != int64(x.status) {
+			problems = append(problems, fmt.Sprintf("status is %s, but the HTTP status is %d", e.Status, x.status))
+		}
+	}
+	return strings.Join(problems, "; ")
+}
