@@ -27,10 +27,6 @@
 // the specs labelled LabelStrict. Specs that may change state are labelled
 // LabelMutating; Config.ReadOnly leaves them out.
 //
-// Run registers the specs and runs them once per process:
-//
-//	func TestConformance(t *testing.T) {
-//		suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
-//		conformance.Run(t, conformance.Config{BaseURL: url, APIKey: key}, suiteConfig, reporterConfig)
-//	}
+// Run registers the specs and runs them, once per process; ExampleRun
+// shows a run against petmock.
 package conformance

@@ -2,10 +2,6 @@ package mockserver
 
 import (
 	"net/http"
-	"net/url"
-	"regexp"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 )
@@ -140,56 +136,6 @@ func (j *journal) clear() {
 	j.next, j.full = 0, false
 }
 
-// redactor keeps keys out of what the journal shows. Credential headers
-// and token parameters are hidden whole; anywhere else, the accepted keys
-// are, wherever they stand, as written or URL-encoded.
-type redactor struct {
-	replacer *strings.Replacer
-}
-
-const redacted = "[redacted]"
-
-// credentialHeaders are hidden whole, whatever they hold.
-var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"}
-
-// tokenParams are query parameters that carry keys (RFC 6750 section 2.3
-// and common practice); their values are hidden whole.
-var tokenParams = regexp.MustCompile(`(?i)(^|&)(access_token|api_key|apikey|key|token)=[^&]*`)
-
-func newRedactor(keys []string) *redactor {
-	var pairs []string
-	for _, k := range keys {
-		pairs = append(pairs, k, redacted)
-		if esc := url.QueryEscape(k); esc != k {
-			pairs = append(pairs, esc, redacted)
-		}
-	}
-	return &redactor{replacer: strings.NewReplacer(pairs...)}
-}
-
-func (r *redactor) text(s string) string { return r.replacer.Replace(s) }
-
-func (r *redactor) query(q string) string {
-	return tokenParams.ReplaceAllString(r.text(q), "${1}${2}="+redacted)
-}
-
-// header copies h without its secrets.
-func (r *redactor) header(h http.Header) http.Header {
-	out := make(http.Header, len(h))
-	for name, values := range h {
-		if slices.Contains(credentialHeaders, name) {
-			out[name] = []string{redacted}
-			continue
-		}
-		vs := make([]string, len(values))
-		for i, v := range values {
-			vs[i] = r.text(v)
-		}
-		out[name] = vs
-	}
-	return out
-}
-
 // keepBody returns what the journal keeps of a request body: the body
 // itself when it is short, or a copy of its start, so that the journal
 // never holds on to a large body.
@@ -208,33 +154,3 @@ func clip(b []byte) (string, bool) {
 	}
 	return string(b), false
 }
-
-// recorder remembers the status and the start of the body of an answer,
-// for the request log and the journal.
-type recorder struct {
-	http.ResponseWriter
-	status int
-	body   []byte // up to journalBodyBytes+1, when keep
-	keep   bool
-	// reqBody is the request body, when the pipeline read one.
-	reqBody []byte
-}
-
-func (w *recorder) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *recorder) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	if w.keep && len(w.body) <= journalBodyBytes {
-		w.body = append(w.body, b[:min(len(b), journalBodyBytes+1-len(w.body))]...)
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *recorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"strings"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
@@ -159,7 +158,7 @@ type keyRedactor struct {
 }
 
 func (r keyRedactor) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(r.w, strings.ReplaceAll(string(p), r.key, "$"+keyEnv)); err != nil {
+	if _, err := io.WriteString(r.w, conformance.RedactKey(string(p), r.key)); err != nil {
 		return 0, err
 	}
 	return len(p), nil

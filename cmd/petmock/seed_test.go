@@ -225,17 +225,27 @@ func TestSeedStopsCleanly(t *testing.T) {
 	}
 }
 
-// TestSeedBoundsConcurrency checks that requests overlap, but never more
-// of them than --concurrency allows.
+// TestSeedBoundsConcurrency checks that requests overlap up to
+// --concurrency, and never more: the first requests wait at a gate that
+// opens once three are in flight together, which happens only if the
+// seeder sends three at once.
 func TestSeedBoundsConcurrency(t *testing.T) {
 	var mu sync.Mutex
 	inFlight, most := 0, 0
+	full := make(chan struct{})
+	var once sync.Once
 	st := newSeedTarget(t, func(w http.ResponseWriter, r *http.Request, n int64) bool {
 		mu.Lock()
 		inFlight++
 		most = max(most, inFlight)
+		if inFlight == 3 {
+			once.Do(func() { close(full) })
+		}
 		mu.Unlock()
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case <-full:
+		case <-time.After(10 * time.Second):
+		}
 		mu.Lock()
 		inFlight--
 		mu.Unlock()
@@ -245,8 +255,8 @@ func TestSeedBoundsConcurrency(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v %s", err, stdout)
 	}
-	if most > 3 || most < 2 {
-		t.Errorf("%d requests in flight at most, want 2 or 3 with --concurrency 3", most)
+	if most != 3 {
+		t.Errorf("%d requests in flight at most, want 3 with --concurrency 3", most)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -29,19 +29,46 @@ func env(vars ...string) func(string) string {
 }
 
 func TestParseOptions(t *testing.T) {
+	defaults := options{
+		addr:         "127.0.0.1:4010",
+		seed:         mockserver.DefaultSeed,
+		pets:         mockserver.DefaultCount,
+		logFormat:    "text",
+		saveInterval: 5 * time.Second,
+		journal:      mockserver.DefaultJournalSize,
+		maxPets:      mockserver.DefaultMaxItems,
+		maxStoreMB:   mockserver.DefaultMaxStoreBytes >> 20,
+	}
+	with := func(edit func(*options)) options {
+		o := defaults
+		edit(&o)
+		return o
+	}
+	now := time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name string
 		args []string
 		env  func(string) string
 		want options
 	}{
-		{"defaults", nil, env(), options{addr: "127.0.0.1:4010", seed: 1, pets: 50, logFormat: "text"}},
-		{"flags", []string{"--addr", ":0", "--api-key", "a", "--api-key", "b", "--seed", "7", "--pets", "0", "--log-format", "json"}, env(),
-			options{addr: ":0", apiKeys: []string{"a", "b"}, seed: 7, pets: 0, logFormat: "json"}},
-		{"environment", nil, env("PETMOCK_ADDR", ":9", "PETMOCK_API_KEYS", "x, y", "PETMOCK_SEED", "3", "PETMOCK_PETS", "5", "PETMOCK_LOG_FORMAT", "json"),
-			options{addr: ":9", apiKeys: []string{"x", "y"}, seed: 3, pets: 5, logFormat: "json"}},
-		{"flags over environment", []string{"--seed", "4", "--api-key", "f"}, env("PETMOCK_SEED", "3", "PETMOCK_API_KEYS", "e"),
-			options{addr: "127.0.0.1:4010", apiKeys: []string{"f"}, seed: 4, pets: 50, logFormat: "text"}},
+		{"defaults", nil, env(), defaults},
+		{"every flag", []string{
+			"--spec", "evolved.yaml", "--addr", ":0", "--api-key", "a", "--api-key", "b", "--seed", "7", "--pets", "0",
+			"--fixtures", "f.json", "--state", "s.json", "--save-interval", "1m", "--latency", "10ms-20ms", "--fail-rate", "0.5",
+			"--now", "2031-01-01", "--journal", "5", "--max-pets", "9", "--max-store-mb", "3", "--log-format", "json",
+		}, env(), options{
+			spec: "evolved.yaml", addr: ":0", apiKeys: []string{"a", "b"}, seed: 7, pets: 0, fixtures: "f.json", state: "s.json",
+			saveInterval: time.Minute, latency: mockserver.Latency{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond},
+			failRate: 0.5, now: now, journal: 5, maxPets: 9, maxStoreMB: 3, logFormat: "json",
+		}},
+		{"environment", nil, env("PETMOCK_ADDR", ":9", "PETMOCK_API_KEYS", "x, y", "PETMOCK_SEED", "3", "PETMOCK_PETS", "5",
+			"PETMOCK_LOG_FORMAT", "json", "PETMOCK_SPEC", "other.yaml", "PETMOCK_NOW", "2031-01-01", "PETMOCK_LATENCY", "5ms"),
+			with(func(o *options) {
+				o.addr, o.apiKeys, o.seed, o.pets, o.logFormat, o.spec, o.now = ":9", []string{"x", "y"}, 3, 5, "json", "other.yaml", now
+				o.latency = mockserver.Latency{Min: 5 * time.Millisecond, Max: 5 * time.Millisecond}
+			})},
+		{"flags over environment", []string{"--seed", "4", "--api-key", "f", "--spec", "flag.yaml"}, env("PETMOCK_SEED", "3", "PETMOCK_API_KEYS", "e", "PETMOCK_SPEC", "env.yaml"),
+			with(func(o *options) { o.seed, o.apiKeys, o.spec = 4, []string{"f"}, "flag.yaml" })},
 	}
 	for _, tt := range tests {
 		got, err := parseOptions(tt.args, tt.env, io.Discard)
@@ -49,9 +76,8 @@ func TestParseOptions(t *testing.T) {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
 		}
-		if got.addr != tt.want.addr || !slices.Equal(got.apiKeys, tt.want.apiKeys) || got.seed != tt.want.seed ||
-			got.pets != tt.want.pets || got.logFormat != tt.want.logFormat {
-			t.Errorf("%s: options = %+v, want %+v", tt.name, got, tt.want)
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: options =\n  %+v\nwant\n  %+v", tt.name, got, tt.want)
 		}
 	}
 }
@@ -69,6 +95,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"extra"}, env(), `unexpected argument "extra"`},
 		{nil, env("PETMOCK_PETS", "many"), `PETMOCK_PETS="many"`},
 		{[]string{"--api-key", ""}, env(), "api key 1: must be non-empty"},
+		{[]string{"--spec", "/does/not/exist.yaml"}, env(), "--spec: open /does/not/exist.yaml"},
+		{[]string{"--spec", writeFile(t, "report.yaml", unservable)}, env(), "paths./report.get.responses.200.content: petmock answers application/json"},
+		{nil, env("PETMOCK_SPEC", writeFile(t, "broken.yaml", "openapi: 3.0.3\ninfo: {}\n")), "--spec: "},
 	}
 	for _, tt := range tests {
 		err := run(context.Background(), append(tt.args, "--addr", "127.0.0.1:0"), tt.env, io.Discard, io.Discard)
@@ -78,6 +107,41 @@ func TestUsageErrors(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"-h"}, env(), io.Discard, io.Discard); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("petmock -h: err = %v, want flag.ErrHelp", err)
+	}
+}
+
+// unservable is a valid document with an answer petmock cannot make.
+const unservable = `openapi: 3.0.3
+info: {title: Reports, version: 1.0.0}
+paths:
+  /report:
+    get:
+      responses:
+        '200': {description: A report., content: {application/xml: {schema: {type: object}}}}
+`
+
+// writeFile writes a file of the test's and returns its path.
+func writeFile(tb testing.TB, name, content string) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// TestServeAnotherDocument: --spec serves a later version of the document,
+// its new operations included.
+func TestServeAnotherDocument(t *testing.T) {
+	s := start(t, "--spec", filepath.Join("..", "..", "testdata", "evolved-ops.yaml"), "--pets", "3")
+	if status, body := get(t, "GET", s.url+"/store/orders", ""); status != 200 || strings.Count(body, `"petId"`) != 3 {
+		t.Errorf("GET /v1/store/orders: %d %s, want 200 with 3 orders", status, body)
+	}
+	if status, body := get(t, "POST", s.url+"/store/orders", `{"petId":1,"quantity":1}`); status != 201 || !strings.Contains(body, `"id":4,`) {
+		t.Errorf("POST /v1/store/orders: %d %s, want 201 with id 4", status, body)
+	}
+	if status, _ := get(t, "GET", s.url+"/store/inventory", ""); status != 200 {
+		t.Errorf("GET /v1/store/inventory: %d, want 200", status)
 	}
 }
 
@@ -150,46 +214,43 @@ func TestRunDoesNotPrintChosenKeys(t *testing.T) {
 // be answered, and run must return without error.
 func TestShutdownLetsRequestsFinish(t *testing.T) {
 	s := start(t, "--pets", "0")
-	bodyR, bodyW := io.Pipe()
-	req, _ := http.NewRequest("POST", s.url+"/pets", bodyR)
-	req.Header.Set("Authorization", "Bearer "+mockserver.DefaultAPIKey)
-	req.Header.Set("Content-Type", "application/json")
-	answered := make(chan *http.Response, 1)
-	go func() {
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Error(err)
-			close(answered)
-			return
-		}
-		answered <- resp
-	}()
 	// The request must be in the handler, reading its body, when the
 	// shutdown begins; a connection the server has not accepted yet would
-	// just be refused. Nothing outside shows that moment, so the test
-	// leaves ample time for it.
-	fmt.Fprint(bodyW, `{"name":"In flight",`)
-	time.Sleep(300 * time.Millisecond)
+	// just be refused. Go's server answers Expect: 100-continue when the
+	// handler first reads the body, so the interim answer says that the
+	// request is there.
+	host := strings.TrimPrefix(strings.TrimSuffix(s.url, "/v1"), "http://")
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	const body = `{"name":"In flight","categoryId":1}`
+	fmt.Fprintf(conn, "POST /v1/pets HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nExpect: 100-continue\r\n\r\n",
+		host, mockserver.DefaultAPIKey, len(body))
+	answers := bufio.NewReader(conn)
+	if line, err := answers.ReadString('\n'); err != nil || !strings.HasPrefix(line, "HTTP/1.1 100") {
+		t.Fatalf("the request did not reach the handler: %q, %v", line, err)
+	}
+	answers.ReadString('\n') // the blank line after the interim answer
 	s.cancel()
 	// The shutdown has begun once the listener refuses new connections.
-	host := strings.TrimPrefix(strings.TrimSuffix(s.url, "/v1"), "http://")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		conn, err := net.Dial("tcp", host)
+		probe, err := net.Dial("tcp", host)
 		if err != nil {
 			break
 		}
-		conn.Close()
+		probe.Close()
 		if time.Now().After(deadline) {
 			t.Fatal("petmock still accepts connections after its shutdown began")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	fmt.Fprint(bodyW, `"categoryId":1}`)
-	bodyW.Close()
-	resp, ok := <-answered
-	if !ok {
-		return
+	fmt.Fprint(conn, body)
+	resp, err := http.ReadResponse(answers, nil)
+	if err != nil {
+		t.Fatalf("request in flight: %v", err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != 201 {
