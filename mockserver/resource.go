@@ -208,7 +208,13 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 		return err
 	}
 	w.Header().Set("Location", absoluteURL(r, rs.location(s, c, e.ID)))
-	s.writeItem(w, c.op, c.op.spec.Success, e.Text)
+	if c.op.spec.JSONSchema(c.op.spec.Success) == nil {
+		w.WriteHeader(c.op.spec.Success)
+		return nil
+	}
+	// The text is the one built for the store, which kept a copy: it is
+	// this answer's to extend.
+	writeJSON(w, c.op.spec.Success, append(e.Text, '\n'))
 	return nil
 }
 

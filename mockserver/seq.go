@@ -83,6 +83,22 @@ func (q *seq) locate(id int64) (k, i int) {
 
 // find returns the record of id.
 func (q *seq) find(id int64) (record, bool) {
+	// Ids are mostly dense and runs full: try where id would be if they
+	// were, before searching.
+	if len(q.runs) > 0 {
+		if off := id - q.firsts[0]; off >= 0 {
+			if k := off / runCap; k < int64(len(q.runs)) {
+				run := q.runs[k]
+				if i := id - run[0].id; i >= 0 && i < int64(len(run)) && run[i].id == id {
+					return run[i], true
+				}
+			}
+		}
+	} else if len(q.tail) > 0 {
+		if i := id - q.tail[0].id; i >= 0 && i < int64(len(q.tail)) && q.tail[i].id == id {
+			return q.tail[i], true
+		}
+	}
 	k, i := q.locate(id)
 	r := q.run(k)
 	if i < len(r) && r[i].id == id {

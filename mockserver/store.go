@@ -260,7 +260,7 @@ func (sn *snapshot) appendText(r *record, text []byte, fill int) int {
 // intern returns the index of the tuple of keys, adding it to the
 // snapshot, which must not be published yet, if it is new.
 func (sn *snapshot) intern(interned map[string]uint32, keys []string) uint32 {
-	joined := strings.Join(keys, "\x00\x00")
+	joined := tupleKey(keys)
 	if i, ok := interned[joined]; ok {
 		return i
 	}
@@ -268,6 +268,15 @@ func (sn *snapshot) intern(interned map[string]uint32, keys []string) uint32 {
 	sn.tuples = append(sn.tuples, slices.Clone(keys))
 	interned[joined] = i
 	return i
+}
+
+// tupleKey joins filter keys into one map key; most resources have one
+// filter, whose key is its own.
+func tupleKey(keys []string) string {
+	if len(keys) == 1 {
+		return keys[0]
+	}
+	return strings.Join(keys, "\x00\x00")
 }
 
 func (sn *snapshot) text(r record) []byte {
@@ -328,7 +337,8 @@ func (s *Store) index(next *snapshot, r record, add bool) {
 		return
 	}
 	keys := next.tuples[r.tuple]
-	byKey := slices.Clone(next.byKey)
+	byKey := make([][]keyed, len(next.byKey))
+	copy(byKey, next.byKey)
 	for f, k := range keys {
 		list := byKey[f]
 		i, found := slices.BinarySearchFunc(list, k, func(e keyed, k string) int { return strings.Compare(e.key, k) })
@@ -341,7 +351,7 @@ func (s *Store) index(next *snapshot, r record, add bool) {
 		} else {
 			q, _ = q.without(r.id, s.gen)
 		}
-		list = slices.Clone(list)
+		list = append(make([]keyed, 0, len(list)+1), list...)
 		switch {
 		case found && q.n == 0:
 			list = slices.Delete(list, i, i+1)
@@ -452,7 +462,7 @@ func (s *Store) Restore(m Mark) {
 	s.fill = math.MaxInt32 // never fits: the next text starts a chunk
 	s.interned = make(map[string]uint32, len(next.tuples))
 	for i, t := range next.tuples {
-		s.interned[strings.Join(t, "\x00\x00")] = uint32(i)
+		s.interned[tupleKey(t)] = uint32(i)
 	}
 	s.snap.Store(&next)
 }
