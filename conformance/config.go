@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -92,9 +93,13 @@ type Config struct {
 	// Now tells the time, to know whether getPet's sunset has passed. Nil
 	// means time.Now.
 	Now func() time.Time
-	// Output receives the coverage summary printed at the end of a run.
-	// Nil means standard output, where Ginkgo reports too.
+	// Output receives what a run ends with: the coverage summary, and the
+	// checks skipped with their reasons. Nil means standard output, where
+	// Ginkgo reports too.
 	Output io.Writer
+	// JUnitReport is the file a JUnit report of the run is written to;
+	// empty writes none.
+	JUnitReport string
 }
 
 // Validate reports the first mistake in c, such as a missing or relative
@@ -139,12 +144,16 @@ func (c Config) baseURL() (*url.URL, error) {
 	if c.BaseURL == "" {
 		return nil, errors.New("base url: required, such as https://petstore.example.com/v1")
 	}
+	example := "such as https://petstore.example.com/v1 or http://127.0.0.1:4010/v1"
+	if !strings.Contains(c.BaseURL, "://") {
+		return nil, fmt.Errorf("base url %q: must start with http:// or https://, %s", c.BaseURL, example)
+	}
 	u, err := url.Parse(c.BaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("base url: %w", err)
+		return nil, fmt.Errorf("base url %q: not a URL, %s", c.BaseURL, example)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("base url %q: must start with http:// or https://", c.BaseURL)
+		return nil, fmt.Errorf("base url %q: must start with http:// or https://, %s", c.BaseURL, example)
 	}
 	if u.Host == "" {
 		return nil, fmt.Errorf("base url %q: has no host", c.BaseURL)
@@ -176,6 +185,13 @@ func (c Config) settle() time.Duration {
 		return DefaultSettle
 	}
 	return c.Settle
+}
+
+func (c Config) output() io.Writer {
+	if c.Output == nil {
+		return os.Stdout
+	}
+	return c.Output
 }
 
 func (c Config) now() time.Time {

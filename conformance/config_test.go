@@ -123,12 +123,10 @@ func TestPreflight(t *testing.T) {
 		http.NotFound(w, r)
 	}))
 	defer hs.Close()
-	note, err := Preflight(context.Background(), Config{BaseURL: hs.URL, APIKey: "k"})
-	if err != nil {
-		t.Fatalf("Preflight of a server that answers: %v", err)
-	}
-	if !strings.Contains(note, "answered 404") || !strings.Contains(note, "version segment") {
-		t.Errorf("Preflight note %q does not hint at the version segment", note)
+	_, err = Preflight(context.Background(), Config{BaseURL: hs.URL, APIKey: "k"})
+	var se *SetupError
+	if !errors.As(err, &se) || !strings.Contains(se.Answer, "answered 404") || !strings.Contains(se.Fix, "version segment") {
+		t.Errorf("Preflight of a base URL without the version segment = %v, want a *SetupError that hints at it", err)
 	}
 	if gotAuth != "Bearer k" {
 		t.Errorf("Preflight sent Authorization %q, want the bearer key", gotAuth)
@@ -171,5 +169,44 @@ func TestPreflightErrors(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("Preflight of a server that never answers took %v with a timeout of 100ms", d)
+	}
+}
+
+// TestPreflightSetupMistakes: an answer that shows a mistake of the run's
+// setup, not of the deployment, is a *SetupError that says what to fix;
+// any other answer is for the checks to judge.
+func TestPreflightSetupMistakes(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer func(w http.ResponseWriter)
+		fix    string // "" for no setup error
+	}{
+		{"the key refused", func(w http.ResponseWriter) { w.WriteHeader(401) }, "the API key was refused; check --api-key or PETSTORE_API_KEY. A deployment that refuses every key looks the same"},
+		{"the key forbidden", func(w http.ResponseWriter) { w.WriteHeader(403) }, "the API key was refused"},
+		{"no such path", func(w http.ResponseWriter) { w.WriteHeader(404) }, "does it end in the version segment, such as /v1?"},
+		{"a login page", func(w http.ResponseWriter) {
+			w.Header().Set("Location", "/login?next=%2Fv1%2Fpets")
+			w.WriteHeader(302)
+		}, "a redirect to /login?next=%2Fv1%2Fpets, which the suite does not follow: is the base URL right (https rather than http, or the API rather than a login page)?"},
+		{"an HTML page", func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte("<html>Welcome</html>"))
+		}, "an HTML page, not the API"},
+		{"the API", func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte("[]"))
+		}, ""},
+		{"an outage", func(w http.ResponseWriter) { w.WriteHeader(503) }, ""},
+	} {
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { tc.answer(w) }))
+		note, err := Preflight(context.Background(), Config{BaseURL: hs.URL + "/v1", APIKey: "k3y-of-the-test"})
+		hs.Close()
+		var se *SetupError
+		switch {
+		case tc.fix == "" && err != nil:
+			t.Errorf("%s: %v, want a note for the checks to judge", tc.name, err)
+		case tc.fix != "" && (!errors.As(err, &se) || !strings.Contains(se.Fix, tc.fix)):
+			t.Errorf("%s: %v (note %q), want a *SetupError that says %q", tc.name, err, note, tc.fix)
+		}
 	}
 }

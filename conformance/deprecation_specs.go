@@ -66,6 +66,9 @@ func (s *suite) describeDeprecation() {
 			answers,
 		)
 
+		if !s.runs(LabelStrict) {
+			return
+		}
 		DescribeTable("strict: carries Deprecation, Sunset and a successor-version Link", Label(LabelStrict),
 			func(ctx SpecContext, answer func(context.Context, *harness) *exchange) {
 				h := s.h

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"strings"
 )
@@ -21,11 +22,27 @@ func (e *UnreachableError) Error() string {
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
 
+// SetupError is returned by Preflight when the answer shows a mistake in
+// the run's setup rather than in the deployment: the key is refused, or
+// the base URL is not the API's. Judging then would only blame the
+// deployment for every check.
+type SetupError struct {
+	// Answer says what the preflight request got, such as "GET
+	// https://h/v1/pets?limit=1 answered 401 Unauthorized".
+	Answer string
+	// Fix says what to change.
+	Fix string
+}
+
+func (e *SetupError) Error() string { return e.Answer + ": " + e.Fix }
+
 // Preflight sends one listPets request, GET {BaseURL}/pets?limit=1, to
-// learn whether the deployment answers at all, before any spec runs. It
-// returns an *UnreachableError if no status line and headers come within
-// the timeout, and otherwise a one-line note on the answer: any answer will
-// do, the specs judge it. It reads no body and follows no redirect.
+// learn whether the run can judge the deployment at all, before any spec
+// runs. It returns an *UnreachableError if no status line and headers come
+// within the timeout, a *SetupError if the answer shows that the key is
+// refused (401, 403) or that the base URL is not the API's (404, an HTML
+// page, a redirect), and otherwise a one-line note on the answer: the
+// specs judge it. It reads no body and follows no redirect.
 func Preflight(ctx context.Context, cfg Config) (string, error) {
 	if err := cfg.Validate(); err != nil {
 		return "", err
@@ -49,17 +66,26 @@ func Preflight(ctx context.Context, cfg Config) (string, error) {
 		return "", &UnreachableError{URL: target, Err: redactError(msg, err, cfg.APIKey)}
 	}
 	resp.Body.Close()
-	note := fmt.Sprintf("GET %s answered %d %s", target, resp.StatusCode, http.StatusText(resp.StatusCode))
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		note += "; does the base URL end in the version segment, such as /v1?"
-	case resp.StatusCode == http.StatusUnauthorized:
-		note += "; the API key was refused"
-	case isRedirect(resp.StatusCode, resp.Header):
-		note += "; a redirect to " + resp.Header.Get("Location") + ", which the suite does not follow: is the base URL right?"
+	answer := fmt.Sprintf("GET %s answered %d %s", target, resp.StatusCode, http.StatusText(resp.StatusCode))
+	setup := func(fix string) (string, error) {
+		return "", &SetupError{Answer: RedactKey(answer, cfg.APIKey), Fix: RedactKey(fix, cfg.APIKey)}
 	}
-	return RedactKey(note, cfg.APIKey), nil
+	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch {
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		return setup("the API key was refused; check --api-key or " + keyEnvName + ". A deployment that refuses every key looks the same: the suite cannot judge it without a key it accepts")
+	case resp.StatusCode == http.StatusNotFound:
+		return setup("the base URL is not the API's: does it end in the version segment, such as /v1?")
+	case isRedirect(resp.StatusCode, resp.Header):
+		return setup("a redirect to " + resp.Header.Get("Location") + ", which the suite does not follow: is the base URL right (https rather than http, or the API rather than a login page)?")
+	case mediaType == "text/html":
+		return setup("an HTML page, not the API: is the base URL the API's, such as https://petstore.example.com/v1?")
+	}
+	return RedactKey(answer, cfg.APIKey), nil
 }
+
+// keyEnvName is the variable the commands read the key from.
+const keyEnvName = "PETSTORE_API_KEY"
 
 // redactedError is an error whose message has the API key replaced by
 // $PETSTORE_API_KEY.

@@ -18,6 +18,9 @@ import (
 // listed, and, where the document has the operations, is replaced,
 // updated and deleted. All create items, so all are labelled mutating.
 func (s *suite) describeResources() {
+	if !s.runs(LabelMutating) {
+		return
+	}
 	for _, res := range s.contract.Resources {
 		labels := Label(LabelGeneric, LabelMutating, "resource", "res:"+res.Name)
 		Describe("resource "+res.Name, labels, func() {

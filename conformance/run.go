@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"net/http"
-	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -35,7 +36,7 @@ func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterCo
 	// that make one entry each, so the document is read here, once; the
 	// harness waits for BeforeSuite.
 	p, setupErr := prepare(cfg)
-	s := &suite{contract: p.contract}
+	s := &suite{contract: p.contract, strict: cfg.Strict, readOnly: cfg.ReadOnly}
 	BeforeSuite(func() {
 		if setupErr == nil {
 			setupErr = cfg.validateFields()
@@ -44,21 +45,69 @@ func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterCo
 			Fail(RedactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
 		}
 		s.h = newHarness(cfg, p, uint64(GinkgoRandomSeed()))
-		AddReportEntry("run", fmt.Sprintf("run id %s; pets created are named %s%s-N", s.h.runID, NamePrefix, s.h.runID))
+		fmt.Fprintf(cfg.output(), "conformance: run id %s; items created are named %s%s-N\n", s.h.runID, NamePrefix, s.h.runID)
 	})
 	s.register()
-	ReportAfterSuite("coverage", func(report Report) {
-		if s.h == nil {
-			return
-		}
-		out := cfg.Output
-		if out == nil {
-			out = os.Stdout
-		}
-		writeCoverage(out, s.h.coverage.summarize(p.contract.Contract, report, cfg.ReadOnly), int(min(s.h.creates.Load(), int64(cfg.maxCreates()))), cfg.maxCreates())
+	ReportAfterSuite("the run's summary", func(report Report) {
+		s.afterSuite(cfg, p, report)
 	})
 	suiteConfig.LabelFilter = cfg.labelFilter(suiteConfig.LabelFilter)
 	return RunSpecs(t, SuiteDescription, suiteConfig, reporterConfig)
+}
+
+// afterSuite writes what a run ends with: the coverage summary and the
+// checks skipped, with their reasons, on cfg.Output, and the JUnit report.
+func (s *suite) afterSuite(cfg Config, p prepared, report Report) {
+	out := cfg.output()
+	var cov []OperationCoverage
+	runID := cfg.RunID
+	if s.h != nil {
+		cov = s.h.coverage.summarize(p.contract.Contract, report, cfg.ReadOnly)
+		writeCoverage(out, cov, int(min(s.h.creates.Load(), int64(cfg.maxCreates()))), cfg.maxCreates())
+		runID = s.h.runID
+	}
+	writeSkipped(out, report)
+	if cfg.JUnitReport == "" {
+		return
+	}
+	base, _ := cfg.baseURL()
+	facts := runFacts{
+		document:    p.contract.Doc.Info.Title + " " + p.contract.Doc.Info.Version,
+		runID:       runID,
+		seed:        report.SuiteConfig.RandomSeed,
+		strict:      cfg.Strict,
+		readOnly:    cfg.ReadOnly,
+		labelFilter: report.SuiteConfig.LabelFilter,
+		coverage:    cov,
+	}
+	if base != nil {
+		facts.baseURL = base.String()
+	}
+	if err := writeJUnit(cfg.JUnitReport, report, facts); err != nil {
+		fmt.Fprintf(out, "conformance: writing the JUnit report: %v\n", err)
+	}
+}
+
+// writeSkipped lists the checks a run skipped, each with its reason.
+func writeSkipped(w io.Writer, report Report) {
+	var lines []string
+	filtered := 0
+	for _, sr := range report.SpecReports {
+		if sr.State != types.SpecStateSkipped {
+			continue
+		}
+		if strings.TrimSpace(sr.Failure.Message) == "" {
+			filtered++
+			continue
+		}
+		lines = append(lines, "  "+checkName(sr)+"\n    "+firstLine(sr.Failure.Message))
+	}
+	if len(lines) > 0 {
+		fmt.Fprintf(w, "\nSkipped %d checks:\n%s\n", len(lines), strings.Join(lines, "\n"))
+	}
+	if filtered > 0 {
+		fmt.Fprintf(w, "\n%d checks were not selected by the label filter.\n", filtered)
+	}
 }
 
 // suite holds what the specs share. The tree is declared with contract,
@@ -66,6 +115,22 @@ func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterCo
 type suite struct {
 	contract contract
 	h        *harness
+	// strict and readOnly say which checks the run makes: one that would
+	// only be left out is not declared at all, so that no check is
+	// reported skipped without a reason.
+	strict, readOnly bool
+}
+
+// runs reports whether a check with these labels is part of the run: no
+// strict check without Config.Strict, and no mutating one with
+// Config.ReadOnly.
+func (s *suite) runs(labels ...string) bool {
+	for _, l := range labels {
+		if l == LabelStrict && !s.strict || l == LabelMutating && s.readOnly {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *suite) register() {

@@ -147,7 +147,9 @@ type junitCase struct {
 		Message string `xml:"message,attr"`
 		Text    string `xml:",chardata"`
 	} `xml:"failure"`
-	Skipped *struct{} `xml:"skipped"`
+	Skipped *struct {
+		Message string `xml:"message,attr"`
+	} `xml:"skipped"`
 }
 
 // parseJUnit parses a JUnit report, failing the test if it does not parse.

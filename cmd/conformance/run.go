@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/petstore/contract/cmd/internal/cli"
 	"github.com/petstore/contract/conformance"
 	"github.com/petstore/contract/spec"
 )
@@ -37,32 +39,35 @@ type options struct {
 	settle      time.Duration
 }
 
+// flagAliases are the flags meant by words a user may try instead.
+var flagAliases = map[string]string{
+	"url": "base-url", "base": "base-url", "key": "api-key", "token": "api-key", "junit": "junit-report",
+	"report": "junit-report", "readonly": "read-only", "verbose": "v", "nocolor": "no-color", "filter": "label-filter",
+}
+
 // parseOptions reads the flags in args. The API key comes from --api-key,
 // or else from PETSTORE_API_KEY. It uses a FlagSet of its own: Ginkgo's
 // flags live on flag.CommandLine and are not the command's.
 func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.StringVar(&o.cfg.BaseURL, "base-url", "", "`URL` of the deployment, with the version segment, such as https://petstore.example.com/v1 (required)")
 	fs.StringVar(&o.cfg.APIKey, "api-key", "", "API `key`, sent as a bearer token and never printed (default $"+keyEnv+")")
 	fs.BoolVar(&o.cfg.ReadOnly, "read-only", false, "send no request that can change state: for production")
 	fs.BoolVar(&o.cfg.Strict, "strict", false, "also hold the server to petmock's gap decisions")
-	fs.IntVar(&o.cfg.MaxCreates, "max-creates", conformance.DefaultMaxCreates, "at most `N` createPet requests in the run")
+	fs.IntVar(&o.cfg.MaxCreates, "max-creates", conformance.DefaultMaxCreates, "at most `N` POST requests in the run")
 	fs.DurationVar(&o.cfg.Timeout, "timeout", conformance.DefaultTimeout, "time allowed for each request, from sending it to the last byte of the answer")
 	fs.DurationVar(&o.settle, "settle", conformance.DefaultSettle, "time a created pet may take to show in getPet and listPets; 0 reads once")
 	fs.StringVar(&o.specFile, "spec", "", "judge against the OpenAPI document in `FILE` instead of the built-in one")
 	fs.StringVar(&o.junitReport, "junit-report", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&o.labelFilter, "label-filter", "", "run only the checks whose labels match the Ginkgo label `expression`, such as 'auth || limit'")
 	fs.BoolVar(&o.verbose, "v", false, "report every check, not only the failures")
-	fs.BoolVar(&o.noColor, "no-color", false, "print no colour codes")
+	fs.BoolVar(&o.noColor, "no-color", false, "print no colour codes; none are printed anyway when standard output is not a terminal, or NO_COLOR is set")
 	fs.Int64Var(&o.seed, "seed", 0, "random `seed` of the run; the report prints it, so a run can be repeated (default: from the clock)")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: conformance --base-url URL [flags]\n\nJudges a Petstore deployment against the contract. Exit status: 0 all checks passed, 1 a check failed, 2 usage error or base URL unreachable.\n\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := cli.Parse(fs, args, flagAliases); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "Usage: conformance --base-url URL [flags]\n\nJudges a Petstore deployment against the contract. Exit status: 0 all checks passed, 1 a check failed, 2 a mistake in the setup: the command line, a base URL that cannot be reached or is not the API, or a key the deployment refuses.\n\nFlags:\n")
+			cli.PrintDefaults(fs, stderr)
 			return o, err
 		}
 		return o, usageError{err}
@@ -122,6 +127,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer cancel()
 	note, err := conformance.Preflight(preflightCtx, o.cfg)
 	if err != nil {
+		// Nothing can be judged: the base URL cannot be reached, or the
+		// answer shows a mistake of the setup, which every check would
+		// only blame on the deployment.
 		return usagef("preflight: %v", err)
 	}
 	fmt.Fprintln(stdout, "conformance: preflight:", note)
@@ -132,13 +140,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		suiteConfig.RandomSeed = o.seed
 	}
 	suiteConfig.LabelFilter = o.labelFilter
-	reporterConfig.JUnitReport = o.junitReport
-	reporterConfig.NoColor = o.noColor
+	o.cfg.JUnitReport = o.junitReport
+	o.cfg.Output = stdout
+	reporterConfig.NoColor = o.noColor || getenv("NO_COLOR") != "" || !isTerminal(stdout)
 	reporterConfig.Verbose = o.verbose
 	if !conformance.Run(failRecorder{}, o.cfg, suiteConfig, reporterConfig) {
 		return errChecksFailed
 	}
 	return nil
+}
+
+// isTerminal reports whether w is a terminal, where colour codes show as
+// colours rather than as noise in a CI log.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // redactLog sends what the standard logger prints to w, with the API key
