@@ -291,6 +291,12 @@ func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) {
 		h.failTransport(x, describeBrokenBody(err, errors.Is(ctx.Err(), context.DeadlineExceeded), h.cfg.timeout(), len(x.body), resp.ContentLength))
 	case len(x.body) > MaxBodyBytes:
 		h.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: reading stopped there", MaxBodyBytes))
+	case jsonValues(x.body, MaxBodyValues) > MaxBodyValues:
+		// The work and the memory of judging a body grow with its values,
+		// faster than with its bytes: no answer of the document holds more
+		// than a few thousand, so one with more is not judged, and counts
+		// as an answer the suite could not take.
+		h.failTransport(x, fmt.Sprintf("a body of more than %d JSON values, far more than any answer of the document holds: the suite judges it no further", MaxBodyValues))
 	}
 }
 
@@ -301,7 +307,7 @@ func (h *harness) failTransport(x *exchange, detail string) {
 	GinkgoHelper()
 	msg := x.report(ruleTransport, detail)
 	if n := h.transportFailures.Add(1); n >= MaxTransportFailures {
-		AbortSuite(msg + fmt.Sprintf("the run stops: %d requests got no complete answer, so the checks left are skipped\n", n))
+		AbortSuite(msg + fmt.Sprintf("the run stops: %d requests got no complete answer the suite could judge, so the checks left are skipped\n", n))
 	}
 	Fail(msg)
 }

@@ -91,7 +91,7 @@ func notRun(op *spec.Operation, report types.Report, readOnly, seen bool) string
 		}
 		switch s.State {
 		case types.SpecStateSkipped:
-			if msg := firstLine(s.Failure.Message); msg != "" && !slices.Contains(skipped, msg) {
+			if msg := firstLine(skipReason(report, s)); msg != notSelected && !slices.Contains(skipped, msg) {
 				skipped = append(skipped, msg)
 			}
 		case types.SpecStatePending:

@@ -152,6 +152,9 @@ func (h *harness) validate(r *request, x *exchange) error {
 		Options: &openapi3filter.Options{
 			IncludeResponseStatus: true,
 			MultiError:            true,
+			SchemaValidationOptions: []openapi3.SchemaValidationOption{
+				openapi3.DisableSchemaErrorDetails(),
+			},
 		},
 	}
 	in.SetBodyBytes(x.body)
@@ -202,8 +205,13 @@ func documentedStatuses(op *openapi3.Operation) []string {
 	return out
 }
 
+// MaxReportedSchemaErrors is how many of the schema errors of one answer
+// a failure lists; it says how many more there are.
+const MaxReportedSchemaErrors = 5
+
 // describeValidation shortens a validation error: kin-openapi appends the
-// whole schema and value, which a log reader does not need.
+// whole schema and value, which a log reader does not need, and a body of
+// ten thousand bad items has ten thousand errors, of which a few say it.
 func describeValidation(err error) string {
 	var re *openapi3filter.ResponseError
 	if !errors.As(err, &re) {
@@ -212,13 +220,61 @@ func describeValidation(err error) string {
 	msg := re.Reason
 	var me openapi3.MultiError
 	if errors.As(re.Err, &me) {
-		for _, e := range me {
+		all := flatten(me)
+		for i, e := range all {
+			if i == MaxReportedSchemaErrors {
+				msg += fmt.Sprintf("; and %d more", len(all)-i)
+				break
+			}
 			msg += "; " + describeSchemaError(e)
 		}
 	} else if re.Err != nil {
 		msg += ": " + describeSchemaError(re.Err)
 	}
 	return msg
+}
+
+// flatten lists the errors of a MultiError and of those it holds.
+func flatten(me openapi3.MultiError) []error {
+	var out []error
+	for _, e := range me {
+		var inner openapi3.MultiError
+		if errors.As(e, &inner) && len(inner) > 0 {
+			out = append(out, flatten(inner)...)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// jsonValues counts the values of a JSON text, stopping once it passes
+// limit: each array element, object member and the top value. Strings are
+// skipped whole, escapes included.
+func jsonValues(b []byte, limit int) int {
+	n := 0
+	inString, escaped := false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ',' || c == '[' || c == '{':
+			n++
+			if n > limit {
+				return n
+			}
+		}
+	}
+	return n + 1
 }
 
 func describeSchemaError(err error) string {

@@ -93,13 +93,23 @@ func checkName(s types.SpecReport) string {
 	return name
 }
 
-// skipReason says why a check was skipped: the reason it gave, or that
-// the label filter left it out.
-func skipReason(s types.SpecReport) string {
+// notSelected is the reason of a check the label filter left out.
+const notSelected = "not selected by the label filter"
+
+// skipReason says why a check of a run was skipped: the reason it gave,
+// that the label filter left it out, or that the run stopped before it,
+// interrupted or out of time.
+func skipReason(report types.Report, s types.SpecReport) string {
 	if msg := strings.TrimSpace(s.Failure.Message); msg != "" {
 		return msg
 	}
-	return "not selected by the label filter"
+	if filter, err := types.ParseLabelFilter(report.SuiteConfig.LabelFilter); err == nil && !filter(s.Labels()) {
+		return notSelected
+	}
+	if reasons := report.SpecialSuiteFailureReasons; len(reasons) > 0 {
+		return "not run: " + strings.ToLower(strings.Join(reasons, ", "))
+	}
+	return "not run: the run stopped before it"
 }
 
 // writeJUnit writes the JUnit report of a run to path.
@@ -147,7 +157,7 @@ func writeJUnit(path string, report types.Report, facts runFacts) error {
 			c.Failure = &junitFailure{Message: firstLine(msg), Type: typ, Text: msg}
 			suite.Failures++
 		case s.State == types.SpecStateSkipped, s.State == types.SpecStatePending:
-			c.Skipped = &junitSkipped{Message: skipReason(s)}
+			c.Skipped = &junitSkipped{Message: skipReason(report, s)}
 			suite.Skipped++
 		}
 		suite.Tests++

@@ -52,8 +52,13 @@ func (x *exchange) describe(headline, detail string) string {
 			fmt.Fprintf(&b, "  %s: %s\n", name, v)
 		}
 	}
-	// Redacted before it is cut, so that no part of a key is shown.
-	body := x.redact(string(x.body))
+	// Redacted before it is cut, so that no part of a key is shown; only
+	// as much as can be shown is redacted, as a body may be megabytes.
+	shown := x.body
+	if room := bodyShown + len(x.key) + 1; len(shown) > room {
+		shown = shown[:room]
+	}
+	body := x.redact(string(shown))
 	suffix := ""
 	if len(body) > bodyShown {
 		body = body[:bodyShown]

@@ -13,7 +13,7 @@ type rule struct {
 // Rules of the interface, checked by default. Their texts name no value
 // of the document: a failure's detail gives the values it was judged by.
 var (
-	ruleTransport    = rule{"transport", "every request gets a complete HTTP answer within the timeout, with a body of at most " + strconv.Itoa(MaxBodyBytes>>20) + " MiB"}
+	ruleTransport    = rule{"transport", "every request gets a complete HTTP answer within the timeout, with a body of at most " + strconv.Itoa(MaxBodyBytes>>20) + " MiB and " + strconv.Itoa(MaxBodyValues) + " JSON values"}
 	ruleRedirect     = rule{"redirect", "no answer is a redirect: the interface documents none, so the suite follows none, and sends the API key to the base URL's host only"}
 	ruleContract     = rule{"contract.response", "every answer is one the document describes for the operation: a documented status, Content-Type application/json and a body that matches the schema"}
 	ruleErrorShape   = rule{"errors.shape", "every error is an Error body whose code and message are non-empty strings and whose status equals the HTTP status (interface §7)"}

@@ -88,25 +88,31 @@ func (s *suite) afterSuite(cfg Config, p prepared, report Report) {
 	}
 }
 
-// writeSkipped lists the checks a run skipped, each with its reason.
+// writeSkipped lists the checks a run skipped, each with its reason; those
+// the label filter left out are only counted.
 func writeSkipped(w io.Writer, report Report) {
 	var lines []string
-	filtered := 0
+	counted := map[string]int{} // reasons shared by checks that did not run
+	var order []string
 	for _, sr := range report.SpecReports {
 		if sr.State != types.SpecStateSkipped {
 			continue
 		}
-		if strings.TrimSpace(sr.Failure.Message) == "" {
-			filtered++
+		reason := skipReason(report, sr)
+		if reason == notSelected || strings.HasPrefix(reason, "not run: ") {
+			if counted[reason] == 0 {
+				order = append(order, reason)
+			}
+			counted[reason]++
 			continue
 		}
-		lines = append(lines, "  "+checkName(sr)+"\n    "+firstLine(sr.Failure.Message))
+		lines = append(lines, "  "+checkName(sr)+"\n    "+firstLine(reason))
 	}
 	if len(lines) > 0 {
 		fmt.Fprintf(w, "\nSkipped %d checks:\n%s\n", len(lines), strings.Join(lines, "\n"))
 	}
-	if filtered > 0 {
-		fmt.Fprintf(w, "\n%d checks were not selected by the label filter.\n", filtered)
+	for _, reason := range order {
+		fmt.Fprintf(w, "\n%d checks %s.\n", counted[reason], strings.Replace(reason, "not run: ", "did not run: ", 1))
 	}
 }
 

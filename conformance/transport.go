@@ -22,9 +22,15 @@ const (
 	// MaxHeaderBytes is the most of a response's status line and headers
 	// the suite reads: 1 MiB.
 	MaxHeaderBytes = 1 << 20
+	// MaxBodyValues is the most JSON values of a body the suite judges:
+	// far more than any answer of the interface holds (a page of 100
+	// pets holds about 500), and few enough that judging one costs little
+	// memory and time, whatever the deployment sends. A body with more
+	// fails its check without being decoded.
+	MaxBodyValues = 50_000
 	// MaxTransportFailures is how many requests of a run may go without a
 	// complete answer (none within the timeout, a body cut short or never
-	// finished, a body over MaxBodyBytes) before the run stops and skips
+	// finished, a body over MaxBodyBytes or MaxBodyValues) before the run stops and skips
 	// the checks left. A deployment that stops answering costs a few
 	// timeouts, not one for every check.
 	MaxTransportFailures = 3

@@ -14,12 +14,29 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// A run keeps its memory within this, whatever a deployment sends:
+	// the suite bounds what it reads and judges, and the collector works
+	// harder near the limit.
+	debug.SetMemoryLimit(memoryLimit)
+	// The first SIGINT or SIGTERM ends the run at once, the report
+	// written (Ginkgo stops the check under way, and runs nothing after
+	// it); a second one stops the process without waiting.
+	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-signals
+		stop()
+		<-signals
+		fmt.Fprintln(os.Stderr, "conformance: stopped by a second signal; the report may be incomplete")
+		os.Exit(1)
+	}()
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	switch {
 	case err == nil:
@@ -34,6 +51,10 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// memoryLimit is the soft limit of a run's memory: 192 MiB, under the
+// 256 MiB the README promises.
+const memoryLimit = 192 << 20
 
 // errChecksFailed says that the suite ran and at least one check failed;
 // the report has said which.

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -71,6 +72,7 @@ type result struct {
 	stderr  string
 	junit   []byte // the report, if one was asked for and written
 	elapsed time.Duration
+	maxRSS  int64 // the most memory the process held, in bytes
 }
 
 func (r result) String() string {
@@ -120,6 +122,11 @@ func runBinaryWithin(tb testing.TB, limit time.Duration, env []string, args ...s
 	start := time.Now()
 	err := cmd.Run()
 	r := result{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			r.maxRSS = ru.Maxrss << 10 // kilobytes on Linux
+		}
+	}
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() != nil:

@@ -37,7 +37,14 @@ type options struct {
 	noColor     bool
 	seed        int64
 	settle      time.Duration
+	runTimeout  time.Duration
 }
+
+// DefaultRunTimeout bounds a whole run: a full run against a deployment
+// that answers in time takes well under a minute, and one that answers
+// every request just inside --timeout stops here rather than after
+// Ginkgo's hour.
+const DefaultRunTimeout = 10 * time.Minute
 
 // flagAliases are the flags meant by words a user may try instead.
 var flagAliases = map[string]string{
@@ -58,6 +65,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.IntVar(&o.cfg.MaxCreates, "max-creates", conformance.DefaultMaxCreates, "at most `N` POST requests in the run")
 	fs.DurationVar(&o.cfg.Timeout, "timeout", conformance.DefaultTimeout, "time allowed for each request, from sending it to the last byte of the answer")
 	fs.DurationVar(&o.settle, "settle", conformance.DefaultSettle, "time a created pet may take to show in getPet and listPets; 0 reads once")
+	fs.DurationVar(&o.runTimeout, "run-timeout", DefaultRunTimeout, "time allowed for the whole run; past it the checks left do not run, and the run fails")
 	fs.StringVar(&o.specFile, "spec", "", "judge against the OpenAPI document in `FILE` instead of the built-in one")
 	fs.StringVar(&o.junitReport, "junit-report", "", "write a JUnit XML report to `FILE`")
 	fs.StringVar(&o.labelFilter, "label-filter", "", "run only the checks whose labels match the Ginkgo label `expression`, such as 'auth || limit'")
@@ -89,6 +97,8 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return o, usagef("--timeout %v: must be positive", o.cfg.Timeout)
 	case o.settle < 0:
 		return o, usagef("--settle %v: must not be negative", o.settle)
+	case o.runTimeout <= 0:
+		return o, usagef("--run-timeout %v: must be positive", o.runTimeout)
 	}
 	o.cfg.Settle = o.settle
 	if o.settle == 0 {
@@ -140,6 +150,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		suiteConfig.RandomSeed = o.seed
 	}
 	suiteConfig.LabelFilter = o.labelFilter
+	suiteConfig.Timeout = o.runTimeout
 	o.cfg.JUnitReport = o.junitReport
 	o.cfg.Output = stdout
 	reporterConfig.NoColor = o.noColor || getenv("NO_COLOR") != "" || !isTerminal(stdout)
