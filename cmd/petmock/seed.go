@@ -132,6 +132,9 @@ func seed(ctx context.Context, args []string, getenv func(string) string, stdout
 		// The key must not follow a redirect to wherever it leads.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
+	if err := checkBaseURL(ctx, client, o, res); err != nil {
+		return err
+	}
 	s := &seeder{opts: o, target: target, client: client, progress: newProgress(stderr, len(bodies))}
 	result := s.run(ctx, bodies)
 	s.progress.done()

@@ -21,9 +21,10 @@ import (
 
 // seedTarget is a petmock that can be told to misbehave on createPet.
 type seedTarget struct {
-	url   string
-	store *mockserver.Store
-	posts atomic.Int64
+	url      string
+	store    *mockserver.Store
+	posts    atomic.Int64
+	requests atomic.Int64 // of any method
 }
 
 // newSeedTarget serves a petmock, empty, behind fault: fault sees every
@@ -36,6 +37,7 @@ func newSeedTarget(t *testing.T, fault func(w http.ResponseWriter, r *http.Reque
 	}
 	st := &seedTarget{store: srv.Store("pets")}
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st.requests.Add(1)
 		if r.Method == http.MethodPost {
 			n := st.posts.Add(1)
 			if fault != nil && fault(w, r, n) {
@@ -117,8 +119,8 @@ func TestSeedDryRunSendsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.posts.Load() != 0 {
-		t.Errorf("dry run sent %d requests", st.posts.Load())
+	if st.requests.Load() != 0 {
+		t.Errorf("dry run sent %d requests", st.requests.Load())
 	}
 	if lines := strings.Count(stdout, "POST "+st.url+"/pets {\"name\":"); lines != 3 || !strings.Contains(stdout, "would create 3 pets") {
 		t.Errorf("dry run printed:\n%s", stdout)
@@ -166,8 +168,13 @@ func TestSeedStopsCleanly(t *testing.T) {
 			wantPosts:  3,
 		},
 		{
-			name:       "wrong key",
-			args:       []string{"--api-key", "wrong"},
+			// A key that may read but not create passes the check of
+			// the base URL, and stops the run at its first create.
+			name: "key refused for creates",
+			fault: func(w http.ResponseWriter, _ *http.Request, _ int64) bool {
+				w.WriteHeader(http.StatusForbidden)
+				return true
+			},
 			wantReport: "created 0, skipped 9, failed 1 of 10 pets",
 			wantPosts:  1,
 		},
