@@ -135,7 +135,7 @@ func seed(ctx context.Context, args []string, getenv func(string) string, stdout
 	if err := checkBaseURL(ctx, client, o, res); err != nil {
 		return err
 	}
-	s := &seeder{opts: o, target: target, client: client, progress: newProgress(stderr, len(bodies))}
+	s := &seeder{opts: o, target: target, client: client, progress: newProgress(stderr, len(bodies), res.Name)}
 	result := s.run(ctx, bodies)
 	s.progress.done()
 	fmt.Fprintf(stdout, "created %d, skipped %d, failed %d of %d %s\n", result.created, result.skipped, result.failed, len(bodies), res.Name)
