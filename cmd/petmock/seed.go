@@ -52,7 +52,7 @@ func parseSeedOptions(args []string, getenv func(string) string, stdout io.Write
 	o := seedOptions{
 		apiKey:      getenv("PETSTORE_API_KEY"),
 		catalogue:   mockserver.Catalogue{Seed: mockserver.DefaultSeed},
-		concurrency: 4,
+		concurrency: 1, // keeps the order of the items, and so their ids
 		retries:     5,
 		timeout:     10 * time.Second,
 	}
@@ -69,7 +69,7 @@ func parseSeedOptions(args []string, getenv func(string) string, stdout io.Write
 		o.catalogue.StatusMix = mix
 		return err
 	})
-	fs.IntVar(&o.concurrency, "concurrency", o.concurrency, "requests in flight at once")
+	fs.IntVar(&o.concurrency, "concurrency", o.concurrency, "requests in flight at once; more is faster, but the items are then created out of order, and get other ids")
 	fs.IntVar(&o.retries, "retries", o.retries, "retries of a request answered 429 or 5xx, or not answered")
 	fs.DurationVar(&o.timeout, "timeout", o.timeout, "timeout of each request")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "show the requests without sending them")

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -110,6 +111,28 @@ func TestSeedFromFixture(t *testing.T) {
 	stdout, _, err := runSeed(t, env(), "--base-url", st.url, "--api-key", mockserver.DefaultAPIKey, "--from", fixture)
 	if err != nil || !strings.Contains(stdout, "created 20, skipped 0, failed 0 of 20 pets") {
 		t.Fatalf("seed --from: %v %s", err, stdout)
+	}
+}
+
+// TestSeedKeepsTheFixturesOrder: by default seed sends one create at a
+// time, so that an empty deployment holds the fixture's pets in its
+// order, with its ids.
+func TestSeedKeepsTheFixturesOrder(t *testing.T) {
+	fixture := filepath.Join("..", "..", "testdata", "catalogue-small.json")
+	o, err := parseSeedOptions([]string{"--base-url", "http://127.0.0.1:1/v1", "--api-key", "k", "--from", fixture}, env(), io.Discard)
+	if err != nil || o.concurrency != 1 {
+		t.Fatalf("--concurrency is %d by default (%v), want 1", o.concurrency, err)
+	}
+	st := newSeedTarget(t, nil)
+	if stdout, _, err := runSeed(t, env(), "--base-url", st.url, "--api-key", mockserver.DefaultAPIKey, "--from", fixture); err != nil {
+		t.Fatalf("seed --from: %v %s", err, stdout)
+	}
+	want, err := readPetsFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := st.pets(t); !slices.Equal(got, want) {
+		t.Errorf("the deployment holds\n  %v\nwant the fixture's pets, in order, with their ids:\n  %v", got, want)
 	}
 }
 
