@@ -106,19 +106,3 @@ func (d *deprecation) gone(operationID string) *Error {
 	return newError(http.StatusGone, operationID, "removed on %s; use %s %s%s instead, as the Link header says",
 		d.sunsetTime.Format(time.DateOnly), d.successor.Method, d.successorPath, with)
 }
-
-// absoluteURL returns the URL of path on the host r was sent to, so that
-// a browser app served from another origin can follow it as it is.
-func absoluteURL(r *http.Request, path string) string {
-	return string(append(appendOrigin(make([]byte, 0, 64+len(path)), r), path...))
-}
-
-// appendOrigin appends the scheme and host r was sent to.
-func appendOrigin(b []byte, r *http.Request) []byte {
-	if r.TLS != nil {
-		b = append(b, "https://"...)
-	} else {
-		b = append(b, "http://"...)
-	}
-	return append(b, r.Host...)
-}

@@ -3,32 +3,31 @@ package mockserver
 import (
 	"bytes"
 	"net/http"
-	"strings"
 
 	"github.com/petstore/contract/spec"
 )
 
 // The document is served at /openapi.yaml and /openapi.json, with its
-// servers replaced by the running mock, so that code generators and API
-// explorers can be aimed at it. Both keep the document's order. Neither
-// needs a key.
+// servers replaced by the running mock, at the origin the client used as
+// Link URLs are, so that code generators and API explorers can be aimed
+// at it. Both keep the document's order. Neither needs a key.
 const (
 	docYAMLPath = "/openapi.yaml"
 	docJSONPath = "/openapi.json"
 )
 
-// hostPlaceholder stands for the host a request was sent to in the
-// documents prepared at start.
-const hostPlaceholder = "petmock.host.placeholder"
+// originPlaceholder stands for the origin a request was sent to, scheme
+// and host, in the documents prepared at start.
+const originPlaceholder = "http://petmock.host.placeholder"
 
-// servedDocs are the document as YAML and JSON, with hostPlaceholder where
-// the host goes.
+// servedDocs are the document as YAML and JSON, with originPlaceholder
+// where the origin goes.
 type servedDocs struct {
 	yaml, json []byte
 }
 
 func newServedDocs(c *spec.Contract) (*servedDocs, error) {
-	ym, js, err := c.Served("http://"+hostPlaceholder+c.Base, "This petmock.")
+	ym, js, err := c.Served(originPlaceholder+c.Base, "This petmock.")
 	if err != nil {
 		return nil, err
 	}
@@ -44,20 +43,14 @@ func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) error {
 	if r.URL.Path == docYAMLPath {
 		body, contentType = s.docs.yaml, "application/yaml"
 	}
-	body = bytes.ReplaceAll(body, []byte(hostPlaceholder), []byte(safeHost(r.Host)))
+	scheme, host := origin(r)
+	if !validHost(host) {
+		// A Host header may hold what would break out of the URL.
+		host = "localhost"
+	}
+	body = bytes.ReplaceAll(body, []byte(originPlaceholder), []byte(scheme+"://"+host))
 	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(http.StatusOK)
 	w.Write(body)
 	return nil
-}
-
-// safeHost returns host if it is a plain host[:port], and localhost if it
-// holds anything that could break out of a URL in a document.
-func safeHost(host string) string {
-	if host == "" || strings.IndexFunc(host, func(c rune) bool {
-		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune(".-:[]", c))
-	}) >= 0 {
-		return "localhost"
-	}
-	return host
 }

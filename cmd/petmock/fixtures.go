@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,11 +11,21 @@ import (
 	"github.com/petstore/contract/mockserver"
 )
 
+// fixturesUsage heads the --help of petmock fixtures.
+const fixturesUsage = "Usage: petmock fixtures [--seed N] [--count N] [--status-mix 60:30:10] [--spec FILE] [--resource NAME] [--out FILE]\n"
+
+// fixturesAliases name the flag of petmock fixtures that a user who types
+// another word probably means.
+var fixturesAliases = map[string]string{
+	"pets": "count", "n": "count",
+	"output": "out", "o": "out", "file": "out",
+	"mix": "status-mix",
+}
+
 // fixtures writes a generated catalogue as a fixture. The same arguments
 // always give the same bytes.
-func fixtures(args []string, stdout, stderr io.Writer) error {
+func fixtures(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("petmock fixtures", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	c := mockserver.Catalogue{Seed: mockserver.DefaultSeed, Count: mockserver.DefaultCount}
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "seed; the same seed, count and mix give the same catalogue")
 	fs.IntVar(&c.Count, "count", c.Count, "`number` of items of each resource")
@@ -28,18 +37,8 @@ func fixtures(args []string, stdout, stderr io.Writer) error {
 	specFile := fs.String("spec", "", "generate for the OpenAPI document in this `file` instead of the built-in one")
 	resource := fs.String("resource", "", "write only this `resource`'s items, as an array (default: every resource)")
 	out := fs.String("out", "", "write to this `file` instead of standard output")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: petmock fixtures [--seed N] [--count N] [--status-mix 60:30:10] [--spec FILE] [--resource NAME] [--out FILE]")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+	if err := parseFlags(fs, args, fixturesAliases, fixturesUsage, stdout); err != nil {
+		return err
 	}
 	if c.Count < 1 {
 		return usagef("--count %d: must be at least 1", c.Count)

@@ -29,7 +29,7 @@ var checkedIn = []struct {
 func TestCheckedInFixtures(t *testing.T) {
 	for _, c := range checkedIn {
 		var out bytes.Buffer
-		if err := fixtures(c.args, &out, io.Discard); err != nil {
+		if err := fixtures(c.args, &out); err != nil {
 			t.Fatalf("petmock fixtures %v: %v", c.args, err)
 		}
 		path := filepath.Join("..", "..", "testdata", c.file)
@@ -54,7 +54,7 @@ func TestCheckedInFixtures(t *testing.T) {
 func TestFixturesRepeat(t *testing.T) {
 	gen := func(args ...string) []byte {
 		var out bytes.Buffer
-		if err := fixtures(args, &out, io.Discard); err != nil {
+		if err := fixtures(args, &out); err != nil {
 			t.Fatalf("petmock fixtures %v: %v", args, err)
 		}
 		return out.Bytes()
@@ -85,7 +85,7 @@ func TestFixturesUsage(t *testing.T) {
 		{"--status-mix", "0:0:0"},
 		{"extra"},
 	} {
-		if err := fixtures(args, io.Discard, io.Discard); !errors.As(err, new(usageError)) {
+		if err := fixtures(args, io.Discard); !errors.As(err, new(usageError)) {
 			t.Errorf("petmock fixtures %v: err = %v, want a usage error", args, err)
 		}
 	}

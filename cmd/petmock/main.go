@@ -3,7 +3,7 @@
 //	go run ./cmd/petmock
 //
 // serves at http://127.0.0.1:4010/v1 with the development key
-// petmock-dev-key. Run it with -h for the flags; each has an environment
+// petmock-dev-key. Run it with --help for the flags; each has an environment
 // variable too.
 //
 //	petmock fixtures --seed 7 --count 200 > catalogue.json
@@ -25,17 +25,25 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitStatus(err, os.Stderr))
+}
+
+// exitStatus reports err on stderr, in one line, and returns the status
+// to exit with: 2 for a mistake in the command line or the environment, 1
+// for any other error, and 0 for none or for --help, whose usage run has
+// written already.
+func exitStatus(err error, stderr io.Writer) int {
 	switch {
-	case err == nil:
-	case errors.Is(err, flag.ErrHelp):
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
 	case errors.As(err, new(usageError)):
-		fmt.Fprintln(os.Stderr, "petmock:", err)
-		os.Exit(2)
+		fmt.Fprintln(stderr, "petmock:", err)
+		return 2
 	default:
-		fmt.Fprintln(os.Stderr, "petmock:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "petmock:", err)
+		return 1
 	}
 }
 
@@ -44,7 +52,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 {
 		switch args[0] {
 		case "fixtures":
-			return fixtures(args[1:], stdout, stderr)
+			return fixtures(args[1:], stdout)
 		case "seed":
 			return seed(ctx, args[1:], getenv, stdout, stderr)
 		}

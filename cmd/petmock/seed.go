@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -34,16 +33,30 @@ type seedOptions struct {
 	dryRun      bool
 }
 
-func parseSeedOptions(args []string, getenv func(string) string, stderr io.Writer) (seedOptions, error) {
+// seedUsage heads the --help of petmock seed.
+const seedUsage = "Usage: petmock seed --base-url URL [--api-key KEY] (--from FILE | --count N) [flags]\n"
+
+// seedAliases name the flag of petmock seed that a user who types another
+// word probably means.
+var seedAliases = map[string]string{
+	"url": "base-url", "base": "base-url", "server": "base-url",
+	"key": "api-key", "token": "api-key",
+	"file": "from", "fixture": "from", "fixtures": "from", "input": "from",
+	"pets": "count", "n": "count",
+	"parallel": "concurrency", "workers": "concurrency", "jobs": "concurrency",
+}
+
+// parseSeedOptions reads the flags of petmock seed. --help writes the
+// usage to stdout.
+func parseSeedOptions(args []string, getenv func(string) string, stdout io.Writer) (seedOptions, error) {
 	o := seedOptions{
 		apiKey:      getenv("PETSTORE_API_KEY"),
 		catalogue:   mockserver.Catalogue{Seed: mockserver.DefaultSeed},
-		concurrency: 4,
+		concurrency: 1, // keeps the order of the items, and so their ids
 		retries:     5,
 		timeout:     10 * time.Second,
 	}
 	fs := flag.NewFlagSet("petmock seed", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.StringVar(&o.baseURL, "base-url", "", "base `URL` of the deployment, ending in /v1")
 	fs.StringVar(&o.apiKey, "api-key", o.apiKey, "API `key` (default $PETSTORE_API_KEY)")
 	fs.StringVar(&o.spec, "spec", "", "the OpenAPI document in this `file` describes the deployment (default: the built-in one)")
@@ -56,24 +69,15 @@ func parseSeedOptions(args []string, getenv func(string) string, stderr io.Write
 		o.catalogue.StatusMix = mix
 		return err
 	})
-	fs.IntVar(&o.concurrency, "concurrency", o.concurrency, "requests in flight at once")
+	fs.IntVar(&o.concurrency, "concurrency", o.concurrency, "requests in flight at once; more is faster, but the items are then created out of order, and get other ids")
 	fs.IntVar(&o.retries, "retries", o.retries, "retries of a request answered 429 or 5xx, or not answered")
 	fs.DurationVar(&o.timeout, "timeout", o.timeout, "timeout of each request")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "show the requests without sending them")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: petmock seed --base-url URL [--api-key KEY] (--from FILE | --count N) [flags]")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return o, err
-		}
-		return o, usageError{err}
+	if err := parseFlags(fs, args, seedAliases, seedUsage, stdout); err != nil {
+		return o, err
 	}
 	u, err := url.Parse(o.baseURL)
 	switch {
-	case fs.NArg() > 0:
-		return o, usagef("unexpected argument %q", fs.Arg(0))
 	case o.baseURL == "":
 		return o, usagef("--base-url is required")
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
@@ -98,7 +102,7 @@ func parseSeedOptions(args []string, getenv func(string) string, stderr io.Write
 // seed loads a catalogue into a deployment through the create operation of
 // one resource only.
 func seed(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	o, err := parseSeedOptions(args, getenv, stderr)
+	o, err := parseSeedOptions(args, getenv, stdout)
 	if err != nil {
 		return err
 	}
@@ -128,7 +132,10 @@ func seed(ctx context.Context, args []string, getenv func(string) string, stdout
 		// The key must not follow a redirect to wherever it leads.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	s := &seeder{opts: o, target: target, client: client, progress: newProgress(stderr, len(bodies))}
+	if err := checkBaseURL(ctx, client, o, res); err != nil {
+		return err
+	}
+	s := &seeder{opts: o, target: target, client: client, progress: newProgress(stderr, len(bodies), res.Name)}
 	result := s.run(ctx, bodies)
 	s.progress.done()
 	fmt.Fprintf(stdout, "created %d, skipped %d, failed %d of %d %s\n", result.created, result.skipped, result.failed, len(bodies), res.Name)

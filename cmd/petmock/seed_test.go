@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,9 +22,10 @@ import (
 
 // seedTarget is a petmock that can be told to misbehave on createPet.
 type seedTarget struct {
-	url   string
-	store *mockserver.Store
-	posts atomic.Int64
+	url      string
+	store    *mockserver.Store
+	posts    atomic.Int64
+	requests atomic.Int64 // of any method
 }
 
 // newSeedTarget serves a petmock, empty, behind fault: fault sees every
@@ -36,6 +38,7 @@ func newSeedTarget(t *testing.T, fault func(w http.ResponseWriter, r *http.Reque
 	}
 	st := &seedTarget{store: srv.Store("pets")}
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st.requests.Add(1)
 		if r.Method == http.MethodPost {
 			n := st.posts.Add(1)
 			if fault != nil && fault(w, r, n) {
@@ -111,14 +114,36 @@ func TestSeedFromFixture(t *testing.T) {
 	}
 }
 
+// TestSeedKeepsTheFixturesOrder: by default seed sends one create at a
+// time, so that an empty deployment holds the fixture's pets in its
+// order, with its ids.
+func TestSeedKeepsTheFixturesOrder(t *testing.T) {
+	fixture := filepath.Join("..", "..", "testdata", "catalogue-small.json")
+	o, err := parseSeedOptions([]string{"--base-url", "http://127.0.0.1:1/v1", "--api-key", "k", "--from", fixture}, env(), io.Discard)
+	if err != nil || o.concurrency != 1 {
+		t.Fatalf("--concurrency is %d by default (%v), want 1", o.concurrency, err)
+	}
+	st := newSeedTarget(t, nil)
+	if stdout, _, err := runSeed(t, env(), "--base-url", st.url, "--api-key", mockserver.DefaultAPIKey, "--from", fixture); err != nil {
+		t.Fatalf("seed --from: %v %s", err, stdout)
+	}
+	want, err := readPetsFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := st.pets(t); !slices.Equal(got, want) {
+		t.Errorf("the deployment holds\n  %v\nwant the fixture's pets, in order, with their ids:\n  %v", got, want)
+	}
+}
+
 func TestSeedDryRunSendsNothing(t *testing.T) {
 	st := newSeedTarget(t, nil)
 	stdout, _, err := runSeed(t, env(), "--base-url", st.url, "--count", "3", "--dry-run")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.posts.Load() != 0 {
-		t.Errorf("dry run sent %d requests", st.posts.Load())
+	if st.requests.Load() != 0 {
+		t.Errorf("dry run sent %d requests", st.requests.Load())
 	}
 	if lines := strings.Count(stdout, "POST "+st.url+"/pets {\"name\":"); lines != 3 || !strings.Contains(stdout, "would create 3 pets") {
 		t.Errorf("dry run printed:\n%s", stdout)
@@ -166,8 +191,13 @@ func TestSeedStopsCleanly(t *testing.T) {
 			wantPosts:  3,
 		},
 		{
-			name:       "wrong key",
-			args:       []string{"--api-key", "wrong"},
+			// A key that may read but not create passes the check of
+			// the base URL, and stops the run at its first create.
+			name: "key refused for creates",
+			fault: func(w http.ResponseWriter, _ *http.Request, _ int64) bool {
+				w.WriteHeader(http.StatusForbidden)
+				return true
+			},
 			wantReport: "created 0, skipped 9, failed 1 of 10 pets",
 			wantPosts:  1,
 		},

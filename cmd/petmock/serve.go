@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/petstore/contract/mockserver"
@@ -44,9 +45,30 @@ type options struct {
 // PETMOCK_LOG_FORMAT. --api-key is PETMOCK_API_KEYS, a comma-separated list.
 const envPrefix = "PETMOCK_"
 
+// serveUsage heads the server's --help.
+const serveUsage = `Usage:
+  petmock [flags]                 serve the mock
+  petmock fixtures [flags]        write a generated catalogue as a fixture
+  petmock seed [flags]            load a catalogue into any deployment through createPet
+
+Each flag can also be set as ` + envPrefix + `<FLAG> in the environment (--api-key as ` + envPrefix + `API_KEYS, comma-separated).
+Run "petmock fixtures --help" or "petmock seed --help" for theirs.
+
+Flags of the server:
+`
+
+// serveAliases name the server's flag that a user who types another word
+// probably means.
+var serveAliases = map[string]string{
+	"port": "addr", "listen": "addr", "host": "addr", "bind": "addr",
+	"key": "api-key", "token": "api-key",
+	"openapi": "spec", "document": "spec",
+	"count": "pets", "delay": "latency",
+}
+
 // parseOptions reads the flags in args over the environment over the
-// defaults.
-func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
+// defaults. --help writes the usage to stdout.
+func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (options, error) {
 	o := options{
 		addr:         "127.0.0.1:4010",
 		seed:         mockserver.DefaultSeed,
@@ -58,7 +80,6 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		maxStoreMB:   mockserver.DefaultMaxStoreBytes >> 20,
 	}
 	fs := flag.NewFlagSet("petmock", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.StringVar(&o.spec, "spec", "", "serve the OpenAPI document in this `file` instead of the built-in Petstore one")
 	fs.StringVar(&o.addr, "addr", o.addr, "`host:port` to listen on")
 	fs.Func("api-key", "API `key` to accept as a bearer token; repeat for more (default "+mockserver.DefaultAPIKey+")", func(v string) error {
@@ -88,19 +109,6 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.IntVar(&o.maxPets, "max-pets", o.maxPets, "most items each resource holds; past it a create is refused with 507")
 	fs.Int64Var(&o.maxStoreMB, "max-store-mb", o.maxStoreMB, "most MiB of JSON each resource holds; past it a create is refused with 507")
 	fs.StringVar(&o.logFormat, "log-format", o.logFormat, "request log format, text or json")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, `Usage:
-  petmock [flags]                 serve the mock
-  petmock fixtures [flags]        write a generated catalogue as a fixture
-  petmock seed [flags]            load a catalogue into any deployment through createPet
-
-Each flag can also be set as %s<FLAG> in the environment (--api-key as %sAPI_KEYS, comma-separated).
-Run "petmock fixtures -h" or "petmock seed -h" for theirs.
-
-Flags of the server:
-`, envPrefix, envPrefix)
-		fs.PrintDefaults()
-	}
 
 	var envErr error
 	var envKeys []string
@@ -126,18 +134,13 @@ Flags of the server:
 	if envErr != nil {
 		return o, envErr
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return o, err
-		}
-		return o, usageError{err}
+	if err := parseFlags(fs, args, serveAliases, serveUsage, stdout); err != nil {
+		return o, err
 	}
 	if len(o.apiKeys) == 0 {
 		o.apiKeys = envKeys // flags replace the environment's keys
 	}
 	switch {
-	case fs.NArg() > 0:
-		return o, usagef("unexpected argument %q", fs.Arg(0))
 	case o.pets < 0:
 		return o, usagef("--pets %d: must not be negative", o.pets)
 	case o.logFormat != "text" && o.logFormat != "json":
@@ -161,7 +164,7 @@ Flags of the server:
 // serve runs the mock until ctx is done, then shuts down gracefully:
 // requests in flight finish, and the store is saved to --state.
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	o, err := parseOptions(args, getenv, stderr)
+	o, err := parseOptions(args, getenv, stdout)
 	if err != nil {
 		return err
 	}
@@ -215,6 +218,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		// runtime gets to it.
 		debug.FreeOSMemory()
 	}
+	// Listen before the state file is opened, so that a busy port, the
+	// likeliest mistake of a second petmock, leaves no state file behind.
+	ln, err := listen(o.addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
 	var saver *stateSaver
 	if o.state != "" {
 		if saver, err = openState(o.state, srv, logger); err != nil {
@@ -222,10 +232,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 	}
 
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return err
-	}
 	hs := newHTTPServer(srv, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
 	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, o.apiKeys))
 
@@ -266,6 +272,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	return nil
+}
+
+// listen listens on addr. A port in use is a usage error that says what
+// to do, rather than the socket's "bind: address already in use".
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, usagef("--addr %s: the port is in use; stop the other petmock or pick another with --addr", addr)
+	}
+	if err != nil {
+		return nil, usagef("--addr %s: %v", addr, err)
+	}
+	return ln, nil
 }
 
 // bounds are the limits of petmock's HTTP server, so that a client that

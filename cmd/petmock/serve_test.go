@@ -90,8 +90,8 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--pets", "-1"}, env(), "--pets -1: must not be negative"},
 		{[]string{"--log-format", "xml"}, env(), `--log-format "xml": must be text or json`},
-		{[]string{"--seed", "x"}, env(), "invalid value"},
-		{[]string{"--nope"}, env(), "flag provided but not defined"},
+		{[]string{"--seed", "x"}, env(), `--seed "x": parse error`},
+		{[]string{"--zebra"}, env(), "unknown flag --zebra; --help lists the flags"},
 		{[]string{"extra"}, env(), `unexpected argument "extra"`},
 		{nil, env("PETMOCK_PETS", "many"), `PETMOCK_PETS="many"`},
 		{[]string{"--api-key", ""}, env(), "api key 1: must be non-empty"},
