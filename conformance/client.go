@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -291,7 +292,7 @@ func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) {
 		h.failTransport(x, describeBrokenBody(err, errors.Is(ctx.Err(), context.DeadlineExceeded), h.cfg.timeout(), len(x.body), resp.ContentLength))
 	case len(x.body) > MaxBodyBytes:
 		h.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: reading stopped there", MaxBodyBytes))
-	case jsonValues(x.body, MaxBodyValues) > MaxBodyValues:
+	case jsonValues(x.body, MaxBodyValues) > MaxBodyValues && json.Valid(x.body):
 		// The work and the memory of judging a body grow with its values,
 		// faster than with its bytes: no answer of the document holds more
 		// than a few thousand, so one with more is not judged, and counts

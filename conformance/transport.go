@@ -27,7 +27,7 @@ const (
 	// pets holds about 500), and few enough that judging one costs little
 	// memory and time, whatever the deployment sends. A body with more
 	// fails its check without being decoded.
-	MaxBodyValues = 50_000
+	MaxBodyValues = 10_000
 	// MaxTransportFailures is how many requests of a run may go without a
 	// complete answer (none within the timeout, a body cut short or never
 	// finished, a body over MaxBodyBytes or MaxBodyValues) before the run stops and skips

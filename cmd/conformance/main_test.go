@@ -11,8 +11,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"syscall"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -72,7 +73,7 @@ type result struct {
 	stderr  string
 	junit   []byte // the report, if one was asked for and written
 	elapsed time.Duration
-	maxRSS  int64 // the most memory the process held, in bytes
+	maxRSS  int64 // the most memory the process held, in bytes, as far as seen
 }
 
 func (r result) String() string {
@@ -120,13 +121,31 @@ func runBinaryWithin(tb testing.TB, limit time.Duration, env []string, args ...s
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err := cmd.Run()
-	r := result{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start)}
-	if cmd.ProcessState != nil {
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			r.maxRSS = ru.Maxrss << 10 // kilobytes on Linux
-		}
+	var peak atomic.Int64
+	err := cmd.Start()
+	if err == nil {
+		// The peak is read from the process itself while it runs: the
+		// rusage of a child also counts what its parent held when it
+		// forked, which under the race detector is most of it.
+		exited, watched := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(watched)
+			for {
+				if hwm, ok := peakMemory(cmd.Process.Pid); ok {
+					peak.Store(hwm)
+				}
+				select {
+				case <-exited:
+					return
+				case <-time.After(5 * time.Millisecond):
+				}
+			}
+		}()
+		err = cmd.Wait()
+		close(exited)
+		<-watched
 	}
+	r := result{stdout: stdout.String(), stderr: stderr.String(), elapsed: time.Since(start), maxRSS: peak.Load()}
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
@@ -137,6 +156,22 @@ func runBinaryWithin(tb testing.TB, limit time.Duration, env []string, args ...s
 		tb.Fatalf("running %s: %v", binary, err)
 	}
 	return r
+}
+
+// peakMemory returns the most memory the process of pid has held so far,
+// VmHWM of its /proc status, in bytes.
+func peakMemory(pid int) (int64, bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10, err == nil && kb > 0
+		}
+	}
+	return 0, false
 }
 
 // junitReport is the part of a JUnit report the tests read.
