@@ -62,7 +62,11 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 		return writeValue(w, http.StatusOK, s.counts())
 	case "requests GET":
 		n := s.journal.size()
-		if v := r.URL.Query().Get("limit"); v != "" {
+		q, e := parseQuery(r.URL.RawQuery)
+		if e != nil {
+			return e
+		}
+		if v := q.Get("limit"); v != "" {
 			var err error
 			if n, err = strconv.Atoi(v); err != nil || n < 1 {
 				return badRequest("limit", "must be a positive integer")
