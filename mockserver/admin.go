@@ -129,7 +129,15 @@ func (s *Server) replaceItems(w http.ResponseWriter, r *http.Request, rs *resour
 	if r.ContentLength > limit {
 		return tooLarge(limit)
 	}
-	body := http.MaxBytesReader(w, r.Body, limit)
+	weight := limit
+	if r.ContentLength >= 0 {
+		weight = r.ContentLength
+	}
+	if e := s.uploads.reserve(weight); e != nil {
+		return e
+	}
+	body := &countingReader{r: http.MaxBytesReader(w, r.Body, limit)}
+	defer func() { s.uploads.done(weight, body.n) }()
 	var entries []Entry
 	seen := map[int64]int{}
 	err := readItemsOf(body, rs.spec.Name, func(i int, v any) error {

@@ -79,8 +79,10 @@ type Config struct {
 	// together, since a name may be long. Zero means
 	// DefaultMaxStoreBytes.
 	MaxStoreBytes int64
-	// MaxFixtureBytes caps the body of PUT /__petmock/{resource}. Zero
-	// means DefaultMaxFixtureBytes.
+	// MaxFixtureBytes caps the body of PUT /__petmock/{resource}, and
+	// the bytes of all such bodies read at once: a fixture that would
+	// take the bytes in flight past it is refused with 503. Zero means
+	// DefaultMaxFixtureBytes.
 	MaxFixtureBytes int64
 }
 
@@ -109,6 +111,7 @@ type Server struct {
 	base      string // base path, such as "/v1"
 
 	maxFixtureBytes int64
+	uploads         uploads
 }
 
 // New returns a Server for cfg. It fails, saying where, on a document it
@@ -163,6 +166,7 @@ func New(cfg Config) (*Server, error) {
 	if s.maxFixtureBytes <= 0 {
 		s.maxFixtureBytes = DefaultMaxFixtureBytes
 	}
+	s.uploads.max = s.maxFixtureBytes
 	limits := Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
 	if limits.MaxItems <= 0 {
 		limits.MaxItems = DefaultMaxItems
