@@ -28,7 +28,8 @@ var adminEndpoints = map[string][]string{
 // serveAdmin answers the admin API. Every endpoint but health needs a key
 // the API accepts.
 //
-//	GET    health      liveness, and the number of items of each resource, without a key
+//	GET    health      liveness, and the number of items of each resource, without a key;
+//	                   503 while they cannot be kept
 //	POST   reset       back to the starting items
 //	GET    {resource}  the items of a resource, as a fixture
 //	PUT    {resource}  replace the items of a resource with a fixture
@@ -52,9 +53,12 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 			return e
 		}
 	}
+	if e := s.refuseAdminWrite(name, method); e != nil {
+		return e
+	}
 	switch name + " " + method {
 	case "health GET":
-		return writeValue(w, http.StatusOK, s.health())
+		return s.serveHealth(w)
 	case "reset POST":
 		for _, rs := range s.resources {
 			rs.store.Restore(rs.start)

@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/getkin/kin-openapi/routers"
@@ -112,6 +113,9 @@ type Server struct {
 
 	maxFixtureBytes int64
 	uploads         uploads
+	// persistErr is why the items cannot be kept, or nil: see
+	// SetPersistError.
+	persistErr atomic.Pointer[error]
 }
 
 // New returns a Server for cfg. It fails, saying where, on a document it
