@@ -241,7 +241,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, o.apiKeys))
 
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(wireListener(ln, defaultBounds)) }()
 	saved := make(chan struct{})
 	saveCtx, stopSaving := context.WithCancel(ctx)
 	defer stopSaving()
@@ -318,6 +318,13 @@ func newHTTPServer(h http.Handler, b bounds, errLog *log.Logger) *http.Server {
 		MaxHeaderBytes:    b.maxHeaderBytes,
 		ErrorLog:          errLog,
 	}
+}
+
+// wireListener wraps ln so that the answers Go's HTTP server writes by
+// itself, such as a 431 or a 505, are Error bodies too, naming the bounds
+// b.
+func wireListener(ln net.Listener, b bounds) net.Listener {
+	return mockserver.Listener(ln, mockserver.WireLimits{ReadHeaderTimeout: b.readHeader, MaxHeaderBytes: b.maxHeaderBytes})
 }
 
 // readContract reads the document petmock serves: the file --spec names,
