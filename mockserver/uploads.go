@@ -49,7 +49,7 @@ const uploadRetrySeconds = 1
 // uses only bit by bit: without this, hundreds of MB stay with the
 // process after a large fixture. It costs one collection, for an upload
 // that took far longer to send.
-const freeAfterBytes = 32 << 20
+const freeAfterBytes = 16 << 20
 
 // done counts out an upload of n bytes, of which read were read.
 func (u *uploads) done(n, read int64) {
