@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"io"
-	"math"
 	"slices"
 	"strings"
 )
@@ -25,69 +24,92 @@ type Page struct {
 // returns the id of the last item on it, and whether more items follow.
 // Its cost depends on the size of the page, not of the store.
 func (s *Store) AppendPage(dst []byte, pg Page) (out []byte, last int64, more bool) {
-	out, last, more, _ = s.appendPage(dst, pg, math.MaxInt)
-	return out, last, more
+	return s.snap.Load().appendPage(dst, pg)
 }
 
-// appendPage is AppendPage for a page of at most max bytes: a longer one
-// is not appended whole, and whole is false.
-func (s *Store) appendPage(dst []byte, pg Page, max int) (out []byte, last int64, more, whole bool) {
-	sn := s.snap.Load()
-	start := len(dst)
-	dst = append(dst, '[')
-	whole = true
-	last, more = sn.eachOnPage(pg, func(r record) bool {
-		if len(dst)-start+int(r.n)+2 > max {
-			whole = false
-			return false
-		}
-		if len(dst)-start > 1 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, sn.text(r)...)
-		return true
-	})
-	return append(dst, ']'), last, more, whole
-}
-
-// eachOnPage calls visit with the record of every item on the page pg, in
-// order, until visit returns false. It returns the id of the last item on
-// the page, and whether more items follow it.
-func (sn *snapshot) eachOnPage(pg Page, visit func(record) bool) (last int64, more bool) {
-	q := &sn.all
-	var rest []Match
-	if len(pg.Where) > 0 {
-		m := pg.Where[0]
-		list := sn.byKey[m.Filter]
-		i, found := slices.BinarySearchFunc(list, m.Key, func(e keyed, k string) int { return strings.Compare(e.key, k) })
-		if !found {
-			return 0, false
-		}
-		q, rest = &list[i].seq, pg.Where[1:]
+func (sn *snapshot) appendPage(dst []byte, pg Page) (out []byte, last int64, more bool) {
+	q, rest, ok := sn.pageSeq(pg)
+	if !ok {
+		return append(dst, '[', ']'), 0, false
 	}
+	dst = append(dst, '[')
 	n := 0
 	k, i := q.after(pg.After)
 	q.each(k, i, func(r record) bool {
-		if len(rest) > 0 {
-			keys := sn.tuples[r.tuple]
-			for _, m := range rest {
-				if keys[m.Filter] != m.Key {
-					return true
-				}
-			}
+		if len(rest) > 0 && !sn.matches(r, rest) {
+			return true
 		}
 		if n == pg.Limit {
 			more = true
 			return false
 		}
-		if !visit(r) {
-			return false
+		if n > 0 {
+			dst = append(dst, ',')
 		}
+		dst = append(dst, sn.text(r)...)
 		last = r.id
 		n++
 		return true
 	})
-	return last, more
+	return append(dst, ']'), last, more
+}
+
+// mayPass reports whether a page of limit items may be longer than
+// maxBytes, from the longest item the snapshot has: it takes no walk, so
+// that a page of small items costs nothing more for the question.
+func (sn *snapshot) mayPass(limit, maxBytes int) bool {
+	return int64(limit)*int64(sn.longest+len(",")) > int64(maxBytes-len("[]"))
+}
+
+// pageSeq returns the sequence a page is taken from, by its first match,
+// and the matches left to check item by item; ok is false when no item
+// has the first match.
+func (sn *snapshot) pageSeq(pg Page) (q *seq, rest []Match, ok bool) {
+	if len(pg.Where) == 0 {
+		return &sn.all, nil, true
+	}
+	m := pg.Where[0]
+	list := sn.byKey[m.Filter]
+	i, found := slices.BinarySearchFunc(list, m.Key, func(e keyed, k string) int { return strings.Compare(e.key, k) })
+	if !found {
+		return nil, nil, false
+	}
+	return &list[i].seq, pg.Where[1:], true
+}
+
+// matches reports whether the item of r has every match.
+func (sn *snapshot) matches(r record, where []Match) bool {
+	keys := sn.tuples[r.tuple]
+	for _, m := range where {
+		if keys[m.Filter] != m.Key {
+			return false
+		}
+	}
+	return true
+}
+
+// pageRecords returns the records of the items on the page pg, in order,
+// and whether more items follow.
+func (sn *snapshot) pageRecords(pg Page) ([]record, bool) {
+	q, rest, ok := sn.pageSeq(pg)
+	if !ok {
+		return nil, false
+	}
+	var recs []record
+	more := false
+	k, i := q.after(pg.After)
+	q.each(k, i, func(r record) bool {
+		if len(rest) > 0 && !sn.matches(r, rest) {
+			return true
+		}
+		if len(recs) == pg.Limit {
+			more = true
+			return false
+		}
+		recs = append(recs, r)
+		return true
+	})
+	return recs, more
 }
 
 // pageView is a page of one snapshot, measured but not copied: its items
@@ -103,17 +125,17 @@ type pageView struct {
 	more bool
 }
 
-// viewPage returns the page pg of the current state of the store.
-func (s *Store) viewPage(pg Page) *pageView {
-	v := &pageView{sn: s.snap.Load(), size: len("[]")}
-	v.last, v.more = v.sn.eachOnPage(pg, func(r record) bool {
-		if len(v.recs) > 0 {
-			v.size += len(",")
-		}
+// view returns the page pg of the snapshot.
+func (sn *snapshot) view(pg Page) *pageView {
+	v := &pageView{sn: sn}
+	v.recs, v.more = sn.pageRecords(pg)
+	v.size = len("[]") + max(len(v.recs)-1, 0)
+	for _, r := range v.recs {
 		v.size += int(r.n)
-		v.recs = append(v.recs, r)
-		return true
-	})
+	}
+	if len(v.recs) > 0 {
+		v.last = v.recs[len(v.recs)-1].id
+	}
 	return v
 }
 

@@ -157,13 +157,13 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, c *call) error {
 		pg.Where = append(pg.Where, Match{Filter: i, Key: queryKey(f, v[0])})
 		asked = append(asked, f.Name(), v[0])
 	}
+	sn := rs.store.snap.Load()
+	if sn.mayPass(pg.Limit, maxPooledBuffer) {
+		return s.streamPage(w, r, c, sn.view(pg), pg.Limit, asked)
+	}
 	buf := getBuffer()
 	defer putBuffer(buf)
-	body, last, more, whole := rs.store.appendPage(*buf, pg, maxPooledBuffer)
-	*buf = body
-	if !whole {
-		return s.streamPage(w, r, c, pg, asked)
-	}
+	body, last, more := sn.appendPage(*buf, pg)
 	if more {
 		s.setNextLink(w, r, c, pg.Limit, asked, last)
 	}
@@ -172,14 +172,13 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, c *call) error {
 	return nil
 }
 
-// streamPage answers a list whose page is too large to copy into a
+// streamPage answers a list whose page may be too large to copy into a
 // buffer: items may be up to a mebibyte each, and a hundred of them for
 // each of many clients at once would take gigabytes. The page is written
 // from the store's memory instead, item by item.
-func (s *Server) streamPage(w http.ResponseWriter, r *http.Request, c *call, pg Page, asked []string) error {
-	v := c.op.resource.store.viewPage(pg)
+func (s *Server) streamPage(w http.ResponseWriter, r *http.Request, c *call, v *pageView, limit int, asked []string) error {
 	if v.more {
-		s.setNextLink(w, r, c, pg.Limit, asked, v.last)
+		s.setNextLink(w, r, c, limit, asked, v.last)
 	}
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
@@ -223,7 +222,7 @@ var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b 
 func getBuffer() *[]byte { return buffers.Get().(*[]byte) }
 
 // maxPooledBuffer is the largest buffer the pool keeps, and so the
-// largest page built in one: a larger page is streamed.
+// largest page built in one: a page that may be larger is streamed.
 const maxPooledBuffer = 64 << 10
 
 // putBuffer returns a buffer to the pool, unless it grew too large to

@@ -91,6 +91,9 @@ type snapshot struct {
 	// bytes is the length of the JSON text of all the items; dead is
 	// that of texts no item has any more, replaced or removed.
 	bytes, dead int64
+	// longest is the length of the longest text written to the chunks,
+	// removed ones included: no item on a page is longer.
+	longest int
 	// next is the id the next Add gives, or 0 when none is left: one
 	// more than the largest id the store has held since it was last
 	// replaced or restored, so that a removed item's id is not given to
@@ -254,6 +257,7 @@ func (sn *snapshot) appendText(r *record, text []byte, fill int) int {
 	copy(sn.chunks[last][fill:fill+len(text)], text)
 	r.off, r.n, r.chunk = uint32(fill), uint32(len(text)), uint32(last)
 	sn.bytes += int64(len(text))
+	sn.longest = max(sn.longest, len(text))
 	return fill + len(text)
 }
 
