@@ -28,7 +28,8 @@ var adminEndpoints = map[string][]string{
 // serveAdmin answers the admin API. Every endpoint but health needs a key
 // the API accepts.
 //
-//	GET    health      liveness, and the number of items of each resource, without a key
+//	GET    health      liveness, and the number of items of each resource, without a key;
+//	                   503 while they cannot be kept
 //	POST   reset       back to the starting items
 //	GET    {resource}  the items of a resource, as a fixture
 //	PUT    {resource}  replace the items of a resource with a fixture
@@ -52,9 +53,12 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 			return e
 		}
 	}
+	if e := s.refuseAdminWrite(name, method); e != nil {
+		return e
+	}
 	switch name + " " + method {
 	case "health GET":
-		return writeValue(w, http.StatusOK, s.health())
+		return s.serveHealth(w)
 	case "reset POST":
 		for _, rs := range s.resources {
 			rs.store.Restore(rs.start)
@@ -62,7 +66,11 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 		return writeValue(w, http.StatusOK, s.counts())
 	case "requests GET":
 		n := s.journal.size()
-		if v := r.URL.Query().Get("limit"); v != "" {
+		q, e := parseQuery(r.URL.RawQuery)
+		if e != nil {
+			return e
+		}
+		if v := q.Get("limit"); v != "" {
 			var err error
 			if n, err = strconv.Atoi(v); err != nil || n < 1 {
 				return badRequest("limit", "must be a positive integer")
@@ -125,7 +133,15 @@ func (s *Server) replaceItems(w http.ResponseWriter, r *http.Request, rs *resour
 	if r.ContentLength > limit {
 		return tooLarge(limit)
 	}
-	body := http.MaxBytesReader(w, r.Body, limit)
+	weight := limit
+	if r.ContentLength >= 0 {
+		weight = r.ContentLength
+	}
+	if e := s.uploads.reserve(weight); e != nil {
+		return e
+	}
+	body := &countingReader{r: http.MaxBytesReader(w, r.Body, limit)}
+	defer func() { s.uploads.done(weight, body.n) }()
 	var entries []Entry
 	seen := map[int64]int{}
 	err := readItemsOf(body, rs.spec.Name, func(i int, v any) error {

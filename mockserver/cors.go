@@ -52,7 +52,7 @@ func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Access-Control-Request-Method") == "" {
 		allow := s.methodsFor(r)
 		if allow == nil {
-			writeError(w, s.notFound(r))
+			s.writeError(w, s.notFound(r))
 			return
 		}
 		h.Set("Allow", strings.Join(allow, ", "))

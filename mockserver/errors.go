@@ -21,6 +21,14 @@ const (
 	CodeStoreFull            = "store_full"
 	CodeInternal             = "internal"
 	CodeUnavailable          = "unavailable"
+
+	// Codes of the answers Go's HTTP server makes before petmock sees a
+	// request, which Listener turns into Error bodies.
+	CodeRequestTimeout          = "request_timeout"
+	CodeExpectationFailed       = "expectation_failed"
+	CodeHeadersTooLarge         = "headers_too_large"
+	CodeNotImplemented          = "not_implemented"
+	CodeHTTPVersionNotSupported = "http_version_not_supported"
 )
 
 // codeFor returns the code of an Error with the given status.
@@ -44,6 +52,16 @@ func codeFor(status int) string {
 		return CodeStoreFull
 	case http.StatusServiceUnavailable:
 		return CodeUnavailable
+	case http.StatusRequestTimeout:
+		return CodeRequestTimeout
+	case http.StatusExpectationFailed:
+		return CodeExpectationFailed
+	case http.StatusRequestHeaderFieldsTooLarge:
+		return CodeHeadersTooLarge
+	case http.StatusNotImplemented:
+		return CodeNotImplemented
+	case http.StatusHTTPVersionNotSupported:
+		return CodeHTTPVersionNotSupported
 	default:
 		return CodeInternal
 	}

@@ -26,8 +26,9 @@ type Exchange struct {
 }
 
 // Message is the headers and the body of a request or an answer. Keys are
-// never in it: Authorization and Cookie show as "[redacted]". A body is
-// cut after 4 KiB, and Truncated says so.
+// never in it: Authorization and Cookie show as "[redacted]", and so does
+// an accepted key wherever else it stands, in any form. A body is cut
+// after 4 KiB, and Truncated says so.
 type Message struct {
 	Header    http.Header `json:"headers,omitempty"`
 	Body      string      `json:"body,omitempty"`
@@ -57,7 +58,7 @@ func (e *entry) exchange(r *redactor) Exchange {
 	respBody, respCut := clip(e.respBody)
 	return Exchange{
 		Time:       e.start.UTC(),
-		Method:     e.method,
+		Method:     r.text(e.method),
 		Path:       r.text(e.path),
 		Query:      r.query(e.query),
 		Status:     e.status,
@@ -78,11 +79,11 @@ type journal struct {
 	full bool // whether ring has wrapped
 }
 
-func newJournal(size int, keys []string) *journal {
+func newJournal(size int, redact *redactor) *journal {
 	if size <= 0 {
 		return nil
 	}
-	return &journal{ring: make([]entry, size), redact: newRedactor(keys)}
+	return &journal{ring: make([]entry, size), redact: redact}
 }
 
 func (j *journal) add(e entry) {

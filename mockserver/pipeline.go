@@ -114,7 +114,7 @@ func (s *Server) bind(shapes *shapes) error {
 }
 
 // serveAPI runs the request pipeline of the API: route, deprecation
-// headers, the key, Prefer, injected latency and failures, the sunset,
+// headers, the key, a write while items cannot be kept, Prefer, injected latency and failures, the sunset,
 // forced answers, the request's parameters and body, and at last the
 // handler.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) error {
@@ -127,6 +127,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	}
 	if err := s.authenticate(r, op, params); err != nil {
 		return err
+	}
+	if op.changesItems() {
+		if e := s.refuseWrite(); e != nil {
+			return e
+		}
 	}
 	var prefs preferences
 	if values := r.Header.Values("Prefer"); len(values) > 0 {

@@ -1,18 +1,24 @@
 package mockserver
 
 import (
+	"bytes"
+	"cmp"
 	"net/http"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
-// redactor keeps keys out of what the journal shows. Credential headers
-// and token parameters are hidden whole; anywhere else, the accepted keys
-// are, wherever they stand, as written or URL-encoded.
+// redactor keeps the accepted keys out of everything petmock writes down or
+// sends back of a request: the request log, the journal and the message of
+// every Error. Credential headers and token parameters are hidden whole;
+// anywhere else, a key is hidden in every form it may take: as written,
+// percent-encoded (in either case, in part, or several times over, since
+// a path is logged once decoded) and escaped as in a JSON string.
 type redactor struct {
-	replacer *strings.Replacer
+	keys [][]byte // longest first, so that no key is hidden in part by a shorter one
 }
 
 const redacted = "[redacted]"
@@ -25,17 +31,184 @@ var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie
 var tokenParams = regexp.MustCompile(`(?i)(^|&)(access_token|api_key|apikey|key|token)=[^&]*`)
 
 func newRedactor(keys []string) *redactor {
-	var pairs []string
+	r := &redactor{}
 	for _, k := range keys {
-		pairs = append(pairs, k, redacted)
-		if esc := url.QueryEscape(k); esc != k {
-			pairs = append(pairs, esc, redacted)
+		if k != "" {
+			r.keys = append(r.keys, []byte(k))
 		}
 	}
-	return &redactor{replacer: strings.NewReplacer(pairs...)}
+	slices.SortFunc(r.keys, func(a, b []byte) int { return cmp.Compare(len(b), len(a)) })
+	return r
 }
 
-func (r *redactor) text(s string) string { return r.replacer.Replace(s) }
+// text returns s with every form of a key in it replaced by [redacted].
+func (r *redactor) text(s string) string {
+	if !strings.ContainsAny(s, `%\`) {
+		// Nothing is encoded: the common case, and the only one the
+		// request log meets on most requests.
+		for _, k := range r.keys {
+			if strings.Contains(s, string(k)) {
+				s = strings.ReplaceAll(s, string(k), redacted)
+			}
+		}
+		return s
+	}
+	return r.decoded(s)
+}
+
+// maxDecodings is how many times over a text is decoded to look for a
+// key: a key sent percent-encoded twice shows once decoded in a logged
+// path, and could be read by decoding once more.
+const maxDecodings = 4
+
+// decoded hides the keys in s in whichever form they are: s is decoded
+// again and again, and wherever a decoding holds a key, the bytes of s it
+// was decoded from are hidden.
+func (r *redactor) decoded(s string) string {
+	hide := make([]bool, len(s))
+	found := false
+	v := identity(s)
+	for range maxDecodings + 1 {
+		for _, k := range r.keys {
+			for from := 0; ; {
+				i := bytes.Index(v.text[from:], k)
+				if i < 0 {
+					break
+				}
+				a, b := from+i, from+i+len(k)-1
+				for j := v.start[a]; j < v.end[b]; j++ {
+					hide[j] = true
+				}
+				found = true
+				from = b + 1
+			}
+		}
+		next, changed := v.decode()
+		if !changed {
+			break
+		}
+		v = next
+	}
+	if !found {
+		return s
+	}
+	var out strings.Builder
+	for i := 0; i < len(s); i++ {
+		if !hide[i] {
+			out.WriteByte(s[i])
+			continue
+		}
+		out.WriteString(redacted)
+		for i+1 < len(s) && hide[i+1] {
+			i++
+		}
+	}
+	return out.String()
+}
+
+// decoding is a text decoded from a raw one, with, for each of its bytes,
+// the span of the raw text it was decoded from.
+type decoding struct {
+	text       []byte
+	start, end []int // of text[i]: raw[start[i]:end[i]]
+}
+
+func identity(s string) decoding {
+	d := decoding{text: []byte(s), start: make([]int, len(s)), end: make([]int, len(s))}
+	for i := range s {
+		d.start[i], d.end[i] = i, i+1
+	}
+	return d
+}
+
+// decode undoes one layer of percent-encoding and of JSON string escapes,
+// and reports whether there was one.
+func (d decoding) decode() (decoding, bool) {
+	t := d.text
+	out := decoding{text: make([]byte, 0, len(t)), start: make([]int, 0, len(t)), end: make([]int, 0, len(t))}
+	emit := func(b []byte, from, to int) {
+		for _, c := range b {
+			out.text = append(out.text, c)
+			out.start = append(out.start, d.start[from])
+			out.end = append(out.end, d.end[to-1])
+		}
+	}
+	changed := false
+	for i := 0; i < len(t); {
+		if t[i] == '%' && i+2 < len(t) && isHex(t[i+1]) && isHex(t[i+2]) {
+			emit([]byte{unhex(t[i+1])<<4 | unhex(t[i+2])}, i, i+3)
+			i += 3
+			changed = true
+			continue
+		}
+		if t[i] == '\\' && i+1 < len(t) {
+			switch c := t[i+1]; {
+			case c == '"' || c == '\\' || c == '/':
+				emit([]byte{c}, i, i+2)
+				i += 2
+				changed = true
+				continue
+			case c == 'u':
+				if rn, n := jsonEscape(t[i:]); n > 0 {
+					emit(utf8.AppendRune(nil, rn), i, i+n)
+					i += n
+					changed = true
+					continue
+				}
+			}
+		}
+		emit(t[i:i+1], i, i+1)
+		i++
+	}
+	return out, changed
+}
+
+// jsonEscape reads a JSON \uXXXX escape at the start of t, or a pair of
+// them that encodes one rune, and returns the rune and the length of the
+// escape; 0 when t does not start with one.
+func jsonEscape(t []byte) (rune, int) {
+	r1, ok := hex4(t)
+	if !ok {
+		return 0, 0
+	}
+	if utf16.IsSurrogate(r1) {
+		if r2, ok := hex4(t[6:]); ok {
+			if rn := utf16.DecodeRune(r1, r2); rn != utf8.RuneError {
+				return rn, 12
+			}
+		}
+	}
+	return r1, 6
+}
+
+// hex4 reads \uXXXX at the start of t.
+func hex4(t []byte) (rune, bool) {
+	if len(t) < 6 || t[0] != '\\' || t[1] != 'u' {
+		return 0, false
+	}
+	var r rune
+	for _, c := range t[2:6] {
+		if !isHex(c) {
+			return 0, false
+		}
+		r = r<<4 | rune(unhex(c))
+	}
+	return r, true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
 
 func (r *redactor) query(q string) string {
 	return tokenParams.ReplaceAllString(r.text(q), "${1}${2}="+redacted)
@@ -53,7 +226,19 @@ func (r *redactor) header(h http.Header) http.Header {
 		for i, v := range values {
 			vs[i] = r.text(v)
 		}
-		out[name] = vs
+		out[r.text(name)] = vs
 	}
 	return out
+}
+
+// error returns e, or a copy of it whose message holds no key: a message
+// may repeat what a client sent, such as a path, a method or a header.
+func (r *redactor) error(e *Error) *Error {
+	m := r.text(e.Message)
+	if m == e.Message {
+		return e
+	}
+	c := *e
+	c.Message = m
+	return &c
 }

@@ -43,7 +43,10 @@ var validation = openapi3filter.Options{
 func (s *Server) checkRequest(r *http.Request, op *operation, params map[string]string, rec *recorder) (*call, error) {
 	c := &call{op: op, params: params}
 	if r.URL.RawQuery != "" && (len(op.queryParams) > 0 || op.spec.Role == spec.RoleList) {
-		c.query, _ = url.ParseQuery(r.URL.RawQuery) // a malformed pair is dropped, as openapi3filter does
+		var e *Error
+		if c.query, e = parseQuery(r.URL.RawQuery); e != nil {
+			return nil, e
+		}
 		for _, name := range op.queryParams {
 			if len(c.query[name]) > 1 {
 				return nil, badRequest(name, "must be given at most once")

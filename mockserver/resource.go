@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -156,15 +157,48 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, c *call) error {
 		pg.Where = append(pg.Where, Match{Filter: i, Key: queryKey(f, v[0])})
 		asked = append(asked, f.Name(), v[0])
 	}
+	sn := rs.store.snap.Load()
+	if sn.mayPass(pg.Limit, maxPooledBuffer) {
+		return s.streamPage(w, r, c, sn.view(pg), pg.Limit, asked)
+	}
 	buf := getBuffer()
 	defer putBuffer(buf)
-	body, last, more := rs.store.AppendPage(*buf, pg)
+	body, last, more := sn.appendPage(*buf, pg)
 	if more {
-		w.Header()["Link"] = []string{nextLink(r, s.base+expand(rs.spec.CollectionPath, c.params), paging, pg.Limit, asked, last)}
+		s.setNextLink(w, r, c, pg.Limit, asked, last)
 	}
 	*buf = append(body, '\n')
 	writeJSON(w, c.op.spec.Success, *buf)
 	return nil
+}
+
+// streamPage answers a list whose page may be too large to copy into a
+// buffer: items may be up to a mebibyte each, and a hundred of them for
+// each of many clients at once would take gigabytes. The page is written
+// from the store's memory instead, item by item.
+func (s *Server) streamPage(w http.ResponseWriter, r *http.Request, c *call, v *pageView, limit int, asked []string) error {
+	if v.more {
+		s.setNextLink(w, r, c, limit, asked, v.last)
+	}
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(v.size + len("\n"))}
+	w.WriteHeader(c.op.spec.Success)
+	if r.Method == http.MethodHead {
+		return nil
+	}
+	// A client that goes away mid-page gets nothing more, and there is
+	// nothing left to tell it.
+	if v.writeTo(w) == nil {
+		io.WriteString(w, "\n")
+	}
+	return nil
+}
+
+// setNextLink sets the Link to the page after the item with id last.
+func (s *Server) setNextLink(w http.ResponseWriter, r *http.Request, c *call, limit int, asked []string, last int64) {
+	rs := c.op.resource
+	w.Header()["Link"] = []string{nextLink(r, s.base+expand(rs.spec.CollectionPath, c.params), rs.spec.Paging, limit, asked, last)}
 }
 
 // queryKey returns the filter key of a query value: the same key as the
@@ -187,10 +221,14 @@ var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b 
 
 func getBuffer() *[]byte { return buffers.Get().(*[]byte) }
 
+// maxPooledBuffer is the largest buffer the pool keeps, and so the
+// largest page built in one: a page that may be larger is streamed.
+const maxPooledBuffer = 64 << 10
+
 // putBuffer returns a buffer to the pool, unless it grew too large to
 // keep around.
 func putBuffer(b *[]byte) {
-	if cap(*b) > 64<<10 {
+	if cap(*b) > maxPooledBuffer {
 		return
 	}
 	*b = (*b)[:0]

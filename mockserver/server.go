@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/getkin/kin-openapi/routers"
@@ -50,7 +51,7 @@ type Config struct {
 	Catalogue *Catalogue
 
 	// Logger receives one line per request: method, path, status and
-	// duration. Nil means no logging.
+	// duration, with every accepted key hidden. Nil means no logging.
 	Logger *slog.Logger
 
 	// Now returns the current time; nil means time.Now. Setting it to a
@@ -79,8 +80,10 @@ type Config struct {
 	// together, since a name may be long. Zero means
 	// DefaultMaxStoreBytes.
 	MaxStoreBytes int64
-	// MaxFixtureBytes caps the body of PUT /__petmock/{resource}. Zero
-	// means DefaultMaxFixtureBytes.
+	// MaxFixtureBytes caps the body of PUT /__petmock/{resource}, and
+	// the bytes of all such bodies read at once: a fixture that would
+	// take the bytes in flight past it is refused with 503. Zero means
+	// DefaultMaxFixtureBytes.
 	MaxFixtureBytes int64
 }
 
@@ -104,10 +107,15 @@ type Server struct {
 	chaos     *chaos
 	seed      uint64   // of generated answers
 	journal   *journal // nil when off
+	redact    *redactor
 	docs      *servedDocs
 	base      string // base path, such as "/v1"
 
 	maxFixtureBytes int64
+	uploads         uploads
+	// persistErr is why the items cannot be kept, or nil: see
+	// SetPersistError.
+	persistErr atomic.Pointer[error]
 }
 
 // New returns a Server for cfg. It fails, saying where, on a document it
@@ -150,17 +158,19 @@ func New(cfg Config) (*Server, error) {
 		now:      cfg.Now,
 		chaos:    ch,
 		seed:     cfg.ChaosSeed,
-		journal:  newJournal(journalSize, keysOrDefault(cfg.APIKeys)),
+		redact:   newRedactor(keysOrDefault(cfg.APIKeys)),
 		docs:     docs,
 		base:     c.Base,
 	}
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.journal = newJournal(journalSize, s.redact)
 	s.maxFixtureBytes = cfg.MaxFixtureBytes
 	if s.maxFixtureBytes <= 0 {
 		s.maxFixtureBytes = DefaultMaxFixtureBytes
 	}
+	s.uploads.max = s.maxFixtureBytes
 	limits := Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
 	if limits.MaxItems <= 0 {
 		limits.MaxItems = DefaultMaxItems
@@ -264,8 +274,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if h := s.log.Handler(); h.Enabled(r.Context(), slog.LevelInfo) {
 			line := slog.NewRecord(start.Add(elapsed), slog.LevelInfo, "request", 0)
 			line.AddAttrs(
-				slog.String("method", r.Method),
-				slog.String("path", r.URL.Path),
+				slog.String("method", s.redact.text(r.Method)),
+				slog.String("path", s.redact.text(r.URL.Path)),
 				slog.Int("status", rec.status),
 				slog.Duration("duration", elapsed),
 			)
@@ -297,9 +307,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 				panic(v)
 			}
 			if s.log != nil {
-				s.log.Error("handler panicked", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				s.log.Error("handler panicked", "method", s.redact.text(r.Method), "path", s.redact.text(r.URL.Path),
+					"panic", s.redact.text(fmt.Sprint(v)), "stack", string(debug.Stack()))
 			}
-			writeError(w, newError(http.StatusInternalServerError, "server", "internal error"))
+			s.writeError(w, newError(http.StatusInternalServerError, "server", "internal error"))
 		}
 	}()
 	setCORS(w.Header(), r)
@@ -317,15 +328,26 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 		err = s.serveAPI(w, r, rec)
 	}
 	if err != nil {
-		writeError(w, s.asError(err))
+		s.writeError(w, err)
 	}
+}
+
+// writeError answers with the Error body err maps to, without a key in
+// it: every error the server sends passes here.
+func (s *Server) writeError(w http.ResponseWriter, err error) {
+	writeError(w, s.redact.error(s.asError(err)))
 }
 
 // asError is asError with the server's log.
 func (s *Server) asError(err error) *Error {
 	var log func(string, ...any)
 	if s.log != nil {
-		log = s.log.Error
+		log = func(msg string, args ...any) {
+			for i, a := range args {
+				args[i] = s.redact.text(fmt.Sprint(a))
+			}
+			s.log.Error(msg, args...)
+		}
 	}
 	return asError(err, log)
 }

@@ -91,6 +91,9 @@ type snapshot struct {
 	// bytes is the length of the JSON text of all the items; dead is
 	// that of texts no item has any more, replaced or removed.
 	bytes, dead int64
+	// longest is the length of the longest text written to the chunks,
+	// removed ones included: no item on a page is longer.
+	longest int
 	// next is the id the next Add gives, or 0 when none is left: one
 	// more than the largest id the store has held since it was last
 	// replaced or restored, so that a removed item's id is not given to
@@ -254,6 +257,7 @@ func (sn *snapshot) appendText(r *record, text []byte, fill int) int {
 	copy(sn.chunks[last][fill:fill+len(text)], text)
 	r.off, r.n, r.chunk = uint32(fill), uint32(len(text)), uint32(last)
 	sn.bytes += int64(len(text))
+	sn.longest = max(sn.longest, len(text))
 	return fill + len(text)
 }
 
@@ -485,63 +489,6 @@ func (s *Store) Lookup(id int64) (text []byte, keys []string, ok bool) {
 		return nil, nil, false
 	}
 	return sn.text(r), sn.tuples[r.tuple], true
-}
-
-// Match selects the items whose filter Filter has the key Key.
-type Match struct {
-	Filter int
-	Key    string
-}
-
-// Page selects a page of the list: at most Limit items with an id greater
-// than After, and every Match.
-type Page struct {
-	After int64 // math.MinInt64 for the first page
-	Limit int
-	Where []Match
-}
-
-// AppendPage appends the JSON array of the items on the page to dst. It
-// returns the id of the last item on it, and whether more items follow.
-// Its cost depends on the size of the page, not of the store.
-func (s *Store) AppendPage(dst []byte, pg Page) (out []byte, last int64, more bool) {
-	sn := s.snap.Load()
-	q := &sn.all
-	var rest []Match
-	if len(pg.Where) > 0 {
-		m := pg.Where[0]
-		list := sn.byKey[m.Filter]
-		i, found := slices.BinarySearchFunc(list, m.Key, func(e keyed, k string) int { return strings.Compare(e.key, k) })
-		if !found {
-			return append(dst, '[', ']'), 0, false
-		}
-		q, rest = &list[i].seq, pg.Where[1:]
-	}
-	dst = append(dst, '[')
-	n := 0
-	k, i := q.after(pg.After)
-	q.each(k, i, func(r record) bool {
-		if len(rest) > 0 {
-			keys := sn.tuples[r.tuple]
-			for _, m := range rest {
-				if keys[m.Filter] != m.Key {
-					return true
-				}
-			}
-		}
-		if n == pg.Limit {
-			more = true
-			return false
-		}
-		if n > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, sn.text(r)...)
-		last = r.id
-		n++
-		return true
-	})
-	return append(dst, ']'), last, more
 }
 
 // Entries returns a copy of every item in the store, ordered by id.

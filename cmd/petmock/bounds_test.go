@@ -38,7 +38,7 @@ func boundedServer(t *testing.T) string {
 		t.Fatal(err)
 	}
 	hs := newHTTPServer(srv, testBounds, log.New(io.Discard, "", 0))
-	go hs.Serve(ln)
+	go hs.Serve(wireListener(ln, testBounds))
 	t.Cleanup(func() { hs.Close() })
 	return ln.Addr().String()
 }
@@ -136,9 +136,11 @@ func TestLargeHeadersAreRefused(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no answer to a 64 KiB header: %v", err)
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
-		t.Errorf("a 64 KiB header with a 4 KiB limit: status = %d, want 431", resp.StatusCode)
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge || resp.Header.Get("Content-Type") != "application/json" ||
+		!strings.Contains(string(body), `"message":"headers: larger than 4096 bytes"`) {
+		t.Errorf("a 64 KiB header with a 4 KiB limit: %d %s, want a 431 Error", resp.StatusCode, body)
 	}
 }
 
@@ -160,5 +162,23 @@ func TestSlowAnswersAreCut(t *testing.T) {
 	}
 	if took := time.Since(start); took >= hangDetector {
 		t.Fatalf("the connection was held for %s", took)
+	}
+}
+
+// TestServeSendsErrorsForTheServersOwnAnswers checks that petmock serves
+// through mockserver.Listener: an answer Go's HTTP server makes by itself
+// is an Error body.
+func TestServeSendsErrorsForTheServersOwnAnswers(t *testing.T) {
+	s := start(t, "--pets", "0")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(strings.TrimSuffix(s.url, "/v1"), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	io.WriteString(conn, "GET /v1/pets HTTP/2.0\r\nHost: petmock\r\n\r\n")
+	conn.SetReadDeadline(time.Now().Add(hangDetector))
+	got, _ := io.ReadAll(conn)
+	if !strings.HasPrefix(string(got), "HTTP/1.1 505 ") || !strings.Contains(string(got), `"code":"http_version_not_supported"`) {
+		t.Errorf("an HTTP/2.0 request line: %q, want a 505 Error", got)
 	}
 }

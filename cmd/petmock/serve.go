@@ -33,6 +33,7 @@ type options struct {
 	fixtures     string
 	state        string
 	saveInterval time.Duration
+	onSaveError  string // refuseWrites or keepServing
 	latency      mockserver.Latency
 	failRate     float64
 	now          time.Time // zero for the real clock
@@ -75,6 +76,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		pets:         mockserver.DefaultCount,
 		logFormat:    "text",
 		saveInterval: 5 * time.Second,
+		onSaveError:  refuseWrites,
 		journal:      mockserver.DefaultJournalSize,
 		maxPets:      mockserver.DefaultMaxItems,
 		maxStoreMB:   mockserver.DefaultMaxStoreBytes >> 20,
@@ -91,6 +93,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 	fs.StringVar(&o.fixtures, "fixtures", "", "start from the catalogue in this fixture `file` instead of a generated one")
 	fs.StringVar(&o.state, "state", "", "load the store from this `file` at start, and save it there at shutdown and every --save-interval")
 	fs.DurationVar(&o.saveInterval, "save-interval", o.saveInterval, "how often to save the store to --state when it changed")
+	fs.StringVar(&o.onSaveError, "on-save-error", o.onSaveError, "while --state cannot be saved: refuse writes with 503 until a save succeeds, or serve them from memory only")
 	fs.Func("latency", "delay every answer by this `duration` or range, such as 100ms or 50ms-300ms", func(v string) error {
 		l, err := mockserver.ParseLatency(v)
 		o.latency = l
@@ -149,6 +152,8 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return o, usagef("--fail-rate %v: must be from 0 to 1", o.failRate)
 	case o.saveInterval <= 0:
 		return o, usagef("--save-interval %s: must be positive", o.saveInterval)
+	case o.onSaveError != refuseWrites && o.onSaveError != keepServing:
+		return o, usagef("--on-save-error %q: must be %s or %s", o.onSaveError, refuseWrites, keepServing)
 	case o.journal < 0:
 		return o, usagef("--journal %d: must not be negative", o.journal)
 	case o.maxPets < 1:
@@ -227,7 +232,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer ln.Close()
 	var saver *stateSaver
 	if o.state != "" {
-		if saver, err = openState(o.state, srv, logger); err != nil {
+		if saver, err = openState(o.state, srv, logger, o.onSaveError == refuseWrites); err != nil {
 			return err
 		}
 	}
@@ -236,7 +241,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, o.apiKeys))
 
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(wireListener(ln, defaultBounds)) }()
 	saved := make(chan struct{})
 	saveCtx, stopSaving := context.WithCancel(ctx)
 	defer stopSaving()
@@ -313,6 +318,13 @@ func newHTTPServer(h http.Handler, b bounds, errLog *log.Logger) *http.Server {
 		MaxHeaderBytes:    b.maxHeaderBytes,
 		ErrorLog:          errLog,
 	}
+}
+
+// wireListener wraps ln so that the answers Go's HTTP server writes by
+// itself, such as a 431 or a 505, are Error bodies too, naming the bounds
+// b.
+func wireListener(ln net.Listener, b bounds) net.Listener {
+	return mockserver.Listener(ln, mockserver.WireLimits{ReadHeaderTimeout: b.readHeader, MaxHeaderBytes: b.maxHeaderBytes})
 }
 
 // readContract reads the document petmock serves: the file --spec names,

@@ -35,6 +35,7 @@ func TestParseOptions(t *testing.T) {
 		pets:         mockserver.DefaultCount,
 		logFormat:    "text",
 		saveInterval: 5 * time.Second,
+		onSaveError:  refuseWrites,
 		journal:      mockserver.DefaultJournalSize,
 		maxPets:      mockserver.DefaultMaxItems,
 		maxStoreMB:   mockserver.DefaultMaxStoreBytes >> 20,
@@ -56,9 +57,10 @@ func TestParseOptions(t *testing.T) {
 			"--spec", "evolved.yaml", "--addr", ":0", "--api-key", "a", "--api-key", "b", "--seed", "7", "--pets", "0",
 			"--fixtures", "f.json", "--state", "s.json", "--save-interval", "1m", "--latency", "10ms-20ms", "--fail-rate", "0.5",
 			"--now", "2031-01-01", "--journal", "5", "--max-pets", "9", "--max-store-mb", "3", "--log-format", "json",
+			"--on-save-error", "serve",
 		}, env(), options{
 			spec: "evolved.yaml", addr: ":0", apiKeys: []string{"a", "b"}, seed: 7, pets: 0, fixtures: "f.json", state: "s.json",
-			saveInterval: time.Minute, latency: mockserver.Latency{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond},
+			saveInterval: time.Minute, onSaveError: keepServing, latency: mockserver.Latency{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond},
 			failRate: 0.5, now: now, journal: 5, maxPets: 9, maxStoreMB: 3, logFormat: "json",
 		}},
 		{"environment", nil, env("PETMOCK_ADDR", ":9", "PETMOCK_API_KEYS", "x, y", "PETMOCK_SEED", "3", "PETMOCK_PETS", "5",
@@ -90,6 +92,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--pets", "-1"}, env(), "--pets -1: must not be negative"},
 		{[]string{"--log-format", "xml"}, env(), `--log-format "xml": must be text or json`},
+		{[]string{"--on-save-error", "ignore"}, env(), `--on-save-error "ignore": must be refuse or serve`},
 		{[]string{"--seed", "x"}, env(), `--seed "x": parse error`},
 		{[]string{"--zebra"}, env(), "unknown flag --zebra; --help lists the flags"},
 		{[]string{"extra"}, env(), `unexpected argument "extra"`},

@@ -32,7 +32,9 @@ func loadState(path string, srv *mockserver.Server) error {
 // saveState writes the items of srv to path atomically: it writes a
 // temporary file in the same directory, syncs it, and renames it over
 // path. A crash at any moment leaves either the old file or the new one,
-// never a torn one. It returns the version of the items it saved.
+// never a torn one. path is the file itself, not a symbolic link to it: a
+// rename would replace the link. It returns the version of the items it
+// saved.
 func saveState(path string, srv *mockserver.Server) (uint64, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -54,7 +56,7 @@ func saveState(path string, srv *mockserver.Server) (uint64, error) {
 		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("save state to %s: %w", path, err)
+		return 0, fmt.Errorf("cannot persist to %s: %w", path, reason(err))
 	}
 	// Make the rename itself durable.
 	if d, err := os.Open(dir); err == nil {

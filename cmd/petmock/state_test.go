@@ -1,0 +1,328 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// asRoot reports whether the tests run as root, for whom permissions do
+// not bite: a directory of mode 0555 is writable all the same.
+func asRoot() bool { return os.Geteuid() == 0 }
+
+// TestStateRefusedAtStart checks that a --state petmock could not save to
+// is refused at start, with exit status 2 and a message that names the
+// path and says why, rather than found out at the first save, or, for a
+// FIFO, hanging the start.
+func TestStateRefusedAtStart(t *testing.T) {
+	tests := []struct {
+		name string
+		path func(t *testing.T, dir string) string
+		want string
+		user bool // made with permissions, which do not bite as root
+	}{
+		{"a named pipe", func(t *testing.T, dir string) string {
+			path := filepath.Join(dir, "state.json")
+			if err := syscall.Mkfifo(path, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { unblockFIFO(path) })
+			return path
+		}, "it is a named pipe (FIFO), not a regular file", false},
+		{"a directory", func(t *testing.T, dir string) string {
+			path := filepath.Join(dir, "state.json")
+			os.Mkdir(path, 0o755)
+			return path
+		}, "it is a directory, not a regular file", false},
+		{"a device", func(t *testing.T, dir string) string { return os.DevNull }, "it is a device, not a regular file", false},
+		{"a path under a file", func(t *testing.T, dir string) string {
+			os.WriteFile(filepath.Join(dir, "file"), nil, 0o644)
+			return filepath.Join(dir, "file", "state.json")
+		}, "its directory " + "DIR/file is not a directory", false},
+		{"a missing directory", func(t *testing.T, dir string) string {
+			return filepath.Join(dir, "missing", "state.json")
+		}, "its directory DIR/missing does not exist", false},
+		{"a symbolic link to a named pipe", func(t *testing.T, dir string) string {
+			fifo := filepath.Join(dir, "fifo")
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { unblockFIFO(fifo) })
+			os.Symlink("fifo", filepath.Join(dir, "state.json"))
+			return filepath.Join(dir, "state.json")
+		}, "it is a named pipe (FIFO), not a regular file", false},
+		{"a loop of symbolic links", func(t *testing.T, dir string) string {
+			os.Symlink("b", filepath.Join(dir, "a"))
+			os.Symlink("a", filepath.Join(dir, "b"))
+			return filepath.Join(dir, "a")
+		}, "too many levels of symbolic links", false},
+		{"a read-only directory, with the file already there", func(t *testing.T, dir string) string {
+			ro := filepath.Join(dir, "ro")
+			os.Mkdir(ro, 0o755)
+			os.WriteFile(filepath.Join(ro, "state.json"), []byte("[]\n"), 0o644)
+			os.Chmod(ro, 0o555)
+			t.Cleanup(func() { os.Chmod(ro, 0o755) })
+			return filepath.Join(ro, "state.json")
+		}, "petmock cannot write in its directory DIR/ro: permission denied", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.user && asRoot() {
+				t.Skip("permissions do not bite as root; the other cases make the same failure without them")
+			}
+			dir := t.TempDir()
+			path := tt.path(t, dir)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--pets", "1", "--state", path}, env(), io.Discard, io.Discard)
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(hangDetector):
+				t.Fatalf("--state %s: petmock still starting after %s", path, hangDetector)
+			}
+			want := strings.ReplaceAll(tt.want, "DIR", dir)
+			if !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "--state "+path+": ") || !strings.Contains(err.Error(), want) {
+				t.Errorf("--state %s: err = %v, want a usage error naming the path and saying %q", path, err, want)
+			}
+			if status := exitStatus(err, io.Discard); status != 2 {
+				t.Errorf("--state %s: exit status %d, want 2", path, status)
+			}
+		})
+	}
+}
+
+// unblockFIFO opens a FIFO for writing, which a reader blocked in opening
+// it is waiting for.
+func unblockFIFO(path string) {
+	if f, err := os.OpenFile(path, os.O_RDWR, 0); err == nil {
+		f.Close()
+	}
+}
+
+// TestStateWritesThroughSymlink checks that a --state that is a symbolic
+// link stays one: saves replace the file it leads to, in that file's
+// directory, and it is read from there at the next start.
+func TestStateWritesThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "real"), 0o755)
+	link := filepath.Join(dir, "state.json")
+	target := filepath.Join(dir, "real", "target.json")
+	if err := os.Symlink(filepath.Join("real", "target.json"), link); err != nil {
+		t.Fatal(err)
+	}
+	first := start(t, "--state", link, "--pets", "2")
+	if status, body := get(t, "POST", first.url+"/pets", `{"name":"Linked","categoryId":1}`); status != 201 {
+		t.Fatalf("POST: %d %s", status, body)
+	}
+	if err := first.stop(t); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("--state %s is no longer a symbolic link: %v, %v", link, fi.Mode(), err)
+	}
+	pets, err := readPetsFile(target)
+	if err != nil || len(pets) != 3 || pets[2].Name != "Linked" {
+		t.Fatalf("the file the link leads to holds %+v (%v), want the 2 seeded pets and the one created", pets, err)
+	}
+	for _, d := range []string{dir, filepath.Dir(target)} {
+		if left, _ := filepath.Glob(filepath.Join(d, "*.tmp-*")); len(left) != 0 {
+			t.Errorf("temporary files left in %s: %v", d, left)
+		}
+	}
+	second := start(t, "--state", link, "--pets", "2")
+	if status, body := get(t, "GET", second.url+"/pets/3", ""); status != 200 || !strings.Contains(body, `"name":"Linked"`) {
+		t.Errorf("after a restart through the link, GET /v1/pets/3: %d %s", status, body)
+	}
+}
+
+// savedServer is a server with a state file, whose saver runs when the
+// test says.
+type savedServer struct {
+	*httptest.Server
+	srv   *mockserver.Server
+	saver *stateSaver
+	log   *syncWriter
+}
+
+func newSavedServer(t *testing.T, path string, refuse bool) *savedServer {
+	t.Helper()
+	srv, err := mockserver.New(mockserver.Config{Catalogue: &mockserver.Catalogue{Seed: 1, Count: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &syncWriter{}
+	saver, err := openState(path, srv, slog.New(slog.NewTextHandler(log, nil)), refuse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return &savedServer{Server: hs, srv: srv, saver: saver, log: log}
+}
+
+// TestStateSaveFailures breaks the state file while petmock runs, in ways
+// that work as root too, and checks that from the next save or check on,
+// health answers 503 with the reason and writes are refused with 503,
+// changing nothing; and that once the file can be saved again, writes are
+// acknowledged and every acknowledged pet is saved.
+func TestStateSaveFailures(t *testing.T) {
+	tests := []struct {
+		name          string
+		breakIt, mend func(dir, path string)
+		want          string
+		user          bool
+	}{
+		{"the file replaced by a directory",
+			func(dir, path string) { os.Remove(path); os.Mkdir(path, 0o755) },
+			func(dir, path string) { os.Remove(path) },
+			"it is a directory, not a regular file", false},
+		{"its directory replaced by a file",
+			func(dir, path string) {
+				os.Rename(filepath.Dir(path), filepath.Dir(path)+".moved")
+				os.WriteFile(filepath.Dir(path), nil, 0o644)
+			},
+			func(dir, path string) {
+				os.Remove(filepath.Dir(path))
+				os.Rename(filepath.Dir(path)+".moved", filepath.Dir(path))
+			},
+			"is not a directory", false},
+		{"its directory made read-only",
+			func(dir, path string) { os.Chmod(filepath.Dir(path), 0o555) },
+			func(dir, path string) { os.Chmod(filepath.Dir(path), 0o755) },
+			"petmock cannot write in its directory", true},
+	}
+	for _, tt := range tests {
+		for _, created := range []bool{false, true} {
+			name := tt.name + ", nothing changed since the last save"
+			if created {
+				name = tt.name + ", with a pet not saved yet"
+			}
+			t.Run(name, func(t *testing.T) {
+				if tt.user && asRoot() {
+					t.Skip("permissions do not bite as root; the other cases make the same failure without them")
+				}
+				dir := t.TempDir()
+				path := filepath.Join(dir, "data", "state.json")
+				os.Mkdir(filepath.Dir(path), 0o755)
+				s := newSavedServer(t, path, true)
+				acked := []string{}
+				if status, _ := post(t, s.URL+"/v1/pets", "Before"); status == 201 {
+					acked = append(acked, "Before")
+				}
+				s.saver.tick()
+
+				tt.breakIt(dir, path)
+				t.Cleanup(func() { tt.mend(dir, path) })
+				if created {
+					if status, _ := post(t, s.URL+"/v1/pets", "Unsaved"); status == 201 {
+						acked = append(acked, "Unsaved")
+					}
+				}
+				s.saver.tick()
+				status, body := post(t, s.URL+"/__petmock/health", "")
+				if status != 503 || !strings.Contains(body, "cannot persist to "+path) || !strings.Contains(body, tt.want) {
+					t.Errorf("GET health once saves fail: %d %s, want a 503 saying %q", status, body, tt.want)
+				}
+				before := s.srv.Store("pets").Len()
+				status, body = post(t, s.URL+"/v1/pets", "Refused")
+				if status != 503 || !strings.Contains(body, `"message":"state: cannot persist to `+path+": ") ||
+					!strings.Contains(body, tt.want) || !strings.Contains(body, "; nothing was changed") {
+					t.Errorf("POST /v1/pets once saves fail: %d %s, want a 503 saying why", status, body)
+				}
+				if s.srv.Store("pets").Len() != before {
+					t.Errorf("a refused write changed the store")
+				}
+				if !strings.Contains(s.log.String(), "level=ERROR") {
+					t.Errorf("the failure was not logged:\n%s", s.log)
+				}
+
+				tt.mend(dir, path)
+				s.saver.tick()
+				if status, body := post(t, s.URL+"/__petmock/health", ""); status != 200 {
+					t.Errorf("GET health once the file can be saved again: %d %s", status, body)
+				}
+				if status, _ := post(t, s.URL+"/v1/pets", "After"); status == 201 {
+					acked = append(acked, "After")
+				} else {
+					t.Errorf("POST /v1/pets once the file can be saved again: %d", status)
+				}
+				s.saver.tick()
+				pets, err := readPetsFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				saved := map[string]bool{}
+				for _, p := range pets {
+					saved[p.Name] = true
+				}
+				for _, name := range acked {
+					if !saved[name] {
+						t.Errorf("acknowledged pet %q is not in the state file", name)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestStateSaveFailuresServedFromMemory checks --on-save-error serve:
+// writes are still acknowledged, and the failure logged, while saves fail.
+func TestStateSaveFailuresServedFromMemory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	s := newSavedServer(t, path, false)
+	os.Remove(path)
+	os.Mkdir(path, 0o755)
+	s.saver.tick()
+	if status, body := post(t, s.URL+"/v1/pets", "InMemory"); status != 201 {
+		t.Errorf("POST /v1/pets with --on-save-error serve while saves fail: %d %s, want 201", status, body)
+	}
+	s.saver.tick()
+	if status, _ := post(t, s.URL+"/__petmock/health", ""); status != 200 {
+		t.Errorf("GET health with --on-save-error serve: %d, want 200", status)
+	}
+	if log := s.log.String(); !strings.Contains(log, "level=ERROR") || !strings.Contains(log, "serving from memory only") {
+		t.Errorf("the failure was not logged:\n%s", log)
+	}
+}
+
+// post sends a POST creating a pet named name, or, with no name, a GET.
+func post(t *testing.T, url, name string) (int, string) {
+	t.Helper()
+	if name == "" {
+		return get(t, "GET", url, "")
+	}
+	return get(t, "POST", url, `{"name":"`+name+`","categoryId":1}`)
+}
+
+// syncWriter keeps what is written to it, for one writer at a time.
+type syncWriter struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}

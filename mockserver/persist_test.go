@@ -1,0 +1,64 @@
+package mockserver_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// TestWritesRefusedWhileItemsCannotBeKept checks that while the server is
+// told its items cannot be kept, every write is refused with a 503 that
+// says why, changing nothing, health says so too, and reads go on; and
+// that once it is told they can, writes are acknowledged again.
+func TestWritesRefusedWhileItemsCannotBeKept(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{Contract: readContract(t, "evolved-ops.yaml")})
+	// These 503s lie outside the contract, as an outage does.
+	ts.client.Transport.(*contractTransport).checker.outages = true
+	why := errors.New("cannot persist to /srv/petmock/state.json: no space left on device")
+	ts.SetPersistError(why)
+	wantMessage := "state: " + why.Error() + "; nothing was changed"
+
+	before := ts.Store("orders").Entries()
+	writes := []struct{ method, path, body string }{
+		{"POST", "/pets", `{"name":"Lost","categoryId":1}`},
+		{"POST", "/store/orders", `{"petId":3,"quantity":2}`},
+		{"PUT", "/store/orders/1", `{"petId":4,"quantity":1}`},
+		{"PATCH", "/store/orders/1", `{"quantity":3}`},
+		{"DELETE", "/store/orders/1", ""},
+	}
+	for _, w := range writes {
+		resp := ts.do(t, w.method, w.path, w.body)
+		if resp.StatusCode != 503 || resp.apiError(t).Message != wantMessage || resp.apiError(t).Code != mockserver.CodeUnavailable {
+			t.Errorf("%s /v1%s while items cannot be kept: %s, want 503 %q", w.method, w.path, resp, wantMessage)
+		}
+	}
+	for _, w := range []struct{ method, name, body string }{{"POST", "reset", ""}, {"PUT", "pets", "[]"}} {
+		resp := ts.admin(t, w.method, w.name, w.body)
+		if resp.StatusCode != 503 || resp.apiError(t).Message != wantMessage {
+			t.Errorf("%s /__petmock/%s while items cannot be kept: %s, want 503 %q", w.method, w.name, resp, wantMessage)
+		}
+	}
+	if got := ts.Store("orders").Entries(); len(got) != len(before) || ts.Store("pets").Len() != mockserver.DefaultCount {
+		t.Errorf("refused writes changed the stores")
+	}
+	health := ts.admin(t, "GET", "health", "", "")
+	if health.StatusCode != 503 || !strings.Contains(health.apiError(t).Message, why.Error()) {
+		t.Errorf("GET health while items cannot be kept: %s, want a 503 that says why", health)
+	}
+	if resp := ts.do(t, "GET", "/store/orders/1", ""); resp.StatusCode != 200 {
+		t.Errorf("GET /v1/store/orders/1 while items cannot be kept: %s, want 200", resp)
+	}
+	if resp := ts.do(t, "POST", "/pets", `{"name":"Nope","categoryId":1}`, "Authorization", "Bearer wrong"); resp.StatusCode != 401 {
+		t.Errorf("POST /v1/pets with a wrong key while items cannot be kept: %d, want 401 first", resp.StatusCode)
+	}
+
+	ts.SetPersistError(nil)
+	if resp := ts.do(t, "POST", "/pets", `{"name":"Kept","categoryId":1}`); resp.StatusCode != 201 {
+		t.Errorf("POST /v1/pets once items can be kept again: %s, want 201", resp)
+	}
+	if health := ts.admin(t, "GET", "health", "", ""); health.StatusCode != 200 {
+		t.Errorf("GET health once items can be kept again: %s, want 200", health)
+	}
+}

@@ -1,0 +1,170 @@
+package mockserver
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Go's HTTP server answers some requests itself, before any handler runs:
+// a request line or a header it cannot read (400), headers that arrive too
+// slowly (400 as well) or are too large (431), a transfer coding it does
+// not take (501), a protocol version it does not speak (505), and an
+// Expect other than 100-continue (417). It answers them in plain text, or
+// with no body, and offers no hook to do otherwise.
+//
+// What it does offer is the connection: it writes each of those answers
+// in one Write, straight to the connection, with headers no answer of a
+// handler has (a status line followed at once by a text/plain
+// Content-Type, and no Date), or, for 417, with a status petmock never
+// sends itself. Listener recognises those writes and sends an Error body
+// instead, so that every answer petmock sends is one. A timeout is told
+// from other unreadable headers by the read before it, which timed out,
+// and answered 408 as it should be.
+
+// WireLimits are the bounds of the HTTP server behind a Listener, which
+// its answers name.
+type WireLimits struct {
+	ReadHeaderTimeout time.Duration
+	MaxHeaderBytes    int
+}
+
+// Listener returns ln with every connection it accepts made to send, in
+// place of the plain-text answers Go's HTTP server writes by itself, the
+// Error body of the same status.
+func Listener(ln net.Listener, limits WireLimits) net.Listener {
+	return &wireListener{Listener: ln, limits: limits}
+}
+
+type wireListener struct {
+	net.Listener
+	limits WireLimits
+}
+
+func (l *wireListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &wireConn{Conn: c, limits: l.limits}, nil
+}
+
+// wireConn is a connection of a Listener.
+type wireConn struct {
+	net.Conn
+	limits WireLimits
+	// timedOut is whether the last read timed out. Reads and writes may
+	// come from different goroutines.
+	timedOut atomic.Bool
+}
+
+func (c *wireConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	var ne net.Error
+	c.timedOut.Store(err != nil && errors.As(err, &ne) && ne.Timeout())
+	return n, err
+}
+
+func (c *wireConn) Write(p []byte) (int, error) {
+	e := c.serversOwn(p)
+	if e == nil {
+		return c.Conn.Write(p)
+	}
+	body := append(appendErrorJSON(make([]byte, 0, 128+len(e.Message)), e), '\n')
+	var b bytes.Buffer
+	b.WriteString("HTTP/1.1 " + strconv.Itoa(e.Status) + " " + http.StatusText(e.Status) + "\r\n")
+	b.WriteString("Content-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\nConnection: close\r\n\r\n")
+	b.Write(body)
+	if _, err := c.Conn.Write(b.Bytes()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// CloseWrite lets the server half-close the connection after a 431, as it
+// does with a bare TCP connection.
+func (c *wireConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
+// serverPlain is how Go's HTTP server heads the answers it writes by
+// itself in plain text, after the status line.
+const serverPlain = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n"
+
+// serversOwn returns the Error to send in place of p, when p is an answer
+// Go's HTTP server wrote by itself; nil otherwise.
+func (c *wireConn) serversOwn(p []byte) *Error {
+	const proto = "HTTP/1.1 "
+	if len(p) < len(proto)+3 || string(p[:len(proto)]) != proto {
+		return nil
+	}
+	status, err := strconv.Atoi(string(p[len(proto) : len(proto)+3]))
+	if err != nil {
+		return nil
+	}
+	end := bytes.IndexByte(p, '\r')
+	if end < 0 {
+		return nil
+	}
+	// A 417 is written as an answer is, but with no header of petmock's:
+	// its first header is the server's Connection, where every answer of
+	// petmock's begins with its CORS headers.
+	if status == http.StatusExpectationFailed && bytes.HasPrefix(p[end:], []byte("\r\nConnection: close\r\n")) {
+		return newError(status, "expect", "petmock takes only Expect: 100-continue")
+	}
+	if !bytes.HasPrefix(p[end:], []byte(serverPlain)) {
+		return nil
+	}
+	// The status line is "HTTP/1.1 400 Bad Request: missing required Host
+	// header" when the server says more.
+	_, detail, _ := strings.Cut(string(p[len(proto)+3:end]), ": ")
+	switch status {
+	case http.StatusBadRequest:
+		return c.badRequest(detail)
+	case http.StatusRequestHeaderFieldsTooLarge:
+		if c.limits.MaxHeaderBytes > 0 {
+			return newError(status, "headers", "larger than %d bytes", c.limits.MaxHeaderBytes)
+		}
+		return newError(status, "headers", "too large")
+	case http.StatusNotImplemented:
+		return newError(status, "transfer-encoding", "not supported; petmock takes a body with Content-Length, or chunked")
+	case http.StatusHTTPVersionNotSupported:
+		return newError(status, "protocol", "petmock speaks HTTP/1.0 and HTTP/1.1 only")
+	}
+	if detail == "" {
+		detail = http.StatusText(status)
+	}
+	return newError(status, "request", "%s", strings.ToLower(detail))
+}
+
+// badRequest is the Error of a 400 of Go's HTTP server, which says what
+// is wrong in detail, or nothing when it could not read the request.
+func (c *wireConn) badRequest(detail string) *Error {
+	switch detail {
+	case "":
+		if c.timedOut.Load() {
+			if d := c.limits.ReadHeaderTimeout; d > 0 {
+				return newError(http.StatusRequestTimeout, "headers", "not received within %s; send the request line and headers at once", d)
+			}
+			return newError(http.StatusRequestTimeout, "headers", "not received in time")
+		}
+		return badRequest("request", "malformed: petmock could not read its request line or a header")
+	case "missing required Host header":
+		return badRequest("host", "missing; an HTTP/1.1 request must send Host")
+	case "malformed Host header":
+		return badRequest("host", "malformed")
+	case "invalid header name":
+		return badRequest("header", "a name is not a valid HTTP token")
+	case "invalid header value":
+		return badRequest("header", "a value holds a character HTTP does not allow")
+	}
+	return badRequest("request", "%s", detail)
+}
