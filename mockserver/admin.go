@@ -23,6 +23,7 @@ var adminEndpoints = map[string][]string{
 	"health":   {http.MethodGet},
 	"reset":    {http.MethodPost},
 	"requests": {http.MethodGet, http.MethodDelete},
+	"settings": {http.MethodGet, http.MethodPatch},
 }
 
 // serveAdmin answers the admin API. Every endpoint but health needs a key
@@ -34,6 +35,8 @@ var adminEndpoints = map[string][]string{
 //	PUT    {resource}  replace the items of a resource with a fixture
 //	GET    requests    the request journal, newest first (?limit=N)
 //	DELETE requests    empty the journal
+//	GET    settings    the settings: latency, fail rate, clock, journal size
+//	PATCH  settings    change some of them (settings.go)
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	name := strings.TrimPrefix(r.URL.Path, AdminPrefix)
 	methods := s.adminMethods(name)
@@ -72,6 +75,10 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	case "requests DELETE":
 		s.journal.clear()
 		return writeValue(w, http.StatusOK, map[string]any{"requests": []Exchange{}})
+	case "settings GET":
+		return writeValue(w, http.StatusOK, s.settingsView())
+	case "settings PATCH":
+		return s.patchSettings(w, r)
 	}
 	rs := s.byName[name]
 	if method == http.MethodGet {

@@ -146,7 +146,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	if d := op.deprecation; d != nil {
 		now := prefs.now
 		if now.IsZero() {
-			now = s.now()
+			now = s.clock()
 		}
 		if d.removed(now) {
 			answer = d.gone(op.spec.ID)
@@ -221,8 +221,9 @@ func (s *Server) findRoute(r *http.Request) (*routers.Route, map[string]string, 
 func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
 	var delay time.Duration
 	var fail bool
-	if s.chaos.enabled() {
-		delay, fail = s.chaos.draw()
+	st := s.settings.load()
+	if st.chaotic() {
+		delay, fail = s.chaos.draw(st.latency, st.failRate)
 	}
 	if prefs.hasDelay {
 		delay = prefs.delay
@@ -232,7 +233,7 @@ func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
 		return newError(http.StatusServiceUnavailable, "request", "cancelled by the client during the delay")
 	}
 	if fail {
-		return newError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", s.chaos.failRate).
+		return newError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", st.failRate).
 			withHeader("Retry-After", "1")
 	}
 	return nil

@@ -204,10 +204,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if o.journal == 0 {
 		cfg.JournalSize = -1
 	}
-	if !o.now.IsZero() {
-		offset := time.Until(o.now)
-		cfg.Now = func() time.Time { return time.Now().Add(offset) }
-	}
+	cfg.ClockAt = o.now // zero for the real time
 	srv, err := mockserver.New(cfg)
 	if err != nil {
 		return usageError{err}
