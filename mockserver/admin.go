@@ -24,6 +24,9 @@ var adminEndpoints = map[string][]string{
 	"reset":    {http.MethodPost},
 	"requests": {http.MethodGet, http.MethodDelete},
 	"settings": {http.MethodGet, http.MethodPatch},
+	"empty":    {http.MethodPost},
+	"fixture":  {http.MethodPut},
+	"forced":   {http.MethodGet, http.MethodPost, http.MethodDelete},
 }
 
 // serveAdmin answers the admin API. Every endpoint but health needs a key
@@ -37,6 +40,11 @@ var adminEndpoints = map[string][]string{
 //	DELETE requests    empty the journal
 //	GET    settings    the settings: latency, fail rate, clock, journal size
 //	PATCH  settings    change some of them (settings.go)
+//	POST   empty       every resource empty (scenarios.go)
+//	PUT    fixture     every resource from a fixture (scenarios.go)
+//	GET    forced      the answers forced on the next requests (forced.go)
+//	POST   forced      force the next requests' answer
+//	DELETE forced      force nothing more
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	name := strings.TrimPrefix(r.URL.Path, AdminPrefix)
 	methods := s.adminMethods(name)
@@ -62,6 +70,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 		for _, rs := range s.resources {
 			rs.store.Restore(rs.start)
 		}
+		s.scenario("reset")
 		return writeValue(w, http.StatusOK, s.counts())
 	case "requests GET":
 		n := s.journal.size()
@@ -79,6 +88,12 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 		return writeValue(w, http.StatusOK, s.settingsView())
 	case "settings PATCH":
 		return s.patchSettings(w, r)
+	case "empty POST":
+		return s.empty(w)
+	case "fixture PUT":
+		return s.loadFixture(w, r)
+	case "forced GET", "forced POST", "forced DELETE":
+		return s.serveForced(w, r)
 	}
 	rs := s.byName[name]
 	if method == http.MethodGet {

@@ -158,6 +158,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 			prefs.applied = append(prefs.applied, "code="+strconv.Itoa(prefs.code))
 		}
 	}
+	if answer == nil && prefs.code == 0 {
+		answer = s.takeForced(op.spec)
+	}
 	if len(prefs.applied) > 0 {
 		w.Header().Set("Preference-Applied", strings.Join(prefs.applied, ", "))
 	}

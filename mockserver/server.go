@@ -111,6 +111,7 @@ type Server struct {
 	seed      uint64   // of generated answers
 	journal   *journal // of the size the settings give
 	settings  *liveSettings
+	forced    *forcing // answers forced from the admin API
 	docs      *servedDocs
 	base      string // base path, such as "/v1"
 
@@ -159,6 +160,7 @@ func New(cfg Config) (*Server, error) {
 		seed:     cfg.ChaosSeed,
 		journal:  newJournal(settings.load().journal, keysOrDefault(cfg.APIKeys)),
 		settings: settings,
+		forced:   &forcing{},
 		docs:     docs,
 		base:     c.Base,
 	}
