@@ -17,8 +17,9 @@ const AdminPrefix = "/__petmock/"
 const DefaultMaxFixtureBytes = 256 << 20
 
 // adminEndpoints are the fixed endpoints of the admin API and their
-// methods. Every resource adds one more, named after it, with GET and PUT;
-// a resource named like a fixed endpoint is not reachable there.
+// methods. Every resource adds one more, named after it, with GET and PUT,
+// and catalogue/{resource}, with GET; a resource named like a fixed
+// endpoint is not reachable there.
 var adminEndpoints = map[string][]string{
 	"health":   {http.MethodGet},
 	"reset":    {http.MethodPost},
@@ -27,7 +28,12 @@ var adminEndpoints = map[string][]string{
 	"empty":    {http.MethodPost},
 	"fixture":  {http.MethodPut},
 	"forced":   {http.MethodGet, http.MethodPost, http.MethodDelete},
+	"events":   {http.MethodGet},
+	"contract": {http.MethodGet},
 }
+
+// publicEndpoints need no key: they say nothing the document does not.
+var publicEndpoints = map[string]bool{"health": true, "contract": true}
 
 // serveAdmin answers the admin API. Every endpoint but health needs a key
 // the API accepts.
@@ -45,6 +51,9 @@ var adminEndpoints = map[string][]string{
 //	GET    forced      the answers forced on the next requests (forced.go)
 //	POST   forced      force the next requests' answer
 //	DELETE forced      force nothing more
+//	GET    events      a stream of Server-Sent Events for the console (events.go)
+//	GET    contract    the operations and resources, without a key (contractview.go)
+//	GET    catalogue/{resource}  a page of items, for the console (browse.go)
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	name := strings.TrimPrefix(r.URL.Path, AdminPrefix)
 	methods := s.adminMethods(name)
@@ -58,7 +67,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	if !slices.Contains(methods, method) {
 		return methodNotAllowed(r.Method, r.URL.Path, s.methodsFor(r))
 	}
-	if name != "health" {
+	if !publicEndpoints[name] {
 		if e := s.keys.check(r.Header.Values("Authorization")); e != nil {
 			return e
 		}
@@ -83,6 +92,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 		return writeValue(w, http.StatusOK, map[string]any{"requests": s.journal.recent(n)})
 	case "requests DELETE":
 		s.journal.clear()
+		s.events.publish(eventJournal)
 		return writeValue(w, http.StatusOK, map[string]any{"requests": []Exchange{}})
 	case "settings GET":
 		return writeValue(w, http.StatusOK, s.settingsView())
@@ -94,6 +104,13 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 		return s.loadFixture(w, r)
 	case "forced GET", "forced POST", "forced DELETE":
 		return s.serveForced(w, r)
+	case "events GET":
+		return s.serveEvents(w, r)
+	case "contract GET":
+		return s.serveContract(w)
+	}
+	if res, ok := strings.CutPrefix(name, "catalogue/"); ok {
+		return s.browse(w, r, s.byName[res])
 	}
 	rs := s.byName[name]
 	if method == http.MethodGet {
@@ -115,6 +132,9 @@ func (s *Server) adminMethods(name string) []string {
 	}
 	if s.byName[name] != nil {
 		return []string{http.MethodGet, http.MethodPut}
+	}
+	if res, ok := strings.CutPrefix(name, "catalogue/"); ok && s.byName[res] != nil {
+		return []string{http.MethodGet}
 	}
 	return nil
 }
@@ -174,6 +194,7 @@ func (s *Server) replaceItems(w http.ResponseWriter, r *http.Request, rs *resour
 	if err := rs.store.Replace(entries); err != nil {
 		return err
 	}
+	s.events.publish(eventStore)
 	return writeValue(w, http.StatusOK, map[string]any{rs.spec.Name: rs.store.Len()})
 }
 

@@ -90,6 +90,7 @@ func (s *Server) takeForced(op *spec.Operation) *Error {
 		f.n.Store(int32(len(f.rules)))
 	}
 	f.mu.Unlock()
+	s.events.publish(eventForced)
 	if taken.Code >= 200 && taken.Code < 300 {
 		return nil
 	}
@@ -125,11 +126,13 @@ func (s *Server) serveForced(w http.ResponseWriter, r *http.Request) error {
 		if s.log != nil {
 			s.log.Info("answers forced", "code", a.Code, "count", a.Remaining, "operation", a.Operation)
 		}
+		s.events.publish(eventForced)
 	case http.MethodDelete:
 		s.forced.mu.Lock()
 		s.forced.rules = nil
 		s.forced.n.Store(0)
 		s.forced.mu.Unlock()
+		s.events.publish(eventForced)
 	}
 	return writeValue(w, http.StatusOK, map[string]any{"forced": s.forced.list()})
 }

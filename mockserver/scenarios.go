@@ -62,9 +62,10 @@ func (s *Server) loadFixture(w http.ResponseWriter, r *http.Request) error {
 	return writeValue(w, http.StatusOK, s.counts())
 }
 
-// scenario logs that a scenario was played.
+// scenario logs that a scenario was played, and tells the console.
 func (s *Server) scenario(name string) {
 	if s.log != nil {
 		s.log.Info("scenario", "scenario", name, "items", s.counts())
 	}
+	s.events.publish(eventStore)
 }

@@ -112,6 +112,7 @@ type Server struct {
 	journal   *journal // of the size the settings give
 	settings  *liveSettings
 	forced    *forcing // answers forced from the admin API
+	events    *hub     // the console's live updates
 	docs      *servedDocs
 	base      string // base path, such as "/v1"
 
@@ -161,6 +162,7 @@ func New(cfg Config) (*Server, error) {
 		journal:  newJournal(settings.load().journal, keysOrDefault(cfg.APIKeys)),
 		settings: settings,
 		forced:   &forcing{},
+		events:   newHub(),
 		docs:     docs,
 		base:     c.Base,
 	}
@@ -259,6 +261,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	journal := underBase && s.settings.load().journal > 0
 	if s.log == nil && !journal {
 		s.serve(w, r, nil)
+		if underBase {
+			s.events.publish(eventJournal)
+		}
 		return
 	}
 	start := time.Now()
@@ -292,6 +297,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			respHeader: w.Header(),
 			respBody:   rec.body,
 		})
+	}
+	if underBase {
+		s.events.publish(eventJournal)
 	}
 }
 

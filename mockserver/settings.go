@@ -203,6 +203,9 @@ func (s *Server) changeSettings(members map[string]json.RawMessage) *Error {
 			s.log.Info("setting changed", "setting", c.Setting, "from", c.From, "to", c.To)
 		}
 	}
+	if len(changes) > 0 {
+		s.events.publish(eventSettings)
+	}
 	return nil
 }
 

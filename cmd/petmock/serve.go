@@ -230,6 +230,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 
 	hs := newHTTPServer(srv, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
+	hs.RegisterOnShutdown(srv.Close) // the console's event streams would hold a shutdown up
 	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, o.apiKeys))
 
 	served := make(chan error, 1)
