@@ -30,10 +30,14 @@ var adminEndpoints = map[string][]string{
 	"forced":   {http.MethodGet, http.MethodPost, http.MethodDelete},
 	"events":   {http.MethodGet},
 	"contract": {http.MethodGet},
+	// The console: the page, at /__petmock/, and its files.
+	"":            {http.MethodGet},
+	"console.css": {http.MethodGet},
+	"console.js":  {http.MethodGet},
 }
 
 // publicEndpoints need no key: they say nothing the document does not.
-var publicEndpoints = map[string]bool{"health": true, "contract": true}
+var publicEndpoints = map[string]bool{"health": true, "contract": true, "": true, "console.css": true, "console.js": true}
 
 // serveAdmin answers the admin API. Every endpoint but health needs a key
 // the API accepts.
@@ -54,6 +58,7 @@ var publicEndpoints = map[string]bool{"health": true, "contract": true}
 //	GET    events      a stream of Server-Sent Events for the console (events.go)
 //	GET    contract    the operations and resources, without a key (contractview.go)
 //	GET    catalogue/{resource}  a page of items, for the console (browse.go)
+//	GET    (nothing)   the console, without a key (console.go)
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	name := strings.TrimPrefix(r.URL.Path, AdminPrefix)
 	methods := s.adminMethods(name)
@@ -71,6 +76,9 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 		if e := s.keys.check(r.Header.Values("Authorization")); e != nil {
 			return e
 		}
+	}
+	if _, ok := consoleAssets[name]; ok {
+		return s.serveConsole(w, r)
 	}
 	switch name + " " + method {
 	case "health GET":

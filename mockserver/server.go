@@ -324,6 +324,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 	}
 	var err error
 	switch path := r.URL.Path; {
+	case path == "/":
+		err = s.serveConsole(w, r)
 	case strings.HasPrefix(path, AdminPrefix):
 		err = s.serveAdmin(w, r)
 	case path == docYAMLPath || path == docJSONPath:
