@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"slices"
 	"strconv"
@@ -17,13 +16,27 @@ const AdminPrefix = "/__petmock/"
 const DefaultMaxFixtureBytes = 256 << 20
 
 // adminEndpoints are the fixed endpoints of the admin API and their
-// methods. Every resource adds one more, named after it, with GET and PUT;
-// a resource named like a fixed endpoint is not reachable there.
+// methods. Every resource adds one more, named after it, with GET and PUT,
+// and catalogue/{resource}, with GET; a resource named like a fixed
+// endpoint is not reachable there.
 var adminEndpoints = map[string][]string{
 	"health":   {http.MethodGet},
 	"reset":    {http.MethodPost},
 	"requests": {http.MethodGet, http.MethodDelete},
+	"settings": {http.MethodGet, http.MethodPatch},
+	"empty":    {http.MethodPost},
+	"fixture":  {http.MethodPut},
+	"forced":   {http.MethodGet, http.MethodPost, http.MethodDelete},
+	"events":   {http.MethodGet},
+	"contract": {http.MethodGet},
+	// The console: the page, at /__petmock/, and its files.
+	"":            {http.MethodGet},
+	"console.css": {http.MethodGet},
+	"console.js":  {http.MethodGet},
 }
+
+// publicEndpoints need no key: they say nothing the document does not.
+var publicEndpoints = map[string]bool{"health": true, "contract": true, "": true, "console.css": true, "console.js": true}
 
 // serveAdmin answers the admin API. Every endpoint but health needs a key
 // the API accepts.
@@ -35,6 +48,17 @@ var adminEndpoints = map[string][]string{
 //	PUT    {resource}  replace the items of a resource with a fixture
 //	GET    requests    the request journal, newest first (?limit=N)
 //	DELETE requests    empty the journal
+//	GET    settings    the settings: latency, fail rate, clock, journal size
+//	PATCH  settings    change some of them (settings.go)
+//	POST   empty       every resource empty (scenarios.go)
+//	PUT    fixture     every resource from a fixture (scenarios.go)
+//	GET    forced      the answers forced on the next requests (forced.go)
+//	POST   forced      force the next requests' answer
+//	DELETE forced      force nothing more
+//	GET    events      a stream of Server-Sent Events for the console (events.go)
+//	GET    contract    the operations and resources, without a key (contractview.go)
+//	GET    catalogue/{resource}  a page of items, for the console (browse.go)
+//	GET    (nothing)   the console, without a key (console.go)
 func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	name := strings.TrimPrefix(r.URL.Path, AdminPrefix)
 	methods := s.adminMethods(name)
@@ -48,10 +72,13 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	if !slices.Contains(methods, method) {
 		return methodNotAllowed(r.Method, r.URL.Path, s.methodsFor(r))
 	}
-	if name != "health" {
+	if !publicEndpoints[name] {
 		if e := s.keys.check(r.Header.Values("Authorization")); e != nil {
 			return e
 		}
+	}
+	if _, ok := consoleAssets[name]; ok {
+		return s.serveConsole(w, r)
 	}
 	if e := s.refuseAdminWrite(name, method); e != nil {
 		return e
@@ -63,6 +90,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 		for _, rs := range s.resources {
 			rs.store.Restore(rs.start)
 		}
+		s.scenario("reset")
 		return writeValue(w, http.StatusOK, s.counts())
 	case "requests GET":
 		n := s.journal.size()
@@ -79,7 +107,25 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 		return writeValue(w, http.StatusOK, map[string]any{"requests": s.journal.recent(n)})
 	case "requests DELETE":
 		s.journal.clear()
+		s.events.publish(eventJournal)
 		return writeValue(w, http.StatusOK, map[string]any{"requests": []Exchange{}})
+	case "settings GET":
+		return writeValue(w, http.StatusOK, s.settingsView())
+	case "settings PATCH":
+		return s.patchSettings(w, r)
+	case "empty POST":
+		return s.empty(w)
+	case "fixture PUT":
+		return s.loadFixture(w, r)
+	case "forced GET", "forced POST", "forced DELETE":
+		return s.serveForced(w, r)
+	case "events GET":
+		return s.serveEvents(w, r)
+	case "contract GET":
+		return s.serveContract(w)
+	}
+	if res, ok := strings.CutPrefix(name, "catalogue/"); ok {
+		return s.browse(w, r, s.byName[res])
 	}
 	rs := s.byName[name]
 	if method == http.MethodGet {
@@ -101,6 +147,9 @@ func (s *Server) adminMethods(name string) []string {
 	}
 	if s.byName[name] != nil {
 		return []string{http.MethodGet, http.MethodPut}
+	}
+	if res, ok := strings.CutPrefix(name, "catalogue/"); ok && s.byName[res] != nil {
+		return []string{http.MethodGet}
 	}
 	return nil
 }
@@ -126,22 +175,11 @@ func (s *Server) counts() map[string]any {
 // become those of the fixture in the body, an array, if every one is
 // valid; otherwise nothing changes.
 func (s *Server) replaceItems(w http.ResponseWriter, r *http.Request, rs *resource) error {
-	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		return unsupportedMediaType([]string{"application/json"}, ct)
-	}
-	limit := s.maxFixtureBytes
-	if r.ContentLength > limit {
-		return tooLarge(limit)
-	}
-	weight := limit
-	if r.ContentLength >= 0 {
-		weight = r.ContentLength
-	}
-	if e := s.uploads.reserve(weight); e != nil {
+	body, done, e := s.upload(w, r)
+	if e != nil {
 		return e
 	}
-	body := &countingReader{r: http.MaxBytesReader(w, r.Body, limit)}
-	defer func() { s.uploads.done(weight, body.n) }()
+	defer done()
 	var entries []Entry
 	seen := map[int64]int{}
 	err := readItemsOf(body, rs.spec.Name, func(i int, v any) error {
@@ -156,18 +194,13 @@ func (s *Server) replaceItems(w http.ResponseWriter, r *http.Request, rs *resour
 		entries = append(entries, e)
 		return nil
 	})
-	var fe *FixtureError
-	if errors.As(err, &fe) {
-		e := *fe.Err
-		e.Message = fe.Error()
-		return &e
-	}
 	if err != nil {
-		return err
+		return fixtureError(err)
 	}
 	if err := rs.store.Replace(entries); err != nil {
 		return err
 	}
+	s.events.publish(eventStore)
 	return writeValue(w, http.StatusOK, map[string]any{rs.spec.Name: rs.store.Len()})
 }
 

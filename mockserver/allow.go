@@ -14,15 +14,15 @@ var allowOrder = []string{
 
 // methodsFor returns the methods the path of r takes, as an Allow header
 // lists them both on a 405 and on an answer to OPTIONS: those of the
-// operations of its path, of an admin endpoint or of the documents, with
-// HEAD wherever GET is, and OPTIONS last. It returns nil for a path that
+// operations of its path, of an admin endpoint, of the documents or of the
+// console, with HEAD wherever GET is, and OPTIONS last. It returns nil for a path that
 // is nothing petmock serves.
 func (s *Server) methodsFor(r *http.Request) []string {
 	var methods []string
 	switch path := r.URL.Path; {
 	case strings.HasPrefix(path, AdminPrefix):
 		methods = s.adminMethods(strings.TrimPrefix(path, AdminPrefix))
-	case path == docYAMLPath || path == docJSONPath:
+	case path == docYAMLPath || path == docJSONPath, path == "/":
 		methods = []string{http.MethodGet}
 	default:
 		for _, m := range allowOrder {

@@ -44,38 +44,28 @@ func (l Latency) validate() error {
 }
 
 // chaos draws the latency and the failures of answers from one seeded
-// source, so that a run with the same seed and the same requests, in the
-// same order, repeats.
+// source, so that a run with the same seed, settings and requests, in the
+// same order, repeats. The latency and the fail rate are settings, which
+// may change while the server runs.
 type chaos struct {
-	latency  Latency
-	failRate float64
-
 	mu  sync.Mutex // guards rnd
 	rnd *rand.Rand
 }
 
-func newChaos(l Latency, failRate float64, seed uint64) (*chaos, error) {
-	if err := l.validate(); err != nil {
-		return nil, err
-	}
-	if failRate < 0 || failRate > 1 {
-		return nil, fmt.Errorf("fail rate %v: want a share from 0 to 1", failRate)
-	}
-	return &chaos{latency: l, failRate: failRate, rnd: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}, nil
+func newChaos(seed uint64) *chaos {
+	return &chaos{rnd: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 }
 
-// enabled reports whether chaos changes any answer.
-func (c *chaos) enabled() bool { return c.latency.Max > 0 || c.failRate > 0 }
-
-// draw returns the delay of the next answer and whether it fails.
-func (c *chaos) draw() (time.Duration, bool) {
+// draw returns the delay of the next answer under latency l, and whether
+// it fails at failRate.
+func (c *chaos) draw(l Latency, failRate float64) (time.Duration, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	d := c.latency.Min
-	if span := c.latency.Max - c.latency.Min; span > 0 {
+	d := l.Min
+	if span := l.Max - l.Min; span > 0 {
 		d += time.Duration(c.rnd.Int64N(int64(span) + 1))
 	}
-	fail := c.failRate > 0 && c.rnd.Float64() < c.failRate
+	fail := failRate > 0 && c.rnd.Float64() < failRate
 	return d, fail
 }
 

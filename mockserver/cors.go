@@ -9,7 +9,7 @@ import (
 // CORS lets a browser app served from another origin, such as a dev
 // server on another port, call the mock with its key.
 const (
-	corsAllowMethods  = "GET, HEAD, POST, PUT, DELETE, OPTIONS"
+	corsAllowMethods  = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
 	corsAllowHeaders  = "Authorization, Content-Type, Prefer"
 	corsExposeHeaders = "Link, Location, Deprecation, Sunset, WWW-Authenticate, Preference-Applied, Retry-After"
 	corsMaxAge        = "600"
@@ -46,7 +46,8 @@ func isPreflight(r *http.Request) bool {
 // it may use, which are Authorization, Content-Type, Prefer and any other
 // it asks for; a plain OPTIONS gets the methods of its path in Allow. The
 // admin API's PUT and DELETE are allowed too, so that a browser tool can
-// reset the mock.
+// reset the mock, and PATCH, which the admin API's settings and a
+// document's operations may take.
 func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	if r.Header.Get("Access-Control-Request-Method") == "" {

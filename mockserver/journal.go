@@ -68,8 +68,8 @@ func (e *entry) exchange(r *redactor) Exchange {
 	}
 }
 
-// journal keeps the last exchanges, overwriting the oldest. A nil
-// journal keeps none.
+// journal keeps the last exchanges, overwriting the oldest. A journal of
+// size 0, or a nil one, keeps none.
 type journal struct {
 	redact *redactor
 
@@ -80,15 +80,15 @@ type journal struct {
 }
 
 func newJournal(size int, redact *redactor) *journal {
-	if size <= 0 {
-		return nil
-	}
-	return &journal{ring: make([]entry, size), redact: redact}
+	return &journal{ring: make([]entry, max(size, 0)), redact: redact}
 }
 
 func (j *journal) add(e entry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if len(j.ring) == 0 {
+		return // resized to nothing while the request was answered
+	}
 	j.ring[j.next] = e
 	j.next++
 	if j.next == len(j.ring) {

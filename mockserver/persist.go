@@ -47,9 +47,13 @@ func (op *operation) changesItems() bool {
 }
 
 // refuseAdminWrite is refuseWrite for the admin endpoint name: a reset
-// and a fixture change items.
+// an empty and a fixture change items.
 func (s *Server) refuseAdminWrite(name, method string) *Error {
-	if (name == "reset" && method == http.MethodPost) || (s.byName[name] != nil && method == http.MethodPut) {
+	switch {
+	case name == "reset" && method == http.MethodPost,
+		name == "empty" && method == http.MethodPost,
+		name == "fixture" && method == http.MethodPut,
+		s.byName[name] != nil && method == http.MethodPut:
 		return s.refuseWrite()
 	}
 	return nil

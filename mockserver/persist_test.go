@@ -34,7 +34,7 @@ func TestWritesRefusedWhileItemsCannotBeKept(t *testing.T) {
 			t.Errorf("%s /v1%s while items cannot be kept: %s, want 503 %q", w.method, w.path, resp, wantMessage)
 		}
 	}
-	for _, w := range []struct{ method, name, body string }{{"POST", "reset", ""}, {"PUT", "pets", "[]"}} {
+	for _, w := range []struct{ method, name, body string }{{"POST", "reset", ""}, {"PUT", "pets", "[]"}, {"POST", "empty", ""}, {"PUT", "fixture", `{"pets":[]}`}} {
 		resp := ts.admin(t, w.method, w.name, w.body)
 		if resp.StatusCode != 503 || resp.apiError(t).Message != wantMessage {
 			t.Errorf("%s /__petmock/%s while items cannot be kept: %s, want 503 %q", w.method, w.name, resp, wantMessage)

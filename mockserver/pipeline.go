@@ -151,7 +151,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	if d := op.deprecation; d != nil {
 		now := prefs.now
 		if now.IsZero() {
-			now = s.now()
+			now = s.clock()
 		}
 		if d.removed(now) {
 			answer = d.gone(op.spec.ID)
@@ -162,6 +162,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 		if answer, applied = forced(op.spec, prefs.code); applied {
 			prefs.applied = append(prefs.applied, "code="+strconv.Itoa(prefs.code))
 		}
+	}
+	if answer == nil && prefs.code == 0 {
+		answer = s.takeForced(op.spec)
 	}
 	if len(prefs.applied) > 0 {
 		w.Header().Set("Preference-Applied", strings.Join(prefs.applied, ", "))
@@ -226,8 +229,9 @@ func (s *Server) findRoute(r *http.Request) (*routers.Route, map[string]string, 
 func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
 	var delay time.Duration
 	var fail bool
-	if s.chaos.enabled() {
-		delay, fail = s.chaos.draw()
+	st := s.settings.load()
+	if st.chaotic() {
+		delay, fail = s.chaos.draw(st.latency, st.failRate)
 	}
 	if prefs.hasDelay {
 		delay = prefs.delay
@@ -237,7 +241,7 @@ func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
 		return newError(http.StatusServiceUnavailable, "request", "cancelled by the client during the delay")
 	}
 	if fail {
-		return newError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", s.chaos.failRate).
+		return newError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", st.failRate).
 			withHeader("Retry-After", "1")
 	}
 	return nil

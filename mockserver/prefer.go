@@ -87,19 +87,8 @@ func forced(op *spec.Operation, code int) (*Error, bool) {
 		return nil, false
 	case slices.Contains(documented, code) || slices.Contains(outageCodes, code):
 	default:
-		list := make([]string, len(documented))
-		for i, c := range documented {
-			list[i] = strconv.Itoa(c)
-		}
 		return badRequest("prefer", "code=%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
-			code, op.ID, strings.Join(list, ", ")), false
+			code, op.ID, statusList(documented)), false
 	}
-	e := newError(code, "prefer", "answer forced by Prefer: code=%d", code)
-	switch code {
-	case http.StatusUnauthorized:
-		e.withHeader("WWW-Authenticate", challenge)
-	case http.StatusServiceUnavailable:
-		e.withHeader("Retry-After", "1")
-	}
-	return e, true
+	return forcedAnswer(code, "prefer", "answer forced by Prefer: code=%d", code), true
 }

@@ -58,8 +58,14 @@ type Config struct {
 	// time after a sunset shows what clients get once an operation is
 	// removed.
 	Now func() time.Time
+	// ClockAt, when not zero, is the time the clock shows at start; it
+	// runs on from there, as after PATCH /__petmock/settings {"now": ...},
+	// and {"now": null} returns it to Now.
+	ClockAt time.Time
 
-	// Latency delays every answer under the base path.
+	// Latency delays every answer under the base path. It, FailRate,
+	// ClockAt and JournalSize are where the settings start; PATCH
+	// /__petmock/settings changes them while the server runs.
 	Latency Latency
 	// FailRate is the share of requests under the base path answered 503,
 	// from 0 to 1.
@@ -106,8 +112,11 @@ type Server struct {
 	now       func() time.Time
 	chaos     *chaos
 	seed      uint64   // of generated answers
-	journal   *journal // nil when off
+	journal   *journal // of the size the settings give
 	redact    *redactor
+	settings  *liveSettings
+	forced    *forcing // answers forced from the admin API
+	events    *hub     // the console's live updates
 	docs      *servedDocs
 	base      string // base path, such as "/v1"
 
@@ -137,7 +146,11 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch, err := newChaos(cfg.Latency, cfg.FailRate, cfg.ChaosSeed)
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	settings, err := newSettings(cfg, now)
 	if err != nil {
 		return nil, err
 	}
@@ -145,27 +158,23 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	journalSize := cfg.JournalSize
-	if journalSize == 0 {
-		journalSize = DefaultJournalSize
-	}
 	s := &Server{
 		contract: c,
 		byName:   map[string]*resource{},
 		router:   router,
 		keys:     keys,
 		log:      cfg.Logger,
-		now:      cfg.Now,
-		chaos:    ch,
+		now:      now,
+		chaos:    newChaos(cfg.ChaosSeed),
 		seed:     cfg.ChaosSeed,
 		redact:   newRedactor(keysOrDefault(cfg.APIKeys)),
+		settings: settings,
+		forced:   &forcing{},
+		events:   newHub(),
 		docs:     docs,
 		base:     c.Base,
 	}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	s.journal = newJournal(journalSize, s.redact)
+	s.journal = newJournal(settings.load().journal, s.redact)
 	s.maxFixtureBytes = cfg.MaxFixtureBytes
 	if s.maxFixtureBytes <= 0 {
 		s.maxFixtureBytes = DefaultMaxFixtureBytes
@@ -259,9 +268,12 @@ func (s *Server) Store(resource string) *Store {
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	underBase := strings.HasPrefix(r.URL.Path, s.base+"/")
-	journal := s.journal != nil && underBase
+	journal := underBase && s.settings.load().journal > 0
 	if s.log == nil && !journal {
 		s.serve(w, r, nil)
+		if underBase {
+			s.events.publish(eventJournal)
+		}
 		return
 	}
 	start := time.Now()
@@ -296,6 +308,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			respBody:   rec.body,
 		})
 	}
+	if underBase {
+		s.events.publish(eventJournal)
+	}
 }
 
 // serve answers a request: the API under the base path, the admin API,
@@ -320,6 +335,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 	}
 	var err error
 	switch path := r.URL.Path; {
+	case path == "/":
+		err = s.serveConsole(w, r)
 	case strings.HasPrefix(path, AdminPrefix):
 		err = s.serveAdmin(w, r)
 	case path == docYAMLPath || path == docJSONPath:

@@ -528,7 +528,7 @@ func TestCORS(t *testing.T) {
 		want := map[string]string{
 			"Access-Control-Allow-Origin":      origin,
 			"Access-Control-Allow-Credentials": "true",
-			"Access-Control-Allow-Methods":     "GET, HEAD, POST, PUT, DELETE, OPTIONS",
+			"Access-Control-Allow-Methods":     "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS",
 			"Access-Control-Allow-Headers":     "Authorization, Content-Type, Prefer, x-request-id",
 		}
 		for name, value := range want {

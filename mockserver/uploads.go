@@ -1,10 +1,12 @@
 package mockserver
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -38,6 +40,41 @@ func (u *uploads) reserve(n int64) *Error {
 	}
 	u.inFlight += n
 	return nil
+}
+
+// upload admits the fixture in r's body, for PUT /__petmock/{resource}
+// and /__petmock/fixture: JSON, no larger than the largest fixture, and
+// within the bound of the uploads read at once. The caller reads body and
+// then calls done.
+func (s *Server) upload(w http.ResponseWriter, r *http.Request) (body io.Reader, done func(), e *Error) {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		return nil, nil, unsupportedMediaType([]string{"application/json"}, ct)
+	}
+	limit := s.maxFixtureBytes
+	if r.ContentLength > limit {
+		return nil, nil, tooLarge(limit)
+	}
+	weight := limit
+	if r.ContentLength >= 0 {
+		weight = r.ContentLength
+	}
+	if e := s.uploads.reserve(weight); e != nil {
+		return nil, nil, e
+	}
+	c := &countingReader{r: http.MaxBytesReader(w, r.Body, limit)}
+	return c, func() { s.uploads.done(weight, c.n) }, nil
+}
+
+// fixtureError is err as the Error to answer: a FixtureError's Error,
+// with the message that names the item at fault.
+func fixtureError(err error) error {
+	var fe *FixtureError
+	if errors.As(err, &fe) {
+		e := *fe.Err
+		e.Message = fe.Error()
+		return &e
+	}
+	return err
 }
 
 // uploadRetrySeconds is the Retry-After of a refused upload.

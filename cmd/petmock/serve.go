@@ -209,10 +209,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if o.journal == 0 {
 		cfg.JournalSize = -1
 	}
-	if !o.now.IsZero() {
-		offset := time.Until(o.now)
-		cfg.Now = func() time.Time { return time.Now().Add(offset) }
-	}
+	cfg.ClockAt = o.now // zero for the real time
 	srv, err := mockserver.New(cfg)
 	if err != nil {
 		return usageError{err}
@@ -238,6 +235,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 
 	hs := newHTTPServer(srv, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
+	hs.RegisterOnShutdown(srv.Close) // the console's event streams would hold a shutdown up
 	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, o.apiKeys))
 
 	served := make(chan error, 1)

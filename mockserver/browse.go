@@ -1,0 +1,206 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// GET /__petmock/catalogue/{resource} is how the console reads a
+// catalogue: a page of items, as the resource's list answers it, but
+// straight from the store, so that reading it is not journaled, not
+// delayed, and takes no forced answer meant for the app. It takes the
+// list's filters, such as status=sold, and:
+//
+//	limit=N        items on a page, from 1 to 100 (20)
+//	order=desc     newest first; asc, the list's order, by default
+//	q=TEXT         only items with a value that contains TEXT, in any case
+//	cursor=C       the page after the one whose Link gave C
+//
+// It answers {"items": [...], "total": N}, where total counts the items
+// the first filter selects (all of them without one), and a Link to the
+// next page, rel="next", while more may follow.
+//
+// The API has no search, so q is petmock's: it scans the store from the
+// cursor on, and looks at no more than browseScanLimit items for one page,
+// so that a search of a million items costs a bounded time per page. A
+// page cut short by that bound has a Link to carry on from where it
+// stopped, and says "scanned" how many items it looked at.
+
+// browseScanLimit is the most items one page of a search looks at.
+const browseScanLimit = 10_000
+
+// maxSearchLength bounds q.
+const maxSearchLength = 200
+
+// browsePage is the body of GET /__petmock/catalogue/{resource}. Its
+// items are the store's own texts, not copies: no write changes them, so
+// a page of a hundred items of a mebibyte each takes no more memory to
+// send than one of small items.
+type browsePage struct {
+	items   [][]byte
+	total   int
+	scanned int // 0 for a page without a search
+}
+
+// writeTo answers with the page, {"items":[...],"total":N}.
+func (p *browsePage) writeTo(w http.ResponseWriter) {
+	head := []byte(`{"items":[`)
+	tail := `],"total":` + strconv.Itoa(p.total)
+	if p.scanned > 0 {
+		tail += `,"scanned":` + strconv.Itoa(p.scanned)
+	}
+	tail += "}\n"
+	size := len(head) + len(tail) + max(len(p.items)-1, 0)
+	for _, it := range p.items {
+		size += len(it)
+	}
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(size)}
+	w.WriteHeader(http.StatusOK)
+	w.Write(head)
+	for i, it := range p.items {
+		if i > 0 {
+			w.Write([]byte{','})
+		}
+		if _, err := w.Write(it); err != nil {
+			return
+		}
+	}
+	io.WriteString(w, tail)
+}
+
+// browse answers GET /__petmock/catalogue/{resource}.
+func (s *Server) browse(w http.ResponseWriter, r *http.Request, rs *resource) error {
+	query, e := parseQuery(r.URL.RawQuery)
+	if e != nil {
+		return e
+	}
+	limit := 20
+	if v := query.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			return badRequest("limit", "%s: want an integer from 1 to 100", v)
+		}
+		limit = n
+	}
+	newestFirst := false
+	switch v := query.Get("order"); v {
+	case "", "asc":
+	case "desc":
+		newestFirst = true
+	default:
+		return badRequest("order", "%s: want asc or desc", v)
+	}
+	after := int64(math.MinInt64)
+	if newestFirst {
+		after = math.MaxInt64
+	}
+	if v := query.Get("cursor"); v != "" {
+		c, e := decodeCursor(v)
+		if e != nil {
+			return e
+		}
+		after = c
+	}
+	search := query.Get("q")
+	if utf8.RuneCountInString(search) > maxSearchLength {
+		return badRequest("q", "at most %d characters", maxSearchLength)
+	}
+	var where []Match
+	for i, f := range rs.spec.Filters {
+		v := query.Get(f.Name())
+		if v == "" {
+			continue
+		}
+		if enum := f.Enum(); len(enum) > 0 && !slices.Contains(enum, v) {
+			return badRequest(f.Name(), "%s: want one of %s", v, strings.Join(enum, ", "))
+		}
+		where = append(where, Match{Filter: i, Key: queryKey(f, v)})
+	}
+
+	var page browsePage
+	var first *Match
+	if len(where) > 0 {
+		first = &where[0]
+	}
+	page.total = rs.store.Count(first)
+	needle := []byte(strings.ToLower(search))
+	var last int64
+	more := false
+	scanned := 0
+	rs.store.Scan(after, newestFirst, where, func(id int64, text []byte) bool {
+		if len(page.items) == limit {
+			more = true
+			return false
+		}
+		if search != "" && scanned == browseScanLimit {
+			more = true
+			return false
+		}
+		scanned++
+		last = id
+		if search == "" || valuesContain(text, needle) {
+			page.items = append(page.items, text)
+		}
+		return true
+	})
+	if search != "" {
+		page.scanned = scanned
+	}
+	if more {
+		next := url.Values{}
+		for k, v := range query {
+			next[k] = v
+		}
+		next.Set("cursor", encodeCursor(last))
+		w.Header().Set("Link", "<"+absoluteURL(r, r.URL.Path+"?"+next.Encode())+`>; rel="next"`)
+	}
+	page.writeTo(w)
+	return nil
+}
+
+// valuesContain reports whether a value of the JSON text, a string or a
+// number at any depth, contains needle, which is lower case. Names of
+// properties do not count: a search for "name" finds a pet called Name,
+// not every pet.
+func valuesContain(text, needle []byte) bool {
+	if !bytes.Contains(bytes.ToLower(text), needle) {
+		return false
+	}
+	v, e := decodeJSON(text)
+	if e != nil {
+		return false
+	}
+	var walk func(any) bool
+	walk = func(v any) bool {
+		switch v := v.(type) {
+		case string:
+			return bytes.Contains(bytes.ToLower([]byte(v)), needle)
+		case json.Number:
+			return strings.Contains(v.String(), string(needle))
+		case map[string]any:
+			for _, e := range v {
+				if walk(e) {
+					return true
+				}
+			}
+		case []any:
+			for _, e := range v {
+				if walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
+}

@@ -1,0 +1,113 @@
+package mockserver
+
+import (
+	"net/http"
+	"time"
+)
+
+// GET /__petmock/contract describes what petmock serves, as the console
+// shows it: the document's operations with their statuses and
+// deprecation, its resources with their properties and filters, and the
+// time petmock acts at, by which a sunset is counted down. It needs no
+// key: it says nothing the document, served at /openapi.json, does not.
+
+// contractView is the body of GET /__petmock/contract.
+type contractView struct {
+	Title      string          `json:"title"`
+	Version    string          `json:"version"`
+	Base       string          `json:"base"`
+	Now        time.Time       `json:"now"`
+	Operations []operationView `json:"operations"`
+	Resources  []resourceView  `json:"resources"`
+}
+
+type operationView struct {
+	ID       string `json:"id"`
+	Method   string `json:"method"`
+	Path     string `json:"path"` // with the base path, as a client sends it
+	Summary  string `json:"summary,omitempty"`
+	Statuses []int  `json:"statuses"`
+	Resource string `json:"resource,omitempty"`
+	// Deprecated is set for a deprecated operation, with what the
+	// document says of its retirement.
+	Deprecated *deprecationView `json:"deprecated,omitempty"`
+}
+
+type deprecationView struct {
+	Since      *time.Time `json:"since,omitempty"`
+	Sunset     *time.Time `json:"sunset,omitempty"`
+	ReplacedBy string     `json:"replacedBy,omitempty"`
+	// Removed says that the sunset has come at the time petmock acts
+	// at: the operation answers 410.
+	Removed bool `json:"removed"`
+}
+
+type resourceView struct {
+	Name       string       `json:"name"`
+	IDProperty string       `json:"idProperty"`
+	Properties []string     `json:"properties"`
+	Filters    []filterView `json:"filters"`
+}
+
+type filterView struct {
+	Name   string   `json:"name"`
+	Values []string `json:"values,omitempty"` // the enumeration, if any
+}
+
+// contractView returns the body of GET /__petmock/contract.
+func (s *Server) contractView() contractView {
+	now := s.clock()
+	info := s.contract.Doc.Info
+	v := contractView{
+		Base:       s.base,
+		Now:        now.UTC().Truncate(time.Millisecond),
+		Operations: []operationView{},
+		Resources:  []resourceView{},
+	}
+	if info != nil {
+		v.Title, v.Version = info.Title, info.Version
+	}
+	for _, op := range s.contract.Operations {
+		ov := operationView{
+			ID:       op.ID,
+			Method:   op.Method,
+			Path:     s.base + op.Path,
+			Summary:  op.Op.Summary,
+			Statuses: op.Statuses,
+		}
+		if op.Resource != nil {
+			ov.Resource = op.Resource.Name
+		}
+		if op.Op.Deprecated {
+			dv := &deprecationView{}
+			if d := op.Deprecation; d != nil {
+				dv.ReplacedBy = d.ReplacedBy
+				if !d.Since.IsZero() {
+					dv.Since = &d.Since
+				}
+				if !d.Sunset.IsZero() {
+					dv.Sunset = &d.Sunset
+					dv.Removed = !now.Before(d.Sunset)
+				}
+			}
+			ov.Deprecated = dv
+		}
+		v.Operations = append(v.Operations, ov)
+	}
+	for _, rs := range s.resources {
+		rv := resourceView{Name: rs.spec.Name, IDProperty: rs.spec.IDProperty, Filters: []filterView{}}
+		for _, p := range rs.spec.Properties {
+			rv.Properties = append(rv.Properties, p.Name)
+		}
+		for _, f := range rs.spec.Filters {
+			rv.Filters = append(rv.Filters, filterView{Name: f.Name(), Values: f.Enum()})
+		}
+		v.Resources = append(v.Resources, rv)
+	}
+	return v
+}
+
+// serveContract answers GET /__petmock/contract.
+func (s *Server) serveContract(w http.ResponseWriter) error {
+	return writeValue(w, http.StatusOK, s.contractView())
+}

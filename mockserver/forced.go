@@ -1,0 +1,206 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/petstore/contract/spec"
+)
+
+// A forced answer is Prefer: code=N set from outside the app: POST
+// /__petmock/forced {"code": 503, "count": 3, "operation": "listPets"}
+// makes the next three requests to listPets answer 503, without a change
+// to the app's code. Like Prefer, it forces only what the operation
+// documents, or 500 and 503 to rehearse an outage; a documented success
+// forces nothing, and the request is answered as usual. The key is still
+// checked first, and a request's own Prefer: code= wins, leaving the
+// forced answer for the next request.
+
+// MaxForcedCount is the most requests one forced answer may be set for.
+const MaxForcedCount = 1000
+
+// ForcedAnswer is one answer forced from the admin API, as GET
+// /__petmock/forced lists them.
+type ForcedAnswer struct {
+	ID int64 `json:"id"`
+	// Operation is the operation id the answer is for; "" means the next
+	// requests to any operation that documents Code.
+	Operation string `json:"operation,omitempty"`
+	Code      int    `json:"code"`
+	// Remaining is how many requests it still answers.
+	Remaining int `json:"remaining"`
+}
+
+// forcing holds the forced answers, in the order they were set: a request
+// takes the first one that fits its operation.
+type forcing struct {
+	n atomic.Int32 // len(rules), for the pipeline's quick look
+
+	mu    sync.Mutex // guards rules and next
+	rules []ForcedAnswer
+	next  int64
+}
+
+// forceable reports whether code may be forced on op: the operation
+// documents it, or it is an outage.
+func forceable(op *spec.Operation, code int) bool {
+	return slices.Contains(op.Statuses, code) || slices.Contains(outageCodes, code)
+}
+
+// forcedAnswer is the answer of a forced code: an Error body, with the
+// headers its status calls for. Prefer: code= and the admin API both
+// answer with it.
+func forcedAnswer(code int, field, format string, args ...any) *Error {
+	e := newError(code, field, format, args...)
+	switch code {
+	case http.StatusUnauthorized:
+		e.withHeader("WWW-Authenticate", challenge)
+	case http.StatusServiceUnavailable:
+		e.withHeader("Retry-After", "1")
+	}
+	return e
+}
+
+// takeForced returns the answer forced on the next request to op, if any,
+// and counts the request against it. A documented success is counted
+// and forces nothing.
+func (s *Server) takeForced(op *spec.Operation) *Error {
+	f := s.forced
+	if f.n.Load() == 0 {
+		return nil
+	}
+	f.mu.Lock()
+	i := slices.IndexFunc(f.rules, func(a ForcedAnswer) bool {
+		return (a.Operation == "" || a.Operation == op.ID) && forceable(op, a.Code)
+	})
+	if i < 0 {
+		f.mu.Unlock()
+		return nil
+	}
+	f.rules[i].Remaining--
+	taken := f.rules[i]
+	if taken.Remaining == 0 {
+		f.rules = slices.Delete(f.rules, i, i+1)
+		f.n.Store(int32(len(f.rules)))
+	}
+	f.mu.Unlock()
+	s.events.publish(eventForced)
+	if taken.Code >= 200 && taken.Code < 300 {
+		return nil
+	}
+	more := "the last of them"
+	if taken.Remaining > 0 {
+		more = strconv.Itoa(taken.Remaining) + " more to come"
+	}
+	return forcedAnswer(taken.Code, "forced", "answer forced by the admin API (POST %sforced); %s", AdminPrefix, more)
+}
+
+// list returns the forced answers, oldest first.
+func (f *forcing) list() []ForcedAnswer {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]ForcedAnswer{}, f.rules...)
+}
+
+// serveForced answers GET, POST and DELETE /__petmock/forced, each with
+// the forced answers that remain: {"forced": [...]}.
+func (s *Server) serveForced(w http.ResponseWriter, r *http.Request) error {
+	switch r.Method {
+	case http.MethodPost:
+		a, err := s.readForcedAnswer(w, r)
+		if err != nil {
+			return err
+		}
+		s.forced.mu.Lock()
+		s.forced.next++
+		a.ID = s.forced.next
+		s.forced.rules = append(s.forced.rules, a)
+		s.forced.n.Store(int32(len(s.forced.rules)))
+		s.forced.mu.Unlock()
+		if s.log != nil {
+			s.log.Info("answers forced", "code", a.Code, "count", a.Remaining, "operation", a.Operation)
+		}
+		s.events.publish(eventForced)
+	case http.MethodDelete:
+		s.forced.mu.Lock()
+		s.forced.rules = nil
+		s.forced.n.Store(0)
+		s.forced.mu.Unlock()
+		s.events.publish(eventForced)
+	}
+	return writeValue(w, http.StatusOK, map[string]any{"forced": s.forced.list()})
+}
+
+// readForcedAnswer reads and checks the body of POST /__petmock/forced.
+func (s *Server) readForcedAnswer(w http.ResponseWriter, r *http.Request) (ForcedAnswer, error) {
+	const example = `{"code":503,"count":3,"operation":"listPets"}`
+	members, err := readObject(w, r, "a forced answer", example)
+	if err != nil {
+		return ForcedAnswer{}, err
+	}
+	for _, name := range slices.Sorted(maps.Keys(members)) {
+		if name != "code" && name != "count" && name != "operation" {
+			return ForcedAnswer{}, badRequest(name, "not a member of a forced answer; want code, and count and operation if need be, such as %s", example)
+		}
+	}
+	a := ForcedAnswer{Remaining: 1}
+	raw, ok := members["code"]
+	if !ok {
+		return a, badRequest("code", "is required: the HTTP status to answer, such as 503")
+	}
+	if json.Unmarshal(raw, &a.Code) != nil || a.Code < 100 || a.Code > 599 {
+		return a, badRequest("code", "%s: want an HTTP status such as 503", raw)
+	}
+	if raw, ok := members["count"]; ok {
+		if json.Unmarshal(raw, &a.Remaining) != nil || a.Remaining < 1 || a.Remaining > MaxForcedCount {
+			return a, badRequest("count", "%s: want a number of requests from 1 to %d", raw, MaxForcedCount)
+		}
+	}
+	if raw, ok := members["operation"]; ok && string(raw) != "null" {
+		if json.Unmarshal(raw, &a.Operation) != nil || s.contract.Operation(a.Operation) == nil {
+			return a, badRequest("operation", "%s: want the id of an operation of the document: %s", raw, s.operationIDs())
+		}
+	}
+	if a.Operation != "" {
+		op := s.contract.Operation(a.Operation)
+		if !forceable(op, a.Code) {
+			return a, badRequest("code", "%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
+				a.Code, op.ID, statusList(op.Statuses))
+		}
+		return a, nil
+	}
+	var all []int
+	for _, op := range s.contract.Operations {
+		if forceable(op, a.Code) {
+			return a, nil
+		}
+		all = append(all, op.Statuses...)
+	}
+	slices.Sort(all)
+	return a, badRequest("code", "%d is documented for no operation; use one of %s, or 500 or 503 to rehearse an outage",
+		a.Code, statusList(slices.Compact(all)))
+}
+
+// operationIDs lists the operation ids of the document, for messages.
+func (s *Server) operationIDs() string {
+	ids := make([]string, len(s.contract.Operations))
+	for i, op := range s.contract.Operations {
+		ids[i] = op.ID
+	}
+	return strings.Join(ids, ", ")
+}
+
+// statusList writes statuses as "200, 400, 401".
+func statusList(statuses []int) string {
+	list := make([]string, len(statuses))
+	for i, c := range statuses {
+		list[i] = strconv.Itoa(c)
+	}
+	return strings.Join(list, ", ")
+}

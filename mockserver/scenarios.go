@@ -1,0 +1,60 @@
+package mockserver
+
+import "net/http"
+
+// Scenarios are the states a frontend developer asks for, each one request
+// to the admin API away:
+//
+//	POST /__petmock/empty         every resource empty
+//	POST /__petmock/reset         back to the starting items (admin.go)
+//	PUT  /__petmock/fixture       the stores become a fixture's, every resource
+//	PUT  /__petmock/{resource}    one resource becomes a fixture's (admin.go)
+//	POST /__petmock/forced        the next requests answer a status (forced.go)
+//
+// Each answers with the number of items of each resource, as reset does.
+
+// empty answers POST /__petmock/empty: every store is emptied. Ids start
+// again from 1; POST /__petmock/reset returns to the starting items.
+func (s *Server) empty(w http.ResponseWriter) error {
+	for _, rs := range s.resources {
+		if err := rs.store.Replace(nil); err != nil {
+			return err
+		}
+	}
+	s.scenario("empty")
+	return writeValue(w, http.StatusOK, s.counts())
+}
+
+// loadFixture answers PUT /__petmock/fixture: the stores become those of
+// the fixture in the body, as petmock --fixtures starts with. An array is
+// the first resource's items, an object holds an array for each resource
+// by name, and a resource it does not name is emptied. Every item is
+// checked before anything changes; the first bad one is named in a 400.
+func (s *Server) loadFixture(w http.ResponseWriter, r *http.Request) error {
+	body, done, e := s.upload(w, r)
+	if e != nil {
+		return e
+	}
+	defer done()
+	loaded, err := s.readFixture(body)
+	if err != nil {
+		return fixtureError(err)
+	}
+	// Each store is checked against its limits as it is replaced; the
+	// stores before a refused one keep the fixture's items.
+	for _, rs := range s.resources {
+		if err := rs.store.Replace(loaded[rs]); err != nil {
+			return err
+		}
+	}
+	s.scenario("fixture")
+	return writeValue(w, http.StatusOK, s.counts())
+}
+
+// scenario logs that a scenario was played, and tells the console.
+func (s *Server) scenario(name string) {
+	if s.log != nil {
+		s.log.Info("scenario", "scenario", name, "items", s.counts())
+	}
+	s.events.publish(eventStore)
+}

@@ -1,0 +1,313 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The settings of a running server are what a frontend developer changes
+// while working, without a restart and without losing the stores: the
+// latency, the fail rate, the clock and the size of the request journal.
+// GET /__petmock/settings shows them, and PATCH /__petmock/settings
+// changes them.
+
+// MaxJournalSize is the most requests the journal may be set to keep at
+// run time: at 4 KiB a body, ten thousand requests stay under a few
+// hundred MiB.
+const MaxJournalSize = 10_000
+
+// settings are one state of the settings. A published value never
+// changes: a change publishes a new one, so that the request pipeline
+// reads them all with one atomic load and never waits for a writer.
+type settings struct {
+	latency  Latency
+	failRate float64
+	// offset is added to the server's clock, Config.Now; set says that
+	// the clock was set, rather than left on the real time.
+	offset time.Duration
+	set    bool
+	// journal is how many requests the journal keeps; 0 keeps none.
+	journal int
+}
+
+// chaotic reports whether the settings delay or fail any answer.
+func (st *settings) chaotic() bool { return st.latency.Max > 0 || st.failRate > 0 }
+
+// liveSettings are the settings of a running server, and the changes made
+// to them.
+type liveSettings struct {
+	cur atomic.Pointer[settings]
+
+	mu      sync.Mutex      // serialises changes; guards changes
+	changes []SettingChange // oldest first, at most maxChanges
+}
+
+// maxChanges is how many changes GET /__petmock/settings lists.
+const maxChanges = 20
+
+// SettingChange is one change of a setting, as GET /__petmock/settings
+// lists them and the log reports them.
+type SettingChange struct {
+	Time    time.Time `json:"time"`
+	Setting string    `json:"setting"`
+	From    string    `json:"from"`
+	To      string    `json:"to"`
+}
+
+// load returns the current settings.
+func (ls *liveSettings) load() *settings { return ls.cur.Load() }
+
+// newSettings returns the settings a server starts with.
+func newSettings(cfg Config, now func() time.Time) (*liveSettings, error) {
+	if err := cfg.Latency.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.FailRate < 0 || cfg.FailRate > 1 {
+		return nil, fmt.Errorf("fail rate %v: want a share from 0 to 1", cfg.FailRate)
+	}
+	st := &settings{latency: cfg.Latency, failRate: cfg.FailRate, journal: cfg.JournalSize}
+	switch {
+	case cfg.JournalSize == 0:
+		st.journal = DefaultJournalSize
+	case cfg.JournalSize < 0:
+		st.journal = 0
+	}
+	if !cfg.ClockAt.IsZero() {
+		st.offset, st.set = cfg.ClockAt.Sub(now()), true
+	}
+	ls := &liveSettings{}
+	ls.cur.Store(st)
+	return ls, nil
+}
+
+// clock returns the time the server acts at: its clock, moved by the
+// settings.
+func (s *Server) clock() time.Time {
+	return s.now().Add(s.settings.load().offset)
+}
+
+// SettingsView is the body of GET and PATCH /__petmock/settings. Its
+// members are those PATCH takes, in the form it takes them, with the
+// clock's current time, whether it was set, and the last changes.
+type SettingsView struct {
+	// Latency is a duration, such as "100ms", a range, such as
+	// "50ms-300ms", or "0s" for none.
+	Latency string `json:"latency"`
+	// FailRate is the share of requests answered 503, from 0 to 1.
+	FailRate float64 `json:"failRate"`
+	// Now is the time petmock acts at, and Clock says whether it is the
+	// real time ("real") or one that was set ("set").
+	Now   time.Time `json:"now"`
+	Clock string    `json:"clock"`
+	// Journal is how many requests the journal keeps.
+	Journal int `json:"journal"`
+	// Changes are the last changes, newest first.
+	Changes []SettingChange `json:"changes"`
+}
+
+// settingsView returns the settings as GET /__petmock/settings shows them.
+func (s *Server) settingsView() SettingsView {
+	st := s.settings.load()
+	v := SettingsView{
+		Latency:  formatLatency(st.latency),
+		FailRate: st.failRate,
+		Now:      s.now().Add(st.offset).UTC().Truncate(time.Millisecond),
+		Clock:    "real",
+		Journal:  st.journal,
+	}
+	if st.set {
+		v.Clock = "set"
+	}
+	s.settings.mu.Lock()
+	v.Changes = slices.Clone(s.settings.changes)
+	s.settings.mu.Unlock()
+	slices.Reverse(v.Changes)
+	if v.Changes == nil {
+		v.Changes = []SettingChange{}
+	}
+	return v
+}
+
+// formatLatency writes a latency as ParseLatency reads it.
+func formatLatency(l Latency) string {
+	if l.Min == l.Max {
+		return l.Min.String()
+	}
+	return l.Min.String() + "-" + l.Max.String()
+}
+
+// settingNames are the members PATCH /__petmock/settings takes, in the
+// order it applies and reports them.
+var settingNames = []string{"latency", "failRate", "now", "journal"}
+
+// patchSettings answers PATCH /__petmock/settings: each member of the body,
+// a JSON object, sets one setting, and null sets it back to its default
+// (no latency, no failures, the real time, DefaultJournalSize). Every
+// member is checked first: if one is wrong, nothing changes.
+func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
+	members, err := readObject(w, r, "settings", `{"latency":"100ms"}`)
+	if err != nil {
+		return err
+	}
+	for _, name := range slices.Sorted(maps.Keys(members)) {
+		if !slices.Contains(settingNames, name) {
+			return badRequest(name, "not a setting; the settings are %s", strings.Join(settingNames, ", "))
+		}
+	}
+	if e := s.changeSettings(members); e != nil {
+		return e
+	}
+	return writeValue(w, http.StatusOK, s.settingsView())
+}
+
+// changeSettings applies the members of a PATCH, all of them or, if one is
+// wrong, none, then logs and records each change.
+func (s *Server) changeSettings(members map[string]json.RawMessage) *Error {
+	s.settings.mu.Lock()
+	defer s.settings.mu.Unlock()
+	cur := s.settings.load()
+	next := *cur
+	for _, name := range settingNames {
+		if raw, ok := members[name]; ok {
+			if e := s.applySetting(&next, name, raw); e != nil {
+				return e
+			}
+		}
+	}
+	changes := s.describeChanges(cur, &next)
+	// The journal grows before the pipeline may fill it, and shrinks
+	// after the pipeline stopped expecting room.
+	if next.journal > cur.journal {
+		s.journal.resize(next.journal)
+	}
+	s.settings.cur.Store(&next)
+	if next.journal < cur.journal {
+		s.journal.resize(next.journal)
+	}
+	s.settings.changes = append(s.settings.changes, changes...)
+	if n := len(s.settings.changes); n > maxChanges {
+		s.settings.changes = slices.Delete(s.settings.changes, 0, n-maxChanges)
+	}
+	for _, c := range changes {
+		if s.log != nil {
+			s.log.Info("setting changed", "setting", c.Setting, "from", c.From, "to", c.To)
+		}
+	}
+	if len(changes) > 0 {
+		s.events.publish(eventSettings)
+	}
+	return nil
+}
+
+// applySetting sets the setting name of st to the JSON value raw.
+func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *Error {
+	null := bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
+	var text string
+	isText := json.Unmarshal(raw, &text) == nil
+	switch name {
+	case "latency":
+		if null {
+			st.latency = Latency{}
+			return nil
+		}
+		l, err := ParseLatency(text)
+		if !isText || err != nil {
+			return badRequest("latency", "%s: want a duration such as 100ms or a range such as 50ms-300ms, at most %s", raw, MaxDelay)
+		}
+		st.latency = l
+	case "failRate":
+		if null {
+			st.failRate = 0
+			return nil
+		}
+		var rate float64
+		if json.Unmarshal(raw, &rate) != nil || rate < 0 || rate > 1 {
+			return badRequest("failRate", "%s: want a share from 0 to 1, such as 0.05", raw)
+		}
+		st.failRate = rate
+	case "now":
+		if null {
+			st.offset, st.set = 0, false
+			return nil
+		}
+		t, err := ParseInstant(text)
+		if !isText || err != nil {
+			return badRequest("now", "%s: want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z, or null for the real time", raw)
+		}
+		st.offset, st.set = t.Sub(s.now()), true
+	case "journal":
+		if null {
+			st.journal = DefaultJournalSize
+			return nil
+		}
+		n, err := strconv.Atoi(string(bytes.TrimSpace(raw)))
+		if err != nil || n < 0 || n > MaxJournalSize {
+			return badRequest("journal", "%s: want a number of requests from 0 to %d", raw, MaxJournalSize)
+		}
+		st.journal = n
+	}
+	return nil
+}
+
+// describeChanges lists what differs between two settings.
+func (s *Server) describeChanges(from, to *settings) []SettingChange {
+	at := time.Now().UTC().Truncate(time.Millisecond)
+	var out []SettingChange
+	add := func(name, a, b string) {
+		if a != b {
+			out = append(out, SettingChange{Time: at, Setting: name, From: a, To: b})
+		}
+	}
+	add("latency", formatLatency(from.latency), formatLatency(to.latency))
+	add("failRate", strconv.FormatFloat(from.failRate, 'g', -1, 64), strconv.FormatFloat(to.failRate, 'g', -1, 64))
+	clock := func(st *settings) string {
+		if !st.set {
+			return "real time"
+		}
+		return s.now().Add(st.offset).UTC().Truncate(time.Second).Format(time.RFC3339)
+	}
+	// A clock set twice to the same time still moved: it had run on.
+	if from.set != to.set || from.offset != to.offset {
+		out = append(out, SettingChange{Time: at, Setting: "now", From: clock(from), To: clock(to)})
+	}
+	add("journal", strconv.Itoa(from.journal), strconv.Itoa(to.journal))
+	return out
+}
+
+// maxAdminBody is the largest body of an admin request other than a
+// fixture.
+const maxAdminBody = 64 << 10
+
+// readObject reads the body of an admin request, a JSON object, into its
+// members. what names the body in messages, and example shows one.
+func readObject(w http.ResponseWriter, r *http.Request, what, example string) (map[string]json.RawMessage, error) {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		return nil, unsupportedMediaType([]string{"application/json"}, ct)
+	}
+	if r.ContentLength > maxAdminBody {
+		return nil, tooLarge(maxAdminBody)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAdminBody))
+	if err != nil {
+		return nil, err // asError answers a body over the limit with 413
+	}
+	var members map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&members); err != nil || members == nil {
+		return nil, badRequest("body", "want a JSON object of %s, such as %s", what, example)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, badRequest("body", "want a JSON object of %s, such as %s, and nothing after it", what, example)
+	}
+	return members, nil
+}
