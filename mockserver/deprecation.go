@@ -15,8 +15,11 @@ import (
 // 9745), Sunset (RFC 8594) and a Link to the replacement (RFC 8288,
 // rel="successor-version").
 type deprecation struct {
-	deprecation string    // "@<unix seconds>"; "" when the document gives no date
-	sunset      string    // HTTP-date; "" when there is no sunset
+	// deprecation is "@<unix seconds>", and sunset an HTTP-date, each as
+	// a header's values, shared by every answer; nil when the document
+	// gives no date or no sunset.
+	deprecation []string
+	sunset      []string
 	sunsetTime  time.Time // zero when there is no sunset
 	// successor is the replacement, when the document names one, and
 	// successorPath the path of its answers, such as "/v1/pets".
@@ -28,10 +31,10 @@ func newDeprecation(c *spec.Contract, op *spec.Operation, base string) (*depreca
 	d := op.Deprecation
 	dep := &deprecation{sunsetTime: d.Sunset}
 	if !d.Since.IsZero() {
-		dep.deprecation = "@" + strconv.FormatInt(d.Since.Unix(), 10)
+		dep.deprecation = []string{"@" + strconv.FormatInt(d.Since.Unix(), 10)}
 	}
 	if !d.Sunset.IsZero() {
-		dep.sunset = d.Sunset.UTC().Format(http.TimeFormat)
+		dep.sunset = []string{d.Sunset.UTC().Format(http.TimeFormat)}
 	}
 	if d.ReplacedBy != "" {
 		// Only a GET can be followed as a link; a replacement of another
@@ -47,24 +50,30 @@ func newDeprecation(c *spec.Contract, op *spec.Operation, base string) (*depreca
 // with query when the answer is about an item that the replacement can
 // select, such as status=sold for a sold pet.
 func (d *deprecation) setHeaders(h http.Header, r *http.Request, query []string) {
-	if d.deprecation != "" {
-		h.Set("Deprecation", d.deprecation)
+	if d.deprecation != nil {
+		h["Deprecation"] = d.deprecation
 	}
-	if d.sunset != "" {
-		h.Set("Sunset", d.sunset)
+	if d.sunset != nil {
+		h["Sunset"] = d.sunset
 	}
 	if d.successor == nil {
 		return
 	}
-	target := d.successorPath
+	b := make([]byte, 0, 96+len(d.successorPath))
+	b = appendOrigin(append(b, '<'), r)
+	b = append(b, d.successorPath...)
 	for i := 0; i+1 < len(query); i += 2 {
-		sep := "&"
+		sep := byte('&')
 		if i == 0 {
-			sep = "?"
+			sep = '?'
 		}
-		target += sep + url.QueryEscape(query[i]) + "=" + url.QueryEscape(query[i+1])
+		b = append(b, sep)
+		b = append(b, url.QueryEscape(query[i])...)
+		b = append(b, '=')
+		b = append(b, url.QueryEscape(query[i+1])...)
 	}
-	h.Set("Link", "<"+absoluteURL(r, target)+`>; rel="successor-version"`)
+	b = append(b, `>; rel="successor-version"`...)
+	h["Link"] = []string{string(b)}
 }
 
 // successorQuery returns the query, as name, value pairs, that selects an
