@@ -142,6 +142,20 @@ func TestStateKeepsEveryPetOnSIGTERM(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	close(stop)
 	acked := <-loaded
+	pets := stopAndCheckSaved(t, p, state, acked)
+	if len(acked) == 0 || len(pets) != 10+len(acked) {
+		t.Errorf("%d pets saved, want the 10 seeded and the %d answered", len(pets), len(acked))
+	}
+	if left, _ := filepath.Glob(state + ".tmp-*"); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}
+
+// stopAndCheckSaved stops petmock with SIGTERM, and checks that every pet
+// it acknowledged, by id and name, is in the state file. It returns the
+// pets of the file.
+func stopAndCheckSaved(t *testing.T, p *binary, state string, acked map[int64]string) []pet {
+	t.Helper()
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	if err := p.cmd.Wait(); err != nil {
 		t.Fatalf("petmock exited with %v after SIGTERM\n%s", err, p.stderr)
@@ -150,19 +164,14 @@ func TestStateKeepsEveryPetOnSIGTERM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := map[int64]string{}
-	for _, p := range pets {
-		names[p.ID] = p.Name
+	saved := map[int64]string{}
+	for _, pt := range pets {
+		saved[pt.ID] = pt.Name
 	}
 	for id, name := range acked {
-		if names[id] != name {
-			t.Errorf("answered pet %d %q is %q after a graceful shutdown", id, name, names[id])
+		if saved[id] != name {
+			t.Errorf("acknowledged pet %d %q is %q in the state file after a graceful shutdown", id, name, saved[id])
 		}
 	}
-	if len(acked) == 0 || len(pets) != 10+len(acked) {
-		t.Errorf("%d pets saved, want the 10 seeded and the %d answered", len(pets), len(acked))
-	}
-	if left, _ := filepath.Glob(state + ".tmp-*"); len(left) != 0 {
-		t.Errorf("temporary files left behind: %v", left)
-	}
+	return pets
 }

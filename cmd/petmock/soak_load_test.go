@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -79,23 +78,7 @@ func TestSoakLoad(t *testing.T) {
 	wg.Wait()
 	close(stop)
 	acked := <-created
-	p.cmd.Process.Signal(syscall.SIGTERM)
-	if err := p.cmd.Wait(); err != nil {
-		t.Fatalf("petmock exited with %v after SIGTERM\n%s", err, p.stderr)
-	}
-	pets, err := readPetsFile(state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	saved := map[int64]string{}
-	for _, pt := range pets {
-		saved[pt.ID] = pt.Name
-	}
-	for id, name := range acked {
-		if saved[id] != name {
-			t.Errorf("acknowledged pet %d %q is %q in the state file", id, name, saved[id])
-		}
-	}
+	stopAndCheckSaved(t, p, state, acked)
 	t.Logf("%d pets created, %d reads, %d walks; every acknowledged pet saved", len(acked), reads.Load(), walks.Load())
 }
 
