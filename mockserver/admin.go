@@ -197,6 +197,9 @@ func (s *Server) replaceItems(w http.ResponseWriter, r *http.Request, rs *resour
 	if err != nil {
 		return fixtureError(err)
 	}
+	if e := s.refuseWrite(); e != nil {
+		return e // saves began to fail while the fixture was read
+	}
 	if err := rs.store.Replace(entries); err != nil {
 		return err
 	}

@@ -16,10 +16,12 @@ import "net/http"
 // empty answers POST /__petmock/empty: every store is emptied. Ids start
 // again from 1; POST /__petmock/reset returns to the starting items.
 func (s *Server) empty(w http.ResponseWriter) error {
-	for _, rs := range s.resources {
-		if err := rs.store.Replace(nil); err != nil {
-			return err
-		}
+	stores := make([]*Store, len(s.resources))
+	for i, rs := range s.resources {
+		stores[i] = rs.store
+	}
+	if err := ReplaceAll(stores, make([][]Entry, len(stores))); err != nil {
+		return err
 	}
 	s.scenario("empty")
 	return writeValue(w, http.StatusOK, s.counts())
@@ -40,12 +42,16 @@ func (s *Server) loadFixture(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fixtureError(err)
 	}
-	// Each store is checked against its limits as it is replaced; the
-	// stores before a refused one keep the fixture's items.
-	for _, rs := range s.resources {
-		if err := rs.store.Replace(loaded[rs]); err != nil {
-			return err
-		}
+	if e := s.refuseWrite(); e != nil {
+		return e // saves began to fail while the fixture was read
+	}
+	stores := make([]*Store, len(s.resources))
+	entries := make([][]Entry, len(s.resources))
+	for i, rs := range s.resources {
+		stores[i], entries[i] = rs.store, loaded[rs]
+	}
+	if err := ReplaceAll(stores, entries); err != nil {
+		return err
 	}
 	s.scenario("fixture")
 	return writeValue(w, http.StatusOK, s.counts())

@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -62,5 +63,30 @@ func TestLoadFixtureOfSeveralResources(t *testing.T) {
 	fixture := `{"orders":[{"id":3,"petId":1,"quantity":2,"status":"placed","complete":false}]}`
 	if resp := ts.admin(t, "PUT", "fixture", fixture); resp.StatusCode != 200 || !strings.Contains(string(resp.body), `"orders":1`) || !strings.Contains(string(resp.body), `"pets":0`) {
 		t.Errorf("PUT fixture of orders: %s, want 1 order and no pet", resp)
+	}
+}
+
+// TestRefusedFixtureChangesNothing loads a fixture that one resource's
+// store cannot hold: it is refused, and no store changes, not even those
+// of the resources before that one.
+func TestRefusedFixtureChangesNothing(t *testing.T) {
+	c, err := spec.ReadFile("../testdata/evolved-ops.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, mockserver.Config{Contract: c, Items: mockserver.Items{}, MaxItems: 2})
+	ts.client.Transport.(*contractTransport).checker.outages = true // 507 is outside the contract
+	pets, orders := ts.Store("pets").Entries(), ts.Store("orders").Entries()
+	fixture := `{"pets":[{"id":1,"name":"Kept?","categoryId":1}],` +
+		`"orders":[{"id":1,"petId":1,"quantity":1},{"id":2,"petId":1,"quantity":1},{"id":3,"petId":1,"quantity":1}]}`
+	resp := ts.admin(t, "PUT", "fixture", fixture)
+	if resp.StatusCode != 507 {
+		t.Fatalf("PUT fixture of more orders than the store holds: %s, want 507", resp)
+	}
+	if got := ts.Store("pets").Entries(); !reflect.DeepEqual(got, pets) {
+		t.Errorf("a refused fixture changed the pets: %d pets, want the %d there were", len(got), len(pets))
+	}
+	if got := ts.Store("orders").Entries(); !reflect.DeepEqual(got, orders) {
+		t.Errorf("a refused fixture changed the orders: %d orders, want the %d there were", len(got), len(orders))
 	}
 }

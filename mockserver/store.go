@@ -136,6 +136,45 @@ func (s *Store) SetLimits(l Limits) {
 // fails, changing nothing, if two entries share an id, an entry has the
 // wrong number of filter keys, or they pass the limits.
 func (s *Store) Replace(entries []Entry) error {
+	return ReplaceAll([]*Store{s}, [][]Entry{entries})
+}
+
+// ReplaceAll replaces the items of each store with its entries, as
+// Replace does, all of them or none: if one store refuses its entries,
+// no store changes. Readers see each store change at once, though not
+// every store at the same instant.
+func ReplaceAll(stores []*Store, entries [][]Entry) error {
+	sorted := make([][]Entry, len(stores))
+	for i, s := range stores {
+		var err error
+		if sorted[i], err = s.sortEntries(entries[i]); err != nil {
+			return err
+		}
+	}
+	// No other code holds two stores' locks, so taking them in any
+	// order cannot deadlock.
+	for _, s := range stores {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	next := make([]built, len(stores))
+	for i, s := range stores {
+		b := s.build(sorted[i], s.gen+1)
+		if s.limits.full(b.sn.all.n, b.sn.bytes) {
+			return fmt.Errorf("%w: %d %s in %d bytes pass the limits of %d %s and %d bytes",
+				ErrStoreFull, b.sn.all.n, s.name, b.sn.bytes, s.limits.MaxItems, s.name, s.limits.MaxBytes)
+		}
+		next[i] = b
+	}
+	for i, s := range stores {
+		s.snap.Store(s.adopt(next[i]))
+	}
+	return nil
+}
+
+// sortEntries returns entries in order of id, checked: no id twice, and
+// a key for each filter.
+func (s *Store) sortEntries(entries []Entry) ([]Entry, error) {
 	byID := func(a, b Entry) int {
 		switch {
 		case a.ID < b.ID:
@@ -154,32 +193,39 @@ func (s *Store) Replace(entries []Entry) error {
 	}
 	for i, e := range sorted {
 		if i > 0 && sorted[i-1].ID == e.ID {
-			return fmt.Errorf("id %d: used by two items", e.ID)
+			return nil, fmt.Errorf("id %d: used by two items", e.ID)
 		}
 		if len(e.Keys) != s.filters {
-			return fmt.Errorf("id %d: %d filter keys, want %d", e.ID, len(e.Keys), s.filters)
+			return nil, fmt.Errorf("id %d: %d filter keys, want %d", e.ID, len(e.Keys), s.filters)
 		}
 	}
 	if len(sorted) > math.MaxInt32 {
-		return fmt.Errorf("%d items: at most %d are supported", len(sorted), math.MaxInt32)
+		return nil, fmt.Errorf("%d items: at most %d are supported", len(sorted), math.MaxInt32)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	next, err := s.build(sorted, s.gen+1)
-	if err != nil {
-		return err
-	}
-	if s.limits.full(next.all.n, next.bytes) {
-		return fmt.Errorf("%w: %d %s in %d bytes pass the limits of %d %s and %d bytes",
-			ErrStoreFull, next.all.n, s.name, next.bytes, s.limits.MaxItems, s.name, s.limits.MaxBytes)
-	}
-	s.snap.Store(next)
-	return nil
+	return sorted, nil
+}
+
+// built is a snapshot made by build, with the state of the store that
+// writes after it need: they append to its memory, of its generation.
+type built struct {
+	sn       *snapshot
+	gen      uint64
+	fill     int
+	interned map[string]uint32
+}
+
+// adopt makes the store's writes go on from b, and returns b's snapshot
+// for the caller, which holds s.mu, to publish. Until then the store's
+// state is that of its current snapshot, so a snapshot built but not
+// published, such as one past the limits, changes nothing.
+func (s *Store) adopt(b built) *snapshot {
+	s.gen, s.fill, s.interned = b.gen, b.fill, b.interned
+	return b.sn
 }
 
 // build makes a snapshot of sorted entries, in new memory of generation
-// gen. It does not publish it.
-func (s *Store) build(sorted []Entry, gen uint64) (*snapshot, error) {
+// gen. It changes nothing of the store's: see adopt.
+func (s *Store) build(sorted []Entry, gen uint64) built {
 	next := &snapshot{byKey: make([][]keyed, s.filters), next: 1}
 	interned := map[string]uint32{}
 	recs := make([]record, 0, len(sorted))
@@ -232,8 +278,7 @@ func (s *Store) build(sorted []Entry, gen uint64) (*snapshot, error) {
 	if cur := s.snap.Load(); cur != nil {
 		next.version = cur.version + 1
 	}
-	s.gen, s.fill, s.interned = gen, fill, interned
-	return next, nil
+	return built{sn: next, gen: gen, fill: fill, interned: interned}
 }
 
 // nextID returns the id that follows last, at least 1, or 0 when last is
@@ -431,12 +476,9 @@ func (s *Store) compacted(next *snapshot) *snapshot {
 		entries = append(entries, Entry{ID: r.id, Text: next.text(r), Keys: next.tuples[r.tuple]})
 		return true
 	})
-	built, err := s.build(entries, s.gen+1)
-	if err != nil {
-		return next
-	}
-	built.version, built.next = next.version, next.next
-	return built
+	compact := s.adopt(s.build(entries, s.gen+1))
+	compact.version, compact.next = next.version, next.next
+	return compact
 }
 
 // Mark is a state of the store to return to with Restore.

@@ -191,6 +191,44 @@ func TestStoreReplaceIsAtomic(t *testing.T) {
 	}
 }
 
+// TestStoreRefusedReplaceChangesNothing replaces the items with more than
+// the limits allow, which is refused, and then writes: the writes must go
+// on from the store as it was, with its texts and its filters whole.
+func TestStoreRefusedReplaceChangesNothing(t *testing.T) {
+	long := strings.Repeat("x", 500)
+	s := newTestStore(t, []testPet{{ID: 1, Name: long, Status: "sold"}, {ID: 2, Name: long, Status: "sold"}})
+	s.SetLimits(Limits{MaxItems: 5})
+	// Six short pets of another status: fewer bytes than the store
+	// holds, more items than it may.
+	var six []Entry
+	for i := range 6 {
+		six = append(six, testPet{ID: int64(10 + i), Name: "s", Status: "pending"}.entry())
+	}
+	if err := s.Replace(six); err == nil {
+		t.Fatal("Replace accepted more items than the limits allow")
+	}
+	added, err := addPet(s, "new", 1, "available")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []testPet{{ID: 1, Name: long, Status: "sold"}, {ID: 2, Name: long, Status: "sold"}, added}
+	if got := all(t, s); !slices.Equal(got, want) {
+		t.Errorf("after a refused Replace and an Add, pets = %.80v, want %.80v", got, want)
+	}
+	for _, status := range statuses {
+		page, _, _ := s.AppendPage(nil, Page{After: math.MinInt64, Limit: 10, Where: []Match{{Filter: 0, Key: status}}})
+		var got []testPet
+		if err := json.Unmarshal(page, &got); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range got {
+			if p.Status != status {
+				t.Errorf("status=%s lists pet %d of status %q", status, p.ID, p.Status)
+			}
+		}
+	}
+}
+
 // TestStoreMatchesAModel applies random adds, replaces and deletes to the
 // store and to a plain map, and compares every page of every filter after
 // each, across the boundaries of runs. Old states, kept along the way,
