@@ -2,6 +2,8 @@ package mockserver_test
 
 import (
 	"errors"
+	"io"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -60,5 +62,46 @@ func TestWritesRefusedWhileItemsCannotBeKept(t *testing.T) {
 	}
 	if health := ts.admin(t, "GET", "health", "", ""); health.StatusCode != 200 {
 		t.Errorf("GET health once items can be kept again: %s, want 200", health)
+	}
+}
+
+// failingWhileRead is a fixture body that, once read to its end, tells the
+// server its items cannot be kept: saves that begin to fail during a long
+// upload.
+type failingWhileRead struct {
+	r    *strings.Reader
+	srv  *mockserver.Server
+	done bool
+}
+
+func (f *failingWhileRead) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err != nil && !f.done {
+		f.done = true
+		f.srv.SetPersistError(errors.New("disk full"))
+	}
+	return n, err
+}
+
+// TestUploadRefusedWhenSavesFailWhileRead checks that a fixture is not
+// stored, nor acknowledged, when saves began to fail while it was read.
+func TestUploadRefusedWhenSavesFailWhileRead(t *testing.T) {
+	for _, name := range []string{"pets", "fixture"} {
+		srv, err := mockserver.New(mockserver.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := &failingWhileRead{r: strings.NewReader(`[{"id":1,"name":"Lost","categoryId":1}]`), srv: srv}
+		req := httptest.NewRequest("PUT", "http://petmock/__petmock/"+name, io.NopCloser(body))
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		if w.Code != 503 || !strings.Contains(w.Body.String(), "disk full") {
+			t.Errorf("PUT /__petmock/%s while saves began to fail: %d %s, want 503", name, w.Code, w.Body)
+		}
+		if n := srv.Store("pets").Len(); n != mockserver.DefaultCount {
+			t.Errorf("PUT /__petmock/%s while saves began to fail left %d pets, want the %d there were", name, n, mockserver.DefaultCount)
+		}
 	}
 }
