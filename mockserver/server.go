@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -119,6 +120,9 @@ type Server struct {
 	events    *hub     // the console's live updates
 	docs      *servedDocs
 	base      string // base path, such as "/v1"
+	// consoleAtRoot is whether GET / is the console: unless the document
+	// has an operation there, under a base path of "/".
+	consoleAtRoot bool
 
 	maxFixtureBytes int64
 	uploads         uploads
@@ -175,6 +179,7 @@ func New(cfg Config) (*Server, error) {
 		base:     c.Base,
 	}
 	s.journal = newJournal(settings.load().journal, s.redact)
+	s.consoleAtRoot = !slices.ContainsFunc(c.Operations, func(op *spec.Operation) bool { return c.Base+op.Path == "/" })
 	s.maxFixtureBytes = cfg.MaxFixtureBytes
 	if s.maxFixtureBytes <= 0 {
 		s.maxFixtureBytes = DefaultMaxFixtureBytes
@@ -267,7 +272,7 @@ func (s *Server) Store(resource string) *Store {
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	underBase := strings.HasPrefix(r.URL.Path, s.base+"/")
+	underBase := s.isAPI(r.URL.Path)
 	journal := underBase && s.settings.load().journal > 0
 	if s.log == nil && !journal {
 		s.serve(w, r, nil)
@@ -313,6 +318,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// isAPI reports whether path is one of the API's, under the base path,
+// rather than the admin API's, the console's or the document's: only the
+// API's requests are journaled. With a base path of "/", every path is
+// under it.
+func (s *Server) isAPI(path string) bool {
+	if !strings.HasPrefix(path, s.base+"/") {
+		return false
+	}
+	if s.base != "" {
+		return true
+	}
+	return !strings.HasPrefix(path, AdminPrefix) && path != docYAMLPath && path != docJSONPath && !(path == "/" && s.consoleAtRoot)
+}
+
 // serve answers a request: the API under the base path, the admin API,
 // the document, or a 404. rec, when not nil, is told the request body.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
@@ -335,7 +354,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 	}
 	var err error
 	switch path := r.URL.Path; {
-	case path == "/":
+	case path == "/" && s.consoleAtRoot:
 		err = s.serveConsole(w, r)
 	case strings.HasPrefix(path, AdminPrefix):
 		err = s.serveAdmin(w, r)
