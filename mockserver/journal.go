@@ -48,14 +48,14 @@ type entry struct {
 	// once an answer is written, net/http works on its own copy, and
 	// nothing writes to either map again.
 	reqHeader  http.Header
-	reqBody    []byte // at most journalBodyBytes+1
+	reqBody    []byte // at most redactor.keptBytes(journalBodyBytes)
 	respHeader http.Header
-	respBody   []byte // at most journalBodyBytes+1
+	respBody   []byte // likewise
 }
 
 func (e *entry) exchange(r *redactor) Exchange {
-	reqBody, reqCut := clip(e.reqBody)
-	respBody, respCut := clip(e.respBody)
+	reqBody, reqCut := r.clip(e.reqBody, journalBodyBytes)
+	respBody, respCut := r.clip(e.respBody, journalBodyBytes)
 	return Exchange{
 		Time:       e.start.UTC(),
 		Method:     r.text(e.method),
@@ -63,8 +63,8 @@ func (e *entry) exchange(r *redactor) Exchange {
 		Query:      r.query(e.query),
 		Status:     e.status,
 		DurationMS: float64(e.elapsed.Microseconds()) / 1000,
-		Request:    Message{Header: r.header(e.reqHeader), Body: r.text(reqBody), Truncated: reqCut},
-		Response:   Message{Header: r.header(e.respHeader), Body: r.text(respBody), Truncated: respCut},
+		Request:    Message{Header: r.header(e.reqHeader), Body: reqBody, Truncated: reqCut},
+		Response:   Message{Header: r.header(e.respHeader), Body: respBody, Truncated: respCut},
 	}
 }
 
@@ -138,20 +138,11 @@ func (j *journal) clear() {
 }
 
 // keepBody returns what the journal keeps of a request body: the body
-// itself when it is short, or a copy of its start, so that the journal
-// never holds on to a large body.
-func keepBody(b []byte) []byte {
-	if len(b) > journalBodyBytes {
-		return append([]byte(nil), b[:journalBodyBytes+1]...)
+// itself when it is short, or a copy of its first limit bytes, so that
+// the journal never holds on to a large body.
+func keepBody(b []byte, limit int) []byte {
+	if len(b) > limit {
+		return append([]byte(nil), b[:limit]...)
 	}
 	return b
-}
-
-// clip returns at most journalBodyBytes of b as a string, and whether it
-// cut anything.
-func clip(b []byte) (string, bool) {
-	if len(b) > journalBodyBytes {
-		return string(b[:journalBodyBytes]), true
-	}
-	return string(b), false
 }

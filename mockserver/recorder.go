@@ -7,8 +7,8 @@ import "net/http"
 type recorder struct {
 	http.ResponseWriter
 	status int
-	body   []byte // up to journalBodyBytes+1, when keep
-	keep   bool
+	body   []byte // up to limit bytes
+	limit  int    // of body: 0 keeps none
 	// reqBody is the request body, when the pipeline read one.
 	reqBody []byte
 }
@@ -24,8 +24,8 @@ func (w *recorder) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	if w.keep && len(w.body) <= journalBodyBytes {
-		w.body = append(w.body, b[:min(len(b), journalBodyBytes+1-len(w.body))]...)
+	if len(w.body) < w.limit {
+		w.body = append(w.body, b[:min(len(b), w.limit-len(w.body))]...)
 	}
 	return w.ResponseWriter.Write(b)
 }

@@ -21,6 +21,41 @@ type redactor struct {
 	keys [][]byte // longest first, so that no key is hidden in part by a shorter one
 }
 
+// keyFormGrowth bounds how many times longer than a key its forms that a
+// cut text must be read past the cut for are: percent-encoded twice over
+// is five times as long, a JSON \u escape six, and one percent-encoded
+// eight.
+const keyFormGrowth = 16
+
+// keptBytes is how much of a text to keep in order to show its first n
+// bytes: n and as many as the longest form of a key can take, so that a
+// key across the cut is recognised and hidden whole (see clip).
+func (r *redactor) keptBytes(n int) int {
+	if len(r.keys) == 0 {
+		return n + 1
+	}
+	return n + max(1, keyFormGrowth*len(r.keys[0]))
+}
+
+// clip returns at most the first n bytes of b, a kept text, without its
+// keys, and whether it cut anything. A key that runs across the cut is
+// cut away whole, where the start of it would otherwise show.
+func (r *redactor) clip(b []byte, n int) (string, bool) {
+	if len(b) <= n {
+		return r.text(string(b)), false
+	}
+	s := string(b)
+	hide, found := r.mask(s)
+	if !found {
+		return s[:n], true
+	}
+	cut := n
+	for cut > 0 && hide[cut] && hide[cut-1] {
+		cut--
+	}
+	return render(s[:cut], hide[:cut]), true
+}
+
 const redacted = "[redacted]"
 
 // credentialHeaders are hidden whole, whatever they hold.
@@ -65,8 +100,17 @@ const maxDecodings = 4
 // again and again, and wherever a decoding holds a key, the bytes of s it
 // was decoded from are hidden.
 func (r *redactor) decoded(s string) string {
-	hide := make([]bool, len(s))
-	found := false
+	hide, found := r.mask(s)
+	if !found {
+		return s
+	}
+	return render(s, hide)
+}
+
+// mask reports which bytes of s are part of a key, in any form, and
+// whether any is.
+func (r *redactor) mask(s string) (hide []bool, found bool) {
+	hide = make([]bool, len(s))
 	v := identity(s)
 	for range maxDecodings + 1 {
 		for _, k := range r.keys {
@@ -89,9 +133,11 @@ func (r *redactor) decoded(s string) string {
 		}
 		v = next
 	}
-	if !found {
-		return s
-	}
+	return hide, found
+}
+
+// render returns s with each run of hidden bytes replaced by [redacted].
+func render(s string, hide []bool) string {
 	var out strings.Builder
 	for i := 0; i < len(s); i++ {
 		if !hide[i] {

@@ -2,6 +2,7 @@ package mockserver_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -217,4 +218,41 @@ func FuzzKeyNeverShown(f *testing.F) {
 			t.Fatalf("the journal shows the key: %s", rec.Body)
 		}
 	})
+}
+
+// TestKeyAcrossTheJournalCut sends bodies longer than the journal shows,
+// with the key, in every form, at every place across the cut: no part of
+// it may show at the end of what the journal keeps.
+func TestKeyAcrossTheJournalCut(t *testing.T) {
+	srv, err := mockserver.New(mockserver.Config{APIKeys: []string{secretKey}, JournalSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const shown = 4 << 10
+	for _, form := range keyForms {
+		k := form.encode(secretKey)
+		for at := shown - len(k); at <= shown; at++ {
+			body := strings.Repeat("x", at) + k + strings.Repeat("x", 4*shown)
+			req := httptest.NewRequest("POST", "http://petmock/v1/pets", strings.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+secretKey)
+			req.Header.Set("Content-Type", "application/json")
+			srv.ServeHTTP(httptest.NewRecorder(), req)
+
+			w := httptest.NewRecorder()
+			req = httptest.NewRequest("GET", "http://petmock/__petmock/requests", nil)
+			req.Header.Set("Authorization", "Bearer "+secretKey)
+			srv.ServeHTTP(w, req)
+			var got struct{ Requests []mockserver.Exchange }
+			if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || len(got.Requests) != 1 {
+				t.Fatalf("GET requests: %v %s", err, w.Body)
+			}
+			m := got.Requests[0].Request
+			if !m.Truncated || len(m.Body) > shown+len("[redacted]") {
+				t.Errorf("key %s at %d: a body of %d bytes, truncated %v, want one cut near %d", form.name, at, len(m.Body), m.Truncated, shown)
+			}
+			if tail := strings.TrimRight(m.Body, "x"); holdsKey(m.Body, secretKey[:3]) {
+				t.Errorf("key %s at %d: the journal shows part of it: ...%s", form.name, at, tail[max(0, len(tail)-40):])
+			}
+		}
+	}
 }

@@ -282,7 +282,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start := time.Now()
-	rec := &recorder{ResponseWriter: w, keep: journal}
+	rec := &recorder{ResponseWriter: w}
+	if journal {
+		rec.limit = s.redact.keptBytes(journalBodyBytes)
+	}
 	s.serve(rec, r, rec)
 	elapsed := time.Since(start)
 	if s.log != nil {
@@ -308,7 +311,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			query:      r.URL.RawQuery,
 			status:     rec.status,
 			reqHeader:  r.Header,
-			reqBody:    keepBody(rec.reqBody),
+			reqBody:    keepBody(rec.reqBody, rec.limit),
 			respHeader: w.Header(),
 			respBody:   rec.body,
 		})
