@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
 )
 
 // The console's tests drive it in a real Chromium, headless, through the
@@ -228,6 +229,46 @@ func TestConsoleLoadsWithoutErrors(t *testing.T) {
 			c.noErrors(t)
 		})
 	}
+}
+
+// TestConsoleShowsAnyDocument opens the console of a document unlike the
+// Petstore: no resource, and an operation with only a default answer,
+// whose statuses are none.
+func TestConsoleShowsAnyDocument(t *testing.T) {
+	doc, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Tiny, version: "1"}
+servers: [{url: /v1}]
+paths:
+  /ping:
+    get:
+      operationId: ping
+      responses:
+        default:
+          description: Whatever it answers.
+          content:
+            application/json:
+              schema: {type: object, properties: {ok: {type: boolean}}}
+components:
+  schemas:
+    Error:
+      type: object
+      required: [code, message, status]
+      properties:
+        code: {type: string}
+        message: {type: string}
+        status: {type: integer}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := openConsole(t, mockserver.Config{Contract: doc})
+	c.waitUntil(t, "ping is shown", `document.getElementById("op-ping") !== null`)
+	c.do(t, "unlocking",
+		chromedp.WaitVisible(chromedp.ID("key-input")),
+		chromedp.SendKeys(chromedp.ID("key-input"), key+"\n"),
+	)
+	c.waitUntil(t, "the force form offers ping", `[...document.getElementById("force-op").options].some((o) => o.value === "ping")`)
+	c.noErrors(t)
 }
 
 func TestConsoleShowsWhatTheAPIDid(t *testing.T) {

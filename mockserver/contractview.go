@@ -73,7 +73,7 @@ func (s *Server) contractView() contractView {
 			Method:   op.Method,
 			Path:     s.base + op.Path,
 			Summary:  op.Op.Summary,
-			Statuses: op.Statuses,
+			Statuses: append([]int{}, op.Statuses...), // [] rather than null for default-only operations
 		}
 		if op.Resource != nil {
 			ov.Resource = op.Resource.Name
@@ -95,7 +95,7 @@ func (s *Server) contractView() contractView {
 		v.Operations = append(v.Operations, ov)
 	}
 	for _, rs := range s.resources {
-		rv := resourceView{Name: rs.spec.Name, IDProperty: rs.spec.IDProperty, Filters: []filterView{}}
+		rv := resourceView{Name: rs.spec.Name, IDProperty: rs.spec.IDProperty, Properties: []string{}, Filters: []filterView{}}
 		for _, p := range rs.spec.Properties {
 			rv.Properties = append(rv.Properties, p.Name)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
 )
 
 func TestContractNeedsNoKey(t *testing.T) {
@@ -58,5 +59,36 @@ func TestContractNeedsNoKey(t *testing.T) {
 	read()
 	if !c.Operations[2].Deprecated.Removed || c.Now.Year() != 2031 {
 		t.Errorf("with the clock at 2031: now %s, getPet removed %v; want it removed", c.Now, c.Operations[2].Deprecated.Removed)
+	}
+}
+
+// TestContractListsAreNeverNull checks that an operation with only a
+// default response has no statuses as [], not null, which the console
+// reads as a list.
+func TestContractListsAreNeverNull(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Tiny, version: "1"}
+servers: [{url: /api}]
+paths:
+  /ping:
+    get:
+      operationId: ping
+      responses:
+        default:
+          description: Whatever it answers.
+          content:
+            application/json:
+              schema: {type: object, properties: {ok: {type: boolean}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mockserver.New(mockserver.Config{Contract: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := serve(srv, "GET", "/__petmock/contract")
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `"statuses":[]`) || strings.Contains(w.Body.String(), "null") {
+		t.Errorf("GET contract of an operation with only a default answer: %d %s, want \"statuses\":[] and no null", w.Code, w.Body)
 	}
 }

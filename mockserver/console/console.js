@@ -338,7 +338,7 @@
     const items = c.operations.map((op) => {
       const d = op.deprecated;
       const meta = [el("span", {}, op.summary || "")];
-      meta.push(...op.statuses.map((s) => el("span", { class: "status s" + String(s)[0] }, s)));
+      meta.push(...(op.statuses || []).map((s) => el("span", { class: "status s" + String(s)[0] }, s)));
       const node = el("li", { class: "op" + (d ? " deprecated" : "") + (d && d.removed ? " removed" : ""), id: "op-" + op.id },
         el("span", { class: "method " + op.method }, op.method),
         el("div", {}, el("span", { class: "op-path" }, op.path), el("span", { class: "op-id" }, op.id)),
@@ -442,7 +442,7 @@
 
   function renderCatalogue(page) {
     const r = currentResource();
-    const columns = r ? r.properties : Object.keys(page.items[0] || {});
+    const columns = r && r.properties && r.properties.length ? r.properties : Object.keys(page.items[0] || {});
     const enums = {};
     for (const f of r ? r.filters : []) if (f.values) enums[f.name] = f.values;
     $("cat-table").tHead.replaceChildren(el("tr", {}, columns.map((c) => el("th", { scope: "col" }, c))));
@@ -658,7 +658,7 @@
   function setupForceCodes() {
     const c = state.contract;
     const op = c.operations.find((o) => o.id === $("force-op").value);
-    const codes = new Set(op ? op.statuses : c.operations.flatMap((o) => o.statuses));
+    const codes = new Set(op ? op.statuses || [] : c.operations.flatMap((o) => o.statuses || []));
     const select = $("force-code");
     const chosen = select.value;
     const sorted = [...codes].sort((a, b) => a - b);
