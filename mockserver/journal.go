@@ -101,6 +101,8 @@ func (j *journal) size() int {
 	if j == nil {
 		return 0
 	}
+	j.mu.Lock() // resize replaces the ring
+	defer j.mu.Unlock()
 	return len(j.ring)
 }
 

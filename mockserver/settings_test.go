@@ -249,6 +249,20 @@ func TestSettingsChangeUnderLoad(t *testing.T) {
 			}
 		})
 	}
+	// The journal is read while it is resized, as the console does.
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if resp := ts.admin(t, "GET", "requests", ""); resp.StatusCode != 200 {
+				t.Errorf("GET requests during changes: %s", resp)
+				return
+			}
+		}
+	})
 	for i := range 50 {
 		body := fmt.Sprintf(`{"latency":"%dus","journal":%d,"now":"2030-0%d-01"}`, i, i%7, 1+i%9)
 		if resp := ts.admin(t, "PATCH", "settings", body); resp.StatusCode != 200 {
