@@ -173,7 +173,9 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request, rs *resource) er
 // properties do not count: a search for "name" finds a pet called Name,
 // not every pet.
 func valuesContain(text, needle []byte) bool {
-	if !bytes.Contains(bytes.ToLower(text), needle) {
+	// The text is JSON, where some characters are escaped: only a needle
+	// of none of them may be looked for in it as it is.
+	if !bytes.ContainsFunc(needle, escapedInJSON) && !bytes.Contains(bytes.ToLower(text), needle) {
 		return false
 	}
 	v, e := decodeJSON(text)
@@ -203,4 +205,10 @@ func valuesContain(text, needle []byte) bool {
 		return false
 	}
 	return walk(v)
+}
+
+// escapedInJSON reports whether a JSON text may hold r escaped: a quote, a
+// backslash, a control character, or what an encoder may write as \u.
+func escapedInJSON(r rune) bool {
+	return r == '"' || r == '\\' || r < 0x20 || r == '<' || r == '>' || r == '&' || r >= utf8.RuneSelf
 }

@@ -113,6 +113,7 @@ func TestBrowseSearchesValues(t *testing.T) {
 		{ID: 2, Name: "T-Rex junior", CategoryID: 22, Status: "sold"},
 		{ID: 3, Name: "Bella", CategoryID: 3, Status: "pending"},
 		{ID: 4, Name: "name", CategoryID: 4, Status: "sold"},
+		{ID: 5, Name: `Tom & Jerry <3 "Été"`, CategoryID: 5, Status: "sold"},
 	})})
 	for _, tt := range []struct {
 		query string
@@ -125,7 +126,10 @@ func TestBrowseSearchesValues(t *testing.T) {
 		// The name of a property is no value: only the pet named so.
 		{"pets?q=name", []int64{4}},
 		{"pets?q=categoryId", nil},
-		{"pets?q=" + url.QueryEscape(`"`), nil},
+		// Characters a JSON text may hold escaped are found all the same.
+		{"pets?q=" + url.QueryEscape(`"été"`), []int64{5}},
+		{"pets?q=" + url.QueryEscape(`& jerry <3`), []int64{5}},
+		{"pets?q=" + url.QueryEscape(`\`), nil},
 	} {
 		page := ts.browse(t, tt.query)
 		var got []int64

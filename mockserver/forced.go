@@ -108,6 +108,10 @@ func (f *forcing) list() []ForcedAnswer {
 	return append([]ForcedAnswer{}, f.rules...)
 }
 
+// MaxForcedAnswers is the most forced answers that may wait at once: each
+// request of the API looks through them.
+const MaxForcedAnswers = 100
+
 // serveForced answers GET, POST and DELETE /__petmock/forced, each with
 // the forced answers that remain: {"forced": [...]}.
 func (s *Server) serveForced(w http.ResponseWriter, r *http.Request) error {
@@ -118,6 +122,11 @@ func (s *Server) serveForced(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		s.forced.mu.Lock()
+		if len(s.forced.rules) >= MaxForcedAnswers {
+			s.forced.mu.Unlock()
+			return badRequest("forced",
+				"%d forced answers wait already, the most there may be; DELETE /__petmock/forced, or let them be taken", MaxForcedAnswers)
+		}
 		s.forced.next++
 		a.ID = s.forced.next
 		s.forced.rules = append(s.forced.rules, a)

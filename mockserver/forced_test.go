@@ -117,3 +117,24 @@ func TestForcedSuccessAnswersAsUsual(t *testing.T) {
 		t.Errorf("GET /v1/pets after DELETE forced: %s", resp)
 	}
 }
+
+// TestForcedAnswersAreBounded checks that no more than MaxForcedAnswers
+// wait at once, since every request looks through them.
+func TestForcedAnswersAreBounded(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{})
+	for i := range mockserver.MaxForcedAnswers {
+		if resp := ts.admin(t, "POST", "forced", `{"code":404,"operation":"getPet"}`); resp.StatusCode != 200 {
+			t.Fatalf("POST forced %d: %s", i+1, resp)
+		}
+	}
+	resp := ts.admin(t, "POST", "forced", `{"code":404,"operation":"getPet"}`)
+	if resp.StatusCode != 400 || !strings.HasPrefix(resp.apiError(t).Message, "forced: ") {
+		t.Errorf("POST forced past %d: %s, want a 400 that names forced", mockserver.MaxForcedAnswers, resp)
+	}
+	if resp := ts.admin(t, "DELETE", "forced", ""); resp.StatusCode != 200 {
+		t.Fatalf("DELETE forced: %s", resp)
+	}
+	if resp := ts.admin(t, "POST", "forced", `{"code":404,"operation":"getPet"}`); resp.StatusCode != 200 {
+		t.Errorf("POST forced once emptied: %s", resp)
+	}
+}
