@@ -46,7 +46,7 @@ const (
 	eventGap  = 200 * time.Millisecond
 	heartbeat = 15 * time.Second
 	// storeCheck is how often a stream looks at the stores for a change
-	// no event announced, such as one made while the journal is off.
+	// no event announced: a write of the API.
 	storeCheck = time.Second
 	// eventWriteTimeout bounds each write of a stream, in place of the
 	// HTTP server's WriteTimeout, which a long stream would outlive.
@@ -153,7 +153,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	version := s.Version()
-	check := time.NewTicker(storeCheck)
+	check := time.NewTicker(s.storeCheck)
 	defer check.Stop()
 	quiet := time.Now()
 	for {

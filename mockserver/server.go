@@ -123,6 +123,7 @@ type Server struct {
 	// consoleAtRoot is whether GET / is the console: unless the document
 	// has an operation there, under a base path of "/".
 	consoleAtRoot bool
+	storeCheck    time.Duration // of the event streams: see events.go
 
 	maxFixtureBytes int64
 	uploads         uploads
@@ -179,6 +180,7 @@ func New(cfg Config) (*Server, error) {
 		base:     c.Base,
 	}
 	s.journal = newJournal(settings.load().journal, s.redact)
+	s.storeCheck = storeCheck
 	s.consoleAtRoot = !slices.ContainsFunc(c.Operations, func(op *spec.Operation) bool { return c.Base+op.Path == "/" })
 	s.maxFixtureBytes = cfg.MaxFixtureBytes
 	if s.maxFixtureBytes <= 0 {
