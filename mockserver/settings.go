@@ -22,8 +22,10 @@ import (
 // changes them.
 
 // MaxJournalSize is the most requests the journal may be set to keep at
-// run time: at 4 KiB a body, ten thousand requests stay under a few
-// hundred MiB.
+// run time. An entry keeps about 4 KiB of each body, and the headers of
+// its request and answer, which the server bounds to 64 KiB: ten thousand
+// ordinary requests take tens of MiB, and ten thousand with the largest
+// headers could take 700 MiB.
 const MaxJournalSize = 10_000
 
 // settings are one state of the settings. A published value never
