@@ -139,10 +139,10 @@ func (s *Store) Replace(entries []Entry) error {
 	return ReplaceAll([]*Store{s}, [][]Entry{entries})
 }
 
-// ReplaceAll replaces the items of each store with its entries, as
-// Replace does, all of them or none: if one store refuses its entries,
-// no store changes. Readers see each store change at once, though not
-// every store at the same instant.
+// ReplaceAll replaces the items of each store, all distinct, with its
+// entries, as Replace does, all of them or none: if one store refuses its
+// entries, no store changes. Readers see each store change at once,
+// though not every store at the same instant.
 func ReplaceAll(stores []*Store, entries [][]Entry) error {
 	sorted := make([][]Entry, len(stores))
 	for i, s := range stores {
