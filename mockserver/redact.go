@@ -21,10 +21,10 @@ type redactor struct {
 	keys [][]byte // longest first, so that no key is hidden in part by a shorter one
 }
 
-// keyFormGrowth bounds how many times longer than a key its forms that a
-// cut text must be read past the cut for are: percent-encoded twice over
-// is five times as long, a JSON \u escape six, and one percent-encoded
-// eight.
+// keyFormGrowth is how many times longer than a key a form of it may be
+// and still be found whole across the journal's cut of a body: a key
+// percent-encoded twice over is five times as long, JSON-escaped six
+// times, and JSON-escaped then percent-encoded eight times.
 const keyFormGrowth = 16
 
 // keptBytes is how much of a text to keep in order to show its first n
