@@ -23,7 +23,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/petstore/contract/mockserver"
-	"github.com/petstore/contract/spec"
 )
 
 // The console's tests drive it in a real Chromium, headless, through the
@@ -235,33 +234,7 @@ func TestConsoleLoadsWithoutErrors(t *testing.T) {
 // Petstore: no resource, and an operation with only a default answer,
 // whose statuses are none.
 func TestConsoleShowsAnyDocument(t *testing.T) {
-	doc, err := spec.Read([]byte(`openapi: 3.0.3
-info: {title: Tiny, version: "1"}
-servers: [{url: /v1}]
-paths:
-  /ping:
-    get:
-      operationId: ping
-      responses:
-        default:
-          description: Whatever it answers.
-          content:
-            application/json:
-              schema: {type: object, properties: {ok: {type: boolean}}}
-components:
-  schemas:
-    Error:
-      type: object
-      required: [code, message, status]
-      properties:
-        code: {type: string}
-        message: {type: string}
-        status: {type: integer}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := openConsole(t, mockserver.Config{Contract: doc})
+	c := openConsole(t, mockserver.Config{Contract: document(t, defaultOnlyPaths)})
 	c.waitUntil(t, "ping is shown", `document.getElementById("op-ping") !== null`)
 	c.do(t, "unlocking",
 		chromedp.WaitVisible(chromedp.ID("key-input")),

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
-	"github.com/petstore/contract/spec"
 )
 
 func TestContractNeedsNoKey(t *testing.T) {
@@ -66,24 +65,7 @@ func TestContractNeedsNoKey(t *testing.T) {
 // default response has no statuses as [], not null, which the console
 // reads as a list.
 func TestContractListsAreNeverNull(t *testing.T) {
-	c, err := spec.Read([]byte(`openapi: 3.0.3
-info: {title: Tiny, version: "1"}
-servers: [{url: /api}]
-paths:
-  /ping:
-    get:
-      operationId: ping
-      responses:
-        default:
-          description: Whatever it answers.
-          content:
-            application/json:
-              schema: {type: object, properties: {ok: {type: boolean}}}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := mockserver.New(mockserver.Config{Contract: c})
+	srv, err := mockserver.New(mockserver.Config{Contract: document(t, defaultOnlyPaths)})
 	if err != nil {
 		t.Fatal(err)
 	}
