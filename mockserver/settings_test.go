@@ -234,7 +234,8 @@ func TestSettingsChangeUnderLoad(t *testing.T) {
 		close(stop)
 		wg.Wait()
 	}()
-	for range 4 {
+	// until sends req again and again until the test ends.
+	until := func(what string, req func() *response) {
 		wg.Go(func() {
 			for {
 				select {
@@ -242,27 +243,18 @@ func TestSettingsChangeUnderLoad(t *testing.T) {
 					return
 				default:
 				}
-				if resp := ts.do(t, "GET", "/pets?limit=2", ""); resp.StatusCode != 200 {
-					t.Errorf("GET /v1/pets during changes: %s", resp)
+				if resp := req(); resp.StatusCode != 200 {
+					t.Errorf("%s during changes: %s", what, resp)
 					return
 				}
 			}
 		})
 	}
+	for range 4 {
+		until("GET /v1/pets", func() *response { return ts.do(t, "GET", "/pets?limit=2", "") })
+	}
 	// The journal is read while it is resized, as the console does.
-	wg.Go(func() {
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if resp := ts.admin(t, "GET", "requests", ""); resp.StatusCode != 200 {
-				t.Errorf("GET requests during changes: %s", resp)
-				return
-			}
-		}
-	})
+	until("GET requests", func() *response { return ts.admin(t, "GET", "requests", "") })
 	for i := range 50 {
 		body := fmt.Sprintf(`{"latency":"%dus","journal":%d,"now":"2030-0%d-01"}`, i, i%7, 1+i%9)
 		if resp := ts.admin(t, "PATCH", "settings", body); resp.StatusCode != 200 {
