@@ -1,10 +1,6 @@
 package mockserver
 
-import (
-	"math"
-	"slices"
-	"strings"
-)
+import "math"
 
 // Scan calls visit with the items that have every key of where, in order
 // of id from the one after after, or, when newestFirst, in reverse order
@@ -14,24 +10,13 @@ import (
 // first item. The text is the store's own: visit must not change it.
 func (s *Store) Scan(after int64, newestFirst bool, where []Match, visit func(id int64, text []byte) bool) {
 	sn := s.snap.Load()
-	q := &sn.all
-	rest := where
-	if len(where) > 0 {
-		list := sn.byKey[where[0].Filter]
-		i, found := slices.BinarySearchFunc(list, where[0].Key, func(e keyed, k string) int { return strings.Compare(e.key, k) })
-		if !found {
-			return
-		}
-		q, rest = &list[i].seq, where[1:]
+	q, rest, ok := sn.pageSeq(Page{Where: where})
+	if !ok {
+		return
 	}
 	each := func(r record) bool {
-		if len(rest) > 0 {
-			keys := sn.tuples[r.tuple]
-			for _, m := range rest {
-				if keys[m.Filter] != m.Key {
-					return true
-				}
-			}
+		if len(rest) > 0 && !sn.matches(r, rest) {
+			return true
 		}
 		return visit(r.id, sn.text(r))
 	}
@@ -46,16 +31,15 @@ func (s *Store) Scan(after int64, newestFirst bool, where []Match, visit func(id
 // Count returns how many items have the key of a match, or every item
 // for none. It costs the same at any size of the store.
 func (s *Store) Count(m *Match) int {
-	sn := s.snap.Load()
-	if m == nil {
-		return sn.all.n
+	var where []Match
+	if m != nil {
+		where = []Match{*m}
 	}
-	list := sn.byKey[m.Filter]
-	i, found := slices.BinarySearchFunc(list, m.Key, func(e keyed, k string) int { return strings.Compare(e.key, k) })
-	if !found {
+	q, _, ok := s.snap.Load().pageSeq(Page{Where: where})
+	if !ok {
 		return 0
 	}
-	return list[i].seq.n
+	return q.n
 }
 
 // eachBefore calls visit with the records whose id is less than before,
