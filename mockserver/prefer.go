@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,14 +80,12 @@ var outageCodes = []int{http.StatusInternalServerError, http.StatusServiceUnavai
 // operation does not document is refused with a 400 that lists those it
 // does.
 func forced(op *spec.Operation, code int) (*Error, bool) {
-	documented := op.Statuses
 	switch {
-	case code >= 200 && code < 300 && slices.Contains(documented, code):
-		return nil, false
-	case slices.Contains(documented, code) || slices.Contains(outageCodes, code):
-	default:
+	case !forceable(op, code):
 		return badRequest("prefer", "code=%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
-			code, op.ID, statusList(documented)), false
+			code, op.ID, statusList(op.Statuses)), false
+	case code >= 200 && code < 300:
+		return nil, false // documented, since it is forceable and no outage
 	}
 	return forcedAnswer(code, "prefer", "answer forced by Prefer: code=%d", code), true
 }
