@@ -293,11 +293,8 @@ const maxAdminBody = 64 << 10
 // readObject reads the body of an admin request, a JSON object, into its
 // members. what names the body in messages, and example shows one.
 func readObject(w http.ResponseWriter, r *http.Request, what, example string) (map[string]json.RawMessage, error) {
-	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		return nil, unsupportedMediaType([]string{"application/json"}, ct)
-	}
-	if r.ContentLength > maxAdminBody {
-		return nil, tooLarge(maxAdminBody)
+	if e := admitJSON(r, maxAdminBody); e != nil {
+		return nil, e
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAdminBody))
 	if err != nil {

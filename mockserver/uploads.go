@@ -47,12 +47,9 @@ func (u *uploads) reserve(n int64) *Error {
 // within the bound of the uploads read at once. The caller reads body and
 // then calls done.
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) (body io.Reader, done func(), e *Error) {
-	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		return nil, nil, unsupportedMediaType([]string{"application/json"}, ct)
-	}
 	limit := s.maxFixtureBytes
-	if r.ContentLength > limit {
-		return nil, nil, tooLarge(limit)
+	if e := admitJSON(r, limit); e != nil {
+		return nil, nil, e
 	}
 	weight := limit
 	if r.ContentLength >= 0 {
@@ -63,6 +60,18 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) (body io.Reader,
 	}
 	c := &countingReader{r: http.MaxBytesReader(w, r.Body, limit)}
 	return c, func() { s.uploads.done(weight, c.n) }, nil
+}
+
+// admitJSON refuses the body of an admin request that its headers say is
+// not JSON, or longer than limit bytes.
+func admitJSON(r *http.Request, limit int64) *Error {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		return unsupportedMediaType([]string{"application/json"}, ct)
+	}
+	if r.ContentLength > limit {
+		return tooLarge(limit)
+	}
+	return nil
 }
 
 // fixtureError is err as the Error to answer: a FixtureError's Error,
