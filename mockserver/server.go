@@ -115,11 +115,14 @@ type Server struct {
 	seed      uint64   // of generated answers
 	journal   *journal // of the size the settings give
 	redact    *redactor
-	settings  *liveSettings
-	forced    *forcing // answers forced from the admin API
-	events    *hub     // the console's live updates
-	docs      *servedDocs
-	base      string // base path, such as "/v1"
+	// bodyKept is how much of each body the journal keeps: see
+	// redactor.keptBytes.
+	bodyKept int
+	settings *liveSettings
+	forced   *forcing // answers forced from the admin API
+	events   *hub     // the console's live updates
+	docs     *servedDocs
+	base     string // base path, such as "/v1"
 	// consoleAtRoot is whether GET / is the console: unless the document
 	// has an operation there, under a base path of "/".
 	consoleAtRoot bool
@@ -180,6 +183,7 @@ func New(cfg Config) (*Server, error) {
 		base:     c.Base,
 	}
 	s.journal = newJournal(settings.load().journal, s.redact)
+	s.bodyKept = s.redact.keptBytes(journalBodyBytes)
 	s.storeCheck = storeCheck
 	s.consoleAtRoot = !slices.ContainsFunc(c.Operations, func(op *spec.Operation) bool { return c.Base+op.Path == "/" })
 	s.maxFixtureBytes = cfg.MaxFixtureBytes
@@ -286,7 +290,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &recorder{ResponseWriter: w}
 	if journal {
-		rec.limit = s.redact.keptBytes(journalBodyBytes)
+		rec.limit = s.bodyKept
 	}
 	s.serve(rec, r, rec)
 	elapsed := time.Since(start)
