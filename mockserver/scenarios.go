@@ -16,11 +16,7 @@ import "net/http"
 // empty answers POST /__petmock/empty: every store is emptied. Ids start
 // again from 1; POST /__petmock/reset returns to the starting items.
 func (s *Server) empty(w http.ResponseWriter) error {
-	stores := make([]*Store, len(s.resources))
-	for i, rs := range s.resources {
-		stores[i] = rs.store
-	}
-	if err := ReplaceAll(stores, make([][]Entry, len(stores))); err != nil {
+	if err := s.replaceAll(nil); err != nil {
 		return err
 	}
 	s.scenario("empty")
@@ -45,16 +41,22 @@ func (s *Server) loadFixture(w http.ResponseWriter, r *http.Request) error {
 	if e := s.refuseWrite(); e != nil {
 		return e // saves began to fail while the fixture was read
 	}
-	stores := make([]*Store, len(s.resources))
-	entries := make([][]Entry, len(s.resources))
-	for i, rs := range s.resources {
-		stores[i], entries[i] = rs.store, loaded[rs]
-	}
-	if err := ReplaceAll(stores, entries); err != nil {
+	if err := s.replaceAll(loaded); err != nil {
 		return err
 	}
 	s.scenario("fixture")
 	return writeValue(w, http.StatusOK, s.counts())
+}
+
+// replaceAll gives every resource its items, none for a resource items
+// leaves out, all or nothing (see ReplaceAll).
+func (s *Server) replaceAll(items map[*resource][]Entry) error {
+	stores := make([]*Store, len(s.resources))
+	entries := make([][]Entry, len(s.resources))
+	for i, rs := range s.resources {
+		stores[i], entries[i] = rs.store, items[rs]
+	}
+	return ReplaceAll(stores, entries)
 }
 
 // scenario logs that a scenario was played, and tells the console.
