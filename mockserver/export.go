@@ -3,7 +3,6 @@ package mockserver
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/petstore/contract/spec"
@@ -51,22 +50,22 @@ func (s *Server) Export(w io.Writer) (uint64, error) {
 }
 
 // Load replaces the items of the resources a fixture holds with its items;
-// the resources it does not name keep theirs. Every item is checked first:
-// a fixture that is not valid changes nothing, and the error says where it
-// is wrong.
+// the resources it does not name keep theirs. Every item is checked first,
+// and every store's limits: a fixture that is not valid, or that a store
+// cannot hold, changes nothing, and the error says where it is wrong.
 func (s *Server) Load(r io.Reader) error {
 	loaded, err := s.readFixture(r)
 	if err != nil {
 		return err
 	}
+	var stores []*Store
+	var entries [][]Entry
 	for _, rs := range s.resources {
-		if entries, ok := loaded[rs]; ok {
-			if err := rs.store.Replace(entries); err != nil {
-				return fmt.Errorf("%s: %w", rs.spec.Name, err)
-			}
+		if items, ok := loaded[rs]; ok {
+			stores, entries = append(stores, rs.store), append(entries, items)
 		}
 	}
-	return nil
+	return ReplaceAll(stores, entries)
 }
 
 // readFixture reads a fixture into store entries, by resource.

@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -79,14 +80,22 @@ func TestRefusedFixtureChangesNothing(t *testing.T) {
 	pets, orders := ts.Store("pets").Entries(), ts.Store("orders").Entries()
 	fixture := `{"pets":[{"id":1,"name":"Kept?","categoryId":1}],` +
 		`"orders":[{"id":1,"petId":1,"quantity":1},{"id":2,"petId":1,"quantity":1},{"id":3,"petId":1,"quantity":1}]}`
-	resp := ts.admin(t, "PUT", "fixture", fixture)
-	if resp.StatusCode != 507 {
+	unchanged := func(how string) {
+		t.Helper()
+		if got := ts.Store("pets").Entries(); !reflect.DeepEqual(got, pets) {
+			t.Errorf("%s changed the pets: %d pets, want the %d there were", how, len(got), len(pets))
+		}
+		if got := ts.Store("orders").Entries(); !reflect.DeepEqual(got, orders) {
+			t.Errorf("%s changed the orders: %d orders, want the %d there were", how, len(got), len(orders))
+		}
+	}
+	if resp := ts.admin(t, "PUT", "fixture", fixture); resp.StatusCode != 507 {
 		t.Fatalf("PUT fixture of more orders than the store holds: %s, want 507", resp)
 	}
-	if got := ts.Store("pets").Entries(); !reflect.DeepEqual(got, pets) {
-		t.Errorf("a refused fixture changed the pets: %d pets, want the %d there were", len(got), len(pets))
+	unchanged("a refused PUT fixture")
+	// Server.Load, with which petmock --state starts, likewise.
+	if err := ts.Load(strings.NewReader(fixture)); !errors.Is(err, mockserver.ErrStoreFull) {
+		t.Fatalf("Load of more orders than the store holds: %v, want ErrStoreFull", err)
 	}
-	if got := ts.Store("orders").Entries(); !reflect.DeepEqual(got, orders) {
-		t.Errorf("a refused fixture changed the orders: %d orders, want the %d there were", len(got), len(orders))
-	}
+	unchanged("a refused Load")
 }
