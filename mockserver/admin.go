@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/petstore/contract/mockserver/store"
 )
 
 // AdminPrefix is where the admin API lives, outside the API's base path.
@@ -180,7 +182,7 @@ func (s *Server) replaceItems(w http.ResponseWriter, r *http.Request, rs *resour
 		return e
 	}
 	defer done()
-	var entries []Entry
+	var entries []store.Entry
 	seen := map[int64]int{}
 	err := readItemsOf(body, rs.spec.Name, func(i int, v any) error {
 		e, err := rs.decodeItem(v)

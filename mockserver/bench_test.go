@@ -2,15 +2,11 @@ package mockserver
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/petstore/contract/spec"
@@ -36,28 +32,6 @@ func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (w *discardWriter) reset() {
 	clear(w.h)
 	w.status = 0
-}
-
-var (
-	catalogueOnce sync.Once
-	catalogue1M   []Entry
-)
-
-// catalogue returns the first n pets of a generated catalogue of a million.
-func catalogue(tb testing.TB, n int) []Entry {
-	tb.Helper()
-	catalogueOnce.Do(func() {
-		c, err := spec.Default()
-		if err != nil {
-			panic(err)
-		}
-		entries, err := generate(c, newShapes(c), Catalogue{Seed: DefaultSeed, Count: 1_000_000})
-		if err != nil {
-			panic(err)
-		}
-		catalogue1M = entries["pets"]
-	})
-	return catalogue1M[:n]
 }
 
 func benchServer(b *testing.B, items Items) *Server {
@@ -128,73 +102,6 @@ func BenchmarkServeUnauthorized(b *testing.B) {
 	s := benchServer(b, nil)
 	r := httptest.NewRequest("GET", "http://petmock/v1/pets", nil)
 	benchRequest(b, s, func() *http.Request { return r }, 401)
-}
-
-var storeSizes = []int{1_000, 100_000, 1_000_000}
-
-func benchStore(b *testing.B, n int) *Store {
-	b.Helper()
-	s := NewStore("pets", 1)
-	if err := s.Replace(catalogue(b, n)); err != nil {
-		b.Fatal(err)
-	}
-	return s
-}
-
-// BenchmarkStorePage shows that a page costs the same at any store size:
-// the first page, a filtered first page, and a filtered page deep into
-// the pagination.
-func BenchmarkStorePage(b *testing.B) {
-	for _, n := range storeSizes {
-		s := benchStore(b, n)
-		pages := []struct {
-			name string
-			pg   Page
-		}{
-			{"first", Page{After: math.MinInt64, Limit: 20}},
-			{"sold-first", statusPage(math.MinInt64, 20, "sold")},
-			{"sold-deep", statusPage(int64(n)*9/10, 20, "sold")},
-		}
-		for _, p := range pages {
-			b.Run(fmt.Sprintf("%s/pets=%d", p.name, n), func(b *testing.B) {
-				buf := make([]byte, 0, 4096)
-				b.ReportAllocs()
-				for b.Loop() {
-					s.AppendPage(buf[:0], p.pg)
-				}
-			})
-		}
-	}
-}
-
-func BenchmarkStoreLookup(b *testing.B) {
-	for _, n := range storeSizes {
-		s := benchStore(b, n)
-		b.Run("pets="+strconv.Itoa(n), func(b *testing.B) {
-			b.ReportAllocs()
-			i := int64(0)
-			for b.Loop() {
-				i = i%int64(n) + 1
-				if _, _, ok := s.Lookup(i); !ok {
-					b.Fatal("missing")
-				}
-			}
-		})
-	}
-}
-
-func BenchmarkStoreAdd(b *testing.B) {
-	for _, n := range storeSizes {
-		b.Run("pets="+strconv.Itoa(n), func(b *testing.B) {
-			s := benchStore(b, n)
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := addPet(s, "Added", 2, "sold"); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
 }
 
 // BenchmarkSeedMillion generates and stores a catalogue of a million

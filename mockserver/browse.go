@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/petstore/contract/mockserver/store"
 )
 
 // GET /__petmock/catalogue/{resource} is how the console reads a
@@ -115,7 +117,7 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request, rs *resource) er
 	if utf8.RuneCountInString(search) > maxSearchLength {
 		return badRequest("q", "at most %d characters", maxSearchLength)
 	}
-	var where []Match
+	var where []store.Match
 	for i, f := range rs.spec.Filters {
 		v := query.Get(f.Name())
 		if v == "" {
@@ -124,11 +126,11 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request, rs *resource) er
 		if enum := f.Enum(); len(enum) > 0 && !slices.Contains(enum, v) {
 			return badRequest(f.Name(), "%s: want one of %s", v, strings.Join(enum, ", "))
 		}
-		where = append(where, Match{Filter: i, Key: queryKey(f, v)})
+		where = append(where, store.Match{Filter: i, Key: queryKey(f, v)})
 	}
 
 	var page browsePage
-	var first *Match
+	var first *store.Match
 	if len(where) > 0 {
 		first = &where[0]
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/fake"
 )
@@ -64,18 +65,18 @@ func Generate(c *spec.Contract, cat Catalogue) (Items, error) {
 }
 
 // generate makes the store entries of a catalogue.
-func (s *Server) generate(cat Catalogue) (map[string][]Entry, error) {
+func (s *Server) generate(cat Catalogue) (map[string][]store.Entry, error) {
 	return generate(s.contract, newShapes(s.contract), cat)
 }
 
-func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]Entry, error) {
+func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]store.Entry, error) {
 	if cat.Count < 0 {
 		return nil, fmt.Errorf("count %d: must not be negative", cat.Count)
 	}
 	if cat.Count == 0 {
 		cat.Count = DefaultCount
 	}
-	out := map[string][]Entry{}
+	out := map[string][]store.Entry{}
 	refs := func(name string) (func(*gofakeit.Faker) any, bool) {
 		if c.Resource(name) == nil {
 			return nil, false
@@ -114,7 +115,7 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]Ent
 				return nil, errors.New("status mix: at least one weight must be positive")
 			}
 		}
-		entries := make([]Entry, cat.Count)
+		entries := make([]store.Entry, cat.Count)
 		item := make(map[string]any, len(props)+1)
 		// The texts go to large buffers rather than one allocation each,
 		// and items with the same filter keys share one slice of them: a

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/petstore/contract/mockserver/store"
 )
 
 // Error codes sent in the code field of an Error body. The interface leaves
@@ -141,7 +143,7 @@ func asError(err error, log func(msg string, args ...any)) *Error {
 	switch {
 	case errors.As(err, &e):
 		return e
-	case errors.Is(err, ErrStoreFull), errors.Is(err, ErrIDsExhausted):
+	case errors.Is(err, store.ErrStoreFull), errors.Is(err, store.ErrIDsExhausted):
 		return newError(http.StatusInsufficientStorage, "store", "%v; nothing was changed", err)
 	case errors.As(err, &tooBig):
 		return tooLarge(tooBig.Limit)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
 )
 
@@ -58,23 +59,23 @@ func (s *Server) Load(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	var stores []*Store
-	var entries [][]Entry
+	var stores []*store.Store
+	var entries [][]store.Entry
 	for _, rs := range s.resources {
 		if items, ok := loaded[rs]; ok {
 			stores, entries = append(stores, rs.store), append(entries, items)
 		}
 	}
-	return ReplaceAll(stores, entries)
+	return store.ReplaceAll(stores, entries)
 }
 
 // readFixture reads a fixture into store entries, by resource.
-func (s *Server) readFixture(r io.Reader) (map[*resource][]Entry, error) {
-	loaded := map[*resource][]Entry{}
+func (s *Server) readFixture(r io.Reader) (map[*resource][]store.Entry, error) {
+	loaded := map[*resource][]store.Entry{}
 	err := readFixture(r, s.contract, func(res *spec.Resource) func(int, any) error {
 		rs := s.byName[res.Name]
 		seen := map[int64]int{}
-		loaded[rs] = []Entry{}
+		loaded[rs] = []store.Entry{}
 		return func(i int, v any) error {
 			e, err := rs.decodeItem(v)
 			if err != nil {

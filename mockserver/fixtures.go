@@ -11,6 +11,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
 )
 
@@ -280,16 +281,16 @@ func readFailed(err error) bool {
 
 // decodeItem checks one decoded JSON value against the item schema and
 // returns its entry, in the form petmock answers with.
-func (rs *resource) decodeItem(v any) (Entry, error) {
+func (rs *resource) decodeItem(v any) (store.Entry, error) {
 	if err := rs.spec.Item.VisitJSON(v, openapi3.DisableSchemaErrorDetails(), openapi3.VisitAsResponse()); err != nil {
 		var se *openapi3.SchemaError
 		if errors.As(err, &se) {
-			return Entry{}, schemaError(rs.singular, se)
+			return store.Entry{}, schemaError(rs.singular, se)
 		}
-		return Entry{}, badRequest(rs.singular, "%v", err)
+		return store.Entry{}, badRequest(rs.singular, "%v", err)
 	}
 	if e := rs.shape.exactIntegers(v, ""); e != nil {
-		return Entry{}, e
+		return store.Entry{}, e
 	}
 	item, _ := v.(map[string]any)
 	var id int64
@@ -301,7 +302,7 @@ func (rs *resource) decodeItem(v any) (Entry, error) {
 		id, ok = parseID(raw)
 	}
 	if !ok {
-		return Entry{}, badRequest(rs.spec.IDProperty, "must be an integer (int64), as petmock gives ids in order")
+		return store.Entry{}, badRequest(rs.spec.IDProperty, "must be an integer (int64), as petmock gives ids in order")
 	}
 	return rs.entry(id, item), nil
 }
@@ -313,8 +314,8 @@ func parseID(s string) (int64, bool) {
 }
 
 // entries reads items given as JSON texts, as Config.Items holds them.
-func (rs *resource) entries(items []json.RawMessage) ([]Entry, error) {
-	out := make([]Entry, 0, len(items))
+func (rs *resource) entries(items []json.RawMessage) ([]store.Entry, error) {
+	out := make([]store.Entry, 0, len(items))
 	seen := map[int64]int{}
 	for i, raw := range items {
 		v, e := decodeJSON(raw)

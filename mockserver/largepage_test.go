@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/store"
 )
 
 // maxPagesHeap is the most the heap may grow while 32 maximal pages are
@@ -60,11 +61,11 @@ func concurrentLargePages(t *testing.T, path string) {
 	}
 	// The pets go straight into the store: checking a hundred mebibytes
 	// of JSON against the document would only make the test slow.
-	entries := make([]mockserver.Entry, perPage)
+	entries := make([]store.Entry, perPage)
 	for i := range entries {
 		text := fmt.Appendf(nil, `{"id":%d,"name":"`, i+1)
 		text = append(append(text, name...), `","categoryId":1,"status":"available"}`...)
-		entries[i] = mockserver.Entry{ID: int64(i + 1), Text: text, Keys: []string{"available"}}
+		entries[i] = store.Entry{ID: int64(i + 1), Text: text, Keys: []string{"available"}}
 	}
 	if err := srv.Store("pets").Replace(entries); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
 )
 
@@ -19,9 +20,9 @@ import (
 // how its items are written.
 type resource struct {
 	spec  *spec.Resource
-	store *Store
-	start Mark   // the starting items, for reset
-	shape *shape // of an item
+	store *store.Store
+	start store.Mark // the starting items, for reset
+	shape *shape     // of an item
 	// singular names one item in messages, such as "pet".
 	singular string
 }
@@ -29,7 +30,7 @@ type resource struct {
 func newResource(r *spec.Resource, shapes *shapes, base string) *resource {
 	return &resource{
 		spec:     r,
-		store:    NewStore(r.Name, len(r.Filters)),
+		store:    store.New(r.Name, len(r.Filters)),
 		shape:    shapes.item(r),
 		singular: singular(r.Name),
 	}
@@ -55,13 +56,13 @@ const pageWithoutLimit = 100
 
 // entry returns the store entry of item, a decoded JSON object, with the
 // id set to id.
-func (rs *resource) entry(id int64, item map[string]any) Entry {
+func (rs *resource) entry(id int64, item map[string]any) store.Entry {
 	if rs.spec.IDIsString {
 		item[rs.spec.IDProperty] = strconv.FormatInt(id, 10)
 	} else {
 		item[rs.spec.IDProperty] = json.Number(strconv.FormatInt(id, 10))
 	}
-	e := Entry{ID: id, Text: rs.shape.appendJSON(nil, item)}
+	e := store.Entry{ID: id, Text: rs.shape.appendJSON(nil, item)}
 	e.Keys = make([]string, len(rs.spec.Filters))
 	rs.keys(item, e.Keys)
 	return e
@@ -70,10 +71,10 @@ func (rs *resource) entry(id int64, item map[string]any) Entry {
 // appendEntry is entry for a catalogue: the text is appended to buf, which
 // it returns, and the filter keys are left for keys to fill. The id is
 // written as it is, not set in item.
-func (rs *resource) appendEntry(buf []byte, id int64, item map[string]any) (Entry, []byte) {
+func (rs *resource) appendEntry(buf []byte, id int64, item map[string]any) (store.Entry, []byte) {
 	start := len(buf)
 	buf = rs.shape.appendItem(buf, id, rs.spec.IDIsString, item)
-	return Entry{ID: id, Text: buf[start:len(buf):len(buf)]}, buf
+	return store.Entry{ID: id, Text: buf[start:len(buf):len(buf)]}, buf
 }
 
 // keys fills keys with the filter keys of item.
@@ -141,7 +142,7 @@ func (rs *resource) location(s *Server, c *call, id int64) string {
 func (s *Server) list(w http.ResponseWriter, r *http.Request, c *call) error {
 	rs := c.op.resource
 	paging := rs.spec.Paging
-	pg := Page{After: c.after, Limit: pageWithoutLimit}
+	pg := store.Page{After: c.after, Limit: pageWithoutLimit}
 	if paging.Limit != "" {
 		pg.Limit = paging.Default
 		if v := first(c.query, paging.Limit); v != "" {
@@ -154,16 +155,16 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, c *call) error {
 		if !ok || len(v) == 0 {
 			continue
 		}
-		pg.Where = append(pg.Where, Match{Filter: i, Key: queryKey(f, v[0])})
+		pg.Where = append(pg.Where, store.Match{Filter: i, Key: queryKey(f, v[0])})
 		asked = append(asked, f.Name(), v[0])
 	}
-	sn := rs.store.snap.Load()
-	if sn.mayPass(pg.Limit, maxPooledBuffer) {
-		return s.streamPage(w, r, c, sn.view(pg), pg.Limit, asked)
+	v := rs.store.View(pg)
+	if v.MayExceed(maxPooledBuffer) {
+		return s.streamPage(w, r, c, v, pg.Limit, asked)
 	}
 	buf := getBuffer()
 	defer putBuffer(buf)
-	body, last, more := sn.appendPage(*buf, pg)
+	body, last, more := v.AppendTo(*buf)
 	if more {
 		s.setNextLink(w, r, c, pg.Limit, asked, last)
 	}
@@ -176,20 +177,21 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, c *call) error {
 // buffer: items may be up to a mebibyte each, and a hundred of them for
 // each of many clients at once would take gigabytes. The page is written
 // from the store's memory instead, item by item.
-func (s *Server) streamPage(w http.ResponseWriter, r *http.Request, c *call, v *pageView, limit int, asked []string) error {
-	if v.more {
-		s.setNextLink(w, r, c, limit, asked, v.last)
+func (s *Server) streamPage(w http.ResponseWriter, r *http.Request, c *call, v store.PageView, limit int, asked []string) error {
+	size, last, more := v.Measure()
+	if more {
+		s.setNextLink(w, r, c, limit, asked, last)
 	}
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
-	h["Content-Length"] = []string{strconv.Itoa(v.size + len("\n"))}
+	h["Content-Length"] = []string{strconv.Itoa(size + len("\n"))}
 	w.WriteHeader(c.op.spec.Success)
 	if r.Method == http.MethodHead {
 		return nil
 	}
 	// A client that goes away mid-page gets nothing more, and there is
 	// nothing left to tell it.
-	if v.writeTo(w) == nil {
+	if _, err := v.WriteTo(w); err == nil {
 		io.WriteString(w, "\n")
 	}
 	return nil
@@ -241,7 +243,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 	rs := c.op.resource
 	item, _ := c.body.(map[string]any)
 	rs.withDefaults(item)
-	e, err := rs.store.Add(func(id int64) (Entry, error) { return rs.entry(id, item), nil })
+	e, err := rs.store.Add(func(id int64) (store.Entry, error) { return rs.entry(id, item), nil })
 	if err != nil {
 		return err
 	}
@@ -329,7 +331,7 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, c *call) error {
 }
 
 // put stores e in place of the item of its id and answers with it.
-func (s *Server) put(w http.ResponseWriter, c *call, e Entry) error {
+func (s *Server) put(w http.ResponseWriter, c *call, e store.Entry) error {
 	rs := c.op.resource
 	found, err := rs.store.Put(e)
 	switch {

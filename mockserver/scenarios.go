@@ -1,6 +1,10 @@
 package mockserver
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/petstore/contract/mockserver/store"
+)
 
 // Scenarios are the states a frontend developer asks for, each one request
 // to the admin API away:
@@ -49,14 +53,14 @@ func (s *Server) loadFixture(w http.ResponseWriter, r *http.Request) error {
 }
 
 // replaceAll gives every resource its items, none for a resource items
-// leaves out, all or nothing (see ReplaceAll).
-func (s *Server) replaceAll(items map[*resource][]Entry) error {
-	stores := make([]*Store, len(s.resources))
-	entries := make([][]Entry, len(s.resources))
+// leaves out, all or nothing (see store.ReplaceAll).
+func (s *Server) replaceAll(items map[*resource][]store.Entry) error {
+	stores := make([]*store.Store, len(s.resources))
+	entries := make([][]store.Entry, len(s.resources))
 	for i, rs := range s.resources {
 		stores[i], entries[i] = rs.store, items[rs]
 	}
-	return ReplaceAll(stores, entries)
+	return store.ReplaceAll(stores, entries)
 }
 
 // scenario logs that a scenario was played, and tells the console.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
 )
 
@@ -94,7 +95,7 @@ func TestRefusedFixtureChangesNothing(t *testing.T) {
 	}
 	unchanged("a refused PUT fixture")
 	// Server.Load, with which petmock --state starts, likewise.
-	if err := ts.Load(strings.NewReader(fixture)); !errors.Is(err, mockserver.ErrStoreFull) {
+	if err := ts.Load(strings.NewReader(fixture)); !errors.Is(err, store.ErrStoreFull) {
 		t.Fatalf("Load of more orders than the store holds: %v, want ErrStoreFull", err)
 	}
 	unchanged("a refused Load")

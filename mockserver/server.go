@@ -27,6 +27,7 @@ import (
 
 	"github.com/getkin/kin-openapi/routers"
 
+	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
 )
 
@@ -191,7 +192,7 @@ func New(cfg Config) (*Server, error) {
 		s.maxFixtureBytes = DefaultMaxFixtureBytes
 	}
 	s.uploads.max = s.maxFixtureBytes
-	limits := Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
+	limits := store.Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
 	if limits.MaxItems <= 0 {
 		limits.MaxItems = DefaultMaxItems
 	}
@@ -269,7 +270,7 @@ func (s *Server) resourceNames() string {
 func (s *Server) Contract() *spec.Contract { return s.contract }
 
 // Store returns the store of the resource of the given name, or nil.
-func (s *Server) Store(resource string) *Store {
+func (s *Server) Store(resource string) *store.Store {
 	if rs := s.byName[resource]; rs != nil {
 		return rs.store
 	}

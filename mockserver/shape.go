@@ -264,6 +264,10 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
+// absentKey is the filter key of an item that lacks the property: no
+// query value is ever this.
+const absentKey = "\x00absent\x00"
+
 // filterKey returns the key of a property's value in the index of a
 // filter: the text a query parameter gives for that value.
 func filterKey(v any, present bool) string {

@@ -18,12 +18,13 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/store"
 )
 
 // seedTarget is a petmock that can be told to misbehave on createPet.
 type seedTarget struct {
 	url      string
-	store    *mockserver.Store
+	store    *store.Store
 	posts    atomic.Int64
 	requests atomic.Int64 // of any method
 }

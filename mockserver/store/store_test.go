@@ -1,4 +1,4 @@
-package mockserver
+package store
 
 import (
 	"bytes"
@@ -13,6 +13,10 @@ import (
 )
 
 var statuses = []string{"available", "pending", "sold"}
+
+// noStatus is the filter key these tests give a pet without a status. The
+// store does not interpret keys; this one is no status's.
+const noStatus = "(none)"
 
 // testPet is a pet as the store tests write them: the store keeps any
 // resource's items, and these tests use the Petstore's, with the status as
@@ -33,14 +37,14 @@ func (p testPet) entry() Entry {
 	enc.Encode(p)
 	key := p.Status
 	if key == "" {
-		key = absentKey
+		key = noStatus
 	}
 	return Entry{ID: p.ID, Text: bytes.TrimSuffix(buf.Bytes(), []byte("\n")), Keys: []string{key}}
 }
 
 func newTestStore(tb testing.TB, pets []testPet) *Store {
 	tb.Helper()
-	s := NewStore("pets", 1)
+	s := New("pets", 1)
 	entries := make([]Entry, len(pets))
 	for i, p := range pets {
 		entries[i] = p.entry()
@@ -237,7 +241,7 @@ func TestStoreMatchesAModel(t *testing.T) {
 	for seed := range uint64(4) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(seed, 7))
-			s := NewStore("pets", 1)
+			s := New("pets", 1)
 			model := map[int64]testPet{}
 			type kept struct {
 				sn   *snapshot

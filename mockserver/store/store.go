@@ -1,4 +1,4 @@
-package mockserver
+package store
 
 import (
 	"bufio"
@@ -112,13 +112,9 @@ const chunkSize = 1 << 20
 // maxID is the largest id an item can have.
 const maxID = math.MaxInt64
 
-// absentKey is the filter key of an item that lacks the property: no
-// query value is ever this.
-const absentKey = "\x00absent\x00"
-
-// NewStore returns an empty store of the items of a resource, such as
-// "pets", which have the given number of filter keys.
-func NewStore(name string, filters int) *Store {
+// New returns an empty store of the items of a resource, such as "pets",
+// which have the given number of filter keys.
+func New(name string, filters int) *Store {
 	s := &Store{name: name, filters: filters, gen: 1, interned: map[string]uint32{}}
 	s.snap.Store(&snapshot{byKey: make([][]keyed, filters), next: 1})
 	return s
