@@ -1,0 +1,39 @@
+// Package store keeps the items of one resource of an API in memory, as
+// the JSON texts the API answers with, ordered by id, with an index for
+// each filter. It knows nothing of HTTP or of the document: an item is an
+// Entry, an id, a text and one key for each filter, and the caller decides
+// what texts and keys are. The store compares keys and nothing more.
+//
+// A Store holds to these rules, which its tests check:
+//
+//   - Reads never wait. A page, a lookup, a scan, a count or an export
+//     reads one immutable snapshot, taken without a lock; writers wait
+//     only for each other.
+//   - Every write publishes a new snapshot before it returns, so a read
+//     that begins after a write was answered sees it. A snapshot shares
+//     with the one before it all the write did not touch.
+//   - A page costs in proportion to its size, not to the store's: each
+//     filter key has its own sequence of items, in runs of a few hundred
+//     records found by binary search. Adding an item costs the same at any
+//     size; replacing or removing one costs in proportion to a run and the
+//     number of runs.
+//   - Records hold no pointers: an item is an id and the place of its text
+//     in large chunks, so a store of a million items costs the garbage
+//     collector nothing to scan. Text that no item has any more is let go
+//     once it passes both 64 MiB and the length of the text items have.
+//   - The texts a read returns are the store's own, and no write changes
+//     them: a caller must not change them either, and may keep them, or a
+//     PageView, as long as it likes; a page of long items is written from
+//     them item by item rather than copied.
+//   - An id is not given twice: Add gives one more than the largest id the
+//     store has held since it was last replaced or restored, so a removed
+//     item's id is not given to another. Past the largest id, Add fails
+//     with ErrIDsExhausted.
+//   - Restore returns the store to a Mark: items added since are gone,
+//     items changed or removed since are back, and ids are given from
+//     where they were given then. Reads of states from before the Restore
+//     still see those states.
+//   - Limits bound the items and the bytes of text a store holds: a write
+//     that would pass them fails with ErrStoreFull and changes nothing.
+//     Replace and ReplaceAll change all or nothing.
+package store
