@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"os"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
@@ -153,23 +152,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	suiteConfig.Timeout = o.runTimeout
 	o.cfg.JUnitReport = o.junitReport
 	o.cfg.Output = stdout
-	reporterConfig.NoColor = o.noColor || getenv("NO_COLOR") != "" || !isTerminal(stdout)
+	reporterConfig.NoColor = o.noColor || getenv("NO_COLOR") != "" || !cli.IsTerminal(stdout)
 	reporterConfig.Verbose = o.verbose
 	if !conformance.Run(failRecorder{}, o.cfg, suiteConfig, reporterConfig) {
 		return errChecksFailed
 	}
 	return nil
-}
-
-// isTerminal reports whether w is a terminal, where colour codes show as
-// colours rather than as noise in a CI log.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // redactLog sends what the standard logger prints to w, with the API key
@@ -189,7 +177,7 @@ type keyRedactor struct {
 }
 
 func (r keyRedactor) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(r.w, conformance.RedactKey(string(p), r.key)); err != nil {
+	if _, err := io.WriteString(r.w, cli.RedactKey(string(p), r.key)); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/petstore/contract/conformance"
+	"github.com/petstore/contract/cmd/internal/cli"
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -300,10 +300,10 @@ func (s *seeder) create(ctx context.Context, b seedBody) (outcome, string) {
 			answer, _ = io.ReadAll(io.LimitReader(resp.Body, 512))
 			resp.Body.Close()
 			status = resp.StatusCode
-			wait = conformance.RetryAfter(resp.Header, time.Now(), maxRetryWait)
+			wait = cli.RetryAfter(resp.Header, time.Now(), maxRetryWait)
 		}
 		// What a deployment answers may repeat the key: it is never shown.
-		shown := strings.TrimSpace(conformance.RedactKey(string(answer), s.opts.apiKey))
+		shown := strings.TrimSpace(cli.RedactKey(string(answer), s.opts.apiKey))
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return skipped, ""
@@ -318,7 +318,7 @@ func (s *seeder) create(ctx context.Context, b seedBody) (outcome, string) {
 		// 429, 5xx, or no answer: retry.
 		what := fmt.Sprintf("%d %s", status, shown)
 		if err != nil {
-			what = conformance.RedactKey(err.Error(), s.opts.apiKey)
+			what = cli.RedactKey(err.Error(), s.opts.apiKey)
 		}
 		if attempt == s.opts.retries {
 			return stopped, fmt.Sprintf("%q: %s; stopping after %d retries", b.label, what, s.opts.retries)

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/petstore/contract/conformance"
+	"github.com/petstore/contract/cmd/internal/cli"
 	"github.com/petstore/contract/spec"
 )
 
@@ -41,12 +41,12 @@ func checkBaseURL(ctx context.Context, client *http.Client, o seedOptions, res *
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return usageError{errors.New(conformance.RedactKey(noAnswer(req, err, o.timeout), o.apiKey))}
+		return usageError{errors.New(cli.RedactKey(noAnswer(req, err, o.timeout), o.apiKey))}
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
 	if msg := badBaseURL(req, resp, o.baseURL); msg != "" {
-		return usageError{errors.New(conformance.RedactKey(msg, o.apiKey))}
+		return usageError{errors.New(cli.RedactKey(msg, o.apiKey))}
 	}
 	return nil
 }
