@@ -12,7 +12,6 @@ import (
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
-	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/fake"
@@ -93,72 +92,81 @@ func (h *harness) credentials(op *spec.Operation, key string) option {
 
 // generator returns a maker of values for the schemas of the document,
 // seeded from the run's source, whose references point at items the
-// deployment lists.
-func (h *harness) generator(ctx context.Context) *fake.Generator {
+// deployment lists. Listing them may meet a verdict, which failed returns
+// once the values are made: the maker cannot return it.
+func (h *harness) generator(ctx context.Context) (gen *fake.Generator, failed func() error) {
+	var listErr error
 	return &fake.Generator{
 		Contract: h.contract.Contract,
 		Faker:    fake.NewFaker(h.rnd.Uint64()),
 		Refs: func(name string) (func(*gofakeit.Faker) any, bool) {
 			res := h.contract.Resource(name)
-			if res == nil {
+			if res == nil || listErr != nil {
 				return nil, false
 			}
-			ids := h.listedIDs(ctx, res)
+			ids, err := h.listedIDs(ctx, res)
+			if err != nil {
+				listErr = err
+			}
 			if len(ids) == 0 {
 				return nil, false
 			}
 			return func(f *gofakeit.Faker) any { return ids[f.IntN(len(ids))] }, true
 		},
-	}
+	}, func() error { return listErr }
 }
 
-// census returns the first page of a resource's list at its largest
+// itemCensus returns the first page of a resource's list at its largest
 // limit, or nil when the list does not answer 200.
-func (h *harness) itemCensus(ctx context.Context, res *spec.Resource) []item {
-	GinkgoHelper()
+func (h *harness) itemCensus(ctx context.Context, res *spec.Resource) ([]item, error) {
 	query := url.Values{}
 	if p := res.Paging; p.Limit != "" && p.Max > 0 {
 		query.Set(p.Limit, fmt.Sprint(p.Max))
 	}
-	x := h.send(ctx, h.opRequest(res.List, h.collectionParams(ctx, res), query, nil))
-	if x.status != http.StatusOK {
-		return nil
+	params, err := h.collectionParams(ctx, res)
+	if err != nil {
+		return nil, err
+	}
+	x, err := h.send(ctx, h.opRequest(res.List, params, query, nil))
+	if err != nil || x.status != http.StatusOK {
+		return nil, err
 	}
 	return x.items()
 }
 
 // listedIDs returns the ids of the items of a resource's first page.
-func (h *harness) listedIDs(ctx context.Context, res *spec.Resource) []any {
-	GinkgoHelper()
+func (h *harness) listedIDs(ctx context.Context, res *spec.Resource) ([]any, error) {
+	items, err := h.itemCensus(ctx, res)
+	if err != nil {
+		return nil, err
+	}
 	var ids []any
-	for _, it := range h.itemCensus(ctx, res) {
+	for _, it := range items {
 		if v, ok := it[res.IDProperty]; ok {
 			ids = append(ids, v)
 		}
 	}
-	return ids
+	return ids, nil
 }
 
 // collectionParams returns the path parameters of a resource's collection,
 // such as the owner of /owners/{ownerId}/pets: ids of listed items of the
 // resources they name, or made-up values.
-func (h *harness) collectionParams(ctx context.Context, res *spec.Resource) map[string]string {
-	GinkgoHelper()
-	params, _ := h.pathParams(ctx, res.List, nil)
-	return params
+func (h *harness) collectionParams(ctx context.Context, res *spec.Resource) (map[string]string, error) {
+	params, _, err := h.pathParams(ctx, res.List, nil)
+	return params, err
 }
 
 // pathParams returns values for the path parameters of op that fixed does
 // not give: the id of a listed item where a resource's item path names
 // the parameter, such as petId, and made-up values otherwise, which
 // madeUp reports.
-func (h *harness) pathParams(ctx context.Context, op *spec.Operation, fixed map[string]string) (params map[string]string, madeUp bool) {
-	GinkgoHelper()
+func (h *harness) pathParams(ctx context.Context, op *spec.Operation, fixed map[string]string) (params map[string]string, madeUp bool, err error) {
 	params = maps.Clone(fixed)
 	if params == nil {
 		params = map[string]string{}
 	}
-	gen := h.generator(ctx)
+	gen, failed := h.generator(ctx)
 	for _, p := range op.Parameters {
 		if p.In != openapi3.ParameterInPath {
 			continue
@@ -167,7 +175,11 @@ func (h *harness) pathParams(ctx context.Context, op *spec.Operation, fixed map[
 			continue
 		}
 		if res := h.resourceOfParam(p.Name); res != nil {
-			if ids := h.listedIDs(ctx, res); len(ids) > 0 {
+			ids, err := h.listedIDs(ctx, res)
+			if err != nil {
+				return nil, false, err
+			}
+			if len(ids) > 0 {
 				params[p.Name] = valueText(ids[h.rnd.IntN(len(ids))])
 				continue
 			}
@@ -175,7 +187,7 @@ func (h *harness) pathParams(ctx context.Context, op *spec.Operation, fixed map[
 		params[p.Name] = valueText(gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
 		madeUp = true
 	}
-	return params, madeUp
+	return params, madeUp, failed()
 }
 
 // resourceOfParam returns the resource whose items a path parameter such
@@ -197,15 +209,15 @@ func schemaOf(p *openapi3.Parameter) *openapi3.Schema {
 }
 
 // requiredQuery returns values for the required query parameters of op.
-func (h *harness) requiredQuery(ctx context.Context, op *spec.Operation) url.Values {
+func (h *harness) requiredQuery(ctx context.Context, op *spec.Operation) (url.Values, error) {
 	q := url.Values{}
-	gen := h.generator(ctx)
+	gen, failed := h.generator(ctx)
 	for _, p := range op.Parameters {
 		if p.In == openapi3.ParameterInQuery && p.Required {
 			q.Set(p.Name, valueText(gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
 		}
 	}
-	return q
+	return q, failed()
 }
 
 // body returns a valid body for op, made from its schema, or nil when op
@@ -213,39 +225,41 @@ func (h *harness) requiredQuery(ctx context.Context, op *spec.Operation) url.Val
 // run, so that items the suite created can be found later, and an id
 // property that names no resource, such as categoryId, gets the value most
 // items listed have: one the deployment knows.
-func (h *harness) body(ctx context.Context, op *spec.Operation) map[string]any {
-	GinkgoHelper()
+func (h *harness) body(ctx context.Context, op *spec.Operation) (map[string]any, error) {
 	s := op.RequestSchema()
 	if s == nil {
-		return nil
+		return nil, nil
 	}
-	gen := h.generator(ctx)
+	gen, failed := h.generator(ctx)
 	resName := ""
 	if op.Resource != nil {
 		resName = op.Resource.Name
 	}
 	for range 20 {
 		v, ok := gen.Request(s, resName).(map[string]any)
+		if err := failed(); err != nil {
+			return nil, err
+		}
 		if !ok {
 			break
 		}
 		if op.Resource != nil {
-			h.knownValues(ctx, op.Resource, s, v)
+			if err := h.knownValues(ctx, op.Resource, s, v); err != nil {
+				return nil, err
+			}
 		}
 		if s.VisitJSON(v, openapi3.MultiErrors()) == nil {
-			return v
+			return v, nil
 		}
 	}
-	Skip(fmt.Sprintf("%s: the suite could not make a body that matches the document's schema", op.ID))
-	return nil
+	return nil, skipf("%s: the suite could not make a body that matches the document's schema", op.ID)
 }
 
 // knownValues sets, in a body made for res, the properties whose values
 // the deployment must know rather than take from any: a name of this run,
 // and references to things the interface does not describe, such as a
 // category, to the value most listed items have.
-func (h *harness) knownValues(ctx context.Context, res *spec.Resource, s *openapi3.Schema, body map[string]any) {
-	GinkgoHelper()
+func (h *harness) knownValues(ctx context.Context, res *spec.Resource, s *openapi3.Schema, body map[string]any) error {
 	var census []item
 	for _, p := range h.contract.Properties(s) {
 		if _, sent := body[p.Name]; !sent {
@@ -256,13 +270,17 @@ func (h *harness) knownValues(ctx context.Context, res *spec.Resource, s *openap
 			body[p.Name] = h.petName()
 		case strings.HasSuffix(p.Name, "Id") && !h.namesResource(strings.TrimSuffix(p.Name, "Id")):
 			if census == nil {
-				census = h.itemCensus(ctx, res)
+				var err error
+				if census, err = h.itemCensus(ctx, res); err != nil {
+					return err
+				}
 			}
 			if v, ok := mostCommon(census, p.Name); ok {
 				body[p.Name] = v
 			}
 		}
 	}
+	return nil
 }
 
 // namesResource reports whether a noun such as "pet" names a resource of

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/routers"
-	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/petstore/contract/spec"
 )
@@ -188,20 +187,17 @@ func (h *harness) newRequest(op, method, path, query string, body []byte, opts .
 }
 
 // listPets sends GET /pets with a raw query.
-func (h *harness) listPets(ctx context.Context, query string, opts ...option) *exchange {
-	GinkgoHelper()
+func (h *harness) listPets(ctx context.Context, query string, opts ...option) (*exchange, error) {
 	return h.send(ctx, h.newRequest(spec.ListPets, http.MethodGet, "/pets", query, nil, opts...))
 }
 
 // getPet sends GET /pets/{id}.
-func (h *harness) getPet(ctx context.Context, id int64, opts ...option) *exchange {
-	GinkgoHelper()
+func (h *harness) getPet(ctx context.Context, id int64, opts ...option) (*exchange, error) {
 	return h.send(ctx, h.newRequest(spec.GetPet, http.MethodGet, "/pets/"+strconv.FormatInt(id, 10), "", nil, opts...))
 }
 
 // createPet sends POST /pets with body as it is, even if it is not JSON.
-func (h *harness) createPet(ctx context.Context, body string, opts ...option) *exchange {
-	GinkgoHelper()
+func (h *harness) createPet(ctx context.Context, body string, opts ...option) (*exchange, error) {
 	return h.send(ctx, h.newRequest(spec.CreatePet, http.MethodPost, "/pets", "", []byte(body), opts...))
 }
 
@@ -209,9 +205,9 @@ func (h *harness) createPet(ctx context.Context, body string, opts ...option) *e
 // every answer: it came in full, within the timeout and MaxBodyBytes, it is
 // no redirect, its status is documented for the operation, it matches the
 // document, an error is a proper Error, and a list has no duplicate id and
-// no more pets than its limit. The spec fails at the first rule broken.
-func (h *harness) send(ctx context.Context, r *request) *exchange {
-	GinkgoHelper()
+// no more pets than its limit. It returns the verdict on the first rule
+// broken, with the exchange as far as it went.
+func (h *harness) send(ctx context.Context, r *request) (*exchange, error) {
 	target := r.target
 	if target == nil {
 		u := *h.base
@@ -224,37 +220,37 @@ func (h *harness) send(ctx context.Context, r *request) *exchange {
 		op: r.op, key: h.cfg.APIKey, lenient: r.lenient,
 	}
 	if h.cfg.ReadOnly && r.method != http.MethodGet {
-		Fail(x.redact("read-only run: refusing to send " + r.method + " " + x.url))
+		return x, errors.New(x.redact("read-only run: refusing to send " + r.method + " " + x.url))
 	}
 	if r.method == http.MethodPost {
 		if n := h.creates.Add(1); n > int64(h.cfg.maxCreates()) {
-			Skip(fmt.Sprintf("max creates reached: this run may send at most %d POST requests", h.cfg.maxCreates()))
+			return x, skipf("max creates reached: this run may send at most %d POST requests", h.cfg.maxCreates())
 		}
 	}
 	for retries := 0; ; retries++ {
-		h.roundTrip(ctx, r, x)
+		if err := h.roundTrip(ctx, r, x); err != nil {
+			return x, err
+		}
 		if x.status != http.StatusTooManyRequests {
 			break
 		}
 		if retries == MaxRateLimitRetries {
-			h.rateLimited(x)
+			return x, h.rateLimited(x)
 		}
-		wait := time.NewTimer(RetryAfter(x.header, time.Now(), MaxRetryWait))
+		wait := time.NewTimer(retryAfter(x.header, time.Now(), MaxRetryWait))
 		select {
 		case <-wait.C:
 		case <-ctx.Done():
 			wait.Stop()
-			h.rateLimited(x)
+			return x, h.rateLimited(x)
 		}
 	}
-	h.judge(r, x)
-	return x
+	return x, h.judge(r, x)
 }
 
-// roundTrip sends r once and reads the answer into x. It fails the spec on
-// an answer that does not come in full.
-func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) {
-	GinkgoHelper()
+// roundTrip sends r once and reads the answer into x. It returns the
+// verdict on an answer that does not come in full.
+func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) error {
 	ctx, cancel := context.WithTimeout(ctx, h.cfg.timeout())
 	defer cancel()
 	var body io.Reader = http.NoBody
@@ -265,7 +261,7 @@ func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) {
 	wire := strings.ReplaceAll(x.url, url.QueryEscape(keyVar), url.QueryEscape(h.cfg.APIKey))
 	req, err := http.NewRequestWithContext(ctx, r.method, wire, body)
 	if err != nil {
-		Fail(x.report(ruleTransport, err.Error()))
+		return breaks(x, ruleTransport, err.Error())
 	}
 	for name, values := range r.header {
 		for _, v := range values {
@@ -279,36 +275,37 @@ func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) {
 	req.Header.Set("User-Agent", "petstore-conformance")
 	resp, err := h.http.Do(req)
 	if err != nil {
-		h.failTransport(x, describeNoAnswer(err, errors.Is(ctx.Err(), context.DeadlineExceeded), h.cfg.timeout()))
+		return h.failTransport(x, describeNoAnswer(err, errors.Is(ctx.Err(), context.DeadlineExceeded), h.cfg.timeout()))
 	}
 	defer resp.Body.Close()
 	x.status, x.header = resp.StatusCode, resp.Header
 	if resp.ContentLength > MaxBodyBytes {
-		h.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: Content-Length announced %d; not read", MaxBodyBytes, resp.ContentLength))
+		return h.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: Content-Length announced %d; not read", MaxBodyBytes, resp.ContentLength))
 	}
 	x.body, err = io.ReadAll(io.LimitReader(resp.Body, MaxBodyBytes+1))
 	switch {
 	case err != nil:
-		h.failTransport(x, describeBrokenBody(err, errors.Is(ctx.Err(), context.DeadlineExceeded), h.cfg.timeout(), len(x.body), resp.ContentLength))
+		return h.failTransport(x, describeBrokenBody(err, errors.Is(ctx.Err(), context.DeadlineExceeded), h.cfg.timeout(), len(x.body), resp.ContentLength))
 	case len(x.body) > MaxBodyBytes:
-		h.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: reading stopped there", MaxBodyBytes))
+		return h.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: reading stopped there", MaxBodyBytes))
 	case jsonValues(x.body, MaxBodyValues) > MaxBodyValues && json.Valid(x.body):
 		// The work and the memory of judging a body grow with its values,
 		// faster than with its bytes: no answer of the document holds more
 		// than a few thousand, so one with more is not judged, and counts
 		// as an answer the suite could not take.
-		h.failTransport(x, fmt.Sprintf("a body of more than %d JSON values, far more than any answer of the document holds: the suite judges it no further", MaxBodyValues))
+		return h.failTransport(x, fmt.Sprintf("a body of more than %d JSON values, far more than any answer of the document holds: the suite judges it no further", MaxBodyValues))
 	}
+	return nil
 }
 
-// failTransport fails the spec on an answer that did not come in full. The
-// MaxTransportFailures-th such failure stops the run: the deployment is not
-// answering, and each check left would only wait for its timeout.
-func (h *harness) failTransport(x *exchange, detail string) {
-	GinkgoHelper()
-	msg := x.report(ruleTransport, detail)
+// failTransport returns the verdict on an answer that did not come in
+// full: it breaks rule transport. The MaxTransportFailures-th such answer
+// stops the run: the deployment is not answering, and each check left
+// would only wait for its timeout.
+func (h *harness) failTransport(x *exchange, detail string) error {
+	broken := breaks(x, ruleTransport, detail)
 	if n := h.transportFailures.Add(1); n >= MaxTransportFailures {
-		AbortSuite(msg + fmt.Sprintf("the run stops: %d requests got no complete answer the suite could judge, so the checks left are skipped\n", n))
+		return &Aborted{Err: broken, Reason: fmt.Sprintf("the run stops: %d requests got no complete answer the suite could judge, so the checks left are skipped", n)}
 	}
-	Fail(msg)
+	return broken
 }

@@ -1,6 +1,6 @@
 // Package conformance is a contract-test suite for Petstore deployments,
-// written with Ginkgo and Gomega. It judges any server that claims to speak
-// the contract in package spec: the mock, staging or production.
+// run with Ginkgo. It judges any server that claims to speak the contract
+// in package spec: the mock, staging or production.
 //
 // The suite speaks HTTP only. Every response it receives is checked against
 // the document in one place, its HTTP client, before any spec looks at it:
@@ -26,6 +26,12 @@
 // listing. With Config.Strict it is also held to petmock's gap decisions,
 // the specs labelled LabelStrict. Specs that may change state are labelled
 // LabelMutating; Config.ReadOnly leaves them out.
+//
+// Each check returns its verdict as an error: a *Broken names the rule
+// an answer broke, a *Skipped says why a check cannot judge, and an
+// *Aborted stops the run. Only the specs turn verdicts into Ginkgo's
+// failures and skips. AnswerJudge judges one answer on its own, as the
+// suite's client judges each.
 //
 // Run registers the specs and runs them, once per process; ExampleRun
 // shows a run against petmock.

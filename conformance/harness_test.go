@@ -77,6 +77,32 @@ func TestSpeaksHTTPOnly(t *testing.T) {
 	}
 }
 
+// TestOnlySpecsMeetGinkgo: the code that decides returns verdicts, and
+// only the spec layer, the *_specs.go files and run.go (which registers
+// and runs them), imports Ginkgo or Gomega to turn them into failures and
+// skips. So every check can be judged in-process, by a table test. The
+// files that write a run's reports from Ginkgo's may read its report
+// types.
+func TestOnlySpecsMeetGinkgo(t *testing.T) {
+	reportWriters := []string{"coverage.go", "junit.go"}
+	for _, f := range sourceFiles(t) {
+		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		specLayer := strings.HasSuffix(f, "_specs.go") || f == "run.go"
+		for _, imp := range parsed.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			switch {
+			case specLayer:
+			case path == "github.com/onsi/ginkgo/v2/types" && slices.Contains(reportWriters, f):
+			case strings.HasPrefix(path, "github.com/onsi/"):
+				t.Errorf("%s imports %s: only the spec layer (*_specs.go, run.go) may; return a verdict instead", f, path)
+			}
+		}
+	}
+}
+
 // TestNoMatcherMessages: no check fails through a Gomega matcher, whose
 // message would print server values unredacted. Checks compare in Go and
 // fail through exchange.require and the suite's reports.

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/petstore/contract/spec"
 )
@@ -140,37 +139,52 @@ func choiceOnly(op *spec.Operation, statuses []int) bool {
 // says: it must be answered with a documented 4xx that says so, whose
 // Error body the client has checked. Where every such 4xx is only a gap
 // decision of petmock's, a success passes too, unless the run is strict.
-func (h *harness) checkInvalidRequest(ctx context.Context, op *spec.Operation, c invalidRequest) {
-	GinkgoHelper()
+func (h *harness) checkInvalidRequest(ctx context.Context, op *spec.Operation, c invalidRequest) error {
 	statuses := badInputStatuses(op)
 	if len(statuses) == 0 {
-		Skip(fmt.Sprintf("%s documents no 4xx for a request that breaks its schema, so the suite cannot tell what it should get", op.ID))
+		return skipf("%s documents no 4xx for a request that breaks its schema, so the suite cannot tell what it should get", op.ID)
 	}
 	fixed := map[string]string{}
 	if res := op.Resource; res != nil && op.Role != spec.RoleList && op.Role != spec.RoleCreate {
-		id, params := h.sampleItem(ctx, res, op)
+		id, params, err := h.sampleItem(ctx, res, op)
+		if err != nil {
+			return err
+		}
 		fixed = params
 		fixed[res.IDParam] = id
 	}
-	params, _ := h.pathParams(ctx, op, fixed)
-	query := h.requiredQuery(ctx, op)
+	params, _, err := h.pathParams(ctx, op, fixed)
+	if err != nil {
+		return err
+	}
+	query, err := h.requiredQuery(ctx, op)
+	if err != nil {
+		return err
+	}
 	if c.query != nil {
 		c.query(query)
 	}
 	var body any
-	if b := h.body(ctx, op); b != nil {
+	b, err := h.body(ctx, op)
+	if err != nil {
+		return err
+	}
+	if b != nil {
 		body = b
 		if c.body != nil {
 			body = c.body(maps.Clone(b))
 		}
 	}
-	x := h.send(ctx, h.opRequest(op, params, query, body))
+	x, err := h.send(ctx, h.opRequest(op, params, query, body))
+	if err != nil {
+		return err
+	}
 	// Where the 4xx is only petmock's choice, the interface lets a server
 	// answer otherwise, and only a strict run holds it to the 4xx.
 	r := ruleOpInvalid
 	if choiceOnly(op, statuses) {
 		if !h.cfg.Strict && x.status >= 200 && x.status < 300 {
-			return
+			return nil
 		}
 		r = ruleStrictInvalid
 	}
@@ -178,7 +192,7 @@ func (h *harness) checkInvalidRequest(ctx context.Context, op *spec.Operation, c
 	for i, s := range statuses {
 		want[i] = strconv.Itoa(s)
 	}
-	x.require(slices.Contains(statuses, x.status), r, fmt.Sprintf("%s with %s: status %d, want %s", op.ID, c.name, x.status, strings.Join(want, " or ")))
+	return x.require(slices.Contains(statuses, x.status), r, fmt.Sprintf("%s with %s: status %d, want %s", op.ID, c.name, x.status, strings.Join(want, " or ")))
 }
 
 // sample is an item the suite created for the invalid requests of its
@@ -191,24 +205,31 @@ type sample struct {
 // sampleItem returns the id of an item of res for a check of op, an
 // operation on its items, with the path parameters of its collection: one
 // the suite created, when op can change it, and a listed one otherwise.
-func (h *harness) sampleItem(ctx context.Context, res *spec.Resource, op *spec.Operation) (string, map[string]string) {
-	GinkgoHelper()
+func (h *harness) sampleItem(ctx context.Context, res *spec.Resource, op *spec.Operation) (string, map[string]string, error) {
 	if mutating(op) {
 		// One item serves every invalid request of the resource: none of
 		// them may change it.
 		if s, ok := h.samples[res.Name]; ok {
-			return s.id, maps.Clone(s.params)
+			return s.id, maps.Clone(s.params), nil
 		}
-		created, params := h.createItem(ctx, res)
+		created, params, err := h.createItem(ctx, res)
+		if err != nil {
+			return "", nil, err
+		}
 		if h.samples == nil {
 			h.samples = map[string]sample{}
 		}
 		h.samples[res.Name] = sample{created.id(res.IDProperty), params}
-		return created.id(res.IDProperty), maps.Clone(params)
+		return created.id(res.IDProperty), maps.Clone(params), nil
 	}
-	ids := h.listedIDs(ctx, res)
+	ids, err := h.listedIDs(ctx, res)
+	if err != nil {
+		return "", nil, err
+	}
 	if len(ids) == 0 {
-		Skip(fmt.Sprintf("the list of %s shows no item for %s", res.Name, op.ID))
+		return "", nil, skipf("the list of %s shows no item for %s", res.Name, op.ID)
 	}
-	return valueText(ids[h.rnd.IntN(len(ids))]), h.collectionParams(ctx, res)
+	id := valueText(ids[h.rnd.IntN(len(ids))])
+	params, err := h.collectionParams(ctx, res)
+	return id, params, err
 }

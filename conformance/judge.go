@@ -15,7 +15,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
-	. "github.com/onsi/ginkgo/v2"
+	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/petstore/contract/spec"
 )
@@ -24,49 +24,51 @@ import (
 // any spec looks at it: judge and what it calls.
 
 // judge checks a complete answer x to r against the rules that hold for
-// every answer, and fails the spec on the first one broken.
-func (h *harness) judge(r *request, x *exchange) {
-	GinkgoHelper()
+// every answer, and returns the verdict on the first one broken.
+func (h *harness) judge(r *request, x *exchange) error {
 	h.coverage.saw(r.op, x.status)
 	if r.mustExist && (x.status == http.StatusMethodNotAllowed || x.status == http.StatusNotFound && !(r.madeUp && h.documents(r.op, http.StatusNotFound))) {
-		h.broken(x, ruleOpExists, fmt.Sprintf("%s %s answered %d: the operation %s, which the document describes, is missing", r.method, x.url, x.status, r.op))
+		return h.broken(x, ruleOpExists, fmt.Sprintf("%s %s answered %d: the operation %s, which the document describes, is missing", r.method, x.url, x.status, r.op))
 	}
 	if err := h.validate(r, x); err != nil {
 		if errors.As(err, new(*statusError)) && isRedirect(x.status, x.header) {
-			h.broken(x, ruleRedirect, h.describeRedirect(x))
+			return h.broken(x, ruleRedirect, h.describeRedirect(x))
 		}
-		h.broken(x, ruleContract, err.Error())
+		return h.broken(x, ruleContract, err.Error())
 	}
 	if x.status >= 400 {
 		if problem := errorProblem(x); problem != "" {
-			h.broken(x, ruleErrorShape, problem)
+			return h.broken(x, ruleErrorShape, problem)
 		}
 	}
 	if op := h.contract.Operation(r.op); op != nil && op.Role == spec.RoleList && op.ID != spec.ListPets && x.status == http.StatusOK {
 		x.limit = h.listLimit(op.Resource, r)
 	}
 	if r.op == spec.ListPets && x.status == http.StatusOK {
-		pets := x.pets()
+		pets, err := x.pets()
+		if err != nil {
+			return err
+		}
 		if id, dup := firstDuplicate(pets); dup {
-			h.broken(x, ruleUniqueIDs, fmt.Sprintf("id %d appears more than once", id))
+			return h.broken(x, ruleUniqueIDs, fmt.Sprintf("id %d appears more than once", id))
 		}
 		limit, rl, asked := h.pageLimit(r)
 		x.limit = limit
 		if len(pets) > limit {
-			h.broken(x, rl, fmt.Sprintf("%s: %d pets, want at most %d", asked, len(pets), limit))
+			return h.broken(x, rl, fmt.Sprintf("%s: %d pets, want at most %d", asked, len(pets), limit))
 		}
 	}
+	return nil
 }
 
-// broken fails the spec: x breaks rule r. If x answers a request the
-// interface may not cover (a link to another path), it skips the spec
-// instead, and says why.
-func (h *harness) broken(x *exchange, r rule, detail string) {
-	GinkgoHelper()
+// broken returns the verdict that x breaks rule r. If x answers a request
+// the interface may not cover (a link to another path), the check is
+// skipped instead, saying why.
+func (h *harness) broken(x *exchange, r rule, detail string) error {
 	if x.lenient {
-		Skip(x.redact(fmt.Sprintf("a next link led to %s, whose answer is not one of listPets (%s: %s); the interface does not show how to request a later page, so the check cannot go on", x.url, r.id, detail)))
+		return &Skipped{Reason: x.redact(fmt.Sprintf("a next link led to %s, whose answer is not one of listPets (%s: %s); the interface does not show how to request a later page, so the check cannot go on", x.url, r.id, detail))}
 	}
-	Fail(x.report(r, detail))
+	return breaks(x, r, detail)
 }
 
 // pageLimit returns the most pets an answer to r, a listPets request, may
@@ -134,14 +136,25 @@ func (h *harness) validate(r *request, x *exchange) error {
 	}).WithContext(context.Background())
 	route, params, err := h.router.FindRoute(probe)
 	if err != nil {
-		return fmt.Errorf("%s %s: not an operation of the document: %v", r.method, r.path, err)
+		return fmt.Errorf("%s %s: %w: %v", r.method, r.path, ErrNoOperation, err)
 	}
+	return validateAnswer(route, params, probe, r.op, x)
+}
+
+// ErrNoOperation says that a request is no operation of the document, so
+// that nothing in the document says what its answer should be.
+var ErrNoOperation = errors.New("not an operation of the document")
+
+// validateAnswer checks x, the answer to probe, a request of the
+// operation op that route found with its path parameters, against the
+// document: a documented status, its headers, Content-Type and body.
+func validateAnswer(route *routers.Route, params map[string]string, probe *http.Request, op string, x *exchange) error {
 	responses := route.Operation.Responses
 	if responses.Status(x.status) == nil && responses.Default() == nil {
-		return &statusError{status: x.status, op: r.op, documented: documentedStatuses(route.Operation)}
+		return &statusError{status: x.status, op: op, documented: documentedStatuses(route.Operation)}
 	}
 	if problem := invalidJSON(x); problem != "" {
-		return fmt.Errorf("%s answered %d: %s", r.op, x.status, problem)
+		return fmt.Errorf("%s answered %d: %s", op, x.status, problem)
 	}
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{
@@ -159,7 +172,7 @@ func (h *harness) validate(r *request, x *exchange) error {
 	}
 	in.SetBodyBytes(x.body)
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
-		return fmt.Errorf("%s answered %d: %s", r.op, x.status, describeValidation(err))
+		return fmt.Errorf("%s answered %d: %s", op, x.status, describeValidation(err))
 	}
 	return nil
 }

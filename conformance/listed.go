@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-
-	. "github.com/onsi/ginkgo/v2"
 )
 
 // maxListedTries is how many listed pets readListed reads before it gives
@@ -22,46 +20,69 @@ const maxListedTries = 3
 // still disagrees with the fresh listing. A pet gone from it was removed
 // meanwhile, and another listed pet is read. A pet still listed that
 // getPet does not find gets the settle window to show.
-func (h *harness) readListed(ctx context.Context) *exchange {
-	GinkgoHelper()
+func (h *harness) readListed(ctx context.Context) (*exchange, error) {
 	for range maxListedTries {
-		listed := h.listedPet(ctx)
+		listed, err := h.listedPet(ctx)
+		if err != nil {
+			return nil, err
+		}
 		id := listed.id()
-		x := h.getPet(ctx, id)
+		x, err := h.getPet(ctx, id)
+		if err != nil {
+			return x, err
+		}
 		if x.status == http.StatusNotFound {
-			if _, ok := h.findListed(ctx, id); !ok {
+			_, ok, err := h.findListed(ctx, id)
+			switch {
+			case err != nil:
+				return nil, err
+			case !ok:
 				continue
 			}
-			h.settle(ctx, func() bool {
-				x = h.getPet(ctx, id)
-				return x.status != http.StatusNotFound
-			})
+			if _, err := h.settle(ctx, func() (bool, error) {
+				var err error
+				x, err = h.getPet(ctx, id)
+				return x.status != http.StatusNotFound, err
+			}); err != nil {
+				return x, err
+			}
 		}
-		x.require(x.status == http.StatusOK, ruleGet, fmt.Sprintf("getPet of listed pet %s: status %d, want 200 until %s; the pet is listed still", listed, x.status, h.contract.SunsetDay))
-		got := x.pet()
-		x.require(sameNumber(got.ID, listed.ID), ruleGet, fmt.Sprintf("getPet of listed pet %s answered with another pet, %s", listed, got))
+		if err := x.require(x.status == http.StatusOK, ruleGet, fmt.Sprintf("getPet of listed pet %s: status %d, want 200 until %s; the pet is listed still", listed, x.status, h.contract.SunsetDay)); err != nil {
+			return x, err
+		}
+		got, err := x.pet()
+		if err != nil {
+			return x, err
+		}
+		if err := x.require(sameNumber(got.ID, listed.ID), ruleGet, fmt.Sprintf("getPet of listed pet %s answered with another pet, %s", listed, got)); err != nil {
+			return x, err
+		}
 		if same, _ := got.same(listed); same {
-			return x
+			return x, nil
 		}
-		fresh, ok := h.findListed(ctx, id)
-		if !ok {
+		fresh, ok, err := h.findListed(ctx, id)
+		switch {
+		case err != nil:
+			return nil, err
+		case !ok:
 			continue
 		}
 		same, diff := got.same(fresh)
-		x.require(same, ruleGet, "the pet differs from the one listed, again when listed afresh: "+diff)
-		return x
+		return x, x.require(same, ruleGet, "the pet differs from the one listed, again when listed afresh: "+diff)
 	}
-	Skip(fmt.Sprintf("the last %d pets listed were gone before getPet could read them: other clients are removing pets, so getPet could not be judged", maxListedTries))
-	return nil
+	return nil, skipf("the last %d pets listed were gone before getPet could read them: other clients are removing pets, so getPet could not be judged", maxListedTries)
 }
 
 // findListed looks for the pet of id in a fresh census.
-func (h *harness) findListed(ctx context.Context, id int64) (pet, bool) {
-	GinkgoHelper()
-	for _, p := range h.census(ctx) {
+func (h *harness) findListed(ctx context.Context, id int64) (pet, bool, error) {
+	pets, err := h.census(ctx)
+	if err != nil {
+		return pet{}, false, err
+	}
+	for _, p := range pets {
 		if p.id() == id {
-			return p, true
+			return p, true, nil
 		}
 	}
-	return pet{}, false
+	return pet{}, false, nil
 }

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-
-	. "github.com/onsi/ginkgo/v2"
 )
 
 // maxWalk bounds the pages of one walk, so that a run against a large
@@ -27,57 +25,76 @@ const (
 	walkCut
 )
 
+// walked is how a walk through the pages of a list ended: end, the last
+// page visited and, if the walk was cut, why.
+type walked struct {
+	end  walkEnd
+	last *exchange
+	why  string
+}
+
 // walk visits first, an answer of listPets, then each page that its
 // rel="next" links lead to, at most maxWalk pages in all, until visit
-// returns false or a page is the last. It returns how the walk ended, the
-// last page visited and, if the walk was cut, why. A page that is not a
-// 200 breaks rule r.
+// returns false or a page is the last. It returns how the walk ended, or
+// the verdict of the first page or visit that was not passed: a page that
+// is not a 200 breaks rule r.
 //
 // The interface does not show how to request a later page. The suite
 // follows rel="next" links (RFC 8288), the one way it can find without
 // guessing; see nextPage for which.
-func (h *harness) walk(ctx context.Context, first *exchange, r rule, visit func(x *exchange, page []pet) bool) (walkEnd, *exchange, string) {
-	GinkgoHelper()
-	return h.walkPages(ctx, first, r, func(x *exchange) (bool, int) {
-		page := x.pets()
-		return visit(x, page), len(page)
+func (h *harness) walk(ctx context.Context, first *exchange, r rule, visit func(x *exchange, page []pet) (bool, error)) (walked, error) {
+	return h.walkPages(ctx, first, r, func(x *exchange) (bool, int, error) {
+		page, err := x.pets()
+		if err != nil {
+			return false, 0, err
+		}
+		more, err := visit(x, page)
+		return more, len(page), err
 	})
 }
 
 // walkItems is walk for the list of any resource.
-func (h *harness) walkItems(ctx context.Context, first *exchange, r rule, visit func(x *exchange, page []item) bool) (walkEnd, *exchange, string) {
-	GinkgoHelper()
-	return h.walkPages(ctx, first, r, func(x *exchange) (bool, int) {
-		page := x.items()
-		return visit(x, page), len(page)
+func (h *harness) walkItems(ctx context.Context, first *exchange, r rule, visit func(x *exchange, page []item) (bool, error)) (walked, error) {
+	return h.walkPages(ctx, first, r, func(x *exchange) (bool, int, error) {
+		page, err := x.items()
+		if err != nil {
+			return false, 0, err
+		}
+		more, err := visit(x, page)
+		return more, len(page), err
 	})
 }
 
 // walkPages is walk, whatever the items: visit returns whether to go on,
 // and the number of items of the page.
-func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit func(x *exchange) (bool, int)) (walkEnd, *exchange, string) {
-	GinkgoHelper()
+func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit func(x *exchange) (bool, int, error)) (walked, error) {
 	x := first
 	for pages := 1; ; pages++ {
 		if x.status != http.StatusOK {
-			h.broken(x, r, fmt.Sprintf("status %d, want 200", x.status))
+			return walked{}, h.broken(x, r, fmt.Sprintf("status %d, want 200", x.status))
 		}
-		more, n := visit(x)
-		if !more {
-			return walkStopped, x, ""
+		more, n, err := visit(x)
+		switch {
+		case err != nil:
+			return walked{}, err
+		case !more:
+			return walked{end: walkStopped, last: x}, nil
 		}
 		if linkTarget(x.header, "next") == "" {
 			if x.limit == 0 || n < x.limit {
-				return walkComplete, x, ""
+				return walked{end: walkComplete, last: x}, nil
 			}
-			return walkCut, x, fmt.Sprintf("a page of %d items, as many as its limit, carries no rel=\"next\" link, and the interface does not show how else to request the next page", n)
+			return walked{end: walkCut, last: x, why: fmt.Sprintf("a page of %d items, as many as its limit, carries no rel=\"next\" link, and the interface does not show how else to request the next page", n)}, nil
 		}
 		if pages == maxWalk {
-			return walkCut, x, fmt.Sprintf("the walk stops after %d pages", maxWalk)
+			return walked{end: walkCut, last: x, why: fmt.Sprintf("the walk stops after %d pages", maxWalk)}, nil
 		}
-		next, why := h.nextPage(ctx, x)
-		if next == nil {
-			return walkCut, x, why
+		next, why, err := h.nextPage(ctx, x)
+		switch {
+		case err != nil:
+			return walked{}, err
+		case next == nil:
+			return walked{end: walkCut, last: x, why: why}, nil
 		}
 		x = next
 	}
@@ -86,7 +103,7 @@ func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit 
 // nextPage follows the rel="next" link of x, a page of listPets, and
 // returns the page it leads to. It returns nil and why not if there is no
 // such link or the suite does not follow it; the reason has the key
-// redacted.
+// redacted. The error is the verdict on the page, or on the link.
 //
 // The API key goes to the base URL's origin only, so a link to another
 // origin is never followed. A link to listPets itself, {base}/pets, is
@@ -97,11 +114,10 @@ func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit 
 // is not followed. With Config.Strict every link must lead to listPets on
 // the base URL's origin, as petmock's do, and any other breaks
 // strict.pagination.
-func (h *harness) nextPage(ctx context.Context, x *exchange) (*exchange, string) {
-	GinkgoHelper()
+func (h *harness) nextPage(ctx context.Context, x *exchange) (*exchange, string, error) {
 	target := linkTarget(x.header, "next")
 	if target == "" {
-		return nil, "no rel=\"next\" link"
+		return nil, "no rel=\"next\" link", nil
 	}
 	from, _ := url.Parse(x.url)
 	u, err := from.Parse(target)
@@ -122,9 +138,9 @@ func (h *harness) nextPage(ctx context.Context, x *exchange) (*exchange, string)
 	}
 	if why != "" {
 		if h.cfg.Strict {
-			h.broken(x, ruleStrictPagination, why)
+			return nil, "", h.broken(x, ruleStrictPagination, why)
 		}
-		return nil, RedactKey(why, h.cfg.APIKey)
+		return nil, redactKey(why, h.cfg.APIKey), nil
 	}
 	u.User, u.Fragment = nil, ""
 	r := h.newRequest(x.op, http.MethodGet, x.path, u.RawQuery, nil)
@@ -132,5 +148,6 @@ func (h *harness) nextPage(ctx context.Context, x *exchange) (*exchange, string)
 		h.credentials(op, keyVar)(r)
 	}
 	r.target, r.pageLimit, r.lenient = u, x.limit, lenient
-	return h.send(ctx, r), ""
+	next, err := h.send(ctx, r)
+	return next, "", err
 }

@@ -68,7 +68,7 @@ func Preflight(ctx context.Context, cfg Config) (string, error) {
 	resp.Body.Close()
 	answer := fmt.Sprintf("GET %s answered %d %s", target, resp.StatusCode, http.StatusText(resp.StatusCode))
 	setup := func(fix string) (string, error) {
-		return "", &SetupError{Answer: RedactKey(answer, cfg.APIKey), Fix: RedactKey(fix, cfg.APIKey)}
+		return "", &SetupError{Answer: redactKey(answer, cfg.APIKey), Fix: redactKey(fix, cfg.APIKey)}
 	}
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
@@ -81,7 +81,7 @@ func Preflight(ctx context.Context, cfg Config) (string, error) {
 	case mediaType == "text/html":
 		return setup("an HTML page, not the API: is the base URL the API's, such as https://petstore.example.com/v1?")
 	}
-	return RedactKey(answer, cfg.APIKey), nil
+	return redactKey(answer, cfg.APIKey), nil
 }
 
 // keyEnvName is the variable the commands read the key from.
@@ -103,5 +103,5 @@ func redactError(msg string, err error, key string) error {
 	if key != "" && strings.Contains(err.Error(), key) {
 		err = nil
 	}
-	return redactedError{msg: RedactKey(msg, key), err: err}
+	return redactedError{msg: redactKey(msg, key), err: err}
 }

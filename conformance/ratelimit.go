@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	. "github.com/onsi/ginkgo/v2"
 )
 
 // Rate limits are a gap of the interface: a 429 is no answer the document
@@ -26,12 +24,15 @@ const (
 	MaxRateLimited = 3
 )
 
-// RetryAfter returns how long a client should wait before sending again
-// after an answer with header, such as a 429 or a 503: its Retry-After, in
-// seconds or as an HTTP-date, at most limit; a second when it has none or
-// one that does not parse. The suite waits at most MaxRetryWait; other
-// clients of a deployment, such as petmock seed, choose their own limit.
-func RetryAfter(header http.Header, now time.Time, limit time.Duration) time.Duration {
+// retryAfter returns how long to wait before sending again after an
+// answer with header, such as a 429: its Retry-After, in seconds or as an
+// HTTP-date, at most limit; a second when it has none or one that does not
+// parse. The suite waits at most MaxRetryWait.
+//
+// petmock seed waits through cli.RetryAfter, the same lines: this library
+// cannot import the commands' internal package, and the commands must not
+// link the suite for so little.
+func retryAfter(header http.Header, now time.Time, limit time.Duration) time.Duration {
 	v := strings.TrimSpace(header.Get("Retry-After"))
 	wait := time.Second
 	if secs, err := strconv.ParseUint(v, 10, 64); err == nil {
@@ -42,14 +43,13 @@ func RetryAfter(header http.Header, now time.Time, limit time.Duration) time.Dur
 	return min(wait, limit)
 }
 
-// rateLimited ends the spec of x, a request still answered 429 after its
-// retries: it is skipped, since rate limits are not the interface's, and
-// the MaxRateLimited-th such request stops the run.
-func (h *harness) rateLimited(x *exchange) {
-	GinkgoHelper()
-	msg := x.describe(fmt.Sprintf("rate limited: the deployment answered 429 Too Many Requests %d times in a row, waiting as Retry-After asked (at most %v); rate limits are a gap of the interface, so this is no breach of it, but this check could not be judged", MaxRateLimitRetries+1, MaxRetryWait), "")
+// rateLimited returns the verdict on x, a request still answered 429
+// after its retries: the check is skipped, since rate limits are not the
+// interface's, and the MaxRateLimited-th such request stops the run.
+func (h *harness) rateLimited(x *exchange) error {
+	skipped := &Skipped{Reason: x.describe(fmt.Sprintf("rate limited: the deployment answered 429 Too Many Requests %d times in a row, waiting as Retry-After asked (at most %v); rate limits are a gap of the interface, so this is no breach of it, but this check could not be judged", MaxRateLimitRetries+1, MaxRetryWait), "")}
 	if n := h.rateLimitedRequests.Add(1); n >= MaxRateLimited {
-		AbortSuite(msg + fmt.Sprintf("the run stops: %d requests were still rate limited after their retries, so the checks left are skipped; run again later, or with a higher quota\n", n))
+		return &Aborted{Err: skipped, Reason: fmt.Sprintf("the run stops: %d requests were still rate limited after their retries, so the checks left are skipped; run again later, or with a higher quota", n)}
 	}
-	Skip(msg)
+	return skipped
 }

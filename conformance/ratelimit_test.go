@@ -27,7 +27,7 @@ func TestRetryAfter(t *testing.T) {
 		if tc.value != "" {
 			h.Set("Retry-After", tc.value)
 		}
-		if got := RetryAfter(h, now, MaxRetryWait); got != tc.want {
+		if got := retryAfter(h, now, MaxRetryWait); got != tc.want {
 			t.Errorf("Retry-After %q: wait %v, want %v", tc.value, got, tc.want)
 		}
 	}

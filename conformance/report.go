@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	. "github.com/onsi/ginkgo/v2"
 )
 
 // keyVar stands for the API key wherever a request is shown. Requests are
@@ -72,30 +70,34 @@ func (x *exchange) describe(headline, detail string) string {
 	return x.redact(b.String())
 }
 
-// require fails the spec with the report of rule r unless ok. Checks
-// compare in Go and fail through require, never through a Gomega matcher:
-// a matcher's message prints the values it compared, unredacted, and those
-// come from the server, which may have echoed the key into them.
-func (x *exchange) require(ok bool, r rule, detail ...string) {
-	GinkgoHelper()
-	if !ok {
-		Fail(x.report(r, strings.Join(detail, "\n")))
+// require returns the verdict that x breaks rule r unless ok, and nil if
+// ok. Checks compare in Go and fail through require, never through a
+// Gomega matcher: a matcher's message prints the values it compared,
+// unredacted, and those come from the server, which may have echoed the
+// key into them.
+func (x *exchange) require(ok bool, r rule, detail ...string) error {
+	if ok {
+		return nil
 	}
+	return breaks(x, r, strings.Join(detail, "\n"))
 }
 
 // redact replaces the API key in s. A server could echo the key in a body
 // or header.
 func (x *exchange) redact(s string) string {
-	return RedactKey(s, x.key)
+	return redactKey(s, x.key)
 }
 
-// RedactKey replaces the API key in s by $PETSTORE_API_KEY. A deployment
+// redactKey replaces the API key in s by $PETSTORE_API_KEY. A deployment
 // can echo the key anywhere: in a body, a header, even a status line that
-// ends up in an error message. Every client of a deployment in this
-// repository shows what it got through RedactKey, so a report or a log
-// never holds the key, and a curl line copied from it still works where
-// the variable is set.
-func RedactKey(s, key string) string {
+// ends up in an error message. Every report and every error of the suite
+// goes through redactKey, so none holds the key, and a curl line copied
+// from it still works where the variable is set.
+//
+// The commands redact their own messages with cli.RedactKey, the same
+// three lines: this library cannot import the commands' internal package,
+// and the commands must not link the suite for so little.
+func redactKey(s, key string) string {
 	if key == "" {
 		return s
 	}

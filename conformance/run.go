@@ -1,15 +1,8 @@
 package conformance
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
-	"math"
-	"net/http"
-	"slices"
-	"strconv"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -42,7 +35,7 @@ func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterCo
 			setupErr = cfg.validateFields()
 		}
 		if setupErr != nil {
-			Fail(RedactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
+			Fail(redactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
 		}
 		s.h = newHarness(cfg, p, uint64(GinkgoRandomSeed()))
 		fmt.Fprintf(cfg.output(), "conformance: run id %s; items created are named %s%s-N\n", s.h.runID, NamePrefix, s.h.runID)
@@ -149,120 +142,4 @@ func (s *suite) register() {
 	s.describeErrorCodes()
 	s.describeOperations()
 	s.describeResources()
-}
-
-// census returns the first page of listPets at the largest limit.
-func (h *harness) census(ctx context.Context) []pet {
-	GinkgoHelper()
-	x := h.listPets(ctx, "limit="+strconv.Itoa(h.contract.limitMax))
-	x.require(x.status == http.StatusOK, ruleContract, fmt.Sprintf("listPets with a valid key and limit must answer 200; status %d", x.status))
-	return x.pets()
-}
-
-// listedPet returns a pet taken from listPets, so that read checks need
-// no pet of their own. It skips the spec if the catalogue is empty.
-func (h *harness) listedPet(ctx context.Context) pet {
-	GinkgoHelper()
-	pets := h.census(ctx)
-	if len(pets) == 0 {
-		Skip("the catalogue is empty: no pet to read")
-	}
-	return pets[h.rnd.IntN(len(pets))]
-}
-
-// fallbackCategory is the categoryId of pets created on a deployment that
-// lists no pet to take one from.
-const fallbackCategory = 1
-
-// category returns a categoryId for a pet to create: the most common one
-// among the pets listed, so one the deployment knows, or fallbackCategory
-// if it lists none. Categories are a gap of the interface: a server may
-// refuse an id it does not know.
-func (h *harness) category(ctx context.Context) int64 {
-	GinkgoHelper()
-	counts := map[int64]int{}
-	for _, p := range h.census(ctx) {
-		if id, ok := exactInt(p.CategoryID); ok {
-			counts[id]++
-		}
-	}
-	best := int64(fallbackCategory)
-	for _, id := range slices.Sorted(maps.Keys(counts)) {
-		if counts[id] > counts[best] {
-			best = id
-		}
-	}
-	return best
-}
-
-// absentID returns an id that no pet has, in all likelihood: a random one
-// in a range no catalogue fills, never a fixed guess.
-func (h *harness) absentID() int64 {
-	return 1<<53 + h.rnd.Int64N(math.MaxInt64-1<<53)
-}
-
-// invalidKey returns a key no server issued.
-func (h *harness) invalidKey() string {
-	return "conformance-invalid-" + strconv.FormatUint(h.rnd.Uint64(), 36)
-}
-
-// petName returns a new name for a pet this run creates.
-func (h *harness) petName() string {
-	return NamePrefix + h.runID + "-" + strconv.FormatInt(h.named.Add(1), 10)
-}
-
-// randomStatus returns one of the PetStatus values.
-func (h *harness) randomStatus() string {
-	return h.contract.Statuses[h.rnd.IntN(len(h.contract.Statuses))]
-}
-
-// pastSunset reports whether getPet's removal date has come.
-func (h *harness) pastSunset() bool {
-	return !h.cfg.now().Before(h.contract.Deprecation.Sunset)
-}
-
-// skipPastSunset skips a spec of getPet once it may have been removed.
-func (h *harness) skipPastSunset() {
-	if h.pastSunset() {
-		Skip("getPet was to be removed on " + h.contract.SunsetDay + ": it need not answer any more")
-	}
-}
-
-// newPetBody returns a NewPet as JSON. An empty status is left out.
-func newPetBody(name string, categoryID int64, status string) string {
-	m := map[string]any{"name": name, "categoryId": categoryID}
-	if status != "" {
-		m["status"] = status
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
-}
-
-// create creates a pet and checks the answer: 201 with the pet sent and
-// an integer id. It returns the pet as sent, with the id it got.
-func (h *harness) create(ctx context.Context, categoryID int64, status string) (*exchange, pet) {
-	GinkgoHelper()
-	name := h.petName()
-	x := h.createPet(ctx, newPetBody(name, categoryID, status))
-	return x, checkCreated(x, name, categoryID, status)
-}
-
-// checkCreated checks x, the answer to a createPet of the pet of name,
-// categoryID and status: 201 with that pet and an integer id. It returns
-// the pet as sent, with the id it got.
-func checkCreated(x *exchange, name string, categoryID int64, status string) pet {
-	GinkgoHelper()
-	x.require(x.status == http.StatusCreated, ruleCreate, fmt.Sprintf("status %d, want 201", x.status))
-	got := x.pet()
-	_, ok := exactInt(got.ID)
-	x.require(ok, ruleCreate, fmt.Sprintf("id %s is not an int64 integer", got.ID))
-	want := pet{ID: got.ID, Name: name, CategoryID: json.Number(strconv.FormatInt(categoryID, 10))}
-	if status != "" {
-		want.Status = &status
-	} else {
-		want.Status = got.Status // any PetStatus or none; the schema checked which
-	}
-	same, diff := got.same(want)
-	x.require(same, ruleCreate, "the created pet differs from what was sent: "+diff)
-	return got
 }

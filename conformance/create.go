@@ -1,0 +1,209 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// The checks of createPet. Every one creates, or may create on a faulty
+// server.
+
+// checkCreate creates a pet of a category a listed pet has, with status
+// ("" for none): the answer must be 201 with the pet sent.
+func (h *harness) checkCreate(ctx context.Context, status string) error {
+	category, err := h.category(ctx)
+	if err != nil {
+		return err
+	}
+	_, _, err = h.create(ctx, category, status)
+	return err
+}
+
+// extremeCategory is a categoryId at the edge of int64.
+type extremeCategory struct {
+	name string
+	id   int64
+}
+
+// extremeCategories are the categoryIds that a server either refuses or
+// keeps digit for digit: categories are a gap, and a server may know only
+// some.
+var extremeCategories = []extremeCategory{
+	{"the largest int64 categoryId", math.MaxInt64},
+	{"the smallest int64 categoryId", math.MinInt64},
+	{"categoryId 0", 0},
+}
+
+// checkExtremeCategory creates a pet of a categoryId at the edge of int64:
+// the answer must be 201 with the categoryId sent, digit for digit, or 400
+// for a category the deployment does not know.
+func (h *harness) checkExtremeCategory(ctx context.Context, categoryID int64) error {
+	name := h.petName()
+	x, err := h.createPet(ctx, newPetBody(name, categoryID, ""))
+	if err != nil || x.status == http.StatusBadRequest {
+		return err // a 400 carries an Error body; the client has checked it
+	}
+	_, err = checkCreated(x, name, categoryID, "")
+	return err
+}
+
+// checkStrictCategory creates a pet of a categoryId at the edge of int64:
+// petmock accepts any.
+func (h *harness) checkStrictCategory(ctx context.Context, categoryID int64) error {
+	name := h.petName()
+	x, err := h.createPet(ctx, newPetBody(name, categoryID, ""))
+	if err != nil {
+		return err
+	}
+	if err := x.require(x.status == http.StatusCreated, ruleStrictCategory, fmt.Sprintf("categoryId %d: status %d, want 201", categoryID, x.status)); err != nil {
+		return err
+	}
+	_, err = checkCreated(x, name, categoryID, "")
+	return err
+}
+
+// checkNewIDs creates two pets, one after the other: they must get
+// different ids, and getPet must return each.
+func (h *harness) checkNewIDs(ctx context.Context) error {
+	category, err := h.category(ctx)
+	if err != nil {
+		return err
+	}
+	_, first, err := h.create(ctx, category, h.randomStatus())
+	if err != nil {
+		return err
+	}
+	x, second, err := h.create(ctx, category, h.randomStatus())
+	if err != nil {
+		return err
+	}
+	if err := x.require(first.id() != second.id(), ruleNewID, fmt.Sprintf("the pet created before, %s, got id %s too", first, first.ID)); err != nil {
+		return err
+	}
+	if err := h.beforeSunset(); err != nil {
+		return err
+	}
+	if err := h.readBack(ctx, first); err != nil {
+		return err
+	}
+	return h.readBack(ctx, second)
+}
+
+// checkCreatedReadBack creates a pet of status: getPet must then return
+// it, unchanged.
+func (h *harness) checkCreatedReadBack(ctx context.Context, status string) error {
+	if err := h.beforeSunset(); err != nil {
+		return err
+	}
+	category, err := h.category(ctx)
+	if err != nil {
+		return err
+	}
+	_, created, err := h.create(ctx, category, status)
+	if err != nil {
+		return err
+	}
+	return h.readBack(ctx, created)
+}
+
+// checkCreatedListed creates a pet of status: listPets filtered by its
+// status must then list it.
+func (h *harness) checkCreatedListed(ctx context.Context, status string) error {
+	category, err := h.category(ctx)
+	if err != nil {
+		return err
+	}
+	_, created, err := h.create(ctx, category, status)
+	if err != nil {
+		return err
+	}
+	return h.checkListed(ctx, created)
+}
+
+// invalidBody is a body of createPet with one fault. CATEGORY stands for
+// a category the deployment knows, so that the 400 is for that fault and
+// no other, and NAME for a name of the run.
+type invalidBody struct {
+	name, body string
+}
+
+// invalidBodies are the bodies the check of invalid bodies sends.
+var invalidBodies = []invalidBody{
+	{"name missing", `{"categoryId":CATEGORY}`},
+	{"categoryId missing", `{"name":NAME}`},
+	{"name a number", `{"name":42,"categoryId":CATEGORY}`},
+	{"name null", `{"name":null,"categoryId":CATEGORY}`},
+	{"categoryId a string", `{"name":NAME,"categoryId":"CATEGORY"}`},
+	{"categoryId a fraction", `{"name":NAME,"categoryId":CATEGORY.5}`},
+	{"categoryId beyond int64", `{"name":NAME,"categoryId":9223372036854775808}`},
+	{"categoryId null", `{"name":NAME,"categoryId":null}`},
+	{"status outside PetStatus", `{"name":NAME,"categoryId":CATEGORY,"status":"lost"}`},
+	{"status a number", `{"name":NAME,"categoryId":CATEGORY,"status":1}`},
+	{"body null", `null`},
+	{"malformed JSON", `{"name":NAME,`},
+	{"empty body", ``},
+	{"body an array", `[{"name":NAME,"categoryId":CATEGORY}]`},
+	{"body a string", `"pet"`},
+}
+
+// checkInvalidBody sends one of invalidBodies: it must get 400, with an
+// Error body the client has checked.
+func (h *harness) checkInvalidBody(ctx context.Context, body string) error {
+	if strings.Contains(body, "CATEGORY") {
+		category, err := h.category(ctx)
+		if err != nil {
+			return err
+		}
+		body = strings.ReplaceAll(body, "CATEGORY", strconv.FormatInt(category, 10))
+	}
+	body = strings.ReplaceAll(body, "NAME", strconv.Quote(h.petName()))
+	x, err := h.createPet(ctx, body)
+	if err != nil {
+		return err
+	}
+	return x.require(x.status == http.StatusBadRequest, ruleCreateBad, fmt.Sprintf("status %d, want 400", x.status))
+}
+
+// checkStrictDefaultStatus creates a pet without a status: petmock gives
+// it the document's default.
+func (h *harness) checkStrictDefaultStatus(ctx context.Context) error {
+	category, err := h.category(ctx)
+	if err != nil {
+		return err
+	}
+	x, created, err := h.create(ctx, category, "")
+	if err != nil {
+		return err
+	}
+	want := h.contract.DefaultStatus
+	return x.require(created.status() == want, ruleStrictDefault, fmt.Sprintf("status %s, want %q", quoteOrNone(created.Status), want))
+}
+
+// checkStrictLocation creates a pet: petmock's 201 carries the URL of the
+// pet as its Location.
+func (h *harness) checkStrictLocation(ctx context.Context) error {
+	category, err := h.category(ctx)
+	if err != nil {
+		return err
+	}
+	x, created, err := h.create(ctx, category, h.randomStatus())
+	if err != nil {
+		return err
+	}
+	location := x.header.Get("Location")
+	if err := x.require(location != "", ruleStrictLocation, "no Location header"); err != nil {
+		return err
+	}
+	from, _ := url.Parse(x.url)
+	u, parseErr := from.Parse(location)
+	if err := x.require(parseErr == nil, ruleStrictLocation, fmt.Sprintf("Location %q is not a URL", location)); err != nil {
+		return err
+	}
+	want := h.base.String() + "/pets/" + strconv.FormatInt(created.id(), 10)
+	return x.require(u.String() == want, ruleStrictLocation, fmt.Sprintf("Location %q, want %s", location, want))
+}

@@ -1,0 +1,100 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// The checks of getPet's deprecation headers, on a 200 and on a 404.
+
+// deprecationDate is an RFC 9745 Deprecation value: "@" and unix seconds.
+var deprecationDate = regexp.MustCompile(`^@(-?[0-9]+)$`)
+
+// deprecatedAnswer is an answer of getPet whose deprecation headers the
+// checks judge.
+type deprecatedAnswer struct {
+	name string
+	get  func(ctx context.Context, h *harness) (*exchange, error)
+}
+
+// deprecatedAnswers are the answers of getPet the checks judge.
+var deprecatedAnswers = []deprecatedAnswer{
+	{"on a 200 for a listed pet", func(ctx context.Context, h *harness) (*exchange, error) {
+		return h.readListed(ctx)
+	}},
+	{"on a 404 for an id no pet has", func(ctx context.Context, h *harness) (*exchange, error) {
+		x, err := h.getPet(ctx, h.absentID())
+		if err != nil {
+			return x, err
+		}
+		return x, x.require(x.status == http.StatusNotFound, ruleNotFound, fmt.Sprintf("status %d, want 404", x.status))
+	}},
+}
+
+// checkSunset judges the Sunset header of an answer, where present: an
+// HTTP-date on the removal day.
+func (h *harness) checkSunset(ctx context.Context, get func(context.Context, *harness) (*exchange, error)) error {
+	x, err := get(ctx, h)
+	if err != nil {
+		return err
+	}
+	v := x.header.Get("Sunset")
+	if v == "" {
+		return nil
+	}
+	t, parseErr := http.ParseTime(v)
+	if err := x.require(parseErr == nil, ruleSunset, fmt.Sprintf("Sunset %q is not an HTTP-date", v)); err != nil {
+		return err
+	}
+	return x.require(t.UTC().Format(time.DateOnly) == h.contract.SunsetDay, ruleSunset, fmt.Sprintf("Sunset %q is not on %s", v, h.contract.SunsetDay))
+}
+
+// checkDeprecation judges the Deprecation header of an answer, where
+// present: an RFC 9745 date no later than the Sunset.
+func (h *harness) checkDeprecation(ctx context.Context, get func(context.Context, *harness) (*exchange, error)) error {
+	x, err := get(ctx, h)
+	if err != nil {
+		return err
+	}
+	v := x.header.Get("Deprecation")
+	if v == "" {
+		return nil
+	}
+	m := deprecationDate.FindStringSubmatch(v)
+	if err := x.require(m != nil, ruleDeprecation, fmt.Sprintf("Deprecation %q is not @<unix seconds>", v)); err != nil {
+		return err
+	}
+	secs, parseErr := strconv.ParseInt(m[1], 10, 64)
+	if err := x.require(parseErr == nil, ruleDeprecation, fmt.Sprintf("Deprecation %q is out of range", v)); err != nil {
+		return err
+	}
+	sunset := h.contract.Deprecation.Sunset
+	if t, err := http.ParseTime(x.header.Get("Sunset")); err == nil {
+		sunset = t
+	}
+	return x.require(secs <= sunset.Unix(), ruleDeprecation,
+		fmt.Sprintf("Deprecation %q (%s) is after the Sunset (%s)", v, time.Unix(secs, 0).UTC().Format(time.RFC3339), sunset.UTC().Format(time.RFC3339)))
+}
+
+// checkStrictDeprecation judges the headers of an answer as petmock sends
+// them: the document's Deprecation and Sunset, and a successor-version
+// Link.
+func (h *harness) checkStrictDeprecation(ctx context.Context, get func(context.Context, *harness) (*exchange, error)) error {
+	d := h.contract.Deprecation
+	x, err := get(ctx, h)
+	if err != nil {
+		return err
+	}
+	sunset, deprecation := d.Sunset.UTC().Format(http.TimeFormat), "@"+strconv.FormatInt(d.Since.Unix(), 10)
+	if err := x.require(x.header.Get("Sunset") == sunset, ruleStrictDeprecation, fmt.Sprintf("Sunset %q, want %q", x.header.Get("Sunset"), sunset)); err != nil {
+		return err
+	}
+	if err := x.require(x.header.Get("Deprecation") == deprecation, ruleStrictDeprecation, fmt.Sprintf("Deprecation %q, want %q", x.header.Get("Deprecation"), deprecation)); err != nil {
+		return err
+	}
+	return x.require(linkTarget(x.header, "successor-version") != "", ruleStrictDeprecation, `no Link with rel="successor-version"`)
+}

@@ -1,0 +1,27 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+)
+
+// The checks of getPet that need no pet of their own.
+
+// checkGetListed reads a listed pet: getPet must answer 200 with it,
+// unchanged, before its sunset.
+func (h *harness) checkGetListed(ctx context.Context) error {
+	_, err := h.readListed(ctx)
+	return err
+}
+
+// checkNotFound reads an id no pet has: getPet must answer 404, with an
+// Error body the client has checked.
+func (h *harness) checkNotFound(ctx context.Context) error {
+	id := h.absentID()
+	x, err := h.getPet(ctx, id)
+	if err != nil {
+		return err
+	}
+	return x.require(x.status == http.StatusNotFound, ruleNotFound, fmt.Sprintf("id %d: status %d, want 404", id, x.status))
+}

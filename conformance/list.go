@@ -1,0 +1,369 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+)
+
+// The checks of listPets: limit, the status filter and unique ids. The
+// client holds every page to its limit (at most the limit, the default or
+// the maximum), so the checks judge what it cannot: that a page is full
+// when more pets exist.
+
+// maxUniquePages bounds the pages of listPets whose ids the check of unique
+// ids compares.
+const maxUniquePages = 5
+
+// checkLimitDefault lists pets without limit: the page must hold the
+// default number of pets when at least that many exist.
+func (h *harness) checkLimitDefault(ctx context.Context) error {
+	c := h.contract
+	before, err := h.census(ctx)
+	if err != nil {
+		return err
+	}
+	x, err := h.listPets(ctx, "")
+	if err != nil {
+		return err
+	}
+	if err := x.require(x.status == http.StatusOK, ruleLimitDefault, fmt.Sprintf("status %d, want 200", x.status)); err != nil {
+		return err
+	}
+	pets, err := x.pets()
+	if err != nil {
+		return err
+	}
+	after, err := h.census(ctx)
+	if err != nil {
+		return err
+	}
+	// Others may create pets meanwhile: judge by the fewer.
+	available := min(len(before), len(after))
+	return x.require(len(pets) >= min(available, c.limitDefault), ruleLimitDefault, fmt.Sprintf("got %d pets, but at least %d exist (seen with limit=%d)", len(pets), available, c.limitMax))
+}
+
+// limitChoice is a limit the check of limit asks for, chosen once the
+// number of pets available is known.
+type limitChoice struct {
+	name   string
+	choose func(h *harness, available int) int
+}
+
+// limitChoices are the limits the check of limit asks for: the minimum,
+// one between, and the maximum.
+func limitChoices(c contract) []limitChoice {
+	return []limitChoice{
+		{fmt.Sprintf("limit=%d, the minimum", c.limitMin), func(*harness, int) int { return c.limitMin }},
+		{"a value between, below the number of pets when it can be", func(h *harness, available int) int {
+			// Below the number of pets, so that a server that ignores
+			// limit shows it.
+			hi := min(available-1, c.limitMax-1)
+			if hi <= c.limitMin+1 {
+				return (c.limitMin + c.limitMax) / 2
+			}
+			return c.limitMin + 1 + h.rnd.IntN(hi-c.limitMin)
+		}},
+		{fmt.Sprintf("limit=%d, the maximum", c.limitMax), func(*harness, int) int { return c.limitMax }},
+	}
+}
+
+// checkLimit lists pets with the limit choose gives: the page must hold
+// that many pets when at least that many exist.
+func (h *harness) checkLimit(ctx context.Context, choose func(h *harness, available int) int) error {
+	c := h.contract
+	before, err := h.census(ctx)
+	if err != nil {
+		return err
+	}
+	limit := choose(h, len(before))
+	x, err := h.listPets(ctx, "limit="+strconv.Itoa(limit))
+	if err != nil {
+		return err
+	}
+	if err := x.require(x.status == http.StatusOK, ruleLimit, fmt.Sprintf("limit=%d is valid; status %d, want 200", limit, x.status)); err != nil {
+		return err
+	}
+	pets, err := x.pets()
+	if err != nil {
+		return err
+	}
+	after, err := h.census(ctx)
+	if err != nil {
+		return err
+	}
+	available := min(len(before), len(after))
+	return x.require(len(pets) >= min(available, limit), ruleLimit, fmt.Sprintf("got %d pets for limit=%d, but %d exist (seen with limit=%d)", len(pets), limit, available, c.limitMax))
+}
+
+// checkFullPage checks what the other checks of limit take for granted:
+// the unfiltered page of the largest limit shows how many pets exist. A
+// server that caps every page lower would fool them; the lists of each
+// status, and the page after, show more pets if there are.
+func (h *harness) checkFullPage(ctx context.Context) error {
+	c := h.contract
+	for attempt := 1; ; attempt++ {
+		ref, err := h.listPets(ctx, "limit="+strconv.Itoa(c.limitMax))
+		if err != nil {
+			return err
+		}
+		if err := ref.require(ref.status == http.StatusOK, ruleLimit, fmt.Sprintf("limit=%d is valid; status %d, want 200", c.limitMax, ref.status)); err != nil {
+			return err
+		}
+		refPets, err := ref.pets()
+		if err != nil {
+			return err
+		}
+		shown := len(refPets)
+		if shown == c.limitMax {
+			return nil
+		}
+		seen := map[int64]bool{}
+		add := func(x *exchange) error {
+			if x == nil || x.status != http.StatusOK {
+				return nil
+			}
+			pets, err := x.pets()
+			for _, p := range pets {
+				seen[p.id()] = true
+			}
+			return err
+		}
+		if err := add(ref); err != nil {
+			return err
+		}
+		next, _, err := h.nextPage(ctx, ref)
+		if err != nil {
+			return err
+		}
+		if err := add(next); err != nil {
+			return err
+		}
+		for _, st := range c.Statuses {
+			x, err := h.listPets(ctx, "status="+url.QueryEscape(st)+"&limit="+strconv.Itoa(c.limitMax))
+			if err != nil {
+				return err
+			}
+			if err := add(x); err != nil {
+				return err
+			}
+		}
+		// Pets created meanwhile are in a census taken after.
+		census, err := h.census(ctx)
+		if err != nil {
+			return err
+		}
+		if len(seen) <= max(shown, len(census)) {
+			return nil
+		}
+		// Pets removed meanwhile are not: judge again.
+		if attempt == 2 {
+			return h.broken(ref, ruleLimit, fmt.Sprintf("limit=%d gave %d pets, yet the lists of each status and the page after show %d distinct pets: a page may hold fewer pets than its limit only when no more exist", c.limitMax, shown, len(seen)))
+		}
+	}
+}
+
+// badLimit is a query of listPets with a limit out of range, not an
+// integer, or given twice.
+type badLimit struct {
+	name, query string
+}
+
+// badLimits are the bad limits the checks send.
+func badLimits(c contract) []badLimit {
+	var out []badLimit
+	for _, v := range []string{
+		strconv.Itoa(c.limitMin - 1), "-1", strconv.Itoa(c.limitMax + 1), strconv.Itoa(c.limitMax * 10),
+		"ten", "1.5", "",
+	} {
+		out = append(out, badLimit{"limit=" + v, "limit=" + url.QueryEscape(v)})
+	}
+	return append(out, badLimit{"limit given twice", "limit=1&limit=2"})
+}
+
+// checkBadLimit lists pets with a bad limit: the answer may be a 400 or a
+// clamped page, never a 5xx or more pets than the maximum.
+func (h *harness) checkBadLimit(ctx context.Context, query string) error {
+	x, err := h.listPets(ctx, query)
+	if err != nil {
+		return err
+	}
+	// A 5xx is not documented, and a page of more than the maximum breaks
+	// the limit, so the client has judged those already; the interface
+	// lists no 400 for listPets, so a clamped page passes too.
+	return x.require(x.status == http.StatusOK || x.status == http.StatusBadRequest, ruleLimitBad, fmt.Sprintf("status %d", x.status))
+}
+
+// checkStrictBadLimit lists pets with a bad limit: petmock answers 400.
+func (h *harness) checkStrictBadLimit(ctx context.Context, query string) error {
+	x, err := h.listPets(ctx, query)
+	if err != nil {
+		return err
+	}
+	return x.require(x.status == http.StatusBadRequest, ruleStrictLimit, fmt.Sprintf("status %d, want 400", x.status))
+}
+
+// checkStatusFilter lists pets of a status: every pet listed must have it.
+func (h *harness) checkStatusFilter(ctx context.Context, status string) error {
+	x, err := h.listPets(ctx, "status="+url.QueryEscape(status)+"&limit="+strconv.Itoa(h.contract.limitMax))
+	if err != nil {
+		return err
+	}
+	if err := x.require(x.status == http.StatusOK, ruleStatus, fmt.Sprintf("status=%s is a PetStatus; status %d, want 200", status, x.status)); err != nil {
+		return err
+	}
+	pets, err := x.pets()
+	if err != nil {
+		return err
+	}
+	for _, p := range pets {
+		if err := x.require(p.status() == status, ruleStatus, fmt.Sprintf("asked for %s, got %s", status, p)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkStatusFound lists pets of a status that the unfiltered list shows
+// a pet of: the filtered list must show some too.
+func (h *harness) checkStatusFound(ctx context.Context, status string) error {
+	c := h.contract
+	for attempt := 1; ; attempt++ {
+		census, err := h.census(ctx)
+		if err != nil {
+			return err
+		}
+		var shown *pet
+		for _, p := range census {
+			if p.status() == status {
+				shown = &p
+				break
+			}
+		}
+		switch {
+		case shown == nil && attempt == 1:
+			return skipf("the first page of listPets shows no pet of status %s", status)
+		case shown == nil:
+			return skipf("the pet of status %s that listPets showed changed or went away meanwhile, and no other took its place", status)
+		}
+		// The filter may show a change a little after the unfiltered list
+		// does.
+		var x *exchange
+		found, err := h.settle(ctx, func() (bool, error) {
+			var err error
+			if x, err = h.listPets(ctx, "status="+url.QueryEscape(status)+"&limit="+strconv.Itoa(c.limitMax)); err != nil {
+				return false, err
+			}
+			if err := x.require(x.status == http.StatusOK, ruleStatusFound, fmt.Sprintf("status=%s is a PetStatus; status %d, want 200", status, x.status)); err != nil {
+				return false, err
+			}
+			pets, err := x.pets()
+			return len(pets) > 0, err
+		})
+		switch {
+		case err != nil:
+			return err
+		case found:
+			return nil
+		}
+		// Another client may have changed that pet meanwhile: judge again
+		// by a fresh listing.
+		if attempt == 2 {
+			return h.broken(x, ruleStatusFound, fmt.Sprintf("listPets shows %s, but status=%s returns no pet, again when listed afresh", shown, status))
+		}
+	}
+}
+
+// statusesOutside returns those of values that are no PetStatus.
+func statusesOutside(c contract, values ...string) []string {
+	return slices.DeleteFunc(values, func(v string) bool { return slices.Contains(c.Statuses, v) })
+}
+
+// checkUnknownStatus lists pets of a status outside PetStatus: the answer
+// may be a 400 or a list, but none of another status.
+func (h *harness) checkUnknownStatus(ctx context.Context, value string) error {
+	x, err := h.listPets(ctx, "status="+url.QueryEscape(value))
+	if err != nil {
+		return err
+	}
+	if err := x.require(x.status == http.StatusOK || x.status == http.StatusBadRequest, ruleStatusBad, fmt.Sprintf("status %d", x.status)); err != nil {
+		return err
+	}
+	if x.status != http.StatusOK {
+		return nil
+	}
+	pets, err := x.pets()
+	if err != nil {
+		return err
+	}
+	for _, p := range pets {
+		if err := x.require(p.status() == value, ruleStatusBad, fmt.Sprintf("asked for %q, got %s", value, p)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkStrictUnknownStatus lists pets of a status outside PetStatus:
+// petmock answers 400.
+func (h *harness) checkStrictUnknownStatus(ctx context.Context, value string) error {
+	x, err := h.listPets(ctx, "status="+url.QueryEscape(value))
+	if err != nil {
+		return err
+	}
+	return x.require(x.status == http.StatusBadRequest, ruleStrictStatus, fmt.Sprintf("status=%q: status %d, want 400", value, x.status))
+}
+
+// checkOneIDPerPet checks what the client cannot, which finds an id twice
+// in one page: across pages and filters, an id must still name one pet,
+// the same name and category wherever it shows (its status may change
+// meanwhile).
+func (h *harness) checkOneIDPerPet(ctx context.Context) error {
+	c := h.contract
+	named := map[int64]pet{}
+	note := func(x *exchange, page []pet) error {
+		for _, p := range page {
+			q, ok := named[p.id()]
+			if !ok {
+				named[p.id()] = p
+				continue
+			}
+			if err := x.require(p.Name == q.Name && sameNumber(p.CategoryID, q.CategoryID), ruleUniqueIDs,
+				fmt.Sprintf("id %d names two pets: %s here, %s in another list", p.id(), p, q)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	first, err := h.listPets(ctx, "limit="+strconv.Itoa(c.limitMax))
+	if err != nil {
+		return err
+	}
+	pages := 0
+	if _, err := h.walk(ctx, first, ruleUniqueIDs, func(x *exchange, page []pet) (bool, error) {
+		pages++
+		return pages < maxUniquePages, note(x, page)
+	}); err != nil {
+		return err
+	}
+	for _, st := range c.Statuses {
+		x, err := h.listPets(ctx, "status="+url.QueryEscape(st)+"&limit="+strconv.Itoa(c.limitMax))
+		if err != nil {
+			return err
+		}
+		if err := x.require(x.status == http.StatusOK, ruleUniqueIDs, fmt.Sprintf("status=%s is a PetStatus; status %d, want 200", st, x.status)); err != nil {
+			return err
+		}
+		pets, err := x.pets()
+		if err != nil {
+			return err
+		}
+		if err := note(x, pets); err != nil {
+			return err
+		}
+	}
+	return nil
+}

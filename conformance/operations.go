@@ -1,0 +1,236 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/petstore/contract/spec"
+)
+
+// The generic checks of every operation of the document: it is served, it
+// answers a valid request with a documented success, a secured one refuses
+// requests without a valid key, and one that takes input refuses input
+// that breaks its schema (invalid.go).
+
+// mutating reports whether a request of op can change state.
+func mutating(op *spec.Operation) bool {
+	return op.Method != http.MethodGet && op.Method != http.MethodHead && op.Method != http.MethodOptions
+}
+
+// served skips a check of a deprecated operation once its sunset has
+// come: it need not answer any more.
+func (h *harness) served(op *spec.Operation) error {
+	if d := op.Deprecation; d != nil && !d.Sunset.IsZero() && !h.cfg.now().Before(d.Sunset) {
+		return skipf("%s was to be removed on %s: it need not answer any more", op.ID, d.Sunset.Format("2006-01-02"))
+	}
+	return nil
+}
+
+// validRequest returns a valid request of op: a new item of a resource
+// where op acts on one and can change it, a listed one where it only
+// reads, and values made from the document for everything else. madeUp
+// says that the path names something the suite made up, which the
+// deployment may rightly not find.
+func (h *harness) validRequest(ctx context.Context, op *spec.Operation) (r *request, madeUp bool, err error) {
+	fixed := map[string]string{}
+	if res := op.Resource; res != nil && op.Role != spec.RoleList && op.Role != spec.RoleCreate {
+		if mutating(op) {
+			created, params, err := h.createItem(ctx, res)
+			if err != nil {
+				return nil, false, err
+			}
+			fixed = params
+			fixed[res.IDParam] = created.id(res.IDProperty)
+		} else {
+			ids, err := h.listedIDs(ctx, res)
+			if err != nil {
+				return nil, false, err
+			}
+			if len(ids) == 0 {
+				return nil, false, skipf("the list of %s shows no item for %s to read", res.Name, op.ID)
+			}
+			fixed[res.IDParam] = valueText(ids[h.rnd.IntN(len(ids))])
+		}
+	}
+	params, madeUp, err := h.pathParams(ctx, op, fixed)
+	if err != nil {
+		return nil, false, err
+	}
+	var body any
+	b, err := h.body(ctx, op)
+	if err != nil {
+		return nil, false, err
+	}
+	if b != nil {
+		body = b
+	}
+	query, err := h.requiredQuery(ctx, op)
+	if err != nil {
+		return nil, false, err
+	}
+	r = h.opRequest(op, params, query, body)
+	r.mustExist, r.madeUp, r.params = true, madeUp, params
+	return r, madeUp, nil
+}
+
+// checkValidRequest sends a valid request of op: it must be answered with
+// a documented 2xx, whose body the client has checked against the schema.
+// A 404 or 405 says that the operation is missing.
+//
+// Other clients may remove a listed item between the listing and the
+// read: a read answered 404 is sent again, for another listed item, when
+// the list no longer shows the one asked for, and within the settle window
+// when it still does.
+func (h *harness) checkValidRequest(ctx context.Context, op *spec.Operation) error {
+	for range maxListedTries {
+		r, madeUp, err := h.validRequest(ctx, op)
+		if err != nil {
+			return err
+		}
+		if res := op.Resource; op.Role == spec.RoleRead && !madeUp {
+			id := r.params[res.IDParam]
+			probe := *r
+			probe.mustExist = false
+			x, err := h.send(ctx, &probe)
+			if err != nil {
+				return err
+			}
+			if x.status == http.StatusNotFound {
+				ids, err := h.listedIDs(ctx, res)
+				if err != nil {
+					return err
+				}
+				if !slices.Contains(listedTexts(ids), id) {
+					continue // removed meanwhile
+				}
+				if _, err := h.settle(ctx, func() (bool, error) {
+					var err error
+					x, err = h.send(ctx, &probe)
+					return x.status != http.StatusNotFound, err
+				}); err != nil {
+					return err
+				}
+			}
+			if x.status != http.StatusNotFound {
+				return x.require(x.status >= 200 && x.status < 300, ruleOpSuccess, fmt.Sprintf("%s of listed item %s: status %d, want a documented 2xx", op.ID, id, x.status))
+			}
+		}
+		return h.checkAnswer(ctx, op, r, madeUp)
+	}
+	return skipf("the last %d items listed were gone before %s could read them: other clients are removing them, so %s could not be judged", maxListedTries, op.ID, op.ID)
+}
+
+// listedTexts returns ids as text.
+func listedTexts(ids []any) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = valueText(id)
+	}
+	return out
+}
+
+// checkAnswer sends r, a valid request of op, and judges the answer.
+func (h *harness) checkAnswer(ctx context.Context, op *spec.Operation, r *request, madeUp bool) error {
+	x, err := h.send(ctx, r)
+	if err != nil {
+		return err
+	}
+	if x.status == http.StatusNotFound && madeUp {
+		return skipf("%s answered 404, which it documents, for a path the suite made up: the deployment may rightly know no such thing", op.ID)
+	}
+	return x.require(x.status >= 200 && x.status < 300, ruleOpSuccess, fmt.Sprintf("%s: status %d, want a documented 2xx", op.ID, x.status))
+}
+
+// checkRefused sends a request of op without a key, or with key, which is
+// not one the deployment accepts: it must be answered 401, with an Error
+// body the client has checked.
+func (h *harness) checkRefused(ctx context.Context, op *spec.Operation, key string) error {
+	params, _, err := h.pathParams(ctx, op, nil)
+	if err != nil {
+		return err
+	}
+	var body any
+	b, err := h.body(ctx, op)
+	if err != nil {
+		return err
+	}
+	if b != nil {
+		body = b
+	}
+	query, err := h.requiredQuery(ctx, op)
+	if err != nil {
+		return err
+	}
+	x, err := h.send(ctx, h.opRequest(op, params, query, body, h.credentials(op, key)))
+	if err != nil {
+		return err
+	}
+	sent := "no key"
+	if key != "" {
+		sent = "a key the deployment never issued"
+	}
+	return x.require(x.status == http.StatusUnauthorized, ruleOpAuth, fmt.Sprintf("%s with %s: status %d, want 401", op.ID, sent, x.status))
+}
+
+// createItem creates an item of res through its create operation, checks
+// that it was created, and returns it with the path parameters of its
+// collection.
+func (h *harness) createItem(ctx context.Context, res *spec.Resource) (item, map[string]string, error) {
+	if res.CreateOp == nil {
+		return nil, nil, skipf("%s has no create operation to make an item with", res.Name)
+	}
+	params, err := h.collectionParams(ctx, res)
+	if err != nil {
+		return nil, nil, err
+	}
+	body, err := h.body(ctx, res.CreateOp)
+	if err != nil {
+		return nil, nil, err
+	}
+	x, err := h.send(ctx, h.opRequest(res.CreateOp, params, nil, body))
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := x.require(x.status >= 200 && x.status < 300, ruleItemCreate, fmt.Sprintf("%s of a valid item: status %d, want a documented 2xx", res.CreateOp.ID, x.status)); err != nil {
+		return nil, nil, err
+	}
+	if res.CreateOp.JSONSchema(x.status) == nil {
+		return nil, nil, skipf("%s answers %d without a body, so the id of the item created is not known", res.CreateOp.ID, x.status)
+	}
+	created, err := x.item()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := x.require(created.id(res.IDProperty) != "", ruleItemCreate, fmt.Sprintf("the %s created has no %s", singularOf(res), res.IDProperty)); err != nil {
+		return nil, nil, err
+	}
+	if diff := differences(created, body); diff != "" {
+		return nil, nil, x.require(false, ruleItemCreate, "the item created differs from what was sent: "+diff)
+	}
+	return created, params, nil
+}
+
+// singularOf names one item of a resource in messages.
+func singularOf(res *spec.Resource) string {
+	if n := res.Name; strings.HasSuffix(n, "s") && len(n) > 1 {
+		return strings.TrimSuffix(n, "s")
+	}
+	return res.Name
+}
+
+// invalidRequest is a request of an operation that breaks its schema in
+// one way.
+type invalidRequest struct {
+	name string
+	// body changes a valid body; nil leaves it. query changes a valid
+	// query; nil leaves it.
+	body  func(map[string]any) any
+	query func(url.Values)
+	// inQuery says that the fault is in the query, where a 400 is a gap of
+	// the interface for the Petstore's list.
+	inQuery bool
+}

@@ -1,0 +1,88 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+)
+
+// checkStrictPages walks the pages of listPets, filtered by status ("" for
+// all pets), as petmock paginates: Link rel="next" while more pets follow,
+// pages ordered by id, each pet seen once.
+func (h *harness) checkStrictPages(ctx context.Context, status string) error {
+	c := h.contract
+	filter := ""
+	if status != "" {
+		filter = "status=" + url.QueryEscape(status) + "&"
+	}
+	// The reference: the first page at the largest limit.
+	ref, err := h.listPets(ctx, filter+"limit="+strconv.Itoa(c.limitMax))
+	if err != nil {
+		return err
+	}
+	if err := ref.require(ref.status == http.StatusOK, ruleStrictPagination, fmt.Sprintf("status %d, want 200", ref.status)); err != nil {
+		return err
+	}
+	want, err := ref.pets()
+	if err != nil {
+		return err
+	}
+	complete := len(want) < c.limitMax
+	if len(want) == 0 {
+		return ref.require(linkTarget(ref.header, "next") == "", ruleStrictPagination, "an empty list links to a next page")
+	}
+	last := want[len(want)-1].id()
+	size := min(max(len(want)/4, 1), 10)
+
+	var seen []pet
+	first, err := h.listPets(ctx, filter+"limit="+strconv.Itoa(size))
+	if err != nil {
+		return err
+	}
+	if _, err := h.walk(ctx, first, ruleStrictPagination, func(x *exchange, page []pet) (bool, error) {
+		for _, p := range page {
+			if status != "" {
+				if err := x.require(p.status() == status, ruleStatus, fmt.Sprintf("a later page of status=%s holds %s", status, p)); err != nil {
+					return false, err
+				}
+			}
+			if n := len(seen); n > 0 {
+				if err := x.require(p.id() > seen[n-1].id(), ruleStrictPagination,
+					fmt.Sprintf("id %d follows id %d: pets repeat or are out of order", p.id(), seen[n-1].id())); err != nil {
+					return false, err
+				}
+			}
+			seen = append(seen, p)
+		}
+		passed := len(seen) > 0 && seen[len(seen)-1].id() >= last
+		if !passed {
+			if err := x.require(linkTarget(x.header, "next") != "", ruleStrictPagination,
+				fmt.Sprintf("no next link after %d pets, but pets up to id %d exist", len(seen), last)); err != nil {
+				return false, err
+			}
+		}
+		// Past the reference's last pet, the rest of a long list need not
+		// be walked.
+		return !passed || complete, nil
+	}); err != nil {
+		return err
+	}
+
+	// No gaps: the walk saw exactly the reference, up to its last id;
+	// pets created meanwhile come after it.
+	var walked []string
+	for _, p := range seen {
+		if p.id() <= last {
+			walked = append(walked, string(p.ID))
+		}
+	}
+	var expected []string
+	for _, p := range want {
+		expected = append(expected, string(p.ID))
+	}
+	return ref.require(slices.Equal(walked, expected), ruleStrictPagination,
+		fmt.Sprintf("walking pages of limit=%d gave other pets than one page of limit=%d", size, c.limitMax))
+}

@@ -1,0 +1,251 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+
+	"github.com/petstore/contract/spec"
+)
+
+// The checks of every resource the document describes: what is created
+// reads back with every property sent and is listed, and, where the
+// document has the operations, is replaced, updated and deleted.
+
+// checkItemCreated creates an item of res: it must read back with every
+// property sent, and be listed.
+func (h *harness) checkItemCreated(ctx context.Context, res *spec.Resource) error {
+	created, params, err := h.createItem(ctx, res)
+	if err != nil {
+		return err
+	}
+	if err := h.readItemBack(ctx, res, params, created, map[string]any(created), ruleItemRead); err != nil {
+		return err
+	}
+	return h.checkItemListed(ctx, res, params, created)
+}
+
+// checkItemReplaced replaces an item the suite created: the answer and a
+// read after must hold every property sent.
+func (h *harness) checkItemReplaced(ctx context.Context, res *spec.Resource) error {
+	if err := h.served(res.Replace); err != nil {
+		return err
+	}
+	created, params, err := h.createItem(ctx, res)
+	if err != nil {
+		return err
+	}
+	id := created.id(res.IDProperty)
+	body, err := h.body(ctx, res.Replace)
+	if err != nil {
+		return err
+	}
+	params[res.IDParam] = id
+	x, err := h.send(ctx, h.opRequest(res.Replace, params, nil, body))
+	if err != nil {
+		return err
+	}
+	if err := x.require(x.status >= 200 && x.status < 300, ruleItemReplace, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Replace.ID, x.status)); err != nil {
+		return err
+	}
+	if res.Replace.JSONSchema(x.status) != nil {
+		got, err := x.item()
+		if err != nil {
+			return err
+		}
+		if diff := differences(got, body); diff != "" {
+			return x.require(false, ruleItemReplace, "the item replaced differs from what was sent: "+diff)
+		}
+	}
+	return h.readItemBack(ctx, res, params, created, body, ruleItemReplace)
+}
+
+// checkItemUpdated updates an item the suite created: it must read back
+// changed as asked, and unchanged elsewhere.
+func (h *harness) checkItemUpdated(ctx context.Context, res *spec.Resource) error {
+	if err := h.served(res.Update); err != nil {
+		return err
+	}
+	created, params, err := h.createItem(ctx, res)
+	if err != nil {
+		return err
+	}
+	change, err := h.change(ctx, res, created)
+	if err != nil {
+		return err
+	}
+	if len(change) == 0 {
+		return skipf("%s: the suite found no property it can change", res.Update.ID)
+	}
+	params[res.IDParam] = created.id(res.IDProperty)
+	x, err := h.send(ctx, h.opRequest(res.Update, params, nil, change))
+	if err != nil {
+		return err
+	}
+	if err := x.require(x.status >= 200 && x.status < 300, ruleItemUpdate, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Update.ID, x.status)); err != nil {
+		return err
+	}
+	want := maps.Clone(map[string]any(created))
+	maps.Copy(want, change)
+	return h.readItemBack(ctx, res, params, created, want, ruleItemUpdate)
+}
+
+// checkItemDeleted deletes an item the suite created: it must then read
+// 404.
+func (h *harness) checkItemDeleted(ctx context.Context, res *spec.Resource) error {
+	if err := h.served(res.Delete); err != nil {
+		return err
+	}
+	created, params, err := h.createItem(ctx, res)
+	if err != nil {
+		return err
+	}
+	params[res.IDParam] = created.id(res.IDProperty)
+	x, err := h.send(ctx, h.opRequest(res.Delete, params, nil, nil))
+	if err != nil {
+		return err
+	}
+	if err := x.require(x.status >= 200 && x.status < 300, ruleItemDelete, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Delete.ID, x.status)); err != nil {
+		return err
+	}
+	if res.Read == nil {
+		return nil
+	}
+	if err := h.served(res.Read); err != nil {
+		return err
+	}
+	var read *exchange
+	if _, err := h.settle(ctx, func() (bool, error) {
+		var err error
+		read, err = h.send(ctx, h.opRequest(res.Read, params, nil, nil))
+		return read.status == http.StatusNotFound || read.status == http.StatusGone, err
+	}); err != nil {
+		return err
+	}
+	return read.require(read.status == http.StatusNotFound || read.status == http.StatusGone, ruleItemDelete,
+		fmt.Sprintf("%s of the item deleted: status %d, want 404 (read again for %v)", res.Read.ID, read.status, h.cfg.settle()))
+}
+
+// readItemBack reads the item created through the resource's read
+// operation, within the settle window: it must come back with every
+// property of want, equal. Without a read operation there is nothing to
+// read it with.
+func (h *harness) readItemBack(ctx context.Context, res *spec.Resource, params map[string]string, created item, want map[string]any, r rule) error {
+	if res.Read == nil {
+		return nil
+	}
+	if err := h.served(res.Read); err != nil {
+		return err
+	}
+	params = maps.Clone(params)
+	params[res.IDParam] = created.id(res.IDProperty)
+	var x *exchange
+	var diff string
+	if _, err := h.settle(ctx, func() (bool, error) {
+		var err error
+		if x, err = h.send(ctx, h.opRequest(res.Read, params, nil, nil)); err != nil || x.status != http.StatusOK {
+			return false, err
+		}
+		got, err := x.item()
+		if err != nil {
+			return false, err
+		}
+		diff = differences(got, want)
+		return diff == "", nil
+	}); err != nil {
+		return err
+	}
+	if err := x.require(x.status == http.StatusOK, r, fmt.Sprintf("%s of the %s just written (%s %s): status %d, want 200 (read again for %v)", res.Read.ID, singularOf(res), res.IDProperty, created.id(res.IDProperty), x.status, h.cfg.settle())); err != nil {
+		return err
+	}
+	return x.require(diff == "", r, fmt.Sprintf("the %s read back differs from what was written: %s", singularOf(res), diff))
+}
+
+// checkItemListed walks the resource's list, filtered by the item's own
+// values where the list has filters, until it finds the item created: it
+// must be there, unchanged. A walk cut short, with pages the suite cannot
+// reach, skips the check.
+func (h *harness) checkItemListed(ctx context.Context, res *spec.Resource, params map[string]string, created item) error {
+	if err := h.served(res.List); err != nil {
+		return err
+	}
+	query := url.Values{}
+	if p := res.Paging; p.Limit != "" && p.Max > 0 {
+		query.Set(p.Limit, fmt.Sprint(p.Max))
+	}
+	for _, f := range res.Filters {
+		if v, ok := created[f.Name()]; ok && v != nil {
+			query.Set(f.Name(), valueText(v))
+		}
+	}
+	id := created.id(res.IDProperty)
+	var (
+		found *item
+		walk  walked
+	)
+	_, err := h.settle(ctx, func() (bool, error) {
+		first, err := h.send(ctx, h.opRequest(res.List, params, query, nil))
+		if err != nil {
+			return false, err
+		}
+		walk, err = h.walkItems(ctx, first, ruleItemListed, func(x *exchange, page []item) (bool, error) {
+			for _, it := range page {
+				if it.id(res.IDProperty) == id {
+					found = &it
+					return false, nil
+				}
+			}
+			return true, nil
+		})
+		return found != nil || walk.end == walkCut, err
+	})
+	switch {
+	case err != nil:
+		return err
+	case found != nil:
+		if diff := differences(*found, map[string]any(created)); diff != "" {
+			return walk.last.require(false, ruleItemListed, "the listed item differs from the one created: "+diff)
+		}
+		return nil
+	case walk.end == walkComplete:
+		return walk.last.require(false, ruleItemListed, fmt.Sprintf("the %s just created (%s %s) is not listed by %s %s (listed again for %v)", singularOf(res), res.IDProperty, id, res.List.ID, query.Encode(), h.cfg.settle()))
+	default:
+		return skipf("cannot tell whether the %s created is listed: it is not on the pages seen, and %s", singularOf(res), walk.why)
+	}
+}
+
+// change returns a change to the created item that the update operation
+// takes: a new value of its first enumeration, or else of its first other
+// property, as the update's schema allows.
+func (h *harness) change(ctx context.Context, res *spec.Resource, created item) (map[string]any, error) {
+	s := res.Update.RequestSchema()
+	if s == nil {
+		return nil, nil
+	}
+	props := h.contract.Properties(s)
+	for _, p := range props {
+		if p.Schema.ReadOnly || len(p.Schema.Enum) < 2 {
+			continue
+		}
+		for _, v := range p.Schema.Enum {
+			if cur, ok := created[p.Name]; !ok || valueText(cur) != valueText(v) {
+				if sv, isString := v.(string); isString {
+					return map[string]any{p.Name: sv}, nil
+				}
+			}
+		}
+	}
+	body, err := h.body(ctx, res.Update)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range props {
+		if v, ok := body[p.Name]; ok && !p.Schema.ReadOnly && !slices.Contains([]string{res.IDProperty}, p.Name) {
+			return map[string]any{p.Name: v}, nil
+		}
+	}
+	return nil, nil
+}
