@@ -1,0 +1,116 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"strconv"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/petstore/contract/spec"
+)
+
+// AnswerJudge judges one answer at a time against a contract, by the
+// rules the suite's client holds every answer to: its status is one the
+// operation documents, its headers, Content-Type and body match the
+// document, and an error is an Error body whose status is the HTTP status.
+// A server's own tests can judge each answer they get with it, as
+// mockserver's do. It is safe for concurrent use.
+type AnswerJudge struct {
+	router routers.Router
+	// errorSchema is the document's Error schema, nil if it has none.
+	errorSchema *openapi3.Schema
+}
+
+// NewAnswerJudge returns an AnswerJudge of the document of c, or of
+// spec.Default() if c is nil. With strict, answers are held to the whole
+// document, as a strict run holds them: petmock's choices included, such
+// as the patterns of its deprecation headers. Without, they are held to
+// the interface alone.
+func NewAnswerJudge(c *spec.Contract, strict bool) (*AnswerJudge, error) {
+	if c == nil {
+		var err error
+		if c, err = spec.Default(); err != nil {
+			return nil, err
+		}
+	}
+	doc := c.Doc
+	if !strict {
+		var err error
+		if doc, err = withoutChoiceHeaders(doc); err != nil {
+			return nil, fmt.Errorf("document: %w", err)
+		}
+	}
+	router, err := spec.NewRouter(doc)
+	if err != nil {
+		return nil, fmt.Errorf("document: %w", err)
+	}
+	j := &AnswerJudge{router: router}
+	if doc.Components != nil {
+		if ref := doc.Components.Schemas["Error"]; ref != nil {
+			j.errorSchema = ref.Value
+		}
+	}
+	return j, nil
+}
+
+// Judge judges the answer to req: its status, header and body. It returns
+// nil when the document describes the answer, and otherwise a *Broken
+// that names the rule it breaks, contract.response or errors.shape. When
+// req is no operation of the document, nothing says what its answer
+// should be: the error then wraps ErrNoOperation.
+func (j *AnswerJudge) Judge(req *http.Request, status int, header http.Header, body []byte) error {
+	route, params, err := j.router.FindRoute(req)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w: %v", req.Method, req.URL.Path, ErrNoOperation, err)
+	}
+	op := route.Operation.OperationID
+	x := answered(req, op, status, header, body)
+	if err := validateAnswer(route, params, req, op, x); err != nil {
+		return breaks(x, ruleContract, err.Error())
+	}
+	if status >= 400 {
+		if problem := errorProblem(x); problem != "" {
+			return breaks(x, ruleErrorShape, problem)
+		}
+	}
+	return nil
+}
+
+// JudgeError judges an error that the document does not describe, such
+// as an outage a test asked for, or an answer of an API the server has
+// beside the document's: it must be an Error body, served as
+// application/json, that matches the document's Error schema and whose
+// status is the HTTP status. It returns nil, or a *Broken of rule
+// errors.shape.
+func (j *AnswerJudge) JudgeError(req *http.Request, status int, header http.Header, body []byte) error {
+	x := answered(req, "", status, header, body)
+	if mediaType, _, err := mime.ParseMediaType(header.Get("Content-Type")); err != nil || mediaType != "application/json" {
+		return breaks(x, ruleErrorShape, "Content-Type is "+strconv.Quote(header.Get("Content-Type"))+", want application/json")
+	}
+	if j.errorSchema != nil {
+		var v any
+		if err := json.Unmarshal(body, &v); err != nil {
+			return breaks(x, ruleErrorShape, "the body is not JSON: "+err.Error())
+		}
+		if err := j.errorSchema.VisitJSON(v); err != nil {
+			return breaks(x, ruleErrorShape, "the body is not an Error: "+describeSchemaError(err))
+		}
+	}
+	if problem := errorProblem(x); problem != "" {
+		return breaks(x, ruleErrorShape, problem)
+	}
+	return nil
+}
+
+// answered returns the exchange of an answer judged on its own. The key
+// is not known, so nothing is redacted.
+func answered(req *http.Request, op string, status int, header http.Header, body []byte) *exchange {
+	return &exchange{
+		method: req.Method, url: req.URL.String(), path: req.URL.Path, reqHeader: req.Header, op: op,
+		status: status, header: header, body: body,
+	}
+}
