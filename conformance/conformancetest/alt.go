@@ -1,4 +1,4 @@
-package main
+package conformancetest
 
 import (
 	"encoding/json"
@@ -13,52 +13,62 @@ import (
 	"time"
 )
 
-// altConfig chooses how an altServer fills the interface's gaps, and
+// AltConfig chooses how an AltServer fills the interface's gaps, and
 // which rule, if any, it breaks. The zero value is a correct server with
 // 50 pets that differs from petmock in every gap it can: ids from 1000,
 // other error codes, a charset in Content-Type, pets without a status, no
 // default status, a clamped limit, an empty list for an unknown status,
 // 404 for a petId that is not an integer, no Location, no challenge, no
 // deprecation headers and no pagination links (pages by ?offset=N).
-type altConfig struct {
-	pets int // seeded pets; 0 means 50
+type AltConfig struct {
+	// Pets is the number of seeded pets; 0 means 50.
+	Pets int
 
-	// categories are the only categoryIds createPet accepts; others get
+	// Categories are the only categoryIds createPet accepts; others get
 	// 400. Seeded pets use them. Nil accepts any int64, and seeded pets
 	// use category 7.
-	categories []int64
-	// paging is where a page's rel="next" link leads, when more pets
+	Categories []int64
+	// Paging is where a page's rel="next" link leads, when more pets
 	// follow, with ?offset=N: another path of the deployment, which then
 	// serves pages too (such as /v1/pages/pets), or another origin (such
 	// as https://pages.example/v1/pets). "" sends no link.
-	paging string
-	// pagingGone makes the paging path answer 404, as a link to a path
+	Paging string
+	// PagingGone makes the paging path answer 404, as a link to a path
 	// that was never served.
-	pagingGone bool
-	// lag keeps a created pet out of every answer for this long.
-	lag time.Duration
-	// rateLimit answers every rateLimit-th request 429 with Retry-After:
+	PagingGone bool
+	// Lag keeps a created pet out of every answer for this long.
+	Lag time.Duration
+	// RateLimit answers every RateLimit-th request 429 with Retry-After:
 	// 1, and every request that comes before that second has passed.
-	rateLimit int
-	// churn plays another client: the first time each seeded pet is read
+	RateLimit int
+	// Churn plays another client: the first time each seeded pet is read
 	// through getPet, it has just been changed (another status) or
 	// removed, one after the other.
-	churn bool
-	// deprecation sends Deprecation and Sunset on getPet answers, RFC
+	Churn bool
+	// Deprecation sends Deprecation and Sunset on getPet answers, RFC
 	// 9745 and RFC 8594, with a deprecation date other than petmock's.
-	deprecation bool
+	Deprecation bool
 
 	// Faults: each breaks one rule of the interface.
 
-	ignoreBadStatus    bool   // createPet ignores a status string outside PetStatus
-	sameID             bool   // every created pet gets the same id
-	loseStatus         string // a pet created with this status is kept as available
-	dropStatus         string // status=dropStatus lists no pet
-	statusIgnoresLimit bool   // a list with a status filter holds every pet of it
-	capLimit           int    // a page holds at most capLimit pets, whatever limit asks
+	// IgnoreBadStatus makes createPet ignore a status string outside
+	// PetStatus.
+	IgnoreBadStatus bool
+	// SameID gives every created pet the same id.
+	SameID bool
+	// LoseStatus keeps a pet created with this status as available.
+	LoseStatus string
+	// DropStatus lists no pet for status=DropStatus.
+	DropStatus string
+	// StatusIgnoresLimit makes a list with a status filter hold every pet
+	// of it.
+	StatusIgnoresLimit bool
+	// CapLimit makes a page hold at most CapLimit pets, whatever limit
+	// asks.
+	CapLimit int
 }
 
-// altPet is a pet as an altServer keeps it.
+// altPet is a pet as an AltServer keeps it.
 type altPet struct {
 	id         int64
 	name       string
@@ -77,11 +87,11 @@ func (p altPet) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// altServer is a Petstore written apart from petmock, to show that the
-// suite judges a deployment by the interface and not by petmock's
-// choices.
-type altServer struct {
-	cfg altConfig
+// AltServer is a Petstore written apart from petmock, to show that the
+// judge holds a deployment to the interface and not to petmock's choices.
+// It accepts Key only.
+type AltServer struct {
+	cfg AltConfig
 
 	mu       sync.Mutex // guards pets, nextID, read, touched, requests and retryAt
 	pets     map[int64]altPet
@@ -92,20 +102,20 @@ type altServer struct {
 	retryAt  time.Time // a request before it gets 429
 }
 
-// newAltServer returns an altServer with its seeded pets: ids from 1000,
+// NewAltServer returns an AltServer with its seeded pets: ids from 1000,
 // every tenth without a status.
-func newAltServer(cfg altConfig) *altServer {
-	if cfg.pets == 0 {
-		cfg.pets = 50
+func NewAltServer(cfg AltConfig) *AltServer {
+	if cfg.Pets == 0 {
+		cfg.Pets = 50
 	}
-	s := &altServer{cfg: cfg, pets: map[int64]altPet{}, touched: map[int64]bool{}, nextID: 1000}
-	for i := range cfg.pets {
+	s := &AltServer{cfg: cfg, pets: map[int64]altPet{}, touched: map[int64]bool{}, nextID: 1000}
+	for i := range cfg.Pets {
 		p := altPet{id: s.nextID, name: fmt.Sprintf("alt-%d", i), categoryID: 7, seeded: true}
-		if len(cfg.categories) > 0 {
-			p.categoryID = cfg.categories[i%len(cfg.categories)]
+		if len(cfg.Categories) > 0 {
+			p.categoryID = cfg.Categories[i%len(cfg.Categories)]
 		}
 		if i%10 != 9 {
-			p.status = statuses[i%len(statuses)]
+			p.status = Statuses[i%len(Statuses)]
 		}
 		s.pets[p.id] = p
 		s.nextID++
@@ -113,23 +123,24 @@ func newAltServer(cfg altConfig) *altServer {
 	return s
 }
 
-// alt returns a fault that replaces petmock with an altServer.
-func alt(cfg altConfig) fault {
-	return func(testing.TB, http.Handler) http.Handler { return newAltServer(cfg) }
+// Alt returns a Fault that replaces petmock with an AltServer.
+func Alt(cfg AltConfig) Fault {
+	return func(testing.TB, http.Handler) http.Handler { return NewAltServer(cfg) }
 }
 
-func (s *altServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP serves listPets, createPet and getPet, as AltConfig says.
+func (s *AltServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.rateLimited(w) {
 		return
 	}
-	if r.Header.Get("Authorization") != "Bearer "+testKey {
+	if r.Header.Get("Authorization") != "Bearer "+Key {
 		altError(w, http.StatusUnauthorized, "E_AUTH", "a valid bearer key is required")
 		return
 	}
 	path := r.URL.Path
 	switch {
 	case path == "/v1/pets" && r.Method == http.MethodGet,
-		path == s.cfg.paging && r.Method == http.MethodGet && !s.cfg.pagingGone:
+		path == s.cfg.Paging && r.Method == http.MethodGet && !s.cfg.PagingGone:
 		s.list(w, r)
 	case path == "/v1/pets" && r.Method == http.MethodPost:
 		s.create(w, r)
@@ -141,15 +152,15 @@ func (s *altServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // rateLimited answers 429 when the request comes too soon.
-func (s *altServer) rateLimited(w http.ResponseWriter) bool {
-	if s.cfg.rateLimit == 0 {
+func (s *AltServer) rateLimited(w http.ResponseWriter) bool {
+	if s.cfg.RateLimit == 0 {
 		return false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests++
 	now := time.Now()
-	if s.requests%s.cfg.rateLimit == 0 {
+	if s.requests%s.cfg.RateLimit == 0 {
 		s.retryAt = now.Add(time.Second)
 	} else if !now.Before(s.retryAt) {
 		return false
@@ -161,7 +172,7 @@ func (s *altServer) rateLimited(w http.ResponseWriter) bool {
 
 // list serves listPets: pages by ?offset=N, a clamped limit, an empty
 // list for a status outside PetStatus.
-func (s *altServer) list(w http.ResponseWriter, r *http.Request) {
+func (s *AltServer) list(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	limit := 20
 	if v, ok := q["limit"]; ok {
@@ -173,18 +184,18 @@ func (s *altServer) list(w http.ResponseWriter, r *http.Request) {
 	offset, _ := strconv.Atoi(q.Get("offset"))
 	offset = max(offset, 0)
 	status := q.Get("status")
-	if s.cfg.statusIgnoresLimit && status != "" {
-		limit = len(s.pets)
-	}
-	if s.cfg.capLimit > 0 {
-		limit = min(limit, s.cfg.capLimit)
-	}
 
 	s.mu.Lock()
+	if s.cfg.StatusIgnoresLimit && status != "" {
+		limit = len(s.pets)
+	}
+	if s.cfg.CapLimit > 0 {
+		limit = min(limit, s.cfg.CapLimit)
+	}
 	var all []altPet
 	now := time.Now()
 	for _, p := range s.pets {
-		if now.Before(p.visible) || (q.Has("status") && p.status != status) || (status != "" && status == s.cfg.dropStatus) {
+		if now.Before(p.visible) || (q.Has("status") && p.status != status) || (status != "" && status == s.cfg.DropStatus) {
 			continue
 		}
 		all = append(all, p)
@@ -193,18 +204,18 @@ func (s *altServer) list(w http.ResponseWriter, r *http.Request) {
 	slices.SortFunc(all, func(a, b altPet) int { return int(a.id - b.id) })
 
 	page := all[min(offset, len(all)):min(offset+limit, len(all))]
-	if more := offset+limit < len(all); more && s.cfg.paging != "" {
+	if more := offset+limit < len(all); more && s.cfg.Paging != "" {
 		next := url.Values{"offset": {strconv.Itoa(offset + limit)}, "limit": {strconv.Itoa(limit)}}
 		if q.Has("status") {
 			next.Set("status", status)
 		}
-		w.Header().Set("Link", "<"+s.cfg.paging+"?"+next.Encode()+`>; rel="next"`)
+		w.Header().Set("Link", "<"+s.cfg.Paging+"?"+next.Encode()+`>; rel="next"`)
 	}
 	altJSON(w, http.StatusOK, page)
 }
 
 // create serves createPet: no default status, no Location.
-func (s *altServer) create(w http.ResponseWriter, r *http.Request) {
+func (s *AltServer) create(w http.ResponseWriter, r *http.Request) {
 	var body map[string]json.RawMessage
 	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body == nil {
 		altError(w, http.StatusBadRequest, "E_BODY", "the body must be a JSON object")
@@ -220,30 +231,30 @@ func (s *altServer) create(w http.ResponseWriter, r *http.Request) {
 		altError(w, http.StatusBadRequest, "E_CATEGORY", "categoryId must be an int64")
 		return
 	}
-	if s.cfg.categories != nil && !slices.Contains(s.cfg.categories, id) {
+	if s.cfg.Categories != nil && !slices.Contains(s.cfg.Categories, id) {
 		altError(w, http.StatusBadRequest, "E_CATEGORY", fmt.Sprintf("no category %d", id))
 		return
 	}
 	p.categoryID = id
 	if raw, ok := body["status"]; ok {
 		err := json.Unmarshal(raw, &p.status)
-		if err == nil && s.cfg.ignoreBadStatus && !slices.Contains(statuses, p.status) {
+		if err == nil && s.cfg.IgnoreBadStatus && !slices.Contains(Statuses, p.status) {
 			p.status = ""
-		} else if err != nil || !slices.Contains(statuses, p.status) {
+		} else if err != nil || !slices.Contains(Statuses, p.status) {
 			altError(w, http.StatusBadRequest, "E_STATUS", "status must be available, pending or sold")
 			return
 		}
 	}
-	p.visible = time.Now().Add(s.cfg.lag)
+	p.visible = time.Now().Add(s.cfg.Lag)
 
 	s.mu.Lock()
 	p.id = s.nextID
 	s.nextID++
-	if s.cfg.sameID {
+	if s.cfg.SameID {
 		p.id = 4242
 	}
 	kept := p
-	if p.status != "" && p.status == s.cfg.loseStatus {
+	if p.status != "" && p.status == s.cfg.LoseStatus {
 		kept.status = "available"
 	}
 	s.pets[p.id] = kept
@@ -252,19 +263,19 @@ func (s *altServer) create(w http.ResponseWriter, r *http.Request) {
 }
 
 // get serves getPet: 404 for a petId that is not an integer too.
-func (s *altServer) get(w http.ResponseWriter, r *http.Request, rawID string) {
-	if s.cfg.deprecation {
+func (s *AltServer) get(w http.ResponseWriter, r *http.Request, rawID string) {
+	if s.cfg.Deprecation {
 		w.Header().Set("Deprecation", "@1704067200") // 1 January 2024
 		w.Header().Set("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT")
 	}
 	id, err := strconv.ParseInt(rawID, 10, 64)
 	s.mu.Lock()
 	p, ok := s.pets[id]
-	if ok && p.seeded && s.cfg.churn && !s.touched[id] {
+	if ok && p.seeded && s.cfg.Churn && !s.touched[id] {
 		s.touched[id] = true
 		s.read++
 		if s.read%2 == 1 {
-			p.status = statuses[(slices.Index(statuses, p.status)+1)%len(statuses)]
+			p.status = Statuses[(slices.Index(Statuses, p.status)+1)%len(Statuses)]
 			s.pets[id] = p
 		} else {
 			delete(s.pets, id)
@@ -290,7 +301,7 @@ func altJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(b)
 }
 
-// altError writes an Error body with codes of altServer's own.
+// altError writes an Error body with codes of AltServer's own.
 func altError(w http.ResponseWriter, status int, code, message string) {
 	altJSON(w, status, map[string]any{"code": code, "message": message, "status": status})
 }

@@ -1,0 +1,358 @@
+package conformancetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// BrokenServer is a server that breaks one rule of the interface, with
+// the check that must fail on it and the rule its failure must name.
+type BrokenServer struct {
+	Name  string
+	Fault Fault
+	// Args are flags of a run of the conformance command that shows the
+	// fault, beside the defaults, such as --read-only.
+	Args []string
+	// Check is part of the name of a check that must fail.
+	Check string
+	// Rule is the id of the rule its failure must name.
+	Rule string
+}
+
+// BrokenServers each break one rule of the interface. Each rule the
+// judge holds every Petstore to has at least one.
+var BrokenServers = []BrokenServer{
+	{
+		Name: "accepts any bearer key",
+		Fault: RewriteRequest(func(r *http.Request) {
+			if strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+				r.Header.Set("Authorization", "Bearer "+Key)
+			}
+		}),
+		Check: "with an invalid key", Rule: "auth.required",
+	},
+	{
+		Name: "serves requests without a key",
+		Fault: RewriteRequest(func(r *http.Request) {
+			if r.Header.Get("Authorization") == "" {
+				r.Header.Set("Authorization", "Bearer "+Key)
+			}
+		}),
+		Check: "with no Authorization header", Rule: "auth.required",
+	},
+	{
+		Name: "accepts the key under the Basic scheme",
+		Fault: RewriteRequest(func(r *http.Request) {
+			if v, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Basic "); ok {
+				r.Header.Set("Authorization", "Bearer "+v)
+			}
+		}),
+		Check: "under the Basic scheme", Rule: "auth.required",
+	},
+	{
+		Name: "accepts the bare key",
+		Fault: RewriteRequest(func(r *http.Request) {
+			if v := r.Header.Get("Authorization"); v != "" && !strings.Contains(v, " ") {
+				r.Header.Set("Authorization", "Bearer "+v)
+			}
+		}),
+		Check: "bare key", Rule: "auth.required",
+	},
+	{
+		Name:  "ignores limit",
+		Fault: RewriteRequest(SetQuery(func(q url.Values) { q.Del("limit") })),
+		Check: "honours limit", Rule: "limit.honoured",
+	},
+	{
+		Name: "returns one pet more than limit",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if IsList(r) && rec.Code == http.StatusOK {
+				EditJSON(rec, func(v any) any {
+					extra := map[string]any{"id": json.Number("900000001"), "name": "Extra", "categoryId": json.Number("1"), "status": "available"}
+					return append(v.([]any), extra)
+				})
+			}
+		}),
+		Check: "honours limit", Rule: "limit.honoured",
+	},
+	{
+		Name: "returns 50 pets without limit",
+		Fault: RewriteRequest(SetQuery(func(q url.Values) {
+			if !q.Has("limit") {
+				q.Set("limit", "50")
+			}
+		})),
+		Check: "without limit", Rule: "limit.default",
+	},
+	{
+		Name: "answers 500 to limit=0",
+		Fault: func(_ testing.TB, next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if IsList(r) && r.URL.Query().Get("limit") == "0" {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusInternalServerError)
+					w.Write([]byte(`{"code":"internal","message":"division by zero","status":500}`))
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		},
+		Check: "limit=0", Rule: "contract.response",
+	},
+	{
+		// A catalogue of 150 pets, all of them sent for limit=1000.
+		Name: "answers limit=1000 with more than 100 pets",
+		Fault: func(tb testing.TB, _ http.Handler) http.Handler {
+			srv, err := mockserver.New(mockserver.Config{APIKeys: []string{Key}, Catalogue: &mockserver.Catalogue{Seed: 1, Count: 150}})
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return Intercept(srv, func(r *http.Request, rec *httptest.ResponseRecorder) {
+				if IsList(r) && r.URL.Query().Get("limit") == "1000" {
+					var all bytes.Buffer
+					srv.Export(&all)
+					rec.Body = &all
+					rec.Code = http.StatusOK
+				}
+			})
+		},
+		Check: "limit=1000", Rule: "limit.invalid",
+	},
+	{
+		// About 120 pets of each status, all in one page of limit=100.
+		Name:  "ignores limit when a status filter is given",
+		Fault: Alt(AltConfig{Pets: 400, StatusIgnoresLimit: true}),
+		Check: "returns only pets of the status asked for", Rule: "limit.honoured",
+	},
+	{
+		// The unfiltered page of limit=100 is the limit checks' census,
+		// and it is capped too.
+		Name:  "caps every page at 50 pets, whatever limit asks",
+		Fault: Alt(AltConfig{Pets: 150, CapLimit: 50}),
+		Check: "returns a full page when more pets exist", Rule: "limit.honoured",
+	},
+	{
+		Name:  "ignores the status filter",
+		Fault: RewriteRequest(SetQuery(func(q url.Values) { q.Del("status") })),
+		Check: "returns only pets of the status asked for", Rule: "status.filter",
+	},
+	{
+		Name: "ignores a status outside PetStatus",
+		Fault: RewriteRequest(SetQuery(func(q url.Values) {
+			if q.Has("status") && !slices.Contains(Statuses, q.Get("status")) {
+				q.Del("status")
+			}
+		})),
+		Check: "status outside PetStatus", Rule: "status.unknown",
+	},
+	{
+		Name: "does not keep created pets",
+		Fault: func(tb testing.TB, next http.Handler) http.Handler {
+			scratch := Petmock(tb) // created pets go here, and are lost
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost {
+					scratch.ServeHTTP(w, r)
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		},
+		Check: "getPet then returns unchanged", Rule: "create.read-back",
+	},
+	{
+		// Each create overwrites the pet before, which reads back as the
+		// last one created.
+		Name:  "gives every created pet the same id",
+		Fault: Alt(AltConfig{SameID: true}),
+		Check: "different ids", Rule: "create.unique-id",
+	},
+	{
+		// A fault of one status is caught whatever the seed: with seed 2,
+		// a check of one random status would look at another.
+		Name:  "keeps a pet created as sold as available",
+		Fault: Alt(AltConfig{LoseStatus: "sold"}),
+		Args:  []string{"--seed", "2"},
+		Check: "getPet then returns unchanged status sold", Rule: "create.read-back",
+	},
+	{
+		// Read-only, so that no created pet is needed to see it.
+		Name:  "lists no pet for status=sold",
+		Fault: Alt(AltConfig{DropStatus: "sold"}),
+		Args:  []string{"--read-only"},
+		Check: "when the unfiltered list shows some status=sold", Rule: "status.found",
+	},
+	{
+		Name: "reads back another pet",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if IsGetPet(r) && rec.Code == http.StatusOK {
+				EditJSON(rec, ForEachPet(func(p map[string]any) {
+					id, _ := p["id"].(json.Number).Int64()
+					p["id"] = json.Number(strconv.FormatInt(id+1, 10))
+				}))
+			}
+		}),
+		Check: "getPet then returns unchanged", Rule: "create.read-back",
+	},
+	{
+		Name: "creates a pet without a name",
+		Fault: func(_ testing.TB, next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost {
+					var body bytes.Buffer
+					body.ReadFrom(r.Body)
+					b := body.Bytes()
+					if !bytes.Contains(b, []byte(`"name"`)) && bytes.HasPrefix(b, []byte(`{"categoryId"`)) {
+						b = append([]byte(`{"name":"",`), b[1:]...)
+					}
+					r = r.Clone(r.Context())
+					r.Body = io.NopCloser(bytes.NewReader(b))
+					r.ContentLength = int64(len(b))
+				}
+				next.ServeHTTP(w, r)
+			})
+		},
+		Check: "name missing", Rule: "create.invalid-body",
+	},
+	{
+		// Unknown categories are refused too, so a body with one fault
+		// gets its 400 for that fault only if its category is known.
+		Name:  "ignores a status outside PetStatus, and knows only its own categories",
+		Fault: Alt(AltConfig{Categories: []int64{100, 101, 102}, IgnoreBadStatus: true}),
+		Check: "status outside PetStatus", Rule: "create.invalid-body",
+	},
+	{
+		Name: "rounds categoryId through a float64",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if rec.Code < 300 {
+				EditJSON(rec, ForEachPet(func(p map[string]any) {
+					f, _ := p["categoryId"].(json.Number).Float64()
+					p["categoryId"] = f
+				}))
+			}
+		}),
+		Check: "the largest int64 categoryId", Rule: "create.echo",
+	},
+	{
+		Name: "answers 404 with a body that is not an Error",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if rec.Code == http.StatusNotFound {
+				rec.Body = bytes.NewBufferString(`{"error":"not found"}`)
+			}
+		}),
+		Check: "404", Rule: "contract.response",
+	},
+	{
+		Name: "sends an Error whose status differs from the HTTP status",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if rec.Code == http.StatusUnauthorized {
+				EditJSON(rec, func(v any) any {
+					v.(map[string]any)["status"] = 403
+					return v
+				})
+			}
+		}),
+		Check: "answers 401", Rule: "errors.shape",
+	},
+	{
+		Name: "sends an Error with an empty code",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if rec.Code == http.StatusNotFound {
+				EditJSON(rec, func(v any) any {
+					v.(map[string]any)["code"] = ""
+					return v
+				})
+			}
+		}),
+		Check: "404", Rule: "errors.shape",
+	},
+	{
+		Name: "names the wrong day in Sunset",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if rec.Header().Get("Sunset") != "" {
+				rec.Header().Set("Sunset", "Fri, 06 Dec 2030 00:00:00 GMT")
+			}
+		}),
+		Check: "Sunset header, where present", Rule: "deprecation.sunset",
+	},
+	{
+		Name: "deprecates after the Sunset",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if rec.Header().Get("Deprecation") != "" {
+				rec.Header().Set("Deprecation", "@1922745600") // 2030-12-06, a day after the Sunset
+			}
+		}),
+		Check: "Deprecation header, where present", Rule: "deprecation.deprecation",
+	},
+	{
+		Name: "retires getPet before its sunset",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if IsGetPet(r) && rec.Code == http.StatusOK {
+				rec.Code = http.StatusGone
+				rec.Body = bytes.NewBufferString(`{"code":"gone","message":"getPet was removed","status":410}`)
+			}
+		}),
+		// 410 is documented (for after the sunset), so the answer fits
+		// the document; what breaks is that getPet must still work.
+		Check: "answers 200 with a listed pet", Rule: "get.pet",
+	},
+	{
+		// Not another client's change: a fresh listing disagrees too.
+		Name: "shows through getPet another status than listPets does",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if IsGetPet(r) && rec.Code == http.StatusOK {
+				EditJSON(rec, ForEachPet(func(p map[string]any) {
+					p["status"] = Statuses[(slices.Index(Statuses, p["status"].(string))+1)%len(Statuses)]
+				}))
+			}
+		}),
+		Check: "answers 200 with a listed pet", Rule: "get.pet",
+	},
+	{
+		Name: "serves lists as text/plain",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if IsList(r) {
+				rec.Header().Set("Content-Type", "text/plain")
+			}
+		}),
+		Check: "returns only pets of the status asked for", Rule: "contract.response",
+	},
+	{
+		Name: "repeats a pet in a list",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if IsList(r) && rec.Code == http.StatusOK {
+				EditJSON(rec, func(v any) any {
+					if list := v.([]any); len(list) > 1 {
+						list[len(list)-1] = list[0]
+					}
+					return v
+				})
+			}
+		}),
+		Check: "gives each pet one id", Rule: "list.unique-ids",
+	},
+	{
+		// Read-only, so that no created pet is needed to see it.
+		Name: "numbers the pets of a filtered list from 1",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if IsList(r) && r.URL.Query().Has("status") && rec.Code == http.StatusOK {
+				n := 0
+				EditJSON(rec, ForEachPet(func(p map[string]any) {
+					n++
+					p["id"] = n
+				}))
+			}
+		}),
+		Args:  []string{"--read-only"},
+		Check: "gives each pet one id", Rule: "list.unique-ids",
+	},
+}

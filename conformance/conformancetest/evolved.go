@@ -1,0 +1,114 @@
+package conformancetest
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// BrokenEvolvedServer is a server of an evolved document that breaks one
+// rule of it, with the check that must fail, the rule it must name, and
+// words its message must hold, such as the operation at fault.
+type BrokenEvolvedServer struct {
+	Name string
+	// Doc is the document, EvolvedField or EvolvedOps; Testdata finds it.
+	Doc   string
+	Fault Fault
+	Check string
+	Rule  string
+	Words string
+}
+
+// BrokenEvolvedServers each break one rule that the judge makes of an
+// evolved document, for an operation or a resource the Petstore's does
+// not have.
+var BrokenEvolvedServers = []BrokenEvolvedServer{
+	{
+		Name: "has no store orders",
+		Doc:  EvolvedOps,
+		Fault: func(_ testing.TB, next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/v1/store/orders" && r.Method == http.MethodGet {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusNotFound)
+					w.Write([]byte(`{"code":"not_found","message":"no such path","status":404}`))
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		},
+		Check: "operation listOrders", Rule: "operation.exists", Words: "the operation listOrders, which the document describes, is missing",
+	},
+	{
+		Name:  "drops the new tag of a pet",
+		Doc:   EvolvedField,
+		Fault: RewriteRequest(DropMember("tag")),
+		Check: "resource pets", Rule: "resource.create", Words: "tag is missing",
+	},
+	{
+		Name: "cancels no order",
+		Doc:  EvolvedOps,
+		Fault: func(_ testing.TB, next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodDelete && r.Header.Get("Authorization") == "Bearer "+Key {
+					w.WriteHeader(http.StatusNoContent)
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		},
+		Check: "resource orders deletes an item", Rule: "resource.delete", Words: "getOrder of the item deleted: status 200, want 404",
+	},
+	{
+		Name: "answers a replace with the order as it was",
+		Doc:  EvolvedOps,
+		Fault: RewriteRequest(func(r *http.Request) {
+			if r.Method == http.MethodPut {
+				r.Method = http.MethodGet
+				r.Body, r.ContentLength = http.NoBody, 0
+			}
+		}),
+		Check: "resource orders replaces an item", Rule: "resource.replace", Words: "differs from what was sent",
+	},
+	{
+		Name:  "changes nothing on an update",
+		Doc:   EvolvedOps,
+		Fault: RewriteRequest(ReplaceBody(http.MethodPatch, `{}`)),
+		Check: "resource orders updates an item", Rule: "resource.update", Words: "differs from what was written",
+	},
+	{
+		Name: "takes any quantity of an order",
+		Doc:  EvolvedOps,
+		Fault: RewriteRequest(func(r *http.Request) {
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/store/orders") {
+				body, _ := io.ReadAll(r.Body)
+				body = bytes.ReplaceAll(body, []byte(`"quantity":11`), []byte(`"quantity":10`))
+				r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+			}
+		}),
+		Check: "operation placeOrder", Rule: "operation.invalid-request", Words: "placeOrder with body: quantity above its maximum: status 201, want 400",
+	},
+	{
+		Name: "tells the inventory to anyone",
+		Doc:  EvolvedOps,
+		Fault: RewriteRequest(func(r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/store/inventory") {
+				r.Header.Set("Authorization", "Bearer "+Key)
+			}
+		}),
+		Check: "operation getInventory", Rule: "operation.auth", Words: "getInventory with no key: status 200, want 401",
+	},
+	{
+		Name: "counts the inventory in words",
+		Doc:  EvolvedOps,
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if strings.HasSuffix(r.URL.Path, "/store/inventory") && rec.Code == http.StatusOK {
+				rec.Body = bytes.NewBufferString(`{"available":"many"}`)
+			}
+		}),
+		Check: "operation getInventory", Rule: "contract.response", Words: "getInventory answered 200",
+	},
+}

@@ -1,0 +1,205 @@
+package conformance
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	ct "github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/spec"
+)
+
+// authCheck returns the check of authentication of an operation with a
+// bad credential, both named as in authOperations and badCredentials.
+func authCheck(tb testing.TB, operation, credential string) check {
+	tb.Helper()
+	i := slices.IndexFunc(authOperations, func(o authOperation) bool { return o.name == operation })
+	j := slices.IndexFunc(badCredentials, func(c badCredential) bool { return c.name == credential })
+	if i < 0 || j < 0 {
+		tb.Fatalf("no check of authentication of %s with %s", operation, credential)
+	}
+	return func(h *harness, ctx context.Context) error {
+		return h.checkUnauthorized(ctx, authOperations[i].send, badCredentials[j].header)
+	}
+}
+
+// invalidBodyOf returns the body of invalidBodies of that name.
+func invalidBodyOf(tb testing.TB, name string) string {
+	tb.Helper()
+	i := slices.IndexFunc(invalidBodies, func(b invalidBody) bool { return b.name == name })
+	if i < 0 {
+		tb.Fatalf("no invalid body %q", name)
+	}
+	return invalidBodies[i].body
+}
+
+// brokenChecks name, for each of conformancetest.BrokenServers, a check
+// its fault must fail: one of those whose specs the command's run names.
+func brokenChecks(tb testing.TB) map[string]check {
+	listed := deprecatedAnswers[0].get
+	return map[string]check{
+		"accepts any bearer key":                 authCheck(tb, "listPets", "an invalid key"),
+		"serves requests without a key":          authCheck(tb, "listPets", "no Authorization header"),
+		"accepts the key under the Basic scheme": authCheck(tb, "getPet", "the key under the Basic scheme"),
+		"accepts the bare key":                   authCheck(tb, "createPet", "the bare key without a scheme"),
+		"ignores limit": func(h *harness, ctx context.Context) error {
+			return h.checkLimit(ctx, limitChoices(h.contract)[0].choose)
+		},
+		"returns one pet more than limit": func(h *harness, ctx context.Context) error {
+			return h.checkLimit(ctx, limitChoices(h.contract)[1].choose)
+		},
+		"returns 50 pets without limit": (*harness).checkLimitDefault,
+		"answers 500 to limit=0": func(h *harness, ctx context.Context) error {
+			return h.checkBadLimit(ctx, "limit=0")
+		},
+		"answers limit=1000 with more than 100 pets": func(h *harness, ctx context.Context) error {
+			return h.checkBadLimit(ctx, "limit=1000")
+		},
+		"ignores limit when a status filter is given": func(h *harness, ctx context.Context) error {
+			return h.checkStatusFilter(ctx, "pending")
+		},
+		"caps every page at 50 pets, whatever limit asks": (*harness).checkFullPage,
+		"ignores the status filter": func(h *harness, ctx context.Context) error {
+			return h.checkStatusFilter(ctx, "sold")
+		},
+		"ignores a status outside PetStatus": func(h *harness, ctx context.Context) error {
+			return h.checkUnknownStatus(ctx, "lost")
+		},
+		"does not keep created pets": func(h *harness, ctx context.Context) error {
+			return h.checkCreatedReadBack(ctx, "available")
+		},
+		"gives every created pet the same id": (*harness).checkNewIDs,
+		"keeps a pet created as sold as available": func(h *harness, ctx context.Context) error {
+			return h.checkCreatedReadBack(ctx, "sold")
+		},
+		"lists no pet for status=sold": func(h *harness, ctx context.Context) error {
+			return h.checkStatusFound(ctx, "sold")
+		},
+		"reads back another pet": func(h *harness, ctx context.Context) error {
+			return h.checkCreatedReadBack(ctx, "pending")
+		},
+		"creates a pet without a name": func(h *harness, ctx context.Context) error {
+			return h.checkInvalidBody(ctx, invalidBodyOf(tb, "name missing"))
+		},
+		"ignores a status outside PetStatus, and knows only its own categories": func(h *harness, ctx context.Context) error {
+			return h.checkInvalidBody(ctx, invalidBodyOf(tb, "status outside PetStatus"))
+		},
+		"rounds categoryId through a float64": func(h *harness, ctx context.Context) error {
+			return h.checkExtremeCategory(ctx, math.MaxInt64)
+		},
+		"answers 404 with a body that is not an Error":             (*harness).checkNotFound,
+		"sends an Error whose status differs from the HTTP status": authCheck(tb, "getPet", "an invalid key"),
+		"sends an Error with an empty code":                        (*harness).checkNotFound,
+		"names the wrong day in Sunset": func(h *harness, ctx context.Context) error {
+			return h.checkSunset(ctx, listed)
+		},
+		"deprecates after the Sunset": func(h *harness, ctx context.Context) error {
+			return h.checkDeprecation(ctx, listed)
+		},
+		"retires getPet before its sunset":                       (*harness).checkGetListed,
+		"shows through getPet another status than listPets does": (*harness).checkGetListed,
+		"serves lists as text/plain": func(h *harness, ctx context.Context) error {
+			return h.checkStatusFilter(ctx, "available")
+		},
+		"repeats a pet in a list":                    (*harness).checkOneIDPerPet,
+		"numbers the pets of a filtered list from 1": (*harness).checkOneIDPerPet,
+	}
+}
+
+// TestBrokenServersBreakTheirRule judges each broken server with a check
+// it must fail, in-process, and expects the verdict of the rule it
+// breaks. petmock itself passes the same check.
+func TestBrokenServersBreakTheirRule(t *testing.T) {
+	t.Parallel()
+	checks := brokenChecks(t)
+	for _, tc := range ct.BrokenServers {
+		t.Run(tc.Name, func(t *testing.T) {
+			t.Parallel()
+			check, ok := checks[tc.Name]
+			if !ok {
+				t.Fatalf("no check to judge %q by in-process: add one to brokenChecks", tc.Name)
+			}
+			ctx := checkContext(t)
+			h := judgeOver(t, tc.Fault(t, ct.Petmock(t)), Config{})
+			wantBroken(t, tc.Name, check(h, ctx), tc.Rule)
+			if err := check(judgeOver(t, ct.Petmock(t), Config{}), ctx); err != nil {
+				t.Errorf("petmock fails the check too: %v", err)
+			}
+		})
+	}
+	for name := range checks {
+		if !slices.ContainsFunc(ct.BrokenServers, func(s ct.BrokenServer) bool { return s.Name == name }) {
+			t.Errorf("brokenChecks names %q, which is no broken server", name)
+		}
+	}
+}
+
+// brokenEvolvedChecks name, for each of
+// conformancetest.BrokenEvolvedServers, a check its fault must fail.
+func brokenEvolvedChecks() map[string]check {
+	operation := func(id string, judge func(h *harness, ctx context.Context, op *spec.Operation) error) check {
+		return func(h *harness, ctx context.Context) error { return judge(h, ctx, h.contract.Operation(id)) }
+	}
+	resource := func(name string, judge func(h *harness, ctx context.Context, res *spec.Resource) error) check {
+		return func(h *harness, ctx context.Context) error { return judge(h, ctx, h.contract.Resource(name)) }
+	}
+	return map[string]check{
+		"has no store orders": operation("listOrders", func(h *harness, ctx context.Context, op *spec.Operation) error {
+			return h.checkValidRequest(ctx, op)
+		}),
+		"drops the new tag of a pet": resource("pets", func(h *harness, ctx context.Context, res *spec.Resource) error {
+			return h.checkItemCreated(ctx, res)
+		}),
+		"cancels no order": resource("orders", func(h *harness, ctx context.Context, res *spec.Resource) error {
+			return h.checkItemDeleted(ctx, res)
+		}),
+		"answers a replace with the order as it was": resource("orders", func(h *harness, ctx context.Context, res *spec.Resource) error {
+			return h.checkItemReplaced(ctx, res)
+		}),
+		"changes nothing on an update": resource("orders", func(h *harness, ctx context.Context, res *spec.Resource) error {
+			return h.checkItemUpdated(ctx, res)
+		}),
+		"takes any quantity of an order": operation("placeOrder", func(h *harness, ctx context.Context, op *spec.Operation) error {
+			for _, c := range invalidRequests(h.contract.Contract, op) {
+				if c.name == "body: quantity above its maximum" {
+					return h.checkInvalidRequest(ctx, op, c)
+				}
+			}
+			return skipf("placeOrder makes no request with a quantity above its maximum")
+		}),
+		"tells the inventory to anyone": operation("getInventory", func(h *harness, ctx context.Context, op *spec.Operation) error {
+			return h.checkRefused(ctx, op, "")
+		}),
+		"counts the inventory in words": operation("getInventory", func(h *harness, ctx context.Context, op *spec.Operation) error {
+			return h.checkValidRequest(ctx, op)
+		}),
+	}
+}
+
+// TestBrokenEvolvedServersBreakTheirRule judges each broken server of an
+// evolved document by it, in-process, and expects the verdict of the rule
+// it breaks, naming what is wrong.
+func TestBrokenEvolvedServersBreakTheirRule(t *testing.T) {
+	t.Parallel()
+	checks := brokenEvolvedChecks()
+	for _, tc := range ct.BrokenEvolvedServers {
+		t.Run(tc.Name, func(t *testing.T) {
+			t.Parallel()
+			check, ok := checks[tc.Name]
+			if !ok {
+				t.Fatalf("no check to judge %q by in-process: add one to brokenEvolvedChecks", tc.Name)
+			}
+			path := ct.Testdata(t, tc.Doc)
+			h := judgeOver(t, tc.Fault(t, ct.PetmockOf(t, path)), Config{Contract: readFile(t, path)})
+			err := check(h, checkContext(t))
+			if wantBroken(t, tc.Name, err, tc.Rule) != nil && !strings.Contains(err.Error(), tc.Words) {
+				t.Errorf("%s: the report does not say %q:\n%s", tc.Name, tc.Words, err)
+			}
+		})
+	}
+	if len(checks) != len(ct.BrokenEvolvedServers) {
+		t.Errorf("%d checks for %d broken servers of evolved documents", len(checks), len(ct.BrokenEvolvedServers))
+	}
+}

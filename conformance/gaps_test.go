@@ -1,0 +1,146 @@
+package conformance
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	ct "github.com/petstore/contract/conformance/conformancetest"
+)
+
+// TestGapsBreakStrictRules: a server whose gap decisions differ from
+// petmock's breaks the strict rule of each, in-process; the command's
+// tests show that it passes a run that is not strict.
+func TestGapsBreakStrictRules(t *testing.T) {
+	t.Parallel()
+	listed, refused := deprecatedAnswers[0].get, refusedRequests[0].send
+	gaps := func(tb testing.TB) http.Handler { return ct.GapsFilledDifferently(ct.Petmock(tb)) }
+	for _, tc := range []struct {
+		name   string
+		server func(tb testing.TB) http.Handler
+		check  check
+		rule   string
+	}{
+		{"a clamped limit", gaps, func(h *harness, ctx context.Context) error { return h.checkStrictBadLimit(ctx, "limit=0") }, "strict.limit"},
+		{"an empty list for an unknown status", gaps, func(h *harness, ctx context.Context) error { return h.checkStrictUnknownStatus(ctx, "lost") }, "strict.status"},
+		{"no deprecation headers", gaps, func(h *harness, ctx context.Context) error { return h.checkStrictDeprecation(ctx, listed) }, "strict.deprecation"},
+		{"no pagination links", gaps, func(h *harness, ctx context.Context) error { return h.checkStrictPages(ctx, "") }, "strict.pagination"},
+		{"pending by default", gaps, (*harness).checkStrictDefaultStatus, "strict.default-status"},
+		{"error codes of its own", gaps, func(h *harness, ctx context.Context) error { return h.checkStrictErrorCode(ctx, refused) }, "strict.error-code"},
+		{"no challenge", gaps, (*harness).checkChallenge, "strict.challenge"},
+		{"no Location", gaps, (*harness).checkStrictLocation, "strict.location"},
+		{"categories of its own, others refused", func(testing.TB) http.Handler {
+			return ct.NewAltServer(ct.AltConfig{Categories: []int64{100, 101, 102, 103, 104}})
+		}, func(h *harness, ctx context.Context) error { return h.checkStrictCategory(ctx, 0) }, "strict.category"},
+		{"later pages through links to another path", func(testing.TB) http.Handler {
+			return ct.NewAltServer(ct.AltConfig{Pets: 360, Paging: "/v1/pages/pets"})
+		}, func(h *harness, ctx context.Context) error { return h.checkStrictPages(ctx, "") }, "strict.pagination"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := judgeOver(t, tc.server(t), Config{Strict: true})
+			wantBroken(t, tc.name, tc.check(h, checkContext(t)), tc.rule)
+		})
+	}
+}
+
+// TestChoiceHeaderJudgedOnce: a Deprecation header that is not an RFC
+// 9745 date breaks the interface's deprecation rule. By default the
+// document's header schemas that are petmock's choices do not apply, so
+// the client lets the answer through for that rule to judge; a strict
+// client holds the answer to them as well.
+func TestChoiceHeaderJudgedOnce(t *testing.T) {
+	t.Parallel()
+	server := ct.RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+		if ct.IsGetPet(r) {
+			rec.Header().Set("Deprecation", "true")
+		}
+	})(t, ct.Petmock(t))
+	ctx := checkContext(t)
+	listed := deprecatedAnswers[0].get
+
+	h := judgeOver(t, server, Config{})
+	wantBroken(t, "the Deprecation check", h.checkDeprecation(ctx, listed), "deprecation.deprecation")
+	for name, c := range map[string]check{
+		"getPet of a listed pet": (*harness).checkGetListed,
+		"the Sunset check":       func(h *harness, ctx context.Context) error { return h.checkSunset(ctx, listed) },
+	} {
+		if err := c(h, ctx); err != nil {
+			t.Errorf("%s: %v, want a pass: the header is judged by deprecation.deprecation alone", name, err)
+		}
+	}
+
+	strict := judgeOver(t, server, Config{Strict: true})
+	wantBroken(t, "getPet of a listed pet, strict", strict.checkGetListed(ctx), "contract.response")
+}
+
+// TestNextLinkElsewhereGetsNoKey: a deployment whose next links lead to
+// another origin passes by default: the check that needs a later page
+// says why it cannot go on, and the other origin gets no request, so never
+// the key. Strict, such a link breaks petmock's pagination rule.
+func TestNextLinkElsewhereGetsNoKey(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int64
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte("[]"))
+	}))
+	defer elsewhere.Close()
+	server := ct.NewAltServer(ct.AltConfig{Pets: 360, Paging: elsewhere.URL + "/v1/pets"})
+	ctx := checkContext(t)
+
+	h := judgeOver(t, server, Config{})
+	wantSkipped(t, "a created pet listed", h.checkCreatedListed(ctx, "available"),
+		"cannot tell whether the pet created is listed", "the next link leads to another origin, "+elsewhere.URL+"/v1/pets?")
+	strict := judgeOver(t, server, Config{Strict: true})
+	wantBroken(t, "pages, strict", strict.checkStrictPages(ctx, ""), "strict.pagination")
+	if n := requests.Load(); n > 0 {
+		t.Errorf("the other origin got %d requests, want none", n)
+	}
+}
+
+// TestNextLinkToAnotherPath: a next link to another path of the
+// deployment is followed, with the key, since that origin has it. What it
+// leads to is not shown by the interface, so an answer that is not one of
+// listPets skips the check that needed it; strict, the link breaks
+// petmock's pagination rule.
+func TestNextLinkToAnotherPath(t *testing.T) {
+	t.Parallel()
+	server := ct.NewAltServer(ct.AltConfig{Pets: 360, Paging: "/v1/pages/gone", PagingGone: true})
+	ctx := checkContext(t)
+
+	h := judgeOver(t, server, Config{})
+	origin := strings.TrimSuffix(h.base.String(), "/v1")
+	wantSkipped(t, "a created pet listed", h.checkCreatedListed(ctx, "pending"),
+		"a next link led to "+origin+"/v1/pages/gone?limit=100&offset=100&status=pending", "whose answer is not one of listPets")
+	strict := judgeOver(t, server, Config{Strict: true})
+	wantBroken(t, "pages, strict", strict.checkStrictPages(ctx, ""), "strict.pagination")
+}
+
+// TestSettle: a created pet may take Config.Settle to show; a negative
+// Settle reads once, and a deployment that shows writes late then breaks
+// the read-after-create rules.
+func TestSettle(t *testing.T) {
+	t.Parallel()
+	server := ct.NewAltServer(ct.AltConfig{Lag: 300 * time.Millisecond})
+	ctx := checkContext(t)
+
+	once := judgeOver(t, server, Config{Settle: -1})
+	wantBroken(t, "read back at once", once.checkCreatedReadBack(ctx, "sold"), "create.read-back")
+	wantBroken(t, "listed at once", once.checkCreatedListed(ctx, "sold"), "create.listed")
+
+	settled := judgeOver(t, server, Config{Settle: 3 * time.Second})
+	for name, c := range map[string]check{
+		"read back within the window": func(h *harness, ctx context.Context) error { return h.checkCreatedReadBack(ctx, "sold") },
+		"listed within the window":    func(h *harness, ctx context.Context) error { return h.checkCreatedListed(ctx, "sold") },
+	} {
+		if err := c(settled, ctx); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
