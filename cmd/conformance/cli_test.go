@@ -18,19 +18,28 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/petstore/contract/conformance"
+	ct "github.com/petstore/contract/conformance/conformancetest"
 	"github.com/petstore/contract/spec"
 )
 
 // TestPetmockPasses: petmock passes the suite by default, strict and
-// read-only, and the report names every check.
+// read-only, and the report names every check. A run declares no check it
+// would only skip: no strict one without --strict, no mutating one with
+// --read-only; every check it skips says why, in the log and in the
+// report. --read-only sends only GET requests, and still judges the reads;
+// otherwise the default bound leaves room for every check, so none is
+// skipped for it.
 func TestPetmockPasses(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{nil, {"--strict"}, {"--read-only"}, {"--read-only", "--strict"}} {
 		t.Run(strings.Join(append([]string{"flags"}, args...), " "), func(t *testing.T) {
 			t.Parallel()
-			r := judge(t, serve(t, newPetmock(t)), args...)
+			strict, readOnly := slices.Contains(args, "--strict"), slices.Contains(args, "--read-only")
+			rec := &recorder{next: ct.Petmock(t)}
+			r := judge(t, serve(t, rec), args...)
 			if r.code != 0 {
 				t.Fatalf("exit %d, want 0\n%s", r.code, r)
 			}
@@ -47,10 +56,46 @@ func TestPetmockPasses(t *testing.T) {
 					t.Errorf("the report names no check %q", want)
 				}
 			}
+			for _, c := range cases {
+				if !strict && (strings.Contains(c.Name, "strict:") || strings.Contains(c.Name, "[") && strings.Contains(c.Name, "strict]")) {
+					t.Errorf("a strict check is declared in a run without --strict: %s", c.Name)
+				}
+				if readOnly && strings.Contains(c.Name, "mutating") {
+					t.Errorf("a mutating check is declared in a read-only run: %s", c.Name)
+				}
+				if c.Skipped != nil && strings.TrimSpace(c.Skipped.Message) == "" {
+					t.Errorf("%s is skipped without a reason", c.Name)
+				}
+			}
+			if m := skippedCount.FindStringSubmatch(r.stdout); m == nil || m[1] != "0" && !strings.Contains(r.stdout, "\nSkipped "+m[1]+" checks:") {
+				t.Errorf("the log counts skipped checks without listing them\n%s", r.stdout)
+			}
+			rec.mu.Lock()
+			defer rec.mu.Unlock()
+			if readOnly {
+				for method, n := range rec.methods {
+					if method != http.MethodGet {
+						t.Errorf("--read-only sent %d %s requests, want only GET", n, method)
+					}
+				}
+				if rec.methods[http.MethodGet] < 50 {
+					t.Errorf("--read-only sent %d GET requests; the read checks did not run", rec.methods[http.MethodGet])
+				}
+			} else {
+				if n := rec.methods[http.MethodPost]; n == 0 || n > conformance.DefaultMaxCreates {
+					t.Errorf("a run sent %d POST requests, want 1 to %d", n, conformance.DefaultMaxCreates)
+				}
+				if strings.Contains(r.stdout, "max creates reached") {
+					t.Errorf("a default run skipped checks for max creates\n%s", r)
+				}
+			}
 			assertNoKey(t, r)
 		})
 	}
 }
+
+// skippedCount finds the number of skipped checks in Ginkgo's summary.
+var skippedCount = regexp.MustCompile(`\| (\d+) Skipped`)
 
 // hasCase reports whether a check's name contains part.
 func hasCase(cases []junitCase, part string) bool {
@@ -92,32 +137,11 @@ func (rec *recorder) count(method string) int {
 	return rec.methods[method]
 }
 
-// TestReadOnlySendsNoPost: --read-only sends only GET requests, and still
-// judges the reads.
-func TestReadOnlySendsNoPost(t *testing.T) {
-	t.Parallel()
-	rec := &recorder{next: newPetmock(t)}
-	r := judge(t, serve(t, rec), "--read-only", "--strict")
-	if r.code != 0 {
-		t.Fatalf("exit %d, want 0\n%s", r.code, r)
-	}
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	for method, n := range rec.methods {
-		if method != http.MethodGet {
-			t.Errorf("--read-only sent %d %s requests, want only GET", n, method)
-		}
-	}
-	if rec.methods[http.MethodGet] < 50 {
-		t.Errorf("--read-only sent %d GET requests; the read checks did not run", rec.methods[http.MethodGet])
-	}
-}
-
 // TestMaxCreates: --max-creates bounds the POST requests of a run, and the
 // pets created carry the prefix and the run id.
 func TestMaxCreates(t *testing.T) {
 	t.Parallel()
-	rec := &recorder{next: newPetmock(t)}
+	rec := &recorder{next: ct.Petmock(t)}
 	r := judge(t, serve(t, rec), "--max-creates", "3", "-v")
 	if r.code != 0 {
 		t.Fatalf("exit %d, want 0 (checks beyond the bound are skipped)\n%s", r.code, r)
@@ -145,30 +169,13 @@ func TestMaxCreates(t *testing.T) {
 	}
 }
 
-// TestFullRunStaysWithinDefaultMaxCreates: the default bound leaves room
-// for every check of a strict run, so none is skipped for it.
-func TestFullRunStaysWithinDefaultMaxCreates(t *testing.T) {
-	t.Parallel()
-	rec := &recorder{next: newPetmock(t)}
-	r := judge(t, serve(t, rec), "--strict")
-	if r.code != 0 {
-		t.Fatalf("exit %d, want 0\n%s", r.code, r)
-	}
-	if n := rec.count(http.MethodPost); n == 0 || n > conformance.DefaultMaxCreates {
-		t.Errorf("a strict run sent %d POST requests, want 1 to %d", n, conformance.DefaultMaxCreates)
-	}
-	if strings.Contains(r.stdout, "max creates reached") {
-		t.Errorf("a default run skipped checks for max creates\n%s", r)
-	}
-}
-
 // TestKeyNeverPrinted: a server that echoes the Authorization header in
 // its errors still gets no key printed: failures show $PETSTORE_API_KEY.
 func TestKeyNeverPrinted(t *testing.T) {
 	t.Parallel()
-	echo := rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+	echo := ct.RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
 		if rec.Code >= 400 {
-			editJSON(rec, func(v any) any {
+			ct.EditJSON(rec, func(v any) any {
 				m := v.(map[string]any)
 				m["message"] = "refused " + r.Header.Get("Authorization")
 				m["status"] = 499 // so that every error fails and is printed
@@ -177,7 +184,7 @@ func TestKeyNeverPrinted(t *testing.T) {
 		}
 		rec.Header().Set("X-Echo", r.Header.Get("Authorization"))
 	})
-	url := serve(t, echo(t, newPetmock(t)))
+	url := serve(t, echo(t, ct.Petmock(t)))
 	for _, args := range [][]string{nil, {"--api-key", testKey, "-v"}} {
 		r := judge(t, url, args...)
 		if r.code != 1 {
@@ -218,7 +225,7 @@ func TestUnreachable(t *testing.T) {
 // TestLabelFilter: --label-filter selects checks by label.
 func TestLabelFilter(t *testing.T) {
 	t.Parallel()
-	r := judge(t, serve(t, newPetmock(t)), "--label-filter", "auth")
+	r := judge(t, serve(t, ct.Petmock(t)), "--label-filter", "auth")
 	if r.code != 0 {
 		t.Fatalf("exit %d, want 0\n%s", r.code, r)
 	}
@@ -244,7 +251,7 @@ func TestLabelFilter(t *testing.T) {
 func TestSpecFlag(t *testing.T) {
 	t.Parallel()
 	path := writeSpec(t, "default: 20", "default: 10")
-	r := judge(t, serve(t, newPetmock(t)), "--spec", path)
+	r := judge(t, serve(t, ct.Petmock(t)), "--spec", path)
 	if r.code != 1 || !strings.Contains(r.stdout, "broken rule limit.default:") {
 		t.Fatalf("exit %d, want 1 on limit.default\n%s", r.code, r)
 	}
@@ -276,7 +283,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 	t.Parallel()
 	// A server that would answer, so that only the usage error stops the
 	// run.
-	url := serve(t, newPetmock(t))
+	url := serve(t, ct.Petmock(t))
 	for _, args := range [][]string{
 		{},
 		{"--base-url", "http://127.0.0.1:1/v1", "--no-such-flag"},
@@ -351,6 +358,27 @@ func TestHelp(t *testing.T) {
 	}
 }
 
+// TestSettleFlag: --settle is the time a created pet may take to show;
+// with 0 the suite reads once, which a negative Config.Settle says.
+// Package conformance shows what each means to a deployment that shows
+// its writes late.
+func TestSettleFlag(t *testing.T) {
+	getenv := func(string) string { return testKey }
+	for _, tc := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{nil, conformance.DefaultSettle},
+		{[]string{"--settle", "200ms"}, 200 * time.Millisecond},
+		{[]string{"--settle", "0"}, -1},
+	} {
+		o, err := parseOptions(append([]string{"--base-url", "http://127.0.0.1:1/v1"}, tc.args...), getenv, io.Discard)
+		if err != nil || o.cfg.Settle != tc.want {
+			t.Errorf("%q: Config.Settle %v (%v), want %v", tc.args, o.cfg.Settle, err, tc.want)
+		}
+	}
+}
+
 // TestPastSunsetSendsNoGetPet: once getPet's removal date has passed, no
 // check asks anything of it, so a deployment that has removed it passes,
 // whatever that path answers now. The document of the run says the date
@@ -361,7 +389,7 @@ func TestPastSunsetSendsNoGetPet(t *testing.T) {
 		"x-sunset: '2030-12-05T00:00:00Z'", "x-sunset: '2020-12-05T00:00:00Z'",
 		"x-petmock-deprecated-at: '2026-01-01T00:00:00Z'", "x-petmock-deprecated-at: '2020-01-01T00:00:00Z'")
 	var getPets atomic.Int64
-	petmock := newPetmock(t)
+	petmock := ct.Petmock(t)
 	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/v1/pets/") {
 			getPets.Add(1)
@@ -409,7 +437,7 @@ func TestHonoursProxy(t *testing.T) {
 		mu   sync.Mutex // guards seen
 		seen []string   // Authorization headers that reached the proxy
 	)
-	petmock := newPetmock(t)
+	petmock := ct.Petmock(t)
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		seen = append(seen, r.Header.Get("Authorization"))

@@ -4,9 +4,10 @@ import (
 	"encoding/xml"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strings"
 	"testing"
+
+	ct "github.com/petstore/contract/conformance/conformancetest"
 )
 
 // TestSetupMistakesStopBeforeAnyCheck: a key the deployment refuses, a
@@ -16,7 +17,7 @@ import (
 // line that says what to fix.
 func TestSetupMistakesStopBeforeAnyCheck(t *testing.T) {
 	t.Parallel()
-	petmock := serve(t, newPetmock(t))
+	petmock := serve(t, ct.Petmock(t))
 	for _, tc := range []struct {
 		name    string
 		baseURL string
@@ -55,41 +56,11 @@ func TestSetupMistakesStopBeforeAnyCheck(t *testing.T) {
 	}
 }
 
-// TestNoSkipWithoutAReason: a default run declares no check it would only
-// skip (the strict ones), and every check it skips says why, in the log
-// and in the report.
-func TestNoSkipWithoutAReason(t *testing.T) {
-	t.Parallel()
-	for _, args := range [][]string{nil, {"--read-only"}} {
-		r := judge(t, serve(t, newPetmock(t)), args...)
-		if r.code != 0 {
-			t.Fatalf("%v: exit %d\n%s", args, r.code, r)
-		}
-		for _, c := range parseJUnit(t, r.junit) {
-			if strings.Contains(c.Name, "strict:") || strings.Contains(c.Name, "[") && strings.Contains(c.Name, "strict]") {
-				t.Errorf("%v: a strict check is declared in a run without --strict: %s", args, c.Name)
-			}
-			if len(args) > 0 && strings.Contains(c.Name, "mutating") {
-				t.Errorf("%v: a mutating check is declared in a read-only run: %s", args, c.Name)
-			}
-			if c.Skipped != nil && strings.TrimSpace(c.Skipped.Message) == "" {
-				t.Errorf("%v: %s is skipped without a reason", args, c.Name)
-			}
-		}
-		if m := skippedCount.FindStringSubmatch(r.stdout); m == nil || m[1] != "0" && !strings.Contains(r.stdout, "\nSkipped "+m[1]+" checks:") {
-			t.Errorf("%v: the log counts skipped checks without listing them\n%s", args, r.stdout)
-		}
-	}
-}
-
-// skippedCount finds the number of skipped checks in Ginkgo's summary.
-var skippedCount = regexp.MustCompile(`\| (\d+) Skipped`)
-
 // TestNoColourOutsideATerminal: colour codes are for terminals; a CI log
 // gets none, even without --no-color.
 func TestNoColourOutsideATerminal(t *testing.T) {
 	t.Parallel()
-	r := runBinary(t, []string{"PETSTORE_API_KEY=" + testKey}, "--base-url", serve(t, newPetmock(t)), "--label-filter", "auth")
+	r := runBinary(t, []string{"PETSTORE_API_KEY=" + testKey}, "--base-url", serve(t, ct.Petmock(t)), "--label-filter", "auth")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r)
 	}
@@ -104,12 +75,12 @@ func TestNoColourOutsideATerminal(t *testing.T) {
 // rule as its type.
 func TestJUnitReportsTheDeployment(t *testing.T) {
 	t.Parallel()
-	url := serve(t, rewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+	url := serve(t, ct.RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
 		if rec.Code == http.StatusNotFound {
 			rec.Body.Reset()
 			rec.Body.WriteString(`{"error":"not found"}`)
 		}
-	})(t, newPetmock(t)))
+	})(t, ct.Petmock(t)))
 	r := judge(t, url, "--seed", "42", "--label-filter", "getPet || auth")
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", r.code, r)

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/petstore/contract/mockserver"
+	ct "github.com/petstore/contract/conformance/conformancetest"
 )
 
 // binary is the conformance command, built once by TestMain: Ginkgo runs
@@ -45,18 +45,7 @@ func buildAndRun(m *testing.M) int {
 
 // testKey is the key the test servers accept. It is distinctive, so that a
 // leak of it into any output is found.
-const testKey = "k3y-that-must-never-be-printed-7f3a"
-
-// newPetmock returns a petmock that accepts testKey, with the default
-// catalogue.
-func newPetmock(tb testing.TB) http.Handler {
-	tb.Helper()
-	srv, err := mockserver.New(mockserver.Config{APIKeys: []string{testKey}})
-	if err != nil {
-		tb.Fatalf("mockserver.New: %v", err)
-	}
-	return srv
-}
+const testKey = ct.Key
 
 // serve serves h over a real HTTP connection and returns its base URL.
 func serve(tb testing.TB, h http.Handler) string {
@@ -84,6 +73,13 @@ func (r result) String() string {
 // run that takes longer is killed and fails its test, so that a hang shows
 // as a failure instead of a stuck test.
 const runLimit = 2 * time.Minute
+
+// The checks' verdicts are tested in-process, in package conformance, on
+// the same servers (package conformancetest). The tests here need the
+// command itself: its exit status, its output and JUnit report, its flags,
+// signals and memory, and a full run of every check against the servers
+// that must pass, and against one server of each family of rules that
+// must fail.
 
 // judge runs the binary against baseURL with the key in PETSTORE_API_KEY,
 // a JUnit report and no colour, plus args.
