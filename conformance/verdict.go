@@ -17,18 +17,20 @@ import "fmt"
 type Broken struct {
 	// Rule is the id of the rule broken, such as "auth.required".
 	Rule string
-	// Detail says what was wrong, such as "status 200, want 401".
+	// Detail says what was wrong, such as "status 200, want 401", the API
+	// key redacted.
 	Detail string
 
-	rule rule
-	x    *exchange // the request and the answer that broke it
+	rule   rule
+	detail string    // Detail as found, redacted with the whole report
+	x      *exchange // the request and the answer that broke it
 }
 
-func (b *Broken) Error() string { return b.x.report(b.rule, b.Detail) }
+func (b *Broken) Error() string { return b.x.report(b.rule, b.detail) }
 
 // breaks returns the verdict that x breaks rule r, for the reason detail.
 func breaks(x *exchange, r rule, detail string) *Broken {
-	return &Broken{Rule: r.id, Detail: detail, rule: r, x: x}
+	return &Broken{Rule: r.id, Detail: x.redact(detail), rule: r, detail: detail, x: x}
 }
 
 // Skipped is the verdict of a check that cannot judge the deployment,
