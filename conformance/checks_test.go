@@ -174,6 +174,9 @@ func wantBroken(tb testing.TB, what string, err error, rule string) *Broken {
 		tb.Errorf("%s: the report does not name rule %s:\n%s", what, rule, report)
 	}
 	noKey(tb, what, err)
+	if strings.Contains(broken.Detail, conformancetest.Key) {
+		tb.Errorf("%s: the detail of the verdict shows the API key: %s", what, broken.Detail)
+	}
 	return broken
 }
 
