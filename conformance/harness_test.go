@@ -8,21 +8,46 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/petstore/contract/spec"
 )
 
 // testHarness builds the harness of a run of cfg, as BeforeSuite does.
 func testHarness(tb testing.TB, cfg Config, seed uint64) *harness {
 	tb.Helper()
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validateFields(); err != nil {
 		tb.Fatal(err)
+	}
+	return newHarness(cfg, preparedFor(tb, cfg), seed)
+}
+
+// preparedRuns holds what prepare read for each document and strictness
+// the tests judge by, as a prepareKey: it does not change, and its router
+// is safe for concurrent use, so the many harnesses of the tests share it.
+var preparedRuns sync.Map
+
+// prepareKey is a document and whether a run holds answers to all of it.
+type prepareKey struct {
+	contract *spec.Contract
+	strict   bool
+}
+
+// preparedFor returns what prepare reads for a run of cfg.
+func preparedFor(tb testing.TB, cfg Config) prepared {
+	tb.Helper()
+	key := prepareKey{cfg.Contract, cfg.Strict}
+	if p, ok := preparedRuns.Load(key); ok {
+		return p.(prepared)
 	}
 	p, err := prepare(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return newHarness(cfg, p, seed)
+	preparedRuns.Store(key, p)
+	return p
 }
 
 // TestPastSunset: getPet's specs stop requiring answers from the removal
