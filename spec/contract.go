@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -38,10 +39,12 @@ type Contract struct {
 	// generated answers. They are meant for a start-up log.
 	Notes []string
 
-	source []byte
-	root   *yaml.Node
-	order  propertyOrder
-	byID   map[string]*Operation
+	source  []byte
+	root    *yaml.Node
+	order   propertyOrder
+	byID    map[string]*Operation
+	byRoute map[string]*Operation // by method, space, and path template
+	schemes map[string]*Scheme
 }
 
 // Role is what an operation does to a resource.
@@ -69,8 +72,10 @@ type Operation struct {
 	ID     string
 	Method string
 	// Path is the path template below the base path, such as
-	// "/pets/{petId}".
+	// "/pets/{petId}", as written.
 	Path string
+	// Template is Path, parsed; the operations of one path share it.
+	Template *PathTemplate
 	// Where names the operation in the document, for messages:
 	// "paths./pets/{petId}.get".
 	Where string
@@ -82,6 +87,9 @@ type Operation struct {
 	// Security is the security that applies: the operation's, or the
 	// document's. Empty means no key is needed.
 	Security openapi3.SecurityRequirements
+	// Requirements are Security resolved: alternatives, each of schemes
+	// that must all be met.
+	Requirements []Requirement
 	// Statuses are the documented response statuses, in order.
 	Statuses []int
 	// Success is the status a valid request is answered with: the lowest
@@ -138,6 +146,25 @@ func (c *Contract) JSON() ([]byte, error) { return nodeJSON(nil, c.root) }
 // Operation returns the operation with the given id, or nil.
 func (c *Contract) Operation(id string) *Operation { return c.byID[id] }
 
+// OperationAt returns the operation of method on the path template path
+// as written, such as "/pets/{petId}", or nil.
+func (c *Contract) OperationAt(method, path string) *Operation {
+	return c.byRoute[method+" "+path]
+}
+
+// RouteOperation returns the operation a route of the document's router
+// found, or nil.
+func (c *Contract) RouteOperation(route *routers.Route) *Operation {
+	if route == nil {
+		return nil
+	}
+	return c.OperationAt(route.Method, route.Path)
+}
+
+// Scheme returns the security scheme of the document with the given
+// name, or nil.
+func (c *Contract) Scheme(name string) *Scheme { return c.schemes[name] }
+
 // Resource returns the resource with the given name, or nil.
 func (c *Contract) Resource(name string) *Resource {
 	for _, r := range c.Resources {
@@ -172,14 +199,16 @@ var methodOrder = []string{
 }
 
 func newContract(doc *openapi3.T, source []byte, root *yaml.Node) (*Contract, error) {
-	base, err := BasePath(doc)
+	base, err := basePath(doc)
 	if err != nil {
 		return nil, err
 	}
 	c := &Contract{
 		Doc: doc, Base: base, source: source, root: root,
-		order: readPropertyOrder(root, doc),
-		byID:  map[string]*Operation{},
+		order:   readPropertyOrder(root, doc),
+		byID:    map[string]*Operation{},
+		byRoute: map[string]*Operation{},
+		schemes: readSchemes(doc),
 	}
 	paths := make([]string, 0, doc.Paths.Len())
 	for p := range doc.Paths.Map() {
@@ -188,13 +217,17 @@ func newContract(doc *openapi3.T, source []byte, root *yaml.Node) (*Contract, er
 	slices.Sort(paths)
 	for _, path := range paths {
 		item := doc.Paths.Value(path)
+		tmpl, err := ParsePath(path)
+		if err != nil {
+			return nil, fmt.Errorf("paths.%w", err)
+		}
 		ops := item.Operations()
 		for _, method := range methodOrder {
 			op := ops[method]
 			if op == nil {
 				continue
 			}
-			o, err := c.readOperation(path, method, item, op)
+			o, err := c.readOperation(tmpl, method, item, op)
 			if err != nil {
 				return nil, err
 			}
@@ -202,15 +235,14 @@ func newContract(doc *openapi3.T, source []byte, root *yaml.Node) (*Contract, er
 				return nil, fmt.Errorf("%s: operationId %s is used twice", o.Where, o.ID)
 			}
 			c.byID[o.ID] = o
+			c.byRoute[method+" "+path] = o
 			c.Operations = append(c.Operations, o)
 		}
 	}
 	if c.ErrorCodes, err = errorCodes(doc); err != nil {
 		return nil, err
 	}
-	if err := c.inferResources(); err != nil {
-		return nil, err
-	}
+	c.inferResources()
 	for _, o := range c.Operations {
 		if o.Deprecation != nil && o.Deprecation.ReplacedBy != "" && c.byID[o.Deprecation.ReplacedBy] == nil {
 			return nil, fmt.Errorf("%s: x-replaced-by: no operation %q", o.Where, o.Deprecation.ReplacedBy)
@@ -219,14 +251,16 @@ func newContract(doc *openapi3.T, source []byte, root *yaml.Node) (*Contract, er
 	return c, nil
 }
 
-func (c *Contract) readOperation(path, method string, item *openapi3.PathItem, op *openapi3.Operation) (*Operation, error) {
+func (c *Contract) readOperation(tmpl *PathTemplate, method string, item *openapi3.PathItem, op *openapi3.Operation) (*Operation, error) {
+	path := tmpl.String()
 	o := &Operation{
-		ID:     op.OperationID,
-		Method: method,
-		Path:   path,
-		Where:  "paths." + path + "." + strings.ToLower(method),
-		Op:     op,
-		Item:   item,
+		ID:       op.OperationID,
+		Method:   method,
+		Path:     path,
+		Template: tmpl,
+		Where:    "paths." + path + "." + strings.ToLower(method),
+		Op:       op,
+		Item:     item,
 	}
 	if o.ID == "" {
 		o.ID = method + " " + path
@@ -248,6 +282,7 @@ func (c *Contract) readOperation(path, method string, item *openapi3.PathItem, o
 	if op.Security != nil {
 		o.Security = *op.Security
 	}
+	o.Requirements = requirements(c.schemes, o.Security)
 	if op.Responses != nil {
 		for code := range op.Responses.Map() {
 			if n, err := strconv.Atoi(code); err == nil {

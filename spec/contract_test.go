@@ -2,6 +2,8 @@ package spec_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -203,5 +205,75 @@ func TestReadFileNamesTheFile(t *testing.T) {
 	os.WriteFile(bad, []byte("openapi: 3.0.3\ninfo: {}\n"), 0o644)
 	if _, err := spec.ReadFile(bad); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("ReadFile of a bad document: %v, want an error naming %s", err, bad)
+	}
+}
+
+// TestOperationOfARoute: the operation a route of the router found is
+// found again by its method and path template, without computing its id
+// anew; the operations of one path share its template.
+func TestOperationOfARoute(t *testing.T) {
+	c := readContract(t, "../testdata/evolved-ops.yaml")
+	router, err := spec.NewRouter(c.Doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ method, path, id string }{
+		{"GET", "/v1/pets", spec.ListPets},
+		{"POST", "/v1/pets", spec.CreatePet},
+		{"GET", "/v1/pets/7", spec.GetPet},
+		{"GET", "/v1/store/inventory", "getInventory"},
+		{"DELETE", "/v1/store/orders/3", "cancelOrder"},
+	} {
+		route, _, err := router.FindRoute(httptest.NewRequest(tt.method, "http://h"+tt.path, nil))
+		if err != nil {
+			t.Fatalf("%s %s: %v", tt.method, tt.path, err)
+		}
+		if op := c.RouteOperation(route); op == nil || op.ID != tt.id {
+			t.Errorf("%s %s: RouteOperation = %v, want %s", tt.method, tt.path, op, tt.id)
+		}
+	}
+	if c.OperationAt("GET", "/pets/{petId}") != c.Operation(spec.GetPet) || c.OperationAt("PUT", "/pets/{petId}") != nil || c.RouteOperation(nil) != nil {
+		t.Error("OperationAt does not find getPet by GET /pets/{petId} alone")
+	}
+	orders := c.Resource("orders")
+	for _, op := range []*spec.Operation{orders.Replace, orders.Update, orders.Delete} {
+		if op.Template != orders.Read.Template || op.Template.String() != op.Path {
+			t.Errorf("%s: template %v, want the one of %s, %s", op.ID, op.Template, orders.Read.ID, op.Path)
+		}
+	}
+	unnamed := smallDocument(t, "  /things/{id}:\n    get:\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: A thing.}}\n")
+	if op := unnamed.OperationAt("GET", "/things/{id}"); op == nil || op.ID != "GET /things/{id}" {
+		t.Errorf("an operation without an operationId: %v, want the id GET /things/{id}", op)
+	}
+}
+
+// TestTemplateTheRouterCannotRead: a document whose path template the
+// router of the request validation cannot read is refused, naming it.
+func TestTemplateTheRouterCannotRead(t *testing.T) {
+	doc := strings.Replace(string(spec.YAML()), "  /pets/{petId}:", "  /pets/{petId:(a|b)}:", 1)
+	_, err := spec.Read([]byte(doc))
+	if err == nil || !strings.Contains(err.Error(), "paths./pets/{petId:(a|b)}: a parameter's pattern has a capturing group") {
+		t.Errorf("Read: %v, want an error naming paths./pets/{petId:(a|b)}", err)
+	}
+}
+
+// TestChoiceHeaders: the headers the Petstore's answers document are all
+// petmock's choices; the interface names none.
+func TestChoiceHeaders(t *testing.T) {
+	c := contract(t)
+	for id, want := range map[string]string{
+		spec.ListPets:  "map[200:[Link] 401:[WWW-Authenticate]]",
+		spec.CreatePet: "map[201:[Location] 401:[WWW-Authenticate]]",
+	} {
+		if got := fmt.Sprint(c.Operation(id).ChoiceHeaders()); got != want {
+			t.Errorf("%s: ChoiceHeaders() = %s, want %s", id, got, want)
+		}
+	}
+	get := c.Operation(spec.GetPet).ChoiceHeaders()
+	if fmt.Sprint(get["200"]) != "[Deprecation Link Sunset]" {
+		t.Errorf("getPet 200: choice headers %v, want Deprecation, Link and Sunset", get["200"])
+	}
+	if spec.IsChoice(map[string]any{"x-sunset": "2030-12-05"}) || !spec.IsChoice(map[string]any{"x-petmock-order": "by id"}) {
+		t.Error("IsChoice: x-sunset is the document's, x-petmock-order petmock's")
 	}
 }

@@ -134,22 +134,16 @@ func (r *Resource) Operations() []*Operation {
 	return out
 }
 
-// ItemURL returns the path of the item with the given id below the base
-// path, with the other path parameters of the collection as given.
-func (r *Resource) ItemURL(collection, id string) string {
-	return collection + "/" + id
-}
-
 // inferResources finds the resources of the document and gives their
 // operations a role.
-func (c *Contract) inferResources() error {
+func (c *Contract) inferResources() {
 	names := map[string]int{}
 	var found []*Resource
 	for _, op := range c.Operations {
 		if op.Method != http.MethodGet {
 			continue
 		}
-		r, why := c.inferResource(op.Path)
+		r, why := c.inferResource(op.Template)
 		if r == nil {
 			if why != "" {
 				c.Notes = append(c.Notes, why)
@@ -161,7 +155,7 @@ func (c *Contract) inferResources() error {
 	}
 	for _, r := range found {
 		if names[r.Name] > 1 {
-			r.Name = strings.Join(literalSegments(r.CollectionPath), "-")
+			r.Name = strings.Join(resourceWords(r.List.Template), "-")
 		}
 		for _, op := range r.Operations() {
 			op.Resource = r
@@ -174,13 +168,13 @@ func (c *Contract) inferResources() error {
 		}
 		c.Resources = append(c.Resources, r)
 	}
-	return nil
 }
 
 // inferResource reads the resource whose collection is path, or says why
 // path is not one when it looks like one. It returns nil and "" for a path
 // that has nothing of a collection.
-func (c *Contract) inferResource(path string) (*Resource, string) {
+func (c *Contract) inferResource(collection *PathTemplate) (*Resource, string) {
+	path := collection.String()
 	ops := c.PathOperations(path)
 	list, create := ops[http.MethodGet], ops[http.MethodPost]
 	if list == nil || create == nil {
@@ -188,9 +182,8 @@ func (c *Contract) inferResource(path string) (*Resource, string) {
 	}
 	var itemPath, idParam string
 	for _, op := range c.Operations {
-		rest, ok := strings.CutPrefix(op.Path, path+"/")
-		if ok && strings.HasPrefix(rest, "{") && strings.HasSuffix(rest, "}") && strings.Count(rest, "{") == 1 && !strings.Contains(rest, "/") {
-			itemPath, idParam = op.Path, rest[1:len(rest)-1]
+		if param, ok := op.Template.ItemOf(collection); ok {
+			itemPath, idParam = op.Path, param
 			break
 		}
 	}
@@ -232,8 +225,8 @@ func (c *Contract) inferResource(path string) (*Resource, string) {
 		Update:         itemOps[http.MethodPatch],
 		Delete:         itemOps[http.MethodDelete],
 	}
-	segs := literalSegments(path)
-	r.Name = segs[len(segs)-1]
+	words := resourceWords(collection)
+	r.Name = words[len(words)-1]
 
 	props := items(item)
 	sent := map[string]bool{}
@@ -300,17 +293,11 @@ func (c *Contract) inferResource(path string) (*Resource, string) {
 	return r, ""
 }
 
-// literalSegments returns the segments of a path template that are not
-// parameters.
-func literalSegments(path string) []string {
-	var out []string
-	for _, seg := range strings.Split(strings.Trim(path, "/"), "/") {
-		if seg != "" && !strings.Contains(seg, "{") {
-			out = append(out, seg)
-		}
+// resourceWords returns the words a resource of the collection path is
+// named after: its literal segments, or "items" when it has none.
+func resourceWords(collection *PathTemplate) []string {
+	if words := collection.Literals(); len(words) > 0 {
+		return words
 	}
-	if len(out) == 0 {
-		out = []string{"items"}
-	}
-	return out
+	return []string{"items"}
 }
