@@ -1,8 +1,10 @@
 // Package spec holds the Petstore contract as one OpenAPI 3.0.3 document and
 // reads what its readers need from it, or from any other version of it: the
 // loaded and validated document, a router that matches on the base path
-// whatever the host, and a Contract: the operations, the resources they
-// form, the pages of a list, the deprecations and the error codes.
+// whatever the host, and a Contract: the operations, their path templates
+// and security schemes, the resources they form, the pages of a list, the
+// deprecations, the error codes, and what petmock answers an operation of
+// no resource with.
 //
 // Nothing else in the repository restates the contract: the mock server and
 // the conformance suite both read it from here, once.
@@ -11,7 +13,6 @@ package spec
 import (
 	_ "embed"
 	"fmt"
-	"os"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
@@ -28,26 +29,6 @@ func YAML() []byte {
 	return out
 }
 
-// Load parses and validates the embedded document. Each call returns a new
-// *openapi3.T, so callers may change theirs without affecting anyone else.
-func Load() (*openapi3.T, error) {
-	return Parse(document)
-}
-
-// LoadFile parses and validates the document at path, for judging a
-// deployment against another version of the contract.
-func LoadFile(path string) (*openapi3.T, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return doc, nil
-}
-
 // Parse parses and validates an OpenAPI document given as YAML or JSON.
 func Parse(data []byte) (*openapi3.T, error) {
 	loader := openapi3.NewLoader()
@@ -61,9 +42,9 @@ func Parse(data []byte) (*openapi3.T, error) {
 	return doc, nil
 }
 
-// BasePath returns the path of the first server, such as "/v1". Every
+// basePath returns the path of the first server, such as "/v1". Every
 // operation path is relative to it.
-func BasePath(doc *openapi3.T) (string, error) {
+func basePath(doc *openapi3.T) (string, error) {
 	base, err := doc.Servers.BasePath()
 	if err != nil {
 		return "", fmt.Errorf("servers: %w", err)
@@ -80,7 +61,7 @@ func BasePath(doc *openapi3.T) (string, error) {
 // routers.ErrPathNotFound; a known path with another method gets
 // routers.ErrMethodNotAllowed.
 func NewRouter(doc *openapi3.T) (routers.Router, error) {
-	base, err := BasePath(doc)
+	base, err := basePath(doc)
 	if err != nil {
 		return nil, err
 	}
