@@ -37,20 +37,13 @@ func NewAnswerJudge(c *spec.Contract, strict bool) (*AnswerJudge, error) {
 			return nil, err
 		}
 	}
-	doc := c.Doc
-	if !strict {
-		var err error
-		if doc, err = withoutChoiceHeaders(doc); err != nil {
-			return nil, fmt.Errorf("document: %w", err)
-		}
-	}
-	router, err := spec.NewRouter(doc)
+	router, err := newAnswerRouter(c, strict)
 	if err != nil {
 		return nil, fmt.Errorf("document: %w", err)
 	}
 	j := &AnswerJudge{router: router}
-	if doc.Components != nil {
-		if ref := doc.Components.Schemas["Error"]; ref != nil {
+	if c.Doc.Components != nil {
+		if ref := c.Doc.Components.Schemas["Error"]; ref != nil {
 			j.errorSchema = ref.Value
 		}
 	}

@@ -1,53 +1,81 @@
 package conformance
 
 import (
-	"fmt"
-	"strings"
+	"maps"
+	"net/http"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/petstore/contract/spec"
 )
 
-// isChoice reports whether extensions mark a part of the document as one
-// of petmock's gap decisions: x-petmock-choice, or any other x-petmock-
-// extension.
-func isChoice(extensions map[string]any) bool {
-	for name := range extensions {
-		if strings.HasPrefix(name, "x-petmock-") {
-			return true
-		}
-	}
-	return false
+// answerRouter finds the operation an answer is validated against. Unless
+// the run is strict, its responses document no header that is one of
+// petmock's choices, such as the pattern of Deprecation: the interface
+// names none of these headers, so a server that fills the gap otherwise is
+// judged by the rules of the interface (the deprecation.* checks) and not
+// by petmock's schema.
+type answerRouter struct {
+	router routers.Router
+	// interfaceOnly maps an operation of the document that documents a
+	// choice header to a copy that does not; nil for a strict run.
+	interfaceOnly map[*openapi3.Operation]*openapi3.Operation
 }
 
-// withoutChoiceHeaders returns a copy of doc in which no response
-// documents a header that is one of petmock's choices, such as the pattern
-// of Deprecation. By default answers are validated against it: the
-// interface names none of these headers, so a server that fills the gap
-// otherwise is judged by the rules of the interface (the deprecation.*
-// checks) and not by petmock's schema. doc itself is not changed.
-func withoutChoiceHeaders(doc *openapi3.T) (*openapi3.T, error) {
-	data, err := doc.MarshalJSON()
+// newAnswerRouter returns the answerRouter of the document of c.
+func newAnswerRouter(c *spec.Contract, strict bool) (*answerRouter, error) {
+	router, err := spec.NewRouter(c.Doc)
 	if err != nil {
-		return nil, fmt.Errorf("copying the document: %w", err)
+		return nil, err
 	}
-	loader := openapi3.NewLoader()
-	cp, err := loader.LoadFromData(data)
-	if err != nil {
-		return nil, fmt.Errorf("copying the document: %w", err)
+	ar := &answerRouter{router: router}
+	if strict {
+		return ar, nil
 	}
-	for _, item := range cp.Paths.Map() {
-		for _, op := range item.Operations() {
-			for _, resp := range op.Responses.Map() {
-				if resp.Value == nil {
-					continue
-				}
-				for name, header := range resp.Value.Headers {
-					if header.Value != nil && isChoice(header.Value.Extensions) {
-						delete(resp.Value.Headers, name)
-					}
-				}
-			}
+	ar.interfaceOnly = map[*openapi3.Operation]*openapi3.Operation{}
+	for _, op := range c.Operations {
+		if choices := op.ChoiceHeaders(); len(choices) > 0 {
+			ar.interfaceOnly[op.Op] = withoutHeaders(op.Op, choices)
 		}
 	}
-	return cp, nil
+	return ar, nil
+}
+
+// FindRoute finds the route of req, as the document's router does, with
+// the operation answers to it are validated against.
+func (ar *answerRouter) FindRoute(req *http.Request) (*routers.Route, map[string]string, error) {
+	route, params, err := ar.router.FindRoute(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	if op := ar.interfaceOnly[route.Operation]; op != nil {
+		cp := *route
+		cp.Operation = op
+		route = &cp
+	}
+	return route, params, nil
+}
+
+// withoutHeaders returns a copy of op whose responses do not document the
+// headers named, by response. The responses and their header maps are
+// copied; op and the rest of the document are shared, unchanged.
+func withoutHeaders(op *openapi3.Operation, names map[string][]string) *openapi3.Operation {
+	cp := *op
+	cp.Responses = openapi3.NewResponsesWithCapacity(op.Responses.Len())
+	cp.Responses.Extensions = op.Responses.Extensions
+	for code, ref := range op.Responses.Map() {
+		drop := names[code]
+		if len(drop) == 0 {
+			cp.Responses.Set(code, ref)
+			continue
+		}
+		resp := *ref.Value
+		resp.Headers = maps.Clone(resp.Headers)
+		for _, name := range drop {
+			delete(resp.Headers, name)
+		}
+		cp.Responses.Set(code, &openapi3.ResponseRef{Value: &resp})
+	}
+	return &cp
 }

@@ -70,13 +70,7 @@ func prepare(cfg Config) (prepared, error) {
 		return p, fmt.Errorf("document: %w", err)
 	}
 	p.docBase = c.Base
-	doc := c.Doc
-	if !cfg.Strict {
-		if doc, err = withoutChoiceHeaders(doc); err != nil {
-			return p, fmt.Errorf("document: %w", err)
-		}
-	}
-	if p.router, err = spec.NewRouter(doc); err != nil {
+	if p.router, err = newAnswerRouter(c, cfg.Strict); err != nil {
 		return p, fmt.Errorf("document: %w", err)
 	}
 	return p, nil

@@ -128,7 +128,7 @@ func badInputStatuses(op *spec.Operation) []int {
 // for it, so a server may answer otherwise.
 func choiceOnly(op *spec.Operation, statuses []int) bool {
 	for _, s := range statuses {
-		if r := op.Op.Responses.Status(s); r == nil || r.Value == nil || !isChoice(r.Value.Extensions) {
+		if r := op.Op.Responses.Status(s); r == nil || r.Value == nil || !spec.IsChoice(r.Value.Extensions) {
 			return false
 		}
 	}
