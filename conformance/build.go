@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"maps"
 	"net/http"
@@ -28,7 +27,7 @@ func (h *harness) opRequest(op *spec.Operation, params map[string]string, query 
 	if body != nil {
 		raw = []byte(jsonText(body))
 	}
-	r := h.newRequest(op.ID, op.Method, expandPath(op.Path, params), query.Encode(), raw)
+	r := h.newRequest(op.ID, op.Method, op.Template.Expand(params), query.Encode(), raw)
 	h.credentials(op, keyVar)(r)
 	for _, o := range opts {
 		o(r)
@@ -36,56 +35,52 @@ func (h *harness) opRequest(op *spec.Operation, params map[string]string, query 
 	return r
 }
 
-// expandPath fills the parameters of a path template, escaped.
-func expandPath(template string, params map[string]string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(template, '{')
-		j := strings.IndexByte(template, '}')
-		if i < 0 || j < i {
-			b.WriteString(template)
-			return b.String()
-		}
-		b.WriteString(template[:i])
-		b.WriteString(url.PathEscape(params[template[i+1:j]]))
-		template = template[j+1:]
-	}
-}
-
 // credentials returns the option that sends key as the first security
-// requirement of op asks: a bearer token (HTTP bearer, OAuth2, OpenID
-// Connect), HTTP basic with the key as the password, or an API key in a
-// header or a cookie. An empty key sends none; a public operation gets
-// none either way.
+// requirement of op asks, as spec says each scheme takes it, in place of
+// any credential the request had. An empty key sends none; a public
+// operation gets none either way. The run's key sent as HTTP basic
+// credentials is encoded on the wire only, where keyVar is replaced by the
+// key.
 func (h *harness) credentials(op *spec.Operation, key string) option {
 	return func(r *request) {
 		r.header.Del("Authorization")
-		if key == "" || len(op.Security) == 0 || h.contract.Doc.Components == nil {
+		r.basicKey = false
+		if len(op.Requirements) == 0 {
 			return
 		}
-		for name := range op.Security[0] {
-			ref := h.contract.Doc.Components.SecuritySchemes[name]
-			if ref == nil || ref.Value == nil {
-				continue
+		for _, s := range op.Requirements[0] {
+			in, name, value := s.Credential(key)
+			switch {
+			case key == "":
+				value = ""
+			case s.Kind == spec.SchemeBasic && key == keyVar:
+				r.basicKey, value = true, ""
 			}
-			switch s := ref.Value; {
-			case s.Type == "http" && strings.EqualFold(s.Scheme, "basic"):
-				if key == keyVar {
-					r.basicKey = true
-				} else {
-					r.header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(":"+key)))
-				}
-			case s.Type == "apiKey" && s.In == "header":
-				r.header.Set(s.Name, key)
-			case s.Type == "apiKey" && s.In == "cookie":
-				r.header.Set("Cookie", s.Name+"="+key)
-			case s.Type == "apiKey" && s.In == "query":
-				q, _ := url.ParseQuery(r.query)
-				q.Set(s.Name, key)
-				r.query = q.Encode()
-			default:
-				r.header.Set("Authorization", "Bearer "+key)
-			}
+			setCredential(r, in, name, value)
+		}
+	}
+}
+
+// setCredential sets the credential called name, sent in the header, the
+// query or a cookie, to value, or removes it for "".
+func setCredential(r *request, in, name, value string) {
+	switch in {
+	case spec.InQuery:
+		q, _ := url.ParseQuery(r.query)
+		q.Del(name)
+		if value != "" {
+			q.Set(name, value)
+		}
+		r.query = q.Encode()
+	case spec.InCookie:
+		r.header.Del("Cookie")
+		if value != "" {
+			r.header.Set("Cookie", name+"="+value)
+		}
+	default:
+		r.header.Del(name)
+		if value != "" {
+			r.header.Set(name, value)
 		}
 	}
 }

@@ -1,0 +1,78 @@
+package conformance
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/spec"
+)
+
+// TestCredentials: a request of the generic checks carries the key as the
+// operation's first security requirement asks, every scheme of it, with
+// the run's key in place as keyVar; a public operation carries none. A
+// check that sends no key, or another, sends nothing of the run's key.
+func TestCredentials(t *testing.T) {
+	doc := strings.Replace(string(spec.YAML()), "  securitySchemes:\n", `  securitySchemes:
+    basicAuth: {type: http, scheme: basic}
+    headerKey: {type: apiKey, in: header, name: X-API-Key}
+    queryKey: {type: apiKey, in: query, name: api_key}
+    cookieKey: {type: apiKey, in: cookie, name: session}
+`, 1)
+	doc = strings.Replace(doc, "paths:\n", `paths:
+  /header:
+    get: {operationId: header, security: [{headerKey: []}], responses: {'204': {description: Done.}}}
+  /query:
+    get: {operationId: query, security: [{queryKey: []}], responses: {'204': {description: Done.}}}
+  /cookie:
+    get: {operationId: cookie, security: [{cookieKey: []}], responses: {'204': {description: Done.}}}
+  /basic:
+    get: {operationId: basic, security: [{basicAuth: []}], responses: {'204': {description: Done.}}}
+  /both:
+    get: {operationId: both, security: [{queryKey: [], headerKey: []}, {basicAuth: []}], responses: {'204': {description: Done.}}}
+  /public:
+    get: {operationId: public, security: [], responses: {'204': {description: Done.}}}
+`, 1)
+	c, err := spec.Read([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := testHarness(t, Config{BaseURL: "http://h/v1", APIKey: "k", Contract: c}, 1)
+	tests := []struct {
+		op, key       string
+		authorization string
+		apiKey        string // X-API-Key
+		cookie        string
+		query         string
+		basicKey      bool
+	}{
+		{spec.ListPets, keyVar, "Bearer " + keyVar, "", "", "limit=5", false},
+		{"header", keyVar, "", keyVar, "", "limit=5", false},
+		{"query", keyVar, "", "", "", "api_key=" + url.QueryEscape(keyVar) + "&limit=5", false},
+		{"cookie", keyVar, "", "", "session=" + keyVar, "limit=5", false},
+		{"basic", keyVar, "", "", "", "limit=5", true},
+		{"basic", "other", "Basic Om90aGVy", "", "", "limit=5", false}, // base64 of ":other"
+		{"both", keyVar, "", keyVar, "", "api_key=" + url.QueryEscape(keyVar) + "&limit=5", false},
+		{"header", "", "", "", "", "limit=5", false},
+		{"header", "other", "", "other", "", "limit=5", false},
+		{"query", "", "", "", "", "limit=5", false},
+		{"query", "other", "", "", "", "api_key=other&limit=5", false},
+		{"cookie", "", "", "", "", "limit=5", false},
+		{"basic", "", "", "", "", "limit=5", false},
+		{"both", "", "", "", "", "limit=5", false},
+		{spec.ListPets, "", "", "", "", "limit=5", false},
+		{"public", keyVar, "", "", "", "limit=5", false},
+	}
+	for _, tt := range tests {
+		op := c.Operation(tt.op)
+		r := h.opRequest(op, nil, url.Values{"limit": {"5"}}, nil, h.credentials(op, tt.key))
+		if got := [3]string{r.header.Get("Authorization"), r.header.Get("X-API-Key"), r.header.Get("Cookie")}; got != [3]string{tt.authorization, tt.apiKey, tt.cookie} || r.query != tt.query || r.basicKey != tt.basicKey {
+			t.Errorf("%s with key %q: Authorization %q, X-API-Key %q, Cookie %q, query %q, basic %v; want %q, %q, %q, %q, %v",
+				tt.op, tt.key, got[0], got[1], got[2], r.query, r.basicKey, tt.authorization, tt.apiKey, tt.cookie, tt.query, tt.basicKey)
+		}
+	}
+	// The path of a generic request is expanded from its template, escaped.
+	if r := h.opRequest(c.Operation(spec.GetPet), map[string]string{"petId": "a b/c"}, nil, nil); r.path != "/pets/a%20b%2Fc" {
+		t.Errorf("getPet of petId %q: path %q, want /pets/a%%20b%%2Fc", "a b/c", r.path)
+	}
+}
