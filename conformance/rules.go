@@ -42,7 +42,7 @@ var (
 	ruleStrictStatus      = rule{"strict.status", "petmock: a status outside PetStatus (case counts, empty included) gets 400 with an Error body"}
 	ruleStrictDeprecation = rule{"strict.deprecation", "petmock: every getPet answer carries Deprecation (the document's x-petmock-deprecated-at), Sunset (the exact x-sunset) and a Link with rel=\"successor-version\""}
 	ruleStrictPagination  = rule{"strict.pagination", "petmock: while more pets follow, a page carries Link: <URL>; rel=\"next\" on the same origin; walking the links visits every pet once, ordered by id"}
-	ruleStrictDefault     = rule{"strict.default-status", "petmock: a pet created without a status gets the document's x-petmock-default-status"}
+	ruleStrictDefault     = rule{"strict.default-status", "petmock: a pet created without a status gets the status of the document's x-petmock-defaults"}
 	ruleStrictCode        = rule{"strict.error-code", "petmock: Error.code is one of the document's x-petmock-codes"}
 	ruleStrictChallenge   = rule{"strict.challenge", "petmock: a 401 carries WWW-Authenticate with the Bearer scheme (RFC 6750)"}
 	ruleStrictLocation    = rule{"strict.location", "petmock: a 201 of createPet carries Location, the URL of the created pet"}

@@ -145,7 +145,7 @@ func (s *AltServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case path == "/v1/pets" && r.Method == http.MethodPost:
 		s.create(w, r)
 	case strings.HasPrefix(path, "/v1/pets/") && r.Method == http.MethodGet:
-		s.get(w, r, strings.TrimPrefix(path, "/v1/pets/"))
+		s.get(w, strings.TrimPrefix(path, "/v1/pets/"))
 	default:
 		altError(w, http.StatusNotFound, "E_NO_ROUTE", "no such operation")
 	}
@@ -263,7 +263,7 @@ func (s *AltServer) create(w http.ResponseWriter, r *http.Request) {
 }
 
 // get serves getPet: 404 for a petId that is not an integer too.
-func (s *AltServer) get(w http.ResponseWriter, r *http.Request, rawID string) {
+func (s *AltServer) get(w http.ResponseWriter, rawID string) {
 	if s.cfg.Deprecation {
 		w.Header().Set("Deprecation", "@1704067200") // 1 January 2024
 		w.Header().Set("Sunset", "Thu, 05 Dec 2030 00:00:00 GMT")
