@@ -3,10 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/petstore/contract/cmd/internal/cli"
 )
 
 // progress shows how a seed run goes: a bar redrawn in place on a
@@ -37,16 +38,7 @@ type progress struct {
 const redrawEvery = 100 * time.Millisecond
 
 func newProgress(w io.Writer, total int, noun string) *progress {
-	return &progress{w: w, total: total, noun: noun, terminal: isTerminal(w), lastStep: -1}
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return &progress{w: w, total: total, noun: noun, terminal: cli.IsTerminal(w), lastStep: -1}
 }
 
 const barWidth = 30

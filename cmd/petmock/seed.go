@@ -135,7 +135,7 @@ func seed(ctx context.Context, args []string, getenv func(string) string, stdout
 	if err := checkBaseURL(ctx, client, o, res); err != nil {
 		return err
 	}
-	s := &seeder{opts: o, target: target, client: client, progress: newProgress(stderr, len(bodies), res.Name)}
+	s := &seeder{opts: o, op: res.CreateOp, target: target, client: client, progress: newProgress(stderr, len(bodies), res.Name)}
 	result := s.run(ctx, bodies)
 	s.progress.done()
 	fmt.Fprintf(stdout, "created %d, skipped %d, failed %d of %d %s\n", result.created, result.skipped, result.failed, len(bodies), res.Name)
@@ -152,7 +152,7 @@ func seed(ctx context.Context, args []string, getenv func(string) string, stdout
 // the first of the document whose collection path has no parameter.
 func seedResource(c *spec.Contract, name string) (*spec.Resource, error) {
 	for _, r := range c.Resources {
-		if (name == "" || r.Name == name) && !strings.Contains(r.CollectionPath, "{") {
+		if (name == "" || r.Name == name) && len(r.List.Template.Params()) == 0 {
 			return r, nil
 		}
 	}
@@ -204,7 +204,8 @@ func seedBodies(o seedOptions, c *spec.Contract, res *spec.Resource) ([]seedBody
 // seeder sends create requests with bounded concurrency.
 type seeder struct {
 	opts     seedOptions
-	target   string // the URL of the collection
+	op       *spec.Operation // the create operation
+	target   string          // the URL of the collection
 	client   *http.Client
 	progress *progress
 }
@@ -290,7 +291,7 @@ func (s *seeder) create(ctx context.Context, b seedBody) (outcome, string) {
 		if err != nil {
 			return stopped, err.Error()
 		}
-		req.Header.Set("Authorization", "Bearer "+s.opts.apiKey)
+		presentKey(req, s.op, s.opts.apiKey)
 		req.Header.Set("Content-Type", "application/json")
 		resp, err := s.client.Do(req)
 		var status int
@@ -339,3 +340,15 @@ func (s *seeder) create(ctx context.Context, b seedBody) (outcome, string) {
 
 // maxRetryWait bounds the wait a Retry-After asks for.
 const maxRetryWait = 30 * time.Second
+
+// presentKey sets key on req as the first security requirement of op
+// asks: a bearer token, HTTP basic credentials, or an API key in a header,
+// the query or a cookie. A public operation gets none.
+func presentKey(req *http.Request, op *spec.Operation, key string) {
+	if len(op.Requirements) == 0 {
+		return
+	}
+	for _, s := range op.Requirements[0] {
+		s.Present(req, key)
+	}
+}

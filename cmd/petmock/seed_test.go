@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/store"
+	"github.com/petstore/contract/spec"
 )
 
 // seedTarget is a petmock that can be told to misbehave on createPet.
@@ -307,5 +309,61 @@ func TestSeedUsage(t *testing.T) {
 	}
 	if _, _, err := runSeed(t, env(), "-h"); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("petmock seed -h: %v", err)
+	}
+}
+
+// TestSeedPresentsTheKeyAsTheDocumentAsks: against a deployment of a
+// document whose scheme is not a bearer token, seed checks the base URL
+// and creates every item with the key where the scheme says, and sends no
+// bearer token.
+func TestSeedPresentsTheKeyAsTheDocumentAsks(t *testing.T) {
+	const key = "s3cret-key"
+	for _, tt := range []struct {
+		name, scheme string
+		sent         func(r *http.Request) bool
+	}{
+		{"apiKey header", "      type: apiKey\n      in: header\n      name: X-API-Key\n",
+			func(r *http.Request) bool { return r.Header.Get("X-API-Key") == key }},
+		{"apiKey query", "      type: apiKey\n      in: query\n      name: api_key\n",
+			func(r *http.Request) bool { return r.URL.Query().Get("api_key") == key }},
+		{"apiKey cookie", "      type: apiKey\n      in: cookie\n      name: session\n",
+			func(r *http.Request) bool { c, err := r.Cookie("session"); return err == nil && c.Value == key }},
+		{"http basic", "      type: http\n      scheme: basic\n",
+			func(r *http.Request) bool { _, password, ok := r.BasicAuth(); return ok && password == key }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := strings.Replace(string(spec.YAML()), "      type: http\n      scheme: bearer\n", tt.scheme, 1)
+			file := filepath.Join(t.TempDir(), "openapi.yaml")
+			if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, err := spec.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv, err := mockserver.New(mockserver.Config{Contract: c, Items: mockserver.Items{}, APIKeys: []string{key}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var requests, wrong atomic.Int64
+			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				requests.Add(1)
+				if !tt.sent(r) || strings.HasPrefix(r.Header.Get("Authorization"), "Bearer") {
+					wrong.Add(1)
+				}
+				srv.ServeHTTP(w, r)
+			}))
+			defer hs.Close()
+			stdout, stderr, err := runSeed(t, env("PETSTORE_API_KEY", key), "--base-url", hs.URL+"/v1", "--spec", file, "--count", "5")
+			if err != nil {
+				t.Fatalf("seed: %v\n%s%s", err, stdout, stderr)
+			}
+			if n := srv.Store("pets").Len(); n != 5 || !strings.Contains(stdout, "created 5, skipped 0, failed 0 of 5 pets") {
+				t.Errorf("store holds %d pets, report %q; want 5 created", n, stdout)
+			}
+			if requests.Load() != 6 || wrong.Load() != 0 {
+				t.Errorf("%d requests, %d without the key as the scheme asks or with a bearer token; want 6 (the check and 5 creates), 0", requests.Load(), wrong.Load())
+			}
+		})
 	}
 }

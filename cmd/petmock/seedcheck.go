@@ -34,7 +34,7 @@ func checkBaseURL(ctx context.Context, client *http.Client, o seedOptions, res *
 	if err != nil {
 		return usagef("--base-url %q: %v", o.baseURL, err)
 	}
-	req.Header.Set("Authorization", "Bearer "+o.apiKey)
+	presentKey(req, res.List, o.apiKey)
 	req.Header.Set("Accept", "application/json")
 	resp, err := client.Do(req)
 	if err != nil {
