@@ -2,6 +2,7 @@ package spec_test
 
 import (
 	"fmt"
+	"net/http/httptest"
 
 	"github.com/petstore/contract/spec"
 )
@@ -26,4 +27,25 @@ func ExampleReadFile() {
 	// pets /pets id [list listPets create createPet read getPet]
 	// orders /store/orders id [list listOrders create placeOrder read getOrder replace replaceOrder update updateOrder delete cancelOrder]
 	// other 2030-12-05
+}
+
+// The operation a route of the router found is the contract's, found by
+// its method and path template rather than by an id computed again.
+func ExampleContract_RouteOperation() {
+	c, err := spec.Default()
+	if err != nil {
+		panic(err)
+	}
+	router, err := spec.NewRouter(c.Doc)
+	if err != nil {
+		panic(err)
+	}
+	route, params, err := router.FindRoute(httptest.NewRequest("GET", "http://petmock.example/v1/pets/12", nil))
+	if err != nil {
+		panic(err)
+	}
+	op := c.RouteOperation(route)
+	fmt.Println(op.ID, op.Template, params["petId"], op.Template.Expand(map[string]string{"petId": "7"}))
+	// Output:
+	// getPet /pets/{petId} 12 /pets/7
 }

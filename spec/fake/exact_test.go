@@ -1,7 +1,11 @@
 package fake_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/fake"
@@ -88,4 +92,19 @@ func TestExactOnThePetstore(t *testing.T) {
 			t.Errorf("pets.%s: not exact", p.Name)
 		}
 	}
+}
+
+// ExampleExact: a catalogue need not check the values made for an exact
+// schema; those of a pattern may miss it, and are checked.
+func ExampleExact() {
+	for _, src := range []string{`{"type":"string","maxLength":8}`, `{"type":"string","pattern":"^[A-Z]{3}$"}`} {
+		var s openapi3.Schema
+		if err := json.Unmarshal([]byte(src), &s); err != nil {
+			panic(err)
+		}
+		fmt.Println(src, fake.Exact(&s))
+	}
+	// Output:
+	// {"type":"string","maxLength":8} true
+	// {"type":"string","pattern":"^[A-Z]{3}$"} false
 }
