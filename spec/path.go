@@ -12,9 +12,9 @@ import (
 // PathTemplate is a path template of the document, such as
 // "/pets/{petId}", parsed once. It matches and expands paths below the
 // base path as the router of the request validation does (gorillamux,
-// on the escaped path): a parameter stands for one segment or more
-// characters that are not a slash, and {name:pattern}, which gorillamux
-// also reads, for what the pattern matches.
+// on the escaped path): {name} stands for one or more characters other
+// than a slash, and {name:pattern}, which gorillamux also reads, for what
+// the pattern matches.
 type PathTemplate struct {
 	text     string
 	segments []Segment
@@ -155,11 +155,11 @@ func closingBrace(s string, open int) int {
 func (t *PathTemplate) String() string { return t.text }
 
 // Segments returns the segments of the template.
-func (t *PathTemplate) Segments() []Segment { return t.segments }
+func (t *PathTemplate) Segments() []Segment { return slices.Clone(t.segments) }
 
 // Params returns the names of the parameters of the template, in order,
 // each once.
-func (t *PathTemplate) Params() []string { return t.params }
+func (t *PathTemplate) Params() []string { return slices.Clone(t.params) }
 
 // Simple reports whether every segment is a literal or one whole
 // parameter, which a router can match segment by segment.
