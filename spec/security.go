@@ -178,6 +178,8 @@ type CredentialError struct {
 	Challenge string
 }
 
+var _ error = (*CredentialError)(nil)
+
 func (e *CredentialError) Error() string { return e.Message }
 
 // Read returns the key r presents under the scheme, or a
