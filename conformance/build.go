@@ -44,7 +44,7 @@ func (h *harness) opRequest(op *spec.Operation, params map[string]string, query 
 func (h *harness) credentials(op *spec.Operation, key string) option {
 	return func(r *request) {
 		r.header.Del("Authorization")
-		r.basicKey = false
+		r.basic = nil
 		if len(op.Requirements) == 0 {
 			return
 		}
@@ -54,7 +54,7 @@ func (h *harness) credentials(op *spec.Operation, key string) option {
 			case key == "":
 				value = ""
 			case s.Kind == spec.SchemeBasic && key == keyVar:
-				r.basicKey, value = true, ""
+				r.basic, value = s, ""
 			}
 			setCredential(r, in, name, value)
 		}

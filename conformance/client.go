@@ -3,7 +3,6 @@ package conformance
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -127,8 +126,9 @@ type request struct {
 	// madeUp says that the path names something the suite made up and the
 	// operation documents a 404.
 	mustExist, madeUp bool
-	// basicKey sends the key as the password of HTTP basic credentials.
-	basicKey bool
+	// basic, if set, is the HTTP basic scheme the run's key is sent
+	// with, encoded on the wire only.
+	basic *spec.Scheme
 	// params are the path parameters of a request of the generic checks.
 	params map[string]string
 }
@@ -262,9 +262,10 @@ func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) error 
 			req.Header.Add(name, strings.ReplaceAll(v, keyVar, h.cfg.APIKey))
 		}
 	}
-	if r.basicKey {
-		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(":"+h.cfg.APIKey)))
-		x.reqHeader.Set("Authorization", "Basic <base64 of :"+keyVar+">")
+	if r.basic != nil {
+		_, name, value := r.basic.Credential(h.cfg.APIKey)
+		req.Header.Set(name, value)
+		x.reqHeader.Set(name, "Basic <base64 of :"+keyVar+">")
 	}
 	req.Header.Set("User-Agent", "petstore-conformance")
 	resp, err := h.http.Do(req)

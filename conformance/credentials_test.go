@@ -66,9 +66,9 @@ func TestCredentials(t *testing.T) {
 	for _, tt := range tests {
 		op := c.Operation(tt.op)
 		r := h.opRequest(op, nil, url.Values{"limit": {"5"}}, nil, h.credentials(op, tt.key))
-		if got := [3]string{r.header.Get("Authorization"), r.header.Get("X-API-Key"), r.header.Get("Cookie")}; got != [3]string{tt.authorization, tt.apiKey, tt.cookie} || r.query != tt.query || r.basicKey != tt.basicKey {
+		if got := [3]string{r.header.Get("Authorization"), r.header.Get("X-API-Key"), r.header.Get("Cookie")}; got != [3]string{tt.authorization, tt.apiKey, tt.cookie} || r.query != tt.query || (r.basic != nil) != tt.basicKey {
 			t.Errorf("%s with key %q: Authorization %q, X-API-Key %q, Cookie %q, query %q, basic %v; want %q, %q, %q, %q, %v",
-				tt.op, tt.key, got[0], got[1], got[2], r.query, r.basicKey, tt.authorization, tt.apiKey, tt.cookie, tt.query, tt.basicKey)
+				tt.op, tt.key, got[0], got[1], got[2], r.query, r.basic != nil, tt.authorization, tt.apiKey, tt.cookie, tt.query, tt.basicKey)
 		}
 	}
 	// The path of a generic request is expanded from its template, escaped.
