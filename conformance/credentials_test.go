@@ -1,6 +1,9 @@
 package conformance
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -8,11 +11,11 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// TestCredentials: a request of the generic checks carries the key as the
-// operation's first security requirement asks, every scheme of it, with
-// the run's key in place as keyVar; a public operation carries none. A
-// check that sends no key, or another, sends nothing of the run's key.
-func TestCredentials(t *testing.T) {
+// schemesContract is the Petstore's document with operations whose keys
+// go as an API key in a header, the query or a cookie, as HTTP basic
+// credentials, as two of these at once, or not at all.
+func schemesContract(tb testing.TB) *spec.Contract {
+	tb.Helper()
 	doc := strings.Replace(string(spec.YAML()), "  securitySchemes:\n", `  securitySchemes:
     basicAuth: {type: http, scheme: basic}
     headerKey: {type: apiKey, in: header, name: X-API-Key}
@@ -35,8 +38,17 @@ func TestCredentials(t *testing.T) {
 `, 1)
 	c, err := spec.Read([]byte(doc))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	return c
+}
+
+// TestCredentials: a request of the generic checks carries the key as the
+// operation's first security requirement asks, every scheme of it, with
+// the run's key in place as keyVar; a public operation carries none. A
+// check that sends no key, or another, sends nothing of the run's key.
+func TestCredentials(t *testing.T) {
+	c := schemesContract(t)
 	h := testHarness(t, Config{BaseURL: "http://h/v1", APIKey: "k", Contract: c}, 1)
 	tests := []struct {
 		op, key       string
@@ -74,5 +86,29 @@ func TestCredentials(t *testing.T) {
 	// The path of a generic request is expanded from its template, escaped.
 	if r := h.opRequest(c.Operation(spec.GetPet), map[string]string{"petId": "a b/c"}, nil, nil); r.path != "/pets/a%20b%2Fc" {
 		t.Errorf("getPet of petId %q: path %q, want /pets/a%%20b%%2Fc", "a b/c", r.path)
+	}
+}
+
+// TestBasicKeyOnTheWire: the run's key sent as HTTP basic credentials is
+// encoded on the wire only; the exchange shows where it went, not what it
+// is.
+func TestBasicKeyOnTheWire(t *testing.T) {
+	c := schemesContract(t)
+	var got string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Get("Authorization")
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	h := testHarness(t, Config{BaseURL: srv.URL + "/v1", APIKey: "s3cret", Contract: c}, 1)
+	x, err := h.send(context.Background(), h.opRequest(c.Operation("basic"), nil, nil, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "Basic OnMzY3JldA==" { // base64 of ":s3cret"
+		t.Errorf("Authorization on the wire %q, want Basic OnMzY3JldA==", got)
+	}
+	if shown := x.reqHeader.Get("Authorization"); shown != "Basic <base64 of :"+keyVar+">" || strings.Contains(shown, "s3cret") {
+		t.Errorf("Authorization shown %q, want the key's place only", shown)
 	}
 }
