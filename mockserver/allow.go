@@ -14,25 +14,21 @@ var allowOrder = []string{
 
 // methodsFor returns the methods the path of r takes, as an Allow header
 // lists them both on a 405 and on an answer to OPTIONS: those of the
-// operations of its path, of an admin endpoint, of the documents or of the
-// console, with HEAD wherever GET is, and OPTIONS last. It returns nil for a path that
-// is nothing petmock serves.
+// documents, or of the operations of its path. It returns nil for a path
+// that is nothing the server serves.
 func (s *Server) methodsFor(r *http.Request) []string {
-	var methods []string
 	switch path := r.URL.Path; {
 	case strings.HasPrefix(path, AdminPrefix):
-		methods = s.adminMethods(strings.TrimPrefix(path, AdminPrefix))
+		return allow(s.adminMethods(strings.TrimPrefix(path, AdminPrefix)))
 	case path == docYAMLPath || path == docJSONPath, path == "/":
-		methods = []string{http.MethodGet}
-	default:
-		for _, m := range allowOrder {
-			probe := *r
-			probe.Method = m
-			if _, _, err := s.router.FindRoute(&probe); err == nil {
-				methods = append(methods, m)
-			}
-		}
+		return allow([]string{http.MethodGet})
 	}
+	return s.edge.methodsFor(r)
+}
+
+// allow returns methods as an Allow header lists them: in allowOrder,
+// with HEAD wherever GET is, and OPTIONS last; nil for no method.
+func allow(methods []string) []string {
 	if methods == nil {
 		return nil
 	}

@@ -1,14 +1,12 @@
 package mockserver
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/petstore/contract/spec"
@@ -51,31 +49,11 @@ type call struct {
 }
 
 // bind binds a handler to every operation of the document, by its role:
-// the handlers of a resource, or answers made from the schema.
+// the handlers of a resource, or answers made from the schema. The edge
+// made the operations, with their checks.
 func (s *Server) bind(shapes *shapes) error {
-	doc := s.contract.Doc
-	s.ops = make(map[string]*operation, len(s.contract.Operations))
 	for _, so := range s.contract.Operations {
-		op := &operation{spec: so}
-		op.bearer = bearerOnly(doc, so.Security)
-		op.params, op.paramsCompiled = compileParams(so.Parameters)
-		if rb := so.Op.RequestBody; rb != nil && rb.Value != nil {
-			if mt := rb.Value.Content.Get("application/json"); mt != nil && len(rb.Value.Content) == 1 {
-				op.body, _ = compileObject(mt.Schema)
-			}
-		}
-		if rs := so.RequestSchema(); rs != nil {
-			op.bodyShape = shapes.of(rs)
-		}
-		paramsOnly := *so.Op
-		paramsOnly.Security = &openapi3.SecurityRequirements{}
-		op.route = &routers.Route{Spec: doc, Path: so.Path, PathItem: so.Item, Method: so.Method, Operation: so.Op}
-		op.paramsRoute = &routers.Route{Spec: doc, Path: so.Path, PathItem: so.Item, Method: so.Method, Operation: &paramsOnly}
-		for _, p := range so.Parameters {
-			if p.In == openapi3.ParameterInQuery {
-				op.queryParams = append(op.queryParams, p.Name)
-			}
-		}
+		op := s.ops[so.ID]
 		if d := so.Deprecation; d != nil {
 			dep, err := newDeprecation(s.contract, so, s.base)
 			if err != nil {
@@ -107,9 +85,7 @@ func (s *Server) bind(shapes *shapes) error {
 			op.answer = g
 			op.handle = s.answer
 		}
-		s.ops[so.ID] = op
 	}
-	s.fast = compileRouter(s.contract, s.ops)
 	return nil
 }
 
@@ -177,51 +153,6 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 		return err
 	}
 	return op.handle(w, r, c)
-}
-
-// route finds the operation of a request, with the compiled router when
-// it can tell, and with openapi3filter's otherwise.
-func (s *Server) route(r *http.Request) (*operation, map[string]string, error) {
-	method := r.Method
-	if method == http.MethodHead {
-		method = http.MethodGet
-	}
-	if op, params, ok := s.fast.find(method, r.URL); ok {
-		return op, params, nil
-	}
-	route, params, err := s.findRoute(r)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s.ops[opID(route.Operation, route.Method, route.Path)], params, nil
-}
-
-// opID returns the id the contract gives an operation.
-func opID(op *openapi3.Operation, method, path string) string {
-	if op.OperationID != "" {
-		return op.OperationID
-	}
-	return method + " " + path
-}
-
-// findRoute finds the operation of a request. A HEAD request is routed as
-// a GET; net/http drops the body of its answer.
-func (s *Server) findRoute(r *http.Request) (*routers.Route, map[string]string, error) {
-	rr := r
-	if r.Method == http.MethodHead {
-		get := *r
-		get.Method = http.MethodGet
-		rr = &get
-	}
-	route, params, err := s.router.FindRoute(rr)
-	switch {
-	case err == nil:
-		return route, params, nil
-	case errors.Is(err, routers.ErrMethodNotAllowed):
-		return nil, nil, methodNotAllowed(r.Method, r.URL.Path, s.methodsFor(r))
-	default:
-		return nil, nil, notAnOperation(r.URL.Path)
-	}
 }
 
 // injectChaos delays the answer, by Prefer: delay= or else by the

@@ -40,7 +40,7 @@ var validation = openapi3filter.Options{
 
 // checkRequest checks the parameters and the body of r against op, and
 // returns them as a call. rec, when not nil, is told the body.
-func (s *Server) checkRequest(r *http.Request, op *operation, params map[string]string, rec *recorder) (*call, error) {
+func (ed *edge) checkRequest(r *http.Request, op *operation, params map[string]string, rec *recorder) (*call, error) {
 	c := &call{op: op, params: params}
 	if r.URL.RawQuery != "" && (len(op.queryParams) > 0 || op.spec.Role == spec.RoleList) {
 		var e *Error
@@ -71,7 +71,7 @@ func (s *Server) checkRequest(r *http.Request, op *operation, params map[string]
 		}
 	}
 	if rb := op.spec.Op.RequestBody; rb != nil && rb.Value != nil {
-		body, err := s.checkBody(r, op, params, rb.Value, rec)
+		body, err := ed.checkBody(r, op, params, rb.Value, rec)
 		if err != nil {
 			return nil, err
 		}
@@ -88,10 +88,10 @@ func first(query map[string][]string, name string) string {
 	return ""
 }
 
-// checkBody reads the body within MaxBodyBytes, checks it against the
+// checkBody reads the body within the edge's bound, checks it against the
 // document and returns it decoded.
-func (s *Server) checkBody(r *http.Request, op *operation, params map[string]string, rb *openapi3.RequestBody, rec *recorder) (any, error) {
-	body, e := readBody(r)
+func (ed *edge) checkBody(r *http.Request, op *operation, params map[string]string, rb *openapi3.RequestBody, rec *recorder) (any, error) {
+	body, e := readBody(r, ed.maxBody)
 	if e != nil {
 		return nil, e
 	}
@@ -158,15 +158,15 @@ func validationInput(r *http.Request, route *routers.Route, params map[string]st
 // authenticate checks the key of a request against the security op
 // requires: a bearer token by the compiled check, anything else the
 // document may ask for through openapi3filter.
-func (s *Server) authenticate(r *http.Request, op *operation, params map[string]string) error {
+func (ed *edge) authenticate(r *http.Request, op *operation, params map[string]string) error {
 	switch {
 	case op.bearer:
-		if e := s.keys.check(r.Header.Values("Authorization")); e != nil {
+		if e := ed.keys.check(r.Header.Values("Authorization")); e != nil {
 			return e
 		}
 	case len(op.spec.Security) > 0:
 		in := validationInput(r, op.route, params, nil, nil)
-		in.Options = &openapi3filter.Options{AuthenticationFunc: s.keys.authenticate}
+		in.Options = &openapi3filter.Options{AuthenticationFunc: ed.keys.authenticate}
 		if err := openapi3filter.ValidateSecurityRequirements(r.Context(), in, op.spec.Security); err != nil {
 			return securityError(err)
 		}

@@ -25,8 +25,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/getkin/kin-openapi/routers"
-
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
 )
@@ -103,13 +101,11 @@ const (
 
 // Server is the mock, an http.Handler.
 type Server struct {
-	contract  *spec.Contract
+	// The edge checks every request of the API against the document:
+	// it holds the document, its operations and the keys.
+	*edge
 	resources []*resource // in the order of the contract
 	byName    map[string]*resource
-	ops       map[string]*operation // by operation id
-	router    routers.Router
-	fast      *compiledRouter
-	keys      keyring
 	log       *slog.Logger
 	now       func() time.Time
 	chaos     *chaos
@@ -147,10 +143,6 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	router, err := spec.NewRouter(c.Doc)
-	if err != nil {
-		return nil, err
-	}
 	keys, err := newKeyring(cfg.APIKeys)
 	if err != nil {
 		return nil, err
@@ -167,11 +159,14 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	shapes := newShapes(c)
+	ed, err := newEdge(c, keys, shapes, MaxBodyBytes)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
-		contract: c,
+		edge:     ed,
 		byName:   map[string]*resource{},
-		router:   router,
-		keys:     keys,
 		log:      cfg.Logger,
 		now:      now,
 		chaos:    newChaos(cfg.ChaosSeed),
@@ -199,7 +194,6 @@ func New(cfg Config) (*Server, error) {
 	if limits.MaxBytes <= 0 {
 		limits.MaxBytes = DefaultMaxStoreBytes
 	}
-	shapes := newShapes(c)
 	for _, r := range c.Resources {
 		rs := newResource(r, shapes, s.base)
 		rs.store.SetLimits(limits)

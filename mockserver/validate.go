@@ -18,12 +18,12 @@ import (
 // refused with 413 without being read.
 const MaxBodyBytes = 1 << 20
 
-// readBody reads a request body of at most MaxBodyBytes. A larger body is
+// readBody reads a request body of at most limit bytes. A larger body is
 // refused as soon as its size is known: at once from Content-Length, or
-// after MaxBodyBytes+1 bytes otherwise.
-func readBody(r *http.Request) ([]byte, *Error) {
-	if r.ContentLength > MaxBodyBytes {
-		return nil, tooLarge(MaxBodyBytes)
+// after limit+1 bytes otherwise.
+func readBody(r *http.Request, limit int64) ([]byte, *Error) {
+	if r.ContentLength > limit {
+		return nil, tooLarge(limit)
 	}
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
@@ -39,9 +39,9 @@ func readBody(r *http.Request) ([]byte, *Error) {
 		return body, nil
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, 512))
-	n, err := buf.ReadFrom(io.LimitReader(r.Body, MaxBodyBytes+1))
-	if n > MaxBodyBytes {
-		return nil, tooLarge(MaxBodyBytes)
+	n, err := buf.ReadFrom(io.LimitReader(r.Body, limit+1))
+	if n > limit {
+		return nil, tooLarge(limit)
 	}
 	if err != nil {
 		return nil, badRequest("body", "could not be read")

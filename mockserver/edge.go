@@ -1,0 +1,124 @@
+package mockserver
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/petstore/contract/spec"
+)
+
+// The edge checks a request against a document before any handler runs:
+// it finds the operation (404, or 405 with Allow), checks the key the
+// operation asks for (401), and then its parameters and its body (400, 413,
+// 415). The API's pipeline runs it on the server's document, doing what
+// the API adds between the key and the parameters (pipeline.go); an Edge
+// runs it on another document, such as the admin API's (edge_export.go).
+
+// edge is what the checks of one document need: its operations, with
+// their compiled checks, its routers and the keys it accepts.
+type edge struct {
+	contract *spec.Contract
+	ops      map[string]*operation // by operation id
+	router   routers.Router
+	fast     *compiledRouter
+	keys     keyring
+	maxBody  int64 // of a body read whole, such as MaxBodyBytes
+}
+
+// newEdge compiles the checks of every operation of c.
+func newEdge(c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*edge, error) {
+	router, err := spec.NewRouter(c.Doc)
+	if err != nil {
+		return nil, err
+	}
+	ed := &edge{contract: c, router: router, keys: keys, maxBody: maxBody, ops: make(map[string]*operation, len(c.Operations))}
+	doc := c.Doc
+	for _, so := range c.Operations {
+		op := &operation{spec: so}
+		op.bearer = bearerOnly(doc, so.Security)
+		op.params, op.paramsCompiled = compileParams(so.Parameters)
+		if rb := so.Op.RequestBody; rb != nil && rb.Value != nil {
+			if mt := rb.Value.Content.Get("application/json"); mt != nil && len(rb.Value.Content) == 1 {
+				op.body, _ = compileObject(mt.Schema)
+			}
+		}
+		if rs := so.RequestSchema(); rs != nil {
+			op.bodyShape = shapes.of(rs)
+		}
+		paramsOnly := *so.Op
+		paramsOnly.Security = &openapi3.SecurityRequirements{}
+		op.route = &routers.Route{Spec: doc, Path: so.Path, PathItem: so.Item, Method: so.Method, Operation: so.Op}
+		op.paramsRoute = &routers.Route{Spec: doc, Path: so.Path, PathItem: so.Item, Method: so.Method, Operation: &paramsOnly}
+		for _, p := range so.Parameters {
+			if p.In == openapi3.ParameterInQuery {
+				op.queryParams = append(op.queryParams, p.Name)
+			}
+		}
+		ed.ops[so.ID] = op
+	}
+	ed.fast = compileRouter(c, ed.ops)
+	return ed, nil
+}
+
+// route finds the operation of a request, with the compiled router when
+// it can tell, and with openapi3filter's otherwise.
+func (ed *edge) route(r *http.Request) (*operation, map[string]string, error) {
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	if op, params, ok := ed.fast.find(method, r.URL); ok {
+		return op, params, nil
+	}
+	route, params, err := ed.findRoute(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ed.ops[opID(route.Operation, route.Method, route.Path)], params, nil
+}
+
+// opID returns the id the contract gives an operation.
+func opID(op *openapi3.Operation, method, path string) string {
+	if op.OperationID != "" {
+		return op.OperationID
+	}
+	return method + " " + path
+}
+
+// findRoute finds the operation of a request. A HEAD request is routed as
+// a GET; net/http drops the body of its answer.
+func (ed *edge) findRoute(r *http.Request) (*routers.Route, map[string]string, error) {
+	rr := r
+	if r.Method == http.MethodHead {
+		get := *r
+		get.Method = http.MethodGet
+		rr = &get
+	}
+	route, params, err := ed.router.FindRoute(rr)
+	switch {
+	case err == nil:
+		return route, params, nil
+	case errors.Is(err, routers.ErrMethodNotAllowed):
+		return nil, nil, methodNotAllowed(r.Method, r.URL.Path, ed.methodsFor(r))
+	default:
+		return nil, nil, notAnOperation(r.URL.Path)
+	}
+}
+
+// methodsFor returns the methods of the operations of the path of r, as
+// an Allow header lists them (see allow), or nil for a path that is no
+// operation's.
+func (ed *edge) methodsFor(r *http.Request) []string {
+	var methods []string
+	for _, m := range allowOrder {
+		probe := *r
+		probe.Method = m
+		if _, _, err := ed.router.FindRoute(&probe); err == nil {
+			methods = append(methods, m)
+		}
+	}
+	return allow(methods)
+}
