@@ -1,13 +1,14 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/petstore/contract/mockserver/store"
 )
 
 // AdminPrefix is where the admin API lives, outside the API's base path.
@@ -82,20 +83,29 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	if _, ok := consoleAssets[name]; ok {
 		return s.serveConsole(w, r)
 	}
-	if e := s.refuseAdminWrite(name, method); e != nil {
-		return e
-	}
 	switch name + " " + method {
 	case "health GET":
-		return s.serveHealth(w)
-	case "reset POST":
-		for _, rs := range s.resources {
-			rs.store.Restore(rs.start)
+		counts, err := s.Health()
+		if err != nil {
+			return err
 		}
-		s.scenario("reset")
-		return writeValue(w, http.StatusOK, s.counts())
+		out := map[string]any{"status": "ok"}
+		for k, v := range counts {
+			out[k] = v
+		}
+		return writeValue(w, http.StatusOK, out)
+	case "reset POST", "empty POST":
+		play := s.Reset
+		if name == "empty" {
+			play = s.Empty
+		}
+		counts, err := play()
+		if err != nil {
+			return err
+		}
+		return writeValue(w, http.StatusOK, counts)
 	case "requests GET":
-		n := s.journal.size()
+		n := 0
 		q, e := parseQuery(r.URL.RawQuery)
 		if e != nil {
 			return e
@@ -106,19 +116,25 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 				return badRequest("limit", "must be a positive integer")
 			}
 		}
-		return writeValue(w, http.StatusOK, map[string]any{"requests": s.journal.recent(n)})
+		return writeValue(w, http.StatusOK, map[string]any{"requests": s.Journal(n)})
 	case "requests DELETE":
-		s.journal.clear()
-		s.events.publish(eventJournal)
+		s.ClearJournal()
 		return writeValue(w, http.StatusOK, map[string]any{"requests": []Exchange{}})
 	case "settings GET":
-		return writeValue(w, http.StatusOK, s.settingsView())
+		return writeValue(w, http.StatusOK, s.Settings())
 	case "settings PATCH":
 		return s.patchSettings(w, r)
-	case "empty POST":
-		return s.empty(w)
 	case "fixture PUT":
-		return s.loadFixture(w, r)
+		body, done, e := s.upload(w, r)
+		if e != nil {
+			return e
+		}
+		defer done()
+		counts, err := s.LoadFixture(body)
+		if err != nil {
+			return err
+		}
+		return writeValue(w, http.StatusOK, counts)
 	case "forced GET", "forced POST", "forced DELETE":
 		return s.serveForced(w, r)
 	case "events GET":
@@ -138,7 +154,99 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) error {
 		}
 		return nil
 	}
-	return s.replaceItems(w, r, rs)
+	body, done, e := s.upload(w, r)
+	if e != nil {
+		return e
+	}
+	defer done()
+	n, err := s.ReplaceItems(name, body)
+	if err != nil {
+		return err
+	}
+	return writeValue(w, http.StatusOK, map[string]any{name: n})
+}
+
+// patchSettings answers PATCH /__petmock/settings.
+func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
+	members, err := readObject(w, r, "settings", `{"latency":"100ms"}`)
+	if err != nil {
+		return err
+	}
+	changes := map[string]any{}
+	for name, raw := range members {
+		v, e := decodeJSON(raw)
+		if e != nil {
+			return e
+		}
+		changes[name] = v
+	}
+	if err := s.ChangeSettings(changes); err != nil {
+		return err
+	}
+	return writeValue(w, http.StatusOK, s.Settings())
+}
+
+// serveForced answers GET, POST and DELETE /__petmock/forced, each with
+// the forced answers that remain: {"forced": [...]}.
+func (s *Server) serveForced(w http.ResponseWriter, r *http.Request) error {
+	switch r.Method {
+	case http.MethodPost:
+		const example = `{"code":503,"count":3,"operation":"listPets"}`
+		members, err := readObject(w, r, "a forced answer", example)
+		if err != nil {
+			return err
+		}
+		for _, name := range slices.Sorted(maps.Keys(members)) {
+			if name != "code" && name != "count" && name != "operation" {
+				return badRequest(name, "not a member of a forced answer; want code, and count and operation if need be, such as %s", example)
+			}
+		}
+		code, count, operation := 0, 1, ""
+		raw, ok := members["code"]
+		if !ok {
+			return badRequest("code", "is required: the HTTP status to answer, such as 503")
+		}
+		if json.Unmarshal(raw, &code) != nil {
+			return badRequest("code", "%s: want an HTTP status such as 503", raw)
+		}
+		if raw, ok := members["count"]; ok && json.Unmarshal(raw, &count) != nil {
+			return badRequest("count", "%s: want a number of requests from 1 to %d", raw, MaxForcedCount)
+		}
+		if raw, ok := members["operation"]; ok && string(raw) != "null" && json.Unmarshal(raw, &operation) != nil {
+			return badRequest("operation", "%s: want the id of an operation of the document: %s", raw, s.operationIDs())
+		}
+		if err := s.Force(code, count, operation); err != nil {
+			return err
+		}
+	case http.MethodDelete:
+		s.ClearForced()
+	}
+	return writeValue(w, http.StatusOK, map[string]any{"forced": s.Forced()})
+}
+
+// maxAdminBody is the largest body of an admin request other than a
+// fixture.
+const maxAdminBody = 64 << 10
+
+// readObject reads the body of an admin request, a JSON object, into its
+// members. what names the body in messages, and example shows one.
+func readObject(w http.ResponseWriter, r *http.Request, what, example string) (map[string]json.RawMessage, error) {
+	if e := admitJSON(r, maxAdminBody); e != nil {
+		return nil, e
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAdminBody))
+	if err != nil {
+		return nil, err // asError answers a body over the limit with 413
+	}
+	var members map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&members); err != nil || members == nil {
+		return nil, badRequest("body", "want a JSON object of %s, such as %s", what, example)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, badRequest("body", "want a JSON object of %s, such as %s, and nothing after it", what, example)
+	}
+	return members, nil
 }
 
 // adminMethods returns the methods of the admin endpoint name, or nil if
@@ -154,59 +262,6 @@ func (s *Server) adminMethods(name string) []string {
 		return []string{http.MethodGet}
 	}
 	return nil
-}
-
-// health is the answer of GET /__petmock/health: ok, and how many items
-// each resource holds, by name.
-func (s *Server) health() map[string]any {
-	out := s.counts()
-	out["status"] = "ok"
-	return out
-}
-
-// counts returns how many items each resource holds, by name.
-func (s *Server) counts() map[string]any {
-	out := make(map[string]any, len(s.resources)+1)
-	for _, rs := range s.resources {
-		out[rs.spec.Name] = rs.store.Len()
-	}
-	return out
-}
-
-// replaceItems answers PUT /__petmock/{resource}: the resource's items
-// become those of the fixture in the body, an array, if every one is
-// valid; otherwise nothing changes.
-func (s *Server) replaceItems(w http.ResponseWriter, r *http.Request, rs *resource) error {
-	body, done, e := s.upload(w, r)
-	if e != nil {
-		return e
-	}
-	defer done()
-	var entries []store.Entry
-	seen := map[int64]int{}
-	err := readItemsOf(body, rs.spec.Name, func(i int, v any) error {
-		e, err := rs.decodeItem(v)
-		if err != nil {
-			return err
-		}
-		if j, dup := seen[e.ID]; dup {
-			return badRequest(rs.spec.IDProperty, "%d is also the id of %s[%d]", e.ID, rs.spec.Name, j)
-		}
-		seen[e.ID] = i
-		entries = append(entries, e)
-		return nil
-	})
-	if err != nil {
-		return fixtureError(err)
-	}
-	if e := s.refuseWrite(); e != nil {
-		return e // saves began to fail while the fixture was read
-	}
-	if err := rs.store.Replace(entries); err != nil {
-		return err
-	}
-	s.events.publish(eventStore)
-	return writeValue(w, http.StatusOK, map[string]any{rs.spec.Name: rs.store.Len()})
 }
 
 // writeValue answers with v encoded as JSON.

@@ -91,7 +91,7 @@ func (ring keyring) authenticate(_ context.Context, in *openapi3filter.Authentic
 func (ring keyring) checkBasic(values []string) *Error {
 	const challenge = `Basic realm="petstore"`
 	refuse := func(message string) *Error {
-		return (&Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: message}).withHeader("WWW-Authenticate", challenge)
+		return (&Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: message}).WithHeader("WWW-Authenticate", challenge)
 	}
 	if len(values) != 1 {
 		return refuse("authorization: missing; send Authorization: Basic with the API key as the password")
@@ -172,5 +172,5 @@ func unauthorized(reason, message string) *Error {
 	if reason != "" {
 		c += `, error="` + reason + `"`
 	}
-	return (&Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: message}).withHeader("WWW-Authenticate", c)
+	return (&Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: message}).WithHeader("WWW-Authenticate", c)
 }

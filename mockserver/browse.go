@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -117,16 +116,9 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request, rs *resource) er
 	if utf8.RuneCountInString(search) > maxSearchLength {
 		return badRequest("q", "at most %d characters", maxSearchLength)
 	}
-	var where []store.Match
-	for i, f := range rs.spec.Filters {
-		v := query.Get(f.Name())
-		if v == "" {
-			continue
-		}
-		if enum := f.Enum(); len(enum) > 0 && !slices.Contains(enum, v) {
-			return badRequest(f.Name(), "%s: want one of %s", v, strings.Join(enum, ", "))
-		}
-		where = append(where, store.Match{Filter: i, Key: queryKey(f, v)})
+	where, err := s.Where(rs.spec.Name, query)
+	if err != nil {
+		return err
 	}
 
 	var page browsePage
@@ -164,7 +156,7 @@ func (s *Server) browse(w http.ResponseWriter, r *http.Request, rs *resource) er
 			next[k] = v
 		}
 		next.Set("cursor", encodeCursor(last))
-		w.Header().Set("Link", "<"+absoluteURL(r, r.URL.Path+"?"+next.Encode())+`>; rel="next"`)
+		w.Header().Set("Link", "<"+AbsoluteURL(r, r.URL.Path+"?"+next.Encode())+`>; rel="next"`)
 	}
 	page.writeTo(w)
 	return nil

@@ -56,7 +56,7 @@ type filterView struct {
 
 // contractView returns the body of GET /__petmock/contract.
 func (s *Server) contractView() contractView {
-	now := s.clock()
+	now := s.Clock()
 	info := s.contract.Doc.Info
 	v := contractView{
 		Base:       s.base,

@@ -102,7 +102,7 @@ func (d *deprecation) removed(now time.Time) bool {
 // headers set before still point to the replacement.
 func (d *deprecation) gone(operationID string) *Error {
 	if d.successor == nil {
-		return newError(http.StatusGone, operationID, "removed on %s", d.sunsetTime.Format(time.DateOnly))
+		return NewError(http.StatusGone, operationID, "removed on %s", d.sunsetTime.Format(time.DateOnly))
 	}
 	with := ""
 	if r := d.successor.Resource; r != nil && r.List == d.successor && len(r.Filters) > 0 {
@@ -112,6 +112,6 @@ func (d *deprecation) gone(operationID string) *Error {
 		}
 		with = " with the " + strings.Join(names, " and ") + " filter"
 	}
-	return newError(http.StatusGone, operationID, "removed on %s; use %s %s%s instead, as the Link header says",
+	return NewError(http.StatusGone, operationID, "removed on %s; use %s %s%s instead, as the Link header says",
 		d.sunsetTime.Format(time.DateOnly), d.successor.Method, d.successorPath, with)
 }

@@ -88,14 +88,16 @@ func (e *Error) Error() string {
 	return strconv.Itoa(e.Status) + " " + e.Code + ": " + e.Message
 }
 
-// newError returns an *Error with the given status, its code, and a
-// message that begins with the field at fault.
-func newError(status int, field, format string, args ...any) *Error {
+// NewError returns an *Error with the given status, its code, and a
+// message that begins with the field at fault:
+// NewError(400, "limit", "must be at most %d", 100) says
+// "limit: must be at most 100".
+func NewError(status int, field, format string, args ...any) *Error {
 	return &Error{Status: status, Code: codeFor(status), Message: field + ": " + fmt.Sprintf(format, args...)}
 }
 
 func badRequest(field, format string, args ...any) *Error {
-	return newError(http.StatusBadRequest, field, format, args...)
+	return NewError(http.StatusBadRequest, field, format, args...)
 }
 
 // Each error below is built in one place, whichever path refuses the
@@ -103,26 +105,26 @@ func badRequest(field, format string, args ...any) *Error {
 
 // notAnOperation is the 404 of a path that is no operation of the API.
 func notAnOperation(path string) *Error {
-	return newError(http.StatusNotFound, "path", "%s is not an operation of this API", path)
+	return NewError(http.StatusNotFound, "path", "%s is not an operation of this API", path)
 }
 
 // notAdminEndpoint is the 404 of a path under the admin prefix that is no
 // endpoint.
 func notAdminEndpoint(path string) *Error {
-	return newError(http.StatusNotFound, "path", "%s is not an admin endpoint; see the README", path)
+	return NewError(http.StatusNotFound, "path", "%s is not an admin endpoint; see the README", path)
 }
 
 // methodNotAllowed is the 405 of a method the path does not take, with the
 // Allow header that OPTIONS sends too.
 func methodNotAllowed(method, path string, allow []string) *Error {
 	list := strings.Join(allow, ", ")
-	return newError(http.StatusMethodNotAllowed, "method", "%s is not allowed on %s; use %s", method, path, list).
-		withHeader("Allow", list)
+	return NewError(http.StatusMethodNotAllowed, "method", "%s is not allowed on %s; use %s", method, path, list).
+		WithHeader("Allow", list)
 }
 
 // tooLarge is the 413 of a body over limit bytes.
 func tooLarge(limit int64) *Error {
-	return newError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", limit)
+	return NewError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", limit)
 }
 
 // unsupportedMediaType is the 415 of a body of another type than those
@@ -131,7 +133,7 @@ func unsupportedMediaType(want []string, got string) *Error {
 	if got == "" {
 		got = "none"
 	}
-	return newError(http.StatusUnsupportedMediaType, "content-type", "must be %s, not %s", strings.Join(want, " or "), got)
+	return NewError(http.StatusUnsupportedMediaType, "content-type", "must be %s, not %s", strings.Join(want, " or "), got)
 }
 
 // asError turns what a handler or the pipeline returned into the *Error to
@@ -139,23 +141,31 @@ func unsupportedMediaType(want []string, got string) *Error {
 // only here; anything else is an internal error, logged.
 func asError(err error, log func(msg string, args ...any)) *Error {
 	var e *Error
+	var fe *FixtureError
 	var tooBig *http.MaxBytesError
 	switch {
+	case errors.As(err, &fe):
+		// The message names the item at fault, where its *Error's names
+		// only the field.
+		named := *fe.Err
+		named.Message = fe.Error()
+		return &named
 	case errors.As(err, &e):
 		return e
 	case errors.Is(err, store.ErrStoreFull), errors.Is(err, store.ErrIDsExhausted):
-		return newError(http.StatusInsufficientStorage, "store", "%v; nothing was changed", err)
+		return NewError(http.StatusInsufficientStorage, "store", "%v; nothing was changed", err)
 	case errors.As(err, &tooBig):
 		return tooLarge(tooBig.Limit)
 	}
 	if log != nil {
 		log("internal error", "err", err)
 	}
-	return newError(http.StatusInternalServerError, "server", "internal error")
+	return NewError(http.StatusInternalServerError, "server", "internal error")
 }
 
-// withHeader returns e with a header to send along.
-func (e *Error) withHeader(name, value string) *Error {
+// WithHeader returns e with a header to send along, such as Allow or
+// Retry-After.
+func (e *Error) WithHeader(name, value string) *Error {
 	if e.header == nil {
 		e.header = make(map[string]string, 1)
 	}

@@ -1,56 +1,33 @@
 package mockserver
 
 import (
-	"net/http"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
-// GET /__petmock/events streams Server-Sent Events to the console: a
-// named event, with an empty JSON object as its data, whenever what an
-// admin endpoint shows has changed, so that the page asks for it again.
-// It takes the key in Authorization like every admin endpoint; a browser's
-// EventSource cannot send that header, so the console reads the stream
-// with fetch.
-//
-//	event: journal    a request under the base path was answered
-//	event: store      the items of a resource changed
-//	event: settings   a setting changed
-//	event: forced     the answers forced from the admin API changed
-//
-// Events of one kind that come in a burst are sent once: a stream sends at
-// most one batch every eventGap. A comment line every heartbeat keeps
-// proxies from closing a quiet stream.
+// The admin API's console updates live: GET /__petmock/events streams an
+// event whenever what the admin API shows has changed, so that the page
+// asks for it again. A Subscription is what such a stream reads: the
+// kinds of change since it last looked.
 
-// Kinds of events, as bits, so that a burst of them folds into one.
+// Change is a set of kinds of change, as bits, so that a burst of changes
+// folds into one.
+type Change uint32
+
+// Kinds of change.
 const (
-	eventJournal uint32 = 1 << iota
-	eventStore
-	eventSettings
-	eventForced
+	ChangeJournal  Change = 1 << iota // a request under the base path was answered
+	ChangeStore                       // the items of a resource changed
+	ChangeSettings                    // a setting changed
+	ChangeForced                      // the forced answers changed
 )
 
-// eventNames are the names of the kinds, in the order a batch sends them.
-var eventNames = []struct {
-	kind uint32
-	name string
-}{
-	{eventSettings, "settings"},
-	{eventForced, "forced"},
-	{eventStore, "store"},
-	{eventJournal, "journal"},
-}
-
+// The kinds as the hub publishes them.
 const (
-	eventGap  = 200 * time.Millisecond
-	heartbeat = 15 * time.Second
-	// storeCheck is how often a stream looks at the stores for a change
-	// no event announced: a write of the API.
-	storeCheck = time.Second
-	// eventWriteTimeout bounds each write of a stream, in place of the
-	// HTTP server's WriteTimeout, which a long stream would outlive.
-	eventWriteTimeout = 30 * time.Second
+	eventJournal  = uint32(ChangeJournal)
+	eventStore    = uint32(ChangeStore)
+	eventSettings = uint32(ChangeSettings)
+	eventForced   = uint32(ChangeForced)
 )
 
 // hub hands events to the open streams.
@@ -107,8 +84,12 @@ func (h *hub) subscribe() *subscriber {
 func (h *hub) unsubscribe(sub *subscriber) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	cur := h.subs.Load()
+	if cur == nil {
+		return // unsubscribed already
+	}
 	var next []*subscriber
-	for _, s := range *h.subs.Load() {
+	for _, s := range *cur {
 		if s != sub {
 			next = append(next, s)
 		}
@@ -120,85 +101,44 @@ func (h *hub) unsubscribe(sub *subscriber) {
 	h.subs.Store(&next)
 }
 
-// Close ends the server's event streams, and any opened later, so that
-// http.Server.Shutdown, which waits for every request to end, need not wait
-// for them. Register it with http.Server.RegisterOnShutdown. The rest of
-// the server keeps answering.
-func (s *Server) Close() {
-	s.events.closeOnce.Do(func() { close(s.events.closed) })
+// Subscription receives the changes of a server, until it is closed.
+type Subscription struct {
+	srv     *Server
+	sub     *subscriber
+	version uint64 // of the stores, when Take last looked
 }
 
-// serveEvents answers GET /__petmock/events with a stream that lasts until
-// the client goes away or the server closes.
-func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) error {
-	rc := http.NewResponseController(w)
-	// The stream outlives the HTTP server's WriteTimeout, which is meant
-	// for answers: each write has a deadline of its own instead. (Its
-	// ReadTimeout ends once the request is read.)
-	rc.SetWriteDeadline(time.Now().Add(eventWriteTimeout))
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // tells a proxy such as nginx not to buffer it
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodHead {
-		return nil
+// Subscribe returns a subscription to the changes of s. Close it once
+// done with it.
+func (s *Server) Subscribe() *Subscription {
+	return &Subscription{srv: s, sub: s.events.subscribe(), version: s.Version()}
+}
+
+// Changed receives a value when a change may have come: then Take says
+// which.
+func (sub *Subscription) Changed() <-chan struct{} { return sub.sub.wake }
+
+// Done is closed when the server closes (see Server.Close).
+func (sub *Subscription) Done() <-chan struct{} { return sub.srv.events.closed }
+
+// Take returns the kinds of change since it was last called. A write of
+// the API, which nothing announces, shows as ChangeStore once Take is
+// called after it: the stores' version is looked at on every call.
+func (sub *Subscription) Take() Change {
+	c := Change(sub.sub.pending.Swap(0))
+	if v := sub.srv.Version(); v != sub.version {
+		sub.version, c = v, c|ChangeStore
 	}
-	sub := s.events.subscribe()
-	defer s.events.unsubscribe(sub)
-	if _, err := w.Write([]byte("retry: 2000\n\n")); err != nil {
-		return nil
-	}
-	if rc.Flush() != nil {
-		return nil
-	}
-	version := s.Version()
-	check := time.NewTicker(s.storeCheck)
-	defer check.Stop()
-	quiet := time.Now()
-	for {
-		select {
-		case <-r.Context().Done():
-			return nil
-		case <-s.events.closed:
-			return nil
-		case <-sub.wake:
-		case <-check.C:
-		}
-		kinds := sub.pending.Swap(0)
-		if v := s.Version(); v != version {
-			version, kinds = v, kinds|eventStore
-		}
-		var batch []byte
-		for _, ev := range eventNames {
-			if kinds&ev.kind != 0 {
-				batch = append(batch, "event: "+ev.name+"\ndata: {}\n\n"...)
-			}
-		}
-		if batch == nil {
-			if time.Since(quiet) < heartbeat {
-				continue
-			}
-			batch = []byte(": still here\n\n")
-		}
-		quiet = time.Now()
-		rc.SetWriteDeadline(time.Now().Add(eventWriteTimeout))
-		if _, err := w.Write(batch); err != nil {
-			return nil
-		}
-		if rc.Flush() != nil {
-			return nil
-		}
-		// What changes during the gap goes out in the next batch.
-		gap := time.NewTimer(eventGap)
-		select {
-		case <-r.Context().Done():
-			gap.Stop()
-			return nil
-		case <-s.events.closed:
-			gap.Stop()
-			return nil
-		case <-gap.C:
-		}
-	}
+	return c
+}
+
+// Close ends the subscription.
+func (sub *Subscription) Close() { sub.srv.events.unsubscribe(sub.sub) }
+
+// Close ends the server's subscriptions, and any made later, so that
+// http.Server.Shutdown, which waits for every request to end, need not
+// wait for the event streams that read them. Register it with
+// http.Server.RegisterOnShutdown. The rest of the server keeps answering.
+func (s *Server) Close() {
+	s.events.closeOnce.Do(func() { close(s.events.closed) })
 }

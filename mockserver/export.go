@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/petstore/contract/mockserver/store"
-	"github.com/petstore/contract/spec"
 )
 
 // Version returns a number that grows with every write to any store, so
@@ -55,7 +54,7 @@ func (s *Server) Export(w io.Writer) (uint64, error) {
 // and every store's limits: a fixture that is not valid, or that a store
 // cannot hold, changes nothing, and the error says where it is wrong.
 func (s *Server) Load(r io.Reader) error {
-	loaded, err := s.readFixture(r)
+	loaded, err := readFixture(r, s.resources, nil)
 	if err != nil {
 		return err
 	}
@@ -67,27 +66,4 @@ func (s *Server) Load(r io.Reader) error {
 		}
 	}
 	return store.ReplaceAll(stores, entries)
-}
-
-// readFixture reads a fixture into store entries, by resource.
-func (s *Server) readFixture(r io.Reader) (map[*resource][]store.Entry, error) {
-	loaded := map[*resource][]store.Entry{}
-	err := readFixture(r, s.contract, func(res *spec.Resource) func(int, any) error {
-		rs := s.byName[res.Name]
-		seen := map[int64]int{}
-		loaded[rs] = []store.Entry{}
-		return func(i int, v any) error {
-			e, err := rs.decodeItem(v)
-			if err != nil {
-				return err
-			}
-			if j, dup := seen[e.ID]; dup {
-				return badRequest(res.IDProperty, "%d is also the id of %s[%d]", e.ID, res.Name, j)
-			}
-			seen[e.ID] = i
-			loaded[rs] = append(loaded[rs], e)
-			return nil
-		}
-	})
-	return loaded, err
 }

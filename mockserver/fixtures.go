@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -114,155 +115,175 @@ func writeArray(w *bufio.Writer, items []json.RawMessage, indent string) {
 // it is.
 func ReadFixture(c *spec.Contract, r io.Reader) (Items, error) {
 	shapes := newShapes(c)
-	out := Items{}
-	err := readFixture(r, c, func(res *spec.Resource) func(int, any) error {
-		rs := newResource(res, shapes, c.Base)
-		seen := map[int64]int{}
-		out[res.Name] = []json.RawMessage{}
-		return func(i int, v any) error {
-			e, err := rs.decodeItem(v)
-			if err != nil {
-				return err
-			}
-			if j, dup := seen[e.ID]; dup {
-				return badRequest(res.IDProperty, "%d is also the id of %s[%d]", e.ID, res.Name, j)
-			}
-			seen[e.ID] = i
-			out[res.Name] = append(out[res.Name], e.Text)
-			return nil
-		}
-	})
+	resources := make([]*resource, len(c.Resources))
+	for i, res := range c.Resources {
+		resources[i] = newResource(res, shapes, c.Base)
+	}
+	loaded, err := readFixture(r, resources, nil)
 	if err != nil {
 		return nil, err
+	}
+	out := Items{}
+	for rs, entries := range loaded {
+		items := make([]json.RawMessage, len(entries))
+		for i, e := range entries {
+			items[i] = e.Text
+		}
+		out[rs.spec.Name] = items
 	}
 	return out, nil
 }
 
-// readFixture reads a fixture, calling each for every item of a resource,
-// with its position and its decoded value: a *Error it returns is the
-// fixture's fault, anything else is returned as it is. open is called
-// once for every array, with the resource it holds.
-func readFixture(r io.Reader, c *spec.Contract, open func(*spec.Resource) func(int, any) error) error {
+// readFixture reads a fixture of resources into their checked entries, by
+// resource: every fixture petmock reads is read here, whether a file of
+// --fixtures or --state, or the body of PUT /__petmock/fixture or
+// /__petmock/{resource}. With only set, the fixture is an array of only's
+// items; otherwise an array is the first resource's items, and an object
+// holds an array for each resource it names. A fixture's fault is a
+// *FixtureError; a failure to read is returned as it is.
+func readFixture(r io.Reader, resources []*resource, only *resource) (map[*resource][]store.Entry, error) {
 	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
 	dec.UseNumber()
 	whole := func(format string, args ...any) error {
 		return &FixtureError{Index: -1, Err: badRequest("fixture", format, args...)}
+	}
+	// malformed is the fixture's fault, or the reader's.
+	malformed := func(err error, format string, args ...any) error {
+		if readFailed(err) {
+			return err
+		}
+		return whole(format, append(args, err)...)
+	}
+	loaded := map[*resource][]store.Entry{}
+	read := func(rs *resource) error {
+		entries, err := readItems(dec, rs)
+		loaded[rs] = entries
+		return err
 	}
 	tok, err := dec.Token()
 	if err != nil {
-		if readFailed(err) {
-			return err
-		}
-		return whole("not JSON: %v", err)
+		return nil, malformed(err, "not JSON: %v")
 	}
-	switch tok {
-	case json.Delim('['):
-		if len(c.Resources) == 0 {
-			return whole("the document has no resource to hold items")
+	switch {
+	case only != nil:
+		if tok != json.Delim('[') {
+			return nil, whole("want a JSON array of %s", only.spec.Name)
 		}
-		res := c.Resources[0]
-		if err := readItems(dec, res.Name, open(res)); err != nil {
-			return err
+		if err := read(only); err != nil {
+			return nil, err
 		}
-	case json.Delim('{'):
+		if _, err := dec.Token(); err != io.EOF {
+			return nil, whole("data after the array")
+		}
+		return loaded, nil
+	case tok == json.Delim('['):
+		if len(resources) == 0 {
+			return nil, whole("the document has no resource to hold items")
+		}
+		if err := read(resources[0]); err != nil {
+			return nil, err
+		}
+	case tok == json.Delim('{'):
 		for dec.More() {
 			tok, err := dec.Token()
 			if err != nil {
-				if readFailed(err) {
-					return err
-				}
-				return whole("malformed JSON: %v", err)
+				return nil, malformed(err, "malformed JSON: %v")
 			}
 			name, _ := tok.(string)
-			res := c.Resource(name)
-			if res == nil {
-				return whole("%q is no resource of the document (it has %s)", name, resourceList(c))
+			i := slices.IndexFunc(resources, func(rs *resource) bool { return rs.spec.Name == name })
+			if i < 0 {
+				return nil, whole("%q is no resource of the document (it has %s)", name, resourceList(resources))
 			}
 			if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
 				if err != nil && readFailed(err) {
-					return err
+					return nil, err
 				}
-				return &FixtureError{Resource: name, Index: -1, Err: badRequest("fixture", "want a JSON array of %s", name)}
+				return nil, &FixtureError{Resource: name, Index: -1, Err: badRequest("fixture", "want a JSON array of %s", name)}
 			}
-			if err := readItems(dec, name, open(res)); err != nil {
-				return err
+			if err := read(resources[i]); err != nil {
+				return nil, err
 			}
 		}
 		if _, err := dec.Token(); err != nil {
-			if readFailed(err) {
-				return err
-			}
-			return whole("malformed JSON: %v", err)
+			return nil, malformed(err, "malformed JSON: %v")
 		}
 	default:
-		return whole("want a JSON array of items, or an object of arrays by resource")
+		return nil, whole("want a JSON array of items, or an object of arrays by resource")
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return whole("data after the fixture")
+		return nil, whole("data after the fixture")
 	}
-	return nil
+	return loaded, nil
 }
 
-// readItemsOf reads a JSON array of the items of one resource.
-func readItemsOf(r io.Reader, resource string, each func(int, any) error) error {
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
-	dec.UseNumber()
-	whole := func(format string, args ...any) error {
-		return &FixtureError{Index: -1, Err: badRequest("fixture", format, args...)}
-	}
-	if tok, err := dec.Token(); err != nil {
-		if readFailed(err) {
-			return err
-		}
-		return whole("not JSON: %v", err)
-	} else if tok != json.Delim('[') {
-		return whole("want a JSON array of %s", resource)
-	}
-	if err := readItems(dec, resource, each); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return whole("data after the array")
-	}
-	return nil
-}
-
-// readItems reads the items of an array whose '[' has been read, and its
-// ']'.
-func readItems(dec *json.Decoder, resource string, each func(int, any) error) error {
+// readItems reads the items of rs from an array whose '[' has been read,
+// and its ']', checking each one.
+func readItems(dec *json.Decoder, rs *resource) ([]store.Entry, error) {
+	check := rs.newItemCheck()
+	entries := []store.Entry{}
 	i := 0
 	for ; dec.More(); i++ {
 		var v any
 		if err := dec.Decode(&v); err != nil {
 			if readFailed(err) {
-				return err
+				return nil, err
 			}
-			return &FixtureError{Resource: resource, Index: i, Err: badRequest(singular(resource), "malformed JSON: %v", err)}
+			return nil, &FixtureError{Resource: rs.spec.Name, Index: i, Err: badRequest(rs.singular, "malformed JSON: %v", err)}
 		}
-		if err := each(i, v); err != nil {
-			var e *Error
-			if errors.As(err, &e) {
-				return &FixtureError{Resource: resource, Index: i, Err: e}
-			}
-			return err
+		e, err := check.item(i, v)
+		if err != nil {
+			return nil, err
 		}
+		entries = append(entries, e)
 	}
 	if _, err := dec.Token(); err != nil {
 		if readFailed(err) {
-			return err
+			return nil, err
 		}
-		return &FixtureError{Index: -1, Err: badRequest("fixture", "malformed JSON after %s[%d]: %v", resource, i-1, err)}
+		return nil, &FixtureError{Index: -1, Err: badRequest("fixture", "malformed JSON after %s[%d]: %v", rs.spec.Name, i-1, err)}
 	}
-	return nil
+	return entries, nil
 }
 
-func resourceList(c *spec.Contract) string {
+// itemCheck checks the items of one resource in turn: each against the
+// item schema, and its id against those of the items before it.
+type itemCheck struct {
+	rs   *resource
+	seen map[int64]int // the position of each id
+}
+
+func (rs *resource) newItemCheck() *itemCheck {
+	return &itemCheck{rs: rs, seen: map[int64]int{}}
+}
+
+// item checks the decoded item at position i and returns its entry; what
+// is wrong with it is a *FixtureError that names it.
+func (c *itemCheck) item(i int, v any) (store.Entry, error) {
+	rs := c.rs
+	fault := func(e *Error) error { return &FixtureError{Resource: rs.spec.Name, Index: i, Err: e} }
+	e, err := rs.decodeItem(v)
+	if err != nil {
+		var fe *Error
+		if errors.As(err, &fe) {
+			return store.Entry{}, fault(fe)
+		}
+		return store.Entry{}, err
+	}
+	if j, dup := c.seen[e.ID]; dup {
+		return store.Entry{}, fault(badRequest(rs.spec.IDProperty, "%d is also the id of %s[%d]", e.ID, rs.spec.Name, j))
+	}
+	c.seen[e.ID] = i
+	return e, nil
+}
+
+// resourceList names resources, for messages.
+func resourceList(resources []*resource) string {
 	var b bytes.Buffer
-	for i, r := range c.Resources {
+	for i, rs := range resources {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(r.Name)
+		b.WriteString(rs.spec.Name)
 	}
 	if b.Len() == 0 {
 		return "none"
@@ -316,24 +337,16 @@ func parseID(s string) (int64, bool) {
 // entries reads items given as JSON texts, as Config.Items holds them.
 func (rs *resource) entries(items []json.RawMessage) ([]store.Entry, error) {
 	out := make([]store.Entry, 0, len(items))
-	seen := map[int64]int{}
+	check := rs.newItemCheck()
 	for i, raw := range items {
 		v, e := decodeJSON(raw)
 		if e != nil {
 			return nil, &FixtureError{Resource: rs.spec.Name, Index: i, Err: e}
 		}
-		entry, err := rs.decodeItem(v)
+		entry, err := check.item(i, v)
 		if err != nil {
-			var fe *Error
-			if errors.As(err, &fe) {
-				return nil, &FixtureError{Resource: rs.spec.Name, Index: i, Err: fe}
-			}
 			return nil, err
 		}
-		if j, dup := seen[entry.ID]; dup {
-			return nil, &FixtureError{Resource: rs.spec.Name, Index: i, Err: badRequest(rs.spec.IDProperty, "%d is also the id of %s[%d]", entry.ID, rs.spec.Name, j)}
-		}
-		seen[entry.ID] = i
 		out = append(out, entry)
 	}
 	return out, nil

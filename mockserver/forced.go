@@ -1,8 +1,6 @@
 package mockserver
 
 import (
-	"encoding/json"
-	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -13,10 +11,10 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// A forced answer is Prefer: code=N set from outside the app: POST
-// /__petmock/forced {"code": 503, "count": 3, "operation": "listPets"}
-// makes the next three requests to listPets answer 503, without a change
-// to the app's code. Like Prefer, it forces only what the operation
+// A forced answer is Prefer: code=N set from outside the app: Force(503,
+// 3, "listPets"), which POST /__petmock/forced {"code": 503, "count": 3,
+// "operation": "listPets"} calls, makes the next three requests to listPets
+// answer 503, without a change to the app's code. Like Prefer, it forces only what the operation
 // documents, or 500 and 503 to rehearse an outage; a documented success
 // forces nothing, and the request is answered as usual. The key is still
 // checked first, and a request's own Prefer: code= wins, leaving the
@@ -25,8 +23,8 @@ import (
 // MaxForcedCount is the most requests one forced answer may be set for.
 const MaxForcedCount = 1000
 
-// ForcedAnswer is one answer forced from the admin API, as GET
-// /__petmock/forced lists them.
+// ForcedAnswer is one answer forced by Force, as Forced and GET
+// /__petmock/forced list them.
 type ForcedAnswer struct {
 	ID int64 `json:"id"`
 	// Operation is the operation id the answer is for; "" means the next
@@ -57,12 +55,12 @@ func forceable(op *spec.Operation, code int) bool {
 // headers its status calls for. Prefer: code= and the admin API both
 // answer with it.
 func forcedAnswer(code int, field, format string, args ...any) *Error {
-	e := newError(code, field, format, args...)
+	e := NewError(code, field, format, args...)
 	switch code {
 	case http.StatusUnauthorized:
-		e.withHeader("WWW-Authenticate", challenge)
+		e.WithHeader("WWW-Authenticate", challenge)
 	case http.StatusServiceUnavailable:
-		e.withHeader("Retry-After", "1")
+		e.WithHeader("Retry-After", "1")
 	}
 	return e
 }
@@ -101,8 +99,9 @@ func (s *Server) takeForced(op *spec.Operation) *Error {
 	return forcedAnswer(taken.Code, "forced", "answer forced by the admin API (POST %sforced); %s", AdminPrefix, more)
 }
 
-// list returns the forced answers, oldest first.
-func (f *forcing) list() []ForcedAnswer {
+// Forced returns the answers forced on the next requests, oldest first.
+func (s *Server) Forced() []ForcedAnswer {
+	f := s.forced
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]ForcedAnswer{}, f.rules...)
@@ -112,87 +111,75 @@ func (f *forcing) list() []ForcedAnswer {
 // request of the API looks through them.
 const MaxForcedAnswers = 100
 
-// serveForced answers GET, POST and DELETE /__petmock/forced, each with
-// the forced answers that remain: {"forced": [...]}.
-func (s *Server) serveForced(w http.ResponseWriter, r *http.Request) error {
-	switch r.Method {
-	case http.MethodPost:
-		a, err := s.readForcedAnswer(w, r)
-		if err != nil {
-			return err
-		}
-		s.forced.mu.Lock()
-		if len(s.forced.rules) >= MaxForcedAnswers {
-			s.forced.mu.Unlock()
-			return badRequest("forced",
-				"%d forced answers wait already, the most there may be; DELETE /__petmock/forced, or let them be taken", MaxForcedAnswers)
-		}
-		s.forced.next++
-		a.ID = s.forced.next
-		s.forced.rules = append(s.forced.rules, a)
-		s.forced.n.Store(int32(len(s.forced.rules)))
-		s.forced.mu.Unlock()
-		if s.log != nil {
-			s.log.Info("answers forced", "code", a.Code, "count", a.Remaining, "operation", a.Operation)
-		}
-		s.events.publish(eventForced)
-	case http.MethodDelete:
-		s.forced.mu.Lock()
-		s.forced.rules = nil
-		s.forced.n.Store(0)
-		s.forced.mu.Unlock()
-		s.events.publish(eventForced)
+// Force makes the next count requests to the operation of the given id
+// answer code, or, with an operation of "", those to any operation that
+// documents code. The code must be one the operation documents, or 500 or
+// 503 to rehearse an outage; count is from 1 to MaxForcedCount. The
+// answers wait in turn behind those forced before, at most
+// MaxForcedAnswers of them.
+func (s *Server) Force(code, count int, operation string) error {
+	a := ForcedAnswer{Code: code, Remaining: count, Operation: operation}
+	if e := s.checkForced(a); e != nil {
+		return e
 	}
-	return writeValue(w, http.StatusOK, map[string]any{"forced": s.forced.list()})
+	f := s.forced
+	f.mu.Lock()
+	if len(f.rules) >= MaxForcedAnswers {
+		f.mu.Unlock()
+		return badRequest("forced",
+			"%d forced answers wait already, the most there may be; DELETE /__petmock/forced, or let them be taken", MaxForcedAnswers)
+	}
+	f.next++
+	a.ID = f.next
+	f.rules = append(f.rules, a)
+	f.n.Store(int32(len(f.rules)))
+	f.mu.Unlock()
+	if s.log != nil {
+		s.log.Info("answers forced", "code", a.Code, "count", a.Remaining, "operation", a.Operation)
+	}
+	s.events.publish(eventForced)
+	return nil
 }
 
-// readForcedAnswer reads and checks the body of POST /__petmock/forced.
-func (s *Server) readForcedAnswer(w http.ResponseWriter, r *http.Request) (ForcedAnswer, error) {
-	const example = `{"code":503,"count":3,"operation":"listPets"}`
-	members, err := readObject(w, r, "a forced answer", example)
-	if err != nil {
-		return ForcedAnswer{}, err
+// ClearForced forces nothing more: the forced answers that wait are
+// dropped.
+func (s *Server) ClearForced() {
+	f := s.forced
+	f.mu.Lock()
+	f.rules = nil
+	f.n.Store(0)
+	f.mu.Unlock()
+	s.events.publish(eventForced)
+}
+
+// checkForced checks a forced answer against the document.
+func (s *Server) checkForced(a ForcedAnswer) *Error {
+	if a.Code < 100 || a.Code > 599 {
+		return badRequest("code", "%d: want an HTTP status such as 503", a.Code)
 	}
-	for _, name := range slices.Sorted(maps.Keys(members)) {
-		if name != "code" && name != "count" && name != "operation" {
-			return ForcedAnswer{}, badRequest(name, "not a member of a forced answer; want code, and count and operation if need be, such as %s", example)
-		}
-	}
-	a := ForcedAnswer{Remaining: 1}
-	raw, ok := members["code"]
-	if !ok {
-		return a, badRequest("code", "is required: the HTTP status to answer, such as 503")
-	}
-	if json.Unmarshal(raw, &a.Code) != nil || a.Code < 100 || a.Code > 599 {
-		return a, badRequest("code", "%s: want an HTTP status such as 503", raw)
-	}
-	if raw, ok := members["count"]; ok {
-		if json.Unmarshal(raw, &a.Remaining) != nil || a.Remaining < 1 || a.Remaining > MaxForcedCount {
-			return a, badRequest("count", "%s: want a number of requests from 1 to %d", raw, MaxForcedCount)
-		}
-	}
-	if raw, ok := members["operation"]; ok && string(raw) != "null" {
-		if json.Unmarshal(raw, &a.Operation) != nil || s.contract.Operation(a.Operation) == nil {
-			return a, badRequest("operation", "%s: want the id of an operation of the document: %s", raw, s.operationIDs())
-		}
+	if a.Remaining < 1 || a.Remaining > MaxForcedCount {
+		return badRequest("count", "%d: want a number of requests from 1 to %d", a.Remaining, MaxForcedCount)
 	}
 	if a.Operation != "" {
 		op := s.contract.Operation(a.Operation)
+		if op == nil {
+			return badRequest("operation", "%q: want the id of an operation of the document: %s", a.Operation, s.operationIDs())
+		}
 		if !forceable(op, a.Code) {
-			return a, badRequest("code", "%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
+			return badRequest("code", "%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
 				a.Code, op.ID, statusList(op.Statuses))
 		}
-		return a, nil
+		return nil
 	}
 	var all []int
 	for _, op := range s.contract.Operations {
 		if forceable(op, a.Code) {
-			return a, nil
+			return nil
 		}
 		all = append(all, op.Statuses...)
 	}
 	slices.Sort(all)
-	return a, badRequest("code", "%d is documented for no operation; use one of %s, or 500 or 503 to rehearse an outage",
+	return badRequest("code", "%d is documented for no operation; use one of %s, or 500 or 503 to rehearse an outage",
 		a.Code, statusList(slices.Compact(all)))
 }
 

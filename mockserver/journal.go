@@ -68,6 +68,22 @@ func (e *entry) exchange(r *redactor) Exchange {
 	}
 }
 
+// Journal returns up to limit of the last requests under the base path
+// and their answers, newest first, without a key in them (see Message);
+// a limit of 0 or less returns all the journal keeps.
+func (s *Server) Journal(limit int) []Exchange {
+	if limit <= 0 {
+		limit = s.journal.size()
+	}
+	return s.journal.recent(limit)
+}
+
+// ClearJournal empties the journal.
+func (s *Server) ClearJournal() {
+	s.journal.clear()
+	s.events.publish(eventJournal)
+}
+
 // journal keeps the last exchanges, overwriting the oldest. A journal of
 // size 0, or a nil one, keeps none.
 type journal struct {

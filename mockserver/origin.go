@@ -16,8 +16,10 @@ import (
 // makes sure that they name a scheme and a host, and nothing that could
 // put another URL, a path or a quote into an answer.
 
-// absoluteURL returns the URL of path at the origin r was sent to.
-func absoluteURL(r *http.Request, path string) string {
+// AbsoluteURL returns the URL of path at the origin r was sent to: the one
+// a proxy names in Forwarded or X-Forwarded-Proto and X-Forwarded-Host, or
+// else the connection's and the Host header's.
+func AbsoluteURL(r *http.Request, path string) string {
 	return string(append(appendOrigin(make([]byte, 0, 64+len(path)), r), path...))
 }
 

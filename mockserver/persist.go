@@ -13,12 +13,12 @@ import (
 // acknowledging them.
 
 // SetPersistError tells the server whether what it holds can be kept.
-// While err is not nil, GET /__petmock/health answers 503 with err, and
-// every request that would change items (a create, replace, update or
-// delete of the API, a reset or a fixture of the admin API) is refused
-// with 503 before it changes anything. nil lifts both. err says what
-// cannot be kept and why, such as "cannot persist to state.json: no space
-// left on device". It is safe to call at any time.
+// While err is not nil, Health, and so GET /__petmock/health, answers 503
+// with err, and every request that would change items (a create, replace,
+// update or delete of the API, and Reset, Empty, LoadFixture and
+// ReplaceItems) is refused with 503 before it changes anything. nil lifts
+// both. err says what cannot be kept and why, such as "cannot persist to
+// state.json: no space left on device". It is safe to call at any time.
 func (s *Server) SetPersistError(err error) {
 	if err == nil {
 		s.persistErr.Store(nil)
@@ -34,7 +34,7 @@ func (s *Server) refuseWrite() *Error {
 	if p == nil {
 		return nil
 	}
-	return newError(http.StatusServiceUnavailable, "state", "%v; nothing was changed", *p)
+	return NewError(http.StatusServiceUnavailable, "state", "%v; nothing was changed", *p)
 }
 
 // changesItems reports whether op changes the items of its resource.
@@ -46,24 +46,11 @@ func (op *operation) changesItems() bool {
 	return false
 }
 
-// refuseAdminWrite is refuseWrite for the admin endpoint name: a reset
-// an empty and a fixture change items.
-func (s *Server) refuseAdminWrite(name, method string) *Error {
-	switch {
-	case name == "reset" && method == http.MethodPost,
-		name == "empty" && method == http.MethodPost,
-		name == "fixture" && method == http.MethodPut,
-		s.byName[name] != nil && method == http.MethodPut:
-		return s.refuseWrite()
-	}
-	return nil
-}
-
-// serveHealth answers GET /__petmock/health: ok and the number of items,
-// or a 503 that says why while they cannot be kept.
-func (s *Server) serveHealth(w http.ResponseWriter) error {
+// Health returns how many items each resource holds, or, while they
+// cannot be kept (see SetPersistError), a 503 *Error that says why.
+func (s *Server) Health() (map[string]int, error) {
 	if p := s.persistErr.Load(); p != nil {
-		return newError(http.StatusServiceUnavailable, "state", "%v; writes are refused until a save succeeds", *p)
+		return nil, NewError(http.StatusServiceUnavailable, "state", "%v; writes are refused until a save succeeds", *p)
 	}
-	return writeValue(w, http.StatusOK, s.health())
+	return s.Counts(), nil
 }

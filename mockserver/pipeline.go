@@ -127,7 +127,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	if d := op.deprecation; d != nil {
 		now := prefs.now
 		if now.IsZero() {
-			now = s.clock()
+			now = s.Clock()
 		}
 		if d.removed(now) {
 			answer = d.gone(op.spec.ID)
@@ -169,11 +169,11 @@ func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
 		prefs.applied = append(prefs.applied, "delay="+strconv.FormatInt(prefs.delay.Milliseconds(), 10))
 	}
 	if !sleep(r.Context(), delay) {
-		return newError(http.StatusServiceUnavailable, "request", "cancelled by the client during the delay")
+		return NewError(http.StatusServiceUnavailable, "request", "cancelled by the client during the delay")
 	}
 	if fail {
-		return newError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", st.failRate).
-			withHeader("Retry-After", "1")
+		return NewError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", st.failRate).
+			WithHeader("Retry-After", "1")
 	}
 	return nil
 }

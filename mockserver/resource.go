@@ -128,7 +128,7 @@ func (rs *resource) id(c *call) (int64, bool) {
 
 // notFound is the 404 of an id no item has.
 func (rs *resource) notFound(c *call) *Error {
-	return newError(http.StatusNotFound, rs.spec.IDParam, "no %s has id %s", rs.singular, c.params[rs.spec.IDParam])
+	return NewError(http.StatusNotFound, rs.spec.IDParam, "no %s has id %s", rs.singular, c.params[rs.spec.IDParam])
 }
 
 // location returns the path of the item of id below the collection the
@@ -247,7 +247,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Location", absoluteURL(r, rs.location(s, c, e.ID)))
+	w.Header().Set("Location", AbsoluteURL(r, rs.location(s, c, e.ID)))
 	if c.op.spec.JSONSchema(c.op.spec.Success) == nil {
 		w.WriteHeader(c.op.spec.Success)
 		return nil

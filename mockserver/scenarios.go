@@ -1,55 +1,104 @@
 package mockserver
 
 import (
+	"io"
 	"net/http"
 
 	"github.com/petstore/contract/mockserver/store"
 )
 
-// Scenarios are the states a frontend developer asks for, each one request
-// to the admin API away:
-//
-//	POST /__petmock/empty         every resource empty
-//	POST /__petmock/reset         back to the starting items (admin.go)
-//	PUT  /__petmock/fixture       the stores become a fixture's, every resource
-//	PUT  /__petmock/{resource}    one resource becomes a fixture's (admin.go)
-//	POST /__petmock/forced        the next requests answer a status (forced.go)
-//
-// Each answers with the number of items of each resource, as reset does.
+// Scenarios are the states a frontend developer asks for, each one call
+// away: every resource back to its starting items (Reset), empty (Empty),
+// or a fixture's (LoadFixture), or one resource a fixture's
+// (ReplaceItems). Each is refused while items cannot be kept (see
+// SetPersistError), changes all the stores or none, logs what it did and
+// tells the event streams; the admin API answers each with the number of
+// items of each resource.
 
-// empty answers POST /__petmock/empty: every store is emptied. Ids start
-// again from 1; POST /__petmock/reset returns to the starting items.
-func (s *Server) empty(w http.ResponseWriter) error {
-	if err := s.replaceAll(nil); err != nil {
-		return err
+// Reset returns every resource to the items it started with, those of
+// Config.Items or the generated catalogue, and returns how many each
+// holds.
+func (s *Server) Reset() (map[string]int, error) {
+	if e := s.refuseWrite(); e != nil {
+		return nil, e
 	}
-	s.scenario("empty")
-	return writeValue(w, http.StatusOK, s.counts())
+	for _, rs := range s.resources {
+		rs.store.Restore(rs.start)
+	}
+	s.scenario("reset")
+	return s.Counts(), nil
 }
 
-// loadFixture answers PUT /__petmock/fixture: the stores become those of
-// the fixture in the body, as petmock --fixtures starts with. An array is
-// the first resource's items, an object holds an array for each resource
-// by name, and a resource it does not name is emptied. Every item is
-// checked before anything changes; the first bad one is named in a 400.
-func (s *Server) loadFixture(w http.ResponseWriter, r *http.Request) error {
-	body, done, e := s.upload(w, r)
-	if e != nil {
-		return e
+// Empty empties every resource; ids start again from 1. Reset returns to
+// the starting items.
+func (s *Server) Empty() (map[string]int, error) {
+	if e := s.refuseWrite(); e != nil {
+		return nil, e
 	}
-	defer done()
-	loaded, err := s.readFixture(body)
+	if err := s.replaceAll(nil); err != nil {
+		return nil, err
+	}
+	s.scenario("empty")
+	return s.Counts(), nil
+}
+
+// LoadFixture makes the items of every resource those of a fixture, as
+// petmock --fixtures starts with them: an array is the first resource's
+// items, an object holds an array for each resource by name, and a
+// resource it does not name is emptied. Every item is checked before
+// anything changes; the first bad one is named in a *FixtureError. It
+// returns how many items each resource holds.
+func (s *Server) LoadFixture(r io.Reader) (map[string]int, error) {
+	if e := s.refuseWrite(); e != nil {
+		return nil, e
+	}
+	loaded, err := readFixture(r, s.resources, nil)
 	if err != nil {
-		return fixtureError(err)
+		return nil, err
 	}
 	if e := s.refuseWrite(); e != nil {
-		return e // saves began to fail while the fixture was read
+		return nil, e // saves began to fail while the fixture was read
 	}
 	if err := s.replaceAll(loaded); err != nil {
-		return err
+		return nil, err
 	}
 	s.scenario("fixture")
-	return writeValue(w, http.StatusOK, s.counts())
+	return s.Counts(), nil
+}
+
+// ReplaceItems makes the items of one resource those of a fixture, an
+// array, if every one is valid; otherwise nothing changes, and the first
+// bad item is named in a *FixtureError. It returns how many items the
+// resource holds.
+func (s *Server) ReplaceItems(resource string, r io.Reader) (int, error) {
+	rs := s.byName[resource]
+	if rs == nil {
+		return 0, NewError(http.StatusNotFound, "resource", "%s is no resource of the document (it has %s)", resource, resourceList(s.resources))
+	}
+	if e := s.refuseWrite(); e != nil {
+		return 0, e
+	}
+	loaded, err := readFixture(r, s.resources, rs)
+	if err != nil {
+		return 0, err
+	}
+	if e := s.refuseWrite(); e != nil {
+		return 0, e // saves began to fail while the fixture was read
+	}
+	if err := rs.store.Replace(loaded[rs]); err != nil {
+		return 0, err
+	}
+	s.events.publish(eventStore)
+	return rs.store.Len(), nil
+}
+
+// Counts returns how many items each resource holds, by name.
+func (s *Server) Counts() map[string]int {
+	out := make(map[string]int, len(s.resources))
+	for _, rs := range s.resources {
+		out[rs.spec.Name] = rs.store.Len()
+	}
+	return out
 }
 
 // replaceAll gives every resource its items, none for a resource items
@@ -63,10 +112,10 @@ func (s *Server) replaceAll(items map[*resource][]store.Entry) error {
 	return store.ReplaceAll(stores, entries)
 }
 
-// scenario logs that a scenario was played, and tells the console.
+// scenario logs that a scenario was played, and tells the event streams.
 func (s *Server) scenario(name string) {
 	if s.log != nil {
-		s.log.Info("scenario", "scenario", name, "items", s.counts())
+		s.log.Info("scenario", "scenario", name, "items", s.Counts())
 	}
 	s.events.publish(eventStore)
 }

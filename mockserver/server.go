@@ -348,7 +348,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 				s.log.Error("handler panicked", "method", s.redact.text(r.Method), "path", s.redact.text(r.URL.Path),
 					"panic", s.redact.text(fmt.Sprint(v)), "stack", string(debug.Stack()))
 			}
-			s.writeError(w, newError(http.StatusInternalServerError, "server", "internal error"))
+			s.writeError(w, NewError(http.StatusInternalServerError, "server", "internal error"))
 		}
 	}()
 	setCORS(w.Header(), r)

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,8 +16,8 @@ import (
 // The settings of a running server are what a frontend developer changes
 // while working, without a restart and without losing the stores: the
 // latency, the fail rate, the clock and the size of the request journal.
-// GET /__petmock/settings shows them, and PATCH /__petmock/settings
-// changes them.
+// Settings shows them, and ChangeSettings changes them, as GET and PATCH
+// /__petmock/settings do.
 
 // MaxJournalSize is the most requests the journal may be set to keep at
 // run time. An entry keeps about 4 KiB of each body, and the headers of
@@ -92,15 +90,16 @@ func newSettings(cfg Config, now func() time.Time) (*liveSettings, error) {
 	return ls, nil
 }
 
-// clock returns the time the server acts at: its clock, moved by the
-// settings.
-func (s *Server) clock() time.Time {
+// Clock returns the time the server acts at: Config.Now, moved by the
+// settings, by which a sunset comes.
+func (s *Server) Clock() time.Time {
 	return s.now().Add(s.settings.load().offset)
 }
 
-// SettingsView is the body of GET and PATCH /__petmock/settings. Its
-// members are those PATCH takes, in the form it takes them, with the
-// clock's current time, whether it was set, and the last changes.
+// SettingsView is the settings as Settings returns them, and as GET and
+// PATCH /__petmock/settings answer them. Its members are those
+// ChangeSettings takes, in the form it takes them, with the clock's
+// current time, whether it was set, and the last changes.
 type SettingsView struct {
 	// Latency is a duration, such as "100ms", a range, such as
 	// "50ms-300ms", or "0s" for none.
@@ -117,8 +116,8 @@ type SettingsView struct {
 	Changes []SettingChange `json:"changes"`
 }
 
-// settingsView returns the settings as GET /__petmock/settings shows them.
-func (s *Server) settingsView() SettingsView {
+// Settings returns the settings, and their last changes.
+func (s *Server) Settings() SettingsView {
 	st := s.settings.load()
 	v := SettingsView{
 		Latency:  formatLatency(st.latency),
@@ -148,32 +147,37 @@ func formatLatency(l Latency) string {
 	return l.Min.String() + "-" + l.Max.String()
 }
 
-// settingNames are the members PATCH /__petmock/settings takes, in the
-// order it applies and reports them.
+// settingNames are the settings ChangeSettings takes, in the order it
+// applies and reports them.
 var settingNames = []string{"latency", "failRate", "now", "journal"}
 
-// patchSettings answers PATCH /__petmock/settings: each member of the body,
-// a JSON object, sets one setting, and null sets it back to its default
-// (no latency, no failures, the real time, DefaultJournalSize). Every
-// member is checked first: if one is wrong, nothing changes.
-func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
-	members, err := readObject(w, r, "settings", `{"latency":"100ms"}`)
-	if err != nil {
-		return err
-	}
-	for _, name := range slices.Sorted(maps.Keys(members)) {
+// ChangeSettings changes the settings changes names, each to its value as
+// decoded JSON gives it: latency a duration such as "100ms" or a range
+// such as "50ms-300ms", failRate a share from 0 to 1, now a date or an RFC
+// 3339 time, journal a number of requests from 0 to MaxJournalSize. A nil
+// value sets a setting back to its default: no latency, no failures, the
+// real time, DefaultJournalSize. Every change is checked first: if one is
+// wrong, nothing changes, and the *Error names it.
+func (s *Server) ChangeSettings(changes map[string]any) error {
+	members := make(map[string]json.RawMessage, len(changes))
+	for _, name := range slices.Sorted(maps.Keys(changes)) {
 		if !slices.Contains(settingNames, name) {
 			return badRequest(name, "not a setting; the settings are %s", strings.Join(settingNames, ", "))
 		}
+		raw, err := json.Marshal(changes[name])
+		if err != nil {
+			return badRequest(name, "%v", err)
+		}
+		members[name] = raw
 	}
 	if e := s.changeSettings(members); e != nil {
 		return e
 	}
-	return writeValue(w, http.StatusOK, s.settingsView())
+	return nil
 }
 
-// changeSettings applies the members of a PATCH, all of them or, if one is
-// wrong, none, then logs and records each change.
+// changeSettings applies the settings in members, all of them or, if one
+// is wrong, none, then logs and records each change.
 func (s *Server) changeSettings(members map[string]json.RawMessage) *Error {
 	s.settings.mu.Lock()
 	defer s.settings.mu.Unlock()
@@ -284,29 +288,4 @@ func (s *Server) describeChanges(from, to *settings) []SettingChange {
 	}
 	add("journal", strconv.Itoa(from.journal), strconv.Itoa(to.journal))
 	return out
-}
-
-// maxAdminBody is the largest body of an admin request other than a
-// fixture.
-const maxAdminBody = 64 << 10
-
-// readObject reads the body of an admin request, a JSON object, into its
-// members. what names the body in messages, and example shows one.
-func readObject(w http.ResponseWriter, r *http.Request, what, example string) (map[string]json.RawMessage, error) {
-	if e := admitJSON(r, maxAdminBody); e != nil {
-		return nil, e
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAdminBody))
-	if err != nil {
-		return nil, err // asError answers a body over the limit with 413
-	}
-	var members map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&members); err != nil || members == nil {
-		return nil, badRequest("body", "want a JSON object of %s, such as %s", what, example)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, badRequest("body", "want a JSON object of %s, such as %s, and nothing after it", what, example)
-	}
-	return members, nil
 }

@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"errors"
 	"io"
 	"net/http"
 	"runtime/debug"
@@ -34,9 +33,9 @@ func (u *uploads) reserve(n int64) *Error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.inFlight > 0 && u.inFlight+n > u.max {
-		return newError(http.StatusServiceUnavailable, "fixture",
+		return NewError(http.StatusServiceUnavailable, "fixture",
 			"%d bytes of fixtures are being read already, and petmock reads at most %d at once; retry once they are stored",
-			u.inFlight, u.max).withHeader("Retry-After", strconv.Itoa(uploadRetrySeconds))
+			u.inFlight, u.max).WithHeader("Retry-After", strconv.Itoa(uploadRetrySeconds))
 	}
 	u.inFlight += n
 	return nil
@@ -72,18 +71,6 @@ func admitJSON(r *http.Request, limit int64) *Error {
 		return tooLarge(limit)
 	}
 	return nil
-}
-
-// fixtureError is err as the Error to answer: a FixtureError's Error,
-// with the message that names the item at fault.
-func fixtureError(err error) error {
-	var fe *FixtureError
-	if errors.As(err, &fe) {
-		e := *fe.Err
-		e.Message = fe.Error()
-		return &e
-	}
-	return err
 }
 
 // uploadRetrySeconds is the Retry-After of a refused upload.

@@ -118,7 +118,7 @@ func (c *wireConn) serversOwn(p []byte) *Error {
 	// its first header is the server's Connection, where every answer of
 	// petmock's begins with its CORS headers.
 	if status == http.StatusExpectationFailed && bytes.HasPrefix(p[end:], []byte("\r\nConnection: close\r\n")) {
-		return newError(status, "expect", "petmock takes only Expect: 100-continue")
+		return NewError(status, "expect", "petmock takes only Expect: 100-continue")
 	}
 	if !bytes.HasPrefix(p[end:], []byte(serverPlain)) {
 		return nil
@@ -131,18 +131,18 @@ func (c *wireConn) serversOwn(p []byte) *Error {
 		return c.badRequest(detail)
 	case http.StatusRequestHeaderFieldsTooLarge:
 		if c.limits.MaxHeaderBytes > 0 {
-			return newError(status, "headers", "larger than %d bytes", c.limits.MaxHeaderBytes)
+			return NewError(status, "headers", "larger than %d bytes", c.limits.MaxHeaderBytes)
 		}
-		return newError(status, "headers", "too large")
+		return NewError(status, "headers", "too large")
 	case http.StatusNotImplemented:
-		return newError(status, "transfer-encoding", "not supported; petmock takes a body with Content-Length, or chunked")
+		return NewError(status, "transfer-encoding", "not supported; petmock takes a body with Content-Length, or chunked")
 	case http.StatusHTTPVersionNotSupported:
-		return newError(status, "protocol", "petmock speaks HTTP/1.0 and HTTP/1.1 only")
+		return NewError(status, "protocol", "petmock speaks HTTP/1.0 and HTTP/1.1 only")
 	}
 	if detail == "" {
 		detail = http.StatusText(status)
 	}
-	return newError(status, "request", "%s", strings.ToLower(detail))
+	return NewError(status, "request", "%s", strings.ToLower(detail))
 }
 
 // badRequest is the Error of a 400 of Go's HTTP server, which says what
@@ -152,9 +152,9 @@ func (c *wireConn) badRequest(detail string) *Error {
 	case "":
 		if c.timedOut.Load() {
 			if d := c.limits.ReadHeaderTimeout; d > 0 {
-				return newError(http.StatusRequestTimeout, "headers", "not received within %s; send the request line and headers at once", d)
+				return NewError(http.StatusRequestTimeout, "headers", "not received within %s; send the request line and headers at once", d)
 			}
-			return newError(http.StatusRequestTimeout, "headers", "not received in time")
+			return NewError(http.StatusRequestTimeout, "headers", "not received in time")
 		}
 		return badRequest("request", "malformed: petmock could not read its request line or a header")
 	case "missing required Host header":
