@@ -47,8 +47,11 @@ func compileRouter(c *spec.Contract, ops map[string]*operation) *compiledRouter 
 				route.params = append(route.params, seg[1:len(seg)-1])
 				continue
 			}
-			if strings.ContainsAny(seg, "{}") {
-				route = compiledRoute{} // a template gorillamux alone understands
+			if seg == "" || strings.ContainsAny(seg, "{}") {
+				// A template gorillamux alone understands, or one with an
+				// empty segment, such as "/", which segments cannot tell
+				// from a parameter.
+				route = compiledRoute{}
 				break
 			}
 			route.segments = append(route.segments, seg)

@@ -137,3 +137,24 @@ func TestOtherSecuritySchemes(t *testing.T) {
 		t.Errorf("GET /public: %s (%s), want the example as text", resp, resp.Header.Get("Content-Type"))
 	}
 }
+
+// TestRootPathIsOnlyItself: an operation at the path "/" answers that
+// path alone, not every path of one segment.
+func TestRootPathIsOnlyItself(t *testing.T) {
+	c := document(t, `
+  /:
+    get:
+      operationId: root
+      security: []
+      responses:
+        '200': {description: The service's name., content: {application/json: {schema: {type: object, properties: {name: {type: string}}}}}}`)
+	ts := newTestServer(t, mockserver.Config{Contract: c})
+	if resp := ts.do(t, "GET", "/", ""); resp.StatusCode != 200 {
+		t.Errorf("GET /v1/: %s, want 200", resp)
+	}
+	for _, path := range []string{"/nope", "/root"} {
+		if resp := ts.do(t, "GET", path, ""); resp.StatusCode != 404 {
+			t.Errorf("GET /v1%s: %s, want 404", path, resp)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package admin
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// GET /__petmock/contract describes what petmock serves, as the console
+// shows it: the document's operations with their statuses and
+// deprecation, its resources with their properties and filters, and the
+// time petmock acts at, by which a sunset is counted down. It needs no
+// key: it says nothing the document, served at /openapi.json, does not.
+
+// contractView is the body of GET /__petmock/contract.
+type contractView struct {
+	Title      string          `json:"title"`
+	Version    string          `json:"version"`
+	Base       string          `json:"base"`
+	Now        time.Time       `json:"now"`
+	Operations []operationView `json:"operations"`
+	Resources  []resourceView  `json:"resources"`
+}
+
+type operationView struct {
+	ID       string `json:"id"`
+	Method   string `json:"method"`
+	Path     string `json:"path"` // with the base path, as a client sends it
+	Summary  string `json:"summary,omitempty"`
+	Statuses []int  `json:"statuses"`
+	Resource string `json:"resource,omitempty"`
+	// Deprecated is set for a deprecated operation, with what the
+	// document says of its retirement.
+	Deprecated *deprecationView `json:"deprecated,omitempty"`
+}
+
+type deprecationView struct {
+	Since      *time.Time `json:"since,omitempty"`
+	Sunset     *time.Time `json:"sunset,omitempty"`
+	ReplacedBy string     `json:"replacedBy,omitempty"`
+	// Removed says that the sunset has come at the time petmock acts
+	// at: the operation answers 410.
+	Removed bool `json:"removed"`
+}
+
+type resourceView struct {
+	Name       string       `json:"name"`
+	IDProperty string       `json:"idProperty"`
+	Properties []string     `json:"properties"`
+	Filters    []filterView `json:"filters"`
+}
+
+type filterView struct {
+	Name   string   `json:"name"`
+	Values []string `json:"values,omitempty"` // the enumeration, if any
+}
+
+// contractView returns the body of GET /__petmock/contract.
+func (h *handler) contractView() contractView {
+	now := h.srv.Clock()
+	c := h.srv.Contract()
+	info := c.Doc.Info
+	v := contractView{
+		Base:       c.Base,
+		Now:        now.UTC().Truncate(time.Millisecond),
+		Operations: []operationView{},
+		Resources:  []resourceView{},
+	}
+	if info != nil {
+		v.Title, v.Version = info.Title, info.Version
+	}
+	for _, op := range c.Operations {
+		ov := operationView{
+			ID:       op.ID,
+			Method:   op.Method,
+			Path:     c.Base + op.Path,
+			Summary:  op.Op.Summary,
+			Statuses: append([]int{}, op.Statuses...), // [] rather than null for default-only operations
+		}
+		if op.Resource != nil {
+			ov.Resource = op.Resource.Name
+		}
+		if op.Op.Deprecated {
+			dv := &deprecationView{}
+			if d := op.Deprecation; d != nil {
+				dv.ReplacedBy = d.ReplacedBy
+				if !d.Since.IsZero() {
+					dv.Since = &d.Since
+				}
+				if !d.Sunset.IsZero() {
+					dv.Sunset = &d.Sunset
+					dv.Removed = !now.Before(d.Sunset)
+				}
+			}
+			ov.Deprecated = dv
+		}
+		v.Operations = append(v.Operations, ov)
+	}
+	for _, r := range c.Resources {
+		rv := resourceView{Name: r.Name, IDProperty: r.IDProperty, Properties: []string{}, Filters: []filterView{}}
+		for _, p := range r.Properties {
+			rv.Properties = append(rv.Properties, p.Name)
+		}
+		for _, f := range r.Filters {
+			rv.Filters = append(rv.Filters, filterView{Name: f.Name(), Values: f.Enum()})
+		}
+		v.Resources = append(v.Resources, rv)
+	}
+	return v
+}
+
+// contract answers GET /__petmock/contract.
+func (h *handler) contract(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
+	return writeValue(w, http.StatusOK, h.contractView())
+}

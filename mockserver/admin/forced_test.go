@@ -1,0 +1,140 @@
+package admin_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// forced reads GET /__petmock/forced.
+func (ts *testServer) forced(t *testing.T) []mockserver.ForcedAnswer {
+	t.Helper()
+	var got struct{ Forced []mockserver.ForcedAnswer }
+	if resp := ts.admin(t, "GET", "forced", ""); resp.StatusCode != 200 || json.Unmarshal(resp.body, &got) != nil {
+		t.Fatalf("GET forced: %s", resp)
+	}
+	return got.Forced
+}
+
+func TestForceRefusesWhatTheDocumentDoesNotSay(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{})
+	for _, tt := range []struct{ body, want string }{
+		{`{"count":2}`, "code: is required"},
+		{`{"code":"503"}`, "code: must be an integer"},
+		{`{"code":99}`, "code: must be at least 100"},
+		{`{"code":404,"operation":"listPets"}`, "code: 404 is not documented for listPets; use one of 200, 400, 401, or 500 or 503 to rehearse an outage"},
+		{`{"code":418}`, "code: 418 is documented for no operation; use one of 200, 201, 400, 401, 404, 410, 413, 415, 507, or 500 or 503"},
+		{`{"code":503,"operation":"listPetz"}`, `operation: "listPetz": want the id of an operation of the document: listPets, createPet, getPet`},
+		{`{"code":503,"count":0}`, "count: must be at least 1"},
+		{`{"code":503,"count":1001}`, "count: must be at most 1000"},
+		{`{"code":503,"times":2}`, "times: is not a member; the members are code, count, operation"},
+		{`[503]`, "body: must be a JSON object"},
+	} {
+		resp := ts.admin(t, "POST", "forced", tt.body)
+		if e := resp.apiError(t); resp.StatusCode != 400 || !strings.HasPrefix(e.Message, tt.want) {
+			t.Errorf("POST forced %s: %s, want 400 %q", tt.body, resp, tt.want)
+		}
+	}
+	if got := ts.forced(t); len(got) != 0 {
+		t.Errorf("refused answers were kept: %+v", got)
+	}
+}
+
+func TestForcedAnswersAreTakenInTurn(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{})
+	force := func(body string) {
+		t.Helper()
+		if resp := ts.admin(t, "POST", "forced", body); resp.StatusCode != 200 {
+			t.Fatalf("POST forced %s: %s", body, resp)
+		}
+	}
+	force(`{"code":503,"count":2,"operation":"listPets"}`)
+	force(`{"code":404}`)
+	force(`{"code":401,"operation":"createPet"}`)
+	if got := ts.forced(t); len(got) != 3 || got[0].Remaining != 2 || got[1].Operation != "" || got[2].Code != 401 {
+		t.Fatalf("GET forced = %+v", got)
+	}
+	before := ts.Store("pets").Len()
+	steps := []struct {
+		method, path, body string
+		headers            []string
+		want               int
+		wantMessage        string
+	}{
+		// A request without a key learns nothing, and takes nothing.
+		{"GET", "/pets", "", []string{"Authorization", ""}, 401, "authorization: missing"},
+		{"GET", "/pets", "", nil, 503, "forced: answer forced by the admin API (POST /__petmock/forced); 1 more to come"},
+		// A request's own Prefer wins, and leaves the forced answer.
+		{"GET", "/pets", "", []string{"Prefer", "code=400"}, 400, "prefer: answer forced by Prefer: code=400"},
+		{"GET", "/pets", "", nil, 503, "forced: answer forced by the admin API (POST /__petmock/forced); the last of them"},
+		// 404 is for any operation that documents it: listPets does not.
+		{"GET", "/pets", "", nil, 200, ""},
+		{"GET", "/pets/1", "", nil, 404, "forced: answer forced by the admin API"},
+		{"GET", "/pets/1", "", nil, 200, ""},
+		{"POST", "/pets", `{"name":"Rex","categoryId":1}`, nil, 401, "forced: "},
+		{"POST", "/pets", `{"name":"Rex","categoryId":1}`, nil, 201, ""},
+	}
+	for i, st := range steps {
+		resp := ts.do(t, st.method, "/"+strings.TrimPrefix(st.path, "/"), st.body, st.headers...)
+		if resp.StatusCode != st.want {
+			t.Fatalf("step %d: %s /v1%s: %s, want %d", i, st.method, st.path, resp, st.want)
+		}
+		if st.wantMessage != "" && !strings.HasPrefix(resp.apiError(t).Message, st.wantMessage) {
+			t.Errorf("step %d: %s /v1%s: %s, want the message %q", i, st.method, st.path, resp, st.wantMessage)
+		}
+		if st.want == 401 && st.wantMessage == "forced: " && resp.Header.Get("WWW-Authenticate") == "" {
+			t.Errorf("step %d: a forced 401 without WWW-Authenticate", i)
+		}
+	}
+	if got := ts.forced(t); len(got) != 0 {
+		t.Errorf("after every forced answer was taken: %+v left", got)
+	}
+	if after := ts.Store("pets").Len(); after != before+1 {
+		t.Errorf("pets: %d, want %d: a forced answer must not create one", after, before+1)
+	}
+}
+
+func TestForcedSuccessAnswersAsUsual(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{})
+	ts.admin(t, "POST", "forced", `{"code":201,"operation":"createPet"}`)
+	ts.admin(t, "POST", "forced", `{"code":503,"count":5}`)
+	if resp := ts.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`); resp.StatusCode != 201 {
+		t.Errorf("POST /v1/pets with a forced 201: %s, want it created as usual", resp)
+	}
+	resp := ts.do(t, "GET", "/pets", "")
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "1" {
+		t.Errorf("GET /v1/pets with a forced 503: %s with Retry-After %q", resp, resp.Header.Get("Retry-After"))
+	}
+	if got := ts.forced(t); len(got) != 1 || got[0].Remaining != 4 {
+		t.Errorf("GET forced = %+v, want the 503 with 4 more", got)
+	}
+	if resp := ts.admin(t, "DELETE", "forced", ""); resp.StatusCode != 200 || string(resp.body) != `{"forced":[]}`+"\n" {
+		t.Errorf("DELETE forced: %s", resp)
+	}
+	if resp := ts.do(t, "GET", "/pets", ""); resp.StatusCode != 200 {
+		t.Errorf("GET /v1/pets after DELETE forced: %s", resp)
+	}
+}
+
+// TestForcedAnswersAreBounded checks that no more than MaxForcedAnswers
+// wait at once, since every request looks through them.
+func TestForcedAnswersAreBounded(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{})
+	for i := range mockserver.MaxForcedAnswers {
+		if resp := ts.admin(t, "POST", "forced", `{"code":404,"operation":"getPet"}`); resp.StatusCode != 200 {
+			t.Fatalf("POST forced %d: %s", i+1, resp)
+		}
+	}
+	resp := ts.admin(t, "POST", "forced", `{"code":404,"operation":"getPet"}`)
+	if resp.StatusCode != 400 || !strings.HasPrefix(resp.apiError(t).Message, "forced: ") {
+		t.Errorf("POST forced past %d: %s, want a 400 that names forced", mockserver.MaxForcedAnswers, resp)
+	}
+	if resp := ts.admin(t, "DELETE", "forced", ""); resp.StatusCode != 200 {
+		t.Fatalf("DELETE forced: %s", resp)
+	}
+	if resp := ts.admin(t, "POST", "forced", `{"code":404,"operation":"getPet"}`); resp.StatusCode != 200 {
+		t.Errorf("POST forced once emptied: %s", resp)
+	}
+}
