@@ -158,3 +158,39 @@ func TestRootPathIsOnlyItself(t *testing.T) {
 		}
 	}
 }
+
+// TestMemberTheBodyDoesNotTake: a body whose schema takes no other
+// members names the one it does not take.
+func TestMemberTheBodyDoesNotTake(t *testing.T) {
+	c := document(t, `
+  /notes:
+    post:
+      operationId: note
+      security: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: false
+              properties:
+                text: {type: string}
+                tags: {type: object, additionalProperties: false, properties: {color: {type: string}}}
+      responses:
+        '204': {description: Noted.}
+        '400': {description: Refused., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}`)
+	ts := newTestServer(t, mockserver.Config{Contract: c})
+	for _, tt := range []struct{ body, want string }{
+		{`{"text":"hi","txet":"ho"}`, "txet: is not a member; the members are tags, text"},
+		{`{"tags":{"colour":"red"}}`, "tags.colour: is not a member; the members are color"},
+	} {
+		resp := ts.do(t, "POST", "/notes", tt.body)
+		if resp.StatusCode != 400 || resp.apiError(t).Message != tt.want {
+			t.Errorf("POST /v1/notes %s: %s, want 400 %q", tt.body, resp, tt.want)
+		}
+	}
+	if resp := ts.do(t, "POST", "/notes", `{"text":"hi","tags":{"color":"red"}}`); resp.StatusCode != 204 {
+		t.Errorf("POST /v1/notes of known members: %s, want 204", resp)
+	}
+}

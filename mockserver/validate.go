@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -119,6 +121,19 @@ func schemaError(whole string, se *openapi3.SchemaError) *Error {
 	}
 	s := se.Schema
 	switch se.SchemaField {
+	case "properties":
+		// A member the schema does not take, with additionalProperties
+		// false: the error names the object, so name the member.
+		if m, ok := se.Value.(map[string]any); ok {
+			for _, name := range slices.Sorted(maps.Keys(m)) {
+				if _, declared := s.Properties[name]; !declared {
+					if field != whole {
+						name = field + "." + name
+					}
+					return badRequest(name, "is not a member; the members are %s", strings.Join(slices.Sorted(maps.Keys(s.Properties)), ", "))
+				}
+			}
+		}
 	case "required":
 		return badRequest(field, "is required")
 	case "type":
