@@ -3,7 +3,6 @@ package mockserver
 import (
 	"net/http"
 	"slices"
-	"strings"
 )
 
 // allowOrder is the order of the methods in an Allow header.
@@ -17,10 +16,7 @@ var allowOrder = []string{
 // documents, or of the operations of its path. It returns nil for a path
 // that is nothing the server serves.
 func (s *Server) methodsFor(r *http.Request) []string {
-	switch path := r.URL.Path; {
-	case strings.HasPrefix(path, AdminPrefix):
-		return allow(s.adminMethods(strings.TrimPrefix(path, AdminPrefix)))
-	case path == docYAMLPath || path == docJSONPath, path == "/":
+	if path := r.URL.Path; path == docYAMLPath || path == docJSONPath {
 		return allow([]string{http.MethodGet})
 	}
 	return s.edge.methodsFor(r)
@@ -39,12 +35,4 @@ func allow(methods []string) []string {
 		}
 	}
 	return append(out, http.MethodOptions)
-}
-
-// notFound is the 404 of a path that is nothing petmock serves.
-func (s *Server) notFound(r *http.Request) *Error {
-	if strings.HasPrefix(r.URL.Path, AdminPrefix) {
-		return notAdminEndpoint(r.URL.Path)
-	}
-	return notAnOperation(r.URL.Path)
 }

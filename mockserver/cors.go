@@ -44,16 +44,16 @@ func isPreflight(r *http.Request) bool {
 
 // preflight answers OPTIONS: a CORS preflight gets the methods and headers
 // it may use, which are Authorization, Content-Type, Prefer and any other
-// it asks for; a plain OPTIONS gets the methods of its path in Allow. The
+// it asks for; a plain OPTIONS gets allow, the methods of its path, in
+// Allow, or a 404 when there are none. The
 // admin API's PUT and DELETE are allowed too, so that a browser tool can
 // reset the mock, and PATCH, which the admin API's settings and a
 // document's operations may take.
-func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
+func (s *Server) preflight(w http.ResponseWriter, r *http.Request, allow []string) {
 	h := w.Header()
 	if r.Header.Get("Access-Control-Request-Method") == "" {
-		allow := s.methodsFor(r)
 		if allow == nil {
-			s.writeError(w, s.notFound(r))
+			s.writeError(w, notAnOperation(r.URL.Path))
 			return
 		}
 		h.Set("Allow", strings.Join(allow, ", "))

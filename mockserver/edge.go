@@ -15,7 +15,7 @@ import (
 // operation asks for (401), and then its parameters and its body (400, 413,
 // 415). The API's pipeline runs it on the server's document, doing what
 // the API adds between the key and the parameters (pipeline.go); an Edge
-// runs it on another document, such as the admin API's (edge_export.go).
+// runs it on another document, such as the admin API's (edgehandler.go).
 
 // edge is what the checks of one document need: its operations, with
 // their compiled checks, its routers and the keys it accepts.

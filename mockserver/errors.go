@@ -108,12 +108,6 @@ func notAnOperation(path string) *Error {
 	return NewError(http.StatusNotFound, "path", "%s is not an operation of this API", path)
 }
 
-// notAdminEndpoint is the 404 of a path under the admin prefix that is no
-// endpoint.
-func notAdminEndpoint(path string) *Error {
-	return NewError(http.StatusNotFound, "path", "%s is not an admin endpoint; see the README", path)
-}
-
 // methodNotAllowed is the 405 of a method the path does not take, with the
 // Allow header that OPTIONS sends too.
 func methodNotAllowed(method, path string, allow []string) *Error {

@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -123,23 +124,25 @@ func TestEvolvedResource(t *testing.T) {
 		t.Errorf("the order placed after a cancelled one: %s, want id 52, not the cancelled 51 again", resp)
 	}
 
-	// The admin API exports, replaces and resets every resource.
-	export := ts.admin(t, "GET", "orders", "")
-	if export.StatusCode != 200 || strings.Count(string(export.body), `"petId"`) != 51 {
-		t.Errorf("GET /__petmock/orders: %d with %d orders, want 51", export.StatusCode, strings.Count(string(export.body), `"petId"`))
+	// The control interface exports, replaces and resets every resource.
+	var export bytes.Buffer
+	if _, err := ts.Store("orders").Export(&export); err != nil || strings.Count(export.String(), `"petId"`) != 51 {
+		t.Errorf("export of orders: %v with %d orders, want 51", err, strings.Count(export.String(), `"petId"`))
 	}
-	if resp := ts.admin(t, "PUT", "orders", `[{"id":7,"petId":1,"quantity":1}]`); resp.StatusCode != 200 {
-		t.Errorf("PUT /__petmock/orders: %s", resp)
+	if n, err := ts.ReplaceItems("orders", strings.NewReader(`[{"id":7,"petId":1,"quantity":1}]`)); n != 1 || err != nil {
+		t.Errorf("ReplaceItems of an order: %d, %v", n, err)
 	}
-	if resp := ts.admin(t, "PUT", "orders", `[{"id":7,"petId":1,"quantity":12}]`); resp.StatusCode != 400 || resp.apiError(t).Message != "orders[0]: quantity: must be at most 10" {
-		t.Errorf("PUT /__petmock/orders of a bad order: %s, want it named", resp)
+	if _, err := ts.ReplaceItems("orders", strings.NewReader(`[{"id":7,"petId":1,"quantity":12}]`)); err == nil || err.Error() != "orders[0]: quantity: must be at most 10" {
+		t.Errorf("ReplaceItems of a bad order: %v, want it named", err)
 	}
-	if health := ts.admin(t, "GET", "health", ""); string(health.body) != `{"orders":1,"pets":50,"status":"ok"}`+"\n" {
-		t.Errorf("health: %s", health.body)
+	if health, err := ts.Health(); err != nil || health["orders"] != 1 || health["pets"] != 50 || len(health) != 2 {
+		t.Errorf("health: %v, %v", health, err)
 	}
-	ts.admin(t, "POST", "reset", "")
-	if health := ts.admin(t, "GET", "health", ""); string(health.body) != `{"orders":50,"pets":50,"status":"ok"}`+"\n" {
-		t.Errorf("health after reset: %s", health.body)
+	if _, err := ts.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if health, err := ts.Health(); err != nil || health["orders"] != 50 || health["pets"] != 50 || len(health) != 2 {
+		t.Errorf("health after reset: %v, %v", health, err)
 	}
 }
 

@@ -96,7 +96,7 @@ func (s *Server) takeForced(op *spec.Operation) *Error {
 	if taken.Remaining > 0 {
 		more = strconv.Itoa(taken.Remaining) + " more to come"
 	}
-	return forcedAnswer(taken.Code, "forced", "answer forced by the admin API (POST %sforced); %s", AdminPrefix, more)
+	return forcedAnswer(taken.Code, "forced", "answer forced by the admin API (POST /__petmock/forced); %s", more)
 }
 
 // Forced returns the answers forced on the next requests, oldest first.

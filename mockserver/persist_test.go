@@ -3,7 +3,6 @@ package mockserver_test
 import (
 	"errors"
 	"io"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -36,18 +35,25 @@ func TestWritesRefusedWhileItemsCannotBeKept(t *testing.T) {
 			t.Errorf("%s /v1%s while items cannot be kept: %s, want 503 %q", w.method, w.path, resp, wantMessage)
 		}
 	}
-	for _, w := range []struct{ method, name, body string }{{"POST", "reset", ""}, {"PUT", "pets", "[]"}, {"POST", "empty", ""}, {"PUT", "fixture", `{"pets":[]}`}} {
-		resp := ts.admin(t, w.method, w.name, w.body)
-		if resp.StatusCode != 503 || resp.apiError(t).Message != wantMessage {
-			t.Errorf("%s /__petmock/%s while items cannot be kept: %s, want 503 %q", w.method, w.name, resp, wantMessage)
+	for _, w := range []struct {
+		what string
+		do   func() error
+	}{
+		{"Reset", func() error { _, err := ts.Reset(); return err }},
+		{"ReplaceItems", func() error { _, err := ts.ReplaceItems("pets", strings.NewReader("[]")); return err }},
+		{"Empty", func() error { _, err := ts.Empty(); return err }},
+		{"LoadFixture", func() error { _, err := ts.LoadFixture(strings.NewReader(`{"pets":[]}`)); return err }},
+	} {
+		var e *mockserver.Error
+		if err := w.do(); !errors.As(err, &e) || e.Status != 503 || e.Message != wantMessage {
+			t.Errorf("%s while items cannot be kept: %v, want 503 %q", w.what, err, wantMessage)
 		}
 	}
 	if got := ts.Store("orders").Entries(); len(got) != len(before) || ts.Store("pets").Len() != mockserver.DefaultCount {
 		t.Errorf("refused writes changed the stores")
 	}
-	health := ts.admin(t, "GET", "health", "", "")
-	if health.StatusCode != 503 || !strings.Contains(health.apiError(t).Message, why.Error()) {
-		t.Errorf("GET health while items cannot be kept: %s, want a 503 that says why", health)
+	if _, err := ts.Health(); err == nil || !strings.Contains(err.Error(), why.Error()) || !strings.HasPrefix(err.Error(), "503 ") {
+		t.Errorf("Health while items cannot be kept: %v, want a 503 that says why", err)
 	}
 	if resp := ts.do(t, "GET", "/store/orders/1", ""); resp.StatusCode != 200 {
 		t.Errorf("GET /v1/store/orders/1 while items cannot be kept: %s, want 200", resp)
@@ -60,12 +66,12 @@ func TestWritesRefusedWhileItemsCannotBeKept(t *testing.T) {
 	if resp := ts.do(t, "POST", "/pets", `{"name":"Kept","categoryId":1}`); resp.StatusCode != 201 {
 		t.Errorf("POST /v1/pets once items can be kept again: %s, want 201", resp)
 	}
-	if health := ts.admin(t, "GET", "health", "", ""); health.StatusCode != 200 {
-		t.Errorf("GET health once items can be kept again: %s, want 200", health)
+	if _, err := ts.Health(); err != nil {
+		t.Errorf("Health once items can be kept again: %v", err)
 	}
 }
 
-// failingWhileRead is a fixture body that, once read to its end, tells the
+// failingWhileRead is a fixture that, once read to its end, tells the
 // server its items cannot be kept: saves that begin to fail during a long
 // upload.
 type failingWhileRead struct {
@@ -83,25 +89,27 @@ func (f *failingWhileRead) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// TestUploadRefusedWhenSavesFailWhileRead checks that a fixture is not
-// stored, nor acknowledged, when saves began to fail while it was read.
-func TestUploadRefusedWhenSavesFailWhileRead(t *testing.T) {
-	for _, name := range []string{"pets", "fixture"} {
+// TestFixtureRefusedWhenSavesFailWhileRead checks that a fixture is not
+// stored when saves began to fail while it was read.
+func TestFixtureRefusedWhenSavesFailWhileRead(t *testing.T) {
+	for _, tt := range []struct {
+		what string
+		load func(*mockserver.Server, io.Reader) error
+	}{
+		{"ReplaceItems", func(srv *mockserver.Server, r io.Reader) error { _, err := srv.ReplaceItems("pets", r); return err }},
+		{"LoadFixture", func(srv *mockserver.Server, r io.Reader) error { _, err := srv.LoadFixture(r); return err }},
+	} {
 		srv, err := mockserver.New(mockserver.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		body := &failingWhileRead{r: strings.NewReader(`[{"id":1,"name":"Lost","categoryId":1}]`), srv: srv}
-		req := httptest.NewRequest("PUT", "http://petmock/__petmock/"+name, io.NopCloser(body))
-		req.Header.Set("Authorization", "Bearer "+key)
-		req.Header.Set("Content-Type", "application/json")
-		w := httptest.NewRecorder()
-		srv.ServeHTTP(w, req)
-		if w.Code != 503 || !strings.Contains(w.Body.String(), "disk full") {
-			t.Errorf("PUT /__petmock/%s while saves began to fail: %d %s, want 503", name, w.Code, w.Body)
+		var e *mockserver.Error
+		if err := tt.load(srv, body); !errors.As(err, &e) || e.Status != 503 || !strings.Contains(e.Message, "disk full") {
+			t.Errorf("%s while saves began to fail: %v, want 503", tt.what, err)
 		}
 		if n := srv.Store("pets").Len(); n != mockserver.DefaultCount {
-			t.Errorf("PUT /__petmock/%s while saves began to fail left %d pets, want the %d there were", name, n, mockserver.DefaultCount)
+			t.Errorf("%s while saves began to fail left %d pets, want the %d there were", tt.what, n, mockserver.DefaultCount)
 		}
 	}
 }

@@ -41,6 +41,23 @@ var validation = openapi3filter.Options{
 // checkRequest checks the parameters and the body of r against op, and
 // returns them as a call. rec, when not nil, is told the body.
 func (ed *edge) checkRequest(r *http.Request, op *operation, params map[string]string, rec *recorder) (*call, error) {
+	c, err := ed.checkParams(r, op, params)
+	if err != nil {
+		return nil, err
+	}
+	if rb := op.spec.Op.RequestBody; rb != nil && rb.Value != nil {
+		body, err := ed.checkBody(r, op, params, rb.Value, rec)
+		if err != nil {
+			return nil, err
+		}
+		c.body = body
+	}
+	return c, nil
+}
+
+// checkParams checks the parameters of r against op, and returns them as
+// a call without a body.
+func (ed *edge) checkParams(r *http.Request, op *operation, params map[string]string) (*call, error) {
 	c := &call{op: op, params: params}
 	if r.URL.RawQuery != "" && (len(op.queryParams) > 0 || op.spec.Role == spec.RoleList) {
 		var e *Error
@@ -70,13 +87,6 @@ func (ed *edge) checkRequest(r *http.Request, op *operation, params map[string]s
 			c.after = after
 		}
 	}
-	if rb := op.spec.Op.RequestBody; rb != nil && rb.Value != nil {
-		body, err := ed.checkBody(r, op, params, rb.Value, rec)
-		if err != nil {
-			return nil, err
-		}
-		c.body = body
-	}
 	return c, nil
 }
 
@@ -104,9 +114,9 @@ func (ed *edge) checkBody(r *http.Request, op *operation, params map[string]stri
 		}
 		return nil, nil
 	}
-	ct := r.Header.Get("Content-Type")
-	if ct != "application/json" && rb.Content.Get(ct) == nil {
-		return nil, unsupportedMediaType(slices.Sorted(maps.Keys(rb.Content)), ct)
+	ct, e := admitMediaType(r, rb)
+	if e != nil {
+		return nil, e
 	}
 	value, decodeErr := decodeJSON(body)
 	compiled := decodeErr == nil && op.body != nil && op.body.ok(value)
@@ -132,6 +142,16 @@ func (ed *edge) checkBody(r *http.Request, op *operation, params map[string]stri
 		}
 	}
 	return value, nil
+}
+
+// admitMediaType returns the Content-Type of r, or the 415 of one that rb
+// does not take.
+func admitMediaType(r *http.Request, rb *openapi3.RequestBody) (string, *Error) {
+	ct := r.Header.Get("Content-Type")
+	if ct != "application/json" && rb.Content.Get(ct) == nil {
+		return "", unsupportedMediaType(slices.Sorted(maps.Keys(rb.Content)), ct)
+	}
+	return ct, nil
 }
 
 // isJSON reports whether a Content-Type is JSON: application/json, or a

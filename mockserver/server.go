@@ -13,6 +13,13 @@
 // The Petstore's own rules are choices the document marks with x-petmock-
 // extensions, such as the default status of a pet or the date getPet was
 // deprecated, so another document brings its own.
+//
+// A Server also has a control interface, exported methods that change it
+// while it runs: its stores (Reset, Empty, LoadFixture, ReplaceItems), its
+// settings (ChangeSettings), the answers it is made to force (Force), its
+// journal (Journal, ClearJournal), and a Subscription to what changes.
+// Package mockserver/admin serves them as the admin API, whose requests an
+// Edge checks as the API's are.
 package mockserver
 
 import (
@@ -20,7 +27,6 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -37,12 +43,12 @@ type Config struct {
 	// spec.Default().
 	Contract *spec.Contract
 
-	// APIKeys are the keys the server accepts, on the API and the admin
-	// API. Empty means DefaultAPIKey.
+	// APIKeys are the keys the server accepts, on the API and on every
+	// Edge it makes, such as the admin API's. Empty means DefaultAPIKey.
 	APIKeys []string
 
-	// Items are the items the stores start with, and the ones
-	// POST /__petmock/reset returns to, by resource name; a resource it
+	// Items are the items the stores start with, and the ones Reset
+	// returns to, by resource name; a resource it
 	// does not name starts empty. They are checked against the document.
 	// Nil means a generated catalogue, as Catalogue says.
 	Items Items
@@ -59,13 +65,13 @@ type Config struct {
 	// removed.
 	Now func() time.Time
 	// ClockAt, when not zero, is the time the clock shows at start; it
-	// runs on from there, as after PATCH /__petmock/settings {"now": ...},
-	// and {"now": null} returns it to Now.
+	// runs on from there, as after ChangeSettings with a time for "now",
+	// and a nil one returns it to Now.
 	ClockAt time.Time
 
 	// Latency delays every answer under the base path. It, FailRate,
-	// ClockAt and JournalSize are where the settings start; PATCH
-	// /__petmock/settings changes them while the server runs.
+	// ClockAt and JournalSize are where the settings start;
+	// ChangeSettings changes them while the server runs.
 	Latency Latency
 	// FailRate is the share of requests under the base path answered 503,
 	// from 0 to 1.
@@ -75,7 +81,7 @@ type Config struct {
 	// repeats.
 	ChaosSeed uint64
 
-	// JournalSize is how many requests GET /__petmock/requests keeps.
+	// JournalSize is how many requests the journal keeps (see Journal).
 	// Zero means DefaultJournalSize; a negative size keeps none.
 	JournalSize int
 
@@ -86,11 +92,6 @@ type Config struct {
 	// together, since a name may be long. Zero means
 	// DefaultMaxStoreBytes.
 	MaxStoreBytes int64
-	// MaxFixtureBytes caps the body of PUT /__petmock/{resource}, and
-	// the bytes of all such bodies read at once: a fixture that would
-	// take the bytes in flight past it is refused with 503. Zero means
-	// DefaultMaxFixtureBytes.
-	MaxFixtureBytes int64
 }
 
 // Defaults of the stores' limits.
@@ -117,16 +118,9 @@ type Server struct {
 	bodyKept int
 	settings *liveSettings
 	forced   *forcing // answers forced from the admin API
-	events   *hub     // the console's live updates
+	events   *hub     // what changed, for the subscriptions
 	docs     *servedDocs
 	base     string // base path, such as "/v1"
-	// consoleAtRoot is whether GET / is the console: unless the document
-	// has an operation there, under a base path of "/".
-	consoleAtRoot bool
-	storeCheck    time.Duration // of the event streams: see events.go
-
-	maxFixtureBytes int64
-	uploads         uploads
 	// persistErr is why the items cannot be kept, or nil: see
 	// SetPersistError.
 	persistErr atomic.Pointer[error]
@@ -180,13 +174,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.journal = newJournal(settings.load().journal, s.redact)
 	s.bodyKept = s.redact.keptBytes(journalBodyBytes)
-	s.storeCheck = storeCheck
-	s.consoleAtRoot = !slices.ContainsFunc(c.Operations, func(op *spec.Operation) bool { return c.Base+op.Path == "/" })
-	s.maxFixtureBytes = cfg.MaxFixtureBytes
-	if s.maxFixtureBytes <= 0 {
-		s.maxFixtureBytes = DefaultMaxFixtureBytes
-	}
-	s.uploads.max = s.maxFixtureBytes
 	limits := store.Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
 	if limits.MaxItems <= 0 {
 		limits.MaxItems = DefaultMaxItems
@@ -290,18 +277,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serve(rec, r, rec)
 	elapsed := time.Since(start)
 	if s.log != nil {
-		// The record is built by hand: Logger.LogAttrs would walk the
-		// stack for a source position that nobody reads.
-		if h := s.log.Handler(); h.Enabled(r.Context(), slog.LevelInfo) {
-			line := slog.NewRecord(start.Add(elapsed), slog.LevelInfo, "request", 0)
-			line.AddAttrs(
-				slog.String("method", s.redact.text(r.Method)),
-				slog.String("path", s.redact.text(r.URL.Path)),
-				slog.Int("status", rec.status),
-				slog.Duration("duration", elapsed),
-			)
-			h.Handle(r.Context(), line)
-		}
+		s.logRequest(r, rec.status, start, elapsed)
 	}
 	if journal {
 		s.journal.add(entry{
@@ -323,53 +299,68 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // isAPI reports whether path is one of the API's, under the base path,
-// rather than the admin API's, the console's or the document's: only the
-// API's requests are journaled. With a base path of "/", every path is
-// under it.
+// rather than the document's: only the API's requests are journaled. With
+// a base path of "/", every path is under it.
 func (s *Server) isAPI(path string) bool {
 	if !strings.HasPrefix(path, s.base+"/") {
 		return false
 	}
-	if s.base != "" {
-		return true
-	}
-	return !strings.HasPrefix(path, AdminPrefix) && path != docYAMLPath && path != docJSONPath && !(path == "/" && s.consoleAtRoot)
+	return s.base != "" || path != docYAMLPath && path != docJSONPath
 }
 
-// serve answers a request: the API under the base path, the admin API,
-// the document, or a 404. rec, when not nil, is told the request body.
+// serve answers a request: the API under the base path, the document, or
+// a 404. rec, when not nil, is told the request body.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 	defer func() {
 		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			if s.log != nil {
-				s.log.Error("handler panicked", "method", s.redact.text(r.Method), "path", s.redact.text(r.URL.Path),
-					"panic", s.redact.text(fmt.Sprint(v)), "stack", string(debug.Stack()))
-			}
-			s.writeError(w, NewError(http.StatusInternalServerError, "server", "internal error"))
+			s.panicked(w, r, v)
 		}
 	}()
 	setCORS(w.Header(), r)
 	if isPreflight(r) {
-		s.preflight(w, r)
+		s.preflight(w, r, s.methodsFor(r))
 		return
 	}
 	var err error
-	switch path := r.URL.Path; {
-	case path == "/" && s.consoleAtRoot:
-		err = s.serveConsole(w, r)
-	case strings.HasPrefix(path, AdminPrefix):
-		err = s.serveAdmin(w, r)
-	case path == docYAMLPath || path == docJSONPath:
+	if path := r.URL.Path; path == docYAMLPath || path == docJSONPath {
 		err = s.serveDoc(w, r)
-	default:
+	} else {
 		err = s.serveAPI(w, r, rec)
 	}
 	if err != nil {
 		s.writeError(w, err)
 	}
+}
+
+// logRequest writes the line of the request log of one request: method,
+// path, status and duration, without a key.
+func (s *Server) logRequest(r *http.Request, status int, start time.Time, elapsed time.Duration) {
+	// The record is built by hand: Logger.LogAttrs would walk the stack
+	// for a source position that nobody reads.
+	if h := s.log.Handler(); h.Enabled(r.Context(), slog.LevelInfo) {
+		line := slog.NewRecord(start.Add(elapsed), slog.LevelInfo, "request", 0)
+		line.AddAttrs(
+			slog.String("method", s.redact.text(r.Method)),
+			slog.String("path", s.redact.text(r.URL.Path)),
+			slog.Int("status", status),
+			slog.Duration("duration", elapsed),
+		)
+		h.Handle(r.Context(), line)
+	}
+}
+
+// panicked answers a request whose handler panicked with v: a 500, and a
+// line of the log with the stack. A client that went away is not
+// answered.
+func (s *Server) panicked(w http.ResponseWriter, r *http.Request, v any) {
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	if s.log != nil {
+		s.log.Error("handler panicked", "method", s.redact.text(r.Method), "path", s.redact.text(r.URL.Path),
+			"panic", s.redact.text(fmt.Sprint(v)), "stack", string(debug.Stack()))
+	}
+	s.writeError(w, NewError(http.StatusInternalServerError, "server", "internal error"))
 }
 
 // writeError answers with the Error body err maps to, without a key in

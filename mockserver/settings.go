@@ -52,7 +52,7 @@ type liveSettings struct {
 	changes []SettingChange // oldest first, at most maxChanges
 }
 
-// maxChanges is how many changes GET /__petmock/settings lists.
+// maxChanges is how many changes Settings lists.
 const maxChanges = 20
 
 // SettingChange is one change of a setting, as GET /__petmock/settings

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/admin"
 )
 
 // The bounds are tested with short timeouts, and every test only asks
@@ -37,7 +38,11 @@ func boundedServer(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := newHTTPServer(srv, testBounds, log.New(io.Discard, "", 0))
+	handler, err := admin.New(srv, admin.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHTTPServer(handler, testBounds, log.New(io.Discard, "", 0))
 	go hs.Serve(wireListener(ln, testBounds))
 	t.Cleanup(func() { hs.Close() })
 	return ln.Addr().String()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/admin"
 )
 
 // TestShutdownEndsConsoleStreams checks that a console left open does not
@@ -13,7 +14,7 @@ import (
 // the HTTP server's Shutdown waits for every request to end.
 func TestShutdownEndsConsoleStreams(t *testing.T) {
 	s := start(t, "--pets", "1")
-	req, _ := http.NewRequest("GET", strings.TrimSuffix(s.url, "/v1")+mockserver.AdminPrefix+"events", nil)
+	req, _ := http.NewRequest("GET", strings.TrimSuffix(s.url, "/v1")+admin.Prefix+"events", nil)
 	req.Header.Set("Authorization", "Bearer "+mockserver.DefaultAPIKey)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/admin"
 	"github.com/petstore/contract/spec"
 )
 
@@ -234,7 +235,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 	}
 
-	hs := newHTTPServer(srv, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
+	handler, err := admin.New(srv, admin.Config{Logger: logger})
+	if err != nil {
+		return err
+	}
+	hs := newHTTPServer(handler, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
 	hs.RegisterOnShutdown(srv.Close) // the console's event streams would hold a shutdown up
 	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, o.apiKeys))
 

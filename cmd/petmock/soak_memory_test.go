@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/admin"
 )
 
 // Peak memory bounds of the petmock process, VmHWM, in the soak tests.
@@ -123,7 +124,7 @@ func TestSoakFixtureUploads(t *testing.T) {
 		wg.Go(func() {
 			for time.Now().Before(until) {
 				f := &fixtureReader{n: 2000, nameBytes: 100 << 10}
-				req, _ := http.NewRequest("PUT", root+mockserver.AdminPrefix+"pets", f)
+				req, _ := http.NewRequest("PUT", root+admin.Prefix+"pets", f)
 				req.ContentLength = f.size()
 				req.Header.Set("Authorization", "Bearer "+mockserver.DefaultAPIKey)
 				req.Header.Set("Content-Type", "application/json")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/admin"
 )
 
 // asRoot reports whether the tests run as root, for whom permissions do
@@ -170,7 +171,11 @@ func newSavedServer(t *testing.T, path string, refuse bool) *savedServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(srv)
+	handler, err := admin.New(srv, admin.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(handler)
 	t.Cleanup(hs.Close)
 	return &savedServer{Server: hs, srv: srv, saver: saver, log: log}
 }

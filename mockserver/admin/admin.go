@@ -1,0 +1,220 @@
+// Package admin is petmock's control plane: the admin API under
+// /__petmock/, described by an OpenAPI document of its own (openapi.yaml,
+// served at /__petmock/openapi.yaml), and the console, a web page that
+// shows and steers a running mock through it.
+//
+// New returns the whole petmock handler: the admin API, the console, and
+// the API of a mockserver.Server for every other request. Every request of
+// the admin API is checked against its document by the edge that checks
+// the API's own (mockserver.Edge): routing, the key, parameters and JSON
+// bodies, before a handler runs, so that its errors read like the API's.
+// The handlers then call the server's control interface (Control), and
+// hold only what is HTTP: bodies and their bounds, uploads, the event
+// stream, pages of the catalogue, and the console's files.
+package admin
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/store"
+	"github.com/petstore/contract/spec"
+)
+
+// Prefix is where the admin API lives, outside the API's base path.
+const Prefix = "/__petmock/"
+
+// Control is what the admin API asks of a server: the control interface
+// of *mockserver.Server.
+type Control interface {
+	// ServeHTTP answers the API, and the document it serves.
+	http.Handler
+	Contract() *spec.Contract
+	NewEdge(c *spec.Contract, cfg mockserver.EdgeConfig) (*mockserver.Edge, error)
+
+	Health() (map[string]int, error)
+	Counts() map[string]int
+	Store(resource string) *store.Store
+	Where(resource string, query url.Values) ([]store.Match, error)
+	Reset() (map[string]int, error)
+	Empty() (map[string]int, error)
+	LoadFixture(r io.Reader) (map[string]int, error)
+	ReplaceItems(resource string, r io.Reader) (int, error)
+
+	Journal(limit int) []mockserver.Exchange
+	ClearJournal()
+	Settings() mockserver.SettingsView
+	ChangeSettings(changes map[string]any) error
+	Forced() []mockserver.ForcedAnswer
+	Force(code, count int, operation string) error
+	ClearForced()
+	Clock() time.Time
+	Subscribe() *mockserver.Subscription
+}
+
+var _ Control = (*mockserver.Server)(nil)
+
+// Config configures the handler New returns. Its zero value reads
+// fixtures of up to DefaultMaxFixtureBytes, and logs nothing of its own.
+type Config struct {
+	// MaxFixtureBytes caps the body of PUT /__petmock/fixture and
+	// /__petmock/{resource}, and the bytes of all such bodies read at
+	// once: a fixture that would take the bytes in flight past it is
+	// refused with 503. Zero means DefaultMaxFixtureBytes.
+	MaxFixtureBytes int64
+	// StoreCheck is how often an event stream looks at the stores for a
+	// change no event announced: a write of the API. Zero means a second.
+	StoreCheck time.Duration
+	// Logger receives what the admin API notices beside the request log,
+	// which the server writes: an export cut short. Nil means nothing.
+	Logger *slog.Logger
+}
+
+// DefaultMaxFixtureBytes is the largest fixture the admin API reads by
+// default.
+const DefaultMaxFixtureBytes = 256 << 20
+
+// maxBodyBytes is the largest body of an admin request other than a
+// fixture.
+const maxBodyBytes = 64 << 10
+
+// handler is petmock's whole handler: the admin API, the console, and the
+// server's API.
+type handler struct {
+	srv  Control
+	log  *slog.Logger
+	edge *mockserver.Edge
+	// admin answers the requests under Prefix: the edge checks each one,
+	// and mux hands it to its endpoint.
+	admin http.Handler
+	mux   *http.ServeMux
+	// atRoot is whether GET / is the console too: unless the document
+	// has an operation there, under a base path of "/".
+	atRoot bool
+
+	uploads    uploads
+	storeCheck time.Duration
+}
+
+// New returns petmock's handler for srv: the admin API and the console
+// under /__petmock/, the console at / unless the document has an operation
+// there, and srv for everything else.
+func New(srv Control, cfg Config) (http.Handler, error) {
+	c := srv.Contract()
+	admin, err := concrete(c)
+	if err != nil {
+		return nil, fmt.Errorf("admin document: %w", err)
+	}
+	edge, err := srv.NewEdge(admin, mockserver.EdgeConfig{MaxBodyBytes: maxBodyBytes, Unread: isFixture})
+	if err != nil {
+		return nil, fmt.Errorf("admin document: %w", err)
+	}
+	h := &handler{
+		srv:        srv,
+		log:        cfg.Logger,
+		edge:       edge,
+		mux:        http.NewServeMux(),
+		atRoot:     !slices.ContainsFunc(c.Operations, func(op *spec.Operation) bool { return c.Base+op.Path == "/" }),
+		storeCheck: cfg.StoreCheck,
+	}
+	h.uploads.max = cfg.MaxFixtureBytes
+	if h.uploads.max <= 0 {
+		h.uploads.max = DefaultMaxFixtureBytes
+	}
+	if h.storeCheck <= 0 {
+		h.storeCheck = time.Second
+	}
+	for _, rt := range h.routes() {
+		h.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) {
+			d := r.Context().Value(routedKey{}).(*routed)
+			d.err = rt.endpoint(w, r, d.call)
+		})
+	}
+	// Every request the edge lets through has an endpoint, as a test
+	// holds the document to the routes: this is in case one had not.
+	h.mux.HandleFunc(Prefix, func(w http.ResponseWriter, r *http.Request) {
+		d := r.Context().Value(routedKey{}).(*routed)
+		d.err = fmt.Errorf("admin: %s %s: no endpoint for operation %s", r.Method, r.URL.Path, d.call.Operation.ID)
+	})
+	h.admin = edge.Handler(h.dispatch)
+	return h, nil
+}
+
+// endpoint answers one operation of the admin API, once the edge has
+// checked the request.
+type endpoint func(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error
+
+// route is an endpoint and its ServeMux pattern.
+type route struct {
+	pattern  string
+	endpoint endpoint
+}
+
+// routes are the endpoints of the admin API. Each pattern is an operation
+// of openapi.yaml, its path below Prefix; TestRoutesAreTheDocument holds
+// them to it.
+func (h *handler) routes() []route {
+	return []route{
+		{"GET /__petmock/{$}", h.consolePage},
+		{"GET /__petmock/console/{file}", h.consoleFile},
+		{"GET /__petmock/openapi.yaml", h.document},
+		{"GET /__petmock/health", h.health},
+		{"GET /__petmock/contract", h.contract},
+		{"GET /__petmock/events", h.events},
+		{"POST /__petmock/reset", h.reset},
+		{"POST /__petmock/empty", h.empty},
+		{"PUT /__petmock/fixture", h.loadFixture},
+		{"GET /__petmock/requests", h.journal},
+		{"DELETE /__petmock/requests", h.clearJournal},
+		{"GET /__petmock/settings", h.settings},
+		{"PATCH /__petmock/settings", h.changeSettings},
+		{"GET /__petmock/forced", h.forced},
+		{"POST /__petmock/forced", h.force},
+		{"DELETE /__petmock/forced", h.clearForced},
+		{"GET /__petmock/catalogue/{resource}", h.browse},
+		{"GET /__petmock/{resource}", h.exportItems},
+		{"PUT /__petmock/{resource}", h.replaceItems},
+	}
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch path := r.URL.Path; {
+	case strings.HasPrefix(path, Prefix):
+		h.admin.ServeHTTP(w, r)
+	case path == "/" && h.atRoot:
+		// The console at / is the one at /__petmock/, and answers as it
+		// does.
+		page := *r
+		u := *r.URL
+		u.Path, u.RawPath = Prefix, ""
+		page.URL = &u
+		h.admin.ServeHTTP(w, &page)
+	default:
+		h.srv.ServeHTTP(w, r)
+	}
+}
+
+// routedKey keys a routed request in its context.
+type routedKey struct{}
+
+// routed carries a request the edge checked to its endpoint, through the
+// ServeMux, and the endpoint's error back.
+type routed struct {
+	call *mockserver.Call
+	err  error
+}
+
+// dispatch hands a request the edge checked to its endpoint.
+func (h *handler) dispatch(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
+	d := &routed{call: c}
+	h.mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), routedKey{}, d)))
+	return d.err
+}

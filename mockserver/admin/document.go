@@ -1,0 +1,139 @@
+package admin
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
+)
+
+// document is the admin API's OpenAPI document, as written and served.
+//
+//go:embed openapi.yaml
+var document []byte
+
+// Document returns the admin API's OpenAPI document, as written and as GET
+// /__petmock/openapi.yaml serves it.
+func Document() []byte { return bytes.Clone(document) }
+
+// concrete returns the admin API's document made concrete for the
+// resources of served: each path of {resource} becomes one path for each
+// resource, named after it, such as /pets and /catalogue/pets. Routed so,
+// /__petmock/reset is the reset's whatever the method, and answers GET with
+// 405, rather than a resource named reset; a name that is no resource is
+// no path, 404; and OPTIONS lists what each path takes. A resource named
+// like another path of the document is not reachable here.
+func concrete(served *spec.Contract) (*spec.Contract, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(document, &root); err != nil {
+		return nil, err
+	}
+	paths := member(root.Content[0], "paths")
+	if paths == nil {
+		return nil, fmt.Errorf("no paths")
+	}
+	literal := map[string]bool{}
+	for i := 0; i < len(paths.Content); i += 2 {
+		literal[paths.Content[i].Value] = true
+	}
+	var out []*yaml.Node
+	for i := 0; i < len(paths.Content); i += 2 {
+		key, item := paths.Content[i], paths.Content[i+1]
+		if !strings.Contains(key.Value, "{resource}") {
+			out = append(out, key, item)
+			continue
+		}
+		for _, r := range served.Resources {
+			path := strings.ReplaceAll(key.Value, "{resource}", r.Name)
+			if literal[path] {
+				continue
+			}
+			named := deepCopy(item)
+			withoutResource(named)
+			for j := 0; j+1 < len(named.Content); j += 2 {
+				op := named.Content[j+1]
+				if id := member(op, "operationId"); id != nil {
+					// Operation ids are unique: each resource's is its own.
+					id.Value += "." + r.Name
+				}
+				withoutResource(op)
+			}
+			out = append(out, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: path}, named)
+		}
+	}
+	paths.Content = out
+	data, err := yaml.Marshal(&root)
+	if err != nil {
+		return nil, err
+	}
+	return spec.Read(data)
+}
+
+// isFixture reports whether the body of an operation is a fixture, which
+// the edge leaves unread: a fixture may be hundreds of megabytes, read as
+// it comes (see upload).
+func isFixture(op *spec.Operation) bool {
+	rb := op.Op.RequestBody
+	return rb != nil && rb.Ref == "#/components/requestBodies/Fixture"
+}
+
+// member returns the value of the member name of a YAML mapping, or nil.
+func member(m *yaml.Node, name string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == name {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// withoutResource drops the resource parameter from the parameters of a
+// path item or an operation.
+func withoutResource(m *yaml.Node) {
+	params := member(m, "parameters")
+	if params == nil {
+		return
+	}
+	var kept []*yaml.Node
+	for _, p := range params.Content {
+		ref := member(p, "$ref")
+		name, in := member(p, "name"), member(p, "in")
+		if ref != nil && ref.Value == "#/components/parameters/resource" ||
+			name != nil && in != nil && name.Value == "resource" && in.Value == "path" {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	params.Content = kept
+}
+
+// deepCopy copies a YAML node and all below it.
+func deepCopy(n *yaml.Node) *yaml.Node {
+	c := *n
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, child := range n.Content {
+		c.Content[i] = deepCopy(child)
+	}
+	return &c
+}
+
+// document answers GET /__petmock/openapi.yaml with the document as
+// written, {resource} and all: a generator of clients gets an admin API
+// for any document petmock serves.
+func (h *handler) document(w http.ResponseWriter, r *http.Request, _ *mockserver.Call) error {
+	w.Header().Set("Content-Type", "application/yaml")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodGet {
+		w.Write(document)
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+package admin
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// forced answers GET /__petmock/forced, and each of the endpoints below
+// with what it leaves: {"forced": [...]}.
+func (h *handler) forced(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
+	return writeValue(w, http.StatusOK, map[string]any{"forced": h.srv.Forced()})
+}
+
+// force answers POST /__petmock/forced: the body, which the edge checked
+// against the document, forces the next answers, if the served document
+// documents its code for its operation.
+func (h *handler) force(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
+	body, _ := c.Body.(map[string]any)
+	code, _ := integer(body["code"])
+	count := 1
+	if n, ok := integer(body["count"]); ok {
+		count = n
+	}
+	operation, _ := body["operation"].(string)
+	if err := h.srv.Force(code, count, operation); err != nil {
+		return err
+	}
+	return h.forced(w, r, c)
+}
+
+// clearForced answers DELETE /__petmock/forced.
+func (h *handler) clearForced(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
+	h.srv.ClearForced()
+	return h.forced(w, r, c)
+}
+
+// integer reads a JSON integer of a decoded body, which may be written
+// 503, 5.03e2 or 503.0.
+func integer(v any) (int, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	if i, err := n.Int64(); err == nil {
+		return int(i), true
+	}
+	f, err := n.Float64()
+	if err != nil || f != float64(int(f)) {
+		return 0, false
+	}
+	return int(f), true
+}

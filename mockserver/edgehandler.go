@@ -1,0 +1,124 @@
+package mockserver
+
+import (
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/petstore/contract/spec"
+)
+
+// Edge checks the requests of a document other than the API's, such as
+// the admin API's own, as the API's are checked, before any handler runs:
+// routing (404, or 405 with Allow), the key the operation asks for (401,
+// with the API's messages and the server's keys), and its parameters and
+// JSON body (400, 413, 415). Its answers are the API's too: CORS headers,
+// OPTIONS, a line of the request log, and every error an Error body
+// written by the server's one function, without a key in it.
+type Edge struct {
+	ed     *edge
+	srv    *Server
+	unread func(*spec.Operation) bool
+}
+
+// EdgeConfig configures an Edge. Its zero value reads and checks every
+// body, up to MaxBodyBytes.
+type EdgeConfig struct {
+	// MaxBodyBytes bounds the bodies the edge reads: a larger one is
+	// refused with 413. Zero means MaxBodyBytes.
+	MaxBodyBytes int64
+	// Unread reports whether the body of an operation is left for its
+	// handler to read as it comes, such as a fixture of hundreds of
+	// megabytes: of such a body, the edge checks only the Content-Type.
+	// Nil reads every body.
+	Unread func(op *spec.Operation) bool
+}
+
+// NewEdge returns an Edge that checks requests against c. It takes the
+// keys s takes, and logs and answers errors as s does.
+func (s *Server) NewEdge(c *spec.Contract, cfg EdgeConfig) (*Edge, error) {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = MaxBodyBytes
+	}
+	ed, err := newEdge(c, s.keys, newShapes(c), cfg.MaxBodyBytes)
+	if err != nil {
+		return nil, err
+	}
+	return &Edge{ed: ed, srv: s, unread: cfg.Unread}, nil
+}
+
+// Call is a request an Edge checked, as the handler behind it receives it.
+type Call struct {
+	// Operation is the operation of the document the request is for.
+	Operation *spec.Operation
+	// Params are the path parameters, by name.
+	Params map[string]string
+	// Query is the query, every parameter of it, declared or not; nil
+	// when the operation declares none.
+	Query url.Values
+	// Body is the JSON body, decoded with its numbers as json.Number; nil
+	// when there is none, or when it is left unread (EdgeConfig.Unread).
+	Body any
+}
+
+// Handler returns a handler of the requests of the edge's document: it
+// checks each one and calls h with what it found; the error h returns, or
+// the refusal of the request, is answered as the API answers errors.
+func (e *Edge) Handler(h func(w http.ResponseWriter, r *http.Request, c *Call) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s := e.srv
+		if s.log == nil {
+			e.serve(w, r, h)
+			return
+		}
+		start := time.Now()
+		rec := &recorder{ResponseWriter: w}
+		e.serve(rec, r, h)
+		s.logRequest(r, rec.status, start, time.Since(start))
+	})
+}
+
+// serve answers one request.
+func (e *Edge) serve(w http.ResponseWriter, r *http.Request, h func(http.ResponseWriter, *http.Request, *Call) error) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.srv.panicked(w, r, v)
+		}
+	}()
+	setCORS(w.Header(), r)
+	if isPreflight(r) {
+		e.srv.preflight(w, r, e.ed.methodsFor(r))
+		return
+	}
+	c, err := e.check(r)
+	if err == nil {
+		err = h(w, r, c)
+	}
+	if err != nil {
+		e.srv.writeError(w, err)
+	}
+}
+
+// check checks r against the edge's document.
+func (e *Edge) check(r *http.Request) (*Call, error) {
+	op, params, err := e.ed.route(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.ed.authenticate(r, op, params); err != nil {
+		return nil, err
+	}
+	var c *call
+	rb := op.spec.Op.RequestBody
+	if rb != nil && rb.Value != nil && e.unread != nil && e.unread(op.spec) {
+		if c, err = e.ed.checkParams(r, op, params); err != nil {
+			return nil, err
+		}
+		if _, refused := admitMediaType(r, rb.Value); refused != nil {
+			return nil, refused
+		}
+	} else if c, err = e.ed.checkRequest(r, op, params, nil); err != nil {
+		return nil, err
+	}
+	return &Call{Operation: op.spec, Params: params, Query: c.query, Body: c.body}, nil
+}

@@ -1,0 +1,88 @@
+package mockserver_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/store"
+	"github.com/petstore/contract/spec"
+)
+
+func TestFixtureRoundTrip(t *testing.T) {
+	c, err := spec.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := mockserver.Generate(c, mockserver.Catalogue{Seed: 7, Count: 25, StatusMix: []int{6, 3, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := mockserver.WriteFixture(&buf, c, items); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(buf.String(), "\n"); lines != len(items["pets"])+2 {
+		t.Errorf("fixture has %d lines, want one per pet and two for the brackets", lines)
+	}
+	back, err := mockserver.ReadFixture(c, bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back["pets"]) != len(items["pets"]) {
+		t.Fatalf("read back %d pets, want %d", len(back["pets"]), len(items["pets"]))
+	}
+	for i := range items["pets"] {
+		if !bytes.Equal(back["pets"][i], items["pets"][i]) {
+			t.Errorf("pet %d: read back %s, want %s", i, back["pets"][i], items["pets"][i])
+		}
+	}
+	srv, err := mockserver.New(mockserver.Config{Contract: c, Items: items})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exported bytes.Buffer
+	if _, err := srv.Export(&exported); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(exported.Bytes(), buf.Bytes()) {
+		t.Errorf("Export and WriteFixture differ")
+	}
+}
+
+func TestStoreLimits(t *testing.T) {
+	start := []Pet{{ID: 1, Name: "a", CategoryID: 1}, {ID: 2, Name: "b", CategoryID: 1}}
+	ts := newTestServer(t, mockserver.Config{Items: items(start), MaxItems: 3, MaxStoreBytes: 400})
+	if resp := ts.do(t, "POST", "/pets", `{"name":"third","categoryId":1}`); resp.StatusCode != 201 {
+		t.Fatalf("third pet under a cap of 3: %s", resp)
+	}
+	resp := ts.do(t, "POST", "/pets", `{"name":"fourth","categoryId":1}`)
+	if e := resp.apiError(t); resp.StatusCode != 507 || e.Code != "store_full" ||
+		!strings.HasPrefix(e.Message, "store: the store is full: it holds 3 pets") || !strings.HasSuffix(e.Message, "nothing was changed") {
+		t.Errorf("fourth pet over a cap of 3: %s, want a clear 507", resp)
+	}
+	if ts.Store("pets").Len() != 3 {
+		t.Errorf("the refused create changed the store: %d pets", ts.Store("pets").Len())
+	}
+	if _, err := ts.ReplaceItems("pets", strings.NewReader(`[{"id":1,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":1},{"id":3,"name":"c","categoryId":1},{"id":4,"name":"d","categoryId":1}]`)); !errors.Is(err, store.ErrStoreFull) {
+		t.Errorf("ReplaceItems of 4 pets over a cap of 3: %v, want ErrStoreFull", err)
+	}
+	if _, err := ts.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("n", 300)
+	if resp := ts.do(t, "POST", "/pets", `{"name":"`+long+`","categoryId":1}`); resp.StatusCode != 507 {
+		t.Errorf("a 300-byte name in a store capped at 400 bytes: %s, want 507", resp)
+	}
+	if ts.Store("pets").Len() != 2 || ts.Store("pets").Bytes() > 400 {
+		t.Errorf("after refusals: %d pets in %d bytes", ts.Store("pets").Len(), ts.Store("pets").Bytes())
+	}
+	if _, err := mockserver.New(mockserver.Config{Items: items(start), MaxItems: 1}); err == nil {
+		t.Error("New accepted a catalogue larger than MaxPets")
+	}
+	if _, err := mockserver.New(mockserver.Config{Items: items(start), MaxStoreBytes: 10}); err == nil {
+		t.Error("New accepted a catalogue larger than MaxStoreBytes")
+	}
+}
