@@ -12,10 +12,16 @@ func TestConsoleIsServed(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{APIKeys: []string{"console-served-key"}})
 	root := strings.TrimSuffix(ts.URL, "/v1")
 	for _, tt := range []struct{ path, contentType, contains string }{
-		{"/", "text/html; charset=utf-8", `<script src="/__petmock/console/console.js" defer></script>`},
+		{"/", "text/html; charset=utf-8", `<script type="module" src="/__petmock/console/console.js"></script>`},
 		{"/__petmock/", "text/html; charset=utf-8", `<link rel="stylesheet" href="/__petmock/console/console.css">`},
-		{"/__petmock/console/console.js", "text/javascript; charset=utf-8", `sessionStorage`},
 		{"/__petmock/console/console.css", "text/css; charset=utf-8", `prefers-color-scheme`},
+		{"/__petmock/console/console.js", "text/javascript; charset=utf-8", `from "./petmock.js"`},
+		{"/__petmock/console/petmock.js", "text/javascript; charset=utf-8", `sessionStorage`},
+		{"/__petmock/console/catalogue.js", "text/javascript; charset=utf-8", `export function wireCatalogue`},
+		{"/__petmock/console/journal.js", "text/javascript; charset=utf-8", `export function wireJournal`},
+		{"/__petmock/console/settings.js", "text/javascript; charset=utf-8", `export function wireSettings`},
+		{"/__petmock/console/scenarios.js", "text/javascript; charset=utf-8", `export function wireScenarios`},
+		{"/__petmock/console/operations.js", "text/javascript; charset=utf-8", `export function renderOperations`},
 	} {
 		// No key: the page asks for one itself.
 		req, _ := http.NewRequest("GET", root+tt.path, nil)

@@ -1,0 +1,69 @@
+// The operations panel: the operations of the document, with their
+// statuses and deprecation counted down to a sunset on petmock's clock,
+// and the health of the mock. It needs no key.
+
+import { $, ADMIN, clockText, el, loader, petmockNow, request, span, state } from "./petmock.js";
+
+// loadHealth shows the health of the mock, and the number of items of the
+// resource the catalogue shows.
+export const loadHealth = loader(async () => {
+  const { data } = await request(ADMIN + "health", { key: false });
+  const parts = [];
+  for (const [name, value] of Object.entries(data)) {
+    if (name !== "status") parts.push(el("span", {}, value.toLocaleString("en") + " " + name));
+  }
+  $("health").replaceChildren(el("span", {}, "status: " + data.status), ...parts);
+  if (state.cat.resource && state.key) {
+    $("count-catalogue").textContent = (data[state.cat.resource] ?? "").toLocaleString("en");
+  }
+});
+
+// renderOperations shows the operations of the contract.
+export function renderOperations() {
+  const c = state.contract;
+  if (!c) return;
+  const items = c.operations.map((op) => {
+    const d = op.deprecated;
+    const meta = [el("span", {}, op.summary || "")];
+    meta.push(...(op.statuses || []).map((s) => el("span", { class: "status s" + String(s)[0] }, s)));
+    const node = el("li", { class: "op" + (d ? " deprecated" : "") + (d && d.removed ? " removed" : ""), id: "op-" + op.id },
+      el("span", { class: "method " + op.method }, op.method),
+      el("div", {}, el("span", { class: "op-path" }, op.path), el("span", { class: "op-id" }, op.id)),
+      el("div", { class: "op-meta" }, meta),
+    );
+    if (d) {
+      const line = [el("span", { class: "badge " + (d.removed ? "bad" : "warn") }, d.removed ? "removed" : "deprecated")];
+      if (d.since) line.push(el("span", {}, "since " + d.since.slice(0, 10)));
+      if (d.sunset) {
+        line.push(el("span", {}, "sunset " + d.sunset.slice(0, 10)));
+        line.push(el("span", { class: "countdown", dataset: { sunset: d.sunset } }));
+      }
+      if (d.replacedBy) line.push(el("span", {}, "use " + d.replacedBy + " instead"));
+      node.append(el("div", { class: "op-meta" }, line));
+    }
+    return node;
+  });
+  $("op-list").replaceChildren(...items);
+  const deprecated = c.operations.filter((op) => op.deprecated).length;
+  $("count-operations").textContent = deprecated ? deprecated + " deprecated" : String(c.operations.length);
+  $("count-operations").classList.toggle("alert", deprecated > 0);
+  const sunset = c.operations.map((op) => op.deprecated && op.deprecated.sunset).filter(Boolean)[0];
+  $("set-now-sunset").hidden = !sunset;
+  $("set-now-sunset").dataset.value = sunset ? new Date(Date.parse(sunset) + 86400000).toISOString().slice(0, 10) : "";
+  tick();
+}
+
+// tick redraws what depends on the clock: the countdowns to a sunset,
+// which petmock's clock decides, and the clock itself.
+export function tick() {
+  const now = petmockNow();
+  for (const node of document.querySelectorAll(".countdown")) {
+    const left = Date.parse(node.dataset.sunset) - now;
+    node.textContent = left > 0 ? "removed in " + span(left) : "answers 410 Gone since " + span(-left);
+  }
+  if (state.contract) {
+    const set = state.settings && state.settings.clock === "set";
+    $("side-clock").textContent = clockText(now) + (set ? " (set)" : "");
+    if (state.settings) $("set-clock").textContent = "petmock's time: " + clockText(now) + (set ? ", set" : ", the real time");
+  }
+}
