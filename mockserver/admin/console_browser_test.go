@@ -452,7 +452,7 @@ func TestConsoleScreenshot(t *testing.T) {
 	}
 	f, err := os.Open(screenshotFile)
 	if err != nil {
-		t.Fatalf("%v; go test ./mockserver -run TestConsoleScreenshot -update-screenshot writes it", err)
+		t.Fatalf("%v; go test ./mockserver/admin -run TestConsoleScreenshot -update-screenshot writes it", err)
 	}
 	defer f.Close()
 	want, err := png.DecodeConfig(f)
