@@ -25,7 +25,7 @@ var nextLinkRE = regexp.MustCompile(`^<([^>]+)>; rel="next"$`)
 
 // browse reads one page of the catalogue endpoint; query is what follows
 // "catalogue/".
-func (ts *testServer) browse(t *testing.T, query string) catalogPage {
+func (ts *testServer) browse(t testing.TB, query string) catalogPage {
 	t.Helper()
 	resp := ts.admin(t, "GET", "catalogue/"+query, "")
 	var page catalogPage
@@ -48,7 +48,7 @@ func (ts *testServer) browse(t *testing.T, query string) catalogPage {
 
 // walk follows the next links from query to the end, and returns the ids
 // of every page's items in order, and how many pages it read.
-func (ts *testServer) walk(t *testing.T, query string) (ids []int64, pages int) {
+func (ts *testServer) walk(t testing.TB, query string) (ids []int64, pages int) {
 	t.Helper()
 	for query != "" && pages < 100 {
 		page := ts.browse(t, query)

@@ -62,7 +62,7 @@ type browser struct {
 
 // newBrowser starts a Chromium with a profile of its own, which the end of
 // the test closes.
-func newBrowser(t *testing.T) *browser {
+func newBrowser(t testing.TB) *browser {
 	t.Helper()
 	path := chromium()
 	if path == "" {
@@ -132,7 +132,7 @@ func newBrowser(t *testing.T) *browser {
 
 // do runs actions in the tab, and fails the test on an error. Bound only
 // so that a broken page fails the test rather than hanging it.
-func (b *browser) do(t *testing.T, what string, actions ...chromedp.Action[chromedp.Void]) {
+func (b *browser) do(t testing.TB, what string, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 	defer cancel()
@@ -142,14 +142,14 @@ func (b *browser) do(t *testing.T, what string, actions ...chromedp.Action[chrom
 }
 
 // waitUntil waits for a JavaScript condition of the page to hold.
-func (b *browser) waitUntil(t *testing.T, what, condition string) {
+func (b *browser) waitUntil(t testing.TB, what, condition string) {
 	t.Helper()
 	b.do(t, "waiting until "+what, chromedp.Poll[chromedp.Void](condition,
 		chromedp.WithPollingInterval(25*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second)))
 }
 
 // eval returns the value of a JavaScript expression in the page.
-func eval[T any](t *testing.T, b *browser, expression string) T {
+func eval[T any](t testing.TB, b *browser, expression string) T {
 	t.Helper()
 	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expression))
 	if err != nil {
@@ -165,7 +165,7 @@ func (b *browser) loggedErrors() []string {
 }
 
 // noErrors fails the test if the page logged an error.
-func (b *browser) noErrors(t *testing.T) {
+func (b *browser) noErrors(t testing.TB) {
 	t.Helper()
 	for _, e := range b.loggedErrors() {
 		t.Errorf("the page logged an error: %s", e)
@@ -187,7 +187,7 @@ type console struct {
 }
 
 // openConsole serves a mock for cfg and opens its console, without a key.
-func openConsole(t *testing.T, cfg mockserver.Config) *console {
+func openConsole(t testing.TB, cfg mockserver.Config) *console {
 	t.Helper()
 	ts := newTestServer(t, cfg)
 	t.Cleanup(ts.Close) // ends the page's event stream before the HTTP server closes
@@ -199,7 +199,7 @@ func openConsole(t *testing.T, cfg mockserver.Config) *console {
 }
 
 // unlock types the key into the page, as a user does.
-func (c *console) unlock(t *testing.T, key string) {
+func (c *console) unlock(t testing.TB, key string) {
 	t.Helper()
 	c.do(t, "unlocking",
 		chromedp.WaitVisible(chromedp.ID("key-input")),

@@ -21,7 +21,7 @@ type eventStream struct {
 
 // openEvents opens the event stream of the server at root with the key.
 // The stream is closed when the test ends.
-func openEvents(t *testing.T, client *http.Client, root string) *eventStream {
+func openEvents(t testing.TB, client *http.Client, root string) *eventStream {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -51,7 +51,7 @@ func openEvents(t *testing.T, client *http.Client, root string) *eventStream {
 // waitFor reads events until one named name comes. Events come within a
 // fraction of a second; the bound only stops a broken stream from hanging
 // the test.
-func (s *eventStream) waitFor(t *testing.T, name string) {
+func (s *eventStream) waitFor(t testing.TB, name string) {
 	t.Helper()
 	bound := time.After(10 * time.Second)
 	for {

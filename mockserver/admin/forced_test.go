@@ -9,7 +9,7 @@ import (
 )
 
 // forced reads GET /__petmock/forced.
-func (ts *testServer) forced(t *testing.T) []mockserver.ForcedAnswer {
+func (ts *testServer) forced(t testing.TB) []mockserver.ForcedAnswer {
 	t.Helper()
 	var got struct{ Forced []mockserver.ForcedAnswer }
 	if resp := ts.admin(t, "GET", "forced", ""); resp.StatusCode != 200 || json.Unmarshal(resp.body, &got) != nil {

@@ -12,7 +12,7 @@ import (
 
 // rootContract is the Petstore served from a base path of "/", with more
 // paths added at the start of its paths.
-func rootContract(t *testing.T, paths string) *spec.Contract {
+func rootContract(t testing.TB, paths string) *spec.Contract {
 	t.Helper()
 	data, err := os.ReadFile("../../spec/openapi.yaml")
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 )
 
 // settings reads GET /__petmock/settings.
-func (ts *testServer) settings(t *testing.T) mockserver.SettingsView {
+func (ts *testServer) settings(t testing.TB) mockserver.SettingsView {
 	t.Helper()
 	resp := ts.admin(t, "GET", "settings", "")
 	var v mockserver.SettingsView
@@ -25,7 +25,7 @@ func (ts *testServer) settings(t *testing.T) mockserver.SettingsView {
 }
 
 // journal reads GET /__petmock/requests.
-func (ts *testServer) journal(t *testing.T) []mockserver.Exchange {
+func (ts *testServer) journal(t testing.TB) []mockserver.Exchange {
 	t.Helper()
 	var got struct{ Requests []mockserver.Exchange }
 	if resp := ts.admin(t, "GET", "requests", ""); json.Unmarshal(resp.body, &got) != nil {

@@ -37,7 +37,7 @@ func petsFixture(n, nameBytes, size int) string {
 // own connection, and returns once the server has begun to read its body:
 // it answers Expect: 100-continue when it first reads. The caller sends
 // the body on the connection it returns.
-func startUpload(t *testing.T, ts *testServer, size int) (net.Conn, *bufio.Reader) {
+func startUpload(t testing.TB, ts *testServer, size int) (net.Conn, *bufio.Reader) {
 	t.Helper()
 	host := strings.TrimPrefix(ts.root, "http://")
 	conn, err := net.Dial("tcp", host)
