@@ -41,7 +41,6 @@ type Control interface {
 	NewEdge(c *spec.Contract, cfg mockserver.EdgeConfig) (*mockserver.Edge, error)
 
 	Health() (map[string]int, error)
-	Counts() map[string]int
 	Store(resource string) *store.Store
 	Where(resource string, query url.Values) ([]store.Match, error)
 	Reset() (map[string]int, error)
