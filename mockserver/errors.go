@@ -134,6 +134,9 @@ func unsupportedMediaType(want []string, got string) *Error {
 // answer with. Sentinel errors of the store map to their status here, and
 // only here; anything else is an internal error, logged.
 func asError(err error, log func(msg string, args ...any)) *Error {
+	if e, ok := err.(*Error); ok {
+		return e // the common case, without a look down the chain
+	}
 	var e *Error
 	var fe *FixtureError
 	var tooBig *http.MaxBytesError
