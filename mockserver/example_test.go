@@ -33,3 +33,25 @@ func ExampleNew() {
 	// 200 OK
 	// [{"id":1,"name":"Winnie the Poodle","categoryId":1,"status":"pending"},{"id":2,"name":"Bob","categoryId":2,"status":"available"}]
 }
+
+// The control interface changes a server while it runs: here the next
+// request to listPets is made to answer 503, as POST /__petmock/forced
+// does, and the forced answer is taken.
+func ExampleServer_Force() {
+	srv, err := mockserver.New(mockserver.Config{})
+	if err != nil {
+		panic(err)
+	}
+	if err := srv.Force(503, 1, "listPets"); err != nil {
+		panic(err)
+	}
+	req := httptest.NewRequest("GET", "http://petmock/v1/pets", nil)
+	req.Header.Set("Authorization", "Bearer "+mockserver.DefaultAPIKey)
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, req)
+	fmt.Print(w.Code, " ", w.Body)
+	fmt.Println(len(srv.Forced()), "forced answers left")
+	// Output:
+	// 503 {"code":"unavailable","message":"forced: answer forced by the admin API (POST /__petmock/forced); the last of them","status":503}
+	// 0 forced answers left
+}
