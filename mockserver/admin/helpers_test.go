@@ -2,12 +2,10 @@ package admin_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -15,10 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-
+	"github.com/petstore/contract/conformance"
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 	"github.com/petstore/contract/spec"
@@ -58,7 +53,7 @@ func newTestServer(tb testing.TB, cfg mockserver.Config, adminCfg ...admin.Confi
 	hs := httptest.NewServer(h)
 	tb.Cleanup(hs.Close)
 	client := hs.Client()
-	ch := &checks{admin: newDocChecker(tb, adminDocument(tb)), api: newDocChecker(tb, cfg.Contract)}
+	ch := &checks{admin: newJudge(tb, adminDocument(tb)), api: newJudge(tb, cfg.Contract)}
 	ch.outages = cfg.FailRate > 0
 	client.Transport = &checkingTransport{tb: tb, next: client.Transport, checks: ch}
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
@@ -297,117 +292,71 @@ func (t *checkingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	return resp, nil
 }
 
-// checks checks the answers of the admin API against its document, and
-// those of the API against the document it serves.
+// checks judges the answers of the admin API against its document, and
+// those of the API against the document it serves, with the conformance
+// suite's AnswerJudge, strict, as mockserver's tests judge the API's.
 type checks struct {
-	admin, api *docChecker
+	admin, api *conformance.AnswerJudge
 	// outages allows 503 from any operation of the API, for a server
 	// with a fail rate. Prefer: code=500 or 503 allows that code for one
 	// request, and so do an answer forced from the admin API and a
 	// failure injected after a change of the fail rate, which say so in
-	// their message; and so does any status to a test that sets outages,
-	// such as a 507 of a full store.
+	// their message.
 	outages bool
+}
+
+// newJudge returns a strict AnswerJudge of c's document; nil means the
+// embedded one.
+func newJudge(tb testing.TB, c *spec.Contract) *conformance.AnswerJudge {
+	tb.Helper()
+	j, err := conformance.NewAnswerJudge(c, true)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return j
 }
 
 func (c *checks) check(req *http.Request, status int, header http.Header, body []byte) error {
 	switch {
 	case req.Method == http.MethodOptions:
 		return nil // CORS, answered alike for every path
+	case req.Method == http.MethodHead:
+		if len(body) != 0 {
+			return errors.New("body on an answer to HEAD")
+		}
+		return nil
 	case strings.HasPrefix(req.URL.Path, admin.Prefix):
-		return c.admin.check(req, status, header, body)
+		return judge(c.admin, req, status, header, body)
 	case req.URL.Path == "/" || req.URL.Path == "/openapi.yaml" || req.URL.Path == "/openapi.json":
 		return nil // the console, and the document: not operations
 	case status == http.StatusServiceUnavailable && c.outages,
 		(status == 500 || status == 503) && strings.Contains(req.Header.Get("Prefer"), "code="+strconv.Itoa(status)),
 		(status == 500 || status == 503) && bytes.Contains(body, []byte(`"message":"forced: `)),
 		status == 503 && bytes.Contains(body, []byte(`"message":"server: injected failure`)):
-		return c.api.errorBody(status, header, body)
+		return c.api.JudgeError(req, status, header, body)
 	}
-	return c.api.check(req, status, header, body)
+	return judge(c.api, req, status, header, body)
 }
 
-// docChecker validates answers against one document.
-type docChecker struct {
-	router routers.Router
-	errors *openapi3.Schema
-}
-
-// newDocChecker returns a checker of the answers of c's document; nil
-// means the embedded one.
-func newDocChecker(tb testing.TB, c *spec.Contract) *docChecker {
-	tb.Helper()
-	if c == nil {
-		var err error
-		if c, err = spec.Default(); err != nil {
-			tb.Fatal(err)
-		}
+// judge judges one answer by its document. A request of no operation, or
+// of a template that matched what is no path of petmock's, such as
+// /__petmock/reset for GET /__petmock/{resource}, must be answered 404 or
+// 405, with an Error body.
+func judge(j *conformance.AnswerJudge, req *http.Request, status int, header http.Header, body []byte) error {
+	if status == http.StatusNotFound || status == http.StatusMethodNotAllowed {
+		return j.JudgeError(req, status, header, body)
 	}
-	router, err := spec.NewRouter(c.Doc)
-	if err != nil {
-		tb.Fatal(err)
+	err := j.Judge(req, status, header, body)
+	if errors.Is(err, conformance.ErrNoOperation) {
+		return errors.New("status " + strconv.Itoa(status) + " for a request that matches no operation")
 	}
-	return &docChecker{router: router, errors: c.Doc.Components.Schemas["Error"].Value}
-}
-
-// check validates one answer: a documented status and media type, the
-// documented headers and body; and for every error, an Error body whose
-// status is the HTTP status. A request that matches no operation must be
-// answered 404 or 405.
-func (c *docChecker) check(req *http.Request, status int, header http.Header, body []byte) error {
-	if req.Method == http.MethodHead {
-		if len(body) != 0 {
-			return errors.New("body on an answer to HEAD")
-		}
-		return nil
-	}
-	if status >= 400 {
-		if err := c.errorBody(status, header, body); err != nil {
-			return err
-		}
-	}
-	route, params, err := c.router.FindRoute(req)
-	if err != nil || status == http.StatusNotFound || status == http.StatusMethodNotAllowed {
-		// No operation to check against, or a path whose template matched
-		// what is no path, such as /__petmock/nope: a 404 or a 405.
-		if status != http.StatusNotFound && status != http.StatusMethodNotAllowed && err != nil {
-			return errors.New("status " + strconv.Itoa(status) + " for a request that matches no operation")
-		}
-		return nil
-	}
-	in := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
-		Status:                 status,
-		Header:                 header,
-		Options:                &openapi3filter.Options{IncludeResponseStatus: true},
-	}
-	in.SetBodyBytes(body)
-	return openapi3filter.ValidateResponse(context.Background(), in)
-}
-
-// errorBody checks that an error is an Error body of its status, as JSON.
-func (c *docChecker) errorBody(status int, header http.Header, body []byte) error {
-	if mt, _, err := mime.ParseMediaType(header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return errors.New("Content-Type is " + strconv.Quote(header.Get("Content-Type")) + ", want application/json")
-	}
-	var v any
-	if err := json.Unmarshal(body, &v); err != nil {
-		return err
-	}
-	if err := c.errors.VisitJSON(v); err != nil {
-		return err
-	}
-	var e struct{ Status int }
-	if json.Unmarshal(body, &e); e.Status != status {
-		return errors.New("Error.status is " + strconv.Itoa(e.Status) + ", want the HTTP status " + strconv.Itoa(status))
-	}
-	return nil
+	return err
 }
 
 // TestCheckerCatchesDrift makes sure the checks every test relies on do
 // fail on answers of the admin API that break its document.
 func TestCheckerCatchesDrift(t *testing.T) {
-	c := newDocChecker(t, adminDocument(t))
+	c := &checks{admin: newJudge(t, adminDocument(t)), api: newJudge(t, nil)}
 	jsonHeader := http.Header{"Content-Type": {"application/json"}}
 	for _, tt := range []struct {
 		name, method, path string
