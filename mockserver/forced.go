@@ -11,14 +11,15 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// A forced answer is Prefer: code=N set from outside the app: Force(503,
-// 3, "listPets"), which POST /__petmock/forced {"code": 503, "count": 3,
-// "operation": "listPets"} calls, makes the next three requests to listPets
-// answer 503, without a change to the app's code. Like Prefer, it forces only what the operation
-// documents, or 500 and 503 to rehearse an outage; a documented success
-// forces nothing, and the request is answered as usual. The key is still
-// checked first, and a request's own Prefer: code= wins, leaving the
-// forced answer for the next request.
+// A forced answer is Prefer: code=N set from outside the app:
+// Force(503, 3, "listPets"), which POST /__petmock/forced {"code": 503,
+// "count": 3, "operation": "listPets"} calls, makes the next three
+// requests to listPets answer 503, without a change to the app's code.
+// Like Prefer, it forces only what the operation documents, or 500 and
+// 503 to rehearse an outage; a documented success forces nothing, and the
+// request is answered as usual. The key is still checked first, and a
+// request's own Prefer: code= wins, leaving the forced answer for the next
+// request.
 
 // MaxForcedCount is the most requests one forced answer may be set for.
 const MaxForcedCount = 1000

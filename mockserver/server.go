@@ -48,9 +48,9 @@ type Config struct {
 	APIKeys []string
 
 	// Items are the items the stores start with, and the ones Reset
-	// returns to, by resource name; a resource it
-	// does not name starts empty. They are checked against the document.
-	// Nil means a generated catalogue, as Catalogue says.
+	// returns to, by resource name; a resource it does not name starts
+	// empty. They are checked against the document. Nil means a
+	// generated catalogue, as Catalogue says.
 	Items Items
 	// Catalogue describes the generated catalogue the stores start with
 	// when Items is nil. Nil means Catalogue{Seed: DefaultSeed}.
