@@ -108,16 +108,9 @@ func (e *Edge) check(r *http.Request) (*Call, error) {
 	if err := e.ed.authenticate(r, op, params); err != nil {
 		return nil, err
 	}
-	var c *call
-	rb := op.spec.Op.RequestBody
-	if rb != nil && rb.Value != nil && e.unread != nil && e.unread(op.spec) {
-		if c, err = e.ed.checkParams(r, op, params); err != nil {
-			return nil, err
-		}
-		if _, refused := admitMediaType(r, rb.Value); refused != nil {
-			return nil, refused
-		}
-	} else if c, err = e.ed.checkRequest(r, op, params, nil); err != nil {
+	unread := e.unread != nil && e.unread(op.spec)
+	c, err := e.ed.checkRequest(r, op, params, nil, unread)
+	if err != nil {
 		return nil, err
 	}
 	return &Call{Operation: op.spec, Params: params, Query: c.query, Body: c.body}, nil

@@ -148,7 +148,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	if answer != nil {
 		return answer
 	}
-	c, err := s.checkRequest(r, op, params, rec)
+	c, err := s.checkRequest(r, op, params, rec, false)
 	if err != nil {
 		return err
 	}

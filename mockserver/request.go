@@ -39,25 +39,10 @@ var validation = openapi3filter.Options{
 }
 
 // checkRequest checks the parameters and the body of r against op, and
-// returns them as a call. rec, when not nil, is told the body.
-func (ed *edge) checkRequest(r *http.Request, op *operation, params map[string]string, rec *recorder) (*call, error) {
-	c, err := ed.checkParams(r, op, params)
-	if err != nil {
-		return nil, err
-	}
-	if rb := op.spec.Op.RequestBody; rb != nil && rb.Value != nil {
-		body, err := ed.checkBody(r, op, params, rb.Value, rec)
-		if err != nil {
-			return nil, err
-		}
-		c.body = body
-	}
-	return c, nil
-}
-
-// checkParams checks the parameters of r against op, and returns them as
-// a call without a body.
-func (ed *edge) checkParams(r *http.Request, op *operation, params map[string]string) (*call, error) {
+// returns them as a call. rec, when not nil, is told the body. With
+// unread, the body is left for the handler to read as it comes: of it,
+// only the Content-Type is checked.
+func (ed *edge) checkRequest(r *http.Request, op *operation, params map[string]string, rec *recorder, unread bool) (*call, error) {
 	c := &call{op: op, params: params}
 	if r.URL.RawQuery != "" && (len(op.queryParams) > 0 || op.spec.Role == spec.RoleList) {
 		var e *Error
@@ -86,6 +71,19 @@ func (ed *edge) checkParams(r *http.Request, op *operation, params map[string]st
 			}
 			c.after = after
 		}
+	}
+	if rb := op.spec.Op.RequestBody; rb != nil && rb.Value != nil {
+		if unread {
+			if _, e := admitMediaType(r, rb.Value); e != nil {
+				return nil, e
+			}
+			return c, nil
+		}
+		body, err := ed.checkBody(r, op, params, rb.Value, rec)
+		if err != nil {
+			return nil, err
+		}
+		c.body = body
 	}
 	return c, nil
 }
