@@ -1,16 +1,19 @@
 package mockserver
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/petstore/contract/spec"
 )
 
 // A server keeps its items in memory; a command that saves them, such as
-// petmock --state, tells the server when it cannot. A write acknowledged
-// then would be lost with the process, so while saves fail the server
-// says so where clients look (health), and refuses writes instead of
-// acknowledging them.
+// petmock --state, tells the server two things. With SetCommit, it makes
+// every write wait, before it is answered, until the write is saved, so
+// that an acknowledged write is never lost. With SetPersistError, it says
+// when saves fail: a write acknowledged then would be lost with the
+// process, so the server says so where clients look (health), and refuses
+// writes instead of acknowledging them.
 
 // SetPersistError tells the server whether what it holds can be kept.
 // While err is not nil, Health, and so GET /__petmock/health, answers 503
@@ -25,6 +28,45 @@ func (s *Server) SetPersistError(err error) {
 		return
 	}
 	s.persistErr.Store(&err)
+}
+
+// SetCommit makes every write wait for commit before it is answered: a
+// create, replace, update or delete of the API, once it has changed the
+// items, and Reset, Empty, LoadFixture and ReplaceItems likewise. commit
+// returns once what the server holds at the time of the call is kept, or
+// an error that says why it could not be, such as "cannot persist to
+// state.json: no space left on device". A write whose commit fails is
+// answered 503 with that error, and the answer says that the change was
+// made in memory only; the write is not acknowledged. ctx is the
+// request's, so that commit may stop waiting for a client that went away.
+// Many writes wait at once, each in its own call: commit may keep them
+// all with one save. nil, the default, answers writes at once. It is safe
+// to call at any time.
+func (s *Server) SetCommit(commit func(ctx context.Context) error) {
+	if commit == nil {
+		s.commit.Store(nil)
+		return
+	}
+	s.commit.Store(&commit)
+}
+
+// kept waits until the change a write has just made is kept (see
+// SetCommit), and returns the 503 of a change that could not be, or nil.
+func (s *Server) kept(ctx context.Context) *Error {
+	p := s.commit.Load()
+	if p == nil {
+		return nil
+	}
+	err := (*p)(ctx)
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return NewError(http.StatusServiceUnavailable, "request",
+			"cancelled by the client before the change was saved; it is saved with the next save")
+	}
+	return NewError(http.StatusServiceUnavailable, "state",
+		"%v; the change was made in memory only, and is lost if petmock stops before a save succeeds", err)
 }
 
 // refuseWrite returns the 503 of a write while items cannot be kept, or

@@ -1,9 +1,13 @@
 package mockserver_test
 
 import (
+	"context"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/petstore/contract/mockserver"
@@ -111,5 +115,164 @@ func TestFixtureRefusedWhenSavesFailWhileRead(t *testing.T) {
 		if n := srv.Store("pets").Len(); n != mockserver.DefaultCount {
 			t.Errorf("%s while saves began to fail left %d pets, want the %d there were", tt.what, n, mockserver.DefaultCount)
 		}
+	}
+}
+
+// orderWriter is a ResponseRecorder that notes whether the answer began
+// before the write it answers was kept.
+type orderWriter struct {
+	*httptest.ResponseRecorder
+	kept  *atomic.Bool
+	early bool
+}
+
+func (w *orderWriter) WriteHeader(code int) {
+	if !w.kept.Load() {
+		w.early = true
+	}
+	w.ResponseRecorder.WriteHeader(code)
+}
+
+func (w *orderWriter) Write(p []byte) (int, error) {
+	if !w.kept.Load() {
+		w.early = true
+	}
+	return w.ResponseRecorder.Write(p)
+}
+
+// apiWrites are a create, replace, update and delete of the API, as the
+// evolved document has them all.
+var apiWrites = []struct{ method, path, body string }{
+	{"POST", "/v1/pets", `{"name":"Kept","categoryId":1}`},
+	{"POST", "/v1/store/orders", `{"petId":3,"quantity":2}`},
+	{"PUT", "/v1/store/orders/1", `{"petId":4,"quantity":1}`},
+	{"PATCH", "/v1/store/orders/2", `{"quantity":3}`},
+	{"DELETE", "/v1/store/orders/3", ""},
+}
+
+// scenarioWrites are the writes of the control interface.
+var scenarioWrites = []struct {
+	what string
+	do   func(*mockserver.Server) error
+}{
+	{"Reset", func(s *mockserver.Server) error { _, err := s.Reset(); return err }},
+	{"Empty", func(s *mockserver.Server) error { _, err := s.Empty(); return err }},
+	{"LoadFixture", func(s *mockserver.Server) error {
+		_, err := s.LoadFixture(strings.NewReader(`{"pets":[{"id":7,"name":"Seven","categoryId":1}]}`))
+		return err
+	}},
+	{"ReplaceItems", func(s *mockserver.Server) error {
+		_, err := s.ReplaceItems("pets", strings.NewReader(`[{"id":8,"name":"Eight","categoryId":1}]`))
+		return err
+	}},
+}
+
+// serveWrite answers one request in-process, with the default key.
+func serveWrite(srv *mockserver.Server, w http.ResponseWriter, ctx context.Context, method, path, body string) {
+	req := httptest.NewRequestWithContext(ctx, method, "http://petmock"+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	srv.ServeHTTP(w, req)
+}
+
+// TestWritesAreAnsweredOnceKept checks that every write, of the API and of
+// the control interface, calls the commit once, after it changed the
+// items, and is answered only once the commit has returned.
+func TestWritesAreAnsweredOnceKept(t *testing.T) {
+	srv, err := mockserver.New(mockserver.Config{Contract: readContract(t, "evolved-ops.yaml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept atomic.Bool
+	var calls atomic.Int64
+	var versionAtCommit atomic.Uint64
+	srv.SetCommit(func(ctx context.Context) error {
+		calls.Add(1)
+		versionAtCommit.Store(srv.Version())
+		kept.Store(true)
+		return nil
+	})
+	for _, w := range apiWrites {
+		kept.Store(false)
+		before, n := srv.Version(), calls.Load()
+		rec := &orderWriter{ResponseRecorder: httptest.NewRecorder(), kept: &kept}
+		serveWrite(srv, rec, context.Background(), w.method, w.path, w.body)
+		switch {
+		case rec.Code >= 300:
+			t.Errorf("%s %s: %d %s", w.method, w.path, rec.Code, rec.Body)
+		case calls.Load() != n+1:
+			t.Errorf("%s %s: the commit was called %d times, want once", w.method, w.path, calls.Load()-n)
+		case rec.early:
+			t.Errorf("%s %s: answered before the write was kept", w.method, w.path)
+		case versionAtCommit.Load() == before:
+			t.Errorf("%s %s: the commit was called before the write changed the items", w.method, w.path)
+		}
+	}
+	for _, w := range scenarioWrites {
+		before, n := srv.Version(), calls.Load()
+		if err := w.do(srv); err != nil {
+			t.Errorf("%s: %v", w.what, err)
+		}
+		if calls.Load() != n+1 || versionAtCommit.Load() == before {
+			t.Errorf("%s: the commit was called %d times after the change, want once", w.what, calls.Load()-n)
+		}
+	}
+	// Reads, and writes refused before they change anything, keep nothing.
+	n := calls.Load()
+	for _, r := range []struct{ method, path, body string }{
+		{"GET", "/v1/pets", ""},
+		{"GET", "/v1/store/orders/1", ""},
+		{"POST", "/v1/pets", `{"categoryId":1}`},
+		{"DELETE", "/v1/store/orders/999", ""},
+		{"PATCH", "/v1/store/orders/999", `{"quantity":3}`},
+	} {
+		serveWrite(srv, httptest.NewRecorder(), context.Background(), r.method, r.path, r.body)
+	}
+	if calls.Load() != n {
+		t.Errorf("reads and refused writes called the commit %d times, want none", calls.Load()-n)
+	}
+}
+
+// TestWriteNotKeptIsNotAcknowledged checks that a write whose commit fails
+// is answered 503, saying why and that the change is in memory only, as
+// the change is; and that a client that goes away while its write waits
+// gets a 503 too, not an acknowledgement.
+func TestWriteNotKeptIsNotAcknowledged(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{Contract: readContract(t, "evolved-ops.yaml")})
+	// These 503s lie outside the contract, as an outage does.
+	ts.client.Transport.(*contractTransport).checker.outages = true
+	why := errors.New("cannot persist to /srv/petmock/state.json: no space left on device")
+	ts.SetCommit(func(context.Context) error { return why })
+	want := "state: " + why.Error() + "; the change was made in memory only, and is lost if petmock stops before a save succeeds"
+	for _, w := range apiWrites {
+		resp := ts.do(t, w.method, strings.TrimPrefix(w.path, "/v1"), w.body)
+		if resp.StatusCode != 503 || resp.apiError(t).Message != want {
+			t.Errorf("%s %s whose commit fails: %s, want 503 %q", w.method, w.path, resp, want)
+		}
+	}
+	if n := ts.Store("pets").Len(); n != mockserver.DefaultCount+1 {
+		t.Errorf("the create whose commit failed is not in memory: %d pets, want %d", n, mockserver.DefaultCount+1)
+	}
+	for _, w := range scenarioWrites {
+		var e *mockserver.Error
+		if err := w.do(ts.Server); !errors.As(err, &e) || e.Status != 503 || e.Message != want {
+			t.Errorf("%s whose commit fails: %v, want 503 %q", w.what, err, want)
+		}
+	}
+
+	ts.SetCommit(func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rec := httptest.NewRecorder()
+	serveWrite(ts.Server, rec, ctx, "POST", "/v1/pets", `{"name":"Gone","categoryId":1}`)
+	if rec.Code != 503 || !strings.Contains(rec.Body.String(), "cancelled by the client before the change was saved") {
+		t.Errorf("POST /v1/pets by a client gone while it waited: %d %s, want 503", rec.Code, rec.Body)
+	}
+
+	ts.SetCommit(nil)
+	if resp := ts.do(t, "POST", "/pets", `{"name":"At once","categoryId":1}`); resp.StatusCode != 201 {
+		t.Errorf("POST /v1/pets with no commit: %s, want 201", resp)
 	}
 }

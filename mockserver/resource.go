@@ -247,6 +247,9 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 	if err != nil {
 		return err
 	}
+	if unkept := s.kept(r.Context()); unkept != nil {
+		return unkept
+	}
 	w.Header().Set("Location", AbsoluteURL(r, rs.location(s, c, e.ID)))
 	if c.op.spec.JSONSchema(c.op.spec.Success) == nil {
 		w.WriteHeader(c.op.spec.Success)
@@ -286,7 +289,7 @@ func (s *Server) replace(w http.ResponseWriter, r *http.Request, c *call) error 
 	}
 	item, _ := c.body.(map[string]any)
 	rs.withDefaults(item)
-	return s.put(w, c, rs.entry(id, item))
+	return s.put(w, r, c, rs.entry(id, item))
 }
 
 // update answers an update: the body is merged into the item as a JSON
@@ -327,11 +330,11 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, c *call) error {
 		}
 		return badRequest("body", "%v", err)
 	}
-	return s.put(w, c, rs.entry(id, merged))
+	return s.put(w, r, c, rs.entry(id, merged))
 }
 
 // put stores e in place of the item of its id and answers with it.
-func (s *Server) put(w http.ResponseWriter, c *call, e store.Entry) error {
+func (s *Server) put(w http.ResponseWriter, r *http.Request, c *call, e store.Entry) error {
 	rs := c.op.resource
 	found, err := rs.store.Put(e)
 	switch {
@@ -339,6 +342,9 @@ func (s *Server) put(w http.ResponseWriter, c *call, e store.Entry) error {
 		return err
 	case !found:
 		return rs.notFound(c)
+	}
+	if unkept := s.kept(r.Context()); unkept != nil {
+		return unkept
 	}
 	s.writeItem(w, c.op, c.op.spec.Success, e.Text)
 	return nil
@@ -354,6 +360,9 @@ func (s *Server) remove(w http.ResponseWriter, r *http.Request, c *call) error {
 	text, _, found := rs.store.Lookup(id)
 	if !found || !rs.store.Delete(id) {
 		return rs.notFound(c)
+	}
+	if unkept := s.kept(r.Context()); unkept != nil {
+		return unkept
 	}
 	s.writeItem(w, c.op, c.op.spec.Success, text)
 	return nil

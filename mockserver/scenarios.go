@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"context"
 	"io"
 	"net/http"
 
@@ -11,9 +12,10 @@ import (
 // away: every resource back to its starting items (Reset), empty (Empty),
 // or a fixture's (LoadFixture), or one resource a fixture's
 // (ReplaceItems). Each is refused while items cannot be kept (see
-// SetPersistError), changes all the stores or none, logs what it did and
-// tells the event streams; the admin API answers each with the number of
-// items of each resource.
+// SetPersistError), changes all the stores or none, logs what it did,
+// tells the event streams, and returns once the change is kept (see
+// SetCommit); the admin API answers each with the number of items of each
+// resource.
 
 // Reset returns every resource to the items it started with, those of
 // Config.Items or the generated catalogue, and returns how many each
@@ -26,7 +28,7 @@ func (s *Server) Reset() (map[string]int, error) {
 		rs.store.Restore(rs.start)
 	}
 	s.scenario("reset")
-	return s.Counts(), nil
+	return s.keptCounts()
 }
 
 // Empty empties every resource; ids start again from 1. Reset returns to
@@ -39,7 +41,7 @@ func (s *Server) Empty() (map[string]int, error) {
 		return nil, err
 	}
 	s.scenario("empty")
-	return s.Counts(), nil
+	return s.keptCounts()
 }
 
 // LoadFixture makes the items of every resource those of a fixture, as
@@ -63,7 +65,7 @@ func (s *Server) LoadFixture(r io.Reader) (map[string]int, error) {
 		return nil, err
 	}
 	s.scenario("fixture")
-	return s.Counts(), nil
+	return s.keptCounts()
 }
 
 // ReplaceItems makes the items of one resource those of a fixture, an
@@ -89,6 +91,9 @@ func (s *Server) ReplaceItems(resource string, r io.Reader) (int, error) {
 		return 0, err
 	}
 	s.events.publish(eventStore)
+	if e := s.kept(context.Background()); e != nil {
+		return 0, e
+	}
 	return rs.store.Len(), nil
 }
 
@@ -99,6 +104,16 @@ func (s *Server) Counts() map[string]int {
 		out[rs.spec.Name] = rs.store.Len()
 	}
 	return out
+}
+
+// keptCounts waits until a scenario's change is kept (see SetCommit), and
+// returns how many items each resource holds, or the 503 of a change that
+// could not be kept.
+func (s *Server) keptCounts() (map[string]int, error) {
+	if e := s.kept(context.Background()); e != nil {
+		return nil, e
+	}
+	return s.Counts(), nil
 }
 
 // replaceAll gives every resource its items, none for a resource items

@@ -23,6 +23,7 @@
 package mockserver
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -124,6 +125,9 @@ type Server struct {
 	// persistErr is why the items cannot be kept, or nil: see
 	// SetPersistError.
 	persistErr atomic.Pointer[error]
+	// commit is what a write waits for before it is answered, or nil:
+	// see SetCommit.
+	commit atomic.Pointer[func(context.Context) error]
 }
 
 // New returns a Server for cfg. It fails, saying where, on a document it
