@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
-
-	"github.com/petstore/contract/mockserver/store"
 )
 
 // Version returns a number that grows with every write to any store, so
@@ -49,21 +47,18 @@ func (s *Server) Export(w io.Writer) (uint64, error) {
 	return version, bw.Flush()
 }
 
-// Load replaces the items of the resources a fixture holds with its items;
-// the resources it does not name keep theirs. Every item is checked first,
-// and every store's limits: a fixture that is not valid, or that a store
-// cannot hold, changes nothing, and the error says where it is wrong.
+// Load replaces the items of the resources a fixture holds with its
+// items, as petmock --state starts. A resource it does not name returns to
+// its starting items, those of Config.Items or the generated catalogue, as
+// LoadFixture does: a state file written with an earlier document, before
+// a resource was added, leaves the new resource as petmock starts. Every
+// item is checked first, and every store's limits: a fixture that is not
+// valid, or that a store cannot hold, changes nothing, and the error says
+// where it is wrong.
 func (s *Server) Load(r io.Reader) error {
 	loaded, err := readFixture(r, s.resources, nil)
 	if err != nil {
 		return err
 	}
-	var stores []*store.Store
-	var entries [][]store.Entry
-	for _, rs := range s.resources {
-		if items, ok := loaded[rs]; ok {
-			stores, entries = append(stores, rs.store), append(entries, items)
-		}
-	}
-	return store.ReplaceAll(stores, entries)
+	return s.load(loaded)
 }

@@ -86,3 +86,43 @@ func TestStoreLimits(t *testing.T) {
 		t.Error("New accepted a catalogue larger than MaxStoreBytes")
 	}
 }
+
+// TestLoadedFileLeavesUnnamedResourcesAtTheirStart checks the one rule of
+// every file loaded into a running server, by Load (petmock --state) and
+// by LoadFixture (PUT /__petmock/fixture) alike: a resource the file names
+// holds its items, and one it does not name holds its starting items,
+// those Reset returns to, whatever was written to it since.
+func TestLoadedFileLeavesUnnamedResourcesAtTheirStart(t *testing.T) {
+	c := readContract(t, "evolved-ops.yaml")
+	const order = `{"id":3,"petId":1,"quantity":2,"status":"placed","complete":false}`
+	for _, load := range []struct {
+		what string
+		do   func(*mockserver.Server, string) error
+	}{
+		{"Load", func(s *mockserver.Server, f string) error { return s.Load(strings.NewReader(f)) }},
+		{"LoadFixture", func(s *mockserver.Server, f string) error { _, err := s.LoadFixture(strings.NewReader(f)); return err }},
+	} {
+		for _, fixture := range []string{`{"orders":[` + order + `]}`, `{"orders":[` + order + `],"pets":[]}`} {
+			srv, err := mockserver.New(mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Seed: 3, Count: 5}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := srv.Store("pets").Entries()
+			srv.Store("pets").Delete(1)
+			srv.Store("pets").Delete(2)
+			if err := load.do(srv, fixture); err != nil {
+				t.Fatalf("%s %s: %v", load.what, fixture, err)
+			}
+			wantPets := start
+			if strings.Contains(fixture, `"pets":[]`) {
+				wantPets = nil
+			}
+			if got := srv.Store("pets").Entries(); len(got) != len(wantPets) || len(got) > 0 && got[0].ID != wantPets[0].ID {
+				t.Errorf("%s %s: %d pets, want %d", load.what, fixture, len(got), len(wantPets))
+			}
+			if got := srv.Store("orders").Entries(); len(got) != 1 || got[0].ID != 3 {
+				t.Errorf("%s %s: orders %v, want the fixture's one", load.what, fixture, got)
+			}
+		}
+	}
+}

@@ -44,12 +44,13 @@ func (s *Server) Empty() (map[string]int, error) {
 	return s.keptCounts()
 }
 
-// LoadFixture makes the items of every resource those of a fixture, as
-// petmock --fixtures starts with them: an array is the first resource's
-// items, an object holds an array for each resource by name, and a
-// resource it does not name is emptied. Every item is checked before
-// anything changes; the first bad one is named in a *FixtureError. It
-// returns how many items each resource holds.
+// LoadFixture makes the items of every resource those of a fixture: an
+// array is the first resource's items, an object holds an array for each
+// resource by name, and a resource it does not name returns to its
+// starting items, as Reset returns it, which is the rule of every file
+// loaded (see Load). Every item is checked before anything changes; the
+// first bad one is named in a *FixtureError. It returns how many items
+// each resource holds.
 func (s *Server) LoadFixture(r io.Reader) (map[string]int, error) {
 	if e := s.refuseWrite(); e != nil {
 		return nil, e
@@ -61,7 +62,7 @@ func (s *Server) LoadFixture(r io.Reader) (map[string]int, error) {
 	if e := s.refuseWrite(); e != nil {
 		return nil, e // saves began to fail while the fixture was read
 	}
-	if err := s.replaceAll(loaded); err != nil {
+	if err := s.load(loaded); err != nil {
 		return nil, err
 	}
 	s.scenario("fixture")
@@ -114,6 +115,28 @@ func (s *Server) keptCounts() (map[string]int, error) {
 		return nil, e
 	}
 	return s.Counts(), nil
+}
+
+// load gives every resource a fixture names its items, and every other
+// resource its starting items, all or nothing: a fixture sets what it
+// names, and leaves the rest as petmock starts.
+func (s *Server) load(loaded map[*resource][]store.Entry) error {
+	var stores []*store.Store
+	var entries [][]store.Entry
+	for _, rs := range s.resources {
+		if items, ok := loaded[rs]; ok {
+			stores, entries = append(stores, rs.store), append(entries, items)
+		}
+	}
+	if err := store.ReplaceAll(stores, entries); err != nil {
+		return err
+	}
+	for _, rs := range s.resources {
+		if _, ok := loaded[rs]; !ok {
+			rs.store.Restore(rs.start)
+		}
+	}
+	return nil
 }
 
 // replaceAll gives every resource its items, none for a resource items

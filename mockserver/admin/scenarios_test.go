@@ -54,17 +54,22 @@ func TestLoadWholeFixture(t *testing.T) {
 }
 
 // TestLoadFixtureOfSeveralResources checks that a fixture of a document of
-// several resources sets each one, and empties those it leaves out, as
-// petmock --fixtures starts.
+// several resources sets each one it names, and returns those it leaves
+// out to their starting items, as every file loaded does.
 func TestLoadFixtureOfSeveralResources(t *testing.T) {
 	c, err := spec.ReadFile("../../testdata/evolved-ops.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := newTestServer(t, mockserver.Config{Contract: c})
+	ts.do(t, "POST", "/pets", `{"name":"Gone after the fixture","categoryId":1}`)
 	fixture := `{"orders":[{"id":3,"petId":1,"quantity":2,"status":"placed","complete":false}]}`
-	if resp := ts.admin(t, "PUT", "fixture", fixture); resp.StatusCode != 200 || !strings.Contains(string(resp.body), `"orders":1`) || !strings.Contains(string(resp.body), `"pets":0`) {
-		t.Errorf("PUT fixture of orders: %s, want 1 order and no pet", resp)
+	if resp := ts.admin(t, "PUT", "fixture", fixture); resp.StatusCode != 200 || !strings.Contains(string(resp.body), `"orders":1`) || !strings.Contains(string(resp.body), `"pets":50`) {
+		t.Errorf("PUT fixture of orders: %s, want 1 order and the 50 starting pets", resp)
+	}
+	fixture = `{"orders":[],"pets":[]}`
+	if resp := ts.admin(t, "PUT", "fixture", fixture); resp.StatusCode != 200 || string(resp.body) != `{"orders":0,"pets":0}`+"\n" {
+		t.Errorf("PUT fixture of no order and no pet: %s, want both empty", resp)
 	}
 }
 
