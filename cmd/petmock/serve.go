@@ -33,14 +33,17 @@ type options struct {
 	logFormat    string
 	fixtures     string
 	state        string
-	saveInterval time.Duration
-	onSaveError  string // refuseWrites or keepServing
+	saveInterval time.Duration // 0 saves every write before it is answered
+	onSaveError  string        // refuseWrites or keepServing
 	latency      mockserver.Latency
 	failRate     float64
 	now          time.Time // zero for the real clock
 	journal      int
 	maxPets      int
 	maxStoreMB   int64
+	// given names the flags given on the command line or in the
+	// environment; nil when none was.
+	given map[string]bool
 }
 
 // envPrefix names the environment variable of each flag: --log-format is
@@ -72,15 +75,14 @@ var serveAliases = map[string]string{
 // defaults. --help writes the usage to stdout.
 func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (options, error) {
 	o := options{
-		addr:         "127.0.0.1:4010",
-		seed:         mockserver.DefaultSeed,
-		pets:         mockserver.DefaultCount,
-		logFormat:    "text",
-		saveInterval: 5 * time.Second,
-		onSaveError:  refuseWrites,
-		journal:      mockserver.DefaultJournalSize,
-		maxPets:      mockserver.DefaultMaxItems,
-		maxStoreMB:   mockserver.DefaultMaxStoreBytes >> 20,
+		addr:        "127.0.0.1:4010",
+		seed:        mockserver.DefaultSeed,
+		pets:        mockserver.DefaultCount,
+		logFormat:   "text",
+		onSaveError: refuseWrites,
+		journal:     mockserver.DefaultJournalSize,
+		maxPets:     mockserver.DefaultMaxItems,
+		maxStoreMB:  mockserver.DefaultMaxStoreBytes >> 20,
 	}
 	fs := flag.NewFlagSet("petmock", flag.ContinueOnError)
 	fs.StringVar(&o.spec, "spec", "", "serve the OpenAPI document in this `file` instead of the built-in Petstore one")
@@ -92,8 +94,8 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 	fs.Uint64Var(&o.seed, "seed", o.seed, "seed of the generated catalogue, the latency and the failures; the same seed repeats a run")
 	fs.IntVar(&o.pets, "pets", o.pets, "`number` of items of each resource (pets, in the Petstore) in the generated catalogue")
 	fs.StringVar(&o.fixtures, "fixtures", "", "start from the catalogue in this fixture `file` instead of a generated one")
-	fs.StringVar(&o.state, "state", "", "load the store from this `file` at start, and save it there at shutdown and every --save-interval")
-	fs.DurationVar(&o.saveInterval, "save-interval", o.saveInterval, "how often to save the store to --state when it changed")
+	fs.StringVar(&o.state, "state", "", "load the store, the settings and the forced answers from this `file` at start, and save every write there before it is answered")
+	fs.DurationVar(&o.saveInterval, "save-interval", 0, "save to --state at this interval instead, and answer writes before they are saved: faster, but a crash loses the writes since the last save (default: every write is saved before it is answered)")
 	fs.StringVar(&o.onSaveError, "on-save-error", o.onSaveError, "while --state cannot be saved: refuse writes with 503 until a save succeeds, or serve them from memory only")
 	fs.Func("latency", "delay every answer by this `duration` or range, such as 100ms or 50ms-300ms", func(v string) error {
 		l, err := mockserver.ParseLatency(v)
@@ -125,6 +127,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		if v == "" || envErr != nil {
 			return
 		}
+		o.give(f.Name)
 		if f.Name == "api-key" {
 			for _, k := range strings.Split(v, ",") {
 				envKeys = append(envKeys, strings.TrimSpace(k))
@@ -141,6 +144,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 	if err := parseFlags(fs, args, serveAliases, serveUsage, stdout); err != nil {
 		return o, err
 	}
+	fs.Visit(func(f *flag.Flag) { o.give(f.Name) })
 	if len(o.apiKeys) == 0 {
 		o.apiKeys = envKeys // flags replace the environment's keys
 	}
@@ -151,8 +155,8 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return o, usagef("--log-format %q: must be text or json", o.logFormat)
 	case o.failRate < 0 || o.failRate > 1:
 		return o, usagef("--fail-rate %v: must be from 0 to 1", o.failRate)
-	case o.saveInterval <= 0:
-		return o, usagef("--save-interval %s: must be positive", o.saveInterval)
+	case o.given["save-interval"] && o.saveInterval <= 0:
+		return o, usagef("--save-interval %s: must be positive; leave it out to save every write before it is answered", o.saveInterval)
 	case o.onSaveError != refuseWrites && o.onSaveError != keepServing:
 		return o, usagef("--on-save-error %q: must be %s or %s", o.onSaveError, refuseWrites, keepServing)
 	case o.journal < 0:
@@ -165,6 +169,14 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return o, usagef("--pets %d: more than --max-pets %d", o.pets, o.maxPets)
 	}
 	return o, nil
+}
+
+// give notes that the flag of the given name was given.
+func (o *options) give(name string) {
+	if o.given == nil {
+		o.given = map[string]bool{}
+	}
+	o.given[name] = true
 }
 
 // serve runs the mock until ctx is done, then shuts down gracefully:
@@ -230,7 +242,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer ln.Close()
 	var saver *stateSaver
 	if o.state != "" {
-		if saver, err = openState(o.state, srv, logger, o.onSaveError == refuseWrites); err != nil {
+		if saver, err = openDurably(o, srv, logger); err != nil {
 			return err
 		}
 	}
@@ -246,12 +258,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(wireListener(ln, defaultBounds)) }()
 	saved := make(chan struct{})
-	saveCtx, stopSaving := context.WithCancel(ctx)
+	// Saves go on during the shutdown: the requests in flight may be
+	// writes that wait for theirs.
+	saveCtx, stopSaving := context.WithCancel(context.Background())
 	defer stopSaving()
 	go func() {
 		defer close(saved)
 		if saver != nil {
-			saver.every(saveCtx, o.saveInterval)
+			saver.run(saveCtx)
 		}
 	}()
 
@@ -268,8 +282,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	<-saved
 	if saver != nil {
 		// Every request has been answered: this save holds every pet
-		// whose creation was acknowledged.
-		if err := saver.save(); err != nil {
+		// whose creation was acknowledged, or says how many it could
+		// not keep, and where they went.
+		if err := saver.close(); err != nil {
 			return err
 		}
 	}
@@ -280,6 +295,28 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	return nil
+}
+
+// openDurably opens the state file of o.state for srv, and makes srv's
+// writes wait for their saves, or, with --save-interval, acknowledges them
+// at once and says at start what that trades.
+func openDurably(o options, srv *mockserver.Server, logger *slog.Logger) (*stateSaver, error) {
+	cfg := stateConfig{interval: o.saveInterval, refuse: o.onSaveError == refuseWrites, given: o.given}
+	saver, err := openState(o.state, srv, logger, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if o.saveInterval > 0 {
+		srv.SetCommit(saver.acknowledge)
+		logger.Warn("--save-interval trades durability for speed: writes are answered before they are saved, and a crash loses those answered since the last save",
+			"interval", o.saveInterval)
+	} else {
+		srv.SetCommit(saver.commit)
+	}
+	if !cfg.refuse {
+		logger.Warn("--on-save-error serve trades durability for availability: while saves fail, writes are answered from memory only, and lost if petmock stops")
+	}
+	return saver, nil
 }
 
 // listen listens on addr. A port in use is a usage error that says what

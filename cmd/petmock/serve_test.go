@@ -30,15 +30,14 @@ func env(vars ...string) func(string) string {
 
 func TestParseOptions(t *testing.T) {
 	defaults := options{
-		addr:         "127.0.0.1:4010",
-		seed:         mockserver.DefaultSeed,
-		pets:         mockserver.DefaultCount,
-		logFormat:    "text",
-		saveInterval: 5 * time.Second,
-		onSaveError:  refuseWrites,
-		journal:      mockserver.DefaultJournalSize,
-		maxPets:      mockserver.DefaultMaxItems,
-		maxStoreMB:   mockserver.DefaultMaxStoreBytes >> 20,
+		addr:        "127.0.0.1:4010",
+		seed:        mockserver.DefaultSeed,
+		pets:        mockserver.DefaultCount,
+		logFormat:   "text",
+		onSaveError: refuseWrites,
+		journal:     mockserver.DefaultJournalSize,
+		maxPets:     mockserver.DefaultMaxItems,
+		maxStoreMB:  mockserver.DefaultMaxStoreBytes >> 20,
 	}
 	with := func(edit func(*options)) options {
 		o := defaults
@@ -62,15 +61,21 @@ func TestParseOptions(t *testing.T) {
 			spec: "evolved.yaml", addr: ":0", apiKeys: []string{"a", "b"}, seed: 7, pets: 0, fixtures: "f.json", state: "s.json",
 			saveInterval: time.Minute, onSaveError: keepServing, latency: mockserver.Latency{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond},
 			failRate: 0.5, now: now, journal: 5, maxPets: 9, maxStoreMB: 3, logFormat: "json",
+			given: given("spec", "addr", "api-key", "seed", "pets", "fixtures", "state", "save-interval", "latency", "fail-rate",
+				"now", "journal", "max-pets", "max-store-mb", "log-format", "on-save-error"),
 		}},
 		{"environment", nil, env("PETMOCK_ADDR", ":9", "PETMOCK_API_KEYS", "x, y", "PETMOCK_SEED", "3", "PETMOCK_PETS", "5",
 			"PETMOCK_LOG_FORMAT", "json", "PETMOCK_SPEC", "other.yaml", "PETMOCK_NOW", "2031-01-01", "PETMOCK_LATENCY", "5ms"),
 			with(func(o *options) {
 				o.addr, o.apiKeys, o.seed, o.pets, o.logFormat, o.spec, o.now = ":9", []string{"x", "y"}, 3, 5, "json", "other.yaml", now
 				o.latency = mockserver.Latency{Min: 5 * time.Millisecond, Max: 5 * time.Millisecond}
+				o.given = given("addr", "api-key", "seed", "pets", "log-format", "spec", "now", "latency")
 			})},
 		{"flags over environment", []string{"--seed", "4", "--api-key", "f", "--spec", "flag.yaml"}, env("PETMOCK_SEED", "3", "PETMOCK_API_KEYS", "e", "PETMOCK_SPEC", "env.yaml"),
-			with(func(o *options) { o.seed, o.apiKeys, o.spec = 4, []string{"f"}, "flag.yaml" })},
+			with(func(o *options) {
+				o.seed, o.apiKeys, o.spec = 4, []string{"f"}, "flag.yaml"
+				o.given = given("seed", "api-key", "spec")
+			})},
 	}
 	for _, tt := range tests {
 		got, err := parseOptions(tt.args, tt.env, io.Discard)
@@ -84,6 +89,15 @@ func TestParseOptions(t *testing.T) {
 	}
 }
 
+// given returns the set of the flags named.
+func given(names ...string) map[string]bool {
+	set := map[string]bool{}
+	for _, n := range names {
+		set[n] = true
+	}
+	return set
+}
+
 func TestUsageErrors(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -93,6 +107,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--pets", "-1"}, env(), "--pets -1: must not be negative"},
 		{[]string{"--log-format", "xml"}, env(), `--log-format "xml": must be text or json`},
 		{[]string{"--on-save-error", "ignore"}, env(), `--on-save-error "ignore": must be refuse or serve`},
+		{[]string{"--save-interval", "0s"}, env(), "--save-interval 0s: must be positive; leave it out to save every write before it is answered"},
+		{nil, env("PETMOCK_SAVE_INTERVAL", "-1s"), "--save-interval -1s: must be positive"},
 		{[]string{"--seed", "x"}, env(), `--seed "x": parse error`},
 		{[]string{"--zebra"}, env(), "unknown flag --zebra; --help lists the flags"},
 		{[]string{"extra"}, env(), `unexpected argument "extra"`},

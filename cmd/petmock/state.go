@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -23,23 +24,59 @@ const (
 	keepServing = "serve"
 )
 
-// stateSaver keeps the stores of a server in its --state file.
-type stateSaver struct {
-	path   string // the file saved to: --state, or where its links lead
-	srv    *mockserver.Server
-	log    *slog.Logger
-	refuse bool // whether the server refuses writes while saves fail
+// probeInterval is how often a saver checks, even when nothing changes,
+// that a save could be made: a full disk or a directory made read-only is
+// noticed within it, and health fails at once.
+const probeInterval = 250 * time.Millisecond
 
-	mu      sync.Mutex // serialises saves; guards saved and failing
-	saved   uint64     // the version of the items the file holds
-	failing error      // why the last save or check failed; nil if it did not
+// spaceSlack is the free space a save needs beyond the size of the last
+// one: the new file is written beside the old one before it replaces it,
+// and may have grown, and the file system gives space in blocks.
+const spaceSlack = 16 << 10
+
+// stateConfig says how a stateSaver keeps the stores.
+type stateConfig struct {
+	// interval, when not zero, is how often the stores are saved, and
+	// writes are acknowledged at once, before they are saved: a crash
+	// loses those since the last save. Zero, the default, answers each
+	// write once a save holds it.
+	interval time.Duration
+	// refuse says whether the server refuses writes while saves fail.
+	refuse bool
+	// given names the flags given at start, whose settings the saved
+	// ones do not replace.
+	given map[string]bool
 }
 
-// openState loads the state file into srv, or creates it from srv if it
-// does not exist yet. A path that cannot be saved to is refused, saying
-// why; a file that is not a valid fixture is refused, and left as it is.
-// refuse says whether srv refuses writes while saves fail.
-func openState(path string, srv *mockserver.Server, log *slog.Logger, refuse bool) (*stateSaver, error) {
+// stateSaver keeps the stores of a server in its --state file, and its
+// settings and forced answers in the settings file beside it.
+type stateSaver struct {
+	stateConfig
+	path         string // the file saved to: --state, or where its links lead
+	settingsPath string // see settingsPath
+	srv          *mockserver.Server
+	log          *slog.Logger
+	// changes tells when the settings or the forced answers changed.
+	changes *mockserver.Subscription
+	ledger  ledger
+
+	groupMu sync.Mutex    // guards pending
+	pending *batch        // the writes that wait for the next save
+	kick    chan struct{} // holds a token while pending waits for a save
+
+	mu            sync.Mutex // serialises saves; guards the fields below
+	saved         uint64     // the version of the items the file holds
+	size          int64      // of the state file, as last saved
+	settingsSize  int64      // of the settings file, as last saved
+	settingsDirty bool       // whether the settings changed since they were saved
+	failing       error      // why the last save or check failed; nil if it did not
+}
+
+// openState loads the state file into srv, and the settings file beside
+// it, or creates them from srv if the state file does not exist yet. A
+// path that cannot be saved to is refused, saying why; a file that is not
+// valid is refused, and left as it is.
+func openState(path string, srv *mockserver.Server, log *slog.Logger, cfg stateConfig) (*stateSaver, error) {
 	file, err := resolveState(path)
 	if err != nil {
 		return nil, usagef("--state %s: %v", path, err)
@@ -50,64 +87,178 @@ func openState(path string, srv *mockserver.Server, log *slog.Logger, refuse boo
 	if file != path {
 		log.Info("state file is a symbolic link; saving to where it leads", "path", path, "file", file)
 	}
-	s := &stateSaver{path: file, srv: srv, log: log, refuse: refuse}
+	s := &stateSaver{
+		stateConfig:  cfg,
+		path:         file,
+		settingsPath: settingsPath(file),
+		srv:          srv,
+		log:          log,
+		kick:         make(chan struct{}, 1),
+	}
 	if err := removeStaleStateFiles(file); err != nil {
 		return nil, err
+	}
+	how := "every write is saved before it is answered"
+	if cfg.interval > 0 {
+		how = "saved every " + cfg.interval.String()
 	}
 	err = loadState(file, srv)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		v, err := saveState(file, srv)
+		s.changes = srv.Subscribe()
+		v, size, err := saveState(file, srv)
+		if err == nil {
+			s.saved, s.size, s.settingsDirty = v, size, true
+			err = s.saveChanges()
+		}
 		if err != nil {
+			s.changes.Close()
 			return nil, err
 		}
-		s.saved = v
-		log.Info("created state file", "path", file)
+		log.Info("created state file", "path", file, "durability", how)
 	case err != nil:
 		return nil, err
 	default:
+		restored, err := restoreSettings(s.settingsPath, srv, cfg.given, log)
+		if err != nil {
+			return nil, err
+		}
+		s.changes = srv.Subscribe()
 		s.saved = srv.Version()
-		log.Info("loaded state file", "path", file)
+		s.settingsDirty = true // the file may lack what the flags set
+		if fi, err := os.Stat(file); err == nil {
+			s.size = fi.Size()
+		}
+		log.Info("loaded state file", append([]any{"path", file, "durability", how}, restored...)...)
 	}
 	return s, nil
 }
 
-// save writes the store to the file if it changed since the last save.
-func (s *stateSaver) save() error {
+// run keeps the stores until ctx is done: it saves for the writes that
+// wait, or every interval, and checks that a save could be made at every
+// probeInterval.
+func (s *stateSaver) run(ctx context.Context) {
+	probes := time.NewTicker(probeInterval)
+	defer probes.Stop()
+	var saves <-chan time.Time
+	if s.interval > 0 {
+		t := time.NewTicker(s.interval)
+		defer t.Stop()
+		saves = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.kick:
+			s.commitPending()
+		case <-probes.C:
+			s.probe()
+		case <-saves:
+			s.tick()
+		}
+	}
+}
+
+// saveChanges saves the stores if they changed since the last save, and
+// the settings if they did. Its error says what could not be saved and
+// why.
+func (s *stateSaver) saveChanges() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.srv.Version() == s.saved {
-		return nil
+	// Every write with a ticket up to the mark changed the stores before
+	// the save reads them.
+	upTo := s.ledger.mark()
+	if s.srv.Version() != s.saved {
+		v, size, err := saveState(s.path, s.srv)
+		if err != nil {
+			return s.explain(err)
+		}
+		s.saved, s.size = v, size
 	}
-	v, err := saveState(s.path, s.srv)
-	if err != nil {
-		return err
+	s.ledger.saved(upTo)
+	s.noteSettings()
+	if s.settingsDirty {
+		size, err := saveSettings(s.settingsPath, s.srv)
+		if err != nil {
+			return s.explain(err)
+		}
+		s.settingsSize, s.settingsDirty = size, false
 	}
-	s.saved = v
 	return nil
 }
 
-// tick saves the store if it changed since the last save, or else checks
-// that a save could still be made, so that a state file replaced by a
-// directory, say, is noticed before a write is acknowledged rather than
-// at the save after it. It tells the server, and the log, when saves
-// begin to fail and when they work again.
-func (s *stateSaver) tick() {
+// noteSettings notes whether the settings or the forced answers changed.
+// s.mu must be held.
+func (s *stateSaver) noteSettings() {
+	if s.changes.Take()&(mockserver.ChangeSettings|mockserver.ChangeForced) != 0 {
+		s.settingsDirty = true
+	}
+}
+
+// dirty reports whether anything changed since the last save.
+func (s *stateSaver) dirty() bool {
 	s.mu.Lock()
-	unchanged := s.srv.Version() == s.saved
+	defer s.mu.Unlock()
+	s.noteSettings()
+	return s.settingsDirty || s.srv.Version() != s.saved
+}
+
+// explain returns the error of a failed save, or, when the path shows what
+// is wrong, an error that says that instead.
+func (s *stateSaver) explain(err error) error {
+	if p := statePathProblem(s.path); p != nil {
+		return fmt.Errorf("cannot persist to %s: %w", s.path, p)
+	}
+	return err
+}
+
+// problem says why a save could not be made now, from what can be seen
+// without making one: the path (see statePathProblem), or too little free
+// space for a new state file beside the old one.
+func (s *stateSaver) problem() error {
+	if p := statePathProblem(s.path); p != nil {
+		return fmt.Errorf("cannot persist to %s: %w", s.path, p)
+	}
+	s.mu.Lock()
+	need := s.size + s.settingsSize + spaceSlack
 	s.mu.Unlock()
-	var err error
-	if unchanged {
-		if p := statePathProblem(s.path); p != nil {
-			err = fmt.Errorf("cannot persist to %s: %w", s.path, p)
-		}
-	} else {
-		err = s.save()
-		if p := statePathProblem(s.path); err != nil && p != nil {
-			err = fmt.Errorf("cannot persist to %s: %w", s.path, p) // says better what is wrong
-		}
+	if free, ok := freeSpace(filepath.Dir(s.path)); ok && free < need {
+		return fmt.Errorf("cannot persist to %s: no space left on device: a save needs about %d KiB", s.path, (need+1023)>>10)
+	}
+	return nil
+}
+
+// tick saves what changed since the last save, or else checks that a save
+// could still be made, so that a state file replaced by a directory, say,
+// is noticed before a write is acknowledged rather than at the save after
+// it. It tells the server, and the log, when saves begin to fail and when
+// they work again.
+func (s *stateSaver) tick() {
+	if s.dirty() {
+		s.report(s.saveChanges())
+		return
+	}
+	s.report(s.problem())
+}
+
+// probe checks that a save could be made, and tells the server and the
+// log. While saves fail, or when writes wait for their saves, it also
+// saves what changed once it could, so that writes resume at once, and
+// changed settings are saved.
+func (s *stateSaver) probe() {
+	err := s.problem()
+	if err == nil && (s.interval == 0 || s.isFailing()) && s.dirty() {
+		err = s.saveChanges()
 	}
 	s.report(err)
+}
+
+// isFailing reports whether the last save or check failed.
+func (s *stateSaver) isFailing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failing != nil
 }
 
 // report tells the server and the log the outcome of a save or a check.
@@ -130,16 +281,23 @@ func (s *stateSaver) report(err error) {
 	s.failing = err
 }
 
-// every calls tick at each interval until ctx is done.
-func (s *stateSaver) every(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			s.tick()
-		}
+// close makes the last save, once the server answers no more requests.
+// If it fails, what petmock holds is written elsewhere (see keepElsewhere),
+// and the error, of one line, says how many acknowledged writes the state
+// file lacks and where they went.
+func (s *stateSaver) close() error {
+	defer s.changes.Close()
+	s.commitPending() // a write still waiting, after a shutdown that timed out
+	err := s.saveChanges()
+	if err == nil {
+		return nil
 	}
+	lost := s.ledger.count()
+	where, elsewhere := keepElsewhere(s.path, s.srv)
+	if elsewhere != nil {
+		return fmt.Errorf("the last save failed: %v; %d acknowledged writes are not in it, and what petmock held could not be written elsewhere either: %v",
+			err, lost, elsewhere)
+	}
+	return fmt.Errorf("the last save failed: %v; %d acknowledged writes are not in it; what petmock held is in %s (start with --fixtures %s, or move it over %s)",
+		err, lost, where, where, s.path)
 }

@@ -151,8 +151,8 @@ func TestStateWritesThroughSymlink(t *testing.T) {
 	}
 }
 
-// savedServer is a server with a state file, whose saver runs when the
-// test says.
+// savedServer is a server with a state file, whose saver runs as
+// petmock's does, and ticks besides when the test says.
 type savedServer struct {
 	*httptest.Server
 	srv   *mockserver.Server
@@ -160,17 +160,33 @@ type savedServer struct {
 	log   *syncWriter
 }
 
-func newSavedServer(t *testing.T, path string, refuse bool) *savedServer {
+// durabilities are the ways of keeping the stores a test runs in: every
+// write saved before it is answered, and saves at an interval (an hour,
+// so that the test's ticks are the saves).
+var durabilities = []struct {
+	name     string
+	interval time.Duration
+}{{"each write saved", 0}, {"saved at an interval", time.Hour}}
+
+func newSavedServer(t *testing.T, path string, cfg stateConfig) *savedServer {
 	t.Helper()
 	srv, err := mockserver.New(mockserver.Config{Catalogue: &mockserver.Catalogue{Seed: 1, Count: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := &syncWriter{}
-	saver, err := openState(path, srv, slog.New(slog.NewTextHandler(log, nil)), refuse)
+	o := options{state: path, saveInterval: cfg.interval, onSaveError: keepServing}
+	if cfg.refuse {
+		o.onSaveError = refuseWrites
+	}
+	saver, err := openDurably(o, srv, slog.New(slog.NewTextHandler(log, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { defer close(stopped); saver.run(ctx) }()
+	t.Cleanup(func() { cancel(); <-stopped })
 	handler, err := admin.New(srv, admin.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -211,76 +227,83 @@ func TestStateSaveFailures(t *testing.T) {
 			func(dir, path string) { os.Chmod(filepath.Dir(path), 0o755) },
 			"petmock cannot write in its directory", true},
 	}
-	for _, tt := range tests {
-		for _, created := range []bool{false, true} {
-			name := tt.name + ", nothing changed since the last save"
-			if created {
-				name = tt.name + ", with a pet not saved yet"
-			}
-			t.Run(name, func(t *testing.T) {
-				if tt.user && asRoot() {
-					t.Skip("permissions do not bite as root; the other cases make the same failure without them")
-				}
-				dir := t.TempDir()
-				path := filepath.Join(dir, "data", "state.json")
-				os.Mkdir(filepath.Dir(path), 0o755)
-				s := newSavedServer(t, path, true)
-				acked := []string{}
-				if status, _ := post(t, s.URL+"/v1/pets", "Before"); status == 201 {
-					acked = append(acked, "Before")
-				}
-				s.saver.tick()
-
-				tt.breakIt(dir, path)
-				t.Cleanup(func() { tt.mend(dir, path) })
+	for _, d := range durabilities {
+		for _, tt := range tests {
+			for _, created := range []bool{false, true} {
+				name := d.name + ", " + tt.name + ", nothing changed since the last save"
 				if created {
-					if status, _ := post(t, s.URL+"/v1/pets", "Unsaved"); status == 201 {
-						acked = append(acked, "Unsaved")
-					}
+					name = d.name + ", " + tt.name + ", with a pet not saved yet"
 				}
-				s.saver.tick()
-				status, body := post(t, s.URL+"/__petmock/health", "")
-				if status != 503 || !strings.Contains(body, "cannot persist to "+path) || !strings.Contains(body, tt.want) {
-					t.Errorf("GET health once saves fail: %d %s, want a 503 saying %q", status, body, tt.want)
-				}
-				before := s.srv.Store("pets").Len()
-				status, body = post(t, s.URL+"/v1/pets", "Refused")
-				if status != 503 || !strings.Contains(body, `"message":"state: cannot persist to `+path+": ") ||
-					!strings.Contains(body, tt.want) || !strings.Contains(body, "; nothing was changed") {
-					t.Errorf("POST /v1/pets once saves fail: %d %s, want a 503 saying why", status, body)
-				}
-				if s.srv.Store("pets").Len() != before {
-					t.Errorf("a refused write changed the store")
-				}
-				if !strings.Contains(s.log.String(), "level=ERROR") {
-					t.Errorf("the failure was not logged:\n%s", s.log)
-				}
+				t.Run(name, func(t *testing.T) {
+					saveFailure(t, d.interval, tt.breakIt, tt.mend, tt.want, tt.user, created)
+				})
+			}
+		}
+	}
+}
 
-				tt.mend(dir, path)
-				s.saver.tick()
-				if status, body := post(t, s.URL+"/__petmock/health", ""); status != 200 {
-					t.Errorf("GET health once the file can be saved again: %d %s", status, body)
-				}
-				if status, _ := post(t, s.URL+"/v1/pets", "After"); status == 201 {
-					acked = append(acked, "After")
-				} else {
-					t.Errorf("POST /v1/pets once the file can be saved again: %d", status)
-				}
-				s.saver.tick()
-				pets, err := readPetsFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				saved := map[string]bool{}
-				for _, p := range pets {
-					saved[p.Name] = true
-				}
-				for _, name := range acked {
-					if !saved[name] {
-						t.Errorf("acknowledged pet %q is not in the state file", name)
-					}
-				}
-			})
+// saveFailure is a case of TestStateSaveFailures.
+func saveFailure(t *testing.T, interval time.Duration, breakIt, mend func(dir, path string), want string, user, created bool) {
+	if user && asRoot() {
+		t.Skip("permissions do not bite as root; the other cases make the same failure without them")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "data", "state.json")
+	os.Mkdir(filepath.Dir(path), 0o755)
+	s := newSavedServer(t, path, stateConfig{interval: interval, refuse: true})
+	acked := []string{}
+	if status, _ := post(t, s.URL+"/v1/pets", "Before"); status == 201 {
+		acked = append(acked, "Before")
+	}
+	s.saver.tick()
+
+	breakIt(dir, path)
+	t.Cleanup(func() { mend(dir, path) })
+	if created {
+		if status, _ := post(t, s.URL+"/v1/pets", "Unsaved"); status == 201 {
+			acked = append(acked, "Unsaved")
+		}
+	}
+	s.saver.tick()
+	status, body := post(t, s.URL+"/__petmock/health", "")
+	if status != 503 || !strings.Contains(body, "cannot persist to "+path) || !strings.Contains(body, want) {
+		t.Errorf("GET health once saves fail: %d %s, want a 503 saying %q", status, body, want)
+	}
+	before := s.srv.Store("pets").Len()
+	status, body = post(t, s.URL+"/v1/pets", "Refused")
+	if status != 503 || !strings.Contains(body, `"message":"state: cannot persist to `+path+": ") ||
+		!strings.Contains(body, want) || !strings.Contains(body, "; nothing was changed") {
+		t.Errorf("POST /v1/pets once saves fail: %d %s, want a 503 saying why", status, body)
+	}
+	if s.srv.Store("pets").Len() != before {
+		t.Errorf("a refused write changed the store")
+	}
+	if !strings.Contains(s.log.String(), "level=ERROR") {
+		t.Errorf("the failure was not logged:\n%s", s.log)
+	}
+
+	mend(dir, path)
+	s.saver.tick()
+	if status, body := post(t, s.URL+"/__petmock/health", ""); status != 200 {
+		t.Errorf("GET health once the file can be saved again: %d %s", status, body)
+	}
+	if status, _ := post(t, s.URL+"/v1/pets", "After"); status == 201 {
+		acked = append(acked, "After")
+	} else {
+		t.Errorf("POST /v1/pets once the file can be saved again: %d", status)
+	}
+	s.saver.tick()
+	pets, err := readPetsFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := map[string]bool{}
+	for _, p := range pets {
+		saved[p.Name] = true
+	}
+	for _, name := range acked {
+		if !saved[name] {
+			t.Errorf("acknowledged pet %q is not in the state file", name)
 		}
 	}
 }
@@ -289,7 +312,7 @@ func TestStateSaveFailures(t *testing.T) {
 // writes are still acknowledged, and the failure logged, while saves fail.
 func TestStateSaveFailuresServedFromMemory(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	s := newSavedServer(t, path, false)
+	s := newSavedServer(t, path, stateConfig{})
 	os.Remove(path)
 	os.Mkdir(path, 0o755)
 	s.saver.tick()

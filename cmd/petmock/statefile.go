@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,23 +30,35 @@ func loadState(path string, srv *mockserver.Server) error {
 	return nil
 }
 
-// saveState writes the items of srv to path atomically: it writes a
-// temporary file in the same directory, syncs it, and renames it over
-// path. A crash at any moment leaves either the old file or the new one,
-// never a torn one. path is the file itself, not a symbolic link to it: a
-// rename would replace the link. It returns the version of the items it
-// saved.
-func saveState(path string, srv *mockserver.Server) (uint64, error) {
+// saveState writes the items of srv to path atomically (see
+// writeAtomically), and returns the version of the items it saved and the
+// size of the file.
+func saveState(path string, srv *mockserver.Server) (version uint64, size int64, err error) {
+	size, err = writeAtomically(path, func(w io.Writer) error {
+		var err error
+		version, err = srv.Export(w)
+		return err
+	})
+	return version, size, err
+}
+
+// writeAtomically writes a file at path with write: it writes a temporary
+// file in the same directory, syncs it, and renames it over path. A crash
+// at any moment leaves either the old file or the new one, never a torn
+// one. path is the file itself, not a symbolic link to it: a rename would
+// replace the link. It returns the size of the file.
+func writeAtomically(path string, write func(io.Writer) error) (int64, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
 	tmp, err := os.CreateTemp(dir, base+tmpSuffix+"*")
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("cannot persist to %s: %w", path, reason(err))
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly after the rename
-	version, err := srv.Export(tmp)
+	counted := &countingWriter{w: tmp}
+	err = write(counted)
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -63,14 +76,27 @@ func saveState(path string, srv *mockserver.Server) (uint64, error) {
 		d.Sync()
 		d.Close()
 	}
-	return version, nil
+	return counted.n, nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // tmpSuffix marks the temporary files of saveState.
 const tmpSuffix = ".tmp-"
 
 // removeStaleStateFiles removes the temporary files a crash during
-// saveState left beside path.
+// writeAtomically left beside path, of the state file and of its
+// settings file.
 func removeStaleStateFiles(path string) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -83,8 +109,10 @@ func removeStaleStateFiles(path string) error {
 	if err != nil {
 		return err
 	}
+	settings := filepath.Base(settingsPath(path))
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), base+tmpSuffix) && !e.IsDir() {
+		stale := strings.HasPrefix(e.Name(), base+tmpSuffix) || strings.HasPrefix(e.Name(), settings+tmpSuffix)
+		if stale && !e.IsDir() {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}

@@ -1,0 +1,71 @@
+package main
+
+import "context"
+
+// Without --save-interval, a write is answered only once it is saved: it
+// waits for the next save, which starts at once when none is under way,
+// and a save holds every write that waited for it. Writes that come while
+// a save is under way wait together for the one after it, so that under
+// load a save keeps many writes for the cost of one (a group commit).
+
+// batch is the writes that wait for one save.
+type batch struct {
+	first, last uint64        // their tickets
+	done        chan struct{} // closed once the save is made, or failed
+	err         error         // why the save failed; set before done is closed
+}
+
+// commit waits until a save holds the writes made before the call, as
+// mockserver.Server.SetCommit asks, or returns why none could: the save's
+// error, or ctx's when the client goes away first. With --on-save-error
+// serve, a failed save acknowledges the writes all the same, and counts
+// them in the ledger.
+func (s *stateSaver) commit(ctx context.Context) error {
+	s.groupMu.Lock()
+	// The ticket is taken with the batch held, so that the tickets of a
+	// batch follow each other, and batches follow each other too.
+	t := s.ledger.ticket()
+	b := s.pending
+	if b == nil {
+		b = &batch{first: t, done: make(chan struct{})}
+		s.pending = b
+		select {
+		case s.kick <- struct{}{}:
+		default:
+		}
+	}
+	b.last = t
+	s.groupMu.Unlock()
+	select {
+	case <-b.done:
+		return b.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// acknowledge is the commit of --save-interval: the write is answered at
+// once, and saved at the next interval.
+func (s *stateSaver) acknowledge(context.Context) error {
+	s.ledger.acknowledge()
+	return nil
+}
+
+// commitPending saves for the writes that wait, if any, and answers them.
+func (s *stateSaver) commitPending() {
+	s.groupMu.Lock()
+	b := s.pending
+	s.pending = nil
+	s.groupMu.Unlock()
+	if b == nil {
+		return
+	}
+	err := s.saveChanges()
+	s.report(err)
+	if err != nil && !s.refuse {
+		s.ledger.acknowledged(b.first, b.last)
+		err = nil
+	}
+	b.err = err
+	close(b.done)
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// The settings a developer changes while petmock runs (the latency, the
+// fail rate, the clock and the size of the journal) and the forced
+// answers that wait are kept with --state too, in a file of their own
+// beside the state file, so that the state file stays a fixture that
+// --fixtures and PUT /__petmock/fixture read. They are restored at start,
+// but for those whose flags are given, which win.
+
+// settingsPath returns the settings file of the state file at path:
+// state.settings.json beside state.json.
+func settingsPath(path string) string {
+	return strings.TrimSuffix(path, ".json") + ".settings.json"
+}
+
+// savedSettings are the settings and forced answers as the settings file
+// holds them.
+type savedSettings struct {
+	// SavedAt is when they were saved, so that a clock that was set runs
+	// on, at the next start, from where it was.
+	SavedAt  time.Time `json:"savedAt"`
+	Latency  string    `json:"latency"`
+	FailRate float64   `json:"failRate"`
+	// Now is the time the clock showed at SavedAt, when it was set; nil
+	// when it showed the real time.
+	Now     *time.Time                `json:"now,omitempty"`
+	Journal int                       `json:"journal"`
+	Forced  []mockserver.ForcedAnswer `json:"forced"`
+}
+
+// saveSettings writes the settings and forced answers of srv to the
+// settings file at path, atomically, and returns its size.
+func saveSettings(path string, srv *mockserver.Server) (int64, error) {
+	v := srv.Settings()
+	saved := savedSettings{
+		SavedAt:  time.Now().UTC(),
+		Latency:  v.Latency,
+		FailRate: v.FailRate,
+		Journal:  v.Journal,
+		Forced:   srv.Forced(),
+	}
+	if v.Clock == "set" {
+		saved.Now = &v.Now
+	}
+	return writeAtomically(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(saved)
+	})
+}
+
+// settingFlags are the settings, by name, with the flag of each.
+var settingFlags = []struct{ name, flag string }{
+	{"latency", "latency"}, {"failRate", "fail-rate"}, {"now", "now"}, {"journal", "journal"},
+}
+
+// restoreSettings gives srv the settings and the forced answers of the
+// settings file at path, but for the settings whose flags given names,
+// which win. A missing file restores nothing; a file that is not valid is
+// refused, and left as it is. A forced answer the document no longer
+// allows, for an operation it dropped, say, is logged and left out. It
+// returns what it restored, as attributes for the log.
+func restoreSettings(path string, srv *mockserver.Server, given map[string]bool, log *slog.Logger) ([]any, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("settings file %s cannot be read: %w", path, reason(err))
+	}
+	corrupt := func(err error) error {
+		return fmt.Errorf("settings file %s is corrupt, so petmock leaves it as it is; repair or remove it: %v", path, err)
+	}
+	var saved savedSettings
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&saved); err != nil {
+		return nil, corrupt(err)
+	}
+	changes := map[string]any{"latency": saved.Latency, "failRate": saved.FailRate, "journal": saved.Journal}
+	if saved.Now != nil {
+		changes["now"] = saved.Now.Add(time.Since(saved.SavedAt)).Format(time.RFC3339Nano)
+	}
+	var restored []any
+	for _, f := range settingFlags {
+		if given[f.flag] {
+			delete(changes, f.name)
+		} else if v, ok := changes[f.name]; ok {
+			restored = append(restored, f.name, v)
+		}
+	}
+	if err := srv.ChangeSettings(changes); err != nil {
+		return nil, corrupt(err)
+	}
+	forced := 0
+	for _, f := range saved.Forced {
+		if err := srv.Force(f.Code, f.Remaining, f.Operation); err != nil {
+			log.Warn("a forced answer of the settings file is left out", "path", path, "err", err)
+			continue
+		}
+		forced++
+	}
+	return append(restored, "forced", forced), nil
+}
