@@ -381,19 +381,34 @@ func readContract(path string) (*spec.Contract, error) {
 }
 
 // startingItems are the items the stores start with and return to on
-// reset: those of the fixture file, or a generated catalogue.
+// reset: those of the fixture file, or a generated catalogue. A resource
+// the fixture does not name starts with the generated catalogue's items,
+// as a resource any file loaded leaves out holds its starting items.
 func startingItems(o options, c *spec.Contract) (mockserver.Items, *mockserver.Catalogue, error) {
+	cat := &mockserver.Catalogue{Seed: o.seed, Count: o.pets}
 	if o.fixtures != "" {
 		items, err := readFixtureFile(c, o.fixtures)
 		if err != nil {
 			return nil, nil, usagef("--fixtures %v", err)
+		}
+		if len(items) == len(c.Resources) || o.pets == 0 {
+			return items, nil, nil
+		}
+		generated, err := mockserver.Generate(c, *cat)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, r := range c.Resources {
+			if _, named := items[r.Name]; !named {
+				items[r.Name] = generated[r.Name]
+			}
 		}
 		return items, nil, nil
 	}
 	if o.pets == 0 {
 		return mockserver.Items{}, nil, nil
 	}
-	return nil, &mockserver.Catalogue{Seed: o.seed, Count: o.pets}, nil
+	return nil, cat, nil
 }
 
 // readFixtureFile reads and checks the fixture in a file.

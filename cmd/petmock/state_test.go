@@ -354,3 +354,44 @@ func (w *syncWriter) String() string {
 	defer w.mu.Unlock()
 	return w.buf.String()
 }
+
+// TestUnnamedResourcesHoldTheirStartingItems checks the one rule of the
+// three ways a file is loaded, --fixtures, --state and PUT
+// /__petmock/fixture: a file of orders alone sets the orders, and leaves
+// the pets as petmock starts without it, with the generated catalogue.
+func TestUnnamedResourcesHoldTheirStartingItems(t *testing.T) {
+	evolved := filepath.Join("..", "..", "testdata", "evolved-ops.yaml")
+	const orders = `{"orders":[{"id":3,"petId":1,"quantity":2,"status":"placed","complete":false}]}`
+	dir := t.TempDir()
+	fixture := filepath.Join(dir, "orders.json")
+	os.WriteFile(fixture, []byte(orders), 0o644)
+	state := filepath.Join(dir, "state.json")
+	os.WriteFile(state, []byte(orders), 0o644)
+
+	catalogue := start(t, "--spec", evolved, "--pets", "3")
+	_, want := get(t, "GET", catalogue.url+"/pets", "")
+	loads := []struct {
+		name string
+		load func(t *testing.T) *started
+	}{
+		{"--fixtures", func(t *testing.T) *started { return start(t, "--spec", evolved, "--pets", "3", "--fixtures", fixture) }},
+		{"--state", func(t *testing.T) *started { return start(t, "--spec", evolved, "--pets", "3", "--state", state) }},
+		{"PUT /__petmock/fixture", func(t *testing.T) *started {
+			s := start(t, "--spec", evolved, "--pets", "3")
+			post(t, s.url+"/pets", "Gone after the fixture")
+			if status, body := get(t, "PUT", strings.TrimSuffix(s.url, "/v1")+"/__petmock/fixture", orders); status != 200 {
+				t.Fatalf("PUT /__petmock/fixture: %d %s", status, body)
+			}
+			return s
+		}},
+	}
+	for _, l := range loads {
+		s := l.load(t)
+		if _, pets := get(t, "GET", s.url+"/pets", ""); pets != want {
+			t.Errorf("%s of orders alone: GET /v1/pets = %s, want the generated catalogue %s", l.name, pets, want)
+		}
+		if _, got := get(t, "GET", s.url+"/store/orders", ""); strings.Count(got, `"id"`) != 1 || !strings.Contains(got, `"id":3`) {
+			t.Errorf("%s of orders alone: GET /v1/store/orders = %s, want the file's one order", l.name, got)
+		}
+	}
+}
