@@ -263,11 +263,13 @@ func (s *stateSaver) isFailing() bool {
 
 // report tells the server and the log the outcome of a save or a check.
 func (s *stateSaver) report(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Under the lock, so that the server is told the outcomes in the
+	// order the log is.
 	if s.refuse {
 		s.srv.SetPersistError(err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	switch {
 	case err != nil && (s.failing == nil || s.failing.Error() != err.Error()):
 		if s.refuse {
