@@ -14,7 +14,8 @@ import (
 
 // The soak tests replay, against the petmock binary, the attacks that
 // once broke it: concurrent loaders, floods of connections, a fuzzer of
-// raw requests, and many large pages and fixtures at once. They are kept
+// raw requests, many large pages and fixtures at once, and a disk that
+// fills under a write load. They are kept
 // so that the next attack starts from them, and run only when asked for:
 //
 //	go test -tags soak ./cmd/petmock -run Soak -soak.time 2m -timeout 30m
