@@ -294,12 +294,15 @@ func (s *stateSaver) close() error {
 	if err == nil {
 		return nil
 	}
-	lost := s.ledger.count()
+	lost := "1 acknowledged write is"
+	if n := s.ledger.count(); n != 1 {
+		lost = fmt.Sprintf("%d acknowledged writes are", n)
+	}
 	where, elsewhere := keepElsewhere(s.path, s.srv)
 	if elsewhere != nil {
-		return fmt.Errorf("the last save failed: %v; %d acknowledged writes are not in it, and what petmock held could not be written elsewhere either: %v",
+		return fmt.Errorf("the last save failed: %v; %s not in it, and what petmock held could not be written elsewhere either: %v",
 			err, lost, elsewhere)
 	}
-	return fmt.Errorf("the last save failed: %v; %d acknowledged writes are not in it; what petmock held is in %s (start with --fixtures %s, or move it over %s)",
+	return fmt.Errorf("the last save failed: %v; %s not in it; what petmock held is in %s (start with --fixtures %s, or move it over %s)",
 		err, lost, where, where, s.path)
 }
