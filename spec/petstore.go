@@ -37,12 +37,12 @@ type Petstore struct {
 // or getPet's sunset.
 func (c *Contract) Petstore() (Petstore, error) {
 	var p Petstore
-	list, create, get := c.Operation(ListPets), c.Operation(CreatePet), c.Operation(GetPet)
-	for id, op := range map[string]*Operation{ListPets: list, CreatePet: create, GetPet: get} {
-		if op == nil {
+	for _, id := range []string{ListPets, CreatePet, GetPet} {
+		if c.Operation(id) == nil {
 			return p, fmt.Errorf("operation %s is missing", id)
 		}
 	}
+	list, create, get := c.Operation(ListPets), c.Operation(CreatePet), c.Operation(GetPet)
 	p.Pets = list.Resource
 	if p.Pets == nil || p.Pets.CreateOp != create || p.Pets.Read != get {
 		return p, errors.New("listPets, createPet and getPet do not form one resource")

@@ -306,6 +306,23 @@ func TestPetstore(t *testing.T) {
 	}
 }
 
+// TestPetstoreNamesTheFirstMissing: a document that lacks Petstore
+// operations is told the first missing one, in the order listPets,
+// createPet, getPet, the same on every read.
+func TestPetstoreNamesTheFirstMissing(t *testing.T) {
+	doc := strings.Replace(string(spec.YAML()), "operationId: createPet", "operationId: addPet", 1)
+	doc = strings.Replace(doc, "operationId: getPet", "operationId: findPet", 1)
+	for range 10 {
+		c, err := spec.Read([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Petstore(); err == nil || err.Error() != "operation createPet is missing" {
+			t.Fatalf("Petstore() = %v, want operation createPet is missing", err)
+		}
+	}
+}
+
 func TestRouterIgnoresHost(t *testing.T) {
 	doc := load(t)
 	router, err := spec.NewRouter(doc)
