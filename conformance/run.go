@@ -132,14 +132,18 @@ func (s *suite) runs(labels ...string) bool {
 	return true
 }
 
+// register declares the checks: the Petstore's where the document has its
+// operations, and the generic ones of every operation and resource.
 func (s *suite) register() {
-	s.describeAuth()
-	s.describeList()
-	s.describeCreate()
-	s.describeGet()
-	s.describeDeprecation()
-	s.describePagination()
-	s.describeErrorCodes()
+	if s.contract.petstore {
+		s.describeAuth()
+		s.describeList()
+		s.describeCreate()
+		s.describeGet()
+		s.describeDeprecation()
+		s.describePagination()
+		s.describeErrorCodes()
+	}
 	s.describeOperations()
 	s.describeResources()
 }

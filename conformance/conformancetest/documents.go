@@ -1,0 +1,78 @@
+package conformancetest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Widgets is a small document that has none of the Petstore's operations:
+// widgets are listed, a page at a time, filtered by colour, made and
+// read, with the key in a header of their own. The judge holds a server of
+// it to the generic rules alone.
+const Widgets = `openapi: 3.0.3
+info: {title: Widgets, version: 1.0.0}
+servers: [{url: /api}]
+security: [{widgetKey: []}]
+paths:
+  /widgets:
+    get:
+      operationId: listWidgets
+      parameters:
+        - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 50, default: 10}}
+        - {name: color, in: query, schema: {$ref: '#/components/schemas/Color'}}
+      responses:
+        '200':
+          description: A page of widgets.
+          headers: {Link: {schema: {type: string}}}
+          content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Widget'}}}}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+    post:
+      operationId: makeWidget
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewWidget'}}}}
+      responses:
+        '201': {description: The widget made., content: {application/json: {schema: {$ref: '#/components/schemas/Widget'}}}}
+        '400': {$ref: '#/components/responses/Error'}
+        '401': {$ref: '#/components/responses/Error'}
+  /widgets/{widgetId}:
+    parameters: [{name: widgetId, in: path, required: true, schema: {type: integer, format: int64}}]
+    get:
+      operationId: getWidget
+      responses:
+        '200': {description: The widget., content: {application/json: {schema: {$ref: '#/components/schemas/Widget'}}}}
+        '401': {$ref: '#/components/responses/Error'}
+        '404': {$ref: '#/components/responses/Error'}
+components:
+  securitySchemes:
+    widgetKey: {type: apiKey, in: header, name: X-Widget-Key}
+  responses:
+    Error: {description: An error., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}
+  schemas:
+    Color: {type: string, enum: [red, green, blue]}
+    NewWidget:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string}
+        color: {$ref: '#/components/schemas/Color'}
+    Widget:
+      allOf:
+        - $ref: '#/components/schemas/NewWidget'
+        - {type: object, required: [id], properties: {id: {type: integer, format: int64}}}
+    Error:
+      type: object
+      required: [code, message, status]
+      properties: {code: {type: string}, message: {type: string}, status: {type: integer}}
+`
+
+// WriteDocument writes doc into a file of the test's own and returns its
+// path.
+func WriteDocument(tb testing.TB, doc string) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "openapi.yaml")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
