@@ -57,14 +57,10 @@ type prepared struct {
 // (spec.Default() if it has none).
 func prepare(cfg Config) (prepared, error) {
 	var p prepared
-	c := cfg.Contract
-	if c == nil {
-		var err error
-		if c, err = spec.Default(); err != nil {
-			return p, err
-		}
+	c, err := cfg.contract()
+	if err != nil {
+		return p, err
 	}
-	var err error
 	if p.contract, err = readContract(c); err != nil {
 		return p, fmt.Errorf("document: %w", err)
 	}

@@ -166,6 +166,14 @@ func (c Config) baseURL() (*url.URL, error) {
 	return u, nil
 }
 
+// contract returns the contract of the run: Contract, or spec.Default().
+func (c Config) contract() (*spec.Contract, error) {
+	if c.Contract != nil {
+		return c.Contract, nil
+	}
+	return spec.Default()
+}
+
 func (c Config) maxCreates() int {
 	if c.MaxCreates == 0 {
 		return DefaultMaxCreates

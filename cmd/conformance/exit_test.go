@@ -1,0 +1,69 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	ct "github.com/petstore/contract/conformance/conformancetest"
+)
+
+// TestBrokenContractsExit1: exit status 2 is for a run that could not
+// judge; a deployment whose answers break the contract from the first one
+// on exits 1, with the checks that say how. A JSON answer labelled
+// text/html is not an HTML page, and a key refused as the document asks
+// but taken in another form is the deployment's fault.
+func TestBrokenContractsExit1(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		fault ct.Fault
+		says  string
+	}{
+		{"JSON labelled text/html", ct.RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			rec.Header().Set("Content-Type", "text/html; charset=utf-8")
+		}), "broken rule contract.response:"},
+		{"the key taken only as X-API-Key", func(_ testing.TB, next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				r = r.Clone(r.Context())
+				r.Header.Del("Authorization")
+				if k := r.Header.Get("X-API-Key"); k != "" {
+					r.Header.Set("Authorization", "Bearer "+k)
+				}
+				next.ServeHTTP(w, r)
+			})
+		}, "broken rule operation.success:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := judge(t, serve(t, tc.fault(t, ct.Petmock(t))), "--settle", "200ms")
+			if r.code != 1 {
+				t.Fatalf("exit %d, want 1: the deployment breaks the contract\n%s", r.code, r)
+			}
+			if !strings.Contains(r.stdout, tc.says) {
+				t.Errorf("the output does not say %q\n%s", tc.says, r)
+			}
+			assertNoKey(t, r)
+		})
+	}
+}
+
+// TestAnyDocumentIsJudged: a document without the Petstore's operations
+// is judged by the generic rules, not refused: petmock serving it passes,
+// and the run names each of its operations in the coverage summary.
+func TestAnyDocumentIsJudged(t *testing.T) {
+	t.Parallel()
+	doc := ct.WriteDocument(t, ct.Widgets)
+	url := strings.TrimSuffix(serve(t, ct.PetmockOf(t, doc)), "/v1") + "/api"
+	r := judge(t, url, "--spec", doc)
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", r.code, r)
+	}
+	for _, op := range []string{"listWidgets GET /widgets", "makeWidget POST /widgets", "getWidget GET /widgets/{widgetId}"} {
+		if !strings.Contains(r.stdout, "\n  "+op) {
+			t.Errorf("the coverage summary does not name %s\n%s", op, r.stdout)
+		}
+	}
+	assertNoKey(t, r)
+}
