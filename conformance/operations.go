@@ -22,10 +22,14 @@ func mutating(op *spec.Operation) bool {
 }
 
 // served skips a check of a deprecated operation once its sunset has
-// come: it need not answer any more.
+// come, as it need not answer any more, and of an operation the suite
+// cannot make a valid request of, saying why.
 func (h *harness) served(op *spec.Operation) error {
 	if d := op.Deprecation; d != nil && !d.Sunset.IsZero() && !h.cfg.now().Before(d.Sunset) {
 		return skipf("%s was to be removed on %s: it need not answer any more", op.ID, d.Sunset.Format("2006-01-02"))
+	}
+	if why := cannotSend(op); why != "" {
+		return skipf("%s", why)
 	}
 	return nil
 }
