@@ -41,16 +41,26 @@ func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterCo
 		fmt.Fprintf(cfg.output(), "conformance: run id %s; items created are named %s%s-N\n", s.h.runID, NamePrefix, s.h.runID)
 	})
 	s.register()
+	var junit func() error
 	ReportAfterSuite("the run's summary", func(report Report) {
-		s.afterSuite(cfg, p, report)
+		junit = s.afterSuite(cfg, p, report)
 	})
 	suiteConfig.LabelFilter = cfg.labelFilter(suiteConfig.LabelFilter)
-	return RunSpecs(t, SuiteDescription, suiteConfig, reporterConfig)
+	passed := RunSpecs(t, SuiteDescription, suiteConfig, reporterConfig)
+	// The JUnit report is written once Ginkgo is done, so that a signal
+	// that comes meanwhile is the command's alone to act on.
+	if junit != nil {
+		if err := junit(); err != nil {
+			fmt.Fprintf(cfg.output(), "conformance: writing the JUnit report: %v\n", err)
+		}
+	}
+	return passed
 }
 
-// afterSuite writes what a run ends with: the coverage summary and the
-// checks skipped, with their reasons, on cfg.Output, and the JUnit report.
-func (s *suite) afterSuite(cfg Config, p prepared, report Report) {
+// afterSuite writes what a run ends with on cfg.Output: the coverage
+// summary and the checks skipped, with their reasons. It returns the
+// writing of the JUnit report, or nil if the run asks for none.
+func (s *suite) afterSuite(cfg Config, p prepared, report Report) func() error {
 	out := cfg.output()
 	var cov []OperationCoverage
 	runID := cfg.RunID
@@ -61,7 +71,7 @@ func (s *suite) afterSuite(cfg Config, p prepared, report Report) {
 	}
 	writeSkipped(out, report)
 	if cfg.JUnitReport == "" {
-		return
+		return nil
 	}
 	base, _ := cfg.baseURL()
 	facts := runFacts{
@@ -76,9 +86,7 @@ func (s *suite) afterSuite(cfg Config, p prepared, report Report) {
 	if base != nil {
 		facts.baseURL = base.String()
 	}
-	if err := writeJUnit(cfg.JUnitReport, report, facts); err != nil {
-		fmt.Fprintf(out, "conformance: writing the JUnit report: %v\n", err)
-	}
+	return func() error { return writeJUnit(cfg.JUnitReport, report, facts) }
 }
 
 // writeSkipped lists the checks a run skipped, each with its reason; those

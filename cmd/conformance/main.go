@@ -2,9 +2,10 @@
 //
 //	go run ./cmd/conformance --base-url https://staging.example/v1 --api-key "$PETSTORE_API_KEY"
 //
-// It exits 0 when every check passes, 1 when a check fails, and 2 on a
-// usage error or when the base URL cannot be reached at all. Run it with -h
-// for the flags.
+// It exits 0 when every check passes, 1 when a check fails or the run
+// stopped early, and 2 when the run could not judge: a usage error, a base
+// URL that cannot be reached or answers with an HTML page, or a key
+// refused in every form. Run it with -h for the flags.
 package main
 
 import (
@@ -24,8 +25,10 @@ func main() {
 	// harder near the limit.
 	debug.SetMemoryLimit(memoryLimit)
 	// The first SIGINT or SIGTERM ends the run at once, the report
-	// written (Ginkgo stops the check under way, and runs nothing after
-	// it); a second one stops the process without waiting.
+	// written: while the document loads or the preflight waits, run
+	// returns on ctx; while checks run, Ginkgo stops the one under way and
+	// runs nothing after it. A second one stops the process without
+	// waiting, even for a report being written.
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	signals := make(chan os.Signal, 2)

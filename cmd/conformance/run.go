@@ -106,17 +106,41 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	if _, err := types.ParseLabelFilter(o.labelFilter); err != nil {
 		return o, usagef("--label-filter %q: %v", o.labelFilter, err)
 	}
+	return o, nil
+}
+
+// errInterrupted says that a signal ended the run before any check ran.
+var errInterrupted = errors.New("stopped by a signal before any check ran; nothing was judged")
+
+// loadContract reads the document of --spec, if any, and checks that the
+// checks can be made of it. A document may take long to read, a large one
+// or one on a slow disk or a pipe: the first signal, which cancels ctx,
+// ends the wait at once.
+func loadContract(ctx context.Context, o *options) error {
 	if o.specFile != "" {
-		c, err := spec.ReadFile(o.specFile)
-		if err != nil {
-			return o, usagef("--spec: %v", err)
+		type read struct {
+			c   *spec.Contract
+			err error
 		}
-		o.cfg.Contract = c
+		done := make(chan read, 1)
+		go func() {
+			c, err := spec.ReadFile(o.specFile)
+			done <- read{c, err}
+		}()
+		select {
+		case r := <-done:
+			if r.err != nil {
+				return usagef("--spec: %v", r.err)
+			}
+			o.cfg.Contract = r.c
+		case <-ctx.Done():
+			return errInterrupted
+		}
 	}
 	if err := o.cfg.Validate(); err != nil {
-		return o, usageError{err}
+		return usageError{err}
 	}
-	return o, nil
+	return nil
 }
 
 // run judges the deployment the flags name. It returns errChecksFailed if
@@ -124,6 +148,9 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	o, err := parseOptions(args, getenv, stderr)
 	if err != nil {
+		return err
+	}
+	if err := loadContract(ctx, &o); err != nil {
 		return err
 	}
 	if len(o.cfg.APIKey) < readableKeyLen {
@@ -135,6 +162,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	preflightCtx, cancel := context.WithTimeout(ctx, o.cfg.Timeout+time.Second)
 	defer cancel()
 	note, err := conformance.Preflight(preflightCtx, o.cfg)
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
 	if err != nil {
 		// Nothing can be judged: the base URL cannot be reached, or the
 		// answer shows a mistake of the setup, which every check would
