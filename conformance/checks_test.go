@@ -63,7 +63,7 @@ func petstoreChecks(c contract) []namedCheck {
 		add("listPets "+b.name, false, false, func(h *harness, ctx context.Context) error { return h.checkBadLimit(ctx, b.query) })
 		add("listPets strict "+b.name, true, false, func(h *harness, ctx context.Context) error { return h.checkStrictBadLimit(ctx, b.query) })
 	}
-	for _, st := range c.Statuses {
+	for _, st := range c.statuses {
 		add("listPets status="+st, false, false, func(h *harness, ctx context.Context) error { return h.checkStatusFilter(ctx, st) })
 		add("listPets status="+st+" when shown", false, false, func(h *harness, ctx context.Context) error { return h.checkStatusFound(ctx, st) })
 	}
@@ -75,7 +75,7 @@ func petstoreChecks(c contract) []namedCheck {
 	}
 	add("listPets gives each pet one id", false, false, (*harness).checkOneIDPerPet)
 
-	for _, st := range append(slices.Clone(c.Statuses), "") {
+	for _, st := range append(slices.Clone(c.statuses), "") {
 		add("createPet echoes status "+st, false, true, func(h *harness, ctx context.Context) error { return h.checkCreate(ctx, st) })
 	}
 	for _, e := range extremeCategories {
@@ -83,7 +83,7 @@ func petstoreChecks(c contract) []namedCheck {
 		add("createPet strict "+e.name, true, true, func(h *harness, ctx context.Context) error { return h.checkStrictCategory(ctx, e.id) })
 	}
 	add("createPet gives new ids", false, true, (*harness).checkNewIDs)
-	for _, st := range c.Statuses {
+	for _, st := range c.statuses {
 		add("createPet "+st+" reads back", false, true, func(h *harness, ctx context.Context) error { return h.checkCreatedReadBack(ctx, st) })
 		add("createPet "+st+" is listed", false, true, func(h *harness, ctx context.Context) error { return h.checkCreatedListed(ctx, st) })
 	}
@@ -105,7 +105,7 @@ func petstoreChecks(c contract) []namedCheck {
 		add("Deprecation "+a.name, false, false, func(h *harness, ctx context.Context) error { return h.checkDeprecation(ctx, a.get) })
 		add("strict deprecation "+a.name, true, false, func(h *harness, ctx context.Context) error { return h.checkStrictDeprecation(ctx, a.get) })
 	}
-	for _, st := range append([]string{""}, c.Statuses...) {
+	for _, st := range append([]string{""}, c.statuses...) {
 		add("strict pages of status="+st, true, false, func(h *harness, ctx context.Context) error { return h.checkStrictPages(ctx, st) })
 	}
 	for _, r := range refusedRequests {

@@ -19,6 +19,9 @@ type contract struct {
 	// beside the generic ones. Without them, the fields of Petstore and
 	// the limits below are zero, and only the generic rules judge.
 	petstore bool
+	// statuses are the PetStatus values the checks take one each of: all
+	// of them, or a sample of a long enumeration.
+	statuses []string
 
 	limitMin, limitMax, limitDefault int // of listPets' limit
 
@@ -41,7 +44,7 @@ func readContract(c *spec.Contract) (contract, error) {
 		return contract{}, err
 	}
 	paging := p.Pets.Paging
-	out.Petstore, out.petstore = p, true
+	out.Petstore, out.petstore, out.statuses = p, true, sampleOf(p.Statuses)
 	out.limitMin, out.limitMax, out.limitDefault = paging.Min, paging.Max, paging.Default
 	return out, nil
 }

@@ -49,16 +49,21 @@ type OperationCoverage struct {
 	// by a read-only run or a label filter, or skipped for the reason a
 	// check gave. Empty when they all ran.
 	Why string
+	// Sampled says which enumerations the checks of the operation took a
+	// sample of, rather than one check each value, such as "status: 8 of
+	// its 10000 values".
+	Sampled []string
 }
 
 // summarize returns the coverage of every operation of the contract, with
 // the reasons the report gives for checks that did not run.
-func (c *coverage) summarize(contract *spec.Contract, report types.Report, readOnly bool) []OperationCoverage {
+func (c *coverage) summarize(contract contract, report types.Report, readOnly bool) []OperationCoverage {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	sampled := sampledEnums(contract)
 	var out []OperationCoverage
 	for _, op := range contract.Operations {
-		oc := OperationCoverage{ID: op.ID, Method: op.Method, Path: op.Path}
+		oc := OperationCoverage{ID: op.ID, Method: op.Method, Path: op.Path, Sampled: sampled[op.ID]}
 		seen := c.seen[op.ID]
 		for _, s := range op.Statuses {
 			if seen[s] {
@@ -75,6 +80,24 @@ func (c *coverage) summarize(contract *spec.Contract, report types.Report, readO
 		slices.Sort(oc.Undocumented)
 		oc.Why = notRun(op, report, readOnly, len(seen) > 0)
 		out = append(out, oc)
+	}
+	return out
+}
+
+// sampledEnums says, by operation, which enumerations its checks take a
+// sample of: the filters of a list whose values are too many to check one
+// by one, and the PetStatus values createPet is sent with.
+func sampledEnums(c contract) map[string][]string {
+	out := map[string][]string{}
+	for _, res := range c.Resources {
+		for _, f := range res.Filters {
+			if n := len(f.Enum()); n > MaxSampledValues {
+				out[res.List.ID] = append(out[res.List.ID], fmt.Sprintf("%s: %d of its %d values", f.Name(), MaxSampledValues, n))
+			}
+		}
+	}
+	if n := len(c.Statuses); c.petstore && n > MaxSampledValues {
+		out[spec.CreatePet] = append(out[spec.CreatePet], fmt.Sprintf("status: %d of its %d values", MaxSampledValues, n))
 	}
 	return out
 }
@@ -133,6 +156,9 @@ func writeCoverage(w io.Writer, ops []OperationCoverage, posts, maxPosts int) {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, name, oc.statuses())
 		if oc.Why != "" {
 			fmt.Fprintf(w, "  %-*s    %s\n", width, "", oc.Why)
+		}
+		if len(oc.Sampled) > 0 {
+			fmt.Fprintf(w, "  %-*s    sampled: %s\n", width, "", strings.Join(oc.Sampled, "; "))
 		}
 	}
 }

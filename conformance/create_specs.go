@@ -13,7 +13,7 @@ func (s *suite) describeCreate() {
 	}
 	Describe("createPet", Label("createPet", LabelMutating), func() {
 		var echo []TableEntry
-		for _, st := range c.Statuses {
+		for _, st := range c.statuses {
 			echo = append(echo, Entry("status "+st, st))
 		}
 		echo = append(echo, Entry("no status: any PetStatus or none comes back", ""))
@@ -49,7 +49,7 @@ func (s *suite) describeCreate() {
 
 		// Every status, since a fault may touch one only.
 		var each []TableEntry
-		for _, st := range c.Statuses {
+		for _, st := range c.statuses {
 			each = append(each, Entry("status "+st, st))
 		}
 		DescribeTable("creates a pet that getPet then returns unchanged",

@@ -137,6 +137,9 @@ func writeJUnit(path string, report types.Report, facts runFacts) error {
 		if oc.Why != "" {
 			value += "; " + oc.Why
 		}
+		if len(oc.Sampled) > 0 {
+			value += "; sampled: " + strings.Join(oc.Sampled, "; ")
+		}
 		suite.Properties = append(suite.Properties, junitProperty{"coverage." + oc.ID, value})
 	}
 	suite.Properties = append(suite.Properties, junitProperty{"coverage", fmt.Sprintf("%d of %d documented answers seen", seen, total)})

@@ -142,7 +142,7 @@ func (h *harness) checkFullPage(ctx context.Context) error {
 		if err := add(next); err != nil {
 			return err
 		}
-		for _, st := range c.Statuses {
+		for _, st := range c.statuses {
 			x, err := h.listPets(ctx, "status="+url.QueryEscape(st)+"&limit="+strconv.Itoa(c.limitMax))
 			if err != nil {
 				return err
@@ -349,7 +349,7 @@ func (h *harness) checkOneIDPerPet(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
-	for _, st := range c.Statuses {
+	for _, st := range c.statuses {
 		x, err := h.listPets(ctx, "status="+url.QueryEscape(st)+"&limit="+strconv.Itoa(c.limitMax))
 		if err != nil {
 			return err

@@ -54,7 +54,7 @@ func (s *suite) describeList() {
 
 		Describe("status filter", Label("status"), func() {
 			var each []TableEntry
-			for _, st := range c.Statuses {
+			for _, st := range c.statuses {
 				each = append(each, Entry("status="+st, st))
 			}
 			DescribeTable("returns only pets of the status asked for",

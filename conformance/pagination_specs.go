@@ -13,7 +13,7 @@ func (s *suite) describePagination() {
 	}
 	Describe("pagination", Label("pagination", "listPets", LabelStrict), func() {
 		entries := []TableEntry{Entry("all pets", "")}
-		for _, st := range c.Statuses {
+		for _, st := range c.statuses {
 			entries = append(entries, Entry("status="+st, st))
 		}
 		DescribeTable("strict: walks every page through rel=\"next\" links, each pet once, ordered by id",

@@ -7,11 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	ct "github.com/petstore/contract/conformance/conformancetest"
 )
 
 // memoryBound is the most memory a run may hold, whatever the deployment
@@ -160,5 +164,32 @@ func TestRunTimeout(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "did not run: suite timeout elapsed") {
 		t.Errorf("the output does not say the run ran out of time\n%s", r.stdout)
+	}
+}
+
+// TestLongEnumerationsAreSampled: a document whose PetStatus lists 10,000
+// values makes a few hundred checks, not tens of thousands: the checks
+// that take one value each take a sample of them, which the coverage
+// summary says.
+func TestLongEnumerationsAreSampled(t *testing.T) {
+	t.Parallel()
+	values := []string{"available", "pending", "sold"}
+	for i := len(values); i < 10_000; i++ {
+		values = append(values, fmt.Sprintf("status-%04d", i))
+	}
+	long := writeSpec(t, "        - available\n        - pending\n        - sold\n      x-petmock-mix: [60, 25, 15]\n",
+		"        - "+strings.Join(values, "\n        - ")+"\n")
+	r := judge(t, serve(t, ct.Petmock(t)), "--spec", long, "--label-filter", "no-check-has-this-label")
+	m := regexp.MustCompile(`Will run 0 of (\d+) specs`).FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Fatalf("the run does not say how many checks it declared\n%s", r)
+	}
+	if n, _ := strconv.Atoi(m[1]); n > 500 {
+		t.Errorf("a PetStatus of 10000 values made %d checks, want a few hundred at most", n)
+	}
+	for _, want := range []string{"sampled: status: 8 of its 10000 values"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the coverage summary does not say %q\n%s", want, r.stdout)
+		}
 	}
 }
