@@ -118,7 +118,7 @@ func (h *harness) credentials(op *spec.Operation, key string) option {
 			case key == "":
 				value = ""
 			case s.Kind == spec.SchemeBasic && key == keyVar:
-				r.basic, value = s, ""
+				r.basic, r.basicKey, value = s, key, ""
 			}
 			setCredential(r, in, name, value)
 		}

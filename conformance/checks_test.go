@@ -27,15 +27,15 @@ type namedCheck struct {
 	run              check
 }
 
-// allChecks lists the checks a run of c makes, from the same tables the
+// allChecks lists the checks a run of c with key makes, from the same tables the
 // specs are declared from: the Petstore's, then the generic ones of every
 // operation and resource.
-func allChecks(c contract) []namedCheck {
+func allChecks(c contract, key string) []namedCheck {
 	var out []namedCheck
 	if c.petstore {
 		out = petstoreChecks(c)
 	}
-	return append(out, genericChecks(c)...)
+	return append(out, genericChecks(c, key)...)
 }
 
 // petstoreChecks lists the checks of the Petstore's rules a run of c
@@ -114,9 +114,9 @@ func petstoreChecks(c contract) []namedCheck {
 	return out
 }
 
-// genericChecks lists the checks of the generic rules a run of c makes,
-// for every operation and resource of the document.
-func genericChecks(c contract) []namedCheck {
+// genericChecks lists the checks of the generic rules a run of c with key
+// makes, for every operation and resource of the document.
+func genericChecks(c contract, key string) []namedCheck {
 	var out []namedCheck
 	add := func(name string, strict, mutating bool, run check) {
 		out = append(out, namedCheck{name, strict, mutating, run})
@@ -131,12 +131,25 @@ func genericChecks(c contract) []namedCheck {
 			}
 		}
 		add("operation "+op.ID+" answers", false, mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkValidRequest(ctx, op) }))
-		if len(op.Security) > 0 {
+		switch {
+		case requiresKey(op):
 			add("operation "+op.ID+" without a key", false, mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkRefused(ctx, op, "") }))
 			add("operation "+op.ID+" with a wrong key", false, mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkRefused(ctx, op, h.invalidKey()) }))
+		case keyOptional(op):
+			add("operation "+op.ID+" without a key, which is optional", false, mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkWithoutKey(ctx, op) }))
 		}
 		for _, ir := range invalidRequests(c.Contract, op) {
 			add("operation "+op.ID+" with "+ir.name, false, mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkInvalidRequest(ctx, op, ir) }))
+		}
+	}
+	for _, t := range schemeTrials(c.Contract) {
+		for _, m := range nearMisses(key, t.op, t.scheme) {
+			add("security scheme "+t.scheme.Name+" with "+m.name, false, mutating(t.op), func(h *harness, ctx context.Context) error {
+				if err := h.served(t.op); err != nil {
+					return err
+				}
+				return h.checkNearMiss(ctx, t, m)
+			})
 		}
 	}
 	for _, res := range c.Resources {
@@ -259,7 +272,7 @@ func TestPetmockPassesEveryCheck(t *testing.T) {
 				h := judgeOver(t, petmock, cfg)
 				ctx := checkContext(t)
 				ran := 0
-				for _, c := range allChecks(h.contract) {
+				for _, c := range allChecks(h.contract, h.cfg.APIKey) {
 					if c.strict && !strict {
 						continue
 					}

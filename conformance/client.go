@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -122,9 +121,11 @@ type request struct {
 	// madeUp says that the path names something the suite made up and the
 	// operation documents a 404.
 	mustExist, madeUp bool
-	// basic, if set, is the HTTP basic scheme the run's key is sent
-	// with, encoded on the wire only.
-	basic *spec.Scheme
+	// basic, if set, is the HTTP basic scheme that basicKey, a form of
+	// the run's key such as keyVar, is sent with, encoded on the wire
+	// only.
+	basic    *spec.Scheme
+	basicKey string
 	// params are the path parameters of a request of the generic checks.
 	params map[string]string
 }
@@ -248,20 +249,20 @@ func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) error 
 		body = bytes.NewReader(r.body)
 	}
 	// A key sent in the query is put in place on the wire only.
-	wire := strings.ReplaceAll(x.url, url.QueryEscape(keyVar), url.QueryEscape(h.cfg.APIKey))
+	wire := urlOnTheWire(x.url, h.cfg.APIKey)
 	req, err := http.NewRequestWithContext(ctx, r.method, wire, body)
 	if err != nil {
 		return breaks(x, ruleTransport, err.Error())
 	}
 	for name, values := range r.header {
 		for _, v := range values {
-			req.Header.Add(name, strings.ReplaceAll(v, keyVar, h.cfg.APIKey))
+			req.Header.Add(name, onTheWire(v, h.cfg.APIKey))
 		}
 	}
 	if r.basic != nil {
-		_, name, value := r.basic.Credential(h.cfg.APIKey)
+		_, name, value := r.basic.Credential(onTheWire(r.basicKey, h.cfg.APIKey))
 		req.Header.Set(name, value)
-		x.reqHeader.Set(name, "Basic <base64 of :"+keyVar+">")
+		x.reqHeader.Set(name, "Basic <base64 of :"+r.basicKey+">")
 	}
 	req.Header.Set("User-Agent", "petstore-conformance")
 	resp, err := h.http.Do(req)

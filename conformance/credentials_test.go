@@ -13,7 +13,7 @@ import (
 
 // schemesContract is the Petstore's document with operations whose keys
 // go as an API key in a header, the query or a cookie, as HTTP basic
-// credentials, as two of these at once, or not at all.
+// credentials, as two of these at once, not at all, or optionally.
 func schemesContract(tb testing.TB) *spec.Contract {
 	tb.Helper()
 	doc := strings.Replace(string(spec.YAML()), "  securitySchemes:\n", `  securitySchemes:
@@ -35,6 +35,8 @@ func schemesContract(tb testing.TB) *spec.Contract {
     get: {operationId: both, security: [{queryKey: [], headerKey: []}, {basicAuth: []}], responses: {'204': {description: Done.}}}
   /public:
     get: {operationId: public, security: [], responses: {'204': {description: Done.}}}
+  /maybe:
+    get: {operationId: maybe, security: [{}, {headerKey: []}], responses: {'204': {description: Done.}, '401': {description: Refused., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}}}
 `, 1)
 	c, err := spec.Read([]byte(doc))
 	if err != nil {

@@ -25,6 +25,24 @@ func authCheck(tb testing.TB, operation, credential string) check {
 	}
 }
 
+// nearMissCheck returns the check of the near miss of that name of the
+// run's key, conformancetest.Key, on the operation the Petstore's bearer
+// scheme is tried on.
+func nearMissCheck(tb testing.TB, name string) check {
+	tb.Helper()
+	return func(h *harness, ctx context.Context) error {
+		for _, t := range schemeTrials(h.contract.Contract) {
+			for _, m := range nearMisses(h.cfg.APIKey, t.op, t.scheme) {
+				if m.name == name {
+					return h.checkNearMiss(ctx, t, m)
+				}
+			}
+		}
+		tb.Fatalf("no near miss %q of the key", name)
+		return nil
+	}
+}
+
 // invalidBodyOf returns the body of invalidBodies of that name.
 func invalidBodyOf(tb testing.TB, name string) string {
 	tb.Helper()
@@ -40,10 +58,15 @@ func invalidBodyOf(tb testing.TB, name string) string {
 func brokenChecks(tb testing.TB) map[string]check {
 	listed := deprecatedAnswers[0].get
 	return map[string]check{
-		"accepts any bearer key":                 authCheck(tb, "listPets", "an invalid key"),
-		"serves requests without a key":          authCheck(tb, "listPets", "no Authorization header"),
-		"accepts the key under the Basic scheme": authCheck(tb, "getPet", "the key under the Basic scheme"),
-		"accepts the bare key":                   authCheck(tb, "createPet", "the bare key without a scheme"),
+		"accepts any bearer key":                       authCheck(tb, "listPets", "an invalid key"),
+		"serves requests without a key":                authCheck(tb, "listPets", "no Authorization header"),
+		"accepts the key under the Basic scheme":       authCheck(tb, "getPet", "the key under the Basic scheme"),
+		"accepts the bare key":                         authCheck(tb, "createPet", "the bare key without a scheme"),
+		"accepts the key in another case":              nearMissCheck(tb, "the key in another case"),
+		"accepts the key with a character added":       nearMissCheck(tb, "the key with a character added"),
+		"accepts the key without its last character":   nearMissCheck(tb, "the key without its last character"),
+		"accepts an empty bearer token":                nearMissCheck(tb, "an empty key"),
+		"accepts the key in the query as access_token": nearMissCheck(tb, "the key in the query as access_token"),
 		"ignores limit": func(h *harness, ctx context.Context) error {
 			return h.checkLimit(ctx, limitChoices(h.contract)[0].choose)
 		},

@@ -48,12 +48,19 @@ func (s *suite) describeOperations() {
 				verdict(s.h.checkValidRequest(ctx, op))
 			})
 
-			if len(op.Security) > 0 {
+			// An empty alternative of its security makes the key
+			// optional: a request without one is to be answered.
+			switch {
+			case requiresKey(op):
 				It("answers 401 with an Error body without a key", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
 					verdict(s.h.checkRefused(ctx, op, ""))
 				})
 				It("answers 401 with an Error body with a wrong key", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
 					verdict(s.h.checkRefused(ctx, op, s.h.invalidKey()))
+				})
+			case keyOptional(op):
+				It("answers a valid request without a key, which its document makes optional", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
+					verdict(s.h.checkWithoutKey(ctx, op))
 				})
 			}
 
@@ -67,6 +74,29 @@ func (s *suite) describeOperations() {
 						verdict(s.h.checkInvalidRequest(ctx, op, c))
 					}, entries)
 			}
+		})
+	}
+}
+
+// describeCredentials declares the checks of keys near the run's: for each
+// security scheme the document uses, on one operation that requires it,
+// the key in another case, with a character more or less, empty, or in a
+// place the document does not give, each gets 401.
+func (s *suite) describeCredentials() {
+	for _, t := range schemeTrials(s.contract.Contract) {
+		if !s.runs(opLabels(t.op)...) {
+			continue
+		}
+		var entries []TableEntry
+		for _, m := range nearMisses(s.key, t.op, t.scheme) {
+			entries = append(entries, Entry(m.name, m))
+		}
+		Describe("security scheme "+t.scheme.Name+", on "+t.op.ID, func() {
+			BeforeEach(func() { verdict(s.h.served(t.op)) })
+			DescribeTable("answers 401 with an Error body for a key near the run's", Label(opLabels(t.op, "auth")...),
+				func(ctx SpecContext, m nearMiss) {
+					verdict(s.h.checkNearMiss(ctx, t, m))
+				}, entries)
 		})
 	}
 }

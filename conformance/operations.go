@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/petstore/contract/spec"
@@ -149,10 +150,39 @@ func (h *harness) checkAnswer(ctx context.Context, op *spec.Operation, r *reques
 	return x.require(x.status >= 200 && x.status < 300, ruleOpSuccess, fmt.Sprintf("%s: status %d, want a documented 2xx", op.ID, x.status))
 }
 
+// checkWithoutKey sends a valid request of op, whose document makes the
+// key optional, without one: it must be answered as with one.
+func (h *harness) checkWithoutKey(ctx context.Context, op *spec.Operation) error {
+	r, madeUp, err := h.validRequest(ctx, op)
+	if err != nil {
+		return err
+	}
+	h.credentials(op, "")(r)
+	x, err := h.send(ctx, r)
+	if err != nil {
+		return err
+	}
+	if x.status == http.StatusNotFound && madeUp {
+		return skipf("%s answered 404, which it documents, for a path the suite made up: the deployment may rightly know no such thing", op.ID)
+	}
+	return x.require(x.status >= 200 && x.status < 300, ruleOpOptionalKey, fmt.Sprintf("%s without a key: status %d, want a documented 2xx", op.ID, x.status))
+}
+
 // checkRefused sends a request of op without a key, or with key, which is
-// not one the deployment accepts: it must be answered 401, with an Error
-// body the client has checked.
+// not one the deployment accepts: it must be refused, with an Error body
+// the client has checked.
 func (h *harness) checkRefused(ctx context.Context, op *spec.Operation, key string) error {
+	sent := "no key"
+	if key != "" {
+		sent = "a key the deployment never issued"
+	}
+	return h.checkRefusedWith(ctx, op, h.credentials(op, key), sent)
+}
+
+// checkRefusedWith sends a request of op with the credentials cred sets,
+// which sent names and which are not the run's key: it must get 401 where
+// op documents it, else 403 where op documents that, else either.
+func (h *harness) checkRefusedWith(ctx context.Context, op *spec.Operation, cred option, sent string) error {
 	params, _, err := h.pathParams(ctx, op, nil)
 	if err != nil {
 		return err
@@ -169,15 +199,33 @@ func (h *harness) checkRefused(ctx context.Context, op *spec.Operation, key stri
 	if err != nil {
 		return err
 	}
-	x, err := h.send(ctx, h.opRequest(op, params, query, body, h.credentials(op, key)))
+	x, err := h.send(ctx, h.opRequest(op, params, query, body, cred))
 	if err != nil {
 		return err
 	}
-	sent := "no key"
-	if key != "" {
-		sent = "a key the deployment never issued"
+	want := refusals(op)
+	return x.require(slices.Contains(want, x.status), ruleOpAuth, fmt.Sprintf("%s with %s: status %d, want %s", op.ID, sent, x.status, statusList(want)))
+}
+
+// refusals are the statuses a request of op without a valid key may get:
+// 401 where op documents it, else 403 where op documents that, else
+// either, for a document that says nothing of them.
+func refusals(op *spec.Operation) []int {
+	for _, s := range []int{http.StatusUnauthorized, http.StatusForbidden} {
+		if slices.Contains(op.Statuses, s) {
+			return []int{s}
+		}
 	}
-	return x.require(x.status == http.StatusUnauthorized, ruleOpAuth, fmt.Sprintf("%s with %s: status %d, want 401", op.ID, sent, x.status))
+	return []int{http.StatusUnauthorized, http.StatusForbidden}
+}
+
+// statusList writes statuses as "401" or "401 or 403".
+func statusList(statuses []int) string {
+	out := make([]string, len(statuses))
+	for i, s := range statuses {
+		out[i] = strconv.Itoa(s)
+	}
+	return strings.Join(out, " or ")
 }
 
 // createItem creates an item of res through its create operation, checks

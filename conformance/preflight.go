@@ -125,30 +125,30 @@ type preflightAnswer struct {
 	line   string // such as "GET https://h/v1/pets?limit=1 answered 200 OK"
 }
 
-// keyForm is one way of presenting the key: the schemes of a security
+// keyPresentation is one way of presenting the key: the schemes of a security
 // requirement, or a common form the document may not give.
-type keyForm struct {
+type keyPresentation struct {
 	what    string
 	present func(r *http.Request, key string)
 }
 
 // documentedForm presents the key as the first security requirement of op
 // asks, every scheme of it; an operation without one gets no key.
-func documentedForm(op *spec.Operation) keyForm {
+func documentedForm(op *spec.Operation) keyPresentation {
 	if len(op.Requirements) == 0 {
-		return keyForm{"no key", func(*http.Request, string) {}}
+		return keyPresentation{"no key", func(*http.Request, string) {}}
 	}
 	return requirementForm(op.Requirements[0])
 }
 
 // requirementForm presents the key as every scheme of req asks.
-func requirementForm(req spec.Requirement) keyForm {
+func requirementForm(req spec.Requirement) keyPresentation {
 	var names []string
 	for _, s := range req {
 		in, name, _ := s.Credential("")
 		names = append(names, describePlace(in, name, s.Kind))
 	}
-	return keyForm{strings.Join(names, " and "), func(r *http.Request, key string) {
+	return keyPresentation{strings.Join(names, " and "), func(r *http.Request, key string) {
 		for _, s := range req {
 			s.Present(r, key)
 		}
@@ -168,7 +168,7 @@ func describePlace(in, name string, kind spec.SchemeKind) string {
 
 // commonForms are the ways of sending a key that deployments take most
 // often, whatever their document says.
-var commonForms = []keyForm{
+var commonForms = []keyPresentation{
 	{"a bearer token", func(r *http.Request, key string) { r.Header.Set("Authorization", "Bearer "+key) }},
 	{"HTTP basic credentials", func(r *http.Request, key string) { r.SetBasicAuth("", key) }},
 	{"HTTP basic credentials, the key as the user", func(r *http.Request, key string) { r.SetBasicAuth(key, "") }},
@@ -246,7 +246,7 @@ func looksLikeHTML(body []byte) bool {
 
 // send sends a GET of op with the key presented as f, and reads the first
 // bytes of the answer.
-func (p *preflight) send(ctx context.Context, op *spec.Operation, f keyForm) (preflightAnswer, error) {
+func (p *preflight) send(ctx context.Context, op *spec.Operation, f keyPresentation) (preflightAnswer, error) {
 	u := *p.base
 	u.Path += op.Path
 	if res := op.Resource; res != nil && op.Role == spec.RoleList && res.Paging.Limit != "" {

@@ -88,22 +88,6 @@ func (x *exchange) redact(s string) string {
 	return redactKey(s, x.key)
 }
 
-// redactKey replaces the API key in s by $PETSTORE_API_KEY. A deployment
-// can echo the key anywhere: in a body, a header, even a status line that
-// ends up in an error message. Every report and every error of the suite
-// goes through redactKey, so none holds the key, and a curl line copied
-// from it still works where the variable is set.
-//
-// The commands redact their own messages with cli.RedactKey, the same
-// three lines: this library cannot import the commands' internal package,
-// and the commands must not link the suite for so little.
-func redactKey(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, keyVar)
-}
-
 // curl returns a command that repeats the request. Header values holding
 // keyVar are double-quoted so that the shell expands it; everything else is
 // single-quoted.
@@ -128,19 +112,3 @@ func (x *exchange) curl() string {
 	parts = append(parts, shellQuote(x.url))
 	return strings.Join(parts, " ")
 }
-
-// shellQuote quotes s for a POSIX shell. If s holds keyVar, it is
-// double-quoted with every other expansion escaped, so that only the key
-// variable expands.
-func shellQuote(s string) string {
-	if strings.Contains(s, keyVar) {
-		parts := strings.Split(s, keyVar)
-		for i, p := range parts {
-			parts[i] = doubleQuoteEscaper.Replace(p)
-		}
-		return `"` + strings.Join(parts, keyVar) + `"`
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-var doubleQuoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`", "!", `"'!'"`)

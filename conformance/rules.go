@@ -53,14 +53,15 @@ var (
 // Rules of every operation and resource of the document, checked from
 // what the document says of it alone (the checks labelled LabelGeneric).
 var (
-	ruleOpExists    = rule{"operation.exists", "every operation the document describes is served: a valid request to it is not answered 404 or 405"}
-	ruleOpSuccess   = rule{"operation.success", "a valid request, made from the operation's parameters and body schema, gets a documented 2xx whose body matches the schema"}
-	ruleOpAuth      = rule{"operation.auth", "a secured operation answers 401 with an Error body without a key and with a wrong one (interface §5)"}
-	ruleOpInvalid   = rule{"operation.invalid-request", "a request that breaks the schema (a required property left out, a wrong type, a value outside an enumeration or past a bound) gets a documented 4xx with an Error body"}
-	ruleItemCreate  = rule{"resource.create", "a resource's create operation answers a valid item with a documented 2xx and the item created: an id, and every property sent"}
-	ruleItemRead    = rule{"resource.read-back", "an item created reads back with every property that was sent"}
-	ruleItemListed  = rule{"resource.listed", "an item created is listed, unchanged"}
-	ruleItemReplace = rule{"resource.replace", "an item replaced reads back with every property that was sent"}
-	ruleItemUpdate  = rule{"resource.update", "an item updated reads back with the change, and unchanged elsewhere"}
-	ruleItemDelete  = rule{"resource.delete", "an item deleted then reads 404"}
+	ruleOpExists      = rule{"operation.exists", "every operation the document describes is served: a valid request to it is not answered 404 or 405"}
+	ruleOpSuccess     = rule{"operation.success", "a valid request, made from the operation's parameters and body schema, gets a documented 2xx whose body matches the schema"}
+	ruleOpAuth        = rule{"operation.auth", "an operation that requires a key answers 401 with an Error body without one, with a wrong one, and with one near the run's key: in another case, with a character more or less, empty, or in a place the document does not give (interface §5)"}
+	ruleOpOptionalKey = rule{"operation.optional-key", "an operation whose security has an empty alternative, so that the key is optional, answers a valid request without one"}
+	ruleOpInvalid     = rule{"operation.invalid-request", "a request that breaks the schema (a required property left out, a wrong type, a value outside an enumeration or past a bound) gets a documented 4xx with an Error body"}
+	ruleItemCreate    = rule{"resource.create", "a resource's create operation answers a valid item with a documented 2xx and the item created: an id, and every property sent"}
+	ruleItemRead      = rule{"resource.read-back", "an item created reads back with every property that was sent"}
+	ruleItemListed    = rule{"resource.listed", "an item created is listed, unchanged"}
+	ruleItemReplace   = rule{"resource.replace", "an item replaced reads back with every property that was sent"}
+	ruleItemUpdate    = rule{"resource.update", "an item updated reads back with the change, and unchanged elsewhere"}
+	ruleItemDelete    = rule{"resource.delete", "an item deleted then reads 404"}
 )

@@ -29,7 +29,7 @@ func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterCo
 	// that make one entry each, so the document is read here, once; the
 	// harness waits for BeforeSuite.
 	p, setupErr := prepare(cfg)
-	s := &suite{contract: p.contract, strict: cfg.Strict, readOnly: cfg.ReadOnly}
+	s := &suite{contract: p.contract, key: cfg.APIKey, strict: cfg.Strict, readOnly: cfg.ReadOnly}
 	BeforeSuite(func() {
 		if setupErr == nil {
 			setupErr = cfg.validateFields()
@@ -126,7 +126,9 @@ func writeSkipped(w io.Writer, report Report) {
 // read before the tree is built; h is set up in BeforeSuite.
 type suite struct {
 	contract contract
-	h        *harness
+	// key is the run's key, which the near misses of it are made of.
+	key string
+	h   *harness
 	// strict and readOnly say which checks the run makes: one that would
 	// only be left out is not declared at all, so that no check is
 	// reported skipped without a reason.
@@ -158,5 +160,6 @@ func (s *suite) register() {
 		s.describeErrorCodes()
 	}
 	s.describeOperations()
+	s.describeCredentials()
 	s.describeResources()
 }

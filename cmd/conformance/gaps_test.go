@@ -2,6 +2,8 @@ package main
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -109,5 +111,23 @@ func TestRateLimitedRunStops(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("%s", r)
+	}
+}
+
+// TestKeyWithoutLetters: a key of digits and dashes has no other case, so
+// no check sends it in another case, which would be the key itself; the
+// other near misses are refused, and the run passes.
+func TestKeyWithoutLetters(t *testing.T) {
+	t.Parallel()
+	const digits = "2026-1123-4242-0001"
+	report := filepath.Join(t.TempDir(), "report.xml")
+	r := runBinary(t, []string{"PETSTORE_API_KEY=" + digits}, "--base-url", serve(t, ct.PetmockKeyed(t, digits)), "--no-color", "--junit-report", report)
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", r.code, r)
+	}
+	r.junit, _ = os.ReadFile(report)
+	cases := parseJUnit(t, r.junit)
+	if hasCase(cases, "the key in another case") || !hasCase(cases, "the key with a character added") {
+		t.Errorf("a key without letters: want the near misses but the one in another case")
 	}
 }

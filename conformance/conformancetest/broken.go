@@ -69,6 +69,53 @@ var BrokenServers = []BrokenServer{
 		Check: "bare key", Rule: "auth.required",
 	},
 	{
+		Name: "accepts the key in another case",
+		Fault: RewriteRequest(func(r *http.Request) {
+			if strings.EqualFold(r.Header.Get("Authorization"), "Bearer "+Key) {
+				r.Header.Set("Authorization", "Bearer "+Key)
+			}
+		}),
+		Check: "for a key near the run's the key in another case", Rule: "operation.auth",
+	},
+	{
+		// A key compared by prefix: the key and anything after it.
+		Name: "accepts the key with a character added",
+		Fault: RewriteRequest(func(r *http.Request) {
+			if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && strings.HasPrefix(token, Key) {
+				r.Header.Set("Authorization", "Bearer "+Key)
+			}
+		}),
+		Check: "for a key near the run's the key with a character added", Rule: "operation.auth",
+	},
+	{
+		// A key compared as far as the token sent goes.
+		Name: "accepts the key without its last character",
+		Fault: RewriteRequest(func(r *http.Request) {
+			if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && token != "" && strings.HasPrefix(Key, token) {
+				r.Header.Set("Authorization", "Bearer "+Key)
+			}
+		}),
+		Check: "for a key near the run's the key without its last character", Rule: "operation.auth",
+	},
+	{
+		Name: "accepts an empty bearer token",
+		Fault: RewriteRequest(func(r *http.Request) {
+			if strings.TrimSpace(r.Header.Get("Authorization")) == "Bearer" {
+				r.Header.Set("Authorization", "Bearer "+Key)
+			}
+		}),
+		Check: "for a key near the run's an empty key", Rule: "operation.auth",
+	},
+	{
+		Name: "accepts the key in the query as access_token",
+		Fault: RewriteRequest(func(r *http.Request) {
+			if token := r.URL.Query().Get("access_token"); token != "" {
+				r.Header.Set("Authorization", "Bearer "+token)
+			}
+		}),
+		Check: "for a key near the run's the key in the query as access_token", Rule: "operation.auth",
+	},
+	{
 		Name:  "ignores limit",
 		Fault: RewriteRequest(SetQuery(func(q url.Values) { q.Del("limit") })),
 		Check: "honours limit", Rule: "limit.honoured",

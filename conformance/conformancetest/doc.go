@@ -22,7 +22,14 @@ const Key = "k3y-that-must-never-be-printed-7f3a"
 // Petmock returns a petmock that accepts Key, with the default catalogue.
 func Petmock(tb testing.TB) http.Handler {
 	tb.Helper()
-	srv, err := mockserver.New(mockserver.Config{APIKeys: []string{Key}})
+	return PetmockKeyed(tb, Key)
+}
+
+// PetmockKeyed returns a petmock that accepts key, with the default
+// catalogue.
+func PetmockKeyed(tb testing.TB, key string) http.Handler {
+	tb.Helper()
+	srv, err := mockserver.New(mockserver.Config{APIKeys: []string{key}})
 	if err != nil {
 		tb.Fatalf("mockserver.New: %v", err)
 	}

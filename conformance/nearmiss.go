@@ -1,0 +1,245 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/petstore/contract/spec"
+)
+
+// The checks of keys near the run's: a deployment that compares keys
+// loosely (ignoring case, by prefix, taking an empty one) or looks for
+// them in more places than its document gives must still refuse them.
+// Each security scheme the document uses is tried on one operation.
+
+// nearMiss is a credential close to the run's key, sent in place of one
+// scheme's: a form of the key where the scheme puts it, or the key where
+// the document puts none.
+type nearMiss struct {
+	name    string
+	present func(r *request)
+}
+
+// place is where a credential travels, and as what.
+type place struct {
+	in, name string // name lowercased
+	as       string // "bearer", "basic" or "key"
+}
+
+// placeOf returns where a scheme's credential travels.
+func placeOf(s *spec.Scheme) place {
+	in, name, _ := s.Credential("")
+	p := place{in: in, name: strings.ToLower(name), as: "key"}
+	switch s.Kind {
+	case spec.SchemeBasic:
+		p.as = "basic"
+	case spec.SchemeBearer, spec.SchemeOAuth2, spec.SchemeOpenIDConnect:
+		p.as = "bearer"
+	}
+	return p
+}
+
+// documentedPlaces returns the places of every scheme of every security
+// requirement of op: the key is rightly taken in any of them.
+func documentedPlaces(op *spec.Operation) []place {
+	var out []place
+	for _, req := range op.Requirements {
+		for _, s := range req {
+			out = append(out, placeOf(s))
+		}
+	}
+	return out
+}
+
+// basicScheme presents a key as HTTP basic credentials, the key as the
+// password, for a near miss of a document that has no such scheme.
+var basicScheme = &spec.Scheme{Name: "basic", Kind: spec.SchemeBasic, In: spec.InHeader, Param: "Authorization"}
+
+// nearMisses returns the near misses of the run's key for scheme s of
+// op: the key in another case (where that is another key), with a
+// character added or its last one left out, an empty key, and the key in
+// the common places the document does not give op.
+func nearMisses(key string, op *spec.Operation, s *spec.Scheme) []nearMiss {
+	var out []nearMiss
+	for _, f := range []struct {
+		name    string
+		form    keyForm
+		applies bool
+	}{
+		{"the key in another case", formOtherCase, swapCase(key) != key},
+		{"the key with a character added", formLonger, true},
+		{"the key without its last character", formShorter, len(key) > 1},
+		{"an empty key", keyForm{shown: ""}, true},
+	} {
+		if !f.applies {
+			continue
+		}
+		out = append(out, nearMiss{f.name, func(r *request) { presentAs(r, s, f.form.shown) }})
+	}
+	documented := documentedPlaces(op)
+	for _, w := range wrongPlaces(s) {
+		if !slices.Contains(documented, w.at) {
+			out = append(out, nearMiss{w.name, w.present})
+		}
+	}
+	return out
+}
+
+// wrongPlace is a place a key may be sent to by mistake.
+type wrongPlace struct {
+	name    string
+	at      place
+	present func(r *request)
+}
+
+var (
+	asBearer = wrongPlace{"the key as a bearer token", place{spec.InHeader, "authorization", "bearer"}, func(r *request) {
+		r.header.Set("Authorization", "Bearer "+keyVar)
+	}}
+	asBasic = wrongPlace{"the key as HTTP basic credentials", place{spec.InHeader, "authorization", "basic"}, func(r *request) {
+		r.basic, r.basicKey = basicScheme, keyVar
+	}}
+	asBare = wrongPlace{"the bare key in Authorization", place{spec.InHeader, "authorization", "key"}, func(r *request) {
+		r.header.Set("Authorization", keyVar)
+	}}
+	asAccessToken = wrongPlace{"the key in the query as access_token", place{spec.InQuery, "access_token", "key"}, func(r *request) {
+		sendCredential(r, spec.InQuery, "access_token", keyVar)
+	}}
+)
+
+// wrongPlaces are the places next to where scheme s puts the key: the
+// other schemes of Authorization, and the query of RFC 6750, for a bearer
+// token or basic credentials; for an API key, the header, query or
+// cookie of its name it is not sent in, and a bearer token.
+func wrongPlaces(s *spec.Scheme) []wrongPlace {
+	named := func(in string) wrongPlace {
+		return wrongPlace{"the key in the " + in + " as " + s.Param, place{in, strings.ToLower(s.Param), "key"}, func(r *request) {
+			sendCredential(r, in, s.Param, keyVar)
+		}}
+	}
+	switch own := placeOf(s); {
+	case own.as == "bearer":
+		return []wrongPlace{asBasic, asBare, asAccessToken}
+	case own.as == "basic":
+		return []wrongPlace{asBearer, asBare}
+	case own.name == "authorization":
+		return []wrongPlace{asBearer, asBasic}
+	case own.in == spec.InHeader:
+		return []wrongPlace{asBearer, named(spec.InQuery)}
+	case own.in == spec.InQuery:
+		return []wrongPlace{asBearer, named(spec.InHeader)}
+	default:
+		return []wrongPlace{named(spec.InHeader), named(spec.InQuery)}
+	}
+}
+
+// presentAs sends the credential of scheme s with form, a form of the
+// run's key or "" for an empty one, where s puts the key.
+func presentAs(r *request, s *spec.Scheme, form string) {
+	if s.Kind == spec.SchemeBasic {
+		r.basic, r.basicKey = s, form
+		return
+	}
+	in, name, value := s.Credential(form)
+	sendCredential(r, in, name, value)
+}
+
+// sendCredential sets the credential called name, sent in the header,
+// the query or a cookie, to value, even an empty one.
+func sendCredential(r *request, in, name, value string) {
+	switch in {
+	case spec.InQuery:
+		q, _ := url.ParseQuery(r.query)
+		q.Set(name, value)
+		r.query = q.Encode()
+	case spec.InCookie:
+		r.header.Set("Cookie", name+"="+value)
+	default:
+		r.header.Set(name, value)
+	}
+}
+
+// withNearMiss returns the option that sends the credentials of req, a
+// security requirement of op, with m in place of scheme s's, and those of
+// its other schemes as they should be: nothing else of the run's key.
+func (h *harness) withNearMiss(op *spec.Operation, req spec.Requirement, s *spec.Scheme, m nearMiss) option {
+	return func(r *request) {
+		h.credentials(op, "")(r)
+		for _, other := range req {
+			if other != s {
+				presentAs(r, other, keyVar)
+			}
+		}
+		m.present(r)
+	}
+}
+
+// schemeTrial is a security scheme and the operation its near misses are
+// tried on, with the requirement of it that names the scheme.
+type schemeTrial struct {
+	scheme *spec.Scheme
+	op     *spec.Operation
+	req    spec.Requirement
+}
+
+// schemeTrials returns, for each security scheme the operations of c use
+// to require a key, the operation to try its near misses on: a GET that
+// needs no parameter if there is one, as it costs a single request, and
+// otherwise the first that requires it. Operations whose key is optional
+// are left out: a near miss may rightly pass there as no key at all.
+func schemeTrials(c *spec.Contract) []schemeTrial {
+	var out []schemeTrial
+	seen := map[string]int{} // scheme name, to its index in out
+	for _, op := range c.Operations {
+		if !requiresKey(op) {
+			continue
+		}
+		cheap := op.Method == http.MethodGet && !needsParameters(op)
+		for _, req := range op.Requirements {
+			for _, s := range req {
+				if s.Kind == spec.SchemeUnsupported {
+					continue
+				}
+				i, ok := seen[s.Name]
+				switch {
+				case !ok:
+					seen[s.Name] = len(out)
+					out = append(out, schemeTrial{s, op, req})
+				case cheap && !(out[i].op.Method == http.MethodGet && !needsParameters(out[i].op)):
+					out[i] = schemeTrial{s, op, req}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// requiresKey reports whether op requires a key: it has security, and no
+// alternative of it is empty.
+func requiresKey(op *spec.Operation) bool {
+	if len(op.Requirements) == 0 {
+		return false
+	}
+	for _, req := range op.Requirements {
+		if len(req) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// keyOptional reports whether op takes a key but does not require one:
+// one alternative of its security is empty.
+func keyOptional(op *spec.Operation) bool {
+	return len(op.Requirements) > 0 && !requiresKey(op)
+}
+
+// checkNearMiss sends a request of the trial's operation with m in place
+// of the scheme's credential: it must be refused like a wrong key.
+func (h *harness) checkNearMiss(ctx context.Context, t schemeTrial, m nearMiss) error {
+	return h.checkRefusedWith(ctx, t.op, h.withNearMiss(t.op, t.req, t.scheme, m), fmt.Sprintf("%s for %s", m.name, t.scheme.Name))
+}
