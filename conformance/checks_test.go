@@ -153,6 +153,17 @@ func genericChecks(c contract, key string) []namedCheck {
 		}
 	}
 	for _, res := range c.Resources {
+		if !c.genericList(res) {
+			continue
+		}
+		if res.Paging.Limit != "" {
+			add("list "+res.List.ID+" honours its limit", false, false, func(h *harness, ctx context.Context) error { return h.checkListLimit(ctx, res) })
+		}
+		for _, fv := range filterValues(res) {
+			add("list "+res.List.ID+" filtered by "+fv.name(), false, false, func(h *harness, ctx context.Context) error { return h.checkListFilter(ctx, res, fv) })
+		}
+	}
+	for _, res := range c.Resources {
 		add("resource "+res.Name+" created", false, true, func(h *harness, ctx context.Context) error { return h.checkItemCreated(ctx, res) })
 		if res.Replace != nil {
 			add("resource "+res.Name+" replaced", false, true, func(h *harness, ctx context.Context) error { return h.checkItemReplaced(ctx, res) })

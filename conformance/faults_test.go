@@ -195,6 +195,17 @@ func brokenEvolvedChecks() map[string]check {
 		"tells the inventory to anyone": operation("getInventory", func(h *harness, ctx context.Context, op *spec.Operation) error {
 			return h.checkRefused(ctx, op, "")
 		}),
+		"ignores the limit of orders": resource("orders", func(h *harness, ctx context.Context, res *spec.Resource) error {
+			return h.checkListLimit(ctx, res)
+		}),
+		"ignores the status filter of orders": resource("orders", func(h *harness, ctx context.Context, res *spec.Resource) error {
+			for _, fv := range filterValues(res) {
+				if err := h.checkListFilter(ctx, res, fv); err != nil {
+					return err
+				}
+			}
+			return nil
+		}),
 		"counts the inventory in words": operation("getInventory", func(h *harness, ctx context.Context, op *spec.Operation) error {
 			return h.checkValidRequest(ctx, op)
 		}),

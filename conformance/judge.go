@@ -43,7 +43,7 @@ func (h *harness) judge(r *request, x *exchange) error {
 	}
 	petstoreList := h.contract.petstore && r.op == spec.ListPets
 	if op := h.contract.Operation(r.op); op != nil && op.Role == spec.RoleList && !petstoreList && x.status == http.StatusOK {
-		x.limit = h.listLimit(op.Resource, r)
+		return h.judgeList(op.Resource, r, x)
 	}
 	if petstoreList && x.status == http.StatusOK {
 		pets, err := x.pets()
@@ -91,10 +91,57 @@ func (h *harness) pageLimit(r *request) (int, rule, string) {
 	asked := "limit=" + strings.Join(v, "&limit=")
 	if len(v) == 1 {
 		if n, err := strconv.Atoi(v[0]); err == nil && n >= c.limitMin && n <= c.limitMax {
+			// A next link that asks for more than the page before it
+			// could hold gives no leave to send more.
+			if r.pageLimit > 0 && n > r.pageLimit {
+				return r.pageLimit, ruleLimit, fmt.Sprintf("a next page of a list of limit=%d, whose link asks %s", r.pageLimit, asked)
+			}
 			return n, ruleLimit, asked
 		}
 	}
 	return c.limitMax, ruleLimitBad, asked
+}
+
+// judgeList checks x, a 200 of the list of res asked for by r, against
+// what holds for every page of a list: its ids are unique, and it holds
+// no more items than its limit.
+func (h *harness) judgeList(res *spec.Resource, r *request, x *exchange) error {
+	x.limit = h.listLimit(res, r)
+	items, err := x.items()
+	if err != nil {
+		return err
+	}
+	seen := make(map[string]bool, len(items))
+	for _, it := range items {
+		id := it.id(res.IDProperty)
+		if id == "" {
+			continue
+		}
+		if seen[id] {
+			return h.broken(x, ruleUniqueIDs, fmt.Sprintf("%s %s appears more than once", res.IDProperty, id))
+		}
+		seen[id] = true
+	}
+	if x.limit > 0 && len(items) > x.limit {
+		return h.broken(x, ruleListLimit, fmt.Sprintf("%s: %d items, want at most %d", describeLimit(res, r, x.limit), len(items), x.limit))
+	}
+	return nil
+}
+
+// describeLimit says how the limit of a page of the list of res asked for
+// by r came about, for messages.
+func describeLimit(res *spec.Resource, r *request, limit int) string {
+	values, _ := url.ParseQuery(r.query)
+	v, ok := values[res.Paging.Limit]
+	switch {
+	case ok && r.pageLimit > 0:
+		return fmt.Sprintf("a next page of a list of %s=%d, whose link asks %s=%s", res.Paging.Limit, r.pageLimit, res.Paging.Limit, strings.Join(v, ","))
+	case r.pageLimit > 0:
+		return fmt.Sprintf("a next page of a list of %s=%d", res.Paging.Limit, r.pageLimit)
+	case ok:
+		return res.Paging.Limit + "=" + strings.Join(v, "&"+res.Paging.Limit+"=")
+	}
+	return fmt.Sprintf("no %s, whose default is %d", res.Paging.Limit, limit)
 }
 
 // documents reports whether the operation of id documents status.
@@ -104,8 +151,10 @@ func (h *harness) documents(id string, status int) bool {
 }
 
 // listLimit returns the most items a page of a list asked for by r may
-// hold, or 0 when the list has no limit: the limit asked for when the
-// document allows it, else the largest or the default.
+// hold, or 0 when nothing bounds it: the limit asked for when the
+// document allows it, and no more than the page before it for a page a
+// next link led to; without one, the default the document gives, else its
+// largest limit. A server may clamp a limit out of range to the largest.
 func (h *harness) listLimit(res *spec.Resource, r *request) int {
 	p := res.Paging
 	if p.Limit == "" {
@@ -113,16 +162,22 @@ func (h *harness) listLimit(res *spec.Resource, r *request) int {
 	}
 	values, _ := url.ParseQuery(r.query)
 	v, ok := values[p.Limit]
+	n := p.Max
 	switch {
 	case !ok && r.pageLimit > 0:
 		return r.pageLimit
+	case !ok && p.LimitSchema.Default != nil:
+		n = p.Default
 	case !ok:
-		return p.Default
+	default:
+		if asked, err := strconv.Atoi(v[0]); err == nil && len(v) == 1 && asked >= p.Min && (p.Max == 0 || asked <= p.Max) {
+			n = asked
+		}
 	}
-	if n, err := strconv.Atoi(v[0]); err == nil && len(v) == 1 && n >= p.Min && (p.Max == 0 || n <= p.Max) {
-		return n
+	if r.pageLimit > 0 && (n == 0 || n > r.pageLimit) {
+		n = r.pageLimit
 	}
-	return p.Max
+	return n
 }
 
 // validate checks the answer of x against the document: a status

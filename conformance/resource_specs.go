@@ -36,3 +36,35 @@ func (s *suite) describeResources() {
 		})
 	}
 }
+
+// describeLists declares the checks of every list but the Petstore's,
+// which its own checks judge: it honours its limit and its filters.
+func (s *suite) describeLists() {
+	for _, res := range s.contract.Resources {
+		if !s.contract.genericList(res) || !s.runs(opLabels(res.List)...) {
+			continue
+		}
+		values := filterValues(res)
+		if res.Paging.Limit == "" && len(values) == 0 {
+			continue
+		}
+		Describe("list "+res.List.ID+" of "+res.Name, Label(opLabels(res.List, "list", "res:"+res.Name)...), func() {
+			BeforeEach(func() { verdict(s.h.served(res.List)) })
+			if res.Paging.Limit != "" {
+				It("returns as many items as its limit asks, when that many exist", func(ctx SpecContext) {
+					verdict(s.h.checkListLimit(ctx, res))
+				})
+			}
+			if len(values) > 0 {
+				var entries []TableEntry
+				for _, fv := range values {
+					entries = append(entries, Entry(fv.name(), fv))
+				}
+				DescribeTable("returns only items of the value a filter asks for",
+					func(ctx SpecContext, fv filterValue) {
+						verdict(s.h.checkListFilter(ctx, res, fv))
+					}, entries)
+			}
+		})
+	}
+}

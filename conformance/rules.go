@@ -58,6 +58,8 @@ var (
 	ruleOpAuth        = rule{"operation.auth", "an operation that requires a key answers 401 with an Error body without one, with a wrong one, and with one near the run's key: in another case, with a character more or less, empty, or in a place the document does not give (interface §5)"}
 	ruleOpOptionalKey = rule{"operation.optional-key", "an operation whose security has an empty alternative, so that the key is optional, answers a valid request without one"}
 	ruleOpInvalid     = rule{"operation.invalid-request", "a request that breaks the schema (a required property left out, a wrong type, a value outside an enumeration or past a bound) gets a documented 4xx with an Error body"}
+	ruleListLimit     = rule{"list.limit", "a list returns at most its limit, the one asked for or the default the document gives, and exactly as many items when that many exist; a page a next link leads to holds no more than the page before it could"}
+	ruleListFilter    = rule{"list.filter", "a list filtered by a property returns only items whose property has the value asked for, and some when the unfiltered list shows one"}
 	ruleItemCreate    = rule{"resource.create", "a resource's create operation answers a valid item with a documented 2xx and the item created: an id, and every property sent"}
 	ruleItemRead      = rule{"resource.read-back", "an item created reads back with every property that was sent"}
 	ruleItemListed    = rule{"resource.listed", "an item created is listed, unchanged"}

@@ -161,5 +161,6 @@ func (s *suite) register() {
 	}
 	s.describeOperations()
 	s.describeCredentials()
+	s.describeLists()
 	s.describeResources()
 }

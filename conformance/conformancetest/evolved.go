@@ -102,6 +102,30 @@ var BrokenEvolvedServers = []BrokenEvolvedServer{
 		Check: "operation getInventory", Rule: "operation.auth", Words: "getInventory with no key: status 200, want 401",
 	},
 	{
+		Name: "ignores the limit of orders",
+		Doc:  EvolvedOps,
+		Fault: RewriteRequest(func(r *http.Request) {
+			if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/store/orders") {
+				q := r.URL.Query()
+				q.Del("limit")
+				r.URL.RawQuery = q.Encode()
+			}
+		}),
+		Check: "list listOrders of orders returns as many items as its limit asks", Rule: "list.limit", Words: "limit=",
+	},
+	{
+		Name: "ignores the status filter of orders",
+		Doc:  EvolvedOps,
+		Fault: RewriteRequest(func(r *http.Request) {
+			if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/store/orders") {
+				q := r.URL.Query()
+				q.Del("status")
+				r.URL.RawQuery = q.Encode()
+			}
+		}),
+		Check: "list listOrders of orders returns only items of the value a filter asks for", Rule: "list.filter", Words: "asked for status=",
+	},
+	{
 		Name: "counts the inventory in words",
 		Doc:  EvolvedOps,
 		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {

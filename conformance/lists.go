@@ -1,0 +1,181 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/petstore/contract/spec"
+)
+
+// The checks of every list of the document: a page holds as many items
+// as its limit asks, when that many exist, and a filter returns only the
+// items of the value asked for. The client holds each page to at most its
+// limit, whatever check asked for it.
+
+// censusLimit is the limit the suite counts the items of a list with: the
+// largest the document allows, or 100 where it sets none.
+func censusLimit(p spec.Paging) int {
+	if p.Max > 0 {
+		return p.Max
+	}
+	return 100
+}
+
+// genericList reports whether the generic checks of lists judge the list
+// of res: all lists but the Petstore's listPets, which its own checks
+// judge where the document has the Petstore's operations.
+func (c contract) genericList(res *spec.Resource) bool {
+	return res.List != nil && !(c.petstore && res.List.ID == spec.ListPets)
+}
+
+// listPage sends a list of res with query, with the path parameters of
+// its collection, and returns the answer and its items; an answer that is
+// not a 200 breaks rule r.
+func (h *harness) listPage(ctx context.Context, res *spec.Resource, query url.Values, r rule) (*exchange, []item, error) {
+	params, err := h.collectionParams(ctx, res)
+	if err != nil {
+		return nil, nil, err
+	}
+	x, err := h.send(ctx, h.opRequest(res.List, params, query, nil))
+	if err != nil {
+		return x, nil, err
+	}
+	if err := x.require(x.status == http.StatusOK, r, fmt.Sprintf("%s %s: status %d, want 200", res.List.ID, query.Encode(), x.status)); err != nil {
+		return x, nil, err
+	}
+	items, err := x.items()
+	return x, items, err
+}
+
+// checkListLimit lists the items of res with a limit below the number
+// listed, and without one where the document gives a default: each page
+// must hold as many items as asked for, or all of them when fewer exist.
+func (h *harness) checkListLimit(ctx context.Context, res *spec.Resource) error {
+	p := res.Paging
+	count := url.Values{p.Limit: {strconv.Itoa(censusLimit(p))}}
+	_, before, err := h.listPage(ctx, res, count, ruleListLimit)
+	if err != nil {
+		return err
+	}
+	hi := min(len(before)-1, censusLimit(p)-1)
+	if hi < p.Min {
+		return skipf("the list of %s shows %d items: too few to tell whether %s is honoured", res.Name, len(before), p.Limit)
+	}
+	limit := p.Min + h.rnd.IntN(hi-p.Min+1)
+	x, page, err := h.listPage(ctx, res, url.Values{p.Limit: {strconv.Itoa(limit)}}, ruleListLimit)
+	if err != nil {
+		return err
+	}
+	var plain *exchange
+	var plainPage []item
+	if p.LimitSchema.Default != nil {
+		if plain, plainPage, err = h.listPage(ctx, res, url.Values{}, ruleListLimit); err != nil {
+			return err
+		}
+	}
+	_, after, err := h.listPage(ctx, res, count, ruleListLimit)
+	if err != nil {
+		return err
+	}
+	// Others may remove items meanwhile: judge by the fewer.
+	available := min(len(before), len(after))
+	if err := x.require(len(page) >= min(limit, available), ruleListLimit, fmt.Sprintf("%s=%d gave %d items, but %d exist (seen with %s=%d)", p.Limit, limit, len(page), available, p.Limit, censusLimit(p))); err != nil {
+		return err
+	}
+	if plain == nil {
+		return nil
+	}
+	return plain.require(len(plainPage) >= min(p.Default, available), ruleListLimit, fmt.Sprintf("without %s, whose default is %d, the list gave %d items, but %d exist (seen with %s=%d)", p.Limit, p.Default, len(plainPage), available, p.Limit, censusLimit(p)))
+}
+
+// filterValue is a value a check of a filter asks for: one of its
+// enumeration, or, where value is "", one a listed item has.
+type filterValue struct {
+	filter spec.Filter
+	value  string
+}
+
+// filterValues returns the values the checks of the filters of res ask
+// for: each value of an enumeration, or a sample of a long one; true and
+// false; and for a number, one a listed item has. A string filter without
+// an enumeration may search rather than match, so it is not judged.
+func filterValues(res *spec.Resource) []filterValue {
+	var out []filterValue
+	for _, f := range res.Filters {
+		switch t := spec.TypeOf(f.Schema); {
+		case len(f.Enum()) > 0:
+			for _, v := range sampleOf(f.Enum()) {
+				out = append(out, filterValue{f, v})
+			}
+		case t == "boolean":
+			out = append(out, filterValue{f, "true"}, filterValue{f, "false"})
+		case t == "integer" || t == "number":
+			out = append(out, filterValue{f, ""})
+		}
+	}
+	return out
+}
+
+// name names a filterValue in a check's name.
+func (fv filterValue) name() string {
+	if fv.value == "" {
+		return fv.filter.Name() + "= a value a listed item has"
+	}
+	return fv.filter.Name() + "=" + fv.value
+}
+
+// checkListFilter lists the items of res filtered by fv: each must have
+// the value asked for, and some must come back when the unfiltered list
+// shows one that has it. Another client may change that one meanwhile: a
+// fresh listing judges again.
+func (h *harness) checkListFilter(ctx context.Context, res *spec.Resource, fv filterValue) error {
+	name := fv.filter.Name()
+	count := url.Values{}
+	if p := res.Paging; p.Limit != "" {
+		count.Set(p.Limit, strconv.Itoa(censusLimit(p)))
+	}
+	for attempt := 1; ; attempt++ {
+		_, census, err := h.listPage(ctx, res, count, ruleListFilter)
+		if err != nil {
+			return err
+		}
+		value := fv.value
+		var shown *item
+		for _, it := range census {
+			if v, ok := it[name]; ok && v != nil && (value == "" || valueText(v) == value) {
+				shown, value = &it, valueText(v)
+				break
+			}
+		}
+		if value == "" {
+			return skipf("no %s listed has %s, to filter the list by", singularOf(res), name)
+		}
+		query := url.Values{name: {value}}
+		for k, v := range count {
+			query[k] = v
+		}
+		var x *exchange
+		found, err := h.settle(ctx, func() (bool, error) {
+			var page []item
+			var err error
+			if x, page, err = h.listPage(ctx, res, query, ruleListFilter); err != nil {
+				return false, err
+			}
+			for _, it := range page {
+				if err := x.require(valueText(it[name]) == value, ruleListFilter, fmt.Sprintf("asked for %s=%s, got %s", name, value, it)); err != nil {
+					return false, err
+				}
+			}
+			return shown == nil || len(page) > 0, nil
+		})
+		switch {
+		case err != nil || found:
+			return err
+		case attempt == 2:
+			return x.require(false, ruleListFilter, fmt.Sprintf("the list shows %s, but %s=%s returns no %s, again when listed afresh", *shown, name, value, singularOf(res)))
+		}
+	}
+}
