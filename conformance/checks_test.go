@@ -153,6 +153,15 @@ func genericChecks(c contract, key string) []namedCheck {
 		}
 	}
 	for _, res := range c.Resources {
+		if res.List == nil {
+			continue
+		}
+		add("list "+res.List.ID+" walked", false, true, func(h *harness, ctx context.Context) error { return h.checkPages(ctx, res, nil, true) })
+		add("list "+res.List.ID+" walked read-only", false, false, func(h *harness, ctx context.Context) error { return h.checkPages(ctx, res, nil, false) })
+		for _, f := range walkFilters(res) {
+			add("list "+res.List.ID+" walked by "+f.Name(), false, true, func(h *harness, ctx context.Context) error { return h.checkPages(ctx, res, &f, true) })
+			add("list "+res.List.ID+" walked read-only by "+f.Name(), false, false, func(h *harness, ctx context.Context) error { return h.checkPages(ctx, res, &f, false) })
+		}
 		if !c.genericList(res) {
 			continue
 		}

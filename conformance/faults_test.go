@@ -43,6 +43,20 @@ func nearMissCheck(tb testing.TB, name string) check {
 	}
 }
 
+// pagesCheck returns the check of a walk through the pages of pets,
+// filtered by status or not, creating pets to look for.
+func pagesCheck(filtered bool) check {
+	return func(h *harness, ctx context.Context) error {
+		res := h.contract.Resource("pets")
+		var f *spec.Filter
+		if filtered {
+			status, _ := res.Filter("status")
+			f = &status
+		}
+		return h.checkPages(ctx, res, f, true)
+	}
+}
+
 // invalidBodyOf returns the body of invalidBodies of that name.
 func invalidBodyOf(tb testing.TB, name string) string {
 	tb.Helper()
@@ -84,6 +98,13 @@ func brokenChecks(tb testing.TB) map[string]check {
 			return h.checkStatusFilter(ctx, "pending")
 		},
 		"caps every page at 50 pets, whatever limit asks": (*harness).checkFullPage,
+		"skips a pet between pages":                       pagesCheck(false),
+		"shows a pet on two pages":                        pagesCheck(false),
+		"links the third page back to the second":         pagesCheck(false),
+		"links each later page to itself":                 pagesCheck(false),
+		"drops the status filter from its next links":     pagesCheck(true),
+		"links the last page to an empty one":             pagesCheck(false),
+		"asks for more pets in each next link":            pagesCheck(false),
 		"ignores the status filter": func(h *harness, ctx context.Context) error {
 			return h.checkStatusFilter(ctx, "sold")
 		},

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/spec"
 )
 
 // TestGapsBreakStrictRules: a server whose gap decisions differ from
@@ -143,4 +145,53 @@ func TestSettle(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+}
+
+// TestPagesOfCorrectServers: a walk through pages passes a deployment
+// that pages otherwise than petmock: by offset, in pages of 360 pets, with
+// another client removing pets meanwhile, or a moment late to show what
+// was created; one that links no page to the next skips the walk, saying
+// why.
+func TestPagesOfCorrectServers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		server func(tb testing.TB) http.Handler
+		skips  bool
+	}{
+		{"petmock's cursors", ct.Petmock, false},
+		{"offsets", func(testing.TB) http.Handler { return ct.NewAltServer(ct.AltConfig{Paging: "/v1/pets"}) }, false},
+		{"offsets over 360 pets", func(testing.TB) http.Handler { return ct.NewAltServer(ct.AltConfig{Pets: 360, Paging: "/v1/pets"}) }, false},
+		{"offsets while another client removes pets now and then", func(testing.TB) http.Handler {
+			return ct.NewAltServer(ct.AltConfig{Paging: "/v1/pets", Thinning: 12})
+		}, false},
+		{"offsets, created pets shown 300ms late", func(testing.TB) http.Handler {
+			return ct.NewAltServer(ct.AltConfig{Paging: "/v1/pets", Lag: 300 * time.Millisecond})
+		}, false},
+		{"no links", func(tb testing.TB) http.Handler { return ct.GapsFilledDifferently(ct.Petmock(tb)) }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := judgeOver(t, tc.server(t), Config{Settle: 3 * time.Second})
+			ctx := checkContext(t)
+			res := h.contract.Resource("pets")
+			status, _ := res.Filter("status")
+			for _, f := range []*spec.Filter{nil, &status} {
+				for _, create := range []bool{true, false} {
+					err := h.checkPages(ctx, res, f, create)
+					what := fmt.Sprintf("filter %v, create %v", f != nil, create)
+					switch {
+					case tc.skips:
+						wantSkipped(t, what, err, "carries no rel=\"next\" link")
+					case err != nil:
+						t.Errorf("%s: %v", what, err)
+					}
+				}
+			}
+		})
+	}
+	// Another client that removes a pet during every walk leaves nothing
+	// to judge: the walk says so, and breaks no rule.
+	h := judgeOver(t, ct.NewAltServer(ct.AltConfig{Paging: "/v1/pets", Thinning: 3}), Config{})
+	wantSkipped(t, "a list that changes during every walk", h.checkPages(checkContext(t), h.contract.Resource("pets"), nil, true), "changed during every walk of its pages")
 }

@@ -39,6 +39,11 @@ func (h *harness) listPage(ctx context.Context, res *spec.Resource, query url.Va
 	if err != nil {
 		return nil, nil, err
 	}
+	return h.listPageOf(ctx, res, params, query, r)
+}
+
+// listPageOf is listPage with the path parameters params.
+func (h *harness) listPageOf(ctx context.Context, res *spec.Resource, params map[string]string, query url.Values, r rule) (*exchange, []item, error) {
 	x, err := h.send(ctx, h.opRequest(res.List, params, query, nil))
 	if err != nil {
 		return x, nil, err

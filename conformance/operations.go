@@ -232,6 +232,12 @@ func statusList(statuses []int) string {
 // that it was created, and returns it with the path parameters of its
 // collection.
 func (h *harness) createItem(ctx context.Context, res *spec.Resource) (item, map[string]string, error) {
+	return h.createItemWith(ctx, res, nil)
+}
+
+// createItemWith is createItem, with edit, if not nil, changing the body
+// made from the document before it is sent.
+func (h *harness) createItemWith(ctx context.Context, res *spec.Resource, edit func(body map[string]any)) (item, map[string]string, error) {
 	if res.CreateOp == nil {
 		return nil, nil, skipf("%s has no create operation to make an item with", res.Name)
 	}
@@ -242,6 +248,9 @@ func (h *harness) createItem(ctx context.Context, res *spec.Resource) (item, map
 	body, err := h.body(ctx, res.CreateOp)
 	if err != nil {
 		return nil, nil, err
+	}
+	if edit != nil {
+		edit(body)
 	}
 	x, err := h.send(ctx, h.opRequest(res.CreateOp, params, nil, body))
 	if err != nil {

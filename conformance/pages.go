@@ -31,6 +31,10 @@ type walked struct {
 	end  walkEnd
 	last *exchange
 	why  string
+	// full says that the walk was cut at a last page as full as its
+	// limit that links to no next one: the list may end there, or go on
+	// in pages the suite cannot reach.
+	full bool
 }
 
 // walk visits first, an answer of listPets, then each page that its
@@ -67,8 +71,17 @@ func (h *harness) walkItems(ctx context.Context, first *exchange, r rule, visit 
 
 // walkPages is walk, whatever the items: visit returns whether to go on,
 // and the number of items of the page.
+//
+// Whatever the check, a walk holds the links to what every walk needs: a
+// next link never leads back to a page the walk has visited, and a page
+// shorter than its limit, the last, links to no next page: one that does,
+// to a page that holds nothing and links nowhere, has its link on the
+// last page.
 func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit func(x *exchange) (bool, int, error)) (walked, error) {
 	x := first
+	visited := map[string]bool{first.url: true}
+	var before *exchange // the page that linked to x
+	beforeN := 0         // its items
 	for pages := 1; ; pages++ {
 		if x.status != http.StatusOK {
 			return walked{}, h.broken(x, r, fmt.Sprintf("status %d, want 200", x.status))
@@ -77,6 +90,8 @@ func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit 
 		switch {
 		case err != nil:
 			return walked{}, err
+		case n == 0 && before != nil && before.limit > 0 && beforeN < before.limit && linkTarget(x.header, "next") == "":
+			return walked{}, h.broken(before, rulePagesEnd, fmt.Sprintf("a page of %d items, fewer than its limit of %d, links to a next page, %s, which holds none and links nowhere: the link is on the last page", beforeN, before.limit, x.url))
 		case !more:
 			return walked{end: walkStopped, last: x}, nil
 		}
@@ -84,7 +99,7 @@ func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit 
 			if x.limit == 0 || n < x.limit {
 				return walked{end: walkComplete, last: x}, nil
 			}
-			return walked{end: walkCut, last: x, why: fmt.Sprintf("a page of %d items, as many as its limit, carries no rel=\"next\" link, and the interface does not show how else to request the next page", n)}, nil
+			return walked{end: walkCut, last: x, full: true, why: fmt.Sprintf("a page of %d items, as many as its limit, carries no rel=\"next\" link, and the interface does not show how else to request the next page", n)}, nil
 		}
 		if pages == maxWalk {
 			return walked{end: walkCut, last: x, why: fmt.Sprintf("the walk stops after %d pages", maxWalk)}, nil
@@ -95,8 +110,11 @@ func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit 
 			return walked{}, err
 		case next == nil:
 			return walked{end: walkCut, last: x, why: why}, nil
+		case visited[next.url]:
+			return walked{}, h.broken(x, rulePagesLoop, fmt.Sprintf("the next link of page %d leads back to %s, a page this walk has visited: the walk would never end", pages, next.url))
 		}
-		x = next
+		visited[next.url] = true
+		before, beforeN, x = x, n, next
 	}
 }
 

@@ -2,6 +2,8 @@ package conformance
 
 import (
 	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/petstore/contract/spec"
 )
 
 // describeResources declares the checks of every resource the document
@@ -37,20 +39,33 @@ func (s *suite) describeResources() {
 	}
 }
 
-// describeLists declares the checks of every list but the Petstore's,
-// which its own checks judge: it honours its limit and its filters.
+// describeLists declares the checks of every list: it honours its limit
+// and its filters, but the Petstore's listPets, which its own checks
+// judge; and a walk through its pages, filtered or not, sees each item
+// once, those the run created among them. Where the run may create, the
+// walks create items to look for, so that they span pages.
 func (s *suite) describeLists() {
+	create := s.runs(LabelMutating)
+	walkLabels := []string{"pagination"}
+	if create {
+		walkLabels = append(walkLabels, LabelMutating)
+	}
 	for _, res := range s.contract.Resources {
-		if !s.contract.genericList(res) || !s.runs(opLabels(res.List)...) {
+		if res.List == nil || !s.runs(opLabels(res.List)...) {
 			continue
 		}
-		values := filterValues(res)
-		if res.Paging.Limit == "" && len(values) == 0 {
-			continue
+		generic := s.contract.genericList(res)
+		var values []filterValue
+		if generic {
+			values = filterValues(res)
+		}
+		walks := []TableEntry{Entry("every item", walkOf{})}
+		for _, f := range walkFilters(res) {
+			walks = append(walks, Entry("filtered by "+f.Name(), walkOf{&f}))
 		}
 		Describe("list "+res.List.ID+" of "+res.Name, Label(opLabels(res.List, "list", "res:"+res.Name)...), func() {
 			BeforeEach(func() { verdict(s.h.served(res.List)) })
-			if res.Paging.Limit != "" {
+			if generic && res.Paging.Limit != "" {
 				It("returns as many items as its limit asks, when that many exist", func(ctx SpecContext) {
 					verdict(s.h.checkListLimit(ctx, res))
 				})
@@ -65,6 +80,13 @@ func (s *suite) describeLists() {
 						verdict(s.h.checkListFilter(ctx, res, fv))
 					}, entries)
 			}
+			DescribeTable("walks its pages to the end through their next links, each item once", Label(walkLabels...),
+				func(ctx SpecContext, w walkOf) {
+					verdict(s.h.checkPages(ctx, res, w.filter, create))
+				}, walks)
 		})
 	}
 }
+
+// walkOf is the filter of a walk through a list's pages, nil for none.
+type walkOf struct{ filter *spec.Filter }

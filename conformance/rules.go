@@ -60,6 +60,10 @@ var (
 	ruleOpInvalid     = rule{"operation.invalid-request", "a request that breaks the schema (a required property left out, a wrong type, a value outside an enumeration or past a bound) gets a documented 4xx with an Error body"}
 	ruleListLimit     = rule{"list.limit", "a list returns at most its limit, the one asked for or the default the document gives, and exactly as many items when that many exist; a page a next link leads to holds no more than the page before it could"}
 	ruleListFilter    = rule{"list.filter", "a list filtered by a property returns only items whose property has the value asked for, and some when the unfiltered list shows one"}
+	rulePagesRepeat   = rule{"pagination.repeat", "walking a list's next links shows each item once"}
+	rulePagesComplete = rule{"pagination.complete", "walking a list's next links to its end shows every item it holds: those listed before and after the walk, and those the run created"}
+	rulePagesLoop     = rule{"pagination.loop", "a next link never leads back to a page the walk has visited"}
+	rulePagesEnd      = rule{"pagination.end", "the last page links to no next page: a page shorter than its limit does not link on to a page that holds nothing"}
 	ruleItemCreate    = rule{"resource.create", "a resource's create operation answers a valid item with a documented 2xx and the item created: an id, and every property sent"}
 	ruleItemRead      = rule{"resource.read-back", "an item created reads back with every property that was sent"}
 	ruleItemListed    = rule{"resource.listed", "an item created is listed, unchanged"}

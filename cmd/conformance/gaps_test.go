@@ -29,6 +29,8 @@ var gapServers = []struct {
 	{name: "150 pets, later pages by ?offset= without links", start: ct.Alt(ct.AltConfig{Pets: 150})},
 	{name: "360 pets, later pages through links to another path", start: ct.Alt(ct.AltConfig{Pets: 360, Paging: "/v1/pages/pets"})},
 	{name: "360 pets, later pages through links to another origin", start: ct.Alt(ct.AltConfig{Pets: 360, Paging: "https://pages.petstore.invalid/v1/pets"})},
+	{name: "later pages by ?offset= through links to /v1/pets", start: ct.Alt(ct.AltConfig{Paging: "/v1/pets"})},
+	{name: "later pages by ?offset=, while another client removes pets", start: ct.Alt(ct.AltConfig{Paging: "/v1/pets", Thinning: 12})},
 	{name: "Deprecation and Sunset dates of its own", start: ct.Alt(ct.AltConfig{Deprecation: true})},
 	{name: "created pets show after 300ms", start: ct.Alt(ct.AltConfig{Lag: 300 * time.Millisecond})},
 	{name: "pets changed and removed by another client", start: ct.Alt(ct.AltConfig{Churn: true})},

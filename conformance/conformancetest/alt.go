@@ -48,6 +48,10 @@ type AltConfig struct {
 	// Deprecation sends Deprecation and Sunset on getPet answers, RFC
 	// 9745 and RFC 8594, with a deprecation date other than petmock's.
 	Deprecation bool
+	// Thinning plays another client that, on every Thinning-th list,
+	// removes the seeded pet of the lowest id left: with pages by offset,
+	// a walk meanwhile may then miss a pet.
+	Thinning int
 
 	// Faults: each breaks one rule of the interface.
 
@@ -66,6 +70,12 @@ type AltConfig struct {
 	// CapLimit makes a page hold at most CapLimit pets, whatever limit
 	// asks.
 	CapLimit int
+	// PageFault breaks the next links, with Paging set: "skip" leaves a
+	// pet out between pages, "repeat" shows a pet again, "loop" links a
+	// third page back to the second, "lose-filter" leaves the status out
+	// of the link, "link-last" links the last page to an empty one, and
+	// "grow-limit" asks the next page for more than the first.
+	PageFault string
 }
 
 // altPet is a pet as an AltServer keeps it.
@@ -93,12 +103,13 @@ func (p altPet) MarshalJSON() ([]byte, error) {
 type AltServer struct {
 	cfg AltConfig
 
-	mu       sync.Mutex // guards pets, nextID, read, touched, requests and retryAt
+	mu       sync.Mutex // guards pets, nextID, read, touched, requests, lists and retryAt
 	pets     map[int64]altPet
 	nextID   int64
 	read     int            // seeded pets read so far, for churn
 	touched  map[int64]bool // seeded pets churn has played with
 	requests int
+	lists    int       // lists served, for thinning
 	retryAt  time.Time // a request before it gets 429
 }
 
@@ -186,6 +197,10 @@ func (s *AltServer) list(w http.ResponseWriter, r *http.Request) {
 	status := q.Get("status")
 
 	s.mu.Lock()
+	s.lists++
+	if s.cfg.Thinning > 0 && s.lists%s.cfg.Thinning == 0 {
+		s.thin()
+	}
 	if s.cfg.StatusIgnoresLimit && status != "" {
 		limit = len(s.pets)
 	}
@@ -204,14 +219,41 @@ func (s *AltServer) list(w http.ResponseWriter, r *http.Request) {
 	slices.SortFunc(all, func(a, b altPet) int { return int(a.id - b.id) })
 
 	page := all[min(offset, len(all)):min(offset+limit, len(all))]
-	if more := offset+limit < len(all); more && s.cfg.Paging != "" {
+	more := offset+limit < len(all)
+	if (more || s.cfg.PageFault == "link-last" && offset < len(all)) && s.cfg.Paging != "" {
 		next := url.Values{"offset": {strconv.Itoa(offset + limit)}, "limit": {strconv.Itoa(limit)}}
-		if q.Has("status") {
+		switch s.cfg.PageFault {
+		case "skip":
+			next.Set("offset", strconv.Itoa(offset+limit+1))
+		case "repeat":
+			next.Set("offset", strconv.Itoa(offset+limit-1))
+		case "loop":
+			if offset >= 2*limit {
+				next.Set("offset", strconv.Itoa(offset-limit))
+			}
+		case "grow-limit":
+			next.Set("limit", strconv.Itoa(limit*2+1))
+		}
+		if q.Has("status") && s.cfg.PageFault != "lose-filter" {
 			next.Set("status", status)
 		}
 		w.Header().Set("Link", "<"+s.cfg.Paging+"?"+next.Encode()+`>; rel="next"`)
 	}
 	altJSON(w, http.StatusOK, page)
+}
+
+// thin removes the seeded pet of the lowest id left, as another client
+// might. s.mu is held.
+func (s *AltServer) thin() {
+	var lowest int64 = -1
+	for id, p := range s.pets {
+		if p.seeded && (lowest < 0 || id < lowest) {
+			lowest = id
+		}
+	}
+	if lowest >= 0 {
+		delete(s.pets, lowest)
+	}
 }
 
 // create serves createPet: no default status, no Location.

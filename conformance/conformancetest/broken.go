@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -187,6 +188,52 @@ var BrokenServers = []BrokenServer{
 		Name:  "caps every page at 50 pets, whatever limit asks",
 		Fault: Alt(AltConfig{Pets: 150, CapLimit: 50}),
 		Check: "returns a full page when more pets exist", Rule: "limit.honoured",
+	},
+	{
+		// Pages by offset, each next link a pet too far.
+		Name:  "skips a pet between pages",
+		Fault: Alt(AltConfig{Paging: "/v1/pets", PageFault: "skip"}),
+		Check: "walks its pages to the end through their next links, each item once every item", Rule: "pagination.complete",
+	},
+	{
+		Name:  "shows a pet on two pages",
+		Fault: Alt(AltConfig{Paging: "/v1/pets", PageFault: "repeat"}),
+		Check: "walks its pages to the end through their next links, each item once", Rule: "pagination.repeat",
+	},
+	{
+		Name:  "links the third page back to the second",
+		Fault: Alt(AltConfig{Paging: "/v1/pets", PageFault: "loop"}),
+		Check: "walks its pages to the end through their next links, each item once every item", Rule: "pagination.loop",
+	},
+	{
+		// petmock's cursors, each later page linking to itself.
+		Name: "links each later page to itself",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if IsList(r) && r.URL.Query().Has("cursor") && rec.Header().Get("Link") != "" {
+				rec.Header().Set("Link", "<"+r.URL.RequestURI()+`>; rel="next"`)
+			}
+		}),
+		Check: "walks its pages to the end through their next links, each item once every item", Rule: "pagination.loop",
+	},
+	{
+		// petmock's cursors, the filter left out of the link.
+		Name: "drops the status filter from its next links",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if link := rec.Header().Get("Link"); IsList(r) && link != "" {
+				rec.Header().Set("Link", statusLeftOut.ReplaceAllString(link, ""))
+			}
+		}),
+		Check: "walks its pages to the end through their next links, each item once filtered by status", Rule: "list.filter",
+	},
+	{
+		Name:  "links the last page to an empty one",
+		Fault: Alt(AltConfig{Paging: "/v1/pets", PageFault: "link-last"}),
+		Check: "walks its pages to the end through their next links, each item once", Rule: "pagination.end",
+	},
+	{
+		Name:  "asks for more pets in each next link",
+		Fault: Alt(AltConfig{Paging: "/v1/pets", PageFault: "grow-limit"}),
+		Check: "walks its pages to the end through their next links, each item once", Rule: "limit.honoured",
 	},
 	{
 		Name:  "ignores the status filter",
@@ -403,3 +450,6 @@ var BrokenServers = []BrokenServer{
 		Check: "gives each pet one id", Rule: "list.unique-ids",
 	},
 }
+
+// statusLeftOut finds the status of a next link, to leave it out.
+var statusLeftOut = regexp.MustCompile(`&status=[^&>]*`)

@@ -138,9 +138,10 @@ func ReplaceBody(method, body string) func(r *http.Request) {
 	}
 }
 
-// Lagging keeps each item created out of every answer for lag: a
+// Lagging keeps each item created out of the reads of it for lag: a
 // deployment whose reads catch up with its writes a little later, as the
-// interface allows.
+// interface allows. A read it would refuse, such as one without a key, is
+// refused all the same.
 func Lagging(next http.Handler, lag time.Duration) http.Handler {
 	var mu sync.Mutex                 // guards created
 	created := map[string]time.Time{} // path of an item, to when it was created
@@ -148,13 +149,14 @@ func Lagging(next http.Handler, lag time.Duration) http.Handler {
 		mu.Lock()
 		at, ok := created[r.URL.Path]
 		mu.Unlock()
-		if ok && r.Method == http.MethodGet && time.Since(at) < lag {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusNotFound)
-			w.Write([]byte(`{"code":"E404","message":"not yet","status":404}`))
-			return
-		}
 		Intercept(next, func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if ok && r.Method == http.MethodGet && rec.Code == http.StatusOK && time.Since(at) < lag {
+				rec.Header().Set("Content-Type", "application/json")
+				rec.Header().Del("Location")
+				rec.Code = http.StatusNotFound
+				rec.Body = bytes.NewBufferString(`{"code":"E404","message":"not yet","status":404}`)
+				return
+			}
 			if r.Method == http.MethodPost && rec.Code == http.StatusCreated {
 				if loc := rec.Header().Get("Location"); loc != "" {
 					if i := strings.Index(loc, "/v1/"); i >= 0 {
