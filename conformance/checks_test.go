@@ -156,6 +156,12 @@ func genericChecks(c contract, key string) []namedCheck {
 		if res.List == nil {
 			continue
 		}
+		if res.Read != nil {
+			add("list "+res.List.ID+" read through "+res.Read.ID, false, false, func(h *harness, ctx context.Context) error { return h.checkListedReadsSame(ctx, res, nil) })
+			for _, f := range walkFilters(res) {
+				add("list "+res.List.ID+" by "+f.Name()+" read through "+res.Read.ID, false, false, func(h *harness, ctx context.Context) error { return h.checkListedReadsSame(ctx, res, &f) })
+			}
+		}
 		add("list "+res.List.ID+" walked", false, true, func(h *harness, ctx context.Context) error { return h.checkPages(ctx, res, nil, true) })
 		add("list "+res.List.ID+" walked read-only", false, false, func(h *harness, ctx context.Context) error { return h.checkPages(ctx, res, nil, false) })
 		for _, f := range walkFilters(res) {
@@ -183,6 +189,9 @@ func genericChecks(c contract, key string) []namedCheck {
 		if res.Delete != nil {
 			add("resource "+res.Name+" deleted", false, true, func(h *harness, ctx context.Context) error { return h.checkItemDeleted(ctx, res) })
 		}
+	}
+	if len(c.Resources) > 0 {
+		add("items kept to the end", false, true, (*harness).checkKept)
 	}
 	return out
 }

@@ -34,6 +34,7 @@ type harness struct {
 
 	coverage            *coverage         // the answers seen, by operation
 	samples             map[string]sample // by resource; Ginkgo runs specs one at a time
+	kept                []keptItem        // items to read again at the end, earliest first; as samples
 	creates             atomic.Int64      // POST requests sent
 	named               atomic.Int64      // pets named so far
 	transportFailures   atomic.Int64      // requests without a complete answer

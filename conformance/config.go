@@ -28,6 +28,11 @@ const (
 	// DefaultSettle is how long a created pet may take to show in getPet
 	// and listPets.
 	DefaultSettle = 3 * time.Second
+	// DefaultRecheck is how old the earliest item the run created is at
+	// least when the run reads its items again, at its end: enough for a
+	// deployment that loses writes soon after to show it, little enough
+	// that a run against petmock stays under a second.
+	DefaultRecheck = 500 * time.Millisecond
 )
 
 // NamePrefix begins the name of every pet the suite creates, followed by
@@ -74,6 +79,11 @@ type Config struct {
 	// suite reads again and again within it, and a pet seen at once costs
 	// no wait. Zero means DefaultSettle; a negative value reads once.
 	Settle time.Duration
+	// Recheck is how old the earliest item the run created, and left
+	// alone, is at least when the run reads such items again, at its end:
+	// they must still be there, unchanged. Zero means DefaultRecheck; a
+	// negative value reads them when the run ends, without waiting.
+	Recheck time.Duration
 
 	// Contract is the contract to judge against. Nil means
 	// spec.Default(), the embedded document.
@@ -193,6 +203,13 @@ func (c Config) settle() time.Duration {
 		return DefaultSettle
 	}
 	return c.Settle
+}
+
+func (c Config) recheck() time.Duration {
+	if c.Recheck == 0 {
+		return DefaultRecheck
+	}
+	return c.Recheck
 }
 
 func (c Config) output() io.Writer {

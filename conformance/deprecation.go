@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/petstore/contract/spec"
 )
 
 // The checks of getPet's deprecation headers, on a 200 and on a 404.
@@ -76,8 +78,54 @@ func (h *harness) checkDeprecation(ctx context.Context, get func(context.Context
 	if t, err := http.ParseTime(x.header.Get("Sunset")); err == nil {
 		sunset = t
 	}
-	return x.require(secs <= sunset.Unix(), ruleDeprecation,
-		fmt.Sprintf("Deprecation %q (%s) is after the Sunset (%s)", v, time.Unix(secs, 0).UTC().Format(time.RFC3339), sunset.UTC().Format(time.RFC3339)))
+	if err := x.require(secs <= sunset.Unix(), ruleDeprecation,
+		fmt.Sprintf("Deprecation %q (%s) is after the Sunset (%s)", v, time.Unix(secs, 0).UTC().Format(time.RFC3339), sunset.UTC().Format(time.RFC3339))); err != nil {
+		return err
+	}
+	now := h.answeredAt(x)
+	return x.require(!time.Unix(secs, 0).After(now), ruleDeprecation,
+		fmt.Sprintf("Deprecation %q (%s) is in the future (the answer came at %s): the interface says getPet is deprecated already", v, time.Unix(secs, 0).UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339)))
+}
+
+// clockSkew is how far the clocks of the suite and of a deployment may be
+// apart without a date of the deployment's being judged in the future.
+const clockSkew = time.Minute
+
+// answeredAt returns when x was answered, as late as either clock says:
+// the suite's, or the deployment's Date, so that a deployment whose clock
+// is ahead is not blamed for it, with clockSkew to spare.
+func (h *harness) answeredAt(x *exchange) time.Time {
+	now := h.cfg.now()
+	if date, err := http.ParseTime(x.header.Get("Date")); err == nil && date.After(now) {
+		now = date
+	}
+	return now.Add(clockSkew)
+}
+
+// checkDeprecatedAnswer judges the Deprecation header of x, an answer of
+// op, where the document says op is deprecated and the header is there: a
+// date of deprecation, RFC 9745's @<unix seconds> or an HTTP-date of its
+// drafts, must not be in the future. Other values, such as the drafts'
+// "true", say no date.
+func (h *harness) checkDeprecatedAnswer(op *spec.Operation, x *exchange) error {
+	v := x.header.Get("Deprecation")
+	if op.Deprecation == nil || v == "" {
+		return nil
+	}
+	var at time.Time
+	if m := deprecationDate.FindStringSubmatch(v); m != nil {
+		secs, err := strconv.ParseInt(m[1], 10, 64)
+		if err != nil {
+			return nil
+		}
+		at = time.Unix(secs, 0)
+	} else if t, err := http.ParseTime(v); err == nil {
+		at = t
+	} else {
+		return nil
+	}
+	now := h.answeredAt(x)
+	return x.require(!at.After(now), ruleOpDeprecation, fmt.Sprintf("Deprecation %q (%s) is in the future (the answer came at %s), but the document says %s is deprecated already", v, at.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339), op.ID))
 }
 
 // checkStrictDeprecation judges the headers of an answer as petmock sends

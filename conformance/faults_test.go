@@ -142,6 +142,18 @@ func brokenChecks(tb testing.TB) map[string]check {
 		"deprecates after the Sunset": func(h *harness, ctx context.Context) error {
 			return h.checkDeprecation(ctx, listed)
 		},
+		"dates getPet's deprecation a year ahead": func(h *harness, ctx context.Context) error {
+			return h.checkDeprecation(ctx, listed)
+		},
+		"names another pet in Location": func(h *harness, ctx context.Context) error {
+			return h.checkCreate(ctx, "available")
+		},
+		"forgets a created pet a moment later": func(h *harness, ctx context.Context) error {
+			if err := h.checkCreate(ctx, "pending"); err != nil {
+				return err
+			}
+			return h.checkKept(ctx)
+		},
 		"retires getPet before its sunset":                       (*harness).checkGetListed,
 		"shows through getPet another status than listPets does": (*harness).checkGetListed,
 		"serves lists as text/plain": func(h *harness, ctx context.Context) error {
@@ -201,6 +213,21 @@ func brokenEvolvedChecks() map[string]check {
 		}),
 		"answers a replace with the order as it was": resource("orders", func(h *harness, ctx context.Context, res *spec.Resource) error {
 			return h.checkItemReplaced(ctx, res)
+		}),
+		"merges a replace into the order": resource("orders", func(h *harness, ctx context.Context, res *spec.Resource) error {
+			return h.checkItemReplaced(ctx, res)
+		}),
+		"keeps cancelled orders in the list": resource("orders", func(h *harness, ctx context.Context, res *spec.Resource) error {
+			return h.checkItemDeleted(ctx, res)
+		}),
+		"names another order in Location": resource("orders", func(h *harness, ctx context.Context, res *spec.Resource) error {
+			return h.checkItemCreated(ctx, res)
+		}),
+		"reads an order otherwise than it lists it": resource("orders", func(h *harness, ctx context.Context, res *spec.Resource) error {
+			return h.checkListedReadsSame(ctx, res, nil)
+		}),
+		"dates getPet's deprecation a year ahead": operation("getPet", func(h *harness, ctx context.Context, op *spec.Operation) error {
+			return h.checkValidRequest(ctx, op)
 		}),
 		"changes nothing on an update": resource("orders", func(h *harness, ctx context.Context, res *spec.Resource) error {
 			return h.checkItemUpdated(ctx, res)

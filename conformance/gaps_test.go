@@ -195,3 +195,77 @@ func TestPagesOfCorrectServers(t *testing.T) {
 	h := judgeOver(t, ct.NewAltServer(ct.AltConfig{Paging: "/v1/pets", Thinning: 3}), Config{})
 	wantSkipped(t, "a list that changes during every walk", h.checkPages(checkContext(t), h.contract.Resource("pets"), nil, true), "changed during every walk of its pages")
 }
+
+// TestResourcesOfCorrectServers: the checks of what a deployment keeps,
+// where it says an item is, and how it reads across views pass servers
+// that fill the interface's gaps otherwise: defaults of their own on a
+// replace, a Location on a public host, writes shown a moment late, a
+// deprecation date of their own, and another client changing pets
+// between a list and a read.
+func TestResourcesOfCorrectServers(t *testing.T) {
+	t.Parallel()
+	orders := ct.Testdata(t, ct.EvolvedOps)
+	publicLocation := ct.RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+		if loc := rec.Header().Get("Location"); loc != "" {
+			rec.Header().Set("Location", "https://public.petstore.invalid/api"+loc[strings.Index(loc, "/v1/"):])
+		}
+	})
+	for _, tc := range []struct {
+		name   string
+		server func(tb testing.TB) http.Handler
+		doc    string
+		check  check
+	}{
+		{"orders replaced with defaults of its own", func(tb testing.TB) http.Handler {
+			return ct.RewriteRequest(ct.DefaultsOnReplace(map[string]any{"status": "approved", "complete": true, "shipDate": "2031-01-01T00:00:00Z"}))(tb, ct.PetmockOf(tb, orders))
+		}, orders, func(h *harness, ctx context.Context) error {
+			return h.checkItemReplaced(ctx, h.contract.Resource("orders"))
+		}},
+		{"an order's Location on a public host", func(tb testing.TB) http.Handler { return publicLocation(tb, ct.PetmockOf(tb, orders)) }, orders,
+			func(h *harness, ctx context.Context) error {
+				return h.checkItemCreated(ctx, h.contract.Resource("orders"))
+			}},
+		{"a pet's Location on a public host", func(tb testing.TB) http.Handler { return publicLocation(tb, ct.Petmock(tb)) }, "",
+			func(h *harness, ctx context.Context) error { return h.checkCreate(ctx, "sold") }},
+		{"an order shown a moment late, then cancelled", func(tb testing.TB) http.Handler { return ct.Lagging(ct.PetmockOf(tb, orders), 300*time.Millisecond) }, orders,
+			func(h *harness, ctx context.Context) error {
+				return h.checkItemDeleted(ctx, h.contract.Resource("orders"))
+			}},
+		{"pets kept, shown a moment late", func(testing.TB) http.Handler { return ct.NewAltServer(ct.AltConfig{Lag: 300 * time.Millisecond}) }, "",
+			func(h *harness, ctx context.Context) error {
+				if err := h.checkCreate(ctx, "pending"); err != nil {
+					return err
+				}
+				return h.checkKept(ctx)
+			}},
+		{"a deprecation date of its own", func(testing.TB) http.Handler { return ct.NewAltServer(ct.AltConfig{Deprecation: true}) }, "",
+			func(h *harness, ctx context.Context) error {
+				if err := h.checkDeprecation(ctx, deprecatedAnswers[0].get); err != nil {
+					return err
+				}
+				return h.checkValidRequest(ctx, h.contract.Operation(spec.GetPet))
+			}},
+		{"pets changed between a list and a read", func(testing.TB) http.Handler { return ct.NewAltServer(ct.AltConfig{Churn: true}) }, "",
+			func(h *harness, ctx context.Context) error {
+				res := h.contract.Resource("pets")
+				status, _ := res.Filter("status")
+				for _, f := range []*spec.Filter{nil, &status, nil, &status} {
+					if err := h.checkListedReadsSame(ctx, res, f); err != nil {
+						return err
+					}
+				}
+				return nil
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := Config{Settle: 3 * time.Second}
+			if tc.doc != "" {
+				cfg.Contract = readFile(t, tc.doc)
+			}
+			if err := tc.check(judgeOver(t, tc.server(t), cfg), checkContext(t)); err != nil {
+				t.Errorf("%v, want a pass", err)
+			}
+		})
+	}
+}

@@ -121,7 +121,10 @@ func (h *harness) checkValidRequest(ctx context.Context, op *spec.Operation) err
 				}
 			}
 			if x.status != http.StatusNotFound {
-				return x.require(x.status >= 200 && x.status < 300, ruleOpSuccess, fmt.Sprintf("%s of listed item %s: status %d, want a documented 2xx", op.ID, id, x.status))
+				if err := x.require(x.status >= 200 && x.status < 300, ruleOpSuccess, fmt.Sprintf("%s of listed item %s: status %d, want a documented 2xx", op.ID, id, x.status)); err != nil {
+					return err
+				}
+				return h.checkDeprecatedAnswer(op, x)
 			}
 		}
 		return h.checkAnswer(ctx, op, r, madeUp)
@@ -147,7 +150,10 @@ func (h *harness) checkAnswer(ctx context.Context, op *spec.Operation, r *reques
 	if x.status == http.StatusNotFound && madeUp {
 		return skipf("%s answered 404, which it documents, for a path the suite made up: the deployment may rightly know no such thing", op.ID)
 	}
-	return x.require(x.status >= 200 && x.status < 300, ruleOpSuccess, fmt.Sprintf("%s: status %d, want a documented 2xx", op.ID, x.status))
+	if err := x.require(x.status >= 200 && x.status < 300, ruleOpSuccess, fmt.Sprintf("%s: status %d, want a documented 2xx", op.ID, x.status)); err != nil {
+		return err
+	}
+	return h.checkDeprecatedAnswer(op, x)
 }
 
 // checkWithoutKey sends a valid request of op, whose document makes the
@@ -271,6 +277,9 @@ func (h *harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 	}
 	if diff := differences(created, body); diff != "" {
 		return nil, nil, x.require(false, ruleItemCreate, "the item created differs from what was sent: "+diff)
+	}
+	if err := h.checkLocation(x, res, params, created.id(res.IDProperty), ruleItemLocation); err != nil {
+		return nil, nil, err
 	}
 	return created, params, nil
 }

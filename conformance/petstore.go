@@ -120,7 +120,16 @@ func (h *harness) create(ctx context.Context, categoryID int64, status string) (
 		return x, pet{}, err
 	}
 	created, err := checkCreated(x, name, categoryID, status)
-	return x, created, err
+	if err != nil {
+		return x, created, err
+	}
+	if err := h.checkLocation(x, h.contract.Pets, nil, string(created.ID), ruleCreateLocation); err != nil {
+		return x, created, err
+	}
+	if it, err := x.item(); err == nil {
+		h.keep(h.contract.Pets, nil, it)
+	}
+	return x, created, nil
 }
 
 // checkCreated checks x, the answer to a createPet of the pet of name,

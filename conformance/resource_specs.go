@@ -14,6 +14,11 @@ func (s *suite) describeResources() {
 	if !s.runs(LabelMutating) {
 		return
 	}
+	// Last of all, whatever the order of the rest: the items the run
+	// created are read again once it has made every other check.
+	It("reads the items the run created and left alone again at its end, unchanged", Label(LabelGeneric, LabelMutating, "resource", "kept"), SpecPriority(-1), func(ctx SpecContext) {
+		verdict(s.h.checkKept(ctx))
+	})
 	for _, res := range s.contract.Resources {
 		labels := Label(LabelGeneric, LabelMutating, "resource", "res:"+res.Name)
 		Describe("resource "+res.Name, labels, func() {
@@ -84,6 +89,12 @@ func (s *suite) describeLists() {
 				func(ctx SpecContext, w walkOf) {
 					verdict(s.h.checkPages(ctx, res, w.filter, create))
 				}, walks)
+			if res.Read != nil {
+				DescribeTable("lists each item as "+res.Read.ID+" reads it", Label(opLabel(res.Read)),
+					func(ctx SpecContext, w walkOf) {
+						verdict(s.h.checkListedReadsSame(ctx, res, w.filter))
+					}, walks)
+			}
 		})
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"slices"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/petstore/contract/spec"
 )
 
@@ -22,19 +24,22 @@ func (h *harness) checkItemCreated(ctx context.Context, res *spec.Resource) erro
 	if err != nil {
 		return err
 	}
-	if err := h.readItemBack(ctx, res, params, created, map[string]any(created), ruleItemRead); err != nil {
+	h.keep(res, params, created)
+	if err := h.readItemBack(ctx, res, params, created, sameAs(created), ruleItemRead); err != nil {
 		return err
 	}
 	return h.checkItemListed(ctx, res, params, created)
 }
 
-// checkItemReplaced replaces an item the suite created: the answer and a
-// read after must hold every property sent.
+// checkItemReplaced replaces an item the suite created with a body that
+// leaves out its optional properties: the answer and a read after must
+// hold every property sent, and none of those left out as it was before,
+// or the replace merged the body into the item (see leftOut).
 func (h *harness) checkItemReplaced(ctx context.Context, res *spec.Resource) error {
 	if err := h.served(res.Replace); err != nil {
 		return err
 	}
-	created, params, err := h.createItem(ctx, res)
+	created, params, err := h.createItemWith(ctx, res, h.awayFromDefaults(res))
 	if err != nil {
 		return err
 	}
@@ -43,6 +48,7 @@ func (h *harness) checkItemReplaced(ctx context.Context, res *spec.Resource) err
 	if err != nil {
 		return err
 	}
+	check := h.replaced(res, created, body)
 	params[res.IDParam] = id
 	x, err := h.send(ctx, h.opRequest(res.Replace, params, nil, body))
 	if err != nil {
@@ -56,11 +62,75 @@ func (h *harness) checkItemReplaced(ctx context.Context, res *spec.Resource) err
 		if err != nil {
 			return err
 		}
-		if diff := differences(got, body); diff != "" {
+		if diff := check(got); diff != "" {
 			return x.require(false, ruleItemReplace, "the item replaced differs from what was sent: "+diff)
 		}
 	}
-	return h.readItemBack(ctx, res, params, created, body, ruleItemReplace)
+	return h.readItemBack(ctx, res, params, created, check, ruleItemReplace)
+}
+
+// replaced returns the check of an item that body replaced, body left
+// without the optional properties of the replace's schema: it holds every
+// property sent, and none of those left out as created had it. A property
+// left out may come back with its documented default, or with any value
+// where the document leaves its default open (x-petmock-defaults), or
+// with one the deployment filled in otherwise: only the value from before
+// shows a merge.
+func (h *harness) replaced(res *spec.Resource, created item, body map[string]any) func(got item) string {
+	before := map[string]any{}
+	for _, p := range h.contract.Properties(res.Replace.RequestSchema()) {
+		if p.Required || p.Schema.ReadOnly {
+			continue
+		}
+		delete(body, p.Name)
+		_, open := res.Defaults[p.Name]
+		if v, ok := created[p.Name]; ok && v != nil && !open && !isDefault(p.Schema, v) {
+			before[p.Name] = v
+		}
+	}
+	return func(got item) string {
+		diff := differences(got, body)
+		for _, name := range slices.Sorted(maps.Keys(before)) {
+			if v, ok := got[name]; ok && sameValue(v, before[name]) {
+				if diff != "" {
+					diff += "; "
+				}
+				diff += fmt.Sprintf("%s is still %s, which the body left out: the replace merged the body into the item", name, jsonText(v))
+			}
+		}
+		return diff
+	}
+}
+
+// isDefault reports whether v is the default the schema documents.
+func isDefault(s *openapi3.Schema, v any) bool {
+	return s.Default != nil && valueText(v) == valueText(s.Default)
+}
+
+// awayFromDefaults returns the edit of a body of res that gives each
+// optional property of the replace's schema with a documented default
+// another value, where the schema has one: a property the replace leaves
+// out, then back at its default, shows a replace, not a merge.
+func (h *harness) awayFromDefaults(res *spec.Resource) func(body map[string]any) {
+	return func(body map[string]any) {
+		for _, p := range h.contract.Properties(res.Replace.RequestSchema()) {
+			v, sent := body[p.Name]
+			if p.Required || !sent || !isDefault(p.Schema, v) {
+				continue
+			}
+			switch {
+			case spec.TypeOf(p.Schema) == "boolean":
+				body[p.Name] = !(valueText(p.Schema.Default) == "true")
+			case len(p.Schema.Enum) > 1:
+				for _, e := range p.Schema.Enum {
+					if valueText(e) != valueText(p.Schema.Default) {
+						body[p.Name] = e
+						break
+					}
+				}
+			}
+		}
+	}
 }
 
 // checkItemUpdated updates an item the suite created: it must read back
@@ -90,7 +160,16 @@ func (h *harness) checkItemUpdated(ctx context.Context, res *spec.Resource) erro
 	}
 	want := maps.Clone(map[string]any(created))
 	maps.Copy(want, change)
-	return h.readItemBack(ctx, res, params, created, want, ruleItemUpdate)
+	if res.Update.JSONSchema(x.status) != nil {
+		got, err := x.item()
+		if err != nil {
+			return err
+		}
+		if diff := differences(got, want); diff != "" {
+			return x.require(false, ruleItemUpdate, "the item updated, as answered, differs from what was written: "+diff)
+		}
+	}
+	return h.readItemBack(ctx, res, params, created, sameAs(want), ruleItemUpdate)
 }
 
 // checkItemDeleted deletes an item the suite created: it must then read
@@ -125,15 +204,51 @@ func (h *harness) checkItemDeleted(ctx context.Context, res *spec.Resource) erro
 	}); err != nil {
 		return err
 	}
-	return read.require(read.status == http.StatusNotFound || read.status == http.StatusGone, ruleItemDelete,
-		fmt.Sprintf("%s of the item deleted: status %d, want 404 (read again for %v)", res.Read.ID, read.status, h.cfg.settle()))
+	if err := read.require(read.status == http.StatusNotFound || read.status == http.StatusGone, ruleItemDelete,
+		fmt.Sprintf("%s of the item deleted: status %d, want 404 (read again for %v)", res.Read.ID, read.status, h.cfg.settle())); err != nil {
+		return err
+	}
+	return h.checkUnlisted(ctx, res, params, created)
+}
+
+// checkUnlisted walks the resource's list, filtered by the item's own
+// values where the list has filters, until the item deleted is gone from
+// it, within the settle window. A walk cut short, with pages the suite
+// cannot reach, judges what it saw.
+func (h *harness) checkUnlisted(ctx context.Context, res *spec.Resource, params map[string]string, deleted item) error {
+	if res.List == nil || h.served(res.List) != nil {
+		return nil
+	}
+	var (
+		found *item
+		last  *exchange
+		query url.Values
+	)
+	if _, err := h.settle(ctx, func() (bool, error) {
+		var walk walked
+		var err error
+		found, walk, query, err = h.findItemListed(ctx, res, params, deleted)
+		last = walk.last
+		return found == nil, err
+	}); err != nil {
+		return err
+	}
+	if found == nil {
+		return nil
+	}
+	return last.require(false, ruleItemDelete, fmt.Sprintf("the %s deleted (%s %s) is still listed by %s %s (listed again for %v)", singularOf(res), res.IDProperty, deleted.id(res.IDProperty), res.List.ID, query.Encode(), h.cfg.settle()))
+}
+
+// sameAs returns the check of an item read back: it holds every property
+// of want, equal.
+func sameAs(want map[string]any) func(got item) string {
+	return func(got item) string { return differences(got, want) }
 }
 
 // readItemBack reads the item created through the resource's read
-// operation, within the settle window: it must come back with every
-// property of want, equal. Without a read operation there is nothing to
-// read it with.
-func (h *harness) readItemBack(ctx context.Context, res *spec.Resource, params map[string]string, created item, want map[string]any, r rule) error {
+// operation, within the settle window: check must find nothing wrong with
+// it. Without a read operation there is nothing to read it with.
+func (h *harness) readItemBack(ctx context.Context, res *spec.Resource, params map[string]string, created item, check func(got item) string, r rule) error {
 	if res.Read == nil {
 		return nil
 	}
@@ -153,7 +268,7 @@ func (h *harness) readItemBack(ctx context.Context, res *spec.Resource, params m
 		if err != nil {
 			return false, err
 		}
-		diff = differences(got, want)
+		diff = check(got)
 		return diff == "", nil
 	}); err != nil {
 		return err
@@ -172,36 +287,17 @@ func (h *harness) checkItemListed(ctx context.Context, res *spec.Resource, param
 	if err := h.served(res.List); err != nil {
 		return err
 	}
-	query := url.Values{}
-	if p := res.Paging; p.Limit != "" && p.Max > 0 {
-		query.Set(p.Limit, fmt.Sprint(p.Max))
-	}
-	for _, f := range res.Filters {
-		if v, ok := created[f.Name()]; ok && v != nil {
-			query.Set(f.Name(), valueText(v))
-		}
-	}
-	id := created.id(res.IDProperty)
 	var (
 		found *item
 		walk  walked
+		query url.Values
 	)
 	_, err := h.settle(ctx, func() (bool, error) {
-		first, err := h.send(ctx, h.opRequest(res.List, params, query, nil))
-		if err != nil {
-			return false, err
-		}
-		walk, err = h.walkItems(ctx, first, ruleItemListed, func(x *exchange, page []item) (bool, error) {
-			for _, it := range page {
-				if it.id(res.IDProperty) == id {
-					found = &it
-					return false, nil
-				}
-			}
-			return true, nil
-		})
+		var err error
+		found, walk, query, err = h.findItemListed(ctx, res, params, created)
 		return found != nil || walk.end == walkCut, err
 	})
+	id := created.id(res.IDProperty)
 	switch {
 	case err != nil:
 		return err
@@ -215,6 +311,38 @@ func (h *harness) checkItemListed(ctx context.Context, res *spec.Resource, param
 	default:
 		return skipf("cannot tell whether the %s created is listed: it is not on the pages seen, and %s", singularOf(res), walk.why)
 	}
+}
+
+// findItemListed walks the resource's list, filtered by the item's own values
+// where the list has filters, until it finds the item of it's id, and
+// returns it as listed, nil if the walk ended without, how the walk ended
+// and the query of its first page.
+func (h *harness) findItemListed(ctx context.Context, res *spec.Resource, params map[string]string, it item) (*item, walked, url.Values, error) {
+	query := url.Values{}
+	if p := res.Paging; p.Limit != "" && p.Max > 0 {
+		query.Set(p.Limit, fmt.Sprint(p.Max))
+	}
+	for _, f := range res.Filters {
+		if v, ok := it[f.Name()]; ok && v != nil {
+			query.Set(f.Name(), valueText(v))
+		}
+	}
+	id := it.id(res.IDProperty)
+	first, err := h.send(ctx, h.opRequest(res.List, params, query, nil))
+	if err != nil {
+		return nil, walked{}, query, err
+	}
+	var found *item
+	walk, err := h.walkItems(ctx, first, ruleItemListed, func(x *exchange, page []item) (bool, error) {
+		for _, listed := range page {
+			if listed.id(res.IDProperty) == id {
+				found = &listed
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	return found, walk, query, err
 }
 
 // change returns a change to the created item that the update operation

@@ -13,27 +13,28 @@ type rule struct {
 // Rules of the interface, checked by default. Their texts name no value
 // of the document: a failure's detail gives the values it was judged by.
 var (
-	ruleTransport    = rule{"transport", "every request gets a complete HTTP answer within the timeout, with a body of at most " + strconv.Itoa(MaxBodyBytes>>20) + " MiB and " + strconv.Itoa(MaxBodyValues) + " JSON values"}
-	ruleRedirect     = rule{"redirect", "no answer is a redirect: the interface documents none, so the suite follows none, and sends the API key to the base URL's host only"}
-	ruleContract     = rule{"contract.response", "every answer is one the document describes for the operation: a documented status, Content-Type application/json and a body that matches the schema"}
-	ruleErrorShape   = rule{"errors.shape", "every error is an Error body whose code and message are non-empty strings and whose status equals the HTTP status (interface §7)"}
-	ruleAuth         = rule{"auth.required", "a request without a valid bearer key gets 401 with an Error body (interface §5)"}
-	ruleUniqueIDs    = rule{"list.unique-ids", "the ids in a list are unique (interface §2: id is a unique identifier)"}
-	ruleLimitDefault = rule{"limit.default", "without limit, listPets returns at most the default number of pets, and exactly that many when more exist (interface §4.1, §8)"}
-	ruleLimit        = rule{"limit.honoured", "listPets returns at most limit pets, and exactly limit when that many exist (interface §4.1, §8)"}
-	ruleLimitBad     = rule{"limit.invalid", "a limit out of range or not an integer is never answered with a 5xx, nor with more pets than the maximum limit (interface §4.1, §8)"}
-	ruleStatus       = rule{"status.filter", "listPets with a status returns only pets of that status (interface §4.1)"}
-	ruleStatusFound  = rule{"status.found", "listPets with a status returns pets of that status when some exist (interface §4.1)"}
-	ruleStatusBad    = rule{"status.unknown", "a status outside PetStatus never returns pets of another status (interface §4.1)"}
-	ruleCreate       = rule{"create.echo", "createPet answers 201 with the created Pet: an integer id and the name, categoryId and status that were sent (interface §4.2)"}
-	ruleNewID        = rule{"create.unique-id", "createPet gives each pet it creates an id no other pet has (interface §2, §4.2)"}
-	ruleCreateBad    = rule{"create.invalid-body", "createPet answers 400 with an Error body when the body misses a required field or holds an invalid value (interface §4.2, §7)"}
-	ruleReadBack     = rule{"create.read-back", "a created pet can then be read through getPet, unchanged (interface §4.2, §4.3)"}
-	ruleListed       = rule{"create.listed", "a created pet appears in listPets filtered by its status (interface §4.1, §4.2)"}
-	ruleGet          = rule{"get.pet", "getPet answers 200 with the pet of that id (interface §4.3)"}
-	ruleNotFound     = rule{"get.not-found", "getPet answers 404 with an Error body for an id that no pet has (interface §4.3, §7)"}
-	ruleSunset       = rule{"deprecation.sunset", "a Sunset header on a getPet answer is an HTTP-date on the removal day (RFC 8594; interface §4.3, §9)"}
-	ruleDeprecation  = rule{"deprecation.deprecation", "a Deprecation header on a getPet answer is an RFC 9745 date, @<unix seconds>, no later than the Sunset"}
+	ruleTransport      = rule{"transport", "every request gets a complete HTTP answer within the timeout, with a body of at most " + strconv.Itoa(MaxBodyBytes>>20) + " MiB and " + strconv.Itoa(MaxBodyValues) + " JSON values"}
+	ruleRedirect       = rule{"redirect", "no answer is a redirect: the interface documents none, so the suite follows none, and sends the API key to the base URL's host only"}
+	ruleContract       = rule{"contract.response", "every answer is one the document describes for the operation: a documented status, Content-Type application/json and a body that matches the schema"}
+	ruleErrorShape     = rule{"errors.shape", "every error is an Error body whose code and message are non-empty strings and whose status equals the HTTP status (interface §7)"}
+	ruleAuth           = rule{"auth.required", "a request without a valid bearer key gets 401 with an Error body (interface §5)"}
+	ruleUniqueIDs      = rule{"list.unique-ids", "the ids in a list are unique (interface §2: id is a unique identifier)"}
+	ruleLimitDefault   = rule{"limit.default", "without limit, listPets returns at most the default number of pets, and exactly that many when more exist (interface §4.1, §8)"}
+	ruleLimit          = rule{"limit.honoured", "listPets returns at most limit pets, and exactly limit when that many exist (interface §4.1, §8)"}
+	ruleLimitBad       = rule{"limit.invalid", "a limit out of range or not an integer is never answered with a 5xx, nor with more pets than the maximum limit (interface §4.1, §8)"}
+	ruleStatus         = rule{"status.filter", "listPets with a status returns only pets of that status (interface §4.1)"}
+	ruleStatusFound    = rule{"status.found", "listPets with a status returns pets of that status when some exist (interface §4.1)"}
+	ruleStatusBad      = rule{"status.unknown", "a status outside PetStatus never returns pets of another status (interface §4.1)"}
+	ruleCreate         = rule{"create.echo", "createPet answers 201 with the created Pet: an integer id and the name, categoryId and status that were sent (interface §4.2)"}
+	ruleNewID          = rule{"create.unique-id", "createPet gives each pet it creates an id no other pet has (interface §2, §4.2)"}
+	ruleCreateBad      = rule{"create.invalid-body", "createPet answers 400 with an Error body when the body misses a required field or holds an invalid value (interface §4.2, §7)"}
+	ruleCreateLocation = rule{"create.location", "a Location on a 201 of createPet, where there is one, is the URL of the pet created (interface §4.2)"}
+	ruleReadBack       = rule{"create.read-back", "a created pet can then be read through getPet, unchanged (interface §4.2, §4.3)"}
+	ruleListed         = rule{"create.listed", "a created pet appears in listPets filtered by its status (interface §4.1, §4.2)"}
+	ruleGet            = rule{"get.pet", "getPet answers 200 with the pet of that id (interface §4.3)"}
+	ruleNotFound       = rule{"get.not-found", "getPet answers 404 with an Error body for an id that no pet has (interface §4.3, §7)"}
+	ruleSunset         = rule{"deprecation.sunset", "a Sunset header on a getPet answer is an HTTP-date on the removal day (RFC 8594; interface §4.3, §9)"}
+	ruleDeprecation    = rule{"deprecation.deprecation", "a Deprecation header on a getPet answer is an RFC 9745 date, @<unix seconds>, no later than the Sunset, and not in the future: getPet is deprecated already (interface §4.3, §9)"}
 )
 
 // Rules that petmock's gap decisions add, checked with Config.Strict only.
@@ -67,7 +68,11 @@ var (
 	ruleItemCreate    = rule{"resource.create", "a resource's create operation answers a valid item with a documented 2xx and the item created: an id, and every property sent"}
 	ruleItemRead      = rule{"resource.read-back", "an item created reads back with every property that was sent"}
 	ruleItemListed    = rule{"resource.listed", "an item created is listed, unchanged"}
-	ruleItemReplace   = rule{"resource.replace", "an item replaced reads back with every property that was sent"}
+	ruleItemReplace   = rule{"resource.replace", "an item replaced reads back with every property that was sent, and without the optional ones that were not, as they were: a replace is no merge"}
 	ruleItemUpdate    = rule{"resource.update", "an item updated reads back with the change, and unchanged elsewhere"}
-	ruleItemDelete    = rule{"resource.delete", "an item deleted then reads 404"}
+	ruleItemDelete    = rule{"resource.delete", "an item deleted then reads 404, and is listed no more"}
+	ruleItemKept      = rule{"resource.kept", "an item the run created, and left alone, reads the same at the run's end"}
+	ruleItemLocation  = rule{"resource.location", "a Location on the answer that creates an item, where there is one, is the URL of that item"}
+	ruleItemSame      = rule{"resource.consistent", "an item reads the same through its resource's list, filtered or not, as through its read"}
+	ruleOpDeprecation = rule{"operation.deprecation", "a Deprecation header on an answer of an operation the document says is deprecated, where there is one, dates the deprecation no later than the answer: the operation is deprecated already"}
 )

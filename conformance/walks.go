@@ -215,6 +215,7 @@ func (h *harness) walkView(ctx context.Context, res *spec.Resource, filter *spec
 			if err != nil {
 				return v, err
 			}
+			h.keep(res, v.params, created)
 			if filter == nil {
 				v.created = append(v.created, created.id(res.IDProperty))
 				continue

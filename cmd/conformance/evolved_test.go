@@ -103,6 +103,11 @@ func TestEvolvedGapsFilledDifferently(t *testing.T) {
 		{"a tagged pet read a moment after it is written", ct.EvolvedField, func(tb testing.TB, doc string) http.Handler {
 			return ct.Lagging(ct.GapsFilledDifferently(ct.PetmockOf(tb, doc)), 300*time.Millisecond)
 		}},
+		{"orders replaced with defaults of its own", ct.EvolvedOps, func(tb testing.TB, doc string) http.Handler {
+			return ct.RewriteRequest(ct.DefaultsOnReplace(map[string]any{
+				"status": "approved", "complete": true, "shipDate": time.Now().UTC().Format(time.RFC3339),
+			}))(tb, ct.PetmockOf(tb, doc))
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

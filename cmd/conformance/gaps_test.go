@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,13 @@ var gapServers = []struct {
 	{name: "later pages by ?offset= through links to /v1/pets", start: ct.Alt(ct.AltConfig{Paging: "/v1/pets"})},
 	{name: "later pages by ?offset=, while another client removes pets", start: ct.Alt(ct.AltConfig{Paging: "/v1/pets", Thinning: 12})},
 	{name: "Deprecation and Sunset dates of its own", start: ct.Alt(ct.AltConfig{Deprecation: true})},
+	{name: "Locations on a public host of its own", start: func(tb testing.TB, _ http.Handler) http.Handler {
+		return ct.RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if loc := rec.Header().Get("Location"); loc != "" {
+				rec.Header().Set("Location", "https://public.petstore.invalid/api"+loc[strings.Index(loc, "/v1/"):])
+			}
+		})(tb, ct.Petmock(tb))
+	}},
 	{name: "created pets show after 300ms", start: ct.Alt(ct.AltConfig{Lag: 300 * time.Millisecond})},
 	{name: "pets changed and removed by another client", start: ct.Alt(ct.AltConfig{Churn: true})},
 	{name: "a 429 now and then, with Retry-After", start: ct.Alt(ct.AltConfig{RateLimit: 40})},

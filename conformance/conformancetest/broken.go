@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/petstore/contract/mockserver"
 )
@@ -386,6 +387,32 @@ var BrokenServers = []BrokenServer{
 			}
 		}),
 		Check: "Deprecation header, where present", Rule: "deprecation.deprecation",
+	},
+	{
+		Name: "dates getPet's deprecation a year ahead",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if rec.Header().Get("Deprecation") != "" {
+				rec.Header().Set("Deprecation", "@"+strconv.FormatInt(time.Now().AddDate(1, 0, 0).Unix(), 10))
+			}
+		}),
+		Check: "Deprecation header, where present", Rule: "deprecation.deprecation",
+	},
+	{
+		Name: "names another pet in Location",
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if loc := rec.Header().Get("Location"); rec.Code == http.StatusCreated && loc != "" {
+				i := strings.LastIndex(loc, "/")
+				id, _ := strconv.ParseInt(loc[i+1:], 10, 64)
+				rec.Header().Set("Location", loc[:i+1]+strconv.FormatInt(id+1, 10))
+			}
+		}),
+		Check: "answers 201 with the pet that was sent", Rule: "create.location",
+	},
+	{
+		// A store that drops what it was given a moment later.
+		Name:  "forgets a created pet a moment later",
+		Fault: func(_ testing.TB, next http.Handler) http.Handler { return Forgetting(next, 100*time.Millisecond) },
+		Check: "reads the items the run created and left alone again at its end", Rule: "resource.kept",
 	},
 	{
 		Name: "retires getPet before its sunset",

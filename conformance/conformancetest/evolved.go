@@ -2,11 +2,15 @@ package conformancetest
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // BrokenEvolvedServer is a server of an evolved document that breaks one
@@ -72,6 +76,81 @@ var BrokenEvolvedServers = []BrokenEvolvedServer{
 			}
 		}),
 		Check: "resource orders replaces an item", Rule: "resource.replace", Words: "differs from what was sent",
+	},
+	{
+		// A replace taken as an update: what the body leaves out stays.
+		Name: "merges a replace into the order",
+		Doc:  EvolvedOps,
+		Fault: RewriteRequest(func(r *http.Request) {
+			if r.Method == http.MethodPut {
+				r.Method = http.MethodPatch
+			}
+		}),
+		Check: "resource orders replaces an item", Rule: "resource.replace", Words: "the replace merged the body into the item",
+	},
+	{
+		Name: "keeps cancelled orders in the list",
+		Doc:  EvolvedOps,
+		Fault: func(_ testing.TB, next http.Handler) http.Handler {
+			var mu sync.Mutex              // guards cancelled
+			cancelled := map[string]bool{} // paths of orders cancelled
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				gone := cancelled[r.URL.Path]
+				if r.Method == http.MethodDelete && r.Header.Get("Authorization") == "Bearer "+Key {
+					cancelled[r.URL.Path] = true
+					gone = true
+				}
+				mu.Unlock()
+				if gone && r.Header.Get("Authorization") == "Bearer "+Key {
+					if r.Method == http.MethodDelete {
+						w.WriteHeader(http.StatusNoContent)
+						return
+					}
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusNotFound)
+					w.Write([]byte(`{"code":"not_found","message":"no such order","status":404}`))
+					return
+				}
+				next.ServeHTTP(w, r)
+			})
+		},
+		Check: "resource orders deletes an item", Rule: "resource.delete", Words: "is still listed by listOrders",
+	},
+	{
+		Name: "names another order in Location",
+		Doc:  EvolvedOps,
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if loc := rec.Header().Get("Location"); rec.Code == http.StatusCreated && strings.Contains(loc, "/store/orders/") {
+				rec.Header().Set("Location", loc+"0")
+			}
+		}),
+		Check: "resource orders creates an item", Rule: "resource.location", Words: "names no URL of the order created",
+	},
+	{
+		Name: "reads an order otherwise than it lists it",
+		Doc:  EvolvedOps,
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/store/orders/") && rec.Code == http.StatusOK {
+				EditJSON(rec, func(v any) any {
+					m := v.(map[string]any)
+					quantity, _ := m["quantity"].(json.Number).Int64()
+					m["quantity"] = quantity%10 + 1 // another quantity the schema allows
+					return m
+				})
+			}
+		}),
+		Check: "list listOrders of orders lists each item as getOrder reads it", Rule: "resource.consistent", Words: "reads otherwise through getOrder",
+	},
+	{
+		Name: "dates getPet's deprecation a year ahead",
+		Doc:  EvolvedField,
+		Fault: RewriteResponse(func(r *http.Request, rec *httptest.ResponseRecorder) {
+			if rec.Header().Get("Deprecation") != "" {
+				rec.Header().Set("Deprecation", "@"+strconv.FormatInt(time.Now().AddDate(1, 0, 0).Unix(), 10))
+			}
+		}),
+		Check: "operation getPet", Rule: "operation.deprecation", Words: "is in the future",
 	},
 	{
 		Name:  "changes nothing on an update",

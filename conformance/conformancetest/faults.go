@@ -128,6 +128,29 @@ func DropMember(name string) func(r *http.Request) {
 	}
 }
 
+// DefaultsOnReplace returns an edit that gives a replace's body (PUT) the
+// values of defaults it leaves out: a deployment that fills in defaults of
+// its own on a replace, where the document names none or leaves them
+// open.
+func DefaultsOnReplace(defaults map[string]any) func(r *http.Request) {
+	return func(r *http.Request) {
+		if r.Method != http.MethodPut || r.Body == nil {
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		var m map[string]any
+		if json.Unmarshal(body, &m) == nil {
+			for k, v := range defaults {
+				if _, ok := m[k]; !ok {
+					m[k] = v
+				}
+			}
+			body, _ = json.Marshal(m)
+		}
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	}
+}
+
 // ReplaceBody returns an edit that replaces the body of requests of a
 // method.
 func ReplaceBody(method, body string) func(r *http.Request) {
@@ -167,5 +190,28 @@ func Lagging(next http.Handler, lag time.Duration) http.Handler {
 				}
 			}
 		}).ServeHTTP(w, r)
+	})
+}
+
+// Forgetting loses each item created after, reading it 404 from then on:
+// a deployment whose store drops a write a moment after taking it. Only
+// reads that would succeed are answered 404.
+func Forgetting(next http.Handler, after time.Duration) http.Handler {
+	var mu sync.Mutex                 // guards created
+	created := map[string]time.Time{} // path of an item, to when it was created
+	return Intercept(next, func(r *http.Request, rec *httptest.ResponseRecorder) {
+		mu.Lock()
+		defer mu.Unlock()
+		if at, ok := created[r.URL.Path]; ok && r.Method == http.MethodGet && rec.Code == http.StatusOK && time.Since(at) > after {
+			rec.Header().Set("Content-Type", "application/json")
+			rec.Code = http.StatusNotFound
+			rec.Body = bytes.NewBufferString(`{"code":"E404","message":"no such item","status":404}`)
+			return
+		}
+		if loc := rec.Header().Get("Location"); r.Method == http.MethodPost && rec.Code == http.StatusCreated && loc != "" {
+			if i := strings.Index(loc, "/v1/"); i >= 0 {
+				created[loc[i:]] = time.Now()
+			}
+		}
 	})
 }

@@ -1,0 +1,103 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/petstore/contract/spec"
+)
+
+// The checks of consistency across views: an item listed, filtered or
+// not, reads the same through its resource's read.
+
+// checkListedReadsSame takes an item from the list of res, filtered by
+// filter where it is not nil, and reads it: every property the list shows
+// must read the same. Another client may change or remove the item
+// between the two: where they disagree, the list is read afresh, and only
+// a read that disagrees with it too fails; an item gone from it is left
+// for another.
+func (h *harness) checkListedReadsSame(ctx context.Context, res *spec.Resource, filter *spec.Filter) error {
+	if err := h.served(res.Read); err != nil {
+		return err
+	}
+	params, err := h.collectionParams(ctx, res)
+	if err != nil {
+		return err
+	}
+	query := url.Values{}
+	if p := res.Paging; p.Limit != "" {
+		query.Set(p.Limit, strconv.Itoa(censusLimit(p)))
+	}
+	for range maxListedTries {
+		_, listed, err := h.listPageOf(ctx, res, params, query, ruleItemSame)
+		if err != nil {
+			return err
+		}
+		if filter != nil && !query.Has(filter.Name()) {
+			for _, it := range listed {
+				if v, ok := it[filter.Name()]; ok && v != nil {
+					query.Set(filter.Name(), valueText(v))
+					break
+				}
+			}
+			if !query.Has(filter.Name()) {
+				return skipf("no %s listed has %s, to list by", singularOf(res), filter.Name())
+			}
+			if _, listed, err = h.listPageOf(ctx, res, params, query, ruleItemSame); err != nil {
+				return err
+			}
+		}
+		if len(listed) == 0 {
+			return skipf("%s %s lists no %s to read", res.List.ID, query.Encode(), singularOf(res))
+		}
+		it := listed[h.rnd.IntN(len(listed))]
+		id := it.id(res.IDProperty)
+		read := maps.Clone(params)
+		read[res.IDParam] = id
+		x, err := h.send(ctx, h.opRequest(res.Read, read, nil, nil))
+		if err != nil {
+			return err
+		}
+		var got item
+		if x.status == http.StatusOK {
+			if got, err = x.item(); err != nil {
+				return err
+			}
+			if differences(got, it) == "" {
+				return nil
+			}
+		}
+		fresh, err := h.listedAgain(ctx, res, params, query, id)
+		switch {
+		case err != nil:
+			return err
+		case fresh == nil:
+			continue // removed, or changed out of the filter, meanwhile
+		}
+		if err := x.require(x.status == http.StatusOK, ruleItemSame, fmt.Sprintf("%s of the %s %s lists (%s %s): status %d, want 200; it is listed still", res.Read.ID, singularOf(res), res.List.ID, res.IDProperty, id, x.status)); err != nil {
+			return err
+		}
+		diff := differences(got, fresh)
+		return x.require(diff == "", ruleItemSame, fmt.Sprintf("the %s %s %s lists reads otherwise through %s, again when listed afresh: %s", singularOf(res), id, res.List.ID, res.Read.ID, diff))
+	}
+	return skipf("the last %d %s listed were gone before %s could read them: other clients are changing them, so %s could not be judged", maxListedTries, res.Name, res.Read.ID, res.Read.ID)
+}
+
+// listedAgain lists res afresh with query and returns the item of id as
+// listed, or nil if it is not on the first page.
+func (h *harness) listedAgain(ctx context.Context, res *spec.Resource, params map[string]string, query url.Values, id string) (item, error) {
+	_, listed, err := h.listPageOf(ctx, res, params, query, ruleItemSame)
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range listed {
+		if it.id(res.IDProperty) == id {
+			return it, nil
+		}
+	}
+	return nil, nil
+}

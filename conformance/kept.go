@@ -1,0 +1,92 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"time"
+
+	"github.com/petstore/contract/spec"
+)
+
+// The check of time: what the run created, and then left alone, is still
+// there, unchanged, at its end. A deployment that loses writes after a
+// while, a cache that expires them or a store that drops them, passes
+// every check made right after a write.
+
+// maxKept bounds the items read again at the end of a run: the earliest
+// the run created.
+const maxKept = 20
+
+// keptItem is an item the run created and left as it was.
+type keptItem struct {
+	res    *spec.Resource
+	params map[string]string // of its collection, and its id
+	item   item
+	at     time.Time // when it was created
+}
+
+// keep notes an item the run created, with the path parameters of its
+// collection, to read again at the end of the run. Only checks that leave
+// their items alone keep them.
+func (h *harness) keep(res *spec.Resource, params map[string]string, it item) {
+	if len(h.kept) == maxKept {
+		return
+	}
+	params = maps.Clone(params)
+	if params == nil {
+		params = map[string]string{}
+	}
+	params[res.IDParam] = it.id(res.IDProperty)
+	h.kept = append(h.kept, keptItem{res: res, params: params, item: it, at: time.Now()})
+}
+
+// checkKept reads again, at the end of the run, the items the run created
+// and left alone at least Config.Recheck before: each must read as
+// created, within the settle window, as a deployment may show its writes
+// late. It first waits until the earliest is that old, so that a
+// deployment that loses items after a while shows it even in a quick run.
+func (h *harness) checkKept(ctx context.Context) error {
+	if len(h.kept) == 0 {
+		return skipf("the run created no item to read again: the checks that create were left out")
+	}
+	if wait := time.Until(h.kept[0].at.Add(h.cfg.recheck())); wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		}
+	}
+	for _, k := range h.kept {
+		read := k.res.Read
+		// An item created late in the run was read back when it was
+		// created: only the early ones tell more now.
+		if read == nil || h.served(read) != nil || time.Since(k.at) < h.cfg.recheck() {
+			continue
+		}
+		var x *exchange
+		if _, err := h.settle(ctx, func() (bool, error) {
+			var err error
+			x, err = h.send(ctx, h.opRequest(read, k.params, nil, nil))
+			return x.status != http.StatusNotFound, err
+		}); err != nil {
+			return err
+		}
+		id := k.item.id(k.res.IDProperty)
+		age := time.Since(k.at).Round(time.Millisecond)
+		if err := x.require(x.status == http.StatusOK, ruleItemKept, fmt.Sprintf("%s of the %s the run created %v ago (%s %s): status %d, want 200", read.ID, singularOf(k.res), age, k.res.IDProperty, id, x.status)); err != nil {
+			return err
+		}
+		got, err := x.item()
+		if err != nil {
+			return err
+		}
+		if diff := differences(got, k.item); diff != "" {
+			return x.require(false, ruleItemKept, fmt.Sprintf("the %s the run created %v ago (%s %s) reads otherwise now: %s", singularOf(k.res), age, k.res.IDProperty, id, diff))
+		}
+	}
+	return nil
+}
