@@ -324,6 +324,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--max-creates", "0"}, withKey, "--max-creates 0: must be at least 1"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--timeout", "0s"}, withKey, "--timeout 0s: must be positive"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--settle", "-1s"}, withKey, "--settle -1s: must not be negative"},
+		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--recheck", "-1s"}, withKey, "--recheck -1s: must not be negative"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--label-filter", "(auth"}, withKey, "--label-filter"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--spec", "/no/such/file.yaml"}, withKey, "--spec: open /no/such/file.yaml"},
 		{[]string{"--base-url", "http://127.0.0.1:1/v1", "--spec", noDefault}, withKey, "document: listPets: limit needs a minimum, a maximum and a default"},
@@ -353,9 +354,29 @@ func TestHelp(t *testing.T) {
 	if !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("run -h: %v, want flag.ErrHelp", err)
 	}
-	for _, name := range []string{"--base-url", "--api-key", "--read-only", "--strict", "--max-creates", "--junit-report", "--label-filter", "--timeout", "--settle", "--spec", "--v", "--no-color"} {
+	for _, name := range []string{"--base-url", "--api-key", "--read-only", "--strict", "--max-creates", "--junit-report", "--label-filter", "--timeout", "--settle", "--recheck", "--spec", "--v", "--no-color"} {
 		if !strings.Contains(stderr.String(), "  "+name) {
 			t.Errorf("-h does not list %s", name)
+		}
+	}
+}
+
+// TestRecheckFlag: --recheck is the age of the earliest item the run
+// created when its items are read again at its end; with 0 they are read
+// at once, which a negative Config.Recheck says.
+func TestRecheckFlag(t *testing.T) {
+	getenv := func(string) string { return testKey }
+	for _, tc := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{nil, conformance.DefaultRecheck},
+		{[]string{"--recheck", "2s"}, 2 * time.Second},
+		{[]string{"--recheck", "0"}, -1},
+	} {
+		o, err := parseOptions(append([]string{"--base-url", "http://127.0.0.1:1/v1"}, tc.args...), getenv, io.Discard)
+		if err != nil || o.cfg.Recheck != tc.want {
+			t.Errorf("%q: Config.Recheck %v (%v), want %v", tc.args, o.cfg.Recheck, err, tc.want)
 		}
 	}
 }

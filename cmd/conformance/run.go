@@ -36,6 +36,7 @@ type options struct {
 	noColor     bool
 	seed        int64
 	settle      time.Duration
+	recheck     time.Duration
 	runTimeout  time.Duration
 }
 
@@ -64,6 +65,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.IntVar(&o.cfg.MaxCreates, "max-creates", conformance.DefaultMaxCreates, "at most `N` POST requests in the run")
 	fs.DurationVar(&o.cfg.Timeout, "timeout", conformance.DefaultTimeout, "time allowed for each request, from sending it to the last byte of the answer")
 	fs.DurationVar(&o.settle, "settle", conformance.DefaultSettle, "time a created pet may take to show in getPet and listPets; 0 reads once")
+	fs.DurationVar(&o.recheck, "recheck", conformance.DefaultRecheck, "age of the earliest item the run created when the items it left alone are read again at its end; 0 reads them without waiting")
 	fs.DurationVar(&o.runTimeout, "run-timeout", DefaultRunTimeout, "time allowed for the whole run; past it the checks left do not run, and the run fails")
 	fs.StringVar(&o.specFile, "spec", "", "judge against the OpenAPI document in `FILE` instead of the built-in one")
 	fs.StringVar(&o.junitReport, "junit-report", "", "write a JUnit XML report to `FILE`")
@@ -73,7 +75,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.Int64Var(&o.seed, "seed", 0, "random `seed` of the run; the report prints it, so a run can be repeated (default: from the clock)")
 	if err := cli.Parse(fs, args, flagAliases); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "Usage: conformance --base-url URL [flags]\n\nJudges a Petstore deployment against the contract. Exit status: 0 all checks passed, 1 a check failed, 2 a mistake in the setup: the command line, a base URL that cannot be reached or is not the API, or a key the deployment refuses.\n\nFlags:\n")
+			fmt.Fprintf(stderr, "Usage: conformance --base-url URL [flags]\n\nJudges a Petstore deployment against the contract. Exit status: 0 all checks passed, 1 a check failed or the run stopped early, 2 the run could not judge: the command line, a base URL that cannot be reached or answers with an HTML page, or a key the deployment refuses in every form.\n\nFlags:\n")
 			cli.PrintDefaults(fs, stderr)
 			return o, err
 		}
@@ -96,12 +98,18 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return o, usagef("--timeout %v: must be positive", o.cfg.Timeout)
 	case o.settle < 0:
 		return o, usagef("--settle %v: must not be negative", o.settle)
+	case o.recheck < 0:
+		return o, usagef("--recheck %v: must not be negative", o.recheck)
 	case o.runTimeout <= 0:
 		return o, usagef("--run-timeout %v: must be positive", o.runTimeout)
 	}
 	o.cfg.Settle = o.settle
 	if o.settle == 0 {
 		o.cfg.Settle = -1 // read once
+	}
+	o.cfg.Recheck = o.recheck
+	if o.recheck == 0 {
+		o.cfg.Recheck = -1 // read at the end, without waiting
 	}
 	if _, err := types.ParseLabelFilter(o.labelFilter); err != nil {
 		return o, usagef("--label-filter %q: %v", o.labelFilter, err)
