@@ -19,7 +19,8 @@ import (
 // must read the same. Another client may change or remove the item
 // between the two: where they disagree, the list is read afresh, and only
 // a read that disagrees with it too fails; an item gone from it is left
-// for another.
+// for another. An item the read does not find yet gets the settle
+// window to show.
 func (h *harness) checkListedReadsSame(ctx context.Context, res *spec.Resource, filter *spec.Filter) error {
 	if err := h.served(res.Read); err != nil {
 		return err
@@ -77,6 +78,22 @@ func (h *harness) checkListedReadsSame(ctx context.Context, res *spec.Resource, 
 			return err
 		case fresh == nil:
 			continue // removed, or changed out of the filter, meanwhile
+		}
+		// An item listed still, but not found, may be one just created
+		// that the read shows within the settle window.
+		if x.status == http.StatusNotFound {
+			if _, err := h.settle(ctx, func() (bool, error) {
+				var err error
+				x, err = h.send(ctx, h.opRequest(res.Read, read, nil, nil))
+				return x.status != http.StatusNotFound, err
+			}); err != nil {
+				return err
+			}
+			if x.status == http.StatusOK {
+				if got, err = x.item(); err != nil {
+					return err
+				}
+			}
 		}
 		if err := x.require(x.status == http.StatusOK, ruleItemSame, fmt.Sprintf("%s of the %s %s lists (%s %s): status %d, want 200; it is listed still", res.Read.ID, singularOf(res), res.List.ID, res.IDProperty, id, x.status)); err != nil {
 			return err
