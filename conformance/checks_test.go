@@ -198,9 +198,10 @@ func genericChecks(c contract, key string) []namedCheck {
 
 // judgeOver returns the harness of a run of cfg against handler, served
 // over a real connection: cfg's BaseURL is the server's, with the base path
-// of the document, its APIKey conformancetest.Key unless set, and its
-// Settle 200ms unless set, as a server that breaks a rule breaks it
-// however long the suite waits.
+// of the document, its APIKey conformancetest.Key unless set, its Settle
+// 200ms unless set, as a server that breaks a rule breaks it however long
+// the suite waits, and its Recheck 150ms unless set, as the servers that
+// lose items lose them within 100ms.
 func judgeOver(tb testing.TB, handler http.Handler, cfg Config) *harness {
 	tb.Helper()
 	hs := httptest.NewServer(handler)
@@ -214,6 +215,9 @@ func judgeOver(tb testing.TB, handler http.Handler, cfg Config) *harness {
 	}
 	if cfg.Settle == 0 {
 		cfg.Settle = 200 * time.Millisecond
+	}
+	if cfg.Recheck == 0 {
+		cfg.Recheck = 150 * time.Millisecond
 	}
 	h := testHarness(tb, cfg, 1)
 	tb.Cleanup(h.http.CloseIdleConnections)
