@@ -47,7 +47,8 @@ var gapServers = []struct {
 }
 
 // TestGapsFilledDifferently: a correct server whose gap decisions differ
-// from petmock's passes by default.
+// from petmock's passes by default, and with --strict breaks no rule but
+// petmock's own.
 func TestGapsFilledDifferently(t *testing.T) {
 	t.Parallel()
 	for _, tc := range gapServers {
@@ -58,6 +59,12 @@ func TestGapsFilledDifferently(t *testing.T) {
 				t.Fatalf("a conforming server failed: exit %d, want 0\n%s", r.code, r)
 			}
 			assertNoKey(t, r)
+			strict := judge(t, serve(t, tc.start(t, nil)), append([]string{"--strict"}, tc.args...)...)
+			for _, c := range failures(parseJUnit(t, strict.junit)) {
+				if !strings.Contains(c.Failure.Text+c.Failure.Message, "broken rule strict.") {
+					t.Errorf("--strict: check %q failed on a rule of the interface, but only strict rules may\n%s", c.Name, c.Failure.Text)
+				}
+			}
 		})
 	}
 }
