@@ -1,12 +1,18 @@
 // Package conformance is a contract-test suite for Petstore deployments,
 // run with Ginkgo. It judges any server that claims to speak the contract
-// in package spec: the mock, staging or production.
+// in package spec: the mock, staging or production; and, given another
+// OpenAPI document in Config.Contract, a deployment of that one.
 //
 // The suite speaks HTTP only. Every response it receives is checked against
 // the document in one place, its HTTP client, before any spec looks at it:
 // the status must be documented for the operation, the Content-Type must be
-// application/json and the body must match the schema. On top of that each
-// spec checks one rule of the interface.
+// one it documents, JSON for the Petstore, and the body must match the
+// schema. On top of that each spec checks one rule: the Petstore's, where
+// the document has its operations, and for every operation, list and
+// resource of the document, rules of behaviour made from what the document
+// says of it: pages walked to their end, limits and filters honoured, keys
+// near the run's refused, writes that replace, update and delete as the
+// operation says, an item the same in every view and at the run's end.
 //
 // A deployment that misbehaves cannot hang or exhaust the suite: each
 // request ends at Config.Timeout, body included, at most MaxBodyBytes of a
@@ -23,7 +29,8 @@
 // check that needs another page is skipped), a created pet may take
 // Config.Settle to show, a 429 is waited out as Retry-After asks, and a
 // listed pet that another client changed meanwhile is judged by a fresh
-// listing. With Config.Strict it is also held to petmock's gap decisions,
+// listing, and a walk through pages only where the list did not change
+// during it. With Config.Strict it is also held to petmock's gap decisions,
 // the specs labelled LabelStrict. Specs that may change state are labelled
 // LabelMutating; Config.ReadOnly leaves them out.
 //
