@@ -21,6 +21,9 @@ var gapServers = []struct {
 	name  string
 	start ct.Fault
 	args  []string
+	// timely says that the server's gap is one of time, which --strict
+	// judges no otherwise, so that a strict run of it tells nothing more.
+	timely bool
 }{
 	{name: "petmock, its gaps filled otherwise", start: func(tb testing.TB, _ http.Handler) http.Handler {
 		return ct.GapsFilledDifferently(ct.Petmock(tb))
@@ -40,9 +43,9 @@ var gapServers = []struct {
 			}
 		})(tb, ct.Petmock(tb))
 	}},
-	{name: "created pets show after 300ms", start: ct.Alt(ct.AltConfig{Lag: 300 * time.Millisecond})},
+	{name: "created pets show after 300ms", start: ct.Alt(ct.AltConfig{Lag: 300 * time.Millisecond}), timely: true},
 	{name: "pets changed and removed by another client", start: ct.Alt(ct.AltConfig{Churn: true})},
-	{name: "a 429 now and then, with Retry-After", start: ct.Alt(ct.AltConfig{RateLimit: 40})},
+	{name: "a 429 now and then, with Retry-After", start: ct.Alt(ct.AltConfig{RateLimit: 80}), timely: true},
 	{name: "pets changed and removed by another client, read-only", start: ct.Alt(ct.AltConfig{Churn: true}), args: []string{"--read-only"}},
 }
 
@@ -59,6 +62,9 @@ func TestGapsFilledDifferently(t *testing.T) {
 				t.Fatalf("a conforming server failed: exit %d, want 0\n%s", r.code, r)
 			}
 			assertNoKey(t, r)
+			if tc.timely {
+				return
+			}
 			strict := judge(t, serve(t, tc.start(t, nil)), append([]string{"--strict"}, tc.args...)...)
 			for _, c := range failures(parseJUnit(t, strict.junit)) {
 				if !strings.Contains(c.Failure.Text+c.Failure.Message, "broken rule strict.") {
