@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -33,8 +35,9 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// fifo makes a named pipe in the test's own directory: a file that the
-// binary opens and reads, or writes, only as far as the test lets it.
+// fifo makes a named pipe in the test's own directory, which is why these
+// tests run on unix only: a file that the binary opens and reads, or
+// writes, only as far as the test lets it.
 func fifo(tb testing.TB, name string) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), name)
