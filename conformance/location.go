@@ -16,8 +16,9 @@ import (
 // checkLocation judges the Location of x, the answer that created the
 // item of id in the collection of res with the path parameters params:
 // where there is one, it must be the item's URL, whose path ends with the
-// item path (the base path before it may be a proxy's). A Location that
-// names another item, or the collection, breaks r.
+// item path, a slash after it or not (the base path before it may be a
+// proxy's). A Location that names another item, or the collection, breaks
+// r.
 func (h *harness) checkLocation(x *exchange, res *spec.Resource, params map[string]string, id string, r rule) error {
 	loc := x.header.Get("Location")
 	if loc == "" {
@@ -38,7 +39,7 @@ func (h *harness) checkLocation(x *exchange, res *spec.Resource, params map[stri
 		return nil // the document's item path parsed once already
 	}
 	want := tmpl.Expand(values)
-	return x.require(strings.HasSuffix(u.EscapedPath(), want), r, fmt.Sprintf("Location %q names no URL of the %s created, %s %s: its path does not end in %s", loc, singularOf(res), res.IDProperty, id, want))
+	return x.require(strings.HasSuffix(strings.TrimSuffix(u.EscapedPath(), "/"), want), r, fmt.Sprintf("Location %q names no URL of the %s created, %s %s: its path does not end in %s", loc, singularOf(res), res.IDProperty, id, want))
 }
 
 // itemTemplate returns the path template of the items of res.
