@@ -49,7 +49,7 @@ func (h *harness) keep(res *spec.Resource, params map[string]string, it item) {
 // deployment that loses items after a while shows it even in a quick run.
 func (h *harness) checkKept(ctx context.Context) error {
 	if len(h.kept) == 0 {
-		return skipf("the run created no item to read again: the label filter left out the checks that create")
+		return skipf("the run created no item that it left alone, to read again")
 	}
 	if wait := time.Until(h.kept[0].at.Add(h.cfg.recheck())); wait > 0 {
 		t := time.NewTimer(wait)
