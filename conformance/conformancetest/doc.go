@@ -1,8 +1,10 @@
 // Package conformancetest provides Petstore servers for testing the
 // judge, package conformance, and its command: faults that make petmock
-// break one rule each (BrokenServers), servers that fill the interface's
-// gaps otherwise than petmock and must pass (GapServers), and servers that
-// break HTTP itself (HostileServer). Only tests import it.
+// break one rule each (BrokenServers, BrokenEvolvedServers), servers that
+// fill the interface's gaps otherwise than petmock and must pass
+// (GapsFilledDifferently, AltServer, Lagging), servers that break HTTP
+// itself (HostileServer), and a document of none of the Petstore's
+// operations (Widgets). Only tests import it.
 package conformancetest
 
 import (
