@@ -15,7 +15,7 @@ import (
 // The request pipeline checks every request against the document. Doing
 // that with openapi3filter alone costs more than the rest of an answer, so
 // the server compiles, once at start, the simple parts of the document
-// into checks of its own: a router without regular expressions, the
+// into checks of its own: a router of the path templates spec parsed, the
 // parameters, and flat object bodies.
 //
 // A compiled check only ever decides that a request is valid. Whenever it
@@ -24,11 +24,16 @@ import (
 // path ran. Differential tests and fuzz targets hold the compiled checks to
 // that: none may accept what openapi3filter refuses.
 
-// compiledRoute is one path of the document, split into segments.
+// compiledRoute is one path of the document, with its operations.
 type compiledRoute struct {
-	segments []string // a literal segment, or "" for a parameter
-	params   []string // names of the parameter segments, in order
-	methods  map[string]*operation
+	template *spec.PathTemplate
+	// literal says that the template has no parameters: it then matches
+	// its own text alone, which a comparison tells without the map of
+	// parameters Match makes.
+	literal bool
+	// methods are the operations of the path, by method; nil where
+	// gorillamux alone decides.
+	methods map[string]*operation
 }
 
 // compiledRouter finds the operation of a plain request path.
@@ -37,31 +42,31 @@ type compiledRouter struct {
 	routes []compiledRoute
 }
 
+// compileRouter makes the router of every path of c.
 func compileRouter(c *spec.Contract, ops map[string]*operation) *compiledRouter {
 	cr := &compiledRouter{base: c.Base}
 	for path, item := range c.Doc.Paths.Map() {
 		route := compiledRoute{methods: map[string]*operation{}}
-		for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
-			if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") && strings.Count(seg, "{") == 1 {
-				route.segments = append(route.segments, "")
-				route.params = append(route.params, seg[1:len(seg)-1])
+		for method := range item.Operations() {
+			so := c.OperationAt(method, path)
+			route.template, route.methods[method] = so.Template, ops[so.ID]
+		}
+		if route.template == nil {
+			// A path without operations, which gorillamux answers with
+			// 405: it is routed too, so that a request it shares with
+			// another path is left to gorillamux. spec.Read parsed it.
+			t, err := spec.ParsePath(path)
+			if err != nil {
 				continue
 			}
-			if seg == "" || strings.ContainsAny(seg, "{}") {
-				// A template gorillamux alone understands, or one with an
-				// empty segment, such as "/", which segments cannot tell
-				// from a parameter.
-				route = compiledRoute{}
-				break
-			}
-			route.segments = append(route.segments, seg)
+			route.template = t
 		}
-		if route.methods == nil {
-			continue
+		if len(item.Servers) > 0 {
+			// A path served below base paths of its own, which gorillamux
+			// knows and this router does not.
+			route.methods = nil
 		}
-		for method, op := range item.Operations() {
-			route.methods[method] = ops[opID(op, method, path)]
-		}
+		route.literal = len(route.template.Params()) == 0
 		cr.routes = append(cr.routes, route)
 	}
 	return cr
@@ -76,15 +81,23 @@ func (cr *compiledRouter) find(method string, target *url.URL) (*operation, map[
 	if target.EscapedPath() != u || !strings.HasPrefix(u, cr.base+"/") {
 		return nil, nil, false
 	}
-	rest := u[len(cr.base)+1:]
+	rest := u[len(cr.base):]
 	var found *compiledRoute
+	var params map[string]string
 	for i := range cr.routes {
-		if cr.routes[i].match(rest) {
-			if found != nil {
-				return nil, nil, false
-			}
-			found = &cr.routes[i]
+		route := &cr.routes[i]
+		var p map[string]string
+		ok := route.literal && rest == route.template.String()
+		if !route.literal {
+			p, ok = route.template.Match(rest)
 		}
+		if !ok {
+			continue
+		}
+		if found != nil {
+			return nil, nil, false
+		}
+		found, params = route, p
 	}
 	if found == nil {
 		return nil, nil, false
@@ -93,36 +106,7 @@ func (cr *compiledRouter) find(method string, target *url.URL) (*operation, map[
 	if op == nil {
 		return nil, nil, false
 	}
-	var params map[string]string
-	if len(found.params) > 0 {
-		params = make(map[string]string, len(found.params))
-		i, p := 0, 0
-		for seg := range strings.SplitSeq(rest, "/") {
-			if found.segments[i] == "" {
-				params[found.params[p]] = seg
-				p++
-			}
-			i++
-		}
-	}
 	return op, params, true
-}
-
-func (r *compiledRoute) match(path string) bool {
-	i := 0
-	for seg := range strings.SplitSeq(path, "/") {
-		if i == len(r.segments) {
-			return false
-		}
-		switch lit := r.segments[i]; {
-		case lit == "" && seg == "":
-			return false
-		case lit != "" && lit != seg:
-			return false
-		}
-		i++
-	}
-	return i == len(r.segments)
 }
 
 // paramCheck is the compiled check of one parameter.

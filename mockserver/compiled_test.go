@@ -235,3 +235,68 @@ func TestCompileRefusesWhatItCannotCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestCompiledRouterAgreesOnOddTemplates holds the compiled router to
+// gorillamux on templates the Petstore does not have: the root, a
+// trailing slash, parameters with a pattern or within a segment, a path
+// without operations and one below a base path of its own. A request two
+// templates match, or one of those last two, is left to gorillamux.
+func TestCompiledRouterAgreesOnOddTemplates(t *testing.T) {
+	get := func(id string) string {
+		return `{get: {operationId: ` + id + `, parameters: [], responses: {'204': {description: Done.}}}}`
+	}
+	param := func(id string, names ...string) string {
+		var ps []string
+		for _, n := range names {
+			ps = append(ps, `{name: `+n+`, in: path, required: true, schema: {type: string}}`)
+		}
+		return `{get: {operationId: ` + id + `, parameters: [` + strings.Join(ps, ", ") + `], responses: {'204': {description: Done.}}},` +
+			` delete: {operationId: del` + id + `, parameters: [` + strings.Join(ps, ", ") + `], responses: {'204': {description: Done.}}}}`
+	}
+	src := `openapi: 3.0.3
+info: {title: Odd, version: 1.0.0}
+servers: [{url: /v1}]
+paths:
+  /: ` + get("root") + `
+  /pets/: ` + get("petsSlash") + `
+  /pets/{id}: ` + param("pet", "id") + `
+  /files/{name}.{ext}: ` + param("fileExt", "name", "ext") + `
+  /files/{name}: ` + param("file", "name") + `
+  /codes/{code:[A-Z]{3}}: ` + param("code", "code") + `
+  /things/{x}: {parameters: [{name: x, in: path, required: true, schema: {type: string}}]}
+  /things/special: ` + get("special") + `
+  /elsewhere/{id}: {servers: [{url: /v2}], get: {operationId: elsewhere, parameters: [{name: id, in: path, required: true, schema: {type: string}}], responses: {'204': {description: Done.}}}}
+`
+	c, err := spec.Read([]byte(src))
+	if err != nil {
+		t.Fatalf("document: %v", err)
+	}
+	s, err := New(Config{Contract: c, JournalSize: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{
+		"/v1/", "/v1", "/v1/x", "/v1/pets/", "/v1/pets", "/v1/pets//", "/v1/pets/1", "/v1/pets/1/", "/v1/files/a",
+		"/v1/files/a.b", "/v1/files/.b", "/v1/codes/ABC", "/v1/codes/AB", "/v1/codes/abc", "/v1/things/1",
+		"/v1/things/special", "/v1/elsewhere/1", "/v2/elsewhere/1", "/v1/pets/a%2Fb", "//", "/v1//",
+	}
+	decided := map[string]bool{}
+	for _, path := range paths {
+		for _, method := range []string{"GET", "DELETE", "POST", "HEAD"} {
+			checkRoute(t, s, method, path)
+			if _, _, ok := s.fast.find(method, &url.URL{Path: path}); ok {
+				decided[method+" "+path] = true
+			}
+		}
+	}
+	for _, req := range []string{"GET /v1/", "GET /v1/pets/", "GET /v1/pets/1", "DELETE /v1/pets/1", "GET /v1/files/a", "GET /v1/codes/ABC"} {
+		if !decided[req] {
+			t.Errorf("%s: the compiled router should decide it", req)
+		}
+	}
+	for _, req := range []string{"GET /v1/files/a.b", "GET /v1/things/special", "GET /v1/things/1", "GET /v1/elsewhere/1"} {
+		if decided[req] {
+			t.Errorf("%s: the compiled router decided it; gorillamux should", req)
+		}
+	}
+}

@@ -77,15 +77,10 @@ func (ed *edge) route(r *http.Request) (*operation, map[string]string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return ed.ops[opID(route.Operation, route.Method, route.Path)], params, nil
-}
-
-// opID returns the id the contract gives an operation.
-func opID(op *openapi3.Operation, method, path string) string {
-	if op.OperationID != "" {
-		return op.OperationID
-	}
-	return method + " " + path
+	// The router reads the contract's own document, and findRoute asks
+	// it with GET for HEAD: every route it finds is an operation of the
+	// contract.
+	return ed.ops[ed.contract.RouteOperation(route).ID], params, nil
 }
 
 // findRoute finds the operation of a request. A HEAD request is routed as

@@ -178,25 +178,6 @@ func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
 	return nil
 }
 
-// expand fills the parameters of a path template with their values.
-func expand(template string, params map[string]string) string {
-	if !strings.Contains(template, "{") {
-		return template
-	}
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(template, '{')
-		j := strings.IndexByte(template, '}')
-		if i < 0 || j < i {
-			b.WriteString(template)
-			return b.String()
-		}
-		b.WriteString(template[:i])
-		b.WriteString(params[template[i+1:j]])
-		template = template[j+1:]
-	}
-}
-
 // describe names an operation for messages.
 func describe(op *spec.Operation) string {
 	return fmt.Sprintf("%s (%s %s)", op.ID, op.Method, op.Path)

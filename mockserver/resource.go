@@ -134,7 +134,7 @@ func (rs *resource) notFound(c *call) *Error {
 // location returns the path of the item of id below the collection the
 // request named.
 func (rs *resource) location(s *Server, c *call, id int64) string {
-	return s.base + expand(rs.spec.CollectionPath, c.params) + "/" + strconv.FormatInt(id, 10)
+	return s.base + rs.spec.List.Template.ExpandRaw(c.params) + "/" + strconv.FormatInt(id, 10)
 }
 
 // list answers a list: items ordered by id, at most the limit, those the
@@ -200,7 +200,7 @@ func (s *Server) streamPage(w http.ResponseWriter, r *http.Request, c *call, v s
 // setNextLink sets the Link to the page after the item with id last.
 func (s *Server) setNextLink(w http.ResponseWriter, r *http.Request, c *call, limit int, asked []string, last int64) {
 	rs := c.op.resource
-	w.Header()["Link"] = []string{nextLink(r, s.base+expand(rs.spec.CollectionPath, c.params), rs.spec.Paging, limit, asked, last)}
+	w.Header()["Link"] = []string{nextLink(r, s.base+rs.spec.List.Template.ExpandRaw(c.params), rs.spec.Paging, limit, asked, last)}
 }
 
 // queryKey returns the filter key of a query value: the same key as the
