@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -114,13 +115,7 @@ type paramCheck struct {
 	name     string
 	in       string
 	required bool
-
-	integer  bool
-	bits     int   // of an integer: 32 or 64
-	min, max int64 // of an integer, inclusive
-
-	enum     []string // of a string; nil for any
-	maxBytes int      // of a string; -1 for no limit
+	spec.Simple
 }
 
 // compileParams compiles the parameters of an operation, or reports that
@@ -128,60 +123,13 @@ type paramCheck struct {
 func compileParams(params []*openapi3.Parameter) ([]paramCheck, bool) {
 	var checks []paramCheck
 	for _, p := range params {
-		c, ok := compileParam(p)
+		simple, ok := spec.SimpleParam(p)
 		if !ok {
 			return nil, false
 		}
-		checks = append(checks, c)
+		checks = append(checks, paramCheck{name: p.Name, in: p.In, required: p.Required, Simple: simple})
 	}
 	return checks, true
-}
-
-func compileParam(p *openapi3.Parameter) (paramCheck, bool) {
-	if p == nil || p.Content != nil || p.Schema == nil || p.Schema.Value == nil || p.AllowEmptyValue ||
-		p.Style != "" || p.Explode != nil || (p.In != openapi3.ParameterInQuery && p.In != openapi3.ParameterInPath) {
-		return paramCheck{}, false
-	}
-	s := p.Schema.Value
-	if s.Nullable || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 || s.Not != nil || s.Pattern != "" ||
-		s.MultipleOf != nil || s.ExclusiveMin.IsSet() || s.ExclusiveMax.IsSet() || s.MinLength != 0 || s.Type == nil || len(s.Type.Slice()) != 1 {
-		return paramCheck{}, false
-	}
-	c := paramCheck{name: p.Name, in: p.In, required: p.Required, maxBytes: -1}
-	switch {
-	case s.Type.Is("integer") && len(s.Enum) == 0 && (s.Format == "int32" || s.Format == "int64" || s.Format == ""):
-		c.integer, c.bits = true, 64
-		if s.Format == "int32" {
-			c.bits = 32
-		}
-		c.min, c.max = -1<<(c.bits-1), 1<<(c.bits-1)-1
-		if s.Min != nil {
-			if *s.Min != float64(int64(*s.Min)) {
-				return paramCheck{}, false
-			}
-			c.min = max(c.min, int64(*s.Min))
-		}
-		if s.Max != nil {
-			if *s.Max != float64(int64(*s.Max)) {
-				return paramCheck{}, false
-			}
-			c.max = min(c.max, int64(*s.Max))
-		}
-	case s.Type.Is("string") && s.Format == "":
-		for _, v := range s.Enum {
-			str, ok := v.(string)
-			if !ok {
-				return paramCheck{}, false
-			}
-			c.enum = append(c.enum, str)
-		}
-		if s.MaxLength != nil {
-			c.maxBytes = int(*s.MaxLength)
-		}
-	default:
-		return paramCheck{}, false
-	}
-	return c, true
 }
 
 // ok reports whether raw, present or not, is surely a valid value.
@@ -191,12 +139,12 @@ func (c *paramCheck) ok(raw string, present bool) bool {
 		return !c.required
 	case raw == "":
 		return false // openapi3filter says whether empty is allowed
-	case c.integer:
-		v, err := strconv.ParseInt(raw, 10, c.bits)
-		return err == nil && v >= c.min && v <= c.max
-	case c.enum != nil && !slices.Contains(c.enum, raw):
+	case c.Integer:
+		v, err := strconv.ParseInt(raw, 10, c.Bits)
+		return err == nil && v >= c.Min && v <= c.Max
+	case c.Enum != nil && !slices.Contains(c.Enum, raw):
 		return false
-	case c.maxBytes >= 0 && len(raw) > c.maxBytes:
+	case c.MaxLength >= 0 && len(raw) > c.MaxLength:
 		return false // a byte count at least the character count: be sure
 	}
 	return true
@@ -226,34 +174,24 @@ func paramsOK(checks []paramCheck, query map[string][]string, path map[string]st
 // objectCheck is the compiled check of a flat object schema.
 type objectCheck struct {
 	required []string
-	props    map[string]paramCheck // by property name; integers of any JSON spelling
+	props    map[string]spec.Simple // by property name; integers of any JSON spelling
 }
 
-// compileObject compiles a schema of an object whose properties are plain
-// strings, string enumerations and integers, or reports that it is not
-// that simple.
-func compileObject(ref *openapi3.SchemaRef) (*objectCheck, bool) {
-	if ref == nil || ref.Value == nil {
+// compileObject compiles the schema of a flat object (spec.FlatObjectOf)
+// whose integers may be any int64, or reports that it is not that simple.
+// A body's integers are only checked to be exact int64s: narrower bounds
+// are left to openapi3filter.
+func compileObject(s *openapi3.Schema) (*objectCheck, bool) {
+	flat, ok := spec.FlatObjectOf(s)
+	if !ok {
 		return nil, false
 	}
-	s := ref.Value
-	if s.Type == nil || !s.Type.Is("object") || s.Nullable || len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 || s.Not != nil ||
-		s.MinProps != 0 || s.MaxProps != nil || s.AdditionalProperties.Has != nil || s.AdditionalProperties.Schema != nil ||
-		len(s.Enum) > 0 || s.ReadOnly || s.WriteOnly {
-		return nil, false
-	}
-	oc := &objectCheck{required: s.Required, props: map[string]paramCheck{}}
-	for name, pref := range s.Properties {
-		if pref.Value != nil && (pref.Value.ReadOnly || pref.Value.WriteOnly || pref.Value.Default != nil) {
+	for _, p := range flat.Properties {
+		if p.Integer && (p.Bits != 64 || p.Min != math.MinInt64 || p.Max != math.MaxInt64) {
 			return nil, false
 		}
-		c, ok := compileParam(&openapi3.Parameter{Name: name, In: openapi3.ParameterInQuery, Schema: pref})
-		if !ok || (c.integer && (c.bits != 64 || c.min != -1<<63 || c.max != 1<<63-1)) {
-			return nil, false
-		}
-		oc.props[name] = c
 	}
-	return oc, true
+	return &objectCheck{required: flat.Required, props: flat.Properties}, true
 }
 
 // ok reports whether a decoded JSON value surely fits the schema.
@@ -272,7 +210,7 @@ func (oc *objectCheck) ok(v any) bool {
 		if !present {
 			continue
 		}
-		if c.integer {
+		if c.Integer {
 			n, isNumber := v.(json.Number)
 			if _, exact := spec.ExactInt64(string(n)); !isNumber || !exact {
 				return false
@@ -280,22 +218,9 @@ func (oc *objectCheck) ok(v any) bool {
 			continue
 		}
 		str, isString := v.(string)
-		if !isString || (c.enum != nil && !slices.Contains(c.enum, str)) || (c.maxBytes >= 0 && len(str) > c.maxBytes) {
+		if !isString || (c.Enum != nil && !slices.Contains(c.Enum, str)) || (c.MaxLength >= 0 && len(str) > c.MaxLength) {
 			return false
 		}
 	}
 	return true
-}
-
-// bearerOnly reports whether security asks for exactly one thing: an HTTP
-// bearer token, which the server can then check without openapi3filter.
-func bearerOnly(doc *openapi3.T, security openapi3.SecurityRequirements) bool {
-	if len(security) != 1 || len(security[0]) != 1 || doc.Components == nil {
-		return false
-	}
-	for name, scopes := range security[0] {
-		ref := doc.Components.SecuritySchemes[name]
-		return len(scopes) == 0 && ref != nil && ref.Value != nil && ref.Value.Type == "http" && strings.EqualFold(ref.Value.Scheme, "bearer")
-	}
-	return false
 }

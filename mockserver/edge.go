@@ -38,11 +38,14 @@ func newEdge(c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*ed
 	doc := c.Doc
 	for _, so := range c.Operations {
 		op := &operation{spec: so}
-		op.bearer = bearerOnly(doc, so.Security)
+		reqs := so.Requirements
+		op.bearer = len(reqs) == 1 && len(reqs[0]) == 1 && reqs[0][0].Kind == spec.SchemeBearer
 		op.params, op.paramsCompiled = compileParams(so.Parameters)
 		if rb := so.Op.RequestBody; rb != nil && rb.Value != nil {
 			if mt := rb.Value.Content.Get("application/json"); mt != nil && len(rb.Value.Content) == 1 {
-				op.body, _ = compileObject(mt.Schema)
+				if mt.Schema != nil {
+					op.body, _ = compileObject(mt.Schema.Value)
+				}
 			}
 		}
 		if rs := so.RequestSchema(); rs != nil {
