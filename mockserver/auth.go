@@ -1,15 +1,14 @@
 package mockserver
 
 import (
-	"context"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/petstore/contract/spec"
 )
 
 // DefaultAPIKey is the key petmock accepts when no other is configured. It
@@ -50,127 +49,64 @@ func (ring keyring) accepts(key string) bool {
 	return match == 1
 }
 
-// challenge is the WWW-Authenticate value of a 401 (RFC 6750).
-const challenge = `Bearer realm="petstore"`
-
-// authenticate checks the credentials of a request against one security
-// scheme the document requires, with the configured keys. It is the
-// AuthenticationFunc of the request validation, so the document decides
-// which operations need a key, and how it is sent:
-//
-//   - http bearer, oauth2 and openIdConnect: Authorization: Bearer <key>;
-//   - http basic: Authorization: Basic with the key as the password (or
-//     as the user, with no password);
-//   - apiKey: the key as the header, query parameter or cookie the scheme
-//     names.
-func (ring keyring) authenticate(_ context.Context, in *openapi3filter.AuthenticationInput) error {
-	scheme := in.SecurityScheme
-	req := in.RequestValidationInput.Request
-	switch {
-	case scheme.Type == "http" && strings.EqualFold(scheme.Scheme, "bearer"), scheme.Type == "oauth2", scheme.Type == "openIdConnect":
-		if e := ring.check(req.Header.Values("Authorization")); e != nil {
-			return e
+// authenticate checks the key of a request against the security op
+// requires, as spec resolves it: the request passes when it meets every
+// scheme of one of the requirements, each with a key the ring accepts.
+// The refusal says what is wrong with the first requirement: the first of
+// its schemes, by name, that the request does not meet.
+func (ed *edge) authenticate(r *http.Request, op *operation) error {
+	var refusal *Error
+	for i, req := range op.spec.Requirements {
+		e := ed.keys.meets(r, req)
+		if e == nil {
+			return nil
 		}
-		return nil
-	case scheme.Type == "http" && strings.EqualFold(scheme.Scheme, "basic"):
-		if e := ring.checkBasic(req.Header.Values("Authorization")); e != nil {
-			return e
+		if i == 0 {
+			refusal = e
 		}
-		return nil
-	case scheme.Type == "apiKey":
-		if e := ring.checkAPIKey(req, scheme.In, scheme.Name); e != nil {
-			return e
-		}
-		return nil
 	}
-	return unauthorized("", fmt.Sprintf("authorization: security scheme %s (%s %s) is not one petmock checks", in.SecuritySchemeName, scheme.Type, scheme.Scheme))
+	if refusal == nil {
+		return nil // the operation asks for no key
+	}
+	return refusal
 }
 
-// checkBasic checks an Authorization header of the Basic scheme: the key
-// is the password, or the user when there is no password.
-func (ring keyring) checkBasic(values []string) *Error {
-	const challenge = `Basic realm="petstore"`
-	refuse := func(message string) *Error {
-		return (&Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: message}).WithHeader("WWW-Authenticate", challenge)
-	}
-	if len(values) != 1 {
-		return refuse("authorization: missing; send Authorization: Basic with the API key as the password")
-	}
-	scheme, token, _ := strings.Cut(values[0], " ")
-	if !strings.EqualFold(scheme, "Basic") {
-		return refuse("authorization: scheme must be Basic")
-	}
-	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(token))
-	if err != nil {
-		return refuse("authorization: malformed Basic credentials")
-	}
-	user, password, _ := strings.Cut(string(raw), ":")
-	key := password
-	if key == "" {
-		key = user
-	}
-	if !ring.accepts(key) {
-		return refuse("authorization: unknown API key")
-	}
-	return nil
-}
-
-// checkAPIKey checks a key sent as the header, query parameter or cookie
-// name.
-func (ring keyring) checkAPIKey(r *http.Request, in, name string) *Error {
-	var values []string
-	switch in {
-	case "header":
-		values = r.Header.Values(name)
-	case "query":
-		values = r.URL.Query()[name]
-	case "cookie":
-		for _, c := range r.CookiesNamed(name) {
-			values = append(values, c.Value)
-		}
-	}
-	refuse := func(message string) *Error {
-		return &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: message}
-	}
-	switch {
-	case len(values) == 0 || values[0] == "":
-		return refuse(fmt.Sprintf("%s: missing; send the API key as the %s %s", strings.ToLower(name), in, name))
-	case len(values) > 1:
-		return refuse(fmt.Sprintf("%s: sent more than once", strings.ToLower(name)))
-	case !ring.accepts(values[0]):
-		return refuse(fmt.Sprintf("%s: unknown API key", strings.ToLower(name)))
-	}
-	return nil
-}
-
-// check returns nil if the Authorization header values carry an accepted
-// key as a bearer token, and a 401 *Error that says what is wrong if not.
+// meets returns nil when r presents a key the ring accepts under every
+// scheme of req, and otherwise the 401 of the first scheme it does not.
 // The key itself never appears in the error.
-func (ring keyring) check(values []string) *Error {
-	if len(values) == 0 || values[0] == "" {
-		return unauthorized("", "authorization: missing; send Authorization: Bearer <API key>")
-	}
-	if len(values) > 1 {
-		return unauthorized("invalid_request", "authorization: sent more than once")
-	}
-	scheme, token, found := strings.Cut(values[0], " ")
-	switch {
-	case !found:
-		return unauthorized("invalid_request", "authorization: malformed; want Bearer <API key>")
-	case !strings.EqualFold(scheme, "Bearer"):
-		return unauthorized("invalid_request", "authorization: scheme must be Bearer")
-	}
-	token = strings.TrimLeft(token, " ")
-	if !ring.accepts(token) {
-		return unauthorized("invalid_token", "authorization: unknown API key")
+func (ring keyring) meets(r *http.Request, req spec.Requirement) *Error {
+	for _, scheme := range req {
+		key, err := scheme.Read(r)
+		if err == nil && !ring.accepts(key) {
+			err = scheme.Refused()
+		}
+		if err != nil {
+			return unauthorized(err)
+		}
 	}
 	return nil
 }
 
-func unauthorized(reason, message string) *Error {
-	c := challenge
-	if reason != "" {
-		c += `, error="` + reason + `"`
+// unauthorized is the 401 of a credential a scheme refused, with the
+// scheme's challenge where it has one.
+func unauthorized(err error) *Error {
+	e := &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: err.Error()}
+	var ce *spec.CredentialError
+	if errors.As(err, &ce) && ce.Challenge != "" {
+		e.WithHeader("WWW-Authenticate", ce.Challenge)
 	}
-	return (&Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: message}).WithHeader("WWW-Authenticate", c)
+	return e
+}
+
+// challenge is the WWW-Authenticate value of a 401 forced on op: that of
+// the first scheme its security asks for, or, where it asks for none, of
+// a bearer token, the Petstore's own kind of key; "" for an apiKey,
+// whose 401s have none.
+func challenge(op *spec.Operation) string {
+	for _, req := range op.Requirements {
+		for _, scheme := range req {
+			return scheme.Challenge("")
+		}
+	}
+	return (&spec.Scheme{Kind: spec.SchemeBearer}).Challenge("")
 }

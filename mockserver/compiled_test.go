@@ -104,7 +104,7 @@ func checkParams(t *testing.T, s *Server, opID, rawQuery, petID string) {
 		return
 	}
 	req := httptest.NewRequest("GET", "http://petmock/", nil)
-	in := validationInput(req, op.paramsRoute, params, query, nil)
+	in := validationInput(req, op.route, params, query, nil)
 	in.Options = &validation
 	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
 		t.Fatalf("%s ?%s petId=%q: compiled checks accept, openapi3filter says %v", opID, rawQuery, petID, err)

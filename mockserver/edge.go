@@ -38,8 +38,6 @@ func newEdge(c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*ed
 	doc := c.Doc
 	for _, so := range c.Operations {
 		op := &operation{spec: so}
-		reqs := so.Requirements
-		op.bearer = len(reqs) == 1 && len(reqs[0]) == 1 && reqs[0][0].Kind == spec.SchemeBearer
 		op.params, op.paramsCompiled = compileParams(so.Parameters)
 		if rb := so.Op.RequestBody; rb != nil && rb.Value != nil {
 			if mt := rb.Value.Content.Get("application/json"); mt != nil && len(rb.Value.Content) == 1 {
@@ -51,10 +49,9 @@ func newEdge(c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*ed
 		if rs := so.RequestSchema(); rs != nil {
 			op.bodyShape = shapes.of(rs)
 		}
-		paramsOnly := *so.Op
-		paramsOnly.Security = &openapi3.SecurityRequirements{}
-		op.route = &routers.Route{Spec: doc, Path: so.Path, PathItem: so.Item, Method: so.Method, Operation: so.Op}
-		op.paramsRoute = &routers.Route{Spec: doc, Path: so.Path, PathItem: so.Item, Method: so.Method, Operation: &paramsOnly}
+		keyless := *so.Op
+		keyless.Security = &openapi3.SecurityRequirements{}
+		op.route = &routers.Route{Spec: doc, Path: so.Path, PathItem: so.Item, Method: so.Method, Operation: &keyless}
 		for _, p := range so.Parameters {
 			if p.In == openapi3.ParameterInQuery {
 				op.queryParams = append(op.queryParams, p.Name)

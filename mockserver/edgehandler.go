@@ -105,7 +105,7 @@ func (e *Edge) check(r *http.Request) (*Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := e.ed.authenticate(r, op, params); err != nil {
+	if err := e.ed.authenticate(r, op); err != nil {
 		return nil, err
 	}
 	unread := e.unread != nil && e.unread(op.spec)

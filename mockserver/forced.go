@@ -52,14 +52,16 @@ func forceable(op *spec.Operation, code int) bool {
 	return slices.Contains(op.Statuses, code) || slices.Contains(outageCodes, code)
 }
 
-// forcedAnswer is the answer of a forced code: an Error body, with the
-// headers its status calls for. Prefer: code= and the admin API both
+// forcedAnswer is the answer of a code forced on op: an Error body, with
+// the headers its status calls for. Prefer: code= and the admin API both
 // answer with it.
-func forcedAnswer(code int, field, format string, args ...any) *Error {
+func forcedAnswer(op *spec.Operation, code int, field, format string, args ...any) *Error {
 	e := NewError(code, field, format, args...)
 	switch code {
 	case http.StatusUnauthorized:
-		e.WithHeader("WWW-Authenticate", challenge)
+		if c := challenge(op); c != "" {
+			e.WithHeader("WWW-Authenticate", c)
+		}
 	case http.StatusServiceUnavailable:
 		e.WithHeader("Retry-After", "1")
 	}
@@ -97,7 +99,7 @@ func (s *Server) takeForced(op *spec.Operation) *Error {
 	if taken.Remaining > 0 {
 		more = strconv.Itoa(taken.Remaining) + " more to come"
 	}
-	return forcedAnswer(taken.Code, "forced", "answer forced by the admin API (POST /__petmock/forced); %s", more)
+	return forcedAnswer(op, taken.Code, "forced", "answer forced by the admin API (POST /__petmock/forced); %s", more)
 }
 
 // Forced returns the answers forced on the next requests, oldest first.

@@ -17,7 +17,6 @@ type operation struct {
 	spec        *spec.Operation
 	handle      func(w http.ResponseWriter, r *http.Request, c *call) error
 	resource    *resource    // nil for an operation of no resource
-	bearer      bool         // security is exactly a bearer token
 	queryParams []string     // names of the declared query parameters
 	deprecation *deprecation // nil unless the operation is deprecated with something to say
 
@@ -31,10 +30,10 @@ type operation struct {
 	// bodyShape is the shape of the JSON body, whose integers are checked
 	// digit for digit; nil when there is none.
 	bodyShape *shape
-	// route is the route of the operation, for openapi3filter;
-	// paramsRoute has the operation without its security, for validating
-	// the parameters once the key has been checked.
-	route, paramsRoute *routers.Route
+	// route is the route of the operation, for openapi3filter, without
+	// its security: the key is checked before (authenticate), so that
+	// Prefer can force an answer between the key and the rest.
+	route *routers.Route
 	// answer makes the answers of an operation of no resource.
 	answer *generated
 }
@@ -101,7 +100,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	if op.deprecation != nil {
 		op.deprecation.setHeaders(w.Header(), r, nil)
 	}
-	if err := s.authenticate(r, op, params); err != nil {
+	if err := s.authenticate(r, op); err != nil {
 		return err
 	}
 	if op.changesItems() {

@@ -87,5 +87,5 @@ func forced(op *spec.Operation, code int) (*Error, bool) {
 	case code >= 200 && code < 300:
 		return nil, false // documented, since it is forceable and no outage
 	}
-	return forcedAnswer(code, "prefer", "answer forced by Prefer: code=%d", code), true
+	return forcedAnswer(op, code, "prefer", "answer forced by Prefer: code=%d", code), true
 }

@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"maps"
 	"math"
@@ -30,9 +29,6 @@ import (
 var validation = openapi3filter.Options{
 	ExcludeRequestBody:  true, // read and checked separately, within MaxBodyBytes
 	SkipSettingDefaults: true, // handlers apply defaults; the request is not rewritten
-	// The key is checked before, so that Prefer can force an answer
-	// between the key and the rest.
-	AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
 	SchemaValidationOptions: []openapi3.SchemaValidationOption{
 		openapi3.DisableSchemaErrorDetails(),
 	},
@@ -56,7 +52,7 @@ func (ed *edge) checkRequest(r *http.Request, op *operation, params map[string]s
 		}
 	}
 	if !op.paramsCompiled || !paramsOK(op.params, c.query, params) {
-		in := validationInput(r, op.paramsRoute, params, c.query, nil)
+		in := validationInput(r, op.route, params, c.query, nil)
 		in.Options = &validation
 		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
 			return nil, requestError(err)
@@ -171,42 +167,4 @@ func validationInput(r *http.Request, route *routers.Route, params map[string]st
 		req.ContentLength = int64(len(body))
 	}
 	return &openapi3filter.RequestValidationInput{Request: &req, PathParams: params, QueryParams: query, Route: route}
-}
-
-// authenticate checks the key of a request against the security op
-// requires: a bearer token by the compiled check, anything else the
-// document may ask for through openapi3filter.
-func (ed *edge) authenticate(r *http.Request, op *operation, params map[string]string) error {
-	switch {
-	case op.bearer:
-		if e := ed.keys.check(r.Header.Values("Authorization")); e != nil {
-			return e
-		}
-	case len(op.spec.Security) > 0:
-		in := validationInput(r, op.route, params, nil, nil)
-		in.Options = &openapi3filter.Options{AuthenticationFunc: ed.keys.authenticate}
-		if err := openapi3filter.ValidateSecurityRequirements(r.Context(), in, op.spec.Security); err != nil {
-			return securityError(err)
-		}
-	}
-	return nil
-}
-
-// securityError turns a failure of the security requirements into a 401
-// that says what is wrong with the first requirement's credentials.
-func securityError(err error) *Error {
-	var sre *openapi3filter.SecurityRequirementsError
-	if errors.As(err, &sre) {
-		for _, e := range sre.Errors {
-			var ae *Error
-			if errors.As(e, &ae) {
-				return ae
-			}
-		}
-	}
-	var ae *Error
-	if errors.As(err, &ae) {
-		return ae
-	}
-	return unauthorized("", "authorization: "+strings.TrimSpace(err.Error()))
 }

@@ -51,18 +51,11 @@ func readBody(r *http.Request, limit int64) ([]byte, *Error) {
 	return buf.Bytes(), nil
 }
 
-// requestError turns a failure of openapi3filter's request validation into
-// the *Error to answer with: 401 for authentication, 400 for the rest, with
-// a message that names the field at fault instead of dumping the schema.
+// requestError turns a failure of openapi3filter's validation of the
+// parameters or the body into the 400 to answer with, with a message that
+// names the field at fault instead of dumping the schema. The key was
+// checked before (authenticate).
 func requestError(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
-		return e // from the AuthenticationFunc
-	}
-	var sre *openapi3filter.SecurityRequirementsError
-	if errors.As(err, &sre) {
-		return unauthorized("", "authorization: "+err.Error())
-	}
 	var re *openapi3filter.RequestError
 	if !errors.As(err, &re) {
 		return badRequest("request", "%v", err)
