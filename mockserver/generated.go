@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/fake"
 )
@@ -22,48 +20,24 @@ import (
 type generated struct {
 	contract *spec.Contract
 	op       *spec.Operation
-	schema   *openapi3.Schema // of a JSON body; nil for none
-	text     bool             // the body is text/plain, of a string schema
-	shape    *shape
-	hint     string // what the answer is about, for realistic values
+	answer   spec.Answer
+	shape    *shape // of a JSON body
 }
 
 func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shapes) (*generated, error) {
-	if op.Success == 0 {
-		return nil, fmt.Errorf("%s.responses: no success (2xx) or default response for petmock to answer with", op.Where)
+	a, err := op.Answer()
+	if err != nil {
+		return nil, err
 	}
-	g := &generated{contract: c, op: op}
-	segs := strings.Split(strings.Trim(op.Path, "/"), "/")
-	for i := len(segs) - 1; i >= 0; i-- {
-		if !strings.Contains(segs[i], "{") {
-			g.hint = segs[i]
-			break
-		}
-	}
-	resp := op.Response(op.Success)
-	where := fmt.Sprintf("%s.responses.%d", op.Where, op.Success)
-	switch {
-	case op.JSONSchema(op.Success) != nil:
-		g.schema = op.JSONSchema(op.Success)
-		g.shape = shapes.of(g.schema)
-	case resp == nil || len(resp.Content) == 0:
-	default:
-		mt := resp.Content.Get("text/plain")
-		if mt == nil || mt.Schema == nil || mt.Schema.Value == nil || spec.TypeOf(mt.Schema.Value) != "string" {
-			var types []string
-			for name := range resp.Content {
-				types = append(types, name)
-			}
-			slices.Sort(types)
-			return nil, fmt.Errorf("%s.content: petmock answers application/json, or text/plain of a string schema, not %s", where, strings.Join(types, ", "))
-		}
-		g.schema, g.text = mt.Schema.Value, true
+	g := &generated{contract: c, op: op, answer: a}
+	if a.Kind == spec.AnswerJSON {
+		g.shape = shapes.of(a.Schema)
 	}
 	// Refuse at start a schema no made value matches, rather than fail
 	// the first request.
-	if g.schema != nil {
+	if a.Kind != spec.AnswerEmpty {
 		if _, err := g.make(0, ""); err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+			return nil, fmt.Errorf("%s.responses.%d: %w", op.Where, a.Status, err)
 		}
 	}
 	return g, nil
@@ -76,11 +50,11 @@ func (g *generated) make(seed uint64, key string) ([]byte, error) {
 	h.Write([]byte{0})
 	h.Write([]byte(key))
 	gen := &fake.Generator{Contract: g.contract, Faker: fake.NewFaker(seed ^ h.Sum64()), Examples: true}
-	v, err := gen.Valid(g.schema, fake.Hint{Resource: g.hint})
+	v, err := gen.Valid(g.answer.Schema, fake.Hint{Resource: g.answer.About})
 	if err != nil {
 		return nil, err
 	}
-	if g.text {
+	if g.answer.Kind == spec.AnswerText {
 		s, _ := v.(string)
 		return []byte(s), nil
 	}
@@ -90,8 +64,8 @@ func (g *generated) make(seed uint64, key string) ([]byte, error) {
 // answer answers an operation of no resource with a made value.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, c *call) error {
 	g := c.op.answer
-	status := c.op.spec.Success
-	if g.schema == nil {
+	status := g.answer.Status
+	if g.answer.Kind == spec.AnswerEmpty {
 		w.WriteHeader(status)
 		return nil
 	}
@@ -99,7 +73,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, c *call) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", g.op.Where, err)
 	}
-	if g.text {
+	if g.answer.Kind == spec.AnswerText {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		w.WriteHeader(status)
