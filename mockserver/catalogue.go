@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/brianvoe/gofakeit/v7"
-	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
@@ -91,7 +90,7 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 		exact := make([]bool, len(props))
 		plans := make([]func() any, len(props))
 		for j, p := range props {
-			exact[j] = exactSchema(p.Schema, 0)
+			exact[j] = fake.Exact(p.Schema)
 			plans[j] = gen.Plan(p.Schema, fake.Hint{Property: p.Name, Resource: r.Name})
 			if p.Name == "status" && cat.StatusMix != nil {
 				if len(cat.StatusMix) != len(p.Schema.Enum) {
@@ -183,44 +182,4 @@ func streamFaker(seed uint64, name string, first bool) *gofakeit.Faker {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	return gofakeit.NewFaker(rand.NewPCG(seed, seed^h.Sum64()), false)
-}
-
-// exactSchema reports whether every value the generator makes for s
-// matches it, so that a catalogue of a million items need not check each.
-// Patterns, multiples, alternatives and unique items may be missed.
-func exactSchema(s *openapi3.Schema, depth int) bool {
-	if s == nil || depth > 16 {
-		return false
-	}
-	if len(s.Enum) > 0 {
-		return true
-	}
-	if s.Pattern != "" || s.MultipleOf != nil || s.Not != nil || len(s.OneOf)+len(s.AnyOf) > 0 || s.UniqueItems ||
-		s.MinProps > 0 || s.MaxProps != nil || s.Example != nil || len(s.Examples) > 0 {
-		return false
-	}
-	switch spec.TypeOf(s) {
-	case "object":
-		for _, m := range s.AllOf {
-			if m.Value == nil || spec.TypeOf(m.Value) != "object" || !exactSchema(m.Value, depth+1) {
-				return false
-			}
-		}
-		for _, p := range s.Properties {
-			if !exactSchema(p.Value, depth+1) {
-				return false
-			}
-		}
-		if ap := s.AdditionalProperties.Schema; ap != nil && !exactSchema(ap.Value, depth+1) {
-			return false
-		}
-		return true
-	case "array":
-		return s.Items != nil && exactSchema(s.Items.Value, depth+1)
-	case "string":
-		return slices.Contains([]string{"", "date-time", "date", "email", "uuid", "uri", "url", "hostname", "ipv4", "ipv6", "byte", "password"}, s.Format)
-	case "integer", "number", "boolean":
-		return len(s.AllOf) == 0
-	}
-	return false
 }
