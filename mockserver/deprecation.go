@@ -39,7 +39,7 @@ func newDeprecation(c *spec.Contract, op *spec.Operation, base string) (*depreca
 	if d.ReplacedBy != "" {
 		// Only a GET can be followed as a link; a replacement of another
 		// method is named in the answer after the sunset, not linked.
-		if next := c.Operation(d.ReplacedBy); next != nil && next.Method == http.MethodGet && !strings.Contains(next.Path, "{") {
+		if next := c.Operation(d.ReplacedBy); next != nil && next.Method == http.MethodGet && len(next.Template.Params()) == 0 {
 			dep.successor, dep.successorPath = next, base+next.Path
 		}
 	}
