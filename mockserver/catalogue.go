@@ -83,7 +83,7 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 		return func(f *gofakeit.Faker) any { return fake.Integer(1 + int64(f.IntN(cat.Count))) }, true
 	}
 	for i, r := range c.Resources {
-		rs := newResource(r, shapes, c.Base)
+		rs := newResource(r, shapes)
 		gen := &fake.Generator{Contract: c, Faker: streamFaker(cat.Seed, r.Name, i == 0), Refs: refs}
 		props := r.Properties[1:] // the id is assigned
 		mixes := make([][]int, len(props))

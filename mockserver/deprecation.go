@@ -27,7 +27,7 @@ type deprecation struct {
 	successorPath string
 }
 
-func newDeprecation(c *spec.Contract, op *spec.Operation, base string) (*deprecation, error) {
+func newDeprecation(c *spec.Contract, op *spec.Operation, base string) *deprecation {
 	d := op.Deprecation
 	dep := &deprecation{sunsetTime: d.Sunset}
 	if !d.Since.IsZero() {
@@ -43,7 +43,7 @@ func newDeprecation(c *spec.Contract, op *spec.Operation, base string) (*depreca
 			dep.successor, dep.successorPath = next, base+next.Path
 		}
 	}
-	return dep, nil
+	return dep
 }
 
 // setHeaders sets the deprecation headers. The Link names the replacement,

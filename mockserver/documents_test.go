@@ -75,15 +75,6 @@ func TestDocumentsPetmockCannotServe(t *testing.T) {
 	}
 }
 
-// defaultOnlyPaths, for document, is an operation with only a default
-// answer: one of no statuses.
-const defaultOnlyPaths = `
-  /ping:
-    get:
-      operationId: ping
-      responses:
-        default: {description: Whatever it answers., content: {application/json: {schema: {type: object, properties: {ok: {type: boolean}}}}}}`
-
 // TestOtherSecuritySchemes: the document decides how the key is sent: an
 // apiKey header, HTTP basic, or nothing at all.
 func TestOtherSecuritySchemes(t *testing.T) {

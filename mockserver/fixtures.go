@@ -117,7 +117,7 @@ func ReadFixture(c *spec.Contract, r io.Reader) (Items, error) {
 	shapes := newShapes(c)
 	resources := make([]*resource, len(c.Resources))
 	for i, res := range c.Resources {
-		resources[i] = newResource(res, shapes, c.Base)
+		resources[i] = newResource(res, shapes)
 	}
 	loaded, err := readFixture(r, resources, nil)
 	if err != nil {

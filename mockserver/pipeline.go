@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -53,12 +52,8 @@ type call struct {
 func (s *Server) bind(shapes *shapes) error {
 	for _, so := range s.contract.Operations {
 		op := s.ops[so.ID]
-		if d := so.Deprecation; d != nil {
-			dep, err := newDeprecation(s.contract, so, s.base)
-			if err != nil {
-				return err
-			}
-			op.deprecation = dep
+		if so.Deprecation != nil {
+			op.deprecation = newDeprecation(s.contract, so, s.base)
 		}
 		if so.Resource != nil {
 			op.resource = s.byName[so.Resource.Name]
@@ -175,9 +170,4 @@ func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
 			WithHeader("Retry-After", "1")
 	}
 	return nil
-}
-
-// describe names an operation for messages.
-func describe(op *spec.Operation) string {
-	return fmt.Sprintf("%s (%s %s)", op.ID, op.Method, op.Path)
 }

@@ -27,7 +27,7 @@ type resource struct {
 	singular string
 }
 
-func newResource(r *spec.Resource, shapes *shapes, base string) *resource {
+func newResource(r *spec.Resource, shapes *shapes) *resource {
 	return &resource{
 		spec:     r,
 		store:    store.New(r.Name, len(r.Filters)),

@@ -186,7 +186,7 @@ func New(cfg Config) (*Server, error) {
 		limits.MaxBytes = DefaultMaxStoreBytes
 	}
 	for _, r := range c.Resources {
-		rs := newResource(r, shapes, s.base)
+		rs := newResource(r, shapes)
 		rs.store.SetLimits(limits)
 		s.resources = append(s.resources, rs)
 		s.byName[r.Name] = rs

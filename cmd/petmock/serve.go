@@ -411,7 +411,9 @@ func startingItems(o options, c *spec.Contract) (mockserver.Items, *mockserver.C
 	return nil, cat, nil
 }
 
-// readFixtureFile reads and checks the fixture in a file.
+// readFixtureFile reads and checks the fixture in a file. It is more than
+// a wrapper of mockserver.ReadFixture: its errors begin with the file's
+// name, which ReadFixture, given a reader, does not know.
 func readFixtureFile(c *spec.Contract, path string) (mockserver.Items, error) {
 	f, err := os.Open(path)
 	if err != nil {
