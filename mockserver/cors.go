@@ -42,13 +42,12 @@ func isPreflight(r *http.Request) bool {
 	return r.Method == http.MethodOptions
 }
 
-// preflight answers OPTIONS: a CORS preflight gets the methods and headers
-// it may use, which are Authorization, Content-Type, Prefer and any other
-// it asks for; a plain OPTIONS gets allow, the methods of its path, in
-// Allow, or a 404 when there are none. The
-// admin API's PUT and DELETE are allowed too, so that a browser tool can
-// reset the mock, and PATCH, which the admin API's settings and a
-// document's operations may take.
+// preflight answers OPTIONS, of the API and of every Edge: a CORS
+// preflight gets the methods and headers it may use, which are every
+// method a document may give an operation, and Authorization,
+// Content-Type, Prefer and any other header it asks for; a plain OPTIONS
+// gets allow, the methods of its path, in Allow, or a 404 when there are
+// none.
 func (s *Server) preflight(w http.ResponseWriter, r *http.Request, allow []string) {
 	h := w.Header()
 	if r.Header.Get("Access-Control-Request-Method") == "" {

@@ -5,10 +5,9 @@ import (
 	"sync/atomic"
 )
 
-// The admin API's console updates live: GET /__petmock/events streams an
-// event whenever what the admin API shows has changed, so that the page
-// asks for it again. A Subscription is what such a stream reads: the
-// kinds of change since it last looked.
+// A Subscription tells its reader the kinds of change since it last
+// looked. The admin API's event stream, GET /__petmock/events, reads one,
+// so that the console asks again for what has changed.
 
 // Change is a set of kinds of change, as bits, so that a burst of changes
 // folds into one.

@@ -18,8 +18,9 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// The request pipeline checks every request against the document, in one
-// place: checkRequest. Each part of a request is decided by a compiled
+// The request pipeline checks the parameters and the body of every request
+// against the document in one place, checkRequest, once the key has been
+// checked (authenticate). Each part of a request is decided by a compiled
 // check when it can tell that the part is valid (see compiled.go), and by
 // openapi3filter otherwise, which also words the error. Handlers receive
 // what checkRequest returns, valid, and refuse nothing themselves.
@@ -157,8 +158,8 @@ func isJSON(contentType string) bool {
 
 // validationInput is the input of openapi3filter for r, with body, which
 // may be nil, as its body. The body a client sent is kept away from
-// openapi3filter, which would read all of it, whatever its size, before
-// even checking the key.
+// openapi3filter, which would read all of it, whatever its size: it is
+// given the body the edge read, within its bound.
 func validationInput(r *http.Request, route *routers.Route, params map[string]string, query url.Values, body []byte) *openapi3filter.RequestValidationInput {
 	req := *r
 	req.Body = http.NoBody

@@ -1,14 +1,16 @@
 // Package mockserver implements petmock: a stateful mock of the API that an
 // OpenAPI document describes, by default the Petstore's in package spec.
 //
-// Everything it serves comes from the document. The paths that form a
-// resource (a collection with GET and POST, and an item below it) keep
-// what clients create, and replace, update and delete it where the
+// Everything it serves comes from the document, whose facts package spec
+// reads: its operations and path templates, security schemes, resources
+// and answers. The paths that form a resource (a collection with GET and
+// POST, and an item below it) keep what clients create, in the stores of
+// package mockserver/store, and replace, update and delete it where the
 // document has those operations; every other operation answers with data
 // made from its response schema. Every request is checked against the
 // document at the edge, before any handler runs: routing, authentication,
-// parameters and body. Handlers then assume valid input. Every answer is
-// JSON, and every error is an Error body whose status is the HTTP status.
+// parameters and body. Handlers then assume valid input. Every error is an
+// Error body whose status is the HTTP status.
 //
 // The Petstore's own rules are choices the document marks with x-petmock-
 // extensions, such as the default status of a pet or the date getPet was
@@ -118,7 +120,7 @@ type Server struct {
 	// redactor.keptBytes.
 	bodyKept int
 	settings *liveSettings
-	forced   *forcing // answers forced from the admin API
+	forced   *forcing // answers forced by Force
 	events   *hub     // what changed, for the subscriptions
 	docs     *servedDocs
 	base     string // base path, such as "/v1"
