@@ -3,7 +3,6 @@ package mockserver
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -91,8 +90,10 @@ func (ring keyring) meets(r *http.Request, req spec.Requirement) *Error {
 // scheme's challenge where it has one.
 func unauthorized(err error) *Error {
 	e := &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: err.Error()}
-	var ce *spec.CredentialError
-	if errors.As(err, &ce) && ce.Challenge != "" {
+	// Read and Refused return a *spec.CredentialError itself, never
+	// wrapped: a type assertion finds it without the allocation of
+	// errors.As.
+	if ce, ok := err.(*spec.CredentialError); ok && ce.Challenge != "" {
 		e.WithHeader("WWW-Authenticate", ce.Challenge)
 	}
 	return e
