@@ -11,14 +11,16 @@ import (
 // Edge checks the requests of a document other than the API's, such as
 // the admin API's own, as the API's are checked, before any handler runs:
 // routing (404, or 405 with Allow), the key the operation asks for (401,
-// with the API's messages and the server's keys), and its parameters and
-// JSON body (400, 413, 415). Its answers are the API's too: CORS headers,
-// OPTIONS, a line of the request log, and every error an Error body
-// written by the server's one function, without a key in it.
+// with the API's messages and the server's admin keys, Config.AdminKeys),
+// and its parameters and JSON body (400, 413, 415). Its answers are the
+// API's too: CORS headers, OPTIONS, a line of the request log, and every
+// error an Error body written by the server's one function, without a key
+// in it.
 type Edge struct {
 	ed     *edge
 	srv    *Server
 	unread func(*spec.Operation) bool
+	admit  func(*http.Request) error
 }
 
 // EdgeConfig configures an Edge. Its zero value reads and checks every
@@ -32,19 +34,28 @@ type EdgeConfig struct {
 	// megabytes: of such a body, the edge checks only the Content-Type.
 	// Nil reads every body.
 	Unread func(op *spec.Operation) bool
+	// Admit, when not nil, is asked about every request before anything
+	// else, preflights included: an error refuses the request, and is
+	// answered as it is, without the CORS headers that would let a
+	// browser page read the answer or send what a preflight asked for.
+	// The admin API refuses hosts and origins of other pages with it.
+	// Nil admits every request, with the API's CORS: any origin, with
+	// credentials.
+	Admit func(r *http.Request) error
 }
 
 // NewEdge returns an Edge that checks requests against c. It takes the
-// keys s takes, and logs and answers errors as s does.
+// admin keys of s (Config.AdminKeys, or else the API's), and logs and
+// answers errors as s does.
 func (s *Server) NewEdge(c *spec.Contract, cfg EdgeConfig) (*Edge, error) {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = MaxBodyBytes
 	}
-	ed, err := newEdge(c, s.keys, newShapes(c), cfg.MaxBodyBytes)
+	ed, err := newEdge(c, s.adminKeys, newShapes(c), cfg.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}
-	return &Edge{ed: ed, srv: s, unread: cfg.Unread}, nil
+	return &Edge{ed: ed, srv: s, unread: cfg.Unread, admit: cfg.Admit}, nil
 }
 
 // Call is a request an Edge checked, as the handler behind it receives it.
@@ -85,6 +96,13 @@ func (e *Edge) serve(w http.ResponseWriter, r *http.Request, h func(http.Respons
 			e.srv.panicked(w, r, v)
 		}
 	}()
+	if e.admit != nil {
+		if err := e.admit(r); err != nil {
+			w.Header()["Vary"] = varyOrigin
+			e.srv.writeError(w, err)
+			return
+		}
+	}
 	setCORS(w.Header(), r)
 	if isPreflight(r) {
 		e.srv.preflight(w, r, e.ed.methodsFor(r))
@@ -115,3 +133,8 @@ func (e *Edge) check(r *http.Request) (*Call, error) {
 	}
 	return &Call{Operation: op.spec, Params: params, Query: c.query, Body: c.body}, nil
 }
+
+// PublishedKey reports whether an Edge, such as the admin API's, takes
+// DefaultAPIKey, the key petmock's README publishes: then any program
+// that can reach petmock can steer it.
+func (s *Server) PublishedKey() bool { return s.publishedKey }

@@ -46,9 +46,14 @@ type Config struct {
 	// spec.Default().
 	Contract *spec.Contract
 
-	// APIKeys are the keys the server accepts, on the API and on every
-	// Edge it makes, such as the admin API's. Empty means DefaultAPIKey.
+	// APIKeys are the keys the server accepts, on the API and, unless
+	// AdminKeys are set, on every Edge it makes, such as the admin API's.
+	// Empty means DefaultAPIKey.
 	APIKeys []string
+	// AdminKeys, when not empty, are the only keys an Edge accepts, so
+	// that the admin API's key is not the one every app under development
+	// holds. They are hidden wherever APIKeys are. Empty means APIKeys.
+	AdminKeys []string
 
 	// Items are the items the stores start with, and the ones Reset
 	// returns to, by resource name; a resource it does not name starts
@@ -108,14 +113,19 @@ type Server struct {
 	// The edge checks every request of the API against the document:
 	// it holds the document, its operations and the keys.
 	*edge
-	resources []*resource // in the order of the contract
-	byName    map[string]*resource
-	log       *slog.Logger
-	now       func() time.Time
-	chaos     *chaos
-	seed      uint64   // of generated answers
-	journal   *journal // of the size the settings give
-	redact    *redactor
+	// adminKeys are the keys an Edge accepts: Config.AdminKeys, or the
+	// API's.
+	adminKeys keyring
+	// publishedKey is whether an Edge accepts DefaultAPIKey.
+	publishedKey bool
+	resources    []*resource // in the order of the contract
+	byName       map[string]*resource
+	log          *slog.Logger
+	now          func() time.Time
+	chaos        *chaos
+	seed         uint64   // of generated answers
+	journal      *journal // of the size the settings give
+	redact       *redactor
 	// bodyKept is how much of each body the journal keeps: see
 	// redactor.keptBytes.
 	bodyKept int
@@ -147,6 +157,12 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	adminKeys := keys
+	if len(cfg.AdminKeys) > 0 {
+		if adminKeys, err = newKeyring(cfg.AdminKeys); err != nil {
+			return nil, fmt.Errorf("admin %w", err)
+		}
+	}
 	now := cfg.Now
 	if now == nil {
 		now = time.Now
@@ -171,13 +187,15 @@ func New(cfg Config) (*Server, error) {
 		now:      now,
 		chaos:    newChaos(cfg.ChaosSeed),
 		seed:     cfg.ChaosSeed,
-		redact:   newRedactor(keysOrDefault(cfg.APIKeys)),
+		redact:   newRedactor(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...)),
 		settings: settings,
 		forced:   &forcing{},
 		events:   newHub(),
 		docs:     docs,
 		base:     c.Base,
 	}
+	s.adminKeys = adminKeys
+	s.publishedKey = adminKeys.accepts(DefaultAPIKey)
 	s.journal = newJournal(settings.load().journal, s.redact)
 	s.bodyKept = s.redact.keptBytes(journalBodyBytes)
 	limits := store.Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
