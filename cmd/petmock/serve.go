@@ -28,6 +28,9 @@ type options struct {
 	spec         string // the document's file; "" for the embedded one
 	addr         string
 	apiKeys      []string
+	adminKey     string   // "" for the API's keys
+	adminOrigins []string // of pages that may use the admin API
+	allowHosts   []string // names the control plane answers, besides IP addresses and loopback names
 	seed         uint64
 	pets         int
 	logFormat    string
@@ -89,6 +92,31 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 	fs.StringVar(&o.addr, "addr", o.addr, "`host:port` to listen on")
 	fs.Func("api-key", "API `key` to accept as a bearer token; repeat for more (default "+mockserver.DefaultAPIKey+")", func(v string) error {
 		o.apiKeys = append(o.apiKeys, v)
+		return nil
+	})
+	fs.StringVar(&o.adminKey, "admin-key", "", "the only `key` the admin API and the console take, instead of the API keys, so that apps under development cannot steer petmock")
+	fs.Func("admin-origin", "let pages of this `origin`, such as http://localhost:5173, use the admin API from a browser; repeat for more (default: petmock's own page only)", func(v string) error {
+		for _, origin := range strings.Split(v, ",") {
+			origin = strings.TrimSpace(origin)
+			if origin != "*" {
+				if _, err := admin.ParseOrigin(origin); err != nil {
+					return err
+				}
+			}
+			o.adminOrigins = append(o.adminOrigins, origin)
+		}
+		return nil
+	})
+	fs.Func("allow-host", "answer this `name` as Host on the admin API and the console, besides IP addresses and loopback names; repeat for more; * answers any, which lets a page that rebinds its name to petmock steer it (unsafe)", func(v string) error {
+		for _, h := range strings.Split(v, ",") {
+			h = strings.TrimSpace(h)
+			if h != "*" {
+				if _, err := admin.ParseHost(h); err != nil {
+					return err
+				}
+			}
+			o.allowHosts = append(o.allowHosts, h)
+		}
 		return nil
 	})
 	fs.Uint64Var(&o.seed, "seed", o.seed, "seed of the generated catalogue, the latency and the failures; the same seed repeats a run")
@@ -209,6 +237,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	cfg := mockserver.Config{
 		Contract:      contract,
 		APIKeys:       o.apiKeys,
+		AdminKeys:     adminKeys(o.adminKey),
 		Items:         items,
 		Catalogue:     catalogue,
 		Logger:        logger,
@@ -247,13 +276,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 	}
 
-	handler, err := admin.New(srv, admin.Config{Logger: logger})
+	handler, err := admin.New(srv, admin.Config{Logger: logger, Origins: o.adminOrigins, Hosts: controlHosts(o)})
 	if err != nil {
 		return err
 	}
 	hs := newHTTPServer(handler, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
 	hs.RegisterOnShutdown(srv.Close) // the console's event streams would hold a shutdown up
-	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, o.apiKeys))
+	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, o.apiKeys, o.adminKey))
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(wireListener(ln, defaultBounds)) }()
@@ -427,16 +456,44 @@ func readFixtureFile(c *spec.Contract, path string) (mockserver.Items, error) {
 	return items, nil
 }
 
+// adminKeys are the keys of --admin-key: none when it is not given.
+func adminKeys(key string) []string {
+	if key == "" {
+		return nil
+	}
+	return []string{key}
+}
+
+// controlHosts are the names the control plane answers as Host: those of
+// --allow-host, and the name --addr listens on, when it is one.
+func controlHosts(o options) []string {
+	hosts := o.allowHosts
+	if host, _, err := net.SplitHostPort(o.addr); err == nil && host != "" && net.ParseIP(host) == nil {
+		hosts = append(hosts, host)
+	}
+	return hosts
+}
+
 // startLine is the one line petmock prints when it is ready: where it
-// serves, and the key to use. A key the user chose is not printed.
-func startLine(addr net.Addr, base string, keys []string) string {
+// serves, and the key to use. A key the user chose is not printed; the
+// published one is, with what it means.
+func startLine(addr net.Addr, base string, keys []string, adminKey string) string {
 	host, port, _ := net.SplitHostPort(addr.String())
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
 		host = "localhost"
 	}
 	url := "http://" + net.JoinHostPort(host, port) + base
+	apiKeys := "the " + strconv.Itoa(len(keys)) + " API key(s) you set"
 	if len(keys) == 0 {
-		return "petmock serving " + url + " with API key " + mockserver.DefaultAPIKey
+		apiKeys = "API key " + mockserver.DefaultAPIKey
 	}
-	return "petmock serving " + url + " with the " + strconv.Itoa(len(keys)) + " API key(s) you set"
+	line := "petmock serving " + url + " with " + apiKeys
+	switch {
+	case adminKey == mockserver.DefaultAPIKey || adminKey == "" && len(keys) == 0:
+		return line + "; the admin API takes " + mockserver.DefaultAPIKey +
+			", the published default key, so any program on this machine can steer petmock: set --admin-key to keep it yours"
+	case adminKey != "":
+		return line + "; the admin API takes only the admin key you set"
+	}
+	return line
 }

@@ -56,13 +56,15 @@ func TestParseOptions(t *testing.T) {
 			"--spec", "evolved.yaml", "--addr", ":0", "--api-key", "a", "--api-key", "b", "--seed", "7", "--pets", "0",
 			"--fixtures", "f.json", "--state", "s.json", "--save-interval", "1m", "--latency", "10ms-20ms", "--fail-rate", "0.5",
 			"--now", "2031-01-01", "--journal", "5", "--max-pets", "9", "--max-store-mb", "3", "--log-format", "json",
-			"--on-save-error", "serve",
+			"--on-save-error", "serve", "--admin-key", "k", "--admin-origin", "http://localhost:5173", "--admin-origin", "*",
+			"--allow-host", "petmock.test", "--allow-host", "*",
 		}, env(), options{
 			spec: "evolved.yaml", addr: ":0", apiKeys: []string{"a", "b"}, seed: 7, pets: 0, fixtures: "f.json", state: "s.json",
 			saveInterval: time.Minute, onSaveError: keepServing, latency: mockserver.Latency{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond},
 			failRate: 0.5, now: now, journal: 5, maxPets: 9, maxStoreMB: 3, logFormat: "json",
+			adminKey: "k", adminOrigins: []string{"http://localhost:5173", "*"}, allowHosts: []string{"petmock.test", "*"},
 			given: given("spec", "addr", "api-key", "seed", "pets", "fixtures", "state", "save-interval", "latency", "fail-rate",
-				"now", "journal", "max-pets", "max-store-mb", "log-format", "on-save-error"),
+				"now", "journal", "max-pets", "max-store-mb", "log-format", "on-save-error", "admin-key", "admin-origin", "allow-host"),
 		}},
 		{"environment", nil, env("PETMOCK_ADDR", ":9", "PETMOCK_API_KEYS", "x, y", "PETMOCK_SEED", "3", "PETMOCK_PETS", "5",
 			"PETMOCK_LOG_FORMAT", "json", "PETMOCK_SPEC", "other.yaml", "PETMOCK_NOW", "2031-01-01", "PETMOCK_LATENCY", "5ms"),
@@ -70,6 +72,12 @@ func TestParseOptions(t *testing.T) {
 				o.addr, o.apiKeys, o.seed, o.pets, o.logFormat, o.spec, o.now = ":9", []string{"x", "y"}, 3, 5, "json", "other.yaml", now
 				o.latency = mockserver.Latency{Min: 5 * time.Millisecond, Max: 5 * time.Millisecond}
 				o.given = given("addr", "api-key", "seed", "pets", "log-format", "spec", "now", "latency")
+			})},
+		{"control plane in the environment", nil, env("PETMOCK_ADMIN_KEY", "ak", "PETMOCK_ADMIN_ORIGIN", "http://a.test, https://b.test:8443",
+			"PETMOCK_ALLOW_HOST", "petmock.test,box.lan"),
+			with(func(o *options) {
+				o.adminKey, o.adminOrigins, o.allowHosts = "ak", []string{"http://a.test", "https://b.test:8443"}, []string{"petmock.test", "box.lan"}
+				o.given = given("admin-key", "admin-origin", "allow-host")
 			})},
 		{"flags over environment", []string{"--seed", "4", "--api-key", "f", "--spec", "flag.yaml"}, env("PETMOCK_SEED", "3", "PETMOCK_API_KEYS", "e", "PETMOCK_SPEC", "env.yaml"),
 			with(func(o *options) {
@@ -114,6 +122,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"extra"}, env(), `unexpected argument "extra"`},
 		{nil, env("PETMOCK_PETS", "many"), `PETMOCK_PETS="many"`},
 		{[]string{"--api-key", ""}, env(), "api key 1: must be non-empty"},
+		{[]string{"--admin-key", "a b"}, env(), "admin api key 1: must be non-empty and contain no white space"},
+		{[]string{"--admin-origin", "localhost:5173"}, env(), `--admin-origin "localhost:5173": origin "localhost:5173": want scheme://host[:port]`},
+		{[]string{"--admin-origin", "http://localhost:5173/app"}, env(), `want scheme://host[:port]`},
+		{nil, env("PETMOCK_ALLOW_HOST", "evil.example/x"), `PETMOCK_ALLOW_HOST="evil.example/x": host "evil.example/x": want a name`},
 		{[]string{"--spec", "/does/not/exist.yaml"}, env(), "--spec: open /does/not/exist.yaml"},
 		{[]string{"--spec", writeFile(t, "report.yaml", unservable)}, env(), "paths./report.get.responses.200.content: petmock answers application/json"},
 		{nil, env("PETMOCK_SPEC", writeFile(t, "broken.yaml", "openapi: 3.0.3\ninfo: {}\n")), "--spec: "},
@@ -205,7 +217,7 @@ func start(t *testing.T, args ...string) *started {
 
 func TestRunServesAndPrintsKey(t *testing.T) {
 	s := start(t)
-	if want := "with API key " + mockserver.DefaultAPIKey; !strings.HasPrefix(s.line, "petmock serving http://127.0.0.1:") || !strings.HasSuffix(s.line, "/v1 "+want) {
+	if want := "/v1 with API key " + mockserver.DefaultAPIKey + "; the admin API takes " + mockserver.DefaultAPIKey + ", the published default key"; !strings.HasPrefix(s.line, "petmock serving http://127.0.0.1:") || !strings.Contains(s.line, want) {
 		t.Errorf("start line = %q, want the URL and %q", s.line, want)
 	}
 	req, _ := http.NewRequest("GET", s.url+"/pets?limit=100", nil)

@@ -57,13 +57,27 @@ type Control interface {
 	ClearForced()
 	Clock() time.Time
 	Subscribe() *mockserver.Subscription
+	PublishedKey() bool
 }
 
 var _ Control = (*mockserver.Server)(nil)
 
-// Config configures the handler New returns. Its zero value reads
-// fixtures of up to DefaultMaxFixtureBytes, and logs nothing of its own.
+// Config configures the handler New returns. Its zero value answers only
+// petmock's own page, at an IP address or a loopback name (see access.go),
+// reads fixtures of up to DefaultMaxFixtureBytes, and logs nothing of its
+// own.
 type Config struct {
+	// Origins are the origins of other pages that may use the admin API
+	// from a browser, such as "http://localhost:5173", as petmock
+	// --admin-origin names them; "*" allows any. None by default: the
+	// console is petmock's own page.
+	Origins []string
+	// Hosts are the names, besides IP addresses and loopback names, that
+	// the admin API and the console answer as Host, as petmock
+	// --allow-host names them; "*" answers any, which lets a page that
+	// rebinds its name to petmock's address steer it.
+	Hosts []string
+
 	// MaxFixtureBytes caps the body of PUT /__petmock/fixture and
 	// /__petmock/{resource}, and the bytes of all such bodies read at
 	// once: a fixture that would take the bytes in flight past it is
@@ -108,11 +122,15 @@ type handler struct {
 // there, and srv for everything else.
 func New(srv Control, cfg Config) (http.Handler, error) {
 	c := srv.Contract()
+	access, err := newAccess(cfg)
+	if err != nil {
+		return nil, err
+	}
 	admin, err := concrete(c)
 	if err != nil {
 		return nil, fmt.Errorf("admin document: %w", err)
 	}
-	edge, err := srv.NewEdge(admin, mockserver.EdgeConfig{MaxBodyBytes: maxBodyBytes, Unread: isFixture})
+	edge, err := srv.NewEdge(admin, mockserver.EdgeConfig{MaxBodyBytes: maxBodyBytes, Unread: isFixture, Admit: access.admit})
 	if err != nil {
 		return nil, fmt.Errorf("admin document: %w", err)
 	}

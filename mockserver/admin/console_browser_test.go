@@ -462,3 +462,23 @@ func TestConsoleScreenshot(t *testing.T) {
 	}
 	c.noErrors(t)
 }
+
+// TestConsoleWarnsOfThePublishedKey: with the published key, the page says
+// so before it is unlocked; with a key of the user's, it does not.
+func TestConsoleWarnsOfThePublishedKey(t *testing.T) {
+	for _, tt := range []struct {
+		cfg  mockserver.Config
+		want bool
+	}{
+		{mockserver.Config{}, true},
+		{mockserver.Config{AdminKeys: []string{"admin-5e2b"}}, false},
+	} {
+		c := openConsole(t, tt.cfg)
+		c.waitUntil(t, "the contract is loaded", `document.getElementById("doc-title").textContent !== ""`)
+		shown := eval[bool](t, c.browser, `!document.getElementById("published-key").hidden && document.getElementById("published-key").offsetHeight > 0`)
+		if shown != tt.want {
+			t.Errorf("admin keys %q: the published-key banner shown %v, want %v", tt.cfg.AdminKeys, shown, tt.want)
+		}
+		c.noErrors(t)
+	}
+}

@@ -21,6 +21,9 @@ type contractView struct {
 	Now        time.Time       `json:"now"`
 	Operations []operationView `json:"operations"`
 	Resources  []resourceView  `json:"resources"`
+	// PublishedKey says that the admin API takes the key petmock's
+	// README publishes, so that the console warns of it.
+	PublishedKey bool `json:"publishedKey"`
 }
 
 type operationView struct {
@@ -62,10 +65,11 @@ func (h *handler) contractView() contractView {
 	c := h.srv.Contract()
 	info := c.Doc.Info
 	v := contractView{
-		Base:       c.Base,
-		Now:        now.UTC().Truncate(time.Millisecond),
-		Operations: []operationView{},
-		Resources:  []resourceView{},
+		Base:         c.Base,
+		Now:          now.UTC().Truncate(time.Millisecond),
+		Operations:   []operationView{},
+		Resources:    []resourceView{},
+		PublishedKey: h.srv.PublishedKey(),
 	}
 	if info != nil {
 		v.Title, v.Version = info.Title, info.Version

@@ -6,14 +6,16 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/admin"
 )
 
 // TestAdminOptionsAndCORS checks that the admin API answers OPTIONS and
 // CORS as the API does, from its own document: Allow lists what each path
 // takes, a path that is none is a 404, and every answer, errors too, lets
-// a browser app of another origin read it.
+// a browser app of an origin --admin-origin allows read it.
 func TestAdminOptionsAndCORS(t *testing.T) {
-	ts := newTestServer(t, mockserver.Config{})
+	const origin = "http://localhost:5173"
+	ts := newTestServer(t, mockserver.Config{}, admin.Config{Origins: []string{origin}})
 	for _, tt := range []struct{ path, want string }{
 		{"/__petmock/reset", "POST, OPTIONS"},
 		{"/__petmock/pets", "GET, HEAD, PUT, OPTIONS"},
@@ -34,7 +36,6 @@ func TestAdminOptionsAndCORS(t *testing.T) {
 			t.Errorf("OPTIONS %s: %d, want 404", path, resp.StatusCode)
 		}
 	}
-	const origin = "http://localhost:5173"
 	for _, tt := range []struct {
 		method, name string
 		status       int

@@ -243,7 +243,7 @@ func serve(tb testing.TB, srv *mockserver.Server, method, path string) *httptest
 	if err != nil {
 		tb.Fatal(err)
 	}
-	req := httptest.NewRequest(method, "http://petmock"+path, nil)
+	req := httptest.NewRequest(method, "http://petmock.localhost"+path, nil)
 	req.Header.Set("Authorization", "Bearer "+key)
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)

@@ -92,7 +92,7 @@ func TestConcurrentCataloguePagesMemory(t *testing.T) {
 		w := &barrierWriter{h: http.Header{}, arrive: arrive}
 		writers[i] = w
 		wg.Go(func() {
-			req := httptest.NewRequest("GET", "http://petmock"+path, nil)
+			req := httptest.NewRequest("GET", "http://petmock.localhost"+path, nil)
 			req.Header.Set("Authorization", "Bearer "+key)
 			h.ServeHTTP(w, req)
 		})

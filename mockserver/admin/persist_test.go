@@ -74,7 +74,7 @@ func TestUploadRefusedWhenSavesFailWhileRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		body := &failingWhileRead{r: strings.NewReader(`[{"id":1,"name":"Lost","categoryId":1}]`), srv: srv}
-		req := httptest.NewRequest("PUT", "http://petmock/__petmock/"+name, io.NopCloser(body))
+		req := httptest.NewRequest("PUT", "http://petmock.localhost/__petmock/"+name, io.NopCloser(body))
 		req.Header.Set("Authorization", "Bearer "+key)
 		req.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()

@@ -129,6 +129,7 @@ const loadContract = loader(async () => {
   $("doc-title").textContent = data.title || "the mock";
   $("doc-version").textContent = data.version || "";
   document.title = "petmock · " + (data.title || "console");
+  $("published-key").hidden = !data.publishedKey;
   if (!state.cat.resource && data.resources.length > 0) {
     setupCatalogue(data.resources);
     if (state.key) loadCatalogue();
