@@ -217,3 +217,60 @@ func FuzzAuthorization(f *testing.F) {
 		}
 	})
 }
+
+// secretNamesForFuzz are names the journal hides the values of.
+var secretNamesForFuzz = []string{"X-Auth-Token", "X-CSRF-Token", "session", "password", "api_key", "clientSecret", "credentials", "Passwd"}
+
+// FuzzJournalSecrets sends a secret, under a name that says so, in a
+// header, the query, a JSON body at some depth or a form: whatever its
+// value, the journal shows it nowhere, in the request or in the answer.
+func FuzzJournalSecrets(f *testing.F) {
+	for i, v := range []string{"hunter22", "Rex1", "application/json", "/v1/pets", "a\"b\\c\u00e9", "%41%42CD", "pets", "1234", "null"} {
+		for place := range 5 {
+			f.Add(v, uint8(place), uint8(i))
+		}
+	}
+	ft := newFuzzTarget(f)
+	f.Fuzz(func(t *testing.T, value string, place, nameIndex uint8) {
+		name := secretNamesForFuzz[int(nameIndex)%len(secretNamesForFuzz)]
+		quoted, _ := json.Marshal(value)
+		var req *http.Request
+		switch place % 5 {
+		case 0:
+			req = authorized("GET", "/v1/pets?limit=2", "")
+			req.Header.Set(name, value)
+		case 1:
+			req = authorized("GET", "/v1/pets?limit=2&"+url.QueryEscape(name)+"="+url.QueryEscape(value), "")
+		case 2:
+			req = authorized("POST", "/v1/pets", `{"name":"Rex","categoryId":1,"`+name+`":`+string(quoted)+`}`)
+			req.Header.Set("Content-Type", "application/json")
+		case 3:
+			req = authorized("POST", "/v1/pets", `[{"a":{"b":[1,{"`+name+`":`+string(quoted)+`}]}}]`)
+			req.Header.Set("Content-Type", "application/json")
+		default:
+			req = authorized("POST", "/v1/pets", "name=Rex&"+url.QueryEscape(name)+"="+url.QueryEscape(value))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		rec := httptest.NewRecorder()
+		ft.srv.ServeHTTP(rec, req)
+		// A value shorter than four bytes, or one that "[redacted]"
+		// holds, is hidden where it stands but may show elsewhere.
+		if len(value) < 4 || strings.Contains("[redacted]", value) {
+			return
+		}
+		for _, e := range ft.srv.Journal(1) {
+			seen := []string{e.Method, e.Path, e.Query, e.Request.Body, e.Response.Body}
+			for _, m := range []mockserver.Message{e.Request, e.Response} {
+				for n, vs := range m.Header {
+					seen = append(seen, n)
+					seen = append(seen, vs...)
+				}
+			}
+			for _, s := range seen {
+				if strings.Contains(s, value) || strings.Contains(s, string(quoted[1:len(quoted)-1])) {
+					t.Fatalf("%s %q in place %d: the journal shows it: %q", name, value, place%5, s)
+				}
+			}
+		}
+	})
+}

@@ -27,8 +27,9 @@ type Exchange struct {
 
 // Message is the headers and the body of a request or an answer. Keys are
 // never in it: Authorization and Cookie show as "[redacted]", and so does
-// an accepted key wherever else it stands, in any form. A body is cut
-// after 4 KiB, and Truncated says so.
+// an accepted key wherever else it stands, in any form; nor, unless the
+// journalSecrets setting shows them, are the app's secrets (secrets.go).
+// A body is cut after 4 KiB, and Truncated says so.
 type Message struct {
 	Header    http.Header `json:"headers,omitempty"`
 	Body      string      `json:"body,omitempty"`
@@ -53,29 +54,59 @@ type entry struct {
 	respBody   []byte // likewise
 }
 
-func (e *entry) exchange(r *redactor) Exchange {
-	reqBody, reqCut := r.clip(e.reqBody, journalBodyBytes)
-	respBody, respCut := r.clip(e.respBody, journalBodyBytes)
+// exchange makes e an Exchange without the keys r hides, and, unless s
+// is nil, without the secrets s finds (see secrets.go).
+func (e *entry) exchange(r *redactor, s *secrets) Exchange {
+	reqHeader, respHeader, query := e.reqHeader, e.respHeader, e.query
+	reqBody, respBody := e.reqBody, e.respBody
+	if s != nil {
+		var found []string
+		reqHeader = s.hideHeader(reqHeader, &found)
+		respHeader = s.hideHeader(respHeader, &found)
+		query = s.hideParams(query, &found)
+		reqBody = s.hideBody(reqBody, e.reqHeader.Get("Content-Type"), &found)
+		respBody = s.hideBody(respBody, e.respHeader.Get("Content-Type"), &found)
+		// A value hidden by its name is hidden wherever else the exchange
+		// repeats it, such as in an error message that quotes it.
+		r = r.with(found)
+	}
+	reqText, reqCut := r.clip(reqBody, bodyLimit(e.reqBody, reqBody))
+	respText, respCut := r.clip(respBody, bodyLimit(e.respBody, respBody))
 	return Exchange{
 		Time:       e.start.UTC(),
 		Method:     r.text(e.method),
 		Path:       r.text(e.path),
-		Query:      r.query(e.query),
+		Query:      r.query(query),
 		Status:     e.status,
 		DurationMS: float64(e.elapsed.Microseconds()) / 1000,
-		Request:    Message{Header: r.header(e.reqHeader), Body: reqBody, Truncated: reqCut},
-		Response:   Message{Header: r.header(e.respHeader), Body: respBody, Truncated: respCut},
+		Request:    Message{Header: r.header(reqHeader), Body: reqText, Truncated: reqCut},
+		Response:   Message{Header: r.header(respHeader), Body: respText, Truncated: respCut},
 	}
 }
 
+// bodyLimit is how much of a kept body, hidden, the journal shows: the
+// first 4 KiB, or the whole of a body that fitted in them before its
+// secrets were hidden and grew longer.
+func bodyLimit(kept, hidden []byte) int {
+	if len(kept) <= journalBodyBytes {
+		return max(journalBodyBytes, len(hidden))
+	}
+	return journalBodyBytes
+}
+
 // Journal returns up to limit of the last requests under the base path
-// and their answers, newest first, without a key in them (see Message);
-// a limit of 0 or less returns all the journal keeps.
+// and their answers, newest first, without a key in them (see Message),
+// nor, unless the journalSecrets setting shows them, the app's secrets
+// (see secrets.go); a limit of 0 or less returns all the journal keeps.
 func (s *Server) Journal(limit int) []Exchange {
 	if limit <= 0 {
 		limit = s.journal.size()
 	}
-	return s.journal.recent(limit)
+	var hide *secrets
+	if !s.settings.load().showSecrets {
+		hide = s.secrets
+	}
+	return s.journal.recent(limit, hide)
 }
 
 // ClearJournal empties the journal.
@@ -122,8 +153,9 @@ func (j *journal) size() int {
 	return len(j.ring)
 }
 
-// recent returns up to n exchanges, newest first.
-func (j *journal) recent(n int) []Exchange {
+// recent returns up to n exchanges, newest first, without the secrets
+// hide finds, unless it is nil.
+func (j *journal) recent(n int, hide *secrets) []Exchange {
 	if j == nil {
 		return []Exchange{}
 	}
@@ -140,7 +172,7 @@ func (j *journal) recent(n int) []Exchange {
 	j.mu.Unlock()
 	out := make([]Exchange, len(entries))
 	for i := range entries {
-		out[i] = entries[i].exchange(j.redact)
+		out[i] = entries[i].exchange(j.redact, hide)
 	}
 	return out
 }

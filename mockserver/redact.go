@@ -76,6 +76,28 @@ func newRedactor(keys []string) *redactor {
 	return r
 }
 
+// minEchoed is the length from which a secret value hidden by its name
+// is hidden wherever else an exchange repeats it: a shorter one would
+// hide common text, such as a digit of every number.
+const minEchoed = 4
+
+// with returns a redactor that hides the values too, as it hides keys.
+func (r *redactor) with(values []string) *redactor {
+	keys := make([]string, 0, len(r.keys)+len(values))
+	for _, k := range r.keys {
+		keys = append(keys, string(k))
+	}
+	for _, v := range values {
+		if len(v) >= minEchoed && !strings.Contains(redacted, v) && !slices.Contains(keys, v) {
+			keys = append(keys, v)
+		}
+	}
+	if len(keys) == len(r.keys) {
+		return r
+	}
+	return newRedactor(keys)
+}
+
 // text returns s with every form of a key in it replaced by [redacted].
 func (r *redactor) text(s string) string {
 	if !strings.ContainsAny(s, `%\`) {

@@ -92,6 +92,9 @@ type Config struct {
 	// JournalSize is how many requests the journal keeps (see Journal).
 	// Zero means DefaultJournalSize; a negative size keeps none.
 	JournalSize int
+	// ShowSecrets starts the journal showing the app's secrets, which it
+	// hides by default (see Journal), as the journalSecrets setting does.
+	ShowSecrets bool
 
 	// MaxItems caps the items each store holds: past it, a create is
 	// refused with 507. Zero means DefaultMaxItems.
@@ -126,6 +129,7 @@ type Server struct {
 	seed         uint64   // of generated answers
 	journal      *journal // of the size the settings give
 	redact       *redactor
+	secrets      *secrets // the app's, which the journal hides
 	// bodyKept is how much of each body the journal keeps: see
 	// redactor.keptBytes.
 	bodyKept int
@@ -188,6 +192,7 @@ func New(cfg Config) (*Server, error) {
 		chaos:    newChaos(cfg.ChaosSeed),
 		seed:     cfg.ChaosSeed,
 		redact:   newRedactor(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...)),
+		secrets:  newSecrets(c),
 		settings: settings,
 		forced:   &forcing{},
 		events:   newHub(),

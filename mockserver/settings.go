@@ -38,6 +38,8 @@ type settings struct {
 	set    bool
 	// journal is how many requests the journal keeps; 0 keeps none.
 	journal int
+	// showSecrets is whether the journal shows the app's secrets.
+	showSecrets bool
 }
 
 // chaotic reports whether the settings delay or fail any answer.
@@ -75,7 +77,7 @@ func newSettings(cfg Config, now func() time.Time) (*liveSettings, error) {
 	if cfg.FailRate < 0 || cfg.FailRate > 1 {
 		return nil, fmt.Errorf("fail rate %v: want a share from 0 to 1", cfg.FailRate)
 	}
-	st := &settings{latency: cfg.Latency, failRate: cfg.FailRate, journal: cfg.JournalSize}
+	st := &settings{latency: cfg.Latency, failRate: cfg.FailRate, journal: cfg.JournalSize, showSecrets: cfg.ShowSecrets}
 	switch {
 	case cfg.JournalSize == 0:
 		st.journal = DefaultJournalSize
@@ -112,6 +114,9 @@ type SettingsView struct {
 	Clock string    `json:"clock"`
 	// Journal is how many requests the journal keeps.
 	Journal int `json:"journal"`
+	// JournalSecrets is whether the journal shows the app's secrets:
+	// "hidden" or "shown" (see Server.Journal).
+	JournalSecrets string `json:"journalSecrets"`
 	// Changes are the last changes, newest first.
 	Changes []SettingChange `json:"changes"`
 }
@@ -125,6 +130,8 @@ func (s *Server) Settings() SettingsView {
 		Now:      s.now().Add(st.offset).UTC().Truncate(time.Millisecond),
 		Clock:    "real",
 		Journal:  st.journal,
+
+		JournalSecrets: secretsSetting(st.showSecrets),
 	}
 	if st.set {
 		v.Clock = "set"
@@ -139,6 +146,20 @@ func (s *Server) Settings() SettingsView {
 	return v
 }
 
+// Values of the journalSecrets setting.
+const (
+	SecretsHidden = "hidden"
+	SecretsShown  = "shown"
+)
+
+// secretsSetting names the journalSecrets setting of show.
+func secretsSetting(show bool) string {
+	if show {
+		return SecretsShown
+	}
+	return SecretsHidden
+}
+
 // formatLatency writes a latency as ParseLatency reads it.
 func formatLatency(l Latency) string {
 	if l.Min == l.Max {
@@ -149,14 +170,15 @@ func formatLatency(l Latency) string {
 
 // settingNames are the settings ChangeSettings takes, in the order it
 // applies and reports them.
-var settingNames = []string{"latency", "failRate", "now", "journal"}
+var settingNames = []string{"latency", "failRate", "now", "journal", "journalSecrets"}
 
 // ChangeSettings changes the settings changes names, each to its value as
 // decoded JSON gives it: latency a duration such as "100ms" or a range
 // such as "50ms-300ms", failRate a share from 0 to 1, now a date or an RFC
-// 3339 time, journal a number of requests from 0 to MaxJournalSize. A nil
-// value sets a setting back to its default: no latency, no failures, the
-// real time, DefaultJournalSize. Every change is checked first: if one is
+// 3339 time, journal a number of requests from 0 to MaxJournalSize,
+// journalSecrets "hidden" or "shown". A nil value sets a setting back to
+// its default: no latency, no failures, the real time, DefaultJournalSize,
+// secrets hidden. Every change is checked first: if one is
 // wrong, nothing changes, and the *Error names it.
 func (s *Server) ChangeSettings(changes map[string]any) error {
 	members := make(map[string]json.RawMessage, len(changes))
@@ -261,6 +283,15 @@ func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *E
 			return badRequest("journal", "%s: want a number of requests from 0 to %d", raw, MaxJournalSize)
 		}
 		st.journal = n
+	case "journalSecrets":
+		switch {
+		case null || isText && text == SecretsHidden:
+			st.showSecrets = false
+		case isText && text == SecretsShown:
+			st.showSecrets = true
+		default:
+			return badRequest("journalSecrets", "%s: want %q, or %q to show the app's tokens, passwords and session ids in the journal", raw, SecretsHidden, SecretsShown)
+		}
 	}
 	return nil
 }
@@ -287,5 +318,6 @@ func (s *Server) describeChanges(from, to *settings) []SettingChange {
 		out = append(out, SettingChange{Time: at, Setting: "now", From: clock(from), To: clock(to)})
 	}
 	add("journal", strconv.Itoa(from.journal), strconv.Itoa(to.journal))
+	add("journalSecrets", secretsSetting(from.showSecrets), secretsSetting(to.showSecrets))
 	return out
 }

@@ -1,0 +1,126 @@
+package mockserver_test
+
+import (
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
+)
+
+// appSecrets are what an app under development sends that the journal
+// hides: none is petmock's key, so that only the hiding of secrets, and
+// not that of keys, can keep them out.
+var appSecrets = []struct{ where, value string }{
+	{"X-Auth-Token", "auth-token-value-1"},
+	{"X-CSRF-Token", "csrf-token-value-2"},
+	{"Cookie", "cookie-value-3"},
+	{"?session=", "session-value-4"},
+	{"?password=", "password-value-5"},
+	{"?accessToken=", "access-token-value-6"},
+	{`{"user":{"password":...}}`, "body-password-value-7"},
+	{`{"apiKey":...}`, "body-api-key-value-8"},
+	{"?limit= and ?token=, echoed by the error", "echoed-token-value-9"},
+}
+
+// sendAppSecrets sends each of appSecrets where it says.
+func sendAppSecrets(t *testing.T, ts *testServer) {
+	t.Helper()
+	ts.do(t, "GET", "/pets?limit=1&session=session-value-4&password=password-value-5&accessToken=access-token-value-6", "",
+		"X-Auth-Token", "auth-token-value-1", "X-CSRF-Token", "csrf-token-value-2", "Cookie", "sid=cookie-value-3")
+	ts.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1,"user":{"password":"body-password-value-7"},"apiKey":"body-api-key-value-8"}`)
+	ts.do(t, "GET", "/pets?limit=echoed-token-value-9&token=echoed-token-value-9", "")
+}
+
+// TestJournalHidesTheAppsSecrets: by default the journal shows none of
+// the app's secrets, and the log never does; journalSecrets "shown" shows
+// them in the journal, but still not petmock's key.
+func TestJournalHidesTheAppsSecrets(t *testing.T) {
+	var log syncBuffer
+	ts := newTestServer(t, mockserver.Config{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	sendAppSecrets(t, ts)
+	journal := journalText(t, ts.Server)
+	for _, s := range appSecrets {
+		if strings.Contains(journal, s.value) {
+			t.Errorf("the journal shows the secret of %s: %s", s.where, journal)
+		}
+		if strings.Contains(log.String(), s.value) {
+			t.Errorf("the log shows the secret of %s", s.where)
+		}
+	}
+	for _, shown := range []string{`limit=1\u0026session=[redacted]\u0026password=[redacted]\u0026accessToken=[redacted]`, `"X-Auth-Token":["[redacted]"]`,
+		`\"user\":{\"password\":\"[redacted]\"}`, `\"name\":\"Rex\"`, `limit=[redacted]\u0026token=[redacted]`} {
+		if !strings.Contains(journal, shown) {
+			t.Errorf("the journal does not show %s: %s", shown, journal)
+		}
+	}
+	if err := ts.ChangeSettings(map[string]any{"journalSecrets": "shown"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ts.Settings().JournalSecrets; got != mockserver.SecretsShown {
+		t.Fatalf("journalSecrets = %q after it was shown", got)
+	}
+	journal = journalText(t, ts.Server)
+	for _, s := range appSecrets {
+		if s.where != "Cookie" && !strings.Contains(journal, s.value) {
+			t.Errorf("with journalSecrets shown, the journal does not show the secret of %s", s.where)
+		}
+	}
+	if strings.Contains(journal, key) || strings.Contains(journal, "cookie-value-3") {
+		t.Error("with journalSecrets shown, the journal shows petmock's key or the Cookie, which are hidden always")
+	}
+	if err := ts.ChangeSettings(map[string]any{"journalSecrets": nil}); err != nil || ts.Settings().JournalSecrets != mockserver.SecretsHidden {
+		t.Errorf("journalSecrets null: %v, %q; want hidden again", err, ts.Settings().JournalSecrets)
+	}
+	if err := ts.ChangeSettings(map[string]any{"journalSecrets": "visible"}); err == nil || !strings.Contains(err.Error(), "journalSecrets: ") {
+		t.Errorf("journalSecrets visible: %v, want an error naming it", err)
+	}
+}
+
+// TestJournalHidesSchemeCredentials: the credentials of the document's
+// security schemes are hidden, whatever their names, when they are no key
+// of petmock's too.
+func TestJournalHidesSchemeCredentials(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Badges, version: 1.0.0}
+servers: [{url: /v1}]
+security: [{badge: []}, {ticket: []}]
+paths:
+  /ping:
+    get:
+      operationId: ping
+      responses:
+        '200': {description: Pong., content: {application/json: {schema: {type: object}}}}
+components:
+  securitySchemes:
+    badge: {type: apiKey, in: header, name: X-Badge}
+    ticket: {type: apiKey, in: query, name: ticket}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, mockserver.Config{Contract: c})
+	ts.do(t, "GET", "/ping?ticket="+key, "", "Authorization", "", "X-Badge", "badge-value-1")
+	ts.do(t, "GET", "/ping?ticket=ticket-value-2", "", "Authorization", "", "X-Badge", key)
+	journal := journalText(t, ts.Server)
+	for _, secret := range []string{"badge-value-1", "ticket-value-2", key} {
+		if strings.Contains(journal, secret) {
+			t.Errorf("the journal shows %s: %s", secret, journal)
+		}
+	}
+	if !strings.Contains(journal, `"X-Badge":["[redacted]"]`) || !strings.Contains(journal, `ticket=[redacted]`) {
+		t.Errorf("the journal does not show the credentials hidden: %s", journal)
+	}
+}
+
+// journalText is the journal of srv as JSON.
+func journalText(tb testing.TB, srv *mockserver.Server) string {
+	tb.Helper()
+	b, err := json.Marshal(srv.Journal(0))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
+}
