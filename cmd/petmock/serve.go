@@ -42,6 +42,7 @@ type options struct {
 	failRate     float64
 	now          time.Time // zero for the real clock
 	journal      int
+	secrets      string // of the journal: hidden or shown
 	maxPets      int
 	maxStoreMB   int64
 	// given names the flags given on the command line or in the
@@ -84,6 +85,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		logFormat:   "text",
 		onSaveError: refuseWrites,
 		journal:     mockserver.DefaultJournalSize,
+		secrets:     mockserver.SecretsHidden,
 		maxPets:     mockserver.DefaultMaxItems,
 		maxStoreMB:  mockserver.DefaultMaxStoreBytes >> 20,
 	}
@@ -140,6 +142,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return nil
 	})
 	fs.IntVar(&o.journal, "journal", o.journal, "how many requests GET /__petmock/requests keeps; 0 keeps none")
+	fs.StringVar(&o.secrets, "journal-secrets", o.secrets, "hidden, or shown to show the app's tokens, passwords, session ids and the credentials of the document's schemes in the journal; petmock's own keys stay hidden")
 	fs.IntVar(&o.maxPets, "max-pets", o.maxPets, "most items each resource holds; past it a create is refused with 507")
 	fs.Int64Var(&o.maxStoreMB, "max-store-mb", o.maxStoreMB, "most MiB of JSON each resource holds; past it a create is refused with 507")
 	fs.StringVar(&o.logFormat, "log-format", o.logFormat, "request log format, text or json")
@@ -187,6 +190,8 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return o, usagef("--save-interval %s: must be positive; leave it out to save every write before it is answered", o.saveInterval)
 	case o.onSaveError != refuseWrites && o.onSaveError != keepServing:
 		return o, usagef("--on-save-error %q: must be %s or %s", o.onSaveError, refuseWrites, keepServing)
+	case o.secrets != mockserver.SecretsHidden && o.secrets != mockserver.SecretsShown:
+		return o, usagef("--journal-secrets %q: must be %s or %s", o.secrets, mockserver.SecretsHidden, mockserver.SecretsShown)
 	case o.journal < 0:
 		return o, usagef("--journal %d: must not be negative", o.journal)
 	case o.maxPets < 1:
@@ -245,6 +250,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		FailRate:      o.failRate,
 		ChaosSeed:     o.seed,
 		JournalSize:   o.journal,
+		ShowSecrets:   o.secrets == mockserver.SecretsShown,
 		MaxItems:      o.maxPets,
 		MaxStoreBytes: o.maxStoreMB << 20,
 	}

@@ -15,7 +15,8 @@ import (
 )
 
 // The settings a developer changes while petmock runs (the latency, the
-// fail rate, the clock and the size of the journal) and the forced
+// fail rate, the clock, the size of the journal and whether it shows
+// secrets) and the forced
 // answers that wait are kept with --state too, in a file of their own
 // beside the state file, so that the state file stays a fixture that
 // --fixtures and PUT /__petmock/fixture read. They are restored at start,
@@ -37,9 +38,12 @@ type savedSettings struct {
 	FailRate float64   `json:"failRate"`
 	// Now is the time the clock showed at SavedAt, when it was set; nil
 	// when it showed the real time.
-	Now     *time.Time                `json:"now,omitempty"`
-	Journal int                       `json:"journal"`
-	Forced  []mockserver.ForcedAnswer `json:"forced"`
+	Now     *time.Time `json:"now,omitempty"`
+	Journal int        `json:"journal"`
+	// JournalSecrets is hidden or shown; "" in a file of an earlier
+	// petmock, which hid none, restores the default.
+	JournalSecrets string                    `json:"journalSecrets,omitempty"`
+	Forced         []mockserver.ForcedAnswer `json:"forced"`
 }
 
 // saveSettings writes the settings and forced answers of srv to the
@@ -52,6 +56,8 @@ func saveSettings(path string, srv *mockserver.Server) (int64, error) {
 		FailRate: v.FailRate,
 		Journal:  v.Journal,
 		Forced:   srv.Forced(),
+
+		JournalSecrets: v.JournalSecrets,
 	}
 	if v.Clock == "set" {
 		saved.Now = &v.Now
@@ -66,6 +72,7 @@ func saveSettings(path string, srv *mockserver.Server) (int64, error) {
 // settingFlags are the settings, by name, with the flag of each.
 var settingFlags = []struct{ name, flag string }{
 	{"latency", "latency"}, {"failRate", "fail-rate"}, {"now", "now"}, {"journal", "journal"},
+	{"journalSecrets", "journal-secrets"},
 }
 
 // restoreSettings gives srv the settings and the forced answers of the
@@ -92,6 +99,9 @@ func restoreSettings(path string, srv *mockserver.Server, given map[string]bool,
 		return nil, corrupt(err)
 	}
 	changes := map[string]any{"latency": saved.Latency, "failRate": saved.FailRate, "journal": saved.Journal}
+	if saved.JournalSecrets != "" {
+		changes["journalSecrets"] = saved.JournalSecrets
+	}
 	if saved.Now != nil {
 		changes["now"] = saved.Now.Add(time.Since(saved.SavedAt)).Format(time.RFC3339Nano)
 	}

@@ -41,7 +41,7 @@ func TestSettingsSurviveRestarts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
 	first := start(t, "--state", path, "--pets", "3")
 	root := strings.TrimSuffix(first.url, "/v1")
-	if status, body := get(t, "PATCH", root+"/__petmock/settings", `{"latency":"5ms","failRate":0.25,"now":"2031-01-01","journal":7}`); status != 200 {
+	if status, body := get(t, "PATCH", root+"/__petmock/settings", `{"latency":"5ms","failRate":0.25,"now":"2031-01-01","journal":7,"journalSecrets":"shown"}`); status != 200 {
 		t.Fatalf("PATCH settings: %d %s", status, body)
 	}
 	if status, body := get(t, "POST", root+"/__petmock/forced", `{"code":503,"count":2,"operation":"listPets"}`); status != 200 {
@@ -56,7 +56,7 @@ func TestSettingsSurviveRestarts(t *testing.T) {
 
 	second := start(t, "--state", path, "--pets", "3")
 	v, forced := settingsOf(t, second)
-	if v.Latency != "5ms" || v.FailRate != 0.25 || v.Journal != 7 || v.Clock != "set" || v.Now.Before(time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)) || v.Now.Year() != 2031 {
+	if v.Latency != "5ms" || v.FailRate != 0.25 || v.Journal != 7 || v.JournalSecrets != "shown" || v.Clock != "set" || v.Now.Before(time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)) || v.Now.Year() != 2031 {
 		t.Errorf("settings after a restart: %+v, want those set before it, the clock run on from 2031-01-01", v)
 	}
 	if len(forced) != 1 || forced[0].Code != 503 || forced[0].Remaining != 2 || forced[0].Operation != "listPets" {
@@ -76,10 +76,10 @@ func TestSettingsSurviveRestarts(t *testing.T) {
 		t.Fatalf("run: %v", err)
 	}
 
-	third := start(t, "--state", path, "--pets", "3", "--latency", "1ms", "--now", "2040-01-01")
+	third := start(t, "--state", path, "--pets", "3", "--latency", "1ms", "--now", "2040-01-01", "--journal-secrets", "hidden")
 	v, forced = settingsOf(t, third)
-	if v.Latency != "1ms" || v.Now.Year() != 2040 || v.FailRate != 0.25 || v.Journal != 7 {
-		t.Errorf("settings after a restart with --latency and --now: %+v, want those flags' and the rest restored", v)
+	if v.Latency != "1ms" || v.Now.Year() != 2040 || v.JournalSecrets != "hidden" || v.FailRate != 0.25 || v.Journal != 7 {
+		t.Errorf("settings after a restart with --latency, --now and --journal-secrets: %+v, want those flags' and the rest restored", v)
 	}
 	if len(forced) != 1 || forced[0].Remaining != 1 {
 		t.Errorf("forced answers after one was taken and a restart: %+v, want 1 remaining", forced)

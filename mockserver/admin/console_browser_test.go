@@ -482,3 +482,25 @@ func TestConsoleWarnsOfThePublishedKey(t *testing.T) {
 		c.noErrors(t)
 	}
 }
+
+// TestConsoleShowsSecretsWhenAsked: the settings panel switches the
+// journal between hiding and showing the app's secrets.
+func TestConsoleShowsSecretsWhenAsked(t *testing.T) {
+	c := openConsole(t, mockserver.Config{})
+	c.unlock(t, key)
+	c.ts.do(t, "GET", "/pets?limit=1", "", "X-Auth-Token", "app-token-4b1c")
+	c.do(t, "showing secrets",
+		chromedp.KeyEvent("3"),
+		chromedp.WaitVisible(chromedp.ID("set-secrets")),
+		choose("#set-secrets", "shown"),
+		chromedp.Click(chromedp.ID("set-apply")),
+	)
+	c.waitUntil(t, "the change is listed", `document.getElementById("set-changes").textContent.includes("hidden → shown")`)
+	if got := c.ts.settings(t).JournalSecrets; got != "shown" {
+		t.Fatalf("after the page showed them, journalSecrets is %q", got)
+	}
+	if j := c.ts.journal(t); j[0].Request.Header.Get("X-Auth-Token") != "app-token-4b1c" {
+		t.Errorf("with secrets shown, the journal's X-Auth-Token is %q", j[0].Request.Header.Get("X-Auth-Token"))
+	}
+	c.noErrors(t)
+}

@@ -1,5 +1,6 @@
-// The settings panel: the latency, the fail rate, the clock and the size
-// of the journal, changed at once, and the last changes.
+// The settings panel: the latency, the fail rate, the clock, the size of
+// the journal and whether it shows secrets, changed at once, and the last
+// changes.
 
 import { $, ADMIN, el, loader, request, state, timeOfDay, toast } from "./petmock.js";
 import { renderJournal } from "./journal.js";
@@ -15,14 +16,14 @@ export const loadSettings = loader(async () => {
 });
 
 // settingInputs are the fields of the settings, by name.
-const settingInputs = { latency: "set-latency", failRate: "set-failrate", now: "set-now", journal: "set-journal" };
+const settingInputs = { latency: "set-latency", failRate: "set-failrate", now: "set-now", journal: "set-journal", journalSecrets: "set-secrets" };
 
 // fillSettings shows the settings in their fields, all of them or those
 // the user is not editing, and the last changes.
 function fillSettings(all) {
   const s = state.settings;
   if (!s) return;
-  const values = { latency: s.latency, failRate: String(s.failRate), now: s.clock === "set" ? s.now : "", journal: String(s.journal) };
+  const values = { latency: s.latency, failRate: String(s.failRate), now: s.clock === "set" ? s.now : "", journal: String(s.journal), journalSecrets: s.journalSecrets };
   for (const [name, id] of Object.entries(settingInputs)) {
     if (all || !state.dirty.has(name)) {
       $(id).value = values[name];
@@ -54,6 +55,7 @@ async function applySettings(event) {
     if (name === "failRate") patch.failRate = value === "" ? 0 : Number(value);
     if (name === "now") patch.now = value === "" ? null : value;
     if (name === "journal") patch.journal = value === "" ? null : Number(value);
+    if (name === "journalSecrets") patch.journalSecrets = value;
   }
   $("set-error").hidden = true;
   document.querySelectorAll("#settings-form .card").forEach((c) => c.classList.remove("invalid"));
@@ -88,6 +90,7 @@ export function clearSettings() {
 export function wireSettings() {
   for (const [name, id] of Object.entries(settingInputs)) {
     $(id).addEventListener("input", () => state.dirty.add(name));
+    $(id).addEventListener("change", () => state.dirty.add(name));
   }
   for (const chips of document.querySelectorAll(".chips[data-for]")) {
     chips.addEventListener("click", (e) => {
