@@ -105,3 +105,27 @@ func TestStartLineSaysWhichKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestStreamCapsKeepDescriptorsInReserve(t *testing.T) {
+	for _, tt := range []struct {
+		limit          uint64
+		known          bool
+		all, perClient int
+	}{
+		{1 << 20, true, 256, 16},
+		{4096, true, 256, 16},
+		{1024, true, 256, 16},
+		{256, true, 64, 16},
+		{40, true, 10, 10},
+		{2, true, 1, 1},
+		{0, false, 256, 16},
+	} {
+		all, perClient := streamCaps(tt.limit, tt.known)
+		if all != tt.all || perClient != tt.perClient {
+			t.Errorf("streamCaps(%d, %v) = %d, %d; want %d, %d", tt.limit, tt.known, all, perClient, tt.all, tt.perClient)
+		}
+		if tt.known && uint64(all) > tt.limit/4 && tt.limit >= 4 {
+			t.Errorf("streamCaps(%d): %d streams, more than a quarter of the descriptors", tt.limit, all)
+		}
+	}
+}

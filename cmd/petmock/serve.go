@@ -282,7 +282,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		}
 	}
 
-	handler, err := admin.New(srv, admin.Config{Logger: logger, Origins: o.adminOrigins, Hosts: controlHosts(o)})
+	streams, streamsPerClient := streamCaps(openFileLimit())
+	handler, err := admin.New(srv, admin.Config{
+		Logger:              logger,
+		Origins:             o.adminOrigins,
+		Hosts:               controlHosts(o),
+		MaxStreams:          streams,
+		MaxStreamsPerClient: streamsPerClient,
+	})
 	if err != nil {
 		return err
 	}

@@ -86,6 +86,11 @@ type Config struct {
 	// StoreCheck is how often an event stream looks at the stores for a
 	// change no event announced: a write of the API. Zero means a second.
 	StoreCheck time.Duration
+	// MaxStreams caps the event streams (GET /__petmock/events) open at
+	// once, and MaxStreamsPerClient those of one remote address: past
+	// either, a stream is refused with 503 and Retry-After. Zero means
+	// DefaultMaxStreams and DefaultMaxStreamsPerClient.
+	MaxStreams, MaxStreamsPerClient int
 	// Logger receives what the admin API notices beside the request log,
 	// which the server writes: an export cut short. Nil means nothing.
 	Logger *slog.Logger
@@ -114,6 +119,7 @@ type handler struct {
 	atRoot bool
 
 	uploads    uploads
+	streams    streams
 	storeCheck time.Duration
 }
 
@@ -145,6 +151,13 @@ func New(srv Control, cfg Config) (http.Handler, error) {
 	h.uploads.max = cfg.MaxFixtureBytes
 	if h.uploads.max <= 0 {
 		h.uploads.max = DefaultMaxFixtureBytes
+	}
+	h.streams.max, h.streams.perClient = cfg.MaxStreams, cfg.MaxStreamsPerClient
+	if h.streams.max <= 0 {
+		h.streams.max = DefaultMaxStreams
+	}
+	if h.streams.perClient <= 0 {
+		h.streams.perClient = DefaultMaxStreamsPerClient
 	}
 	if h.storeCheck <= 0 {
 		h.storeCheck = time.Second

@@ -21,7 +21,8 @@ import (
 //
 // Events of one kind that come in a burst are sent once: a stream sends at
 // most one batch every eventGap. A comment line every heartbeat keeps
-// proxies from closing a quiet stream.
+// proxies from closing a quiet stream. The streams open at once are
+// capped (streams.go).
 
 // eventNames are the names of the kinds of change, in the order a batch
 // sends them.
@@ -46,6 +47,11 @@ const (
 // events answers GET /__petmock/events with a stream that lasts until the
 // client goes away or the server closes (mockserver.Server.Close).
 func (h *handler) events(w http.ResponseWriter, r *http.Request, _ *mockserver.Call) error {
+	release, err := h.streams.take(r)
+	if err != nil {
+		return err
+	}
+	defer release()
 	rc := http.NewResponseController(w)
 	// The stream outlives the HTTP server's WriteTimeout, which is meant
 	// for answers: each write has a deadline of its own instead. (Its
