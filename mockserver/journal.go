@@ -9,6 +9,11 @@ import (
 // DefaultJournalSize is how many requests the journal keeps by default.
 const DefaultJournalSize = 100
 
+// DefaultJournalBytes is how many bytes of headers and bodies the journal
+// keeps by default, whatever its size: it drops its oldest requests to
+// stay within them.
+const DefaultJournalBytes = 64 << 20
+
 // journalBodyBytes is how much of each body the journal keeps.
 const journalBodyBytes = 4 << 10
 
@@ -115,35 +120,64 @@ func (s *Server) ClearJournal() {
 	s.events.publish(eventJournal)
 }
 
-// journal keeps the last exchanges, overwriting the oldest. A journal of
-// size 0, or a nil one, keeps none.
+// journal keeps the last exchanges, dropping the oldest: past the number
+// it keeps, and past its budget of bytes, so that requests with large
+// headers cannot make it hold hundreds of MiB. A journal of size 0, or a
+// nil one, keeps none.
 type journal struct {
-	redact *redactor
+	redact   *redactor
+	maxBytes int64 // of the headers and bodies of the entries held
 
-	mu   sync.Mutex // guards ring, next and full
-	ring []entry
-	next int  // where the next entry goes
-	full bool // whether ring has wrapped
+	mu    sync.Mutex // guards ring, head, count and bytes
+	ring  []entry
+	head  int   // the oldest entry
+	count int   // of entries held
+	bytes int64 // of the entries held, as entry.size counts them
 }
 
-func newJournal(size int, redact *redactor) *journal {
-	return &journal{ring: make([]entry, max(size, 0)), redact: redact}
+func newJournal(size int, maxBytes int64, redact *redactor) *journal {
+	return &journal{ring: make([]entry, max(size, 0)), maxBytes: maxBytes, redact: redact}
+}
+
+// size counts the bytes an entry holds on to: its headers and bodies,
+// which are all that can grow with what a client sends.
+func (e *entry) size() int64 {
+	n := int64(len(e.reqBody) + len(e.respBody))
+	for _, h := range []http.Header{e.reqHeader, e.respHeader} {
+		for name, values := range h {
+			n += int64(len(name))
+			for _, v := range values {
+				n += int64(len(v))
+			}
+		}
+	}
+	return n
 }
 
 func (j *journal) add(e entry) {
+	n := e.size()
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if len(j.ring) == 0 {
-		return // resized to nothing while the request was answered
+	if len(j.ring) == 0 || n > j.maxBytes {
+		return // resized to nothing while the request was answered, or larger than all it keeps
 	}
-	j.ring[j.next] = e
-	j.next++
-	if j.next == len(j.ring) {
-		j.next, j.full = 0, true
+	for j.count == len(j.ring) || j.count > 0 && j.bytes+n > j.maxBytes {
+		j.dropOldest()
 	}
+	j.ring[(j.head+j.count)%len(j.ring)] = e
+	j.count++
+	j.bytes += n
 }
 
-// size is how many exchanges the journal keeps.
+// dropOldest drops the oldest entry. The caller holds mu.
+func (j *journal) dropOldest() {
+	j.bytes -= j.ring[j.head].size()
+	j.ring[j.head] = entry{}
+	j.head = (j.head + 1) % len(j.ring)
+	j.count--
+}
+
+// size is how many exchanges the journal keeps at most.
 func (j *journal) size() int {
 	if j == nil {
 		return 0
@@ -153,6 +187,13 @@ func (j *journal) size() int {
 	return len(j.ring)
 }
 
+// held returns how many exchanges the journal holds, and their bytes.
+func (j *journal) held() (int, int64) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.count, j.bytes
+}
+
 // recent returns up to n exchanges, newest first, without the secrets
 // hide finds, unless it is nil.
 func (j *journal) recent(n int, hide *secrets) []Exchange {
@@ -160,14 +201,10 @@ func (j *journal) recent(n int, hide *secrets) []Exchange {
 		return []Exchange{}
 	}
 	j.mu.Lock()
-	size := j.next
-	if j.full {
-		size = len(j.ring)
-	}
-	n = min(n, size)
+	n = min(n, j.count)
 	entries := make([]entry, 0, n)
 	for i := 1; i <= n; i++ {
-		entries = append(entries, j.ring[(j.next-i+len(j.ring))%len(j.ring)])
+		entries = append(entries, j.ring[(j.head+j.count-i)%len(j.ring)])
 	}
 	j.mu.Unlock()
 	out := make([]Exchange, len(entries))
@@ -184,7 +221,7 @@ func (j *journal) clear() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	clear(j.ring)
-	j.next, j.full = 0, false
+	j.head, j.count, j.bytes = 0, 0, 0
 }
 
 // keepBody returns what the journal keeps of a request body: the body

@@ -8,17 +8,12 @@ func (j *journal) resize(size int) {
 	if size == len(j.ring) {
 		return
 	}
-	held := j.next
-	if j.full {
-		held = len(j.ring)
+	for j.count > size {
+		j.dropOldest()
 	}
-	keep := min(held, size)
 	ring := make([]entry, size)
-	for i := range keep {
-		ring[i] = j.ring[(j.next-keep+i+len(j.ring))%len(j.ring)]
+	for i := range j.count {
+		ring[i] = j.ring[(j.head+i)%len(j.ring)]
 	}
-	j.ring, j.next, j.full = ring, keep, false
-	if size > 0 && keep == size {
-		j.next, j.full = 0, true
-	}
+	j.ring, j.head = ring, 0
 }

@@ -92,6 +92,10 @@ type Config struct {
 	// JournalSize is how many requests the journal keeps (see Journal).
 	// Zero means DefaultJournalSize; a negative size keeps none.
 	JournalSize int
+	// JournalBytes caps the bytes of headers and bodies the journal
+	// holds: past it, it drops its oldest requests. Zero means
+	// DefaultJournalBytes.
+	JournalBytes int64
 	// ShowSecrets starts the journal showing the app's secrets, which it
 	// hides by default (see Journal), as the journalSecrets setting does.
 	ShowSecrets bool
@@ -201,7 +205,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.adminKeys = adminKeys
 	s.publishedKey = adminKeys.accepts(DefaultAPIKey)
-	s.journal = newJournal(settings.load().journal, s.redact)
+	journalBytes := cfg.JournalBytes
+	if journalBytes <= 0 {
+		journalBytes = DefaultJournalBytes
+	}
+	s.journal = newJournal(settings.load().journal, journalBytes, s.redact)
 	s.bodyKept = s.redact.keptBytes(journalBodyBytes)
 	limits := store.Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
 	if limits.MaxItems <= 0 {

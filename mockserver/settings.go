@@ -23,7 +23,8 @@ import (
 // run time. An entry keeps about 4 KiB of each body, and the headers of
 // its request and answer, which the server bounds to 64 KiB: ten thousand
 // ordinary requests take tens of MiB, and ten thousand with the largest
-// headers could take 700 MiB.
+// headers would take 700 MiB, but that the journal's budget of bytes
+// (Config.JournalBytes) drops the oldest first.
 const MaxJournalSize = 10_000
 
 // settings are one state of the settings. A published value never
