@@ -103,6 +103,7 @@ func (e *Edge) serve(w http.ResponseWriter, r *http.Request, h func(http.Respons
 			return
 		}
 	}
+	r = e.srv.withoutEchoedKeys(r)
 	setCORS(w.Header(), r)
 	if isPreflight(r) {
 		e.srv.preflight(w, r, e.ed.methodsFor(r))

@@ -14,7 +14,8 @@ import (
 // rather than petmock's own address. petmock is a development tool on a
 // trusted network, so it believes whoever sends these headers; it only
 // makes sure that they name a scheme and a host, and nothing that could
-// put another URL, a path or a quote into an answer.
+// put another URL, a path or a quote into an answer, and that they hold
+// no key, which an answer header would then repeat (echo.go).
 
 // AbsoluteURL returns the URL of path at the origin r was sent to: the one
 // a proxy names in Forwarded or X-Forwarded-Proto and X-Forwarded-Host, or

@@ -353,6 +353,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 			s.panicked(w, r, v)
 		}
 	}()
+	r = s.withoutEchoedKeys(r)
 	setCORS(w.Header(), r)
 	if isPreflight(r) {
 		s.preflight(w, r, s.methodsFor(r))

@@ -182,3 +182,29 @@ func TestAccessConfigIsChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestAdminNeverEchoesTheKeyInAHeader: a key sent as a forwarded host, a
+// Host or an Origin comes back in no answer header of the admin API.
+func TestAdminNeverEchoesTheKeyInAHeader(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{}, admin.Config{Hosts: []string{"*"}, Origins: []string{"*"}})
+	for _, v := range []struct{ name, value string }{
+		{"X-Forwarded-Host", key}, {"Forwarded", "host=" + key}, {"Host", key}, {"Origin", "http://" + key},
+	} {
+		req, _ := http.NewRequest("GET", ts.root+"/__petmock/catalogue/pets?limit=1", nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		if v.name == "Host" {
+			req.Host = v.value
+		} else {
+			req.Header.Set(v.name, v.value)
+		}
+		resp := ts.send(t, req)
+		if resp.StatusCode != 200 || resp.Header.Get("Link") == "" {
+			t.Errorf("GET catalogue/pets?limit=1 with %s: %s, want 200 with a Link", v.name, resp)
+		}
+		for name, values := range resp.Header {
+			if strings.Contains(name+strings.Join(values, ""), key) {
+				t.Errorf("GET catalogue/pets?limit=1 with %s: %s: answered %s: %s", v.name, v.value, name, values)
+			}
+		}
+	}
+}
