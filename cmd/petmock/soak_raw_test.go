@@ -21,13 +21,13 @@ import (
 
 // rawSeeds are requests the raw fuzzer mutates.
 var rawSeeds = []string{
-	"GET /v1/pets?limit=5&status=sold HTTP/1.1\r\nHost: petmock\r\nAuthorization: Bearer KEY\r\n\r\n",
-	"GET /v1/pets/3 HTTP/1.1\r\nHost: petmock\r\nAuthorization: Bearer KEY\r\nPrefer: code=404\r\n\r\n",
-	"POST /v1/pets HTTP/1.1\r\nHost: petmock\r\nAuthorization: Bearer KEY\r\nContent-Type: application/json\r\nContent-Length: 29\r\n\r\n{\"name\":\"Rex\",\"categoryId\":1}",
-	"POST /v1/pets HTTP/1.1\r\nHost: petmock\r\nAuthorization: Bearer KEY\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1d\r\n{\"name\":\"Rex\",\"categoryId\":1}\r\n0\r\n\r\n",
-	"GET /__petmock/requests?limit=3 HTTP/1.1\r\nHost: petmock\r\nAuthorization: Bearer KEY\r\n\r\n",
-	"PUT /__petmock/pets HTTP/1.1\r\nHost: petmock\r\nAuthorization: Bearer KEY\r\nContent-Type: application/json\r\nContent-Length: 41\r\n\r\n[{\"id\":1,\"name\":\"Rex\",\"categoryId\":1}]   ",
-	"OPTIONS /v1/pets HTTP/1.1\r\nHost: petmock\r\nOrigin: http://localhost:5173\r\nAccess-Control-Request-Method: POST\r\n\r\n",
+	"GET /v1/pets?limit=5&status=sold HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer KEY\r\n\r\n",
+	"GET /v1/pets/3 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer KEY\r\nPrefer: code=404\r\n\r\n",
+	"POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer KEY\r\nContent-Type: application/json\r\nContent-Length: 29\r\n\r\n{\"name\":\"Rex\",\"categoryId\":1}",
+	"POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer KEY\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1d\r\n{\"name\":\"Rex\",\"categoryId\":1}\r\n0\r\n\r\n",
+	"GET /__petmock/requests?limit=3 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer KEY\r\n\r\n",
+	"PUT /__petmock/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer KEY\r\nContent-Type: application/json\r\nContent-Length: 41\r\n\r\n[{\"id\":1,\"name\":\"Rex\",\"categoryId\":1}]   ",
+	"OPTIONS /v1/pets HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost:5173\r\nAccess-Control-Request-Method: POST\r\n\r\n",
 }
 
 // mutate changes a few bytes of seed: flips, insertions of bytes that
@@ -149,7 +149,7 @@ func TestSoakFlood(t *testing.T) {
 					continue // the backlog is full: that is the flood
 				}
 				held.Add(1)
-				io.WriteString(conn, "GET /v1/pets HTTP/1.1\r\nHost: petmock\r\n")
+				io.WriteString(conn, "GET /v1/pets HTTP/1.1\r\nHost: localhost\r\n")
 				for time.Now().Before(until) {
 					if _, err := io.WriteString(conn, "X-Slow: a\r\n"); err != nil {
 						break // cut by the header timeout
