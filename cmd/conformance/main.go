@@ -6,6 +6,14 @@
 // stopped early, and 2 when the run could not judge: a usage error, a base
 // URL that cannot be reached or answers with an HTML page, or a key
 // refused in every form. Run it with -h for the flags.
+//
+// Its subcommand diff compares two versions of the contract instead, and
+// says which changes break clients of the older:
+//
+//	go run ./cmd/conformance diff old.yaml spec/openapi.yaml
+//
+// It exits 0 when nothing breaks, 1 when a change does, and 2 on a usage
+// error or a document that cannot be read.
 package main
 
 import (
@@ -20,6 +28,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "diff" {
+		exit(runDiff(os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+		return
+	}
 	// A run keeps its memory within this, whatever a deployment sends:
 	// the suite bounds what it reads and judges, and the collector works
 	// harder near the limit.
@@ -40,11 +52,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "conformance: stopped by a second signal; the report may be incomplete")
 		os.Exit(1)
 	}()
-	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	exit(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+}
+
+// exit ends the process with the status err calls for, saying why on
+// standard error unless the report has said it.
+func exit(err error) {
 	switch {
 	case err == nil:
 	case errors.Is(err, flag.ErrHelp):
-	case errors.Is(err, errChecksFailed):
+	case errors.Is(err, errChecksFailed), errors.Is(err, errBreaking):
 		os.Exit(1)
 	case errors.As(err, new(usageError)):
 		fmt.Fprintln(os.Stderr, "conformance:", err)
