@@ -9,13 +9,16 @@ import (
 )
 
 // judgePackages are the packages a mock server has no use for: the
-// conformance suite, and the Ginkgo and Gomega it is written with. Linked
+// conformance suite, and the Ginkgo and Gomega it is written with; the
+// comparison of two documents, and the oasdiff it is made with. Linked
 // into petmock they would only grow the binary and run their
 // initialisation in every petmock process.
 var judgePackages = []string{
 	"github.com/petstore/contract/conformance",
 	"github.com/onsi/ginkgo",
 	"github.com/onsi/gomega",
+	"github.com/petstore/contract/spec/compat",
+	"github.com/oasdiff/oasdiff",
 }
 
 // TestLinksNoJudge lists what petmock links, with go list, and fails for
