@@ -138,6 +138,34 @@ func TestSwaggerAndRestructuring(t *testing.T) {
 	}
 }
 
+// TestPathParametersMoved: a parameter written once for a path and the
+// same written on each of its operations are no change.
+func TestPathParametersMoved(t *testing.T) {
+	const perPath = `openapi: 3.0.3
+info: {title: Shelter, version: 1.0.0}
+paths:
+  /pets/{petId}:
+    parameters:
+      - {name: petId, in: path, required: true, schema: {type: integer}}
+    get:
+      responses:
+        '200': {description: The pet.}
+    delete:
+      responses:
+        '204': {description: Gone.}
+`
+	perOperation := strings.Replace(perPath, "    parameters:\n      - {name: petId, in: path, required: true, schema: {type: integer}}\n", "", 1)
+	perOperation = strings.ReplaceAll(perOperation, "      responses:\n", "      parameters:\n        - {name: petId, in: path, required: true, schema: {type: integer}}\n      responses:\n")
+	if perOperation == perPath {
+		t.Fatal("the document was not rewritten")
+	}
+	for _, pair := range [][2]string{{perPath, perOperation}, {perOperation, perPath}} {
+		if r := compare(t, read(t, "a.yaml", pair[0]), read(t, "b.yaml", pair[1])); len(r.Changes) != 0 {
+			t.Errorf("the parameters moved are changes: %v", r.Changes)
+		}
+	}
+}
+
 // TestUnmergeableAllOf: a document with an allOf no value can match, and
 // so that cannot be merged into one schema, is compared as written.
 func TestUnmergeableAllOf(t *testing.T) {
