@@ -3,7 +3,6 @@ package spec
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -38,6 +37,17 @@ type Contract struct {
 	// a list that is not an array; petmock serves their operations with
 	// generated answers. They are meant for a start-up log.
 	Notes []string
+	// Warnings name what the lenient reading dropped or let pass, such as
+	// an example that does not match its schema, one line each, with the
+	// place in the document. They are meant for a start-up log.
+	Warnings []string
+	// Strict is set when the document was read with ReadOptions.Strict:
+	// its readers then refuse, rather than make do with, a part they
+	// cannot serve as written.
+	Strict bool
+	// ConvertedFrom names the version the document was converted from on
+	// load, "Swagger 2.0", or is "" for an OpenAPI 3 document.
+	ConvertedFrom string
 
 	source  []byte
 	root    *yaml.Node
@@ -104,36 +114,22 @@ type Operation struct {
 	Role     Role
 }
 
-// Read parses and validates a document, YAML or JSON, and reads its
-// contract.
+// Read reads the contract of a document, YAML or JSON, leniently: see
+// ReadOptions.
 func Read(data []byte) (*Contract, error) {
-	doc, err := Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	root, err := parseSource(data)
-	if err != nil {
-		return nil, fmt.Errorf("load openapi document: %w", err)
-	}
-	return newContract(doc, data, root)
+	return ReadOptions{}.Read(data)
 }
 
-// Default returns the contract of the embedded document.
+// Default returns the contract of the embedded document, read strictly:
+// it has nothing to drop.
 func Default() (*Contract, error) {
-	return Read(document)
+	return ReadOptions{Strict: true}.Read(document)
 }
 
-// ReadFile reads the contract of the document at path.
+// ReadFile reads the contract of the document at path, leniently: see
+// ReadOptions.
 func ReadFile(path string) (*Contract, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	c, err := Read(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return c, nil
+	return ReadOptions{}.ReadFile(path)
 }
 
 // Source returns the document as written.

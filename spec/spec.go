@@ -13,7 +13,6 @@ package spec
 import (
 	_ "embed"
 	"fmt"
-
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
@@ -29,17 +28,14 @@ func YAML() []byte {
 	return out
 }
 
-// Parse parses and validates an OpenAPI document given as YAML or JSON.
+// Parse parses and validates an OpenAPI document given as YAML or JSON,
+// strictly, as ReadOptions{Strict: true} reads it.
 func Parse(data []byte) (*openapi3.T, error) {
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(data)
+	l, err := ReadOptions{Strict: true}.load(data)
 	if err != nil {
-		return nil, fmt.Errorf("load openapi document: %w", err)
+		return nil, err
 	}
-	if err := doc.Validate(loader.Context); err != nil {
-		return nil, fmt.Errorf("validate openapi document: %w", err)
-	}
-	return doc, nil
+	return l.doc, nil
 }
 
 // basePath returns the path of the first server, such as "/v1". Every

@@ -1,0 +1,189 @@
+package spec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"go.yaml.in/yaml/v3"
+)
+
+// ReadOptions say how a document is read. The zero value reads it
+// leniently, as a team bringing its own document expects a mock to: an
+// example or a default that does not match its own schema is dropped, and
+// an empty info.title or info.version is let pass, each with one line in
+// Contract.Warnings that names the place in the document and why.
+type ReadOptions struct {
+	// Strict refuses such a document instead, in one line that names the
+	// first place at fault and what to change there.
+	Strict bool
+}
+
+// Read parses and validates a document, YAML or JSON, OpenAPI 3 or
+// Swagger 2.0, and reads its contract. A Swagger 2.0 document is converted
+// to OpenAPI 3.0 first.
+func (o ReadOptions) Read(data []byte) (*Contract, error) {
+	l, err := o.load(data)
+	if err != nil {
+		return nil, err
+	}
+	c, err := newContract(l.doc, l.source, l.root)
+	if err != nil {
+		return nil, err
+	}
+	c.Warnings, c.Strict, c.ConvertedFrom = l.warnings, o.Strict, l.convertedFrom
+	if l.convertedFrom != "" {
+		c.Notes = append([]string{"the document is " + l.convertedFrom + ": it was converted to OpenAPI 3.0 on load"}, c.Notes...)
+	}
+	return c, nil
+}
+
+// ReadFile reads the contract of the document at path, as Read does.
+func (o ReadOptions) ReadFile(path string) (*Contract, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := o.Read(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// loaded is a document as load leaves it: parsed, converted, validated,
+// and rid of what the lenient reading drops.
+type loaded struct {
+	doc           *openapi3.T
+	source        []byte     // the document as written, or as converted
+	root          *yaml.Node // source, parsed
+	warnings      []string
+	convertedFrom string
+}
+
+// load parses, converts and validates a document.
+func (o ReadOptions) load(data []byte) (*loaded, error) {
+	root, err := parseSource(data)
+	if err != nil {
+		return nil, syntaxError(data, err)
+	}
+	l := &loaded{source: data, root: root}
+	switch {
+	case member(root, "swagger") != nil:
+		if l.source, err = fromSwagger2(root); err != nil {
+			return nil, err
+		}
+		if l.root, err = parseSource(l.source); err != nil {
+			return nil, fmt.Errorf("swagger: the converted document does not parse: %v", err)
+		}
+		l.convertedFrom = "Swagger 2.0"
+	case member(root, "openapi") == nil:
+		return nil, errors.New(`openapi: missing; petmock reads OpenAPI 3 documents (openapi: 3.0.3), and Swagger 2.0 ones (swagger: "2.0")`)
+	}
+	loader := openapi3.NewLoader()
+	if l.doc, err = loader.LoadFromData(l.source); err != nil {
+		return nil, fmt.Errorf("the document does not load: %s", firstLine(err.Error()))
+	}
+	if err := o.validate(loader.Context, l); err != nil {
+		return nil, err
+	}
+	if err := o.checkValues(l); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// validate validates the document, all but its examples and defaults,
+// which checkValues checks. A missing title or version is a warning, or a
+// refusal when strict; anything else is a refusal, of the first fault
+// found.
+func (o ReadOptions) validate(ctx context.Context, l *loaded) error {
+	doc := l.doc
+	if doc.Info == nil {
+		doc.Info = &openapi3.Info{}
+	}
+	err := doc.Validate(ctx, openapi3.EnableMultiError(), openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation())
+	if err == nil {
+		return nil
+	}
+	errs, ok := err.(openapi3.MultiError)
+	if !ok {
+		errs = openapi3.MultiError{err}
+	}
+	for _, e := range errs {
+		var title *openapi3.InfoTitleRequired
+		var version *openapi3.InfoVersionRequired
+		switch {
+		case errors.As(e, &title):
+			if o.Strict {
+				return errors.New("info.title: missing or empty; give the API a title")
+			}
+			l.warnings = append(l.warnings, "info.title: missing or empty; the API has no title")
+		case errors.As(e, &version):
+			if o.Strict {
+				return errors.New("info.version: missing or empty; give the document a version, such as 1.0.0")
+			}
+			l.warnings = append(l.warnings, "info.version: missing or empty; the document has no version")
+		default:
+			return validationError(e)
+		}
+	}
+	return nil
+}
+
+// validationError is a fault kin-openapi found, in one line: the place in
+// the document, as far as its error says, and the first line of what is
+// wrong, without the schema and value it may dump after it.
+func validationError(err error) error {
+	var places []string
+	leaf := err
+chain:
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		leaf = e
+		switch c := e.(type) {
+		case *openapi3.SectionValidationError:
+			places = append(places, c.Section)
+		case *openapi3.PathValidationError:
+			places = append(places, c.Path)
+		case *openapi3.OperationValidationError:
+			places = append(places, strings.ToLower(c.Method))
+		case *openapi3.ComponentValidationError:
+			places = append(places, componentSection(c.Section), c.Name)
+		case *openapi3.WebhookValidationError:
+			places = append(places, c.Name)
+		case *openapi3.ParameterFieldValidationError:
+			places = append(places, "parameters", c.ParameterName, c.Field)
+		case *openapi3.PathParametersError:
+			return fmt.Errorf("paths.%s.%s: the parameters of the path and those declared differ, missing %s; declare each {name} of the path as a parameter in: path",
+				c.Path, strings.ToLower(c.Method), strings.Join(c.Missing, ", "))
+		default:
+			break chain
+		}
+	}
+	msg := firstLine(leaf.Error())
+	if len(places) == 0 {
+		return fmt.Errorf("the document is not valid OpenAPI: %s", msg)
+	}
+	return fmt.Errorf("%s: %s", strings.Join(places, "."), msg)
+}
+
+// componentSection returns the key of a section of components, such as
+// "schemas", from the name kin-openapi's errors give it, such as "schema".
+func componentSection(name string) string {
+	switch name {
+	case "request body":
+		return "requestBodies"
+	case "security scheme":
+		return "securitySchemes"
+	}
+	return name + "s"
+}
+
+// firstLine returns the first line of a message.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return strings.TrimSpace(s)
+}
