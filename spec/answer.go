@@ -2,8 +2,6 @@ package spec
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -14,51 +12,65 @@ type AnswerKind int
 // Kinds of answers.
 const (
 	AnswerEmpty AnswerKind = iota // no body
-	AnswerJSON                    // a JSON value of Answer.Schema
-	AnswerText                    // text/plain, a string of Answer.Schema
+	AnswerJSON                    // a JSON value of Answer.Schema, or one of Answer.Examples
+	AnswerText                    // text, such as text/plain or text/csv: a string of Answer.Schema, or one of Answer.Examples
+	AnswerBytes                   // bytes of another type, such as image/png: one of Answer.Examples, or bytes of the type
 )
 
 // Answer is what petmock answers an operation of no resource with, such
 // as a report or an action: a value made from the schema of its success
-// response.
+// response, or one of the examples the document gives of it.
 type Answer struct {
-	// Status is the operation's success status.
+	// Status is the operation's success status; of an operation that
+	// documents none, the first status it documents.
 	Status int
 	Kind   AnswerKind
-	// Schema is the schema of the body; nil for AnswerEmpty.
+	// MediaType is the Content-Type of the body, as the document names
+	// it, such as application/json;charset=UTF-8 or image/png; "" for
+	// AnswerEmpty.
+	MediaType string
+	// Schema is the schema of the body; nil for AnswerEmpty, and for a
+	// media type the document gives no schema of.
 	Schema *openapi3.Schema
+	// Examples are the examples the document gives of the body: the media
+	// type's example, then its named examples by name. An answer without
+	// a schema is one of them.
+	Examples []any
 	// About is what the answer is about, for realistic values: the last
 	// literal segment of the path, such as "inventory"; "" for none.
 	About string
+	// Note says, for a start-up log, what is unusual about the answer,
+	// such as a status that is not a success; "" when nothing is.
+	Note string
 }
 
-// Answer returns what petmock answers o with, or an error that says why
-// it cannot: o has no success response, or its success response is
-// neither JSON, nor text/plain of a string schema, nor empty.
+// Answer returns what petmock answers o with: its success status, or the
+// first status it documents when it documents no success, with a body of
+// the media type petmock answers best (see answerMedia). It fails only
+// for an operation that documents no response at all.
 func (o *Operation) Answer() (Answer, error) {
-	if o.Success == 0 {
-		return Answer{}, fmt.Errorf("%s.responses: no success (2xx) or default response for petmock to answer with", o.Where)
-	}
 	a := Answer{Status: o.Success}
 	if lits := o.Template.Literals(); len(lits) > 0 {
 		a.About = lits[len(lits)-1]
 	}
-	resp := o.Response(o.Success)
-	switch {
-	case o.JSONSchema(o.Success) != nil:
-		a.Kind, a.Schema = AnswerJSON, o.JSONSchema(o.Success)
-	case resp == nil || len(resp.Content) == 0:
-	default:
-		mt := resp.Content.Get("text/plain")
-		if mt == nil || mt.Schema == nil || mt.Schema.Value == nil || schemaType(mt.Schema.Value) != "string" {
-			types := make([]string, 0, len(resp.Content))
-			for name := range resp.Content {
-				types = append(types, name)
-			}
-			slices.Sort(types)
-			return Answer{}, fmt.Errorf("%s.responses.%d.content: petmock answers application/json, or text/plain of a string schema, not %s", o.Where, o.Success, strings.Join(types, ", "))
+	if o.Success == 0 {
+		if len(o.Statuses) == 0 {
+			return Answer{}, fmt.Errorf("%s.responses: no response for petmock to answer with; document one, such as 200", o.Where)
 		}
-		a.Kind, a.Schema = AnswerText, mt.Schema.Value
+		a.Status = o.Statuses[0]
+		a.Note = fmt.Sprintf("%s.responses: no success (2xx) or default response, so a valid request is answered %d, the first status documented", o.Where, a.Status)
+	}
+	resp := o.Response(a.Status)
+	if resp == nil || len(resp.Content) == 0 {
+		return a, nil
+	}
+	name, mt, kind := answerMedia(resp.Content)
+	if mt == nil {
+		return a, nil
+	}
+	a.Kind, a.MediaType, a.Examples = kind, name, mediaExamples(mt)
+	if mt.Schema != nil {
+		a.Schema = mt.Schema.Value
 	}
 	return a, nil
 }

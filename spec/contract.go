@@ -346,33 +346,33 @@ func (o *Operation) JSONSchema(status int) *openapi3.Schema {
 // RequestSchema returns the schema of o's JSON request body, or nil.
 func (o *Operation) RequestSchema() *openapi3.Schema {
 	if rb := o.Op.RequestBody; rb != nil && rb.Value != nil {
-		if mt := jsonMedia(rb.Value.Content); mt != nil && mt.Schema != nil {
+		if _, mt := jsonMedia(rb.Value.Content); mt != nil && mt.Schema != nil {
 			return mt.Schema.Value
 		}
 	}
 	return nil
 }
 
+// JSONContentType returns the Content-Type o sends a JSON body of the
+// response it documents for status with: application/json, or the JSON
+// type the document names, such as application/problem+json or
+// application/json;charset=UTF-8. It is application/json when the
+// response documents none.
+func (o *Operation) JSONContentType(status int) string {
+	if r := o.Response(status); r != nil {
+		if name, mt := jsonMedia(r.Content); mt != nil {
+			return name
+		}
+	}
+	return JSONContentType
+}
+
 func jsonSchema(r *openapi3.Response) *openapi3.Schema {
 	if r == nil {
 		return nil
 	}
-	if mt := jsonMedia(r.Content); mt != nil && mt.Schema != nil {
+	if _, mt := jsonMedia(r.Content); mt != nil && mt.Schema != nil {
 		return mt.Schema.Value
-	}
-	return nil
-}
-
-// jsonMedia returns the JSON media type of content: application/json, or
-// another whose subtype ends in +json.
-func jsonMedia(content openapi3.Content) *openapi3.MediaType {
-	if mt := content.Get("application/json"); mt != nil {
-		return mt
-	}
-	for name, mt := range content {
-		if strings.HasSuffix(name, "+json") {
-			return mt
-		}
 	}
 	return nil
 }

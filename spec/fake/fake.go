@@ -79,16 +79,17 @@ var ErrNoValue = errors.New("no value made from the schema matches it")
 
 // Valid makes a value for s and checks it against s, making another when
 // one does not match, such as a string for a pattern too complex to
-// follow.
+// follow. Its error says, in one line, why the last value did not match.
 func (g *Generator) Valid(s *openapi3.Schema, hint Hint) (any, error) {
 	var last error
 	for range maxTries {
 		v := g.Value(s, hint)
-		if last = s.VisitJSON(v, openapi3.MultiErrors()); last == nil {
+		if last = s.VisitJSON(v, openapi3.DisableSchemaErrorDetails()); last == nil {
 			return v, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: %v", ErrNoValue, last)
+	why, _, _ := strings.Cut(last.Error(), "\n")
+	return nil, fmt.Errorf("%w: %s", ErrNoValue, why)
 }
 
 // Value makes a value for s. It may not match s where s asks for more than
@@ -293,7 +294,48 @@ func (g *Generator) object(s *openapi3.Schema, hint Hint, depth int) any {
 			out[g.Faker.Noun()] = g.value(s.AdditionalProperties.Schema.Value, Hint{Resource: hint.Resource}, depth+1)
 		}
 	}
+	if len(out) < int(s.MinProps) {
+		g.moreProperties(s, out, hint, depth)
+	}
 	return out
+}
+
+// maxMadeProperties bounds the properties made for a minProperties, so
+// that a large one cannot make an answer large.
+const maxMadeProperties = 100
+
+// moreProperties adds properties to out, a value of s, up to s's
+// minProperties: first the declared ones left out, then, where s takes
+// others, properties of its additionalProperties schema, or strings for a
+// free-form object.
+func (g *Generator) moreProperties(s *openapi3.Schema, out map[string]any, hint Hint, depth int) {
+	want := min(int(s.MinProps), maxMadeProperties)
+	for _, p := range g.properties(s) {
+		if len(out) >= want {
+			return
+		}
+		if _, done := out[p.Name]; !done && !(p.Schema.ReadOnly && hint.Property == requestHint) {
+			out[p.Name] = g.value(p.Schema, Hint{Property: p.Name, Resource: hint.Resource}, depth+1)
+		}
+	}
+	if has := s.AdditionalProperties.Has; has != nil && !*has {
+		return
+	}
+	var extra *openapi3.Schema
+	if ap := s.AdditionalProperties.Schema; ap != nil {
+		extra = ap.Value
+	}
+	for i := 0; len(out) < want; i++ {
+		name := g.Faker.Noun()
+		if _, taken := out[name]; taken {
+			name += strconv.Itoa(i)
+		}
+		if extra == nil {
+			out[name] = g.Faker.Word()
+			continue
+		}
+		out[name] = g.value(extra, Hint{Resource: hint.Resource}, depth+1)
+	}
 }
 
 // requestHint marks a value made for a request, whose read-only

@@ -53,6 +53,10 @@ func TestValuesMatchTheirSchemas(t *testing.T) {
 		`{"oneOf":[{"type":"string","maxLength":2},{"type":"integer"}]}`,
 		`{"type":"string","nullable":true}`,
 		`{"type":"string","example":"an example"}`,
+		`{"type":"object","minProperties":3}`,
+		`{"type":"object","minProperties":2,"properties":{"a":{"type":"string"},"b":{"type":"integer"}}}`,
+		`{"type":"object","minProperties":4,"additionalProperties":{"type":"integer","minimum":7}}`,
+		`{"type":"object","properties":{"deep":{"type":"object","minProperties":2}}}`,
 	}
 	for _, src := range schemas {
 		s := schema(t, src)
