@@ -1,12 +1,17 @@
 package mockserver
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"mime"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/brianvoe/gofakeit/v7"
 
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/fake"
@@ -14,33 +19,60 @@ import (
 
 // generated makes the answers of an operation that is not part of a
 // resource, such as a report or an action: a value made from the schema
-// of its success response, examples first, that matches the schema. The
-// same request gets the same answer for the same seed; another request,
-// such as one with another query, gets another.
+// of its success response, examples first, that matches the schema; or,
+// where the document gives no schema, one of its examples, or a body of
+// its media type. The same request gets the same answer for the same
+// seed; another request, such as one with another query, gets another.
 type generated struct {
-	contract *spec.Contract
-	op       *spec.Operation
-	answer   spec.Answer
-	shape    *shape // of a JSON body
+	contract    *spec.Contract
+	op          *spec.Operation
+	answer      spec.Answer
+	shape       *shape   // of a JSON body with a schema
+	contentType []string // the Content-Type header of the body
+	// loose is set when no value made from the schema matched it at
+	// start, in a document read leniently: answers are made all the
+	// same, unchecked.
+	loose bool
 }
 
-func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shapes) (*generated, error) {
+// newGenerated returns the maker of op's answers. A schema no made value
+// matches is refused, in a document read strictly; read leniently, it is
+// served all the same, with the warning returned.
+func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shapes) (*generated, string, error) {
 	a, err := op.Answer()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	g := &generated{contract: c, op: op, answer: a}
-	if a.Kind == spec.AnswerJSON {
+	if a.Kind == spec.AnswerEmpty {
+		return g, "", nil
+	}
+	g.contentType = []string{bodyContentType(a.MediaType)}
+	if a.Kind == spec.AnswerJSON && a.Schema != nil {
 		g.shape = shapes.of(a.Schema)
 	}
-	// Refuse at start a schema no made value matches, rather than fail
-	// the first request.
-	if a.Kind != spec.AnswerEmpty {
-		if _, err := g.make(0, ""); err != nil {
-			return nil, fmt.Errorf("%s.responses.%d: %w", op.Where, a.Status, err)
+	// Try a schema at start, rather than fail the first request.
+	if _, err := g.make(0, ""); err != nil {
+		where := fmt.Sprintf("%s.responses.%d", op.Where, a.Status)
+		if c.Strict {
+			return nil, "", fmt.Errorf("%s: %w; change the schema so that a value can match it", where, err)
 		}
+		g.loose = true
+		return g, fmt.Sprintf("%s: %v; its answers are made all the same, and may not match", where, err), nil
 	}
-	return g, nil
+	return g, "", nil
+}
+
+// bodyContentType is the Content-Type a body of the media type the
+// document names is sent with: the name as written, which the document's
+// readers look up first; text without a charset gets UTF-8's, which they
+// find under the bare name too.
+func bodyContentType(mediaType string) string {
+	mt, params, err := mime.ParseMediaType(mediaType)
+	if err == nil && strings.HasPrefix(mt, "text/") && params["charset"] == "" && !strings.Contains(mediaType, ";") {
+		return mediaType + "; charset=utf-8"
+	}
+	return mediaType
 }
 
 // make makes the answer body of a request, identified by key, for seed.
@@ -50,15 +82,82 @@ func (g *generated) make(seed uint64, key string) ([]byte, error) {
 	h.Write([]byte{0})
 	h.Write([]byte(key))
 	gen := &fake.Generator{Contract: g.contract, Faker: fake.NewFaker(seed ^ h.Sum64()), Examples: true}
-	v, err := gen.Valid(g.answer.Schema, fake.Hint{Resource: g.answer.About})
-	if err != nil {
-		return nil, err
+	a := g.answer
+	if a.Schema == nil || a.Kind == spec.AnswerBytes {
+		return g.unschemed(gen.Faker), nil
 	}
-	if g.answer.Kind == spec.AnswerText {
-		s, _ := v.(string)
-		return []byte(s), nil
+	hint := fake.Hint{Resource: a.About}
+	var v any
+	if g.loose {
+		v = gen.Value(a.Schema, hint)
+	} else {
+		var err error
+		if v, err = gen.Valid(a.Schema, hint); err != nil {
+			return nil, err
+		}
+	}
+	if a.Kind == spec.AnswerText {
+		return textOf(v), nil
 	}
 	return append(g.shape.appendJSON(nil, v), '\n'), nil
+}
+
+// unschemed makes a body the document gives no schema to make it from:
+// one of its examples, or, without one, a body of its media type.
+func (g *generated) unschemed(f *gofakeit.Faker) []byte {
+	a := g.answer
+	examples := a.Examples
+	if a.Kind == spec.AnswerBytes {
+		// Bytes are written as the document gives them: only a string
+		// example, or the schema's, can be.
+		examples = slices.DeleteFunc(slices.Clone(examples), func(v any) bool { _, ok := v.(string); return !ok })
+		if s, ok := schemaExample(a).(string); ok && len(examples) == 0 {
+			examples = []any{s}
+		}
+	}
+	if len(examples) > 0 {
+		v := examples[f.IntN(len(examples))]
+		if a.Kind == spec.AnswerJSON {
+			return append(jsonOf(v), '\n')
+		}
+		return textOf(v)
+	}
+	switch a.Kind {
+	case spec.AnswerJSON:
+		return []byte("{}\n") // any JSON value matches: the emptiest
+	case spec.AnswerText:
+		return []byte(f.Sentence(6))
+	}
+	return madeBytes(a.MediaType, a.About, f)
+}
+
+// schemaExample returns the example of the schema of a, or nil.
+func schemaExample(a spec.Answer) any {
+	if a.Schema == nil {
+		return nil
+	}
+	return a.Schema.Example
+}
+
+// textOf writes a value as text: a string as it is, anything else as
+// JSON.
+func textOf(v any) []byte {
+	if s, ok := v.(string); ok {
+		return []byte(s)
+	}
+	return jsonOf(v)
+}
+
+// jsonOf encodes v as JSON without HTML escaping; a value read from a
+// document always encodes.
+func jsonOf(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return []byte("null")
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 // answer answers an operation of no resource with a made value.
@@ -73,14 +172,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, c *call) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", g.op.Where, err)
 	}
-	if g.answer.Kind == spec.AnswerText {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.WriteHeader(status)
-		w.Write(body)
-		return nil
-	}
-	writeJSON(w, status, body)
+	h := w.Header()
+	h["Content-Type"] = g.contentType
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	w.WriteHeader(status)
+	w.Write(body)
 	return nil
 }
 

@@ -72,9 +72,15 @@ func (s *Server) bind(shapes *shapes) error {
 		case spec.RoleDelete:
 			op.handle = s.remove
 		default:
-			g, err := newGenerated(s.contract, so, shapes)
+			g, warning, err := newGenerated(s.contract, so, shapes)
 			if err != nil {
 				return err
+			}
+			if warning != "" {
+				s.warnings = append(s.warnings, warning)
+			}
+			if g.answer.Note != "" {
+				s.notes = append(s.notes, g.answer.Note)
 			}
 			op.answer = g
 			op.handle = s.answer

@@ -30,6 +30,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -142,6 +143,9 @@ type Server struct {
 	events   *hub     // what changed, for the subscriptions
 	docs     *servedDocs
 	base     string // base path, such as "/v1"
+	// notes and warnings are what New found to say of the document,
+	// beyond what spec said: see Notes and Warnings.
+	notes, warnings []string
 	// persistErr is why the items cannot be kept, or nil: see
 	// SetPersistError.
 	persistErr atomic.Pointer[error]
@@ -283,6 +287,17 @@ func (s *Server) resourceNames() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// Notes say, one line each, what the server does that the document does
+// not say, such as the status it answers an operation with that documents
+// no success. They are meant for a start-up log, after the contract's.
+func (s *Server) Notes() []string { return slices.Clone(s.notes) }
+
+// Warnings say, one line each, where the server cannot hold to the
+// document, which it serves all the same as it was read leniently, such
+// as a schema no value it makes matches. They are meant for a start-up
+// log, after the contract's.
+func (s *Server) Warnings() []string { return slices.Clone(s.warnings) }
 
 // Contract returns the contract the server serves.
 func (s *Server) Contract() *spec.Contract { return s.contract }

@@ -15,7 +15,7 @@ import (
 // A shape writes values of a schema as JSON the one way petmock answers
 // with them: an object's members in the order the document gives them,
 // members the schema does not declare left out (unless it takes any,
-// through additionalProperties), integers in plain digits and strings
+// through additionalProperties, or as a free-form object), integers in plain digits and strings
 // escaped as encoding/json escapes them without HTML escaping. Every value
 // has one text, so an answer matches the contract byte for byte, and
 // what a client created comes back as it would from any other read.
@@ -115,6 +115,10 @@ func (b *shapes) object(sh *shape, s *openapi3.Schema, props []spec.Property) {
 	case ap.Schema != nil && ap.Schema.Value != nil:
 		sh.extra = b.of(ap.Schema.Value)
 	case ap.Has != nil && *ap.Has:
+		sh.extra = &shape{}
+	case ap.Has == nil && (len(props) == 0 || int(s.MinProps) > len(props)):
+		// A free-form object, or one that must have more members than it
+		// declares: its other members are what it holds.
 		sh.extra = &shape{}
 	}
 }

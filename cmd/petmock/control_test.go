@@ -100,7 +100,7 @@ func TestStartLineSaysWhichKeys(t *testing.T) {
 		{[]string{"a", "b"}, "adm", "petmock serving http://127.0.0.1:4010/v1 with the 2 API key(s) you set; the admin API takes only the admin key you set"},
 		{[]string{"mine"}, mockserver.DefaultAPIKey, "petmock serving http://127.0.0.1:4010/v1 with the 1 API key(s) you set" + warning},
 	} {
-		if got := startLine(addr, "/v1", tt.keys, tt.adminKey); got != tt.want {
+		if got := startLine(addr, "/v1", "", tt.keys, tt.adminKey); got != tt.want {
 			t.Errorf("keys %q, admin key %q: start line\n  %q\nwant\n  %q", tt.keys, tt.adminKey, got, tt.want)
 		}
 	}

@@ -26,6 +26,7 @@ import (
 // variables.
 type options struct {
 	spec         string // the document's file; "" for the embedded one
+	strictDoc    bool   // refuse, rather than make do with, what the document gets wrong
 	addr         string
 	apiKeys      []string
 	adminKey     string   // "" for the API's keys
@@ -91,6 +92,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 	}
 	fs := flag.NewFlagSet("petmock", flag.ContinueOnError)
 	fs.StringVar(&o.spec, "spec", "", "serve the OpenAPI document in this `file` instead of the built-in Petstore one")
+	fs.BoolVar(&o.strictDoc, "strict-document", false, "refuse a --spec document that does not hold as written, such as one with an example that does not match its schema or an empty title, rather than serve it with a warning for each")
 	fs.StringVar(&o.addr, "addr", o.addr, "`host:port` to listen on")
 	fs.Func("api-key", "API `key` to accept as a bearer token; repeat for more (default "+mockserver.DefaultAPIKey+")", func(v string) error {
 		o.apiKeys = append(o.apiKeys, v)
@@ -228,12 +230,15 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		logger = slog.New(slog.NewTextHandler(logs, nil))
 	}
 
-	contract, err := readContract(o.spec)
+	contract, err := readDocument(o.spec, spec.ReadOptions{Strict: o.strictDoc})
 	if err != nil {
 		return err
 	}
 	for _, note := range contract.Notes {
 		logger.Info("document", "note", note)
+	}
+	for _, warning := range contract.Warnings {
+		logger.Warn("document", "warning", warning)
 	}
 	items, catalogue, err := startingItems(o, contract)
 	if err != nil {
@@ -261,6 +266,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	srv, err := mockserver.New(cfg)
 	if err != nil {
 		return usageError{err}
+	}
+	for _, note := range srv.Notes() {
+		logger.Info("document", "note", note)
+	}
+	for _, warning := range srv.Warnings() {
+		logger.Warn("document", "warning", warning)
 	}
 	if o.pets >= 100_000 {
 		// The stores keep their own compact copy: give the memory the
@@ -295,7 +306,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	hs := newHTTPServer(handler, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
 	hs.RegisterOnShutdown(srv.Close) // the console's event streams would hold a shutdown up
-	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, o.apiKeys, o.adminKey))
+	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, contract.ConvertedFrom, o.apiKeys, o.adminKey))
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(wireListener(ln, defaultBounds)) }()
@@ -409,13 +420,19 @@ func wireListener(ln net.Listener, b bounds) net.Listener {
 	return mockserver.Listener(ln, mockserver.WireLimits{ReadHeaderTimeout: b.readHeader, MaxHeaderBytes: b.maxHeaderBytes})
 }
 
-// readContract reads the document petmock serves: the file --spec names,
-// or the embedded one.
+// readContract reads the document petmock serves, leniently: the file
+// --spec names, or the embedded one.
 func readContract(path string) (*spec.Contract, error) {
+	return readDocument(path, spec.ReadOptions{})
+}
+
+// readDocument reads the document petmock serves as o says: the file
+// --spec names, or the embedded one.
+func readDocument(path string, o spec.ReadOptions) (*spec.Contract, error) {
 	if path == "" {
 		return spec.Default()
 	}
-	c, err := spec.ReadFile(path)
+	c, err := o.ReadFile(path)
 	if err != nil {
 		return nil, usagef("--spec: %v", err)
 	}
@@ -488,14 +505,18 @@ func controlHosts(o options) []string {
 }
 
 // startLine is the one line petmock prints when it is ready: where it
-// serves, and the key to use. A key the user chose is not printed; the
-// published one is, with what it means.
-func startLine(addr net.Addr, base string, keys []string, adminKey string) string {
+// serves, and the key to use, and the version the document was converted
+// from, if it was. A key the user chose is not printed; the published one
+// is, with what it means.
+func startLine(addr net.Addr, base, convertedFrom string, keys []string, adminKey string) string {
 	host, port, _ := net.SplitHostPort(addr.String())
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
 		host = "localhost"
 	}
 	url := "http://" + net.JoinHostPort(host, port) + base
+	if convertedFrom != "" {
+		url += " (converted from " + convertedFrom + ")"
+	}
 	apiKeys := "the " + strconv.Itoa(len(keys)) + " API key(s) you set"
 	if len(keys) == 0 {
 		apiKeys = "API key " + mockserver.DefaultAPIKey

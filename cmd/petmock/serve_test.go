@@ -129,7 +129,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--admin-origin", "http://localhost:5173/app"}, env(), `want scheme://host[:port]`},
 		{nil, env("PETMOCK_ALLOW_HOST", "evil.example/x"), `PETMOCK_ALLOW_HOST="evil.example/x": host "evil.example/x": want a name`},
 		{[]string{"--spec", "/does/not/exist.yaml"}, env(), "--spec: open /does/not/exist.yaml"},
-		{[]string{"--spec", writeFile(t, "report.yaml", unservable)}, env(), "paths./report.get.responses.200.content: petmock answers application/json"},
+		{[]string{"--spec", writeFile(t, "report.yaml", unservable), "--strict-document"}, env(), "paths./report.get.responses.200: no value made from the schema matches it"},
 		{nil, env("PETMOCK_SPEC", writeFile(t, "broken.yaml", "openapi: 3.0.3\ninfo: {}\n")), "--spec: "},
 	}
 	for _, tt := range tests {
@@ -143,14 +143,15 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-// unservable is a valid document with an answer petmock cannot make.
+// unservable is a valid document with an answer petmock cannot make: no
+// string of three characters matches a pattern of one.
 const unservable = `openapi: 3.0.3
 info: {title: Reports, version: 1.0.0}
 paths:
   /report:
     get:
       responses:
-        '200': {description: A report., content: {application/xml: {schema: {type: object}}}}
+        '200': {description: A report., content: {application/json: {schema: {type: string, pattern: '^[a-c]$', minLength: 3}}}}
 `
 
 // writeFile writes a file of the test's and returns its path.

@@ -1,0 +1,179 @@
+package mockserver_test
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
+)
+
+// documented checks an answer against the document the way kin-openapi's
+// response validator does, with every status held to the document: the
+// status is documented (or default), the Content-Type is one the response
+// names, and the body, where kin-openapi can read its media type, matches
+// the schema. It is the plain check of "every answer validates against
+// the document", without the Petstore's own rules.
+func documented(tb testing.TB, c *spec.Contract, req *http.Request, status int, header http.Header, body []byte) error {
+	tb.Helper()
+	router, err := spec.NewRouter(c.Doc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	route, params, err := router.FindRoute(req)
+	if err != nil {
+		return err
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
+		Status:                 status,
+		Header:                 header,
+		Options:                &openapi3filter.Options{IncludeResponseStatus: true},
+	}
+	in.SetBodyBytes(body)
+	return openapi3filter.ValidateResponse(context.Background(), in)
+}
+
+// plainServer serves c over HTTP without the Petstore's checks of every
+// answer: the tests of other documents check what they are about.
+func plainServer(tb testing.TB, cfg mockserver.Config) (*mockserver.Server, string) {
+	tb.Helper()
+	srv, err := mockserver.New(cfg)
+	if err != nil {
+		tb.Fatalf("mockserver.New: %v", err)
+	}
+	hs := httptest.NewServer(srv)
+	tb.Cleanup(hs.Close)
+	return srv, hs.URL
+}
+
+// fetch sends a request and reads its answer.
+func fetch(tb testing.TB, method, url string, body string, headers ...string) (*http.Request, *http.Response, []byte) {
+	tb.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return req, resp, b
+}
+
+// TestAnswersOfAnyMediaType: an operation of no resource is answered in
+// the media type its document names, whatever it is, and the answer
+// validates against the document: JSON of any name, examples where there
+// is no schema, text, bytes of the type, and the one status documented
+// where there is no success.
+func TestAnswersOfAnyMediaType(t *testing.T) {
+	c := document(t, `
+  /spring:
+    get:
+      operationId: spring
+      security: []
+      responses:
+        '200': {description: ok, content: {application/json;charset=UTF-8: {schema: {type: object, required: [n], properties: {n: {type: integer}}}}}}
+  /vendor:
+    get:
+      operationId: vendor
+      security: []
+      responses:
+        '200': {description: ok, content: {application/vnd.shop.v2+json: {schema: {type: array, items: {type: string}}}}}
+  /told:
+    get:
+      operationId: told
+      security: []
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              examples:
+                only: {value: {greeting: hello}}
+  /free:
+    get:
+      operationId: free
+      security: []
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, minProperties: 3}}}}
+  /report.csv:
+    get:
+      operationId: csv
+      security: []
+      responses:
+        '200': {description: ok, content: {text/csv: {schema: {type: string}}}}
+  /download:
+    get:
+      operationId: download
+      security: []
+      responses:
+        '200': {description: ok, content: {application/octet-stream: {schema: {type: string, format: binary}}}}
+  /picture:
+    get:
+      operationId: picture
+      security: []
+      responses:
+        '200': {description: ok, content: {image/png: {}}}
+  /feed:
+    get:
+      operationId: feed
+      security: []
+      responses:
+        '200': {description: ok, content: {application/xml: {example: '<feed/>'}}}
+  /legacy:
+    post:
+      operationId: legacy
+      security: []
+      responses:
+        '405': {description: Invalid input.}`)
+	srv, url := plainServer(t, mockserver.Config{Contract: c})
+	tests := []struct {
+		method, path, contentType string
+		status                    int
+		body                      func([]byte) bool
+	}{
+		{"GET", "/spring", "application/json;charset=UTF-8", 200, func(b []byte) bool { return bytes.HasPrefix(b, []byte(`{"n":`)) }},
+		{"GET", "/vendor", "application/vnd.shop.v2+json", 200, func(b []byte) bool { return bytes.HasPrefix(b, []byte("[")) }},
+		{"GET", "/told", "application/json", 200, func(b []byte) bool { return string(b) == `{"greeting":"hello"}`+"\n" }},
+		{"GET", "/free", "application/json", 200, func(b []byte) bool { return bytes.Count(b, []byte(":")) >= 3 }},
+		{"GET", "/report.csv", "text/csv; charset=utf-8", 200, func(b []byte) bool { return len(b) > 0 }},
+		{"GET", "/download", "application/octet-stream", 200, func(b []byte) bool { return len(b) > 0 }},
+		{"GET", "/picture", "image/png", 200, func(b []byte) bool { _, err := png.Decode(bytes.NewReader(b)); return err == nil }},
+		{"GET", "/feed", "application/xml", 200, func(b []byte) bool { return string(b) == "<feed/>" }},
+		{"POST", "/legacy", "", 405, func(b []byte) bool { return len(b) == 0 }},
+	}
+	for _, tt := range tests {
+		req, resp, body := fetch(t, tt.method, url+"/v1"+tt.path, "")
+		if resp.StatusCode != tt.status || resp.Header.Get("Content-Type") != tt.contentType || !tt.body(body) {
+			t.Errorf("%s %s: %d %q %q, want %d %q and a body of it", tt.method, tt.path, resp.StatusCode, resp.Header.Get("Content-Type"), body, tt.status, tt.contentType)
+			continue
+		}
+		if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+			t.Errorf("%s %s: %d %q: the answer does not match the document: %v", tt.method, tt.path, resp.StatusCode, body, err)
+		}
+	}
+	if notes := strings.Join(srv.Notes(), "\n"); !strings.Contains(notes, "paths./legacy.post.responses: no success") {
+		t.Errorf("notes = %q, want one on the operation that documents no success", notes)
+	}
+}
