@@ -177,3 +177,78 @@ func TestAnswersOfAnyMediaType(t *testing.T) {
 		t.Errorf("notes = %q, want one on the operation that documents no success", notes)
 	}
 }
+
+// TestResourceOfAnotherJSONName: a resource whose document names its JSON
+// application/json;charset=UTF-8, as Spring's do, answers with that
+// Content-Type, and takes bodies sent as plain application/json.
+func TestResourceOfAnotherJSONName(t *testing.T) {
+	const json = "application/json;charset=UTF-8"
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Things, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses:
+        '200': {description: ok, content: {'` + json + `': {schema: {type: array, items: {$ref: '#/components/schemas/Thing'}}}}}
+    post:
+      operationId: createThing
+      requestBody:
+        required: true
+        content: {'` + json + `': {schema: {$ref: '#/components/schemas/NewThing'}}}
+      responses:
+        '201': {description: ok, content: {'` + json + `': {schema: {$ref: '#/components/schemas/Thing'}}}}
+  /things/{id}:
+    get:
+      operationId: getThing
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: ok, content: {'` + json + `': {schema: {$ref: '#/components/schemas/Thing'}}}}
+components:
+  schemas:
+    NewThing:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string}
+    Thing:
+      allOf:
+        - $ref: '#/components/schemas/NewThing'
+        - type: object
+          required: [id]
+          properties:
+            id: {type: integer}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Resources) != 1 {
+		t.Fatalf("resources = %v, want things", c.Resources)
+	}
+	_, url := plainServer(t, mockserver.Config{Contract: c})
+	for _, tt := range []struct {
+		method, path, body, contentType string
+		status                          int
+	}{
+		{"GET", "/things", "", "", 200},
+		{"POST", "/things", `{"name":"a"}`, "application/json", 201},
+		{"POST", "/things", `{"name":"b"}`, json, 201},
+		{"POST", "/things", `{"nom":"c"}`, "application/json", 400},
+		{"GET", "/things/1", "", "", 200},
+	} {
+		req, resp, body := fetch(t, tt.method, url+"/v1"+tt.path, tt.body, "Content-Type", tt.contentType)
+		if resp.StatusCode != tt.status {
+			t.Errorf("%s %s %s: %d %s, want %d", tt.method, tt.path, tt.body, resp.StatusCode, body, tt.status)
+			continue
+		}
+		if tt.status < 300 && resp.Header.Get("Content-Type") != json {
+			t.Errorf("%s %s: Content-Type %q, want %q", tt.method, tt.path, resp.Header.Get("Content-Type"), json)
+		}
+		if tt.status < 300 {
+			if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+				t.Errorf("%s %s: %d %s: the answer does not match the document: %v", tt.method, tt.path, resp.StatusCode, body, err)
+			}
+		}
+	}
+}

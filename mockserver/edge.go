@@ -37,10 +37,13 @@ func newEdge(c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*ed
 	ed := &edge{contract: c, router: router, keys: keys, maxBody: maxBody, ops: make(map[string]*operation, len(c.Operations))}
 	doc := c.Doc
 	for _, so := range c.Operations {
-		op := &operation{spec: so}
+		op := &operation{spec: so, contentType: jsonContentType}
+		if ct := so.JSONContentType(so.Success); ct != jsonContentType[0] {
+			op.contentType = []string{ct}
+		}
 		op.params, op.paramsCompiled = compileParams(so.Parameters)
 		if rb := so.Op.RequestBody; rb != nil && rb.Value != nil {
-			if mt := rb.Value.Content.Get("application/json"); mt != nil && len(rb.Value.Content) == 1 {
+			if _, mt := spec.JSONMedia(rb.Value.Content); mt != nil && len(rb.Value.Content) == 1 {
 				if mt.Schema != nil {
 					op.body, _ = compileObject(mt.Schema.Value)
 				}

@@ -178,10 +178,16 @@ func writeError(w http.ResponseWriter, e *Error) {
 	writeJSON(w, e.Status, append(appendErrorJSON(make([]byte, 0, 96+len(e.Message)), e), '\n'))
 }
 
-// writeJSON answers with status and a JSON body.
+// writeJSON answers with status and a JSON body, as application/json.
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	writeJSONAs(w, status, jsonContentType, body)
+}
+
+// writeJSONAs answers with status and a JSON body of the given
+// Content-Type, such as the JSON type a document names.
+func writeJSONAs(w http.ResponseWriter, status int, contentType []string, body []byte) {
 	h := w.Header()
-	h["Content-Type"] = jsonContentType
+	h["Content-Type"] = contentType
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	w.Write(body)

@@ -35,6 +35,18 @@ type operation struct {
 	route *routers.Route
 	// answer makes the answers of an operation of no resource.
 	answer *generated
+	// contentType is the Content-Type of a JSON answer of the success
+	// status: application/json, or the JSON type the document names.
+	contentType []string
+}
+
+// contentTypeOf returns the Content-Type of a JSON answer of op with
+// status.
+func (op *operation) contentTypeOf(status int) []string {
+	if status == op.spec.Success {
+		return op.contentType
+	}
+	return []string{op.spec.JSONContentType(status)}
 }
 
 // call is a validated request, as a handler receives it.

@@ -5,11 +5,9 @@ import (
 	"io"
 	"maps"
 	"math"
-	"mime"
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -117,13 +115,20 @@ func (ed *edge) checkBody(r *http.Request, op *operation, params map[string]stri
 	compiled := decodeErr == nil && op.body != nil && op.body.ok(value)
 	if !compiled {
 		in := validationInput(r, op.route, params, nil, body)
+		if name, mt := spec.JSONMedia(rb.Content); mt != nil && spec.IsJSON(ct) && rb.Content.Get(ct) == nil {
+			// JSON sent as application/json where the document names
+			// another JSON type, such as application/json;charset=UTF-8:
+			// it is checked against the schema of that type.
+			in.Request.Header = in.Request.Header.Clone()
+			in.Request.Header.Set("Content-Type", name)
+		}
 		in.Options = &validation
 		if err := openapi3filter.ValidateRequestBody(r.Context(), in, rb); err != nil {
 			return nil, requestError(err)
 		}
 	}
 	switch {
-	case decodeErr != nil && isJSON(ct):
+	case decodeErr != nil && spec.IsJSON(ct):
 		return nil, decodeErr
 	case decodeErr != nil:
 		// A body of another media type that the document allows: it
@@ -147,13 +152,6 @@ func admitMediaType(r *http.Request, rb *openapi3.RequestBody) (string, *Error) 
 		return "", unsupportedMediaType(slices.Sorted(maps.Keys(rb.Content)), ct)
 	}
 	return ct, nil
-}
-
-// isJSON reports whether a Content-Type is JSON: application/json, or a
-// type whose subtype ends in +json.
-func isJSON(contentType string) bool {
-	mt, _, _ := mime.ParseMediaType(contentType)
-	return mt == "application/json" || strings.HasSuffix(mt, "+json")
 }
 
 // validationInput is the input of openapi3filter for r, with body, which

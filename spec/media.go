@@ -39,6 +39,12 @@ func isWildcard(name string) bool {
 	return mt == "*/*" || mt == "application/*"
 }
 
+// JSONMedia returns the media type of content that a JSON body is sent
+// in, and the Content-Type to send it with, as jsonMedia does.
+func JSONMedia(content openapi3.Content) (string, *openapi3.MediaType) {
+	return jsonMedia(content)
+}
+
 // jsonMedia returns the media type of content that a JSON body is sent
 // in, and the Content-Type to send it with: application/json; else
 // another JSON type, such as application/problem+json or
