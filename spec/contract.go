@@ -55,6 +55,9 @@ type Contract struct {
 	byID    map[string]*Operation
 	byRoute map[string]*Operation // by method, space, and path template
 	schemes map[string]*Scheme
+	// errorBody is the error body of a request of no operation, and of a
+	// status an operation does not document: see ErrorBody.
+	errorBody ErrorBody
 }
 
 // Role is what an operation does to a resource.
@@ -238,6 +241,7 @@ func newContract(doc *openapi3.T, source []byte, root *yaml.Node) (*Contract, er
 	if c.ErrorCodes, err = errorCodes(doc); err != nil {
 		return nil, err
 	}
+	c.errorBody = c.readErrorBody()
 	c.inferResources()
 	for _, o := range c.Operations {
 		if o.Deprecation != nil && o.Deprecation.ReplacedBy != "" && c.byID[o.Deprecation.ReplacedBy] == nil {
