@@ -47,12 +47,12 @@ func isPreflight(r *http.Request) bool {
 // method a document may give an operation, and Authorization,
 // Content-Type, Prefer and any other header it asks for; a plain OPTIONS
 // gets allow, the methods of its path, in Allow, or a 404 when there are
-// none.
-func (s *Server) preflight(w http.ResponseWriter, r *http.Request, allow []string) {
+// none, in the error body of ed's document.
+func (s *Server) preflight(w http.ResponseWriter, r *http.Request, ed *edge, allow []string) {
 	h := w.Header()
 	if r.Header.Get("Access-Control-Request-Method") == "" {
 		if allow == nil {
-			s.writeError(w, notAnOperation(r.URL.Path))
+			s.writeErrorOf(w, ed, nil, notAnOperation(r.URL.Path))
 			return
 		}
 		h.Set("Allow", strings.Join(allow, ", "))

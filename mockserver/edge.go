@@ -26,6 +26,9 @@ type edge struct {
 	fast     *compiledRouter
 	keys     keyring
 	maxBody  int64 // of a body read whole, such as MaxBodyBytes
+	// errorBody writes the errors of a request of no operation, and of a
+	// status an operation does not document.
+	errorBody *errorPlan
 }
 
 // newEdge compiles the checks of every operation of c.
@@ -36,8 +39,11 @@ func newEdge(c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*ed
 	}
 	ed := &edge{contract: c, router: router, keys: keys, maxBody: maxBody, ops: make(map[string]*operation, len(c.Operations))}
 	doc := c.Doc
+	plans := newErrorPlans(c)
+	ed.errorBody = plans.of(c.ErrorBody(nil, 0))
 	for _, so := range c.Operations {
 		op := &operation{spec: so, contentType: jsonContentType}
+		op.planErrors(c, plans)
 		if ct := so.JSONContentType(so.Success); ct != jsonContentType[0] {
 			op.contentType = []string{ct}
 		}

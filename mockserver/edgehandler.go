@@ -106,33 +106,34 @@ func (e *Edge) serve(w http.ResponseWriter, r *http.Request, h func(http.Respons
 	r = e.srv.withoutEchoedKeys(r)
 	setCORS(w.Header(), r)
 	if isPreflight(r) {
-		e.srv.preflight(w, r, e.ed.methodsFor(r))
+		e.srv.preflight(w, r, e.ed, e.ed.methodsFor(r))
 		return
 	}
-	c, err := e.check(r)
+	op, c, err := e.check(r)
 	if err == nil {
 		err = h(w, r, c)
 	}
 	if err != nil {
-		e.srv.writeError(w, err)
+		e.srv.writeErrorOf(w, e.ed, op, err)
 	}
 }
 
-// check checks r against the edge's document.
-func (e *Edge) check(r *http.Request) (*Call, error) {
+// check checks r against the edge's document, and returns its operation,
+// nil for none, with the call or the refusal.
+func (e *Edge) check(r *http.Request) (*operation, *Call, error) {
 	op, params, err := e.ed.route(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := e.ed.authenticate(r, op); err != nil {
-		return nil, err
+		return op, nil, err
 	}
 	unread := e.unread != nil && e.unread(op.spec)
 	c, err := e.ed.checkRequest(r, op, params, nil, unread)
 	if err != nil {
-		return nil, err
+		return op, nil, err
 	}
-	return &Call{Operation: op.spec, Params: params, Query: c.query, Body: c.body}, nil
+	return op, &Call{Operation: op.spec, Params: params, Query: c.query, Body: c.body}, nil
 }
 
 // PublishedKey reports whether an Edge, such as the admin API's, takes

@@ -170,22 +170,14 @@ func (e *Error) WithHeader(name, value string) *Error {
 	return e
 }
 
-// writeError answers with the Error body of e.
-func writeError(w http.ResponseWriter, e *Error) {
-	for name, value := range e.header {
-		w.Header().Set(name, value)
-	}
-	writeJSON(w, e.Status, append(appendErrorJSON(make([]byte, 0, 96+len(e.Message)), e), '\n'))
-}
-
 // writeJSON answers with status and a JSON body, as application/json.
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	writeJSONAs(w, status, jsonContentType, body)
+	writeBody(w, status, jsonContentType, body)
 }
 
-// writeJSONAs answers with status and a JSON body of the given
-// Content-Type, such as the JSON type a document names.
-func writeJSONAs(w http.ResponseWriter, status int, contentType []string, body []byte) {
+// writeBody answers with status and a body of the given Content-Type,
+// such as the JSON type a document names.
+func writeBody(w http.ResponseWriter, status int, contentType []string, body []byte) {
 	h := w.Header()
 	h["Content-Type"] = contentType
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}

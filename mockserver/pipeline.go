@@ -38,6 +38,13 @@ type operation struct {
 	// contentType is the Content-Type of a JSON answer of the success
 	// status: application/json, or the JSON type the document names.
 	contentType []string
+	// errorBodies write the errors of the statuses the operation
+	// documents, errorDefault those of its default response; nil for
+	// none. unprocessable answers a refused request 422, which it
+	// documents, rather than 400, which it does not.
+	errorBodies   map[int]*errorPlan
+	errorDefault  *errorPlan
+	unprocessable bool
 }
 
 // contentTypeOf returns the Content-Type of a JSON answer of op with
@@ -101,38 +108,39 @@ func (s *Server) bind(shapes *shapes) error {
 	return nil
 }
 
-// serveAPI runs the request pipeline of the API: route, deprecation
+// serveAPI runs the request pipeline of the API, and returns the
+// operation of the request, nil for none, with the error to answer: route, deprecation
 // headers, the key, a write while items cannot be kept, Prefer, injected latency and failures, the sunset,
 // forced answers, the request's parameters and body, and at last the
 // handler.
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) error {
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) (*operation, error) {
 	op, params, err := s.route(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if op.deprecation != nil {
 		op.deprecation.setHeaders(w.Header(), r, nil)
 	}
 	if err := s.authenticate(r, op); err != nil {
-		return err
+		return op, err
 	}
 	if op.changesItems() {
 		if e := s.refuseWrite(); e != nil {
-			return e
+			return op, e
 		}
 	}
 	var prefs preferences
 	if values := r.Header.Values("Prefer"); len(values) > 0 {
 		var e *Error
 		if prefs, e = parsePrefer(values); e != nil {
-			return e
+			return op, e
 		}
 	}
 	// Latency and failures come after the key, so that a request without
 	// one learns nothing else, and stray requests do not draw from the
 	// seeded source.
 	if err := s.injectChaos(r, &prefs); err != nil {
-		return err
+		return op, err
 	}
 	// A removed operation is gone, whatever else a client prefers.
 	var answer *Error
@@ -158,13 +166,13 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 		w.Header().Set("Preference-Applied", strings.Join(prefs.applied, ", "))
 	}
 	if answer != nil {
-		return answer
+		return op, answer
 	}
 	c, err := s.checkRequest(r, op, params, rec, false)
 	if err != nil {
-		return err
+		return op, err
 	}
-	return op.handle(w, r, c)
+	return op, op.handle(w, r, c)
 }
 
 // injectChaos delays the answer, by Prefer: delay= or else by the

@@ -169,7 +169,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, c *call) error {
 		s.setNextLink(w, r, c, pg.Limit, asked, last)
 	}
 	*buf = append(body, '\n')
-	writeJSONAs(w, c.op.spec.Success, c.op.contentType, *buf)
+	writeBody(w, c.op.spec.Success, c.op.contentType, *buf)
 	return nil
 }
 
@@ -257,7 +257,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 	}
 	// The text is the one built for the store, which kept a copy: it is
 	// this answer's to extend.
-	writeJSONAs(w, c.op.spec.Success, c.op.contentType, append(e.Text, '\n'))
+	writeBody(w, c.op.spec.Success, c.op.contentType, append(e.Text, '\n'))
 	return nil
 }
 
@@ -375,7 +375,7 @@ func (s *Server) writeItem(w http.ResponseWriter, op *operation, status int, tex
 		w.WriteHeader(status)
 		return
 	}
-	writeJSONAs(w, status, op.contentTypeOf(status), append(text[:len(text):len(text)], '\n'))
+	writeBody(w, status, op.contentTypeOf(status), append(text[:len(text):len(text)], '\n'))
 }
 
 // mergePatch applies a JSON merge patch (RFC 7396) to target.

@@ -231,6 +231,7 @@ func New(cfg Config) (*Server, error) {
 	if err := s.bind(shapes); err != nil {
 		return nil, err
 	}
+	s.notes = append(s.notes, undocumentedNotes(c)...)
 	if err := s.fill(cfg); err != nil {
 		return nil, err
 	}
@@ -371,17 +372,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 	r = s.withoutEchoedKeys(r)
 	setCORS(w.Header(), r)
 	if isPreflight(r) {
-		s.preflight(w, r, s.methodsFor(r))
+		s.preflight(w, r, s.edge, s.methodsFor(r))
 		return
 	}
 	var err error
+	var op *operation
 	if path := r.URL.Path; path == docYAMLPath || path == docJSONPath {
 		err = s.serveDoc(w, r)
 	} else {
-		err = s.serveAPI(w, r, rec)
+		op, err = s.serveAPI(w, r, rec)
 	}
 	if err != nil {
-		s.writeError(w, err)
+		s.writeErrorOf(w, s.edge, op, err)
 	}
 }
 
@@ -416,10 +418,17 @@ func (s *Server) panicked(w http.ResponseWriter, r *http.Request, v any) {
 	s.writeError(w, NewError(http.StatusInternalServerError, "server", "internal error"))
 }
 
-// writeError answers with the Error body err maps to, without a key in
-// it: every error the server sends passes here.
+// writeError answers with the error err maps to, of a request of no
+// operation, without a key in it.
 func (s *Server) writeError(w http.ResponseWriter, err error) {
-	writeError(w, s.redact.error(s.asError(err)))
+	s.writeErrorOf(w, s.edge, nil, err)
+}
+
+// writeErrorOf answers with the error err maps to, of a request of op of
+// the edge's document, nil for none, in the body that document describes
+// for it, without a key in it: every error the server sends passes here.
+func (s *Server) writeErrorOf(w http.ResponseWriter, ed *edge, op *operation, err error) {
+	ed.writeError(w, op, s.redact.error(s.asError(err)))
 }
 
 // asError is asError with the server's log.
