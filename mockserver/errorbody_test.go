@@ -341,3 +341,30 @@ func TestErrorCodesOfAnEnumeration(t *testing.T) {
 		}
 	}
 }
+
+// TestOutsideTheBasePath: a request outside the base path is answered 404
+// with the path it probably meant, and journaled, as an app sends it there
+// by mistake.
+func TestOutsideTheBasePath(t *testing.T) {
+	srv, url := plainServer(t, mockserver.Config{})
+	tests := []struct{ method, path, want string }{
+		{"GET", "/pets", "path: /pets is outside the API's base path /v1; did you mean /v1/pets?"},
+		{"GET", "/api/v1/pets/3", "path: /api/v1/pets/3 is outside the API's base path /v1; did you mean /v1/pets/3?"},
+		{"DELETE", "/pets", "path: /pets is outside the API's base path /v1; did you mean /v1/pets?"},
+		{"GET", "/nope", "path: /nope is outside the API's base path /v1, below which every operation's path begins"},
+	}
+	for _, tt := range tests {
+		_, resp, body := fetch(t, tt.method, url+tt.path, "", "Authorization", "Bearer "+mockserver.DefaultAPIKey)
+		if want := `{"code":"not_found","message":"` + tt.want + `","status":404}` + "\n"; resp.StatusCode != 404 || string(body) != want {
+			t.Errorf("%s %s: %d %s, want 404 %s", tt.method, tt.path, resp.StatusCode, body, want)
+		}
+	}
+	journal := srv.Journal(0)
+	if len(journal) != len(tests) || journal[0].Path != "/nope" || journal[0].Status != 404 {
+		t.Errorf("journal = %+v, want the %d requests, newest first", journal, len(tests))
+	}
+	fetch(t, "GET", url+"/favicon.ico", "")
+	if n := len(srv.Journal(0)); n != len(tests) {
+		t.Errorf("journal has %d requests after a browser's own for its icon, want %d", n, len(tests))
+	}
+}

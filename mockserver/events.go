@@ -15,7 +15,7 @@ type Change uint32
 
 // Kinds of change.
 const (
-	ChangeJournal  Change = 1 << iota // a request under the base path was answered
+	ChangeJournal  Change = 1 << iota // a request the journal keeps was answered
 	ChangeStore                       // the items of a resource changed
 	ChangeSettings                    // a setting changed
 	ChangeForced                      // the forced answers changed

@@ -17,8 +17,8 @@ const DefaultJournalBytes = 64 << 20
 // journalBodyBytes is how much of each body the journal keeps.
 const journalBodyBytes = 4 << 10
 
-// Exchange is one request under the base path and its answer, as the
-// request journal shows it.
+// Exchange is one request of the API, or one outside its base path, and
+// its answer, as the request journal shows it.
 type Exchange struct {
 	Time       time.Time `json:"time"`
 	Method     string    `json:"method"`
@@ -99,8 +99,8 @@ func bodyLimit(kept, hidden []byte) int {
 	return journalBodyBytes
 }
 
-// Journal returns up to limit of the last requests under the base path
-// and their answers, newest first, without a key in them (see Message),
+// Journal returns up to limit of the last requests of the API, and
+// outside its base path, and their answers, newest first, without a key in them (see Message),
 // nor, unless the journalSecrets setting shows them, the app's secrets
 // (see secrets.go); a limit of 0 or less returns all the journal keeps.
 func (s *Server) Journal(limit int) []Exchange {

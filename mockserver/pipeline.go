@@ -116,6 +116,9 @@ func (s *Server) bind(shapes *shapes) error {
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) (*operation, error) {
 	op, params, err := s.route(r)
 	if err != nil {
+		if s.base != "" && !s.isAPI(r.URL.Path) && r.URL.Path != s.base {
+			return nil, s.outsideBase(r)
+		}
 		return nil, err
 	}
 	if op.deprecation != nil {

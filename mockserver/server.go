@@ -313,7 +313,7 @@ func (s *Server) Store(resource string) *store.Store {
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	underBase := s.isAPI(r.URL.Path)
+	underBase := s.journaled(r.URL.Path)
 	journal := underBase && s.settings.load().journal > 0
 	if s.log == nil && !journal {
 		s.serve(w, r, nil)
@@ -352,13 +352,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // isAPI reports whether path is one of the API's, under the base path,
-// rather than the document's: only the API's requests are journaled. With
-// a base path of "/", every path is under it.
+// rather than the document's. With a base path of "/", every path is
+// under it.
 func (s *Server) isAPI(path string) bool {
 	if !strings.HasPrefix(path, s.base+"/") {
 		return false
 	}
 	return s.base != "" || path != docYAMLPath && path != docJSONPath
+}
+
+// journaled reports whether the request of path is journaled: every
+// request of the API, and every one outside its base path, which an app
+// sends there by mistake; not the document's, nor a browser's own
+// request for the icon of a page.
+func (s *Server) journaled(path string) bool {
+	return s.isAPI(path) || path != docYAMLPath && path != docJSONPath && path != "/favicon.ico"
 }
 
 // serve answers a request: the API under the base path, the document, or

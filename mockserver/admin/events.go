@@ -14,7 +14,7 @@ import (
 // EventSource cannot send that header, so the console reads the stream
 // with fetch.
 //
-//	event: journal    a request under the base path was answered
+//	event: journal    a request the journal keeps was answered
 //	event: store      the items of a resource changed
 //	event: settings   a setting changed
 //	event: forced     the answers forced from the admin API changed
