@@ -231,3 +231,54 @@ definitions:
 		t.Errorf("scheme key = %+v, want an apiKey", sch)
 	}
 }
+
+// TestFaultsAreNamedWhereDefined: a schema that several places refer to
+// is checked once, and named where it is defined; the warnings come in
+// the order of their places, the same at every reading, and a strict
+// refusal names the first and counts the others.
+func TestFaultsAreNamedWhereDefined(t *testing.T) {
+	doc := header + `paths:
+  /things:
+    get:
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Thing'}}}}}
+    post:
+      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}, example: {size: -1}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}
+components:
+  schemas:
+    Thing:
+      type: object
+      properties:
+        size: {type: integer, minimum: 0, example: -2}
+        part: {$ref: '#/components/schemas/Part'}
+    Part:
+      type: object
+      properties:
+        name: {type: string, maxLength: 2, example: long}
+`
+	want := []string{
+		"components.schemas.Part.properties.name.example: ",
+		"components.schemas.Thing.properties.size.example: ",
+		"paths./things.post.requestBody.content.application/json.example: ",
+	}
+	for range 5 {
+		c, err := spec.Read([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Warnings) != len(want) {
+			t.Fatalf("warnings = %q, want %d", c.Warnings, len(want))
+		}
+		for i, w := range want {
+			if !strings.HasPrefix(c.Warnings[i], w) {
+				t.Errorf("warning %d = %q, want it to begin %q", i, c.Warnings[i], w)
+			}
+		}
+	}
+	_, err := spec.ReadOptions{Strict: true}.Read([]byte(doc))
+	if err == nil || !strings.HasPrefix(err.Error(), want[0]) || !strings.HasSuffix(err.Error(), "(and 2 more such values)") {
+		t.Errorf("strict: %v, want the first place, and the two more", err)
+	}
+}

@@ -2,7 +2,6 @@ package spec
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +19,11 @@ import (
 // refuses the document with that line. The checks are those kin-openapi
 // makes: an example of a request body is read as a request, one of a
 // response as a response, and others as neither.
+//
+// The walk goes through the document's maps in whatever order they come,
+// which costs a start-up nothing, and tells the faults in the order of
+// their places. A part the document refers to with a $ref is checked at
+// its own place, under components, and only there.
 
 // direction is how a value is read against its schema, as a request
 // (where a read-only property may not be sent) or as a response (where a
@@ -34,32 +38,52 @@ const (
 
 // valueCheck walks the examples and defaults of a document.
 type valueCheck struct {
-	strict   bool
-	opts     []openapi3.SchemaValidationOption
-	warnings []string
-	seen     map[any]bool // media types, parameters and headers checked, shared through $ref
+	opts []openapi3.SchemaValidationOption
+	// path is where the walk is, as the segments of the place a fault
+	// names, joined only for a fault.
+	path   []string
+	faults []fault
+	// elsewhere are the schemas of other files met, which may refer to
+	// themselves.
+	elsewhere map[*openapi3.Schema]bool
 }
 
-// checkValues checks the examples and defaults of the document of l,
-// dropping each that does not match its schema with a warning, or, strict,
-// refusing the first.
+// fault is a value that does not match its schema: where it is and why.
+type fault struct{ where, why string }
+
+// checkValues checks the examples and defaults of the document of l, and
+// drops each that does not match its schema with a warning; strict, it
+// refuses the document for the first, by place.
 func (o ReadOptions) checkValues(l *loaded) error {
-	v := &valueCheck{strict: o.Strict, seen: map[any]bool{}, opts: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()}}
+	v := &valueCheck{opts: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()}}
 	if l.doc.IsOpenAPI31OrLater() {
 		v.opts = append(v.opts, openapi3.EnableJSONSchema2020())
 	}
-	if err := l.doc.WalkSchemas(v.schema); err != nil {
-		return err
+	v.document(l.doc)
+	slices.SortFunc(v.faults, func(a, b fault) int { return strings.Compare(a.where, b.where) })
+	for _, f := range v.faults {
+		if o.Strict {
+			more := ""
+			if n := len(v.faults) - 1; n > 0 {
+				more = fmt.Sprintf(" (and %d more such values)", n)
+			}
+			return fmt.Errorf("%s: does not match its schema: %s; change it to match, or remove it%s", f.where, f.why, more)
+		}
+		l.warnings = append(l.warnings, fmt.Sprintf("%s: dropped, as it does not match its schema: %s", f.where, f.why))
 	}
-	if err := v.document(l.doc); err != nil {
-		return err
-	}
-	l.warnings = append(l.warnings, v.warnings...)
 	return nil
 }
 
-// mismatch reports whether value does not match s, and why.
-func (v *valueCheck) mismatch(s *openapi3.Schema, value any, dir direction) (string, bool) {
+// in runs walk with the segments pushed on the path.
+func (v *valueCheck) in(walk func(), segments ...string) {
+	v.path = append(v.path, segments...)
+	walk()
+	v.path = v.path[:len(v.path)-len(segments)]
+}
+
+// matches reports whether value matches s, read in the direction dir;
+// where it does not, it notes the fault at the path and then last.
+func (v *valueCheck) matches(s *openapi3.Schema, value any, dir direction, last string) bool {
 	opts := v.opts
 	switch dir {
 	case asRequest:
@@ -67,10 +91,12 @@ func (v *valueCheck) mismatch(s *openapi3.Schema, value any, dir direction) (str
 	case asResponse:
 		opts = append(slices.Clip(opts), openapi3.VisitAsResponse())
 	}
-	if err := s.VisitJSON(value, opts...); err != nil {
-		return shortReason(err.Error()), true
+	err := s.VisitJSON(value, opts...)
+	if err == nil {
+		return true
 	}
-	return "", false
+	v.faults = append(v.faults, fault{where: strings.Join(append(slices.Clip(v.path), last), "."), why: shortReason(err.Error())})
+	return false
 }
 
 // shortReason is the first line of a schema error, without the pattern
@@ -86,252 +112,223 @@ func shortReason(msg string) string {
 	return msg
 }
 
-// bad deals with a value at where that does not match its schema: it
-// returns the refusal, strict, and otherwise notes the warning and
-// returns nil, for the value to be dropped.
-func (v *valueCheck) bad(where, why string) error {
-	if v.strict {
-		return fmt.Errorf("%s: does not match its schema: %s; change it to match, or remove it", where, why)
-	}
-	v.warnings = append(v.warnings, fmt.Sprintf("%s: dropped, as it does not match its schema: %s", where, why))
-	return nil
-}
+// local reports whether ref refers to another place of the document, the
+// place where what it refers to is checked.
+func local(ref string) bool { return strings.HasPrefix(ref, "#/") }
 
-// schema checks the example and the default of one schema, at the JSON
-// pointer ptr.
-func (v *valueCheck) schema(ptr string, ref *openapi3.SchemaRef) error {
-	s := ref.Value
-	if s.Example == nil && s.Default == nil {
-		return nil
-	}
-	where := dotted(ptr)
-	if s.Example != nil {
-		if why, bad := v.mismatch(s, s.Example, neither); bad {
-			if err := v.bad(where+".example", why); err != nil {
-				return err
-			}
-			s.Example = nil
-		}
-	}
-	if s.Default != nil {
-		if why, bad := v.mismatch(s, s.Default, neither); bad {
-			if err := v.bad(where+".default", why); err != nil {
-				return err
-			}
-			s.Default = nil
-		}
-	}
-	return nil
-}
-
-// dotted writes a JSON pointer as this package names places in a
-// document: "/paths/~1pets/get" is "paths./pets.get".
-func dotted(ptr string) string {
-	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	for i, p := range parts {
-		parts[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
-	}
-	return strings.Join(parts, ".")
-}
-
-// document checks the examples of the media types, parameters and headers
-// of the document: those of its components first, then of its paths and
-// webhooks.
-func (v *valueCheck) document(doc *openapi3.T) error {
+// document checks the values of the document: those of its components,
+// and of its paths and webhooks.
+func (v *valueCheck) document(doc *openapi3.T) {
 	if c := doc.Components; c != nil {
-		for _, name := range slices.Sorted(maps.Keys(c.Parameters)) {
-			if ref := c.Parameters[name]; ref != nil {
-				if err := v.parameter("components.parameters."+name, ref.Value); err != nil {
-					return err
+		v.in(func() {
+			for name, ref := range c.Schemas {
+				if ref != nil {
+					v.in(func() { v.schema(ref.Value) }, "schemas", name)
 				}
 			}
-		}
-		for _, name := range slices.Sorted(maps.Keys(c.Headers)) {
-			if ref := c.Headers[name]; ref != nil && ref.Value != nil {
-				if err := v.parameter("components.headers."+name, &ref.Value.Parameter); err != nil {
-					return err
+			for name, ref := range c.Parameters {
+				if ref != nil {
+					v.in(func() { v.parameter(ref.Value) }, "parameters", name)
 				}
 			}
-		}
-		for _, name := range slices.Sorted(maps.Keys(c.RequestBodies)) {
-			if ref := c.RequestBodies[name]; ref != nil && ref.Value != nil {
-				if err := v.content("components.requestBodies."+name+".content", ref.Value.Content, asRequest); err != nil {
-					return err
+			for name, ref := range c.Headers {
+				if ref != nil && ref.Value != nil {
+					v.in(func() { v.parameter(&ref.Value.Parameter) }, "headers", name)
 				}
 			}
-		}
-		for _, name := range slices.Sorted(maps.Keys(c.Responses)) {
-			if ref := c.Responses[name]; ref != nil {
-				if err := v.response("components.responses."+name, ref.Value); err != nil {
-					return err
+			for name, ref := range c.RequestBodies {
+				if ref != nil && ref.Value != nil {
+					v.in(func() { v.content(ref.Value.Content, asRequest) }, "requestBodies", name, "content")
 				}
 			}
-		}
-		for _, name := range slices.Sorted(maps.Keys(c.Callbacks)) {
-			if ref := c.Callbacks[name]; ref != nil {
-				if err := v.callback("components.callbacks."+name, ref.Value); err != nil {
-					return err
+			for name, ref := range c.Responses {
+				if ref != nil {
+					v.in(func() { v.response(ref.Value) }, "responses", name)
 				}
 			}
-		}
+			for name, ref := range c.Callbacks {
+				if ref != nil {
+					v.in(func() { v.callback(ref.Value) }, "callbacks", name)
+				}
+			}
+		}, "components")
 	}
 	if doc.Paths != nil {
-		items := doc.Paths.Map()
-		for _, path := range slices.Sorted(maps.Keys(items)) {
-			if err := v.pathItem("paths."+path, items[path]); err != nil {
-				return err
-			}
+		for path, item := range doc.Paths.Map() {
+			v.in(func() { v.pathItem(item) }, "paths", path)
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(doc.Webhooks)) {
-		if err := v.pathItem("webhooks."+name, doc.Webhooks[name]); err != nil {
-			return err
-		}
+	for name, item := range doc.Webhooks {
+		v.in(func() { v.pathItem(item) }, "webhooks", name)
 	}
-	return nil
 }
 
-func (v *valueCheck) pathItem(where string, item *openapi3.PathItem) error {
-	if item == nil {
-		return nil
+func (v *valueCheck) pathItem(item *openapi3.PathItem) {
+	if item == nil || local(item.Ref) {
+		return
 	}
-	for i, ref := range item.Parameters {
-		if ref != nil {
-			if err := v.parameter(where+".parameters."+strconv.Itoa(i), ref.Value); err != nil {
-				return err
-			}
-		}
+	v.parameters(item.Parameters)
+	for method, op := range item.Operations() {
+		v.in(func() { v.operation(op) }, strings.ToLower(method))
 	}
-	ops := item.Operations()
-	for _, method := range slices.Sorted(maps.Keys(ops)) {
-		if err := v.operation(where+"."+strings.ToLower(method), ops[method]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
-func (v *valueCheck) operation(where string, op *openapi3.Operation) error {
+func (v *valueCheck) parameters(params openapi3.Parameters) {
+	for i, ref := range params {
+		if ref != nil && !local(ref.Ref) {
+			v.in(func() { v.parameter(ref.Value) }, "parameters", strconv.Itoa(i))
+		}
+	}
+}
+
+func (v *valueCheck) operation(op *openapi3.Operation) {
 	if op == nil {
-		return nil
+		return
 	}
-	for i, ref := range op.Parameters {
-		if ref != nil {
-			if err := v.parameter(where+".parameters."+strconv.Itoa(i), ref.Value); err != nil {
-				return err
-			}
-		}
-	}
-	if rb := op.RequestBody; rb != nil && rb.Value != nil {
-		if err := v.content(where+".requestBody.content", rb.Value.Content, asRequest); err != nil {
-			return err
-		}
+	v.parameters(op.Parameters)
+	if rb := op.RequestBody; rb != nil && rb.Value != nil && !local(rb.Ref) {
+		v.in(func() { v.content(rb.Value.Content, asRequest) }, "requestBody", "content")
 	}
 	if op.Responses != nil {
-		responses := op.Responses.Map()
-		for _, code := range slices.Sorted(maps.Keys(responses)) {
-			if ref := responses[code]; ref != nil {
-				if err := v.response(where+".responses."+code, ref.Value); err != nil {
-					return err
-				}
+		for code, ref := range op.Responses.Map() {
+			if ref != nil && !local(ref.Ref) {
+				v.in(func() { v.response(ref.Value) }, "responses", code)
 			}
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(op.Callbacks)) {
-		if ref := op.Callbacks[name]; ref != nil {
-			if err := v.callback(where+".callbacks."+name, ref.Value); err != nil {
-				return err
-			}
+	for name, ref := range op.Callbacks {
+		if ref != nil && !local(ref.Ref) {
+			v.in(func() { v.callback(ref.Value) }, "callbacks", name)
 		}
 	}
-	return nil
 }
 
-func (v *valueCheck) callback(where string, cb *openapi3.Callback) error {
-	if cb == nil || v.seen[cb] {
-		return nil
+func (v *valueCheck) callback(cb *openapi3.Callback) {
+	if cb == nil {
+		return
 	}
-	v.seen[cb] = true
-	items := cb.Map()
-	for _, expr := range slices.Sorted(maps.Keys(items)) {
-		if err := v.pathItem(where+"."+expr, items[expr]); err != nil {
-			return err
-		}
+	for expr, item := range cb.Map() {
+		v.in(func() { v.pathItem(item) }, expr)
 	}
-	return nil
 }
 
-func (v *valueCheck) response(where string, r *openapi3.Response) error {
+func (v *valueCheck) response(r *openapi3.Response) {
 	if r == nil {
-		return nil
+		return
 	}
-	for _, name := range slices.Sorted(maps.Keys(r.Headers)) {
-		if ref := r.Headers[name]; ref != nil && ref.Value != nil {
-			if err := v.parameter(where+".headers."+name, &ref.Value.Parameter); err != nil {
-				return err
-			}
+	for name, ref := range r.Headers {
+		if ref != nil && ref.Value != nil && !local(ref.Ref) {
+			v.in(func() { v.parameter(&ref.Value.Parameter) }, "headers", name)
 		}
 	}
-	return v.content(where+".content", r.Content, asResponse)
+	v.in(func() { v.content(r.Content, asResponse) }, "content")
 }
 
 // parameter checks the examples of a parameter or a header against its
-// schema, and those of its content.
-func (v *valueCheck) parameter(where string, p *openapi3.Parameter) error {
-	if p == nil || v.seen[p] {
-		return nil
+// schema, its schema's values, and those of its content.
+func (v *valueCheck) parameter(p *openapi3.Parameter) {
+	if p == nil {
+		return
 	}
-	v.seen[p] = true
 	if p.Schema != nil && p.Schema.Value != nil {
-		if err := v.examples(where, p.Schema.Value, &p.Example, p.Examples, neither); err != nil {
-			return err
-		}
+		v.examples(p.Schema.Value, &p.Example, p.Examples, neither)
+		v.in(func() { v.schemaRef(p.Schema) }, "schema")
 	}
-	return v.content(where+".content", p.Content, neither)
+	v.in(func() { v.content(p.Content, neither) }, "content")
 }
 
-func (v *valueCheck) content(where string, content openapi3.Content, dir direction) error {
-	for _, name := range slices.Sorted(maps.Keys(content)) {
-		mt := content[name]
-		if mt == nil || v.seen[mt] {
-			continue
-		}
-		v.seen[mt] = true
-		if mt.Schema == nil || mt.Schema.Value == nil {
+func (v *valueCheck) content(content openapi3.Content, dir direction) {
+	for name, mt := range content {
+		if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
 			continue // nothing to match: the examples are the answer
 		}
-		if err := v.examples(where+"."+name, mt.Schema.Value, &mt.Example, mt.Examples, dir); err != nil {
-			return err
-		}
+		v.in(func() {
+			v.examples(mt.Schema.Value, &mt.Example, mt.Examples, dir)
+			v.in(func() { v.schemaRef(mt.Schema) }, "schema")
+			v.in(func() { v.schemaRef(mt.ItemSchema) }, "itemSchema")
+		}, name)
 	}
-	return nil
 }
 
 // examples checks the example and the named examples of a media type, a
-// parameter or a header at where against s, and drops those that do not
-// match it. An example given only by its externalValue is not read, and
-// passes.
-func (v *valueCheck) examples(where string, s *openapi3.Schema, example *any, examples openapi3.Examples, dir direction) error {
-	if *example != nil {
-		if why, bad := v.mismatch(s, *example, dir); bad {
-			if err := v.bad(where+".example", why); err != nil {
-				return err
-			}
-			*example = nil
-		}
+// parameter or a header at the path against s, and drops those that do
+// not match it. An example given only by its externalValue is not read,
+// and passes.
+func (v *valueCheck) examples(s *openapi3.Schema, example *any, examples openapi3.Examples, dir direction) {
+	if *example != nil && !v.matches(s, *example, dir, "example") {
+		*example = nil
 	}
-	for _, name := range slices.Sorted(maps.Keys(examples)) {
-		ref := examples[name]
-		if ref == nil || ref.Value == nil || ref.Value.Value == nil {
-			continue
-		}
-		ex := ref.Value
-		if why, bad := v.mismatch(s, ex.Value, dir); bad {
-			if err := v.bad(where+".examples."+name, why); err != nil {
-				return err
-			}
+	for name, ref := range examples {
+		if ref != nil && ref.Value != nil && ref.Value.Value != nil && !v.matches(s, ref.Value.Value, dir, "examples."+name) {
 			delete(examples, name)
 		}
 	}
-	return nil
+}
+
+// schemaRef checks the schema ref gives in place; one it refers to in
+// the document is checked where it is defined, and one of another file
+// once, where it is first met.
+func (v *valueCheck) schemaRef(ref *openapi3.SchemaRef) {
+	if ref == nil || local(ref.Ref) {
+		return
+	}
+	if ref.Ref != "" {
+		if v.elsewhere[ref.Value] {
+			return
+		}
+		if v.elsewhere == nil {
+			v.elsewhere = map[*openapi3.Schema]bool{}
+		}
+		v.elsewhere[ref.Value] = true
+	}
+	v.schema(ref.Value)
+}
+
+// schema checks the example and the default of s, and of every schema it
+// gives in place below it.
+func (v *valueCheck) schema(s *openapi3.Schema) {
+	if s == nil {
+		return
+	}
+	if s.Example != nil && !v.matches(s, s.Example, neither, "example") {
+		s.Example = nil
+	}
+	if s.Default != nil && !v.matches(s, s.Default, neither, "default") {
+		s.Default = nil
+	}
+	for name, ref := range s.Properties {
+		v.in(func() { v.schemaRef(ref) }, "properties", name)
+	}
+	subs := [...]struct {
+		key string
+		ref *openapi3.SchemaRef
+	}{
+		{"items", s.Items}, {"additionalProperties", s.AdditionalProperties.Schema}, {"not", s.Not},
+		{"contains", s.Contains}, {"propertyNames", s.PropertyNames}, {"if", s.If}, {"then", s.Then}, {"else", s.Else},
+		{"unevaluatedItems", s.UnevaluatedItems.Schema}, {"unevaluatedProperties", s.UnevaluatedProperties.Schema},
+		{"contentSchema", s.ContentSchema},
+	}
+	for _, sub := range subs {
+		if sub.ref != nil {
+			v.in(func() { v.schemaRef(sub.ref) }, sub.key)
+		}
+	}
+	lists := [...]struct {
+		key  string
+		refs openapi3.SchemaRefs
+	}{{"allOf", s.AllOf}, {"anyOf", s.AnyOf}, {"oneOf", s.OneOf}, {"prefixItems", s.PrefixItems}}
+	for _, list := range lists {
+		for i, ref := range list.refs {
+			v.in(func() { v.schemaRef(ref) }, list.key, strconv.Itoa(i))
+		}
+	}
+	named := [...]struct {
+		key  string
+		refs map[string]*openapi3.SchemaRef
+	}{{"patternProperties", s.PatternProperties}, {"dependentSchemas", s.DependentSchemas}, {"$defs", s.Defs}}
+	for _, m := range named {
+		for name, ref := range m.refs {
+			v.in(func() { v.schemaRef(ref) }, m.key, name)
+		}
+	}
 }
