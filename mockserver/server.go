@@ -313,11 +313,11 @@ func (s *Server) Store(resource string) *store.Store {
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	underBase := s.journaled(r.URL.Path)
-	journal := underBase && s.settings.load().journal > 0
+	kept := s.journaled(r.URL.Path)
+	journal := kept && s.settings.load().journal > 0
 	if s.log == nil && !journal {
 		s.serve(w, r, nil)
-		if underBase {
+		if kept {
 			s.events.publish(eventJournal)
 		}
 		return
@@ -346,7 +346,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			respBody:   rec.body,
 		})
 	}
-	if underBase {
+	if kept {
 		s.events.publish(eventJournal)
 	}
 }
