@@ -454,7 +454,7 @@ func roleValue(r role, e *Error) any {
 // have them, such as gRPC's canonical codes of Google's JSON errors.
 var statusNames = map[int][]string{
 	http.StatusBadRequest:          {"invalidargument", "invalidrequest"},
-	http.StatusUnauthorized:        {"unauthenticated"},
+	http.StatusUnauthorized:        {"unauthenticated", "invalidtoken"},
 	http.StatusForbidden:           {"permissiondenied"},
 	http.StatusConflict:            {"alreadyexists", "aborted"},
 	http.StatusTooManyRequests:     {"resourceexhausted"},
