@@ -99,7 +99,7 @@ func (e *Edge) serve(w http.ResponseWriter, r *http.Request, h func(http.Respons
 	if e.admit != nil {
 		if err := e.admit(r); err != nil {
 			w.Header()["Vary"] = varyOrigin
-			e.srv.writeError(w, err)
+			e.srv.writeErrorOf(w, e.ed, nil, err)
 			return
 		}
 	}

@@ -170,11 +170,6 @@ func (e *Error) WithHeader(name, value string) *Error {
 	return e
 }
 
-// writeJSON answers with status and a JSON body, as application/json.
-func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	writeBody(w, status, jsonContentType, body)
-}
-
 // writeBody answers with status and a body of the given Content-Type,
 // such as the JSON type a document names.
 func writeBody(w http.ResponseWriter, status int, contentType []string, body []byte) {
