@@ -192,26 +192,32 @@ func (ps *errorPlans) object(s *openapi3.Schema, depth int) (*errorObject, bool)
 			if !p.Required {
 				continue // nothing to say in it
 			}
-			v, err := ps.generator().Valid(p.Schema, fake.Hint{Property: p.Name})
-			if err != nil {
-				v, exact = ps.generator().Value(p.Schema, fake.Hint{Property: p.Name}), false
-			}
-			m.made = jsonOf(v)
+			var ok bool
+			m.made, ok = ps.made(p)
+			exact = exact && ok
 		default:
 			if !free(m.role, p.Schema) {
 				m.check = p.Schema
 				if p.Required {
-					v, err := ps.generator().Valid(p.Schema, fake.Hint{Property: p.Name})
-					if err != nil {
-						v, exact = ps.generator().Value(p.Schema, fake.Hint{Property: p.Name}), false
-					}
-					m.made = jsonOf(v)
+					var ok bool
+					m.made, ok = ps.made(p)
+					exact = exact && ok
 				}
 			}
 		}
 		obj.members = append(obj.members, m)
 	}
 	return obj, exact
+}
+
+// made makes the JSON of a value of property p, and reports whether it
+// matches p's schema, as it does unless no value made does.
+func (ps *errorPlans) made(p spec.Property) ([]byte, bool) {
+	hint := fake.Hint{Property: p.Name}
+	if v, err := ps.generator().Valid(p.Schema, hint); err == nil {
+		return jsonOf(v), true
+	}
+	return jsonOf(ps.generator().Value(p.Schema, hint)), false
 }
 
 // messageMember returns the name of the member of props that holds the
