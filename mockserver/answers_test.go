@@ -252,3 +252,42 @@ components:
 		}
 	}
 }
+
+// TestQueryArraysRepeat: an array in the query, exploded as the form
+// style is by default, is given once per value; each value is still held
+// to the items' schema, and a parameter of one value given twice is still
+// refused.
+func TestQueryArraysRepeat(t *testing.T) {
+	c := document(t, `
+  /found:
+    get:
+      security: []
+      parameters:
+        - {name: status, in: query, required: true, schema: {type: array, items: {type: string, enum: [available, pending, sold]}}}
+        - {name: tags, in: query, explode: false, schema: {type: array, items: {type: string}}}
+        - {name: limit, in: query, schema: {type: integer}}
+      responses:
+        '200': {description: Found., content: {application/json: {schema: {type: array, items: {type: string}}}}}
+        '400': {description: Refused., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	for _, tc := range []struct {
+		query string
+		want  int
+		words string
+	}{
+		{"status=pending&status=available", 200, ""},
+		{"status=sold", 200, ""},
+		{"status=pending&status=lost", 400, "status"},
+		{"status=sold&tags=a,b", 200, ""},
+		{"status=sold&limit=1&limit=2", 400, "limit: must be given at most once"},
+		{"status=sold&tags=a&tags=b", 400, "tags: must be given at most once"},
+	} {
+		req, resp, body := fetch(t, "GET", base+"/v1/found?"+tc.query, "")
+		if resp.StatusCode != tc.want || !strings.Contains(string(body), tc.words) {
+			t.Errorf("GET /v1/found?%s: %d %s, want %d naming %q", tc.query, resp.StatusCode, body, tc.want, tc.words)
+		}
+		if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+			t.Errorf("GET /v1/found?%s: %v", tc.query, err)
+		}
+	}
+}

@@ -62,7 +62,7 @@ func newEdge(c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*ed
 		keyless.Security = &openapi3.SecurityRequirements{}
 		op.route = &routers.Route{Spec: doc, Path: so.Path, PathItem: so.Item, Method: so.Method, Operation: &keyless}
 		for _, p := range so.Parameters {
-			if p.In == openapi3.ParameterInQuery {
+			if p.In == openapi3.ParameterInQuery && !repeats(p) {
 				op.queryParams = append(op.queryParams, p.Name)
 			}
 		}
@@ -70,6 +70,21 @@ func newEdge(c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*ed
 	}
 	ed.fast = compileRouter(c, ed.ops)
 	return ed, nil
+}
+
+// repeats says whether a query parameter may be given more than once: an
+// array or an object written in the form style, exploded as it is unless
+// the document says otherwise (?status=a&status=b).
+func repeats(p *openapi3.Parameter) bool {
+	if p.Schema == nil || p.Schema.Value == nil {
+		return false
+	}
+	t := spec.TypeOf(p.Schema.Value)
+	if t != openapi3.TypeArray && t != openapi3.TypeObject {
+		return false
+	}
+	form := p.Style == "" || p.Style == openapi3.SerializationForm
+	return form && (p.Explode == nil || *p.Explode)
 }
 
 // route finds the operation of a request, with the compiled router when
