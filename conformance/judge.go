@@ -224,10 +224,8 @@ func validateAnswer(route *routers.Route, params map[string]string, probe *http.
 			// A body the document gives in another format than JSON, such
 			// as XML, is one the suite cannot read: its headers are
 			// judged, and its media type, being documented, passes.
-			ExcludeResponseBody: documentedOtherThanJSON(route.Operation, x),
-			SchemaValidationOptions: []openapi3.SchemaValidationOption{
-				openapi3.DisableSchemaErrorDetails(),
-			},
+			ExcludeResponseBody:     documentedOtherThanJSON(route.Operation, x),
+			SchemaValidationOptions: spec.SchemaOptions(route.Spec),
 		},
 	}
 	in.SetBodyBytes(x.body)

@@ -291,3 +291,41 @@ func TestQueryArraysRepeat(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPI31Requests: the requests of an OpenAPI 3.1 document are
+// checked by the JSON Schema 2020-12 validator: a valid one is served, and
+// an invalid one refused naming the parameter and why.
+func TestOpenAPI31Requests(t *testing.T) {
+	c, err := spec.ReadOptions{}.Read([]byte(`openapi: 3.1.0
+info: {title: Small, version: 1.0.0}
+paths:
+  /things/{thingId}:
+    get:
+      parameters:
+        - {name: thingId, in: path, required: true, schema: {type: string, format: uuid}}
+        - {name: status, in: query, schema: {type: string, enum: [a, b]}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {id: {type: string}}}}}}
+        '400': {description: Refused., content: {application/json: {schema: {type: object, properties: {message: {type: string}}}}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	for _, tc := range []struct {
+		path  string
+		want  int
+		words string
+	}{
+		{"/things/1725ff48-ab45-4bb5-9d02-88745177dedb?status=a", 200, ""},
+		{"/things/1725ff48-ab45-4bb5-9d02-88745177dedb?status=c", 400, `status: value must be one of`},
+	} {
+		req, resp, body := fetch(t, "GET", base+tc.path, "")
+		if resp.StatusCode != tc.want || !strings.Contains(string(body), tc.words) {
+			t.Errorf("GET %s: %d %s, want %d saying %q", tc.path, resp.StatusCode, body, tc.want, tc.words)
+		}
+		if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+			t.Errorf("GET %s: %v", tc.path, err)
+		}
+	}
+}

@@ -105,7 +105,7 @@ func checkParams(t *testing.T, s *Server, opID, rawQuery, petID string) {
 	}
 	req := httptest.NewRequest("GET", "http://petmock/", nil)
 	in := validationInput(req, op.route, params, query, nil)
-	in.Options = &validation
+	in.Options = validation(s.contract)
 	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
 		t.Fatalf("%s ?%s petId=%q: compiled checks accept, openapi3filter says %v", opID, rawQuery, petID, err)
 	}
@@ -158,7 +158,7 @@ func checkBody(t *testing.T, s *Server, body string) {
 	req := httptest.NewRequest("POST", "http://petmock/v1/pets", nil)
 	req.Header.Set("Content-Type", "application/json")
 	in := validationInput(req, op.route, nil, nil, []byte(body))
-	in.Options = &validation
+	in.Options = validation(s.contract)
 	if err := openapi3filter.ValidateRequestBody(context.Background(), in, op.spec.Op.RequestBody.Value); err != nil {
 		t.Fatalf("%s: compiled check accepts, openapi3filter says %v", body, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/petstore/contract/spec"
@@ -26,6 +27,8 @@ type edge struct {
 	fast     *compiledRouter
 	keys     keyring
 	maxBody  int64 // of a body read whole, such as MaxBodyBytes
+	// validation are the options of openapi3filter's checks.
+	validation *openapi3filter.Options
 	// errorBody writes the errors of a request of no operation, and of a
 	// status an operation does not document.
 	errorBody *errorPlan
@@ -37,7 +40,7 @@ func newEdge(c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*ed
 	if err != nil {
 		return nil, err
 	}
-	ed := &edge{contract: c, router: router, keys: keys, maxBody: maxBody, ops: make(map[string]*operation, len(c.Operations))}
+	ed := &edge{contract: c, router: router, keys: keys, maxBody: maxBody, validation: validation(c), ops: make(map[string]*operation, len(c.Operations))}
 	doc := c.Doc
 	plans := newErrorPlans(c)
 	ed.errorBody = plans.of(c.ErrorBody(nil, 0))

@@ -23,14 +23,15 @@ import (
 // openapi3filter otherwise, which also words the error. Handlers receive
 // what checkRequest returns, valid, and refuse nothing themselves.
 
-// validation are the options of openapi3filter's checks of the parameters
-// and the body, once the key has been checked.
-var validation = openapi3filter.Options{
-	ExcludeRequestBody:  true, // read and checked separately, within MaxBodyBytes
-	SkipSettingDefaults: true, // handlers apply defaults; the request is not rewritten
-	SchemaValidationOptions: []openapi3.SchemaValidationOption{
-		openapi3.DisableSchemaErrorDetails(),
-	},
+// validation returns the options of openapi3filter's checks of the
+// parameters and the body of a request of c, once the key has been
+// checked.
+func validation(c *spec.Contract) *openapi3filter.Options {
+	return &openapi3filter.Options{
+		ExcludeRequestBody:      true, // read and checked separately, within MaxBodyBytes
+		SkipSettingDefaults:     true, // handlers apply defaults; the request is not rewritten
+		SchemaValidationOptions: spec.SchemaOptions(c.Doc),
+	}
 }
 
 // checkRequest checks the parameters and the body of r against op, and
@@ -52,7 +53,7 @@ func (ed *edge) checkRequest(r *http.Request, op *operation, params map[string]s
 	}
 	if !op.paramsCompiled || !paramsOK(op.params, c.query, params) {
 		in := validationInput(r, op.route, params, c.query, nil)
-		in.Options = &validation
+		in.Options = ed.validation
 		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
 			return nil, requestError(err)
 		}
@@ -122,7 +123,7 @@ func (ed *edge) checkBody(r *http.Request, op *operation, params map[string]stri
 			in.Request.Header = in.Request.Header.Clone()
 			in.Request.Header.Set("Content-Type", name)
 		}
-		in.Options = &validation
+		in.Options = ed.validation
 		if err := openapi3filter.ValidateRequestBody(r.Context(), in, rb); err != nil {
 			return nil, requestError(err)
 		}

@@ -95,6 +95,24 @@ func requestError(err error) *Error {
 	return badRequest(field, "%s", re.Reason)
 }
 
+// reason2020 returns what the JSON Schema 2020-12 validator of an OpenAPI
+// 3.1 document says is wrong, without the place and the schema's address
+// it says first: of `error at "/a": jsonschema validation failed with
+// 'https://example.com/schema.json#'\n- at '/a': value must be one of
+// 'x', 'y'`, the last line's words.
+func reason2020(reason string) string {
+	why := reason[strings.LastIndexByte(reason, '\n')+1:]
+	if strings.HasPrefix(why, "- at '") {
+		if _, rest, ok := strings.Cut(why, "': "); ok {
+			return rest
+		}
+	}
+	if _, rest, ok := strings.Cut(why, `": `); ok && strings.HasPrefix(why, `error at "`) {
+		return rest
+	}
+	return why
+}
+
 // schemaError names the field a schema violation is about, from its JSON
 // pointer, and says what the schema wanted. whole names the value as a
 // whole, such as "body" or a parameter, for a violation at its root.
@@ -113,6 +131,9 @@ func schemaError(whole string, se *openapi3.SchemaError) *Error {
 		field = strings.Join(ptr, ".")
 	}
 	s := se.Schema
+	if s == nil {
+		return badRequest(field, "%s", reason2020(se.Reason))
+	}
 	switch se.SchemaField {
 	case "properties":
 		// A member the schema does not take, with additionalProperties

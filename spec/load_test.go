@@ -282,3 +282,38 @@ components:
 		t.Errorf("strict: %v, want the first place, and the two more", err)
 	}
 }
+
+// TestOpenAPI31Values: the examples of an OpenAPI 3.1 document are held to
+// their schemas by the JSON Schema 2020-12 validator, which kin-openapi
+// runs only without the option that leaves details out: a matching one is
+// kept, one that does not match is dropped with its reason.
+func TestOpenAPI31Values(t *testing.T) {
+	doc := `openapi: 3.1.0
+info: {title: Small, version: 1.0.0}
+paths:
+  /things/{thingId}:
+    get:
+      parameters:
+        - {name: thingId, in: path, required: true, schema: {type: string, format: uuid}, example: 1725ff48-ab45-4bb5-9d02-88745177dedb}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, properties: {status: {type: string, enum: [a, b]}}}
+              example: {status: c}
+`
+	c, err := spec.ReadOptions{}.Read([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Warnings) != 1 || !strings.HasPrefix(c.Warnings[0], "paths./things/{thingId}.get.responses.200.content.application/json.example: dropped") {
+		t.Fatalf("warnings = %q, want the one example that does not match", c.Warnings)
+	}
+	if p := c.Operation("GET /things/{thingId}").Parameter("path", "thingId"); p.Example == nil {
+		t.Error("the example of thingId, a uuid, was dropped")
+	}
+	if len(spec.SchemaOptions(c.Doc)) == 0 {
+		t.Error("no options for the document's schemas")
+	}
+}

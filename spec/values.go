@@ -55,10 +55,7 @@ type fault struct{ where, why string }
 // drops each that does not match its schema with a warning; strict, it
 // refuses the document for the first, by place.
 func (o ReadOptions) checkValues(l *loaded) error {
-	v := &valueCheck{opts: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()}}
-	if l.doc.IsOpenAPI31OrLater() {
-		v.opts = append(v.opts, openapi3.EnableJSONSchema2020())
-	}
+	v := &valueCheck{opts: SchemaOptions(l.doc)}
 	v.document(l.doc)
 	slices.SortFunc(v.faults, func(a, b fault) int { return strings.Compare(a.where, b.where) })
 	for _, f := range v.faults {
