@@ -1,0 +1,420 @@
+package mockserver_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/corpus"
+	"github.com/petstore/contract/spec/fake"
+)
+
+// The corpus is public documents nobody on this project wrote (see
+// testdata/corpus/documents.json). petmock serves each as it is, and what
+// it answers validates against it, by kin-openapi's response validator.
+
+// corpusClient sends a request of an operation of c with the values its
+// parameters need, made from their schemas.
+type corpusClient struct {
+	c    *spec.Contract
+	base string // scheme and host, without the base path
+	gen  *fake.Generator
+}
+
+func newCorpusClient(c *spec.Contract, base string) *corpusClient {
+	return &corpusClient{c: c, base: base, gen: &fake.Generator{Contract: c, Faker: fake.NewFaker(7), Examples: true}}
+}
+
+// paramText writes a value of a parameter in the simple style, or says
+// that it cannot.
+func paramText(v any) (string, bool) {
+	switch v := v.(type) {
+	case nil, map[string]any:
+		return "", false
+	case []any:
+		parts := make([]string, 0, len(v))
+		for _, e := range v {
+			s, ok := paramText(e)
+			if !ok {
+				return "", false
+			}
+			parts = append(parts, s)
+		}
+		return strings.Join(parts, ","), true
+	case string:
+		return v, true
+	case json.Number:
+		return v.String(), true
+	case float64:
+		return fmt.Sprint(v), true
+	default:
+		return fmt.Sprint(v), true
+	}
+}
+
+// request makes a valid request of op, with the values of path parameters
+// that pathValues gives instead of made ones, and the key presented as the
+// first alternative of its security asks unless noKey. ok is false where
+// a parameter needs a value the client cannot write, such as an object.
+func (cc *corpusClient) request(op *spec.Operation, pathValues map[string]string, noKey bool) (*http.Request, bool) {
+	values := map[string]string{}
+	query := url.Values{}
+	headers := http.Header{}
+	for _, p := range op.Parameters {
+		if p.In != openapi3.ParameterInPath && !p.Required {
+			continue
+		}
+		if v, ok := pathValues[p.Name]; ok && p.In == openapi3.ParameterInPath {
+			values[p.Name] = v
+			continue
+		}
+		if p.Schema == nil || p.Schema.Value == nil {
+			return nil, false
+		}
+		v, err := cc.gen.Valid(p.Schema.Value, fake.Hint{Property: p.Name})
+		if err != nil {
+			return nil, false
+		}
+		s, ok := paramText(v)
+		if !ok {
+			return nil, false
+		}
+		switch p.In {
+		case openapi3.ParameterInPath:
+			values[p.Name] = s
+		case openapi3.ParameterInQuery:
+			if list, isList := v.([]any); isList && (p.Explode == nil || *p.Explode) {
+				for _, e := range list {
+					es, _ := paramText(e)
+					query.Add(p.Name, es)
+				}
+				continue
+			}
+			query.Set(p.Name, s)
+		case openapi3.ParameterInHeader:
+			headers.Set(p.Name, s)
+		default:
+			return nil, false
+		}
+	}
+	u := cc.base + cc.c.Base + op.Template.Expand(values)
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	req, err := http.NewRequest(op.Method, u, nil)
+	if err != nil {
+		return nil, false
+	}
+	req.Header = headers
+	req.Header.Set("Accept", "*/*")
+	if !noKey && len(op.Requirements) > 0 {
+		for _, s := range op.Requirements[0] {
+			s.Present(req, mockserver.DefaultAPIKey)
+		}
+	}
+	return req, true
+}
+
+// send sends req and checks the answer against the document: a status it
+// documents, with headers and a body that match, or a status HTTP requires
+// of petmock that the start-up notes say the operation may answer.
+func (cc *corpusClient) send(t *testing.T, srv *mockserver.Server, op *spec.Operation, req *http.Request, body string) (int, []byte) {
+	t.Helper()
+	var headers []string
+	for name := range req.Header {
+		headers = append(headers, name, req.Header.Get(name))
+	}
+	if body != "" {
+		headers = append(headers, "Content-Type", "application/json")
+	}
+	sent, resp, got := fetch(t, req.Method, req.URL.String(), body, headers...)
+	what := fmt.Sprintf("%s %s: %d", req.Method, req.URL.RequestURI(), resp.StatusCode)
+	if !op.Documents(resp.StatusCode) {
+		if !noted(srv, resp.StatusCode) {
+			t.Errorf("%s, which %s does not document and no start-up note names\n%s", what, op.ID, got)
+		}
+		return resp.StatusCode, got
+	}
+	if err := documented(t, cc.c, sent, resp.StatusCode, resp.Header, got); err != nil {
+		t.Errorf("%s breaks the document: %v\n%.300s", what, err, got)
+	}
+	return resp.StatusCode, got
+}
+
+// noted says whether a start-up note of srv says petmock may answer status
+// to operations that do not document it.
+func noted(srv *mockserver.Server, status int) bool {
+	return slices.ContainsFunc(srv.Notes(), func(n string) bool {
+		return strings.HasPrefix(n, fmt.Sprintf("%d is answered, as HTTP requires,", status))
+	})
+}
+
+// TestCorpusAnswersValidate: petmock serves each document of the corpus,
+// and its answers validate against the document: a valid request of every
+// operation it can make one of, a read of an item that is not there, and
+// a request without its key.
+func TestCorpusAnswersValidate(t *testing.T) {
+	t.Parallel()
+	for _, f := range corpus.Documents(t) {
+		t.Run(f.Name, func(t *testing.T) {
+			t.Parallel()
+			c, err := spec.ReadOptions{}.ReadFile(f.Path)
+			if err != nil {
+				t.Fatalf("%s (%s): %v", f.Name, f.Source, err)
+			}
+			srv, base := plainServer(t, mockserver.Config{Contract: c})
+			cc := newCorpusClient(c, base)
+			var answered int
+			// Deletes go last, so that each reads an item the others
+			// did not take away.
+			ops := slices.Clone(c.Operations)
+			slices.SortStableFunc(ops, func(a, b *spec.Operation) int {
+				return cmpBool(a.Method == http.MethodDelete, b.Method == http.MethodDelete)
+			})
+			for _, op := range ops {
+				ids, ok := cc.existing(t, srv, op)
+				if !ok {
+					t.Logf("%s: no item to ask about", op.ID)
+					continue
+				}
+				req, ok := cc.request(op, ids, false)
+				if !ok {
+					t.Logf("%s: a required parameter is not one a test can write", op.ID)
+					continue
+				}
+				body, ok := cc.body(op)
+				if !ok {
+					t.Logf("%s: its body is not JSON", op.ID)
+					continue
+				}
+				// An operation that documents no success is answered
+				// the status it documents first (see the start-up
+				// notes); send holds it to the document all the same.
+				if status, got := cc.send(t, srv, op, req, body); status/100 != 2 && op.Success != 0 {
+					t.Errorf("%s %s: %d, want a success\n%.300s", req.Method, req.URL.RequestURI(), status, got)
+				}
+				answered++
+				if op.Resource != nil && op.Role == spec.RoleRead {
+					req, _ := cc.request(op, map[string]string{op.Resource.IDParam: unknownID(op.Resource)}, false)
+					if status, got := cc.send(t, srv, op, req, ""); status != http.StatusNotFound {
+						t.Errorf("GET %s, an item that is not there: %d, want 404\n%.300s", req.URL.RequestURI(), status, got)
+					}
+				}
+				if len(op.Requirements) > 0 {
+					req, _ := cc.request(op, ids, true)
+					if status, got := cc.send(t, srv, op, req, body); status != http.StatusUnauthorized {
+						t.Errorf("%s %s without a key: %d, want 401\n%.300s", req.Method, req.URL.RequestURI(), status, got)
+					}
+				}
+			}
+			if answered == 0 && len(c.Operations) > 0 {
+				t.Errorf("%s: no request was sent", f.Name)
+			}
+		})
+	}
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// existing returns the id of an item of op's resource that is there, for
+// an operation on one item, from the first page of the resource's list.
+func (cc *corpusClient) existing(t *testing.T, srv *mockserver.Server, op *spec.Operation) (map[string]string, bool) {
+	r := op.Resource
+	if r == nil || op.Role == spec.RoleList || op.Role == spec.RoleCreate || r.List == nil {
+		return nil, r == nil || op.Role == spec.RoleList || op.Role == spec.RoleCreate
+	}
+	req, ok := cc.request(r.List, nil, false)
+	if !ok {
+		return nil, false
+	}
+	_, body := cc.send(t, srv, r.List, req, "")
+	for _, it := range listItems(body) {
+		if id, ok := paramText(it[r.IDProperty]); ok && id != "" {
+			return map[string]string{r.IDParam: id}, true
+		}
+	}
+	return nil, false
+}
+
+// body makes a JSON body of op's request, "" where it takes none; ok is
+// false where it takes only another media type.
+func (cc *corpusClient) body(op *spec.Operation) (string, bool) {
+	if op.Op.RequestBody == nil || op.Op.RequestBody.Value == nil {
+		return "", true
+	}
+	s := op.RequestSchema()
+	if s == nil {
+		return "", !op.Op.RequestBody.Value.Required
+	}
+	name := ""
+	if op.Resource != nil {
+		name = op.Resource.Name
+	}
+	data, err := json.Marshal(cc.gen.Request(s, name))
+	if err != nil {
+		return "", false
+	}
+	return string(data), true
+}
+
+// unknownID is an id no item of r has: the catalogue's ids are small.
+func unknownID(r *spec.Resource) string {
+	if r.IDIsString {
+		return "no-such-item-4242"
+	}
+	return "987654321"
+}
+
+// TestCorpusResourcesRoundTrip: what a client creates in a resource of a
+// document of the corpus reads back, is listed, and once deleted reads
+// 404.
+func TestCorpusResourcesRoundTrip(t *testing.T) {
+	t.Parallel()
+	var any bool
+	for _, f := range corpus.Documents(t) {
+		c, err := spec.ReadOptions{}.ReadFile(f.Path)
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		for _, r := range c.Resources {
+			if r.CreateOp == nil || r.Read == nil {
+				continue
+			}
+			any = true
+			t.Run(f.Name+r.CollectionPath, func(t *testing.T) {
+				t.Parallel()
+				// Empty stores, so that the first page of a list holds
+				// the item created.
+				srv, base := plainServer(t, mockserver.Config{Contract: c, Items: mockserver.Items{}})
+				roundTrip(t, srv, newCorpusClient(c, base), r)
+			})
+		}
+	}
+	if !any {
+		t.Fatal("no document of the corpus has a resource")
+	}
+}
+
+func roundTrip(t *testing.T, srv *mockserver.Server, cc *corpusClient, r *spec.Resource) {
+	body, err := json.Marshal(cc.gen.Request(r.Create, r.Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, ok := cc.request(r.CreateOp, nil, false)
+	if !ok {
+		t.Skipf("%s: a required parameter is not one a test can write", r.CreateOp.ID)
+	}
+	status, created := cc.send(t, srv, r.CreateOp, req, string(body))
+	if status/100 != 2 {
+		t.Fatalf("%s %s: %d, want a success\n%s", req.Method, req.URL.RequestURI(), status, created)
+	}
+	var item map[string]any
+	if err := json.Unmarshal(created, &item); err != nil {
+		t.Fatalf("the created item: %v\n%s", err, created)
+	}
+	id, ok := paramText(item[r.IDProperty])
+	if !ok || id == "" {
+		t.Fatalf("the created item has no %s: %s", r.IDProperty, created)
+	}
+	ids := map[string]string{r.IDParam: id}
+
+	read := func(want int) []byte {
+		t.Helper()
+		req, _ := cc.request(r.Read, ids, false)
+		status, got := cc.send(t, srv, r.Read, req, "")
+		if status != want {
+			t.Fatalf("GET %s: %d, want %d\n%s", req.URL.RequestURI(), status, want, got)
+		}
+		return got
+	}
+	var back map[string]any
+	if err := json.Unmarshal(read(http.StatusOK), &back); err != nil || fmt.Sprint(back[r.IDProperty]) != fmt.Sprint(item[r.IDProperty]) {
+		t.Fatalf("the item read back is not the one created: %v, %v", back, err)
+	}
+	if r.List != nil {
+		if req, ok := cc.request(r.List, nil, false); ok {
+			if _, got := cc.send(t, srv, r.List, req, ""); !listed(got, r.IDProperty, item[r.IDProperty]) {
+				t.Errorf("GET %s does not list the created item %s", req.URL.RequestURI(), id)
+			}
+		}
+	}
+	if r.Delete == nil {
+		return
+	}
+	req, _ = cc.request(r.Delete, ids, false)
+	if status, got := cc.send(t, srv, r.Delete, req, ""); status/100 != 2 {
+		t.Fatalf("DELETE %s: %d\n%s", req.URL.RequestURI(), status, got)
+	}
+	read(http.StatusNotFound)
+}
+
+// listItems returns the items of a list answer: an array, or the first array
+// member of an object.
+func listItems(body []byte) []map[string]any {
+	var list []map[string]any
+	if json.Unmarshal(body, &list) == nil {
+		return list
+	}
+	var wrapped map[string]json.RawMessage
+	if json.Unmarshal(body, &wrapped) != nil {
+		return nil
+	}
+	for _, v := range wrapped {
+		if json.Unmarshal(v, &list) == nil {
+			return list
+		}
+	}
+	return nil
+}
+
+// listed says whether a list answer holds an item whose property prop is
+// id.
+func listed(body []byte, prop string, id any) bool {
+	return slices.ContainsFunc(listItems(body), func(it map[string]any) bool {
+		return fmt.Sprint(it[prop]) == fmt.Sprint(id)
+	})
+}
+
+// TestCorpusSweep: every document of the swept packages is served, or
+// refused in one line that names the place at fault, never with a dump.
+func TestCorpusSweep(t *testing.T) {
+	t.Parallel()
+	var served, refused int
+	for _, f := range corpus.SweepFiles(t) {
+		data, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := spec.ReadOptions{}.Read(data)
+		if err == nil {
+			_, err = mockserver.New(mockserver.Config{Contract: c})
+		}
+		if err == nil {
+			served++
+			continue
+		}
+		refused++
+		if msg := err.Error(); strings.Count(msg, "\n") > 3 || len(msg) > 500 {
+			t.Errorf("%s is refused in %d lines, %d bytes:\n%s", f.Name, strings.Count(msg, "\n")+1, len(msg), msg)
+		}
+		t.Logf("%s: %v", f.Name, err)
+	}
+	t.Logf("%d documents served, %d refused in one line", served, refused)
+}

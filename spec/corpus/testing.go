@@ -1,0 +1,86 @@
+package corpus
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Required is the value of the environment variable PETMOCK_CORPUS that
+// makes a corpus that cannot be had fail a test instead of skipping it,
+// as CI sets it.
+const Required = "required"
+
+// fetched is the corpus of this test process, fetched once.
+var fetched struct {
+	once      sync.Once
+	documents []File
+	sweep     []File
+	err       error
+}
+
+// Dir is the cache of the corpus: PETMOCK_CORPUS_DIR, or a folder of the
+// user's cache.
+func Dir() string {
+	if dir := os.Getenv("PETMOCK_CORPUS_DIR"); dir != "" {
+		return dir
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "petstore-contract", "corpus")
+}
+
+func fetch() {
+	fetched.err = func() error {
+		path, err := FindManifest()
+		if err != nil {
+			return err
+		}
+		m, err := ReadManifest(path)
+		if err != nil {
+			return err
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		c := &Cache{Dir: Dir()}
+		if fetched.documents, err = c.Documents(ctx, m); err != nil {
+			return err
+		}
+		fetched.sweep, err = c.Sweep(ctx, m)
+		return err
+	}()
+}
+
+// Documents returns the documents of the manifest for a test: they are
+// fetched once per process, and where they cannot be the test is skipped,
+// or failed when PETMOCK_CORPUS is Required.
+func Documents(tb testing.TB) []File {
+	tb.Helper()
+	fetched.once.Do(fetch)
+	unavailable(tb)
+	return fetched.documents
+}
+
+// SweepFiles returns the files of the packages' sweeps, as Documents does.
+func SweepFiles(tb testing.TB) []File {
+	tb.Helper()
+	fetched.once.Do(fetch)
+	unavailable(tb)
+	return fetched.sweep
+}
+
+func unavailable(tb testing.TB) {
+	tb.Helper()
+	if fetched.err == nil {
+		return
+	}
+	if os.Getenv("PETMOCK_CORPUS") == Required {
+		tb.Fatalf("corpus: %v", fetched.err)
+	}
+	tb.Skipf("corpus: %v (PETMOCK_CORPUS=%s fails instead)", fetched.err, Required)
+}
