@@ -8,9 +8,9 @@ import (
 	"strconv"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/answercheck"
 )
 
 // AnswerJudge judges one answer at a time against a contract, by the
@@ -20,7 +20,7 @@ import (
 // A server's own tests can judge each answer they get with it, as
 // mockserver's do. It is safe for concurrent use.
 type AnswerJudge struct {
-	router routers.Router
+	checker *answercheck.Checker
 	// errorSchema is the document's Error schema, nil if it has none.
 	errorSchema *openapi3.Schema
 }
@@ -37,11 +37,11 @@ func NewAnswerJudge(c *spec.Contract, strict bool) (*AnswerJudge, error) {
 			return nil, err
 		}
 	}
-	router, err := newAnswerRouter(c, strict)
+	checker, err := answercheck.New(c, strict)
 	if err != nil {
 		return nil, fmt.Errorf("document: %w", err)
 	}
-	j := &AnswerJudge{router: router}
+	j := &AnswerJudge{checker: checker}
 	if c.Doc.Components != nil {
 		if ref := c.Doc.Components.Schemas["Error"]; ref != nil {
 			j.errorSchema = ref.Value
@@ -56,21 +56,18 @@ func NewAnswerJudge(c *spec.Contract, strict bool) (*AnswerJudge, error) {
 // req is no operation of the document, nothing says what its answer
 // should be: the error then wraps ErrNoOperation.
 func (j *AnswerJudge) Judge(req *http.Request, status int, header http.Header, body []byte) error {
-	route, params, err := j.router.FindRoute(req)
+	violations, err := j.checker.Check(req, answercheck.Answer{Status: status, Header: header, Body: body})
 	if err != nil {
-		return fmt.Errorf("%s %s: %w: %v", req.Method, req.URL.Path, ErrNoOperation, err)
+		return err
 	}
-	op := route.Operation.OperationID
-	x := answered(req, op, status, header, body)
-	if err := validateAnswer(route, params, req, op, x); err != nil {
-		return breaks(x, ruleContract, err.Error())
+	if len(violations) == 0 {
+		return nil
 	}
-	if status >= 400 {
-		if problem := errorProblem(x); problem != "" {
-			return breaks(x, ruleErrorShape, problem)
-		}
+	x := answered(req, status, header, body)
+	if v := violations[0]; v.Rule == answercheck.RuleErrorShape {
+		return breaks(x, ruleErrorShape, v.Message)
 	}
-	return nil
+	return breaks(x, ruleContract, violations[0].Message)
 }
 
 // JudgeError judges an error that the document does not describe, such
@@ -80,7 +77,7 @@ func (j *AnswerJudge) Judge(req *http.Request, status int, header http.Header, b
 // status is the HTTP status. It returns nil, or a *Broken of rule
 // errors.shape.
 func (j *AnswerJudge) JudgeError(req *http.Request, status int, header http.Header, body []byte) error {
-	x := answered(req, "", status, header, body)
+	x := answered(req, status, header, body)
 	if mediaType, _, err := mime.ParseMediaType(header.Get("Content-Type")); err != nil || mediaType != "application/json" {
 		return breaks(x, ruleErrorShape, "Content-Type is "+strconv.Quote(header.Get("Content-Type"))+", want application/json")
 	}
@@ -90,10 +87,10 @@ func (j *AnswerJudge) JudgeError(req *http.Request, status int, header http.Head
 			return breaks(x, ruleErrorShape, "the body is not JSON: "+err.Error())
 		}
 		if err := j.errorSchema.VisitJSON(v); err != nil {
-			return breaks(x, ruleErrorShape, "the body is not an Error: "+describeSchemaError(err))
+			return breaks(x, ruleErrorShape, "the body is not an Error: "+answercheck.DescribeSchemaError(err))
 		}
 	}
-	if problem := errorProblem(x); problem != "" {
+	if problem := answercheck.ErrorProblem(status, body); problem != "" {
 		return breaks(x, ruleErrorShape, problem)
 	}
 	return nil
@@ -101,9 +98,9 @@ func (j *AnswerJudge) JudgeError(req *http.Request, status int, header http.Head
 
 // answered returns the exchange of an answer judged on its own. The key
 // is not known, so nothing is redacted.
-func answered(req *http.Request, op string, status int, header http.Header, body []byte) *exchange {
+func answered(req *http.Request, status int, header http.Header, body []byte) *exchange {
 	return &exchange{
-		method: req.Method, url: req.URL.String(), path: req.URL.Path, reqHeader: req.Header, op: op,
+		method: req.Method, url: req.URL.String(), path: req.URL.Path, reqHeader: req.Header,
 		status: status, header: header, body: body,
 	}
 }

@@ -14,9 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/getkin/kin-openapi/routers"
-
 	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/answercheck"
 )
 
 // harness is the suite's view of the deployment under test: its HTTP
@@ -26,7 +25,7 @@ type harness struct {
 	cfg      Config
 	base     *url.URL // BaseURL, without a trailing slash
 	docBase  string   // base path of the document, such as "/v1"
-	router   routers.Router
+	checker  *answercheck.Checker
 	contract contract
 	http     *http.Client
 	rnd      *rand.Rand // Ginkgo runs specs one at a time
@@ -42,15 +41,15 @@ type harness struct {
 }
 
 // prepared is what a run reads of its Config once, before any spec runs:
-// the facts the specs need of the document, and the router that finds the
-// operation an answer is validated against.
+// the facts the specs need of the document, and the checker that holds
+// answers to it.
 type prepared struct {
 	contract contract
 	docBase  string // base path of the document, such as "/v1"
-	// router routes to the operations of the document answers are
-	// validated against: without Config.Strict, the document without the
-	// header schemas that are petmock's choices.
-	router routers.Router
+	// checker holds answers to the document: without Config.Strict,
+	// to the document without the header schemas that are petmock's
+	// choices.
+	checker *answercheck.Checker
 }
 
 // prepare reads what the run needs of the contract of cfg
@@ -65,7 +64,7 @@ func prepare(cfg Config) (prepared, error) {
 		return p, fmt.Errorf("document: %w", err)
 	}
 	p.docBase = c.Base
-	if p.router, err = newAnswerRouter(c, cfg.Strict); err != nil {
+	if p.checker, err = answercheck.New(c, cfg.Strict); err != nil {
 		return p, fmt.Errorf("document: %w", err)
 	}
 	return p, nil
@@ -87,7 +86,7 @@ func newHarness(cfg Config, p prepared, seed uint64) *harness {
 		cfg:      cfg,
 		base:     base,
 		docBase:  p.docBase,
-		router:   p.router,
+		checker:  p.checker,
 		contract: p.contract,
 		rnd:      rnd,
 		runID:    runID,

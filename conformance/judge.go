@@ -1,23 +1,15 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-
 	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/answercheck"
 )
 
 // The suite's client judges every answer it receives, in one place, before
@@ -30,15 +22,18 @@ func (h *harness) judge(r *request, x *exchange) error {
 	if r.mustExist && (x.status == http.StatusMethodNotAllowed || x.status == http.StatusNotFound && !(r.madeUp && h.documents(r.op, http.StatusNotFound))) {
 		return h.broken(x, ruleOpExists, fmt.Sprintf("%s %s answered %d: the operation %s, which the document describes, is missing", r.method, x.url, x.status, r.op))
 	}
-	if err := h.validate(r, x); err != nil {
-		if errors.As(err, new(*statusError)) && isRedirect(x.status, x.header) {
-			return h.broken(x, ruleRedirect, h.describeRedirect(x))
-		}
+	violations, err := h.check(r, x)
+	if err != nil {
 		return h.broken(x, ruleContract, err.Error())
 	}
-	if x.status >= 400 {
-		if problem := errorProblem(x); problem != "" {
-			return h.broken(x, ruleErrorShape, problem)
+	if len(violations) > 0 {
+		switch v := violations[0]; {
+		case v.Rule == answercheck.RuleStatus && isRedirect(x.status, x.header):
+			return h.broken(x, ruleRedirect, h.describeRedirect(x))
+		case v.Rule == answercheck.RuleErrorShape:
+			return h.broken(x, ruleErrorShape, v.Message)
+		default:
+			return h.broken(x, ruleContract, v.Message)
 		}
 	}
 	petstoreList := h.contract.petstore && r.op == spec.ListPets
@@ -180,163 +175,32 @@ func (h *harness) listLimit(res *spec.Resource, r *request) int {
 	return n
 }
 
-// validate checks the answer of x against the document: a status
-// documented for the operation, its headers, Content-Type and body.
-func (h *harness) validate(r *request, x *exchange) error {
-	// The router knows the document's base path, whatever the path of
-	// the deployment's base URL.
+// check checks the answer of x against the document: a status documented
+// for the operation, its headers, Content-Type and body, and the shape of
+// an error. It returns what x breaks, first what a reader would fix first.
+func (h *harness) check(r *request, x *exchange) ([]answercheck.Violation, error) {
+	// The checker's router knows the document's base path, whatever the
+	// path of the deployment's base URL.
 	probe := (&http.Request{
 		Method: r.method,
 		URL:    &url.URL{Path: h.docBase + r.path, RawQuery: r.query},
 		Header: r.header,
 	}).WithContext(context.Background())
-	route, params, err := h.router.FindRoute(probe)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w: %v", r.method, r.path, ErrNoOperation, err)
-	}
-	return validateAnswer(route, params, probe, r.op, x)
+	return h.checker.Check(probe, answercheck.Answer{Status: x.status, Header: x.header, Body: x.body})
 }
 
 // ErrNoOperation says that a request is no operation of the document, so
 // that nothing in the document says what its answer should be.
-var ErrNoOperation = errors.New("not an operation of the document")
+var ErrNoOperation = answercheck.ErrNoOperation
 
-// validateAnswer checks x, the answer to probe, a request of the
-// operation op that route found with its path parameters, against the
-// document: a documented status, its headers, Content-Type and body.
-func validateAnswer(route *routers.Route, params map[string]string, probe *http.Request, op string, x *exchange) error {
-	responses := route.Operation.Responses
-	if responses.Status(x.status) == nil && responses.Default() == nil {
-		return &statusError{status: x.status, op: op, documented: documentedStatuses(route.Operation)}
-	}
-	if problem := invalidJSON(x); problem != "" {
-		return fmt.Errorf("%s answered %d: %s", op, x.status, problem)
-	}
-	in := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: &openapi3filter.RequestValidationInput{
-			Request: probe, PathParams: params, Route: route,
-		},
-		Status: x.status,
-		Header: x.header,
-		Options: &openapi3filter.Options{
-			IncludeResponseStatus: true,
-			MultiError:            true,
-			// A body the document gives in another format than JSON, such
-			// as XML, is one the suite cannot read: its headers are
-			// judged, and its media type, being documented, passes.
-			ExcludeResponseBody:     documentedOtherThanJSON(route.Operation, x),
-			SchemaValidationOptions: spec.SchemaOptions(route.Spec),
-		},
-	}
-	in.SetBodyBytes(x.body)
-	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
-		return fmt.Errorf("%s answered %d: %s", op, x.status, describeValidation(err))
-	}
-	return nil
-}
-
-// documentedOtherThanJSON reports whether x is an answer of op in a media
-// type its response documents, one that is not JSON.
-func documentedOtherThanJSON(op *openapi3.Operation, x *exchange) bool {
-	mediaType, _, _ := mime.ParseMediaType(x.header.Get("Content-Type"))
-	if mediaType == "" || isJSON(mediaType) {
-		return false
-	}
-	resp := op.Responses.Status(x.status)
-	if resp == nil {
-		resp = op.Responses.Default()
-	}
-	return resp != nil && resp.Value != nil && resp.Value.Content.Get(mediaType) != nil
-}
+// MaxReportedSchemaErrors is how many of the schema errors of one answer
+// a failure lists; it says how many more there are.
+const MaxReportedSchemaErrors = answercheck.MaxReportedSchemaErrors
 
 // isJSON reports whether a media type is JSON: application/json, or one
 // whose subtype ends in +json.
 func isJSON(mediaType string) bool {
 	return mediaType == "application/json" || strings.HasSuffix(mediaType, "+json")
-}
-
-// statusError says that the status of an answer is not documented for its
-// operation.
-type statusError struct {
-	status     int
-	op         string
-	documented []string
-}
-
-func (e *statusError) Error() string {
-	return fmt.Sprintf("status %d is not documented for %s (documented: %s)", e.status, e.op, strings.Join(e.documented, ", "))
-}
-
-// invalidJSON says why the body of x, served as JSON, is not JSON, or
-// returns "". The schema check would say it too, less plainly.
-func invalidJSON(x *exchange) string {
-	mediaType, _, _ := mime.ParseMediaType(x.header.Get("Content-Type"))
-	if len(x.body) == 0 || !isJSON(mediaType) {
-		return ""
-	}
-	var v json.RawMessage
-	err := json.Unmarshal(x.body, &v)
-	var se *json.SyntaxError
-	switch {
-	case err == nil:
-		return ""
-	case errors.As(err, &se):
-		return fmt.Sprintf("the body is not valid JSON: %s, at byte %d of %d", se, se.Offset, len(x.body))
-	default:
-		return "the body is not valid JSON: " + err.Error()
-	}
-}
-
-func documentedStatuses(op *openapi3.Operation) []string {
-	var out []string
-	for code := range op.Responses.Map() {
-		out = append(out, code)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// MaxReportedSchemaErrors is how many of the schema errors of one answer
-// a failure lists; it says how many more there are.
-const MaxReportedSchemaErrors = 5
-
-// describeValidation shortens a validation error: kin-openapi appends the
-// whole schema and value, which a log reader does not need, and a body of
-// ten thousand bad items has ten thousand errors, of which a few say it.
-func describeValidation(err error) string {
-	var re *openapi3filter.ResponseError
-	if !errors.As(err, &re) {
-		return err.Error()
-	}
-	msg := re.Reason
-	var me openapi3.MultiError
-	if errors.As(re.Err, &me) {
-		all := flatten(me)
-		for i, e := range all {
-			if i == MaxReportedSchemaErrors {
-				msg += fmt.Sprintf("; and %d more", len(all)-i)
-				break
-			}
-			msg += "; " + describeSchemaError(e)
-		}
-	} else if re.Err != nil {
-		msg += ": " + describeSchemaError(re.Err)
-	}
-	return msg
-}
-
-// flatten lists the errors of a MultiError and of those it holds.
-func flatten(me openapi3.MultiError) []error {
-	var out []error
-	for _, e := range me {
-		var inner openapi3.MultiError
-		if errors.As(e, &inner) && len(inner) > 0 {
-			out = append(out, flatten(inner)...)
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
 }
 
 // jsonValues counts the values of a JSON text, stopping once it passes
@@ -366,47 +230,4 @@ func jsonValues(b []byte, limit int) int {
 		}
 	}
 	return n + 1
-}
-
-func describeSchemaError(err error) string {
-	var se *openapi3.SchemaError
-	if errors.As(err, &se) {
-		where := strings.Join(se.JSONPointer(), ".")
-		if where == "" {
-			where = "body"
-		}
-		return where + ": " + se.Reason
-	}
-	return err.Error()
-}
-
-// errorProblem returns what is wrong with the Error body of x, or "".
-// The schema has already been checked; this checks what it cannot say.
-func errorProblem(x *exchange) string {
-	var e struct {
-		Code    *string      `json:"code"`
-		Message *string      `json:"message"`
-		Status  *json.Number `json:"status"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(x.body))
-	dec.UseNumber()
-	if err := dec.Decode(&e); err != nil {
-		return "the body is not an Error object: " + err.Error()
-	}
-	var problems []string
-	if e.Code == nil || *e.Code == "" {
-		problems = append(problems, "code is missing or empty")
-	}
-	if e.Message == nil || *e.Message == "" {
-		problems = append(problems, "message is missing or empty")
-	}
-	switch {
-	case e.Status == nil:
-		problems = append(problems, "status is missing")
-	default:
-		if n, ok := exactInt(*e.Status); !ok || n != int64(x.status) {
-			problems = append(problems, fmt.Sprintf("status is %s, but the HTTP status is %d", e.Status, x.status))
-		}
-	}
-	return strings.Join(problems, "; ")
 }

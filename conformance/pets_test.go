@@ -5,7 +5,6 @@ import (
 	"math"
 	"net/http"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -91,27 +90,5 @@ func TestParseLinks(t *testing.T) {
 	}
 	if got := linkTarget(h, "prev"); got != "" {
 		t.Errorf(`linkTarget(prev) = %q, want ""`, got)
-	}
-}
-
-func TestErrorProblem(t *testing.T) {
-	tests := []struct {
-		status int
-		body   string
-		want   string
-	}{
-		{401, `{"code":"unauthorized","message":"no key","status":401}`, ""},
-		{404, `{"code":"x","message":"y","status":404.0}`, ""},
-		{401, `{"code":"","message":"no key","status":401}`, "code is missing or empty"},
-		{401, `{"code":"u","message":"","status":401}`, "message is missing or empty"},
-		{401, `{"code":"u","message":"m","status":403}`, "status is 403, but the HTTP status is 401"},
-		{401, `{"code":"u","message":"m"}`, "status is missing"},
-		{401, `[]`, "the body is not an Error object"},
-	}
-	for _, tc := range tests {
-		got := errorProblem(&exchange{status: tc.status, body: []byte(tc.body)})
-		if (tc.want == "") != (got == "") || tc.want != "" && !strings.Contains(got, tc.want) {
-			t.Errorf("errorProblem(%d %s) = %q, want %q", tc.status, tc.body, got, tc.want)
-		}
 	}
 }
