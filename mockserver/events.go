@@ -15,10 +15,11 @@ type Change uint32
 
 // Kinds of change.
 const (
-	ChangeJournal  Change = 1 << iota // a request the journal keeps was answered
-	ChangeStore                       // the items of a resource changed
-	ChangeSettings                    // a setting changed
-	ChangeForced                      // the forced answers changed
+	ChangeJournal    Change = 1 << iota // a request the journal keeps was answered
+	ChangeStore                         // the items of a resource changed
+	ChangeSettings                      // a setting changed
+	ChangeForced                        // the forced answers changed
+	ChangeViolations                    // a backend's answer broke the document, or the view was emptied
 )
 
 // The kinds as the hub publishes them.
@@ -27,6 +28,8 @@ const (
 	eventStore    = uint32(ChangeStore)
 	eventSettings = uint32(ChangeSettings)
 	eventForced   = uint32(ChangeForced)
+
+	eventViolations = uint32(ChangeViolations)
 )
 
 // hub hands events to the open streams.

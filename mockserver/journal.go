@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/petstore/contract/spec/answercheck"
 )
 
 // DefaultJournalSize is how many requests the journal keeps by default.
@@ -28,6 +30,14 @@ type Exchange struct {
 	DurationMS float64   `json:"durationMs"`
 	Request    Message   `json:"request"`
 	Response   Message   `json:"response"`
+	// Source says who answered when petmock proxies (Config.Proxy):
+	// SourceBackend or SourceMock; "" when it does not.
+	Source string `json:"source,omitempty"`
+	// Fallback says why the mock answered in the backend's place.
+	Fallback string `json:"fallback,omitempty"`
+	// Violations are the rules of the document the backend's answer
+	// broke, each with what was wrong.
+	Violations []answercheck.Violation `json:"violations,omitempty"`
 }
 
 // Message is the headers and the body of a request or an answer. Keys are
@@ -57,6 +67,11 @@ type entry struct {
 	reqBody    []byte // at most redactor.keptBytes(journalBodyBytes)
 	respHeader http.Header
 	respBody   []byte // likewise
+	// Of a request petmock proxied: who answered, why the mock did, and
+	// what the backend's answer broke.
+	source     string
+	fallback   string
+	violations []answercheck.Violation
 }
 
 // exchange makes e an Exchange without the keys r hides, and, unless s
@@ -77,6 +92,10 @@ func (e *entry) exchange(r *redactor, s *secrets) Exchange {
 	}
 	reqText, reqCut := r.clip(reqBody, bodyLimit(e.reqBody, reqBody))
 	respText, respCut := r.clip(respBody, bodyLimit(e.respBody, respBody))
+	var violations []answercheck.Violation
+	for _, v := range e.violations {
+		violations = append(violations, answercheck.Violation{Rule: v.Rule, Message: r.text(v.Message)})
+	}
 	return Exchange{
 		Time:       e.start.UTC(),
 		Method:     r.text(e.method),
@@ -86,6 +105,9 @@ func (e *entry) exchange(r *redactor, s *secrets) Exchange {
 		DurationMS: float64(e.elapsed.Microseconds()) / 1000,
 		Request:    Message{Header: r.header(reqHeader), Body: reqText, Truncated: reqCut},
 		Response:   Message{Header: r.header(respHeader), Body: respText, Truncated: respCut},
+		Source:     e.source,
+		Fallback:   r.text(e.fallback),
+		Violations: violations,
 	}
 }
 
@@ -142,7 +164,10 @@ func newJournal(size int, maxBytes int64, redact *redactor) *journal {
 // size counts the bytes an entry holds on to: its headers and bodies,
 // which are all that can grow with what a client sends.
 func (e *entry) size() int64 {
-	n := int64(len(e.reqBody) + len(e.respBody))
+	n := int64(len(e.reqBody) + len(e.respBody) + len(e.fallback))
+	for _, v := range e.violations {
+		n += int64(len(v.Rule) + len(v.Message))
+	}
 	for _, h := range []http.Header{e.reqHeader, e.respHeader} {
 		for name, values := range h {
 			n += int64(len(name))

@@ -111,9 +111,13 @@ func (s *Server) bind(shapes *shapes) error {
 // serveAPI runs the request pipeline of the API, and returns the
 // operation of the request, nil for none, with the error to answer: route, deprecation
 // headers, the key, a write while items cannot be kept, Prefer, injected latency and failures, the sunset,
-// forced answers, the request's parameters and body, and at last the
-// handler.
+// forced answers, the backend when petmock proxies (proxy.go), the
+// request's parameters and body, and at last the handler.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) (*operation, error) {
+	if s.proxy != nil {
+		// Until the backend's answer is relayed, petmock answers.
+		w.Header()[SourceHeader] = sourceMock
+	}
 	op, params, err := s.route(r)
 	if err != nil {
 		if s.base != "" && !s.isAPI(r.URL.Path) && r.URL.Path != s.base {
@@ -170,6 +174,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	}
 	if answer != nil {
 		return op, answer
+	}
+	if s.proxy != nil {
+		if answered, err := s.forward(w, r, op, params, rec); answered {
+			return op, err
+		}
 	}
 	c, err := s.checkRequest(r, op, params, rec, false)
 	if err != nil {

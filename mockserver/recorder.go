@@ -1,6 +1,11 @@
 package mockserver
 
-import "net/http"
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/petstore/contract/spec/answercheck"
+)
 
 // recorder remembers the status and the start of the body of an answer,
 // for the request log and the journal.
@@ -11,6 +16,11 @@ type recorder struct {
 	limit  int    // of body: 0 keeps none
 	// reqBody is the request body, when the pipeline read one.
 	reqBody []byte
+	// Of a request petmock proxied: who answered, why the mock did, and
+	// what the backend's answer broke.
+	source     string
+	fallback   string
+	violations []answercheck.Violation
 }
 
 func (w *recorder) WriteHeader(status int) {
@@ -31,3 +41,15 @@ func (w *recorder) Write(b []byte) (int, error) {
 }
 
 func (w *recorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// proxied returns what the request log says of a request petmock proxied:
+// who answered, and why the mock did; nothing for one it did not.
+func (w *recorder) proxied() []slog.Attr {
+	switch {
+	case w.source == "":
+		return nil
+	case w.fallback != "":
+		return []slog.Attr{slog.String("source", w.source), slog.String("fallback", w.fallback)}
+	}
+	return []slog.Attr{slog.String("source", w.source)}
+}

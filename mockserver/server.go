@@ -108,6 +108,12 @@ type Config struct {
 	// together, since a name may be long. Zero means
 	// DefaultMaxStoreBytes.
 	MaxStoreBytes int64
+
+	// Proxy, when its URL is set, puts petmock in front of a backend:
+	// the requests of the API go to it, and its answers are checked
+	// against the document, the mock answering only where the backend
+	// has nothing to say (see Proxy). The zero value mocks every answer.
+	Proxy Proxy
 }
 
 // Defaults of the stores' limits.
@@ -152,6 +158,11 @@ type Server struct {
 	// commit is what a write waits for before it is answered, or nil:
 	// see SetCommit.
 	commit atomic.Pointer[func(context.Context) error]
+
+	// proxy is nil unless petmock proxies to a backend (Config.Proxy),
+	// and violations keeps the backend's answers that break the document.
+	proxy      *proxying
+	violations *journal
 }
 
 // New returns a Server for cfg. It fails, saying where, on a document it
@@ -192,6 +203,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	proxying, err := newProxying(c, cfg.Proxy)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
 		edge:     ed,
 		byName:   map[string]*resource{},
@@ -199,13 +214,14 @@ func New(cfg Config) (*Server, error) {
 		now:      now,
 		chaos:    newChaos(cfg.ChaosSeed),
 		seed:     cfg.ChaosSeed,
-		redact:   newRedactor(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...)),
+		redact:   newRedactor(append(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...), cfg.Proxy.Key)),
 		secrets:  newSecrets(c),
 		settings: settings,
 		forced:   &forcing{},
 		events:   newHub(),
 		docs:     docs,
 		base:     c.Base,
+		proxy:    proxying,
 	}
 	s.adminKeys = adminKeys
 	s.publishedKey = adminKeys.accepts(DefaultAPIKey)
@@ -214,6 +230,17 @@ func New(cfg Config) (*Server, error) {
 		journalBytes = DefaultJournalBytes
 	}
 	s.journal = newJournal(settings.load().journal, journalBytes, s.redact)
+	s.violations = newJournal(0, 0, s.redact)
+	if proxying != nil {
+		size, bytes := cfg.Proxy.MaxViolations, cfg.Proxy.MaxViolationBytes
+		if size <= 0 {
+			size = DefaultMaxViolations
+		}
+		if bytes <= 0 {
+			bytes = DefaultMaxViolationBytes
+		}
+		s.violations = newJournal(size, bytes, s.redact)
+	}
 	s.bodyKept = s.redact.keptBytes(journalBodyBytes)
 	limits := store.Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
 	if limits.MaxItems <= 0 {
@@ -330,7 +357,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serve(rec, r, rec)
 	elapsed := time.Since(start)
 	if s.log != nil {
-		s.logRequest(r, rec.status, start, elapsed)
+		s.logRequest(r, rec.status, start, elapsed, rec.proxied()...)
 	}
 	if journal {
 		s.journal.add(entry{
@@ -344,6 +371,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			reqBody:    keepBody(rec.reqBody, rec.limit),
 			respHeader: w.Header(),
 			respBody:   rec.body,
+			source:     rec.source,
+			fallback:   rec.fallback,
+			violations: rec.violations,
 		})
 	}
 	if kept {
@@ -396,8 +426,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 }
 
 // logRequest writes the line of the request log of one request: method,
-// path, status and duration, without a key.
-func (s *Server) logRequest(r *http.Request, status int, start time.Time, elapsed time.Duration) {
+// path, status and duration, and the attributes more, without a key.
+func (s *Server) logRequest(r *http.Request, status int, start time.Time, elapsed time.Duration, more ...slog.Attr) {
 	// The record is built by hand: Logger.LogAttrs would walk the stack
 	// for a source position that nobody reads.
 	if h := s.log.Handler(); h.Enabled(r.Context(), slog.LevelInfo) {
@@ -408,6 +438,7 @@ func (s *Server) logRequest(r *http.Request, status int, start time.Time, elapse
 			slog.Int("status", status),
 			slog.Duration("duration", elapsed),
 		)
+		line.AddAttrs(more...)
 		h.Handle(r.Context(), line)
 	}
 }

@@ -1,0 +1,282 @@
+package mockserver
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/petstore/contract/mockserver/proxy"
+	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/answercheck"
+)
+
+// With Config.Proxy, petmock stands in front of a backend, such as
+// staging: each request of the API that the mock would hand to a handler,
+// once the key, Prefer, latency, failures, the sunset and the forced
+// answers are through, goes to the backend instead (package
+// mockserver/proxy), and the backend's answer is checked against the
+// document (package spec/answercheck) and relayed. What it breaks is
+// recorded: in the journal, with the exchange, in the violations view
+// (Violations) and in the log, one line a rule. Where the backend has
+// nothing to say, the mock answers, as if there were no backend: when it
+// cannot be reached, or answers 501, or 404 with anything but the
+// operation's documented 404, as a backend answers an operation it has
+// not built yet. X-Petmock-Source says who answered: backend, or mock.
+
+// Proxy configures petmock as a checking proxy in front of a backend. Its
+// zero value proxies nothing: the mock answers every request.
+type Proxy struct {
+	// URL is the backend's base URL, such as https://staging.example/v1:
+	// a request to petmock's /v1/pets goes to
+	// https://staging.example/v1/pets. Empty means no backend.
+	URL string
+	// Key, when not empty, is the key sent to the backend, as the
+	// operation's security scheme asks, in place of every credential of
+	// the document's schemes the client sent: the client then uses a
+	// key petmock accepts, and the backend's stays out of the app. It is
+	// hidden wherever the API's keys are. Empty forwards the client's
+	// credentials as they came.
+	Key string
+	// Timeout bounds each exchange with the backend; past it, the mock
+	// answers. Zero means proxy.DefaultTimeout.
+	Timeout time.Duration
+	// MaxAnswerBytes bounds the part of a backend's answer read and
+	// checked; the rest of a larger body is relayed unchecked. Zero means
+	// proxy.DefaultMaxAnswerBytes.
+	MaxAnswerBytes int64
+	// Transport sends the requests to the backend. Nil means the proxy's
+	// own.
+	Transport http.RoundTripper
+	// MaxViolations is how many answers that break the document the
+	// violations view keeps, and MaxViolationBytes how many bytes of their
+	// headers and bodies: past either, it drops its oldest. Zero means
+	// DefaultMaxViolations and DefaultMaxViolationBytes.
+	MaxViolations     int
+	MaxViolationBytes int64
+}
+
+// Who answered a request, in X-Petmock-Source, with Config.Proxy.
+const (
+	SourceBackend = "backend"
+	SourceMock    = "mock"
+)
+
+// SourceHeader names the header that says who answered a request of the
+// API, SourceBackend or SourceMock, when petmock proxies.
+const SourceHeader = "X-Petmock-Source"
+
+var (
+	sourceBackend = []string{SourceBackend}
+	sourceMock    = []string{SourceMock}
+)
+
+// proxying is what a server that proxies holds.
+type proxying struct {
+	backend *proxy.Backend
+	checker *answercheck.Checker
+	// key is Proxy.Key; schemes are the document's security schemes,
+	// whose credentials the client sent are not forwarded with a key.
+	key     string
+	schemes []*spec.Scheme
+}
+
+// newProxying returns what the server needs to proxy to cfg's backend, or
+// nil when it has none.
+func newProxying(c *spec.Contract, cfg Proxy) (*proxying, error) {
+	if cfg.URL == "" {
+		return nil, nil
+	}
+	backend, err := proxy.New(proxy.Config{URL: cfg.URL, Timeout: cfg.Timeout, MaxAnswerBytes: cfg.MaxAnswerBytes, Transport: cfg.Transport})
+	if err != nil {
+		return nil, err
+	}
+	// The backend is held to the interface, not to petmock's choices of
+	// headers, which no other deployment makes.
+	checker, err := answercheck.New(c, false)
+	if err != nil {
+		return nil, err
+	}
+	p := &proxying{backend: backend, checker: checker, key: cfg.Key}
+	if c.Doc.Components != nil {
+		for _, name := range slices.Sorted(maps.Keys(c.Doc.Components.SecuritySchemes)) {
+			if sc := c.Scheme(name); sc != nil {
+				p.schemes = append(p.schemes, sc)
+			}
+		}
+	}
+	return p, nil
+}
+
+// Backend returns the base URL of the backend petmock proxies to, or ""
+// when it answers every request itself.
+func (s *Server) Backend() string {
+	if s.proxy == nil {
+		return ""
+	}
+	return s.proxy.backend.URL()
+}
+
+// forward sends r, a request of op with its path parameters, to the
+// backend, and relays its answer. It reports whether it answered: when it
+// did not, the mock answers r, whose body it left to be read again.
+func (s *Server) forward(w http.ResponseWriter, r *http.Request, op *operation, params map[string]string, rec *recorder) (bool, error) {
+	start := time.Now()
+	body, e := readBody(r, s.maxBody)
+	if e != nil {
+		return true, e
+	}
+	if rec != nil {
+		rec.reqBody = body
+	}
+	// Should the mock answer after all, it reads the body again.
+	r.Body, r.ContentLength = http.NoBody, 0
+	if len(body) > 0 {
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	}
+	scheme, host := origin(r)
+	a, err := s.proxy.backend.Forward(proxy.Request{
+		In: r, Path: strings.TrimPrefix(r.URL.EscapedPath(), s.base), Body: body,
+		Proto: scheme, Host: host, Present: s.proxy.present(op.spec),
+	})
+	var pathErr *proxy.PathError
+	var unreachable *proxy.UnreachableError
+	switch {
+	case errors.As(err, &pathErr):
+		return true, badRequest("path", "%s holds a dot segment, which petmock does not forward", r.URL.EscapedPath())
+	case errors.As(err, &unreachable):
+		s.fellBack(rec, unreachable.Error())
+		return false, nil
+	case err != nil:
+		return true, NewError(http.StatusServiceUnavailable, "request", "cancelled by the client while the backend answered")
+	}
+	defer a.Close()
+	violations := s.proxy.checker.CheckOperation(op.spec, params, r, answercheck.Answer{Status: a.Status, Header: a.Header, Body: a.Body, Unread: !a.Whole})
+	if reason := notBuilt(op.spec, a.Status, violations); reason != "" {
+		s.fellBack(rec, reason)
+		return false, nil
+	}
+	s.proxy.backend.Rebase(a.Header, AbsoluteURL(r, s.base))
+	relayHeader(w.Header(), a.Header)
+	if rec != nil {
+		rec.source, rec.violations = SourceBackend, violations
+	}
+	relayErr := a.Relay(w)
+	if len(violations) > 0 {
+		s.recordViolations(r, op.spec.ID, body, a, w.Header(), violations, start)
+	}
+	if relayErr != nil && r.Context().Err() == nil {
+		// The backend broke off a body larger than was read, after its
+		// status went out: the connection is cut, so that the client
+		// does not take what came for the whole answer.
+		panic(http.ErrAbortHandler)
+	}
+	return true, nil
+}
+
+// fellBack notes why the mock answers in the backend's place, for the
+// journal and the log.
+func (s *Server) fellBack(rec *recorder, reason string) {
+	if rec != nil {
+		rec.source, rec.fallback = SourceMock, reason
+	}
+}
+
+// notBuilt says why an answer of the backend to op is one of an operation
+// it has not built, so that the mock answers in its place, or returns "":
+// a 501, or a 404 that is not the operation's documented 404, such as a
+// web framework's page for a path it has no route of. A 404 the operation
+// documents, with the body it documents, is the backend's to give.
+func notBuilt(op *spec.Operation, status int, violations []answercheck.Violation) string {
+	switch {
+	case status == http.StatusNotImplemented:
+		return "the backend answered 501: the mock answers what it has not built"
+	case status != http.StatusNotFound:
+		return ""
+	case !op.Documents(http.StatusNotFound):
+		return "the backend answered 404, which " + op.ID + " does not document: the mock answers what it has not built"
+	case len(violations) > 0:
+		return "the backend answered 404, but not the one " + op.ID + " documents (" + violations[0].Message + "): the mock answers what it has not built"
+	}
+	return ""
+}
+
+// petmockHeaders are the headers of an answer petmock keeps when it
+// relays the backend's: its CORS, for the browser talks to petmock, what
+// it applied of Prefer, and who answered. The others, such as the
+// deprecation headers petmock would have sent, are the backend's to give.
+var petmockHeaders = []string{"Vary", "Preference-Applied", SourceHeader}
+
+// relayHeader makes dst, the header of petmock's answer, the backend's
+// header from: all of it, but its CORS headers, where petmock's stand,
+// and its Vary, which is added to petmock's.
+func relayHeader(dst, from http.Header) {
+	for name := range dst {
+		if !strings.HasPrefix(name, "Access-Control-") && !slices.Contains(petmockHeaders, name) {
+			delete(dst, name)
+		}
+	}
+	for name, values := range from {
+		switch {
+		case strings.HasPrefix(name, "Access-Control-"):
+		case name == "Vary":
+			dst[name] = append(slices.Clip(dst[name]), values...)
+		default:
+			dst[name] = values
+		}
+	}
+	dst[SourceHeader] = sourceBackend
+}
+
+// present returns what puts the backend's key in a request to op, in
+// place of the client's credentials, or nil when the client's go as they
+// came.
+func (p *proxying) present(op *spec.Operation) func(*http.Request) {
+	if p.key == "" {
+		return nil
+	}
+	return func(out *http.Request) {
+		for _, sc := range p.schemes {
+			withdraw(out, sc)
+		}
+		for _, req := range op.Requirements {
+			if len(req) == 0 {
+				continue
+			}
+			for _, sc := range req {
+				sc.Present(out, p.key)
+			}
+			return
+		}
+	}
+}
+
+// withdraw takes the credential of a scheme out of a request.
+func withdraw(r *http.Request, sc *spec.Scheme) {
+	in, name, _ := sc.Credential("")
+	switch in {
+	case spec.InQuery:
+		q := r.URL.Query()
+		if q.Has(name) {
+			q.Del(name)
+			r.URL.RawQuery = q.Encode()
+		}
+	case spec.InCookie:
+		var kept []string
+		for _, c := range r.Cookies() {
+			if c.Name != name {
+				kept = append(kept, c.String())
+			}
+		}
+		r.Header.Del("Cookie")
+		if len(kept) > 0 {
+			r.Header.Set("Cookie", strings.Join(kept, "; "))
+		}
+	default:
+		r.Header.Del(name)
+	}
+}

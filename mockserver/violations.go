@@ -1,0 +1,78 @@
+package mockserver
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/petstore/contract/mockserver/proxy"
+	"github.com/petstore/contract/spec/answercheck"
+)
+
+// Defaults of the violations view's bounds.
+const (
+	DefaultMaxViolations     = 200
+	DefaultMaxViolationBytes = 16 << 20
+)
+
+// The violations view keeps the backend's answers that break the
+// document, each with its request and every rule it breaks, apart from
+// the journal, so that the requests of a busy app do not push them out of
+// sight. It is bounded as the journal is, in answers and in bytes, and
+// shows them as the journal does: without a key, nor, unless the
+// journalSecrets setting shows them, the app's secrets.
+
+// Violations returns up to limit of the last answers of the backend that
+// broke the document, newest first, each an Exchange with its
+// Violations; a limit of 0 or less returns all the view keeps. It is
+// empty unless petmock proxies (Config.Proxy).
+func (s *Server) Violations(limit int) []Exchange {
+	if limit <= 0 {
+		limit = s.violations.size()
+	}
+	var hide *secrets
+	if !s.settings.load().showSecrets {
+		hide = s.secrets
+	}
+	return s.violations.recent(limit, hide)
+}
+
+// ClearViolations empties the violations view.
+func (s *Server) ClearViolations() {
+	s.violations.clear()
+	s.events.publish(eventViolations)
+}
+
+// recordViolations keeps the exchange of a backend's answer a that broke
+// the document, and writes a line of the log for each rule it broke, the
+// keys hidden.
+func (s *Server) recordViolations(r *http.Request, op string, body []byte, a *proxy.Answer, header http.Header, violations []answercheck.Violation, start time.Time) {
+	s.violations.add(entry{
+		start:      start,
+		elapsed:    time.Since(start),
+		method:     r.Method,
+		path:       r.URL.Path,
+		query:      r.URL.RawQuery,
+		status:     a.Status,
+		reqHeader:  r.Header,
+		reqBody:    keepBody(body, s.bodyKept),
+		respHeader: header,
+		respBody:   keepBody(a.Body, s.bodyKept),
+		source:     SourceBackend,
+		violations: violations,
+	})
+	s.events.publish(eventViolations)
+	if s.log == nil || !s.log.Enabled(r.Context(), slog.LevelWarn) {
+		return
+	}
+	for _, v := range violations {
+		s.log.LogAttrs(r.Context(), slog.LevelWarn, "the backend's answer breaks the document",
+			slog.String("method", s.redact.text(r.Method)),
+			slog.String("path", s.redact.text(r.URL.Path)),
+			slog.String("operation", op),
+			slog.Int("status", a.Status),
+			slog.String("rule", v.Rule),
+			slog.String("message", s.redact.text(v.Message)),
+		)
+	}
+}
