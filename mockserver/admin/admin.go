@@ -50,6 +50,9 @@ type Control interface {
 
 	Journal(limit int) []mockserver.Exchange
 	ClearJournal()
+	Backend() string
+	Violations(limit int) []mockserver.Exchange
+	ClearViolations()
 	Settings() mockserver.SettingsView
 	ChangeSettings(changes map[string]any) error
 	Forced() []mockserver.ForcedAnswer
@@ -204,6 +207,8 @@ func (h *handler) routes() []route {
 		{"PUT /__petmock/fixture", h.loadFixture},
 		{"GET /__petmock/requests", h.journal},
 		{"DELETE /__petmock/requests", h.clearJournal},
+		{"GET /__petmock/violations", h.violations},
+		{"DELETE /__petmock/violations", h.clearViolations},
 		{"GET /__petmock/settings", h.settings},
 		{"PATCH /__petmock/settings", h.changeSettings},
 		{"GET /__petmock/forced", h.forced},

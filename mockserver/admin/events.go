@@ -18,6 +18,7 @@ import (
 //	event: store      the items of a resource changed
 //	event: settings   a setting changed
 //	event: forced     the answers forced from the admin API changed
+//	event: violations a backend's answer broke the document, or the view was emptied
 //
 // Events of one kind that come in a burst are sent once: a stream sends at
 // most one batch every eventGap. A comment line every heartbeat keeps
@@ -34,6 +35,7 @@ var eventNames = []struct {
 	{mockserver.ChangeForced, "forced"},
 	{mockserver.ChangeStore, "store"},
 	{mockserver.ChangeJournal, "journal"},
+	{mockserver.ChangeViolations, "violations"},
 }
 
 const (
