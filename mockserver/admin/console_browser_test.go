@@ -6,6 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -220,9 +223,11 @@ func TestConsoleLoadsWithoutErrors(t *testing.T) {
 				t.Error("without a key, the catalogue is shown or the key is not asked for")
 			}
 			c.unlock(t, key)
-			for i := range 5 {
+			for i := range 6 {
 				c.do(t, "pressing "+strconv.Itoa(i+1), chromedp.KeyEvent(strconv.Itoa(i+1)))
 			}
+			c.waitUntil(t, "the violations are shown by key 6", `!document.getElementById("violations").hidden && document.getElementById("viol-backend").textContent.includes("--proxy")`)
+			c.do(t, "pressing 5", chromedp.KeyEvent("5"))
 			c.waitUntil(t, "the operations are shown by key 5", `!document.getElementById("operations").hidden`)
 			c.waitUntil(t, "the journal and the settings are loaded",
 				`document.getElementById("log-total").textContent !== "" && document.getElementById("set-latency").value === "0s"`)
@@ -502,5 +507,48 @@ func TestConsoleShowsSecretsWhenAsked(t *testing.T) {
 	if j := c.ts.journal(t); j[0].Request.Header.Get("X-Auth-Token") != "app-token-4b1c" {
 		t.Errorf("with secrets shown, the journal's X-Auth-Token is %q", j[0].Request.Header.Get("X-Auth-Token"))
 	}
+	c.noErrors(t)
+}
+
+// TestConsoleShowsViolations: with a backend, the violations panel lists
+// its answers that broke the document, with the rule, the request and the
+// answer, keys hidden; the journal says who answered.
+func TestConsoleShowsViolations(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `[{"id":1,"name":"Rex","categoryId":"one"}]`)
+	}))
+	defer backend.Close()
+	c := openConsole(t, mockserver.Config{Proxy: mockserver.Proxy{URL: backend.URL + "/v1"}})
+	c.unlock(t, key)
+	// The backend's answer breaks the document: a plain client asks.
+	req, _ := http.NewRequest("GET", c.ts.URL+"/pets?limit=1", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	c.do(t, "opening the violations", chromedp.KeyEvent("6"))
+	c.waitUntil(t, "the answer is listed with its rule", `(() => {
+		const li = document.querySelector("#viol-list li");
+		return li && li.dataset.path === "/v1/pets" && li.dataset.rules === "response.body" && document.getElementById("count-violations").textContent === "1";
+	})()`)
+	if backendShown := eval[string](t, c.browser, `document.getElementById("viol-backend").textContent`); !strings.Contains(backendShown, backend.URL) {
+		t.Errorf("the panel says %q, not the backend's URL", backendShown)
+	}
+	c.do(t, "opening the answer", chromedp.Click(chromedp.CSS("#viol-list li .log-row")))
+	c.waitUntil(t, "the rule, the request and the answer are shown", `(() => {
+		const li = document.querySelector("#viol-list li");
+		return li.querySelector(".broken") && li.textContent.includes("listPets answered 200") &&
+			li.querySelector(".log-detail") && li.textContent.includes("[redacted]") && li.textContent.includes('"categoryId": "one"');
+	})()`)
+	c.do(t, "opening the journal", chromedp.KeyEvent("2"))
+	c.waitUntil(t, "the journal says the backend answered, breaking a rule", `(() => {
+		const li = document.querySelector("#log-list li");
+		return li && li.querySelector(".source.backend") && li.textContent.includes("1 broken");
+	})()`)
+	c.do(t, "clearing the violations", chromedp.KeyEvent("6"), chromedp.Click(chromedp.ID("viol-clear")))
+	c.waitUntil(t, "the list is empty", `document.querySelectorAll("#viol-list li").length === 0 && !document.getElementById("viol-empty").hidden`)
 	c.noErrors(t)
 }

@@ -22,6 +22,7 @@ func TestConsoleIsServed(t *testing.T) {
 		{"/__petmock/console/settings.js", "text/javascript; charset=utf-8", `export function wireSettings`},
 		{"/__petmock/console/scenarios.js", "text/javascript; charset=utf-8", `export function wireScenarios`},
 		{"/__petmock/console/operations.js", "text/javascript; charset=utf-8", `export function renderOperations`},
+		{"/__petmock/console/violations.js", "text/javascript; charset=utf-8", `export function wireViolations`},
 	} {
 		// No key: the page asks for one itself.
 		req, _ := http.NewRequest("GET", root+tt.path, nil)

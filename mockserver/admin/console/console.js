@@ -1,7 +1,7 @@
 // petmock console. Plain JavaScript modules, no build step, nothing from
 // elsewhere: this one wires the panels together, one module each
-// (catalogue.js, journal.js, settings.js, scenarios.js, operations.js), on
-// the plumbing they share (petmock.js).
+// (catalogue.js, journal.js, settings.js, scenarios.js, operations.js,
+// violations.js), on the plumbing they share (petmock.js).
 
 import { $, ADMIN, KEY, hooks, listen, loader, request, setLive, state, stopListening, toast } from "./petmock.js";
 import { clearCatalogue, loadCatalogue, setupCatalogue, wireCatalogue } from "./catalogue.js";
@@ -9,9 +9,10 @@ import { clearJournal, closeEntries, loadJournal, wireJournal } from "./journal.
 import { clearSettings, loadSettings, wireSettings } from "./settings.js";
 import { clearScenarios, loadForced, setupForceForm, wireScenarios } from "./scenarios.js";
 import { loadHealth, renderOperations, tick } from "./operations.js";
+import { clearViolations, loadViolations, wireViolations } from "./violations.js";
 
-// SECTIONS are the panels, in the order of the keys 1 to 5.
-const SECTIONS = ["catalogue", "journal", "settings", "scenarios", "operations"];
+// SECTIONS are the panels, in the order of the keys 1 to 6.
+const SECTIONS = ["catalogue", "journal", "settings", "scenarios", "operations", "violations"];
 
 // ---- Sections and the key.
 
@@ -79,6 +80,7 @@ function lock(why) {
   clearJournal();
   clearSettings();
   clearScenarios();
+  clearViolations();
   if (why) {
     $("key-error").textContent = why;
     $("key-error").hidden = false;
@@ -105,6 +107,9 @@ function onEvent(name) {
     case "forced":
       loadForced();
       break;
+    case "violations":
+      loadViolations();
+      break;
   }
 }
 
@@ -117,6 +122,7 @@ function loadEverything() {
   loadSettings();
   loadJournal();
   loadForced();
+  loadViolations();
   if (state.cat.resource) loadCatalogue();
 }
 
@@ -154,8 +160,9 @@ function wire() {
   wireJournal();
   wireSettings();
   wireScenarios();
+  wireViolations();
 
-  // Keys: 1 to 5 pick a section, / searches, Escape leaves a field or
+  // Keys: 1 to 6 pick a section, / searches, Escape leaves a field or
   // closes the journal's open entries.
   document.addEventListener("keydown", (e) => {
     const typing = e.target.closest && e.target.closest("input, textarea, select");

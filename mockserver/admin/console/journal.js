@@ -27,7 +27,7 @@ export function renderJournal() {
       onclick: () => toggleEntry(key) },
       el("time", { dateTime: x.time }, timeOfDay(x.time)),
       el("span", { class: "method " + x.method }, x.method),
-      el("span", { class: "path", title: target }, target),
+      el("span", { class: "path", title: target }, target, source(x)),
       el("span", { class: "status s" + String(x.status)[0] }, x.status),
       el("span", { class: "dur" + (x.durationMs >= 1000 ? " slow" : "") }, x.durationMs.toFixed(x.durationMs < 10 ? 1 : 0) + " ms"));
     const li = el("li", { dataset: { method: x.method, path: x.path, status: x.status, duration: x.durationMs } }, row);
@@ -41,6 +41,15 @@ export function renderJournal() {
   $("count-journal").textContent = String(state.log.entries.length);
 }
 
+// source marks an entry of a request petmock proxied: who answered, and
+// how many rules the backend's answer broke.
+function source(x) {
+  if (!x.source) return null;
+  const broken = (x.violations || []).length;
+  return el("span", { class: "source " + x.source, title: x.fallback || "" }, x.source,
+    broken ? el("span", { class: "badge bad" }, broken + " broken") : null);
+}
+
 // toggleEntry opens or closes an entry, and keeps the focus on it.
 function toggleEntry(key) {
   if (state.log.open.has(key)) state.log.open.delete(key);
@@ -51,14 +60,16 @@ function toggleEntry(key) {
   if (index >= 0 && $("log-list").children[index]) $("log-list").children[index].querySelector(".log-row").focus();
 }
 
-// entryDetail shows the request and the answer of an entry.
-function entryDetail(x) {
+// entryDetail shows the request and the answer of an entry; the
+// violations panel shows those of its answers so too.
+export function entryDetail(x) {
   const side = (title, m) => el("div", {},
     el("h3", {}, title),
     el("table", { class: "headers" }, el("tbody", {}, Object.entries(m.headers || {}).sort().map(([name, values]) =>
       el("tr", {}, el("td", {}, name), el("td", {}, values.join(", ")))))),
     m.body ? el("pre", { class: "body" }, pretty(m.body) + (m.truncated ? "\n… cut at 4 KiB" : "")) : el("p", { class: "muted small" }, "No body."));
-  return el("div", { class: "log-detail" }, side("Request", x.request), side("Response " + x.status, x.response));
+  const from = x.source ? " from the " + x.source + (x.fallback ? " (" + x.fallback + ")" : "") : "";
+  return el("div", { class: "log-detail" }, side("Request", x.request), side("Response " + x.status + from, x.response));
 }
 
 // pretty indents a JSON body; another is shown as it is.

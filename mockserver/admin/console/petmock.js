@@ -24,6 +24,7 @@ export const state = {
   dirty: new Set(), // settings fields the user is editing
   cat: { resource: "", filters: {}, q: "", order: "desc", limit: 20, url: "", stack: [], next: "" },
   log: { paused: false, open: new Set(), entries: [], filter: "" },
+  viol: { open: new Set(), entries: [], backend: "" },
   forced: [],
   stream: null,
   retry: 0,
