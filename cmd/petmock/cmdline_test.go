@@ -30,6 +30,7 @@ func TestCommandLineMistakeIsOneLine(t *testing.T) {
 		{[]string{"--api-kye", "k"}, "petmock: unknown flag --api-kye; did you mean --api-key?\n"},
 		{[]string{"--seed", "x"}, `petmock: --seed "x": parse error` + "\n"},
 		{[]string{"--addr"}, "petmock: flag --addr needs a value\n"},
+		{[]string{"--backend", "https://staging.example/v1"}, "petmock: unknown flag --backend; did you mean --proxy?\n"},
 		{[]string{"fixtures", "--cuont", "3"}, "petmock: unknown flag --cuont; did you mean --count?\n"},
 		{[]string{"fixtures", "--output", "x.json"}, "petmock: unknown flag --output; did you mean --out?\n"},
 		{[]string{"seed", "--url", "http://127.0.0.1:1/v1"}, "petmock: unknown flag --url; did you mean --base-url?\n"},

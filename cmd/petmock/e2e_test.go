@@ -26,6 +26,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(backendEnv) != "" {
+		os.Exit(serveTestBackend())
+	}
 	code := m.Run()
 	if builtDir != "" {
 		os.RemoveAll(builtDir)

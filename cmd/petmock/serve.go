@@ -19,6 +19,7 @@ import (
 
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
+	"github.com/petstore/contract/mockserver/proxy"
 	"github.com/petstore/contract/spec"
 )
 
@@ -46,6 +47,9 @@ type options struct {
 	secrets      string // of the journal: hidden or shown
 	maxPets      int
 	maxStoreMB   int64
+	proxy        string // the backend's base URL; "" mocks every answer
+	proxyKey     string // sent to the backend in place of the client's credentials; "" forwards them
+	proxyTimeout time.Duration
 	// given names the flags given on the command line or in the
 	// environment; nil when none was.
 	given map[string]bool
@@ -74,6 +78,7 @@ var serveAliases = map[string]string{
 	"key": "api-key", "token": "api-key",
 	"openapi": "spec", "document": "spec",
 	"count": "pets", "delay": "latency",
+	"backend": "proxy", "upstream": "proxy", "target": "proxy",
 }
 
 // parseOptions reads the flags in args over the environment over the
@@ -90,6 +95,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		maxPets:     mockserver.DefaultMaxItems,
 		maxStoreMB:  mockserver.DefaultMaxStoreBytes >> 20,
 	}
+	o.proxyTimeout = proxy.DefaultTimeout
 	fs := flag.NewFlagSet("petmock", flag.ContinueOnError)
 	fs.StringVar(&o.spec, "spec", "", "serve the OpenAPI document in this `file` instead of the built-in Petstore one")
 	fs.BoolVar(&o.strictDoc, "strict-document", false, "refuse a --spec document that does not hold as written, such as one with an example that does not match its schema or an empty title, rather than serve it with a warning for each")
@@ -148,6 +154,15 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 	fs.IntVar(&o.maxPets, "max-pets", o.maxPets, "most items each resource holds; past it a create is refused with 507")
 	fs.Int64Var(&o.maxStoreMB, "max-store-mb", o.maxStoreMB, "most MiB of JSON each resource holds; past it a create is refused with 507")
 	fs.StringVar(&o.logFormat, "log-format", o.logFormat, "request log format, text or json")
+	fs.Func("proxy", "forward the API's requests to the backend at this base `URL`, such as https://staging.example/v1, check its answers against the document, and answer from the mock where it cannot be reached or answers 501, or a 404 not its own", func(v string) error {
+		if _, err := proxy.ParseURL(v); err != nil {
+			return err
+		}
+		o.proxy = v
+		return nil
+	})
+	fs.StringVar(&o.proxyKey, "proxy-key", "", "send this `key` to the --proxy backend, as the document's security scheme asks, in place of the client's credentials (default: the client's go as they came)")
+	fs.DurationVar(&o.proxyTimeout, "proxy-timeout", o.proxyTimeout, "give up on the --proxy backend after this long, and answer from the mock")
 
 	var envErr error
 	var envKeys []string
@@ -202,6 +217,12 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return o, usagef("--max-store-mb %d: must be from 1 to %d", o.maxStoreMB, 1<<30)
 	case o.fixtures == "" && o.pets > o.maxPets:
 		return o, usagef("--pets %d: more than --max-pets %d", o.pets, o.maxPets)
+	case o.proxyKey != "" && o.proxy == "":
+		return o, usagef("--proxy-key: there is no --proxy backend to send it to")
+	case strings.ContainsAny(o.proxyKey, " \t\r\n"):
+		return o, usagef("--proxy-key: must contain no white space")
+	case o.proxyTimeout <= 0:
+		return o, usagef("--proxy-timeout %s: must be positive", o.proxyTimeout)
 	}
 	return o, nil
 }
@@ -258,6 +279,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ShowSecrets:   o.secrets == mockserver.SecretsShown,
 		MaxItems:      o.maxPets,
 		MaxStoreBytes: o.maxStoreMB << 20,
+		Proxy:         mockserver.Proxy{URL: o.proxy, Key: o.proxyKey, Timeout: o.proxyTimeout},
 	}
 	if o.journal == 0 {
 		cfg.JournalSize = -1
@@ -306,7 +328,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	hs := newHTTPServer(handler, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
 	hs.RegisterOnShutdown(srv.Close) // the console's event streams would hold a shutdown up
-	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, contract.ConvertedFrom, o.apiKeys, o.adminKey))
+	if o.proxy != "" {
+		credentials := "the client's credentials as they came"
+		if o.proxyKey != "" {
+			credentials = "the --proxy-key"
+		}
+		logger.Info("proxying: the backend answers, the mock where it cannot", "backend", srv.Backend(), "sends", credentials, "timeout", o.proxyTimeout)
+	}
+	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, contract.ConvertedFrom, o.apiKeys, o.adminKey)+proxyNote(srv.Backend()))
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(wireListener(ln, defaultBounds)) }()
@@ -502,6 +531,15 @@ func controlHosts(o options) []string {
 		hosts = append(hosts, host)
 	}
 	return hosts
+}
+
+// proxyNote is what the start line says of a backend petmock proxies to:
+// nothing when there is none.
+func proxyNote(backend string) string {
+	if backend == "" {
+		return ""
+	}
+	return "; proxying to " + backend + ", checking its answers against the document"
 }
 
 // startLine is the one line petmock prints when it is ready: where it

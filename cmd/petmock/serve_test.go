@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/proxy"
 )
 
 func env(vars ...string) func(string) string {
@@ -40,6 +41,7 @@ func TestParseOptions(t *testing.T) {
 		maxPets:     mockserver.DefaultMaxItems,
 		maxStoreMB:  mockserver.DefaultMaxStoreBytes >> 20,
 	}
+	defaults.proxyTimeout = proxy.DefaultTimeout
 	with := func(edit func(*options)) options {
 		o := defaults
 		edit(&o)
@@ -59,13 +61,16 @@ func TestParseOptions(t *testing.T) {
 			"--now", "2031-01-01", "--journal", "5", "--max-pets", "9", "--max-store-mb", "3", "--log-format", "json",
 			"--on-save-error", "serve", "--admin-key", "k", "--admin-origin", "http://localhost:5173", "--admin-origin", "*",
 			"--allow-host", "petmock.test", "--allow-host", "*", "--journal-secrets", "shown",
+			"--proxy", "https://staging.example/v1", "--proxy-key", "staging-key", "--proxy-timeout", "3s",
 		}, env(), options{
 			spec: "evolved.yaml", addr: ":0", apiKeys: []string{"a", "b"}, seed: 7, pets: 0, fixtures: "f.json", state: "s.json",
 			saveInterval: time.Minute, onSaveError: keepServing, latency: mockserver.Latency{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond},
 			failRate: 0.5, now: now, journal: 5, maxPets: 9, maxStoreMB: 3, logFormat: "json",
 			secrets: mockserver.SecretsShown, adminKey: "k", adminOrigins: []string{"http://localhost:5173", "*"}, allowHosts: []string{"petmock.test", "*"},
+			proxy: "https://staging.example/v1", proxyKey: "staging-key", proxyTimeout: 3 * time.Second,
 			given: given("spec", "addr", "api-key", "seed", "pets", "fixtures", "state", "save-interval", "latency", "fail-rate",
-				"now", "journal", "max-pets", "max-store-mb", "log-format", "on-save-error", "admin-key", "admin-origin", "allow-host", "journal-secrets"),
+				"now", "journal", "max-pets", "max-store-mb", "log-format", "on-save-error", "admin-key", "admin-origin", "allow-host", "journal-secrets",
+				"proxy", "proxy-key", "proxy-timeout"),
 		}},
 		{"environment", nil, env("PETMOCK_ADDR", ":9", "PETMOCK_API_KEYS", "x, y", "PETMOCK_SEED", "3", "PETMOCK_PETS", "5",
 			"PETMOCK_LOG_FORMAT", "json", "PETMOCK_SPEC", "other.yaml", "PETMOCK_NOW", "2031-01-01", "PETMOCK_LATENCY", "5ms"),
@@ -79,6 +84,11 @@ func TestParseOptions(t *testing.T) {
 			with(func(o *options) {
 				o.adminKey, o.adminOrigins, o.allowHosts = "ak", []string{"http://a.test", "https://b.test:8443"}, []string{"petmock.test", "box.lan"}
 				o.given = given("admin-key", "admin-origin", "allow-host")
+			})},
+		{"proxy in the environment", nil, env("PETMOCK_PROXY", "http://127.0.0.1:8080/api/v1", "PETMOCK_PROXY_KEY", "sk", "PETMOCK_PROXY_TIMEOUT", "2s"),
+			with(func(o *options) {
+				o.proxy, o.proxyKey, o.proxyTimeout = "http://127.0.0.1:8080/api/v1", "sk", 2*time.Second
+				o.given = given("proxy", "proxy-key", "proxy-timeout")
 			})},
 		{"flags over environment", []string{"--seed", "4", "--api-key", "f", "--spec", "flag.yaml"}, env("PETMOCK_SEED", "3", "PETMOCK_API_KEYS", "e", "PETMOCK_SPEC", "env.yaml"),
 			with(func(o *options) {
@@ -131,6 +141,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--spec", "/does/not/exist.yaml"}, env(), "--spec: open /does/not/exist.yaml"},
 		{[]string{"--spec", writeFile(t, "report.yaml", unservable), "--strict-document"}, env(), "paths./report.get.responses.200: no value made from the schema matches it"},
 		{nil, env("PETMOCK_SPEC", writeFile(t, "broken.yaml", "openapi: 3.0.3\ninfo: {}\n")), "--spec: "},
+		{[]string{"--proxy", "staging.example/v1"}, env(), `want the backend's base URL, http or https`},
+		{nil, env("PETMOCK_PROXY", "https://user:secret@staging.example/v1"), `no credentials in the URL`},
+		{[]string{"--proxy-key", "k"}, env(), "--proxy-key: there is no --proxy backend to send it to"},
+		{[]string{"--proxy", "http://127.0.0.1:9/v1", "--proxy-timeout", "0s"}, env(), "--proxy-timeout 0s: must be positive"},
 	}
 	for _, tt := range tests {
 		err := run(context.Background(), append(tt.args, "--addr", "127.0.0.1:0"), tt.env, io.Discard, io.Discard)
