@@ -6,7 +6,8 @@
 // It builds petmock and the conformance CLI, installs the wrk load
 // generator if it is missing (with apt-get), and compares petmock with a
 // static Go handler that writes the same bytes, in the same run, with the
-// same load. It prints requests/s, p50 and p99 latency and the ratio for
+// same load, and a backend behind petmock --proxy with the same backend
+// called directly. It prints requests/s, p50 and p99 latency and the ratio for
 // each target, and exits 1 if one is missed. Ratios measured in one run
 // repeat across machines far better than absolute figures do.
 package main

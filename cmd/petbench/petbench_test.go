@@ -212,3 +212,29 @@ func TestParseOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestProxyGoals: the proxy's targets judge its requests/s against the
+// direct call's, and its p99, and say what the proxy adds at the median.
+func TestProxyGoals(t *testing.T) {
+	direct := load{rps: 10000, p50: time.Millisecond, p99: 2 * time.Millisecond}
+	for _, tt := range []struct {
+		proxied   load
+		rate, p99 string
+		added     string
+	}{
+		{load{rps: 4000, p50: 1500 * time.Microsecond, p99: 4 * time.Millisecond}, "met", "met", "+500µs"},
+		{load{rps: 2000, p50: 3 * time.Millisecond, p99: 12 * time.Millisecond}, "MISSED", "MISSED", "+2ms"},
+	} {
+		rs := judgeProxy("GET /v1/pets", tt.proxied, direct)
+		var buf bytes.Buffer
+		printTable(&buf, rs)
+		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+		row := func(i int) string { return strings.Join(strings.Fields(lines[i]), " ") }
+		if len(lines) != 3 || !strings.HasSuffix(row(1), ">= 30% "+tt.rate) || !strings.HasSuffix(row(2), "p99 <= 5x "+tt.p99) {
+			t.Errorf("%+v against %+v:\n%s\nwant requests/s %s and p99 %s", tt.proxied, direct, buf.String(), tt.rate, tt.p99)
+		}
+		if !strings.Contains(lines[2], "("+tt.added+")") {
+			t.Errorf("the latency row %q does not say the proxy adds %s at the median", lines[2], tt.added)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	var results []result
-	for _, step := range []func(context.Context) ([]result, error){b.throughput, b.storeSize, b.startups, b.conformanceRun} {
+	for _, step := range []func(context.Context) ([]result, error){b.throughput, b.proxyCost, b.storeSize, b.startups, b.conformanceRun} {
 		rs, err := step(ctx)
 		if err != nil {
 			return err
