@@ -143,3 +143,24 @@ func BenchmarkServeListPetsJournal(b *testing.B) {
 	}
 	benchRequest(b, s, get("/v1/pets?limit=20"), 200)
 }
+
+// BenchmarkProxyListPets serves listPets through the proxy: the backend,
+// another Server, answers over a loopback connection, and its answer is
+// checked and relayed. It counts the backend's work too.
+func BenchmarkProxyListPets(b *testing.B) {
+	backend, err := New(Config{JournalSize: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs := httptest.NewServer(backend)
+	defer hs.Close()
+	s, err := New(Config{Proxy: Proxy{URL: hs.URL + "/v1"}, JournalSize: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRequest(b, s, func() *http.Request {
+		r := httptest.NewRequest("GET", "http://petmock/v1/pets?limit=20", nil)
+		r.Header.Set("Authorization", "Bearer "+DefaultAPIKey)
+		return r
+	}, http.StatusOK)
+}
