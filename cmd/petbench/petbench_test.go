@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -213,28 +214,61 @@ func TestParseOptions(t *testing.T) {
 	}
 }
 
-// TestProxyGoals: the proxy's targets judge its requests/s against the
-// direct call's, and its p99, and say what the proxy adds at the median.
+// TestProxyGoals: the proxy's targets judge petmock --proxy against the
+// reverse proxy, and say what each costs over a direct call.
 func TestProxyGoals(t *testing.T) {
-	direct := load{rps: 10000, p50: time.Millisecond, p99: 2 * time.Millisecond}
+	direct := load{rps: 20000, p50: 500 * time.Microsecond, p99: 2 * time.Millisecond}
+	rev := load{rps: 10000, p50: time.Millisecond, p99: 4 * time.Millisecond}
 	for _, tt := range []struct {
 		proxied   load
 		rate, p99 string
-		added     string
 	}{
-		{load{rps: 4000, p50: 1500 * time.Microsecond, p99: 4 * time.Millisecond}, "met", "met", "+500µs"},
-		{load{rps: 2000, p50: 3 * time.Millisecond, p99: 12 * time.Millisecond}, "MISSED", "MISSED", "+2ms"},
+		{load{rps: 6000, p50: 1500 * time.Microsecond, p99: 12 * time.Millisecond}, "met", "met"},
+		{load{rps: 5900, p50: 3 * time.Millisecond, p99: 13 * time.Millisecond}, "MISSED", "MISSED"},
 	} {
-		rs := judgeProxy("GET /v1/pets", tt.proxied, direct)
 		var buf bytes.Buffer
-		printTable(&buf, rs)
+		printTable(&buf, judgeProxy("GET /v1/pets", direct, rev, tt.proxied))
 		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 		row := func(i int) string { return strings.Join(strings.Fields(lines[i]), " ") }
-		if len(lines) != 3 || !strings.HasSuffix(row(1), ">= 30% "+tt.rate) || !strings.HasSuffix(row(2), "p99 <= 5x "+tt.p99) {
-			t.Errorf("%+v against %+v:\n%s\nwant requests/s %s and p99 %s", tt.proxied, direct, buf.String(), tt.rate, tt.p99)
+		if len(lines) != 3 || !strings.HasSuffix(row(1), ">= 60% "+tt.rate) || !strings.HasSuffix(row(2), "p99 <= 3x "+tt.p99) {
+			t.Errorf("%+v against %+v:\n%s\nwant requests/s %s and p99 %s", tt.proxied, rev, buf.String(), tt.rate, tt.p99)
 		}
-		if !strings.Contains(lines[2], "("+tt.added+")") {
-			t.Errorf("the latency row %q does not say the proxy adds %s at the median", lines[2], tt.added)
+		if !strings.Contains(row(1), "(direct 20000: ") {
+			t.Errorf("the requests/s row %q does not say what the direct call did", row(1))
 		}
+	}
+	one := load{rps: 5000, p50: 100 * time.Microsecond}
+	revOne := load{rps: 2500, p50: 300 * time.Microsecond}
+	for _, tt := range []struct {
+		p50  time.Duration
+		want bool
+	}{{500 * time.Microsecond, true}, {501 * time.Microsecond, false}} {
+		r := judgeProxyAdded("GET /v1/pets", one, revOne, load{p50: tt.p50})
+		if r.met() != tt.want || r.goal.String() != "added p50 <= 2x" || !strings.Contains(r.measured, "reverse proxy +200µs") {
+			t.Errorf("one client, p50 %s against a reverse proxy's %s: met %v (%s: %s), want %v", tt.p50, revOne.p50, r.met(), r.goal, r.measured, tt.want)
+		}
+	}
+}
+
+// TestReverseHandlerForwards checks that the proxy's baseline forwards a
+// request below the backend's path and copies the answer back.
+func TestReverseHandlerForwards(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Path", r.URL.Path+"?"+r.URL.RawQuery)
+		w.WriteHeader(201)
+		io.WriteString(w, "from the backend")
+	}))
+	defer backend.Close()
+	u, _ := url.Parse(backend.URL + "/v1")
+	rp := httptest.NewServer(reverseHandler(u))
+	defer rp.Close()
+	resp, err := http.Get(rp.URL + "/v1/pets?limit=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 201 || string(body) != "from the backend" || resp.Header.Get("X-Path") != "/v1/pets?limit=2" {
+		t.Errorf("through the reverse proxy: %d %q, the backend saw %q", resp.StatusCode, body, resp.Header.Get("X-Path"))
 	}
 }

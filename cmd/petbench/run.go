@@ -20,11 +20,16 @@ type bench struct {
 	log     func(string, ...any)
 }
 
-// run measures every target, or serves the baseline when args name the
-// hidden static subcommand, as petbench does for itself.
+// run measures every target, or serves a baseline when args name a
+// hidden subcommand, static or reverse, as petbench does for itself.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == staticCommand {
-		return serveStatic(ctx, args[1:], stdout)
+	if len(args) > 0 {
+		switch args[0] {
+		case staticCommand:
+			return serveStatic(ctx, args[1:], stdout)
+		case reverseCommand:
+			return serveReverse(ctx, args[1:], stdout)
+		}
 	}
 	o, err := parseOptions(args, stderr)
 	if err != nil {

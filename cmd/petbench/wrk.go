@@ -83,9 +83,14 @@ func runWrk(ctx context.Context, wrk string, s wrkSettings, url, apiKey, body, s
 // best runs a load o.rounds times and keeps the run with the most
 // requests/s.
 func (b *bench) best(ctx context.Context, url, body string) (load, error) {
+	return b.bestOf(ctx, b.o.wrk, url, body)
+}
+
+// bestOf is best with other settings of wrk.
+func (b *bench) bestOf(ctx context.Context, s wrkSettings, url, body string) (load, error) {
 	var top load
 	for range b.o.rounds {
-		l, err := runWrk(ctx, b.wrk, b.o.wrk, url, mockserver.DefaultAPIKey, body, b.scratch)
+		l, err := runWrk(ctx, b.wrk, s, url, mockserver.DefaultAPIKey, body, b.scratch)
 		if err != nil {
 			return load{}, err
 		}
