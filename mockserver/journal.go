@@ -67,6 +67,10 @@ type entry struct {
 	reqBody    []byte // at most redactor.keptBytes(journalBodyBytes)
 	respHeader http.Header
 	respBody   []byte // likewise
+	// respCut says that respBody is cut short although it is shorter than
+	// what the journal keeps, as of a backend's answer larger than the
+	// proxy read.
+	respCut bool
 	// Of a request petmock proxied: who answered, why the mock did, and
 	// what the backend's answer broke.
 	source     string
@@ -104,7 +108,7 @@ func (e *entry) exchange(r *redactor, s *secrets) Exchange {
 		Status:     e.status,
 		DurationMS: float64(e.elapsed.Microseconds()) / 1000,
 		Request:    Message{Header: r.header(reqHeader), Body: reqText, Truncated: reqCut},
-		Response:   Message{Header: r.header(respHeader), Body: respText, Truncated: respCut},
+		Response:   Message{Header: r.header(respHeader), Body: respText, Truncated: respCut || e.respCut},
 		Source:     e.source,
 		Fallback:   r.text(e.fallback),
 		Violations: violations,

@@ -49,9 +49,6 @@ type Proxy struct {
 	// checked; the rest of a larger body is relayed unchecked. Zero means
 	// proxy.DefaultMaxAnswerBytes.
 	MaxAnswerBytes int64
-	// Transport sends the requests to the backend. Nil means the proxy's
-	// own.
-	Transport http.RoundTripper
 	// MaxViolations is how many answers that break the document the
 	// violations view keeps, and MaxViolationBytes how many bytes of their
 	// headers and bodies: past either, it drops its oldest. Zero means
@@ -91,7 +88,7 @@ func newProxying(c *spec.Contract, cfg Proxy) (*proxying, error) {
 	if cfg.URL == "" {
 		return nil, nil
 	}
-	backend, err := proxy.New(proxy.Config{URL: cfg.URL, Timeout: cfg.Timeout, MaxAnswerBytes: cfg.MaxAnswerBytes, Transport: cfg.Transport})
+	backend, err := proxy.New(proxy.Config{URL: cfg.URL, Timeout: cfg.Timeout, MaxAnswerBytes: cfg.MaxAnswerBytes})
 	if err != nil {
 		return nil, err
 	}

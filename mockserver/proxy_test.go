@@ -543,3 +543,33 @@ func TestProxyWithoutJournalOrLog(t *testing.T) {
 		t.Errorf("violations = %+v, want the answer of 418", p.Violations(0))
 	}
 }
+
+// TestProxyBoundsWhatItReads: of an answer larger than the proxy reads,
+// the status and the headers are checked, and the body is relayed whole,
+// unchecked; the violations keep only its start.
+func TestProxyBoundsWhatItReads(t *testing.T) {
+	large := `[{"name":"` + strings.Repeat("x", 20_000) + `"}]`
+	for _, tc := range []struct {
+		status int
+		rules  []string
+	}{
+		{200, nil},
+		{418, []string{answercheck.RuleStatus}},
+	} {
+		p := newProxied(t, answerWith(tc.status, large), mockserver.Config{Proxy: mockserver.Proxy{MaxAnswerBytes: 1000}})
+		got := p.do(t, "GET", "/pets", "")
+		if got.StatusCode != tc.status || string(got.body) != large || got.Header.Get(mockserver.SourceHeader) != mockserver.SourceBackend {
+			t.Errorf("an answer of %d bytes, %d: %d, %d bytes from %q; want it relayed whole", len(large), tc.status, got.StatusCode, len(got.body), got.Header.Get(mockserver.SourceHeader))
+		}
+		var rules []string
+		for _, x := range p.Violations(0) {
+			rules = append(rules, violationRules(x)...)
+			if len(x.Response.Body) > 5000 || !x.Response.Truncated {
+				t.Errorf("the violation keeps %d bytes of the body, truncated %v", len(x.Response.Body), x.Response.Truncated)
+			}
+		}
+		if !slices.Equal(rules, tc.rules) {
+			t.Errorf("%d: broke %v, want %v: the body, unread, is not checked", tc.status, rules, tc.rules)
+		}
+	}
+}

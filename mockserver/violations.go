@@ -58,6 +58,7 @@ func (s *Server) recordViolations(r *http.Request, op string, body []byte, a *pr
 		reqBody:    keepBody(body, s.bodyKept),
 		respHeader: header,
 		respBody:   keepBody(a.Body, s.bodyKept),
+		respCut:    !a.Whole,
 		source:     SourceBackend,
 		violations: violations,
 	})

@@ -51,10 +51,6 @@ type Config struct {
 	// MaxAnswerBytes bounds the part of an answer's body read, and held
 	// in memory, for checking. Zero means DefaultMaxAnswerBytes.
 	MaxAnswerBytes int64
-	// Transport sends the requests to the backend. Nil means one of the
-	// Backend's own, with the proxy of the environment (HTTPS_PROXY) and
-	// connections kept open for the next requests.
-	Transport http.RoundTripper
 }
 
 // Backend is the deployment petmock forwards requests to. It is safe for
@@ -83,12 +79,8 @@ func New(cfg Config) (*Backend, error) {
 	if b.max <= 0 {
 		b.max = DefaultMaxAnswerBytes
 	}
-	transport := cfg.Transport
-	if transport == nil {
-		transport = newTransport()
-	}
 	b.client = &http.Client{
-		Transport: transport,
+		Transport: newTransport(),
 		// A redirect is relayed to the client, never followed: petmock
 		// sends nothing to any place but the backend's base URL.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
@@ -121,8 +113,9 @@ func ParseURL(raw string) (*url.URL, error) {
 func (b *Backend) URL() string { return b.base.String() }
 
 // newTransport returns the transport of a Backend: http.DefaultTransport's
-// settings, with a shorter dial, and as many idle connections to the
-// backend kept as a busy app keeps open to petmock.
+// settings, the proxy of the environment (HTTPS_PROXY) included, with a
+// shorter dial, and as many idle connections to the backend kept as a
+// busy app keeps open to petmock.
 func newTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DialContext = (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext
