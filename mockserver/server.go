@@ -22,6 +22,11 @@
 // journal (Journal, ClearJournal), and a Subscription to what changes.
 // Package mockserver/admin serves them as the admin API, whose requests an
 // Edge checks as the API's are.
+//
+// With Config.Proxy, a Server stands in front of a backend instead: the
+// API's requests go to it, and its answers are checked against the
+// document before they are relayed, the mock answering only what the
+// backend cannot (proxy.go).
 package mockserver
 
 import (
