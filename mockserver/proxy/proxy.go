@@ -144,6 +144,11 @@ func (e *UnreachableError) Error() string {
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
 
+var (
+	_ error = (*UnreachableError)(nil)
+	_ error = (*PathError)(nil)
+)
+
 // describe words the error of a request the backend did not answer,
 // without the request's URL, which the message gives once.
 func describe(err error) string {
