@@ -1,13 +1,8 @@
 package conformance
 
 import (
-	"encoding/json"
 	"fmt"
-	"mime"
 	"net/http"
-	"strconv"
-
-	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/answercheck"
@@ -16,13 +11,12 @@ import (
 // AnswerJudge judges one answer at a time against a contract, by the
 // rules the suite's client holds every answer to: its status is one the
 // operation documents, its headers, Content-Type and body match the
-// document, and an error is an Error body whose status is the HTTP status.
+// document, and an error's code, message and status, where the body its
+// document describes has them, are not empty and the HTTP status.
 // A server's own tests can judge each answer they get with it, as
 // mockserver's do. It is safe for concurrent use.
 type AnswerJudge struct {
 	checker *answercheck.Checker
-	// errorSchema is the document's Error schema, nil if it has none.
-	errorSchema *openapi3.Schema
 }
 
 // NewAnswerJudge returns an AnswerJudge of the document of c, or of
@@ -41,13 +35,7 @@ func NewAnswerJudge(c *spec.Contract, strict bool) (*AnswerJudge, error) {
 	if err != nil {
 		return nil, fmt.Errorf("document: %w", err)
 	}
-	j := &AnswerJudge{checker: checker}
-	if c.Doc.Components != nil {
-		if ref := c.Doc.Components.Schemas["Error"]; ref != nil {
-			j.errorSchema = ref.Value
-		}
-	}
-	return j, nil
+	return &AnswerJudge{checker: checker}, nil
 }
 
 // Judge judges the answer to req: its status, header and body. It returns
@@ -70,30 +58,20 @@ func (j *AnswerJudge) Judge(req *http.Request, status int, header http.Header, b
 	return breaks(x, ruleContract, violations[0].Message)
 }
 
-// JudgeError judges an error that the document does not describe, such
-// as an outage a test asked for, or an answer of an API the server has
-// beside the document's: it must be an Error body, served as
-// application/json, that matches the document's Error schema and whose
-// status is the HTTP status. It returns nil, or a *Broken of rule
-// errors.shape.
+// JudgeError judges an error that the document does not describe for
+// its operation, such as an outage a test asked for, or an answer of a
+// request of no operation: it must be the error body the document gives
+// such an error, the operation's default or the document's own error
+// body, served as JSON, matching its schema, and of the shape the rule
+// errors.shape asks where that body has a code, message or status; where
+// the document describes no error body, any body passes. It returns nil,
+// or a *Broken of rule errors.shape.
 func (j *AnswerJudge) JudgeError(req *http.Request, status int, header http.Header, body []byte) error {
-	x := answered(req, status, header, body)
-	if mediaType, _, err := mime.ParseMediaType(header.Get("Content-Type")); err != nil || mediaType != "application/json" {
-		return breaks(x, ruleErrorShape, "Content-Type is "+strconv.Quote(header.Get("Content-Type"))+", want application/json")
+	violations := j.checker.CheckError(req, answercheck.Answer{Status: status, Header: header, Body: body})
+	if len(violations) == 0 {
+		return nil
 	}
-	if j.errorSchema != nil {
-		var v any
-		if err := json.Unmarshal(body, &v); err != nil {
-			return breaks(x, ruleErrorShape, "the body is not JSON: "+err.Error())
-		}
-		if err := j.errorSchema.VisitJSON(v); err != nil {
-			return breaks(x, ruleErrorShape, "the body is not an Error: "+answercheck.DescribeSchemaError(err))
-		}
-	}
-	if problem := answercheck.ErrorProblem(status, body); problem != "" {
-		return breaks(x, ruleErrorShape, problem)
-	}
-	return nil
+	return breaks(answered(req, status, header, body), ruleErrorShape, violations[0].Message)
 }
 
 // answered returns the exchange of an answer judged on its own. The key

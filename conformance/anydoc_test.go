@@ -1,10 +1,14 @@
 package conformance
 
 import (
+	"errors"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
+	ct "github.com/petstore/contract/conformance/conformancetest"
 	"github.com/petstore/contract/spec"
 )
 
@@ -99,4 +103,57 @@ func TestOperationsThatCannotAllBeExercised(t *testing.T) {
 	}
 	wantSkipped(t, "submitForm", h.served(c.Operation("submitForm")), "submitForm takes its body as application/x-www-form-urlencoded, and the suite makes JSON bodies only")
 	wantSkipped(t, "batch", h.checkValidRequest(ctx, c.Operation("batch")), "batch takes a JSON array as its body, and the suite makes object bodies only")
+}
+
+// TestErrorsThatBreakTheirDocumentFail: the errors of a server of another
+// document are held to the body that document describes: petmock of
+// numbered widgets, whose Error is an integer code and a message, fails
+// where its errors send the Petstore's string code instead, and where
+// their message is empty.
+func TestErrorsThatBreakTheirDocumentFail(t *testing.T) {
+	t.Parallel()
+	path := ct.WriteDocument(t, ct.NumberedWidgets)
+	c := readFile(t, path)
+	for _, tc := range []struct {
+		name   string
+		edit   func(e map[string]any, status int)
+		rule   string
+		member string // the member the verdict names
+	}{
+		{"a string code", func(e map[string]any, status int) { e["code"] = "E" + strconv.Itoa(status) }, "contract.response", "code"},
+		{"an empty message", func(e map[string]any, _ int) { e["message"] = "" }, "errors.shape", "message"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			broken := ct.Intercept(ct.PetmockOf(t, path), func(_ *http.Request, rec *httptest.ResponseRecorder) {
+				if rec.Code >= 400 {
+					ct.EditJSON(rec, func(v any) any {
+						if e, ok := v.(map[string]any); ok {
+							tc.edit(e, rec.Code)
+						}
+						return v
+					})
+				}
+			})
+			h := judgeOver(t, broken, Config{Contract: c})
+			ctx := checkContext(t)
+			failed := 0
+			for _, chk := range genericChecks(h.contract, h.cfg.APIKey) {
+				err := chk.run(h, ctx)
+				var b *Broken
+				switch {
+				case err == nil:
+				case !errors.As(err, &b):
+					t.Errorf("%s: %v, want a pass or a *Broken", chk.name, err)
+				case b.Rule != tc.rule || !strings.Contains(b.Detail, tc.member):
+					t.Errorf("%s: broke %s: %s; want %s naming %s", chk.name, b.Rule, b.Detail, tc.rule, tc.member)
+				default:
+					failed++
+				}
+			}
+			if failed == 0 {
+				t.Errorf("no check failed, want those that meet an error to break %s", tc.rule)
+			}
+		})
+	}
 }

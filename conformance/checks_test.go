@@ -276,11 +276,13 @@ func noKey(tb testing.TB, what string, err error) {
 }
 
 // TestPetmockPassesEveryCheck: petmock passes every check of a run,
-// strict or not, of its own document, of the evolved ones and of one
-// without the Petstore's operations, with no check skipped.
+// strict or not, of its own document, of the evolved ones and of two
+// without the Petstore's operations, one of whose errors are numbered, with
+// no check skipped.
 func TestPetmockPassesEveryCheck(t *testing.T) {
 	t.Parallel()
 	widgets := conformancetest.WriteDocument(t, conformancetest.Widgets)
+	numbered := conformancetest.WriteDocument(t, conformancetest.NumberedWidgets)
 	for _, doc := range []struct {
 		name, path string
 		least      int // checks a run makes, at least
@@ -289,6 +291,7 @@ func TestPetmockPassesEveryCheck(t *testing.T) {
 		{conformancetest.EvolvedField, conformancetest.Testdata(t, conformancetest.EvolvedField), 50},
 		{conformancetest.EvolvedOps, conformancetest.Testdata(t, conformancetest.EvolvedOps), 50},
 		{"widgets", widgets, 15},
+		{"widgets of numbered errors", numbered, 15},
 	} {
 		for _, strict := range []bool{false, true} {
 			name := doc.name

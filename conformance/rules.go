@@ -16,7 +16,7 @@ var (
 	ruleTransport      = rule{"transport", "every request gets a complete HTTP answer within the timeout, with a body of at most " + strconv.Itoa(MaxBodyBytes>>20) + " MiB and " + strconv.Itoa(MaxBodyValues) + " JSON values"}
 	ruleRedirect       = rule{"redirect", "no answer is a redirect: the interface documents none, so the suite follows none, and sends the API key to the base URL's host only"}
 	ruleContract       = rule{"contract.response", "every answer is one the document describes for the operation: a documented status, Content-Type application/json and a body that matches the schema"}
-	ruleErrorShape     = rule{"errors.shape", "every error is an Error body whose code and message are non-empty strings and whose status equals the HTTP status (interface §7)"}
+	ruleErrorShape     = rule{"errors.shape", "every error is the body its document describes for its status; where that body has them, its code and message are non-empty strings and its status equals the HTTP status (interface §7)"}
 	ruleAuth           = rule{"auth.required", "a request without a valid bearer key gets 401 with an Error body (interface §5)"}
 	ruleUniqueIDs      = rule{"list.unique-ids", "the ids in a list are unique (interface §2: id is a unique identifier)"}
 	ruleLimitDefault   = rule{"limit.default", "without limit, listPets returns at most the default number of pets, and exactly that many when more exist (interface §4.1, §8)"}

@@ -3,6 +3,7 @@ package conformancetest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -65,6 +66,19 @@ components:
       required: [code, message, status]
       properties: {code: {type: string}, message: {type: string}, status: {type: integer}}
 `
+
+// NumberedWidgets is Widgets whose errors are numbered, as many APIs'
+// are: an Error of an integer code and a message, without the Petstore's
+// string code and status. The judge holds a server of it to that body.
+var NumberedWidgets = strings.Replace(Widgets, `    Error:
+      type: object
+      required: [code, message, status]
+      properties: {code: {type: string}, message: {type: string}, status: {type: integer}}
+`, `    Error:
+      type: object
+      required: [code, message]
+      properties: {code: {type: integer, minimum: 100, maximum: 599}, message: {type: string}}
+`, 1)
 
 // WriteDocument writes doc into a file of the test's own and returns its
 // path.

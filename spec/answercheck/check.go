@@ -1,9 +1,11 @@
 // Package answercheck holds one answer at a time to the document that
 // describes it: its status is one the operation documents, its headers,
-// Content-Type and body match the document, and an error is an Error body
-// whose status is the HTTP status. It returns what an answer breaks as Violations, each
-// naming its rule, and decides nothing else: the conformance suite turns
-// them into its verdicts, and petmock's proxy records them.
+// Content-Type and body match the document, and an error's code, message
+// and status, where its documented body has them, say what the Petstore's
+// interface says they do (errorshape.go). It returns what an answer breaks
+// as Violations, each naming its rule, and decides nothing else: the
+// conformance suite turns them into its verdicts, and petmock's proxy
+// records them.
 //
 // The checks are those of openapi3filter, read once from the document,
 // with messages that name the field at fault instead of dumping a schema.
@@ -38,6 +40,9 @@ type Checker struct {
 	// fast are the fast checks of the schemas of the responses, where
 	// they have one (fast.go).
 	fast map[*openapi3.Schema]*fast
+	// shapes are what the error-shape rule asks of the JSON bodies of the
+	// error responses, by schema, where it asks anything.
+	shapes map[*openapi3.Schema]errorShape
 }
 
 // routes are the two routes one operation's answers are checked against.
@@ -78,6 +83,7 @@ func New(c *spec.Contract, strict bool) (*Checker, error) {
 		ops:      make(map[*openapi3.Operation]*routes, len(c.Operations)),
 		byID:     make(map[string]*routes, len(c.Operations)),
 		fast:     map[*openapi3.Schema]*fast{},
+		shapes:   map[*openapi3.Schema]errorShape{},
 	}
 	for _, op := range c.Operations {
 		checked := op.Op
@@ -90,7 +96,7 @@ func New(c *spec.Contract, strict bool) (*Checker, error) {
 		rs := &routes{id: op.ID, headers: route(checked), body: route(withoutHeaders(op.Op, nil))}
 		k.ops[op.Op] = rs
 		k.byID[op.ID] = rs
-		for _, ref := range rs.body.Operation.Responses.Map() {
+		for code, ref := range rs.body.Operation.Responses.Map() {
 			if ref == nil || ref.Value == nil {
 				continue
 			}
@@ -101,8 +107,14 @@ func New(c *spec.Contract, strict bool) (*Checker, error) {
 					}
 				}
 			}
+			if code == "default" || code >= "4" {
+				k.readShape(ref.Value.Content)
+			}
 		}
 	}
+	// An error no operation documents is answered in the document's error
+	// body (CheckError).
+	k.keepShape(c.ErrorBody(nil, 0).Schema)
 	return k, nil
 }
 
@@ -156,7 +168,7 @@ func (k *Checker) check(rs *routes, params map[string]string, req *http.Request,
 		out = k.validate(rs, params, req, a, out)
 	}
 	if a.Status >= 400 && !a.Unread && req.Method != http.MethodHead {
-		if problem := ErrorProblem(a.Status, a.Body); problem != "" {
+		if problem := k.shapeProblem(rs.body.Operation, a); problem != "" {
 			out = append(out, Violation{Rule: RuleErrorShape, Message: problem})
 		}
 	}

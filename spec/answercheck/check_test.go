@@ -215,24 +215,3 @@ func TestCheckNoOperation(t *testing.T) {
 		t.Errorf("GET /v1/owners: %v, want ErrNoOperation", err)
 	}
 }
-
-func TestErrorProblem(t *testing.T) {
-	for _, tc := range []struct {
-		status int
-		body   string
-		want   string
-	}{
-		{401, `{"code":"unauthorized","message":"no key","status":401}`, ""},
-		{404, `{"code":"x","message":"y","status":404.0}`, ""},
-		{401, `{"code":"","message":"no key","status":401}`, "code is missing or empty"},
-		{401, `{"code":"u","message":"","status":401}`, "message is missing or empty"},
-		{401, `{"code":"u","message":"m","status":403}`, "status is 403, but the HTTP status is 401"},
-		{401, `{"code":"u","message":"m"}`, "status is missing"},
-		{401, `[]`, "the body is not an Error object"},
-	} {
-		got := answercheck.ErrorProblem(tc.status, []byte(tc.body))
-		if (tc.want == "") != (got == "") || tc.want != "" && !strings.Contains(got, tc.want) {
-			t.Errorf("ErrorProblem(%d, %s) = %q, want %q", tc.status, tc.body, got, tc.want)
-		}
-	}
-}

@@ -23,8 +23,9 @@ const (
 	// RuleBody: the body is valid JSON, where it is served as JSON, and
 	// matches the schema of its media type.
 	RuleBody = "response.body"
-	// RuleErrorShape: an answer of status 400 or above is an Error body
-	// whose code and message are not empty and whose status is the HTTP
-	// status.
+	// RuleErrorShape: an answer of status 400 or above says what the
+	// Petstore's interface says an error says, where the body its
+	// document describes for it has the members: its string code and
+	// message are not empty, and its integer status is the HTTP status.
 	RuleErrorShape = "errors.shape"
 )
