@@ -389,6 +389,50 @@ func TestProxyFallsBackToTheMock(t *testing.T) {
 	}
 }
 
+// TestProxyOfAnotherErrorBody: in front of a backend of a document whose
+// Error is an integer code and a message, the backend's errors are held
+// to that body: one that matches it is relayed as the backend's, breaking
+// nothing; a 404 in the Petstore's Error instead is not the operation's
+// own, and the mock answers; and an empty message still breaks the rule
+// of an error's shape.
+func TestProxyOfAnotherErrorBody(t *testing.T) {
+	const errorRef = `{description: error, content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}`
+	c := errorDocument(t, "        '401': "+errorRef+"\n        '404': "+errorRef+"\n", `    Error:
+      type: object
+      required: [code, message]
+      properties:
+        code: {type: integer}
+        message: {type: string}
+`)
+	for _, tc := range []struct {
+		name    string
+		answer  http.HandlerFunc
+		source  string
+		status  int
+		because string
+		rules   []string
+	}{
+		{"a documented 404", answerWith(404, `{"code":404,"message":"no thing 7"}`), mockserver.SourceBackend, 404, "", nil},
+		{"a 404 in the Petstore's Error", answerWith(404, backendError), mockserver.SourceMock, 0, "not the one getThing documents", nil},
+		{"a 401 of an empty message", answerWith(401, `{"code":401,"message":""}`), mockserver.SourceBackend, 401, "", []string{answercheck.RuleErrorShape}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProxied(t, tc.answer, mockserver.Config{Contract: c})
+			got := p.do(t, "GET", "/things/7", "", "X-API-Key", key)
+			if src := got.Header.Get(mockserver.SourceHeader); src != tc.source || tc.status != 0 && got.StatusCode != tc.status {
+				t.Fatalf("GET /v1/things/7: %s from %q, want %d from %s", got, src, tc.status, tc.source)
+			}
+			x := p.Journal(1)[0]
+			if !strings.Contains(x.Fallback, tc.because) || (tc.because == "") != (x.Fallback == "") {
+				t.Errorf("journal: fallback %q, want %q", x.Fallback, tc.because)
+			}
+			if rules := violationRules(x); !slices.Equal(rules, tc.rules) {
+				t.Errorf("journal: broke %v (%+v), want %v", rules, x.Violations, tc.rules)
+			}
+		})
+	}
+}
+
 // TestProxyKeepsPetmocksStages: what petmock does before a handler runs
 // still holds in front of the backend: a wrong key, Prefer: code=, a
 // forced answer and a failure never reach it; Prefer: delay= and the
