@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/conformance"
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -72,7 +73,8 @@ components:
 // documents for the status, or its default; for a status it does not
 // document and a request of no operation, the document's error body; and
 // problem details where the document describes none. The message is in
-// the member the schema names for it.
+// the member the schema names for it, and the suite's AnswerJudge finds
+// each error as the document describes it.
 func TestErrorBodiesFollowTheDocument(t *testing.T) {
 	const errorRef = `{description: error, content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}`
 	tests := []struct {
@@ -153,6 +155,10 @@ func TestErrorBodiesFollowTheDocument(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := errorDocument(t, tt.errs, tt.schemas)
+		judge, err := conformance.NewAnswerJudge(c, true)
+		if err != nil {
+			t.Fatal(err)
+		}
 		_, url := plainServer(t, mockserver.Config{Contract: c, APIKeys: []string{"s3cret-key"}})
 		requests := []struct {
 			method, path, body, contentType, key string
@@ -186,8 +192,17 @@ func TestErrorBodiesFollowTheDocument(t *testing.T) {
 				if err := documented(t, c, req, status, resp.Header, body); err != nil {
 					t.Errorf("%s: %d %s: does not match the document: %v", what, status, body, err)
 				}
-			} else if err := isErrorBody(c.ErrorBody(nil, status), status, resp.Header, body); err != "" {
-				t.Errorf("%s: %d %s: %s", what, status, body, err)
+				// The judge of the suite holds the error to the same body.
+				if err := judge.Judge(req, status, resp.Header, body); err != nil {
+					t.Errorf("%s: %d %s: the AnswerJudge finds: %v", what, status, body, err)
+				}
+			} else {
+				if err := isErrorBody(c.ErrorBody(nil, status), status, resp.Header, body); err != "" {
+					t.Errorf("%s: %d %s: %s", what, status, body, err)
+				}
+				if err := judge.JudgeError(req, status, resp.Header, body); err != nil {
+					t.Errorf("%s: %d %s: the AnswerJudge finds: %v", what, status, body, err)
+				}
 			}
 			if b := c.ErrorBody(op, status); b.Kind == spec.AnswerEmpty {
 				if len(body) > 0 {
