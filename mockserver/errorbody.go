@@ -336,19 +336,26 @@ func (p *errorPlan) write(w http.ResponseWriter, e *Error) {
 	for name, value := range e.header {
 		h.Set(name, value)
 	}
-	var body []byte
-	switch p.kind {
-	case spec.AnswerEmpty:
+	if p.kind == spec.AnswerEmpty {
 		w.WriteHeader(e.Status)
 		return
-	case spec.AnswerJSON:
-		body = append(p.appendJSON(make([]byte, 0, 96+len(e.Message)), e), '\n')
-	case spec.AnswerText:
-		body = []byte(e.Message + "\n")
-	default:
-		body = p.appendBytes(nil, e)
 	}
-	writeBody(w, e.Status, p.contentType, body)
+	contentType, body := p.answer(e)
+	writeBody(w, e.Status, contentType, body)
+}
+
+// answer returns the Content-Type and the body of the plan for e: none
+// of either for a response documented without content.
+func (p *errorPlan) answer(e *Error) ([]string, []byte) {
+	switch p.kind {
+	case spec.AnswerEmpty:
+		return nil, nil
+	case spec.AnswerJSON:
+		return p.contentType, append(p.appendJSON(make([]byte, 0, 96+len(e.Message)), e), '\n')
+	case spec.AnswerText:
+		return p.contentType, []byte(e.Message + "\n")
+	}
+	return p.contentType, p.appendBytes(nil, e)
 }
 
 // appendJSON appends the JSON body of e to dst.

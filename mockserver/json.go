@@ -1,20 +1,6 @@
 package mockserver
 
-import (
-	"strconv"
-	"unicode/utf8"
-)
-
-// appendErrorJSON appends the JSON encoding of an Error body to dst.
-func appendErrorJSON(dst []byte, e *Error) []byte {
-	dst = append(dst, `{"code":`...)
-	dst = appendJSONString(dst, e.Code)
-	dst = append(dst, `,"message":`...)
-	dst = appendJSONString(dst, e.Message)
-	dst = append(dst, `,"status":`...)
-	dst = strconv.AppendInt(dst, int64(e.Status), 10)
-	return append(dst, '}')
-}
+import "unicode/utf8"
 
 const hex = "0123456789abcdef"
 

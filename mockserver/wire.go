@@ -22,10 +22,14 @@ import (
 // in one Write, straight to the connection, with headers no answer of a
 // handler has (a status line followed at once by a text/plain
 // Content-Type, and no Date), or, for 417, with a status petmock never
-// sends itself. Listener recognises those writes and sends an Error body
-// instead, so that every answer petmock sends is one. A timeout is told
-// from other unreadable headers by the read before it, which timed out,
-// and answered 408 as it should be.
+// sends itself. A Server's Listener recognises those writes and sends the
+// error in its document's error body instead, so that every error petmock
+// sends is one its document describes: the body of a request of no
+// operation (spec.Contract.ErrorBody), since a request Go's server did not
+// read has no operation to say otherwise, nor a path to tell the API's
+// requests from the admin API's. For the Petstore it is the Error body. A
+// timeout is told from other unreadable headers by the read before it,
+// which timed out, and answered 408 as it should be.
 
 // WireLimits are the bounds of the HTTP server behind a Listener, which
 // its answers name.
@@ -36,14 +40,15 @@ type WireLimits struct {
 
 // Listener returns ln with every connection it accepts made to send, in
 // place of the plain-text answers Go's HTTP server writes by itself, the
-// Error body of the same status.
-func Listener(ln net.Listener, limits WireLimits) net.Listener {
-	return &wireListener{Listener: ln, limits: limits}
+// error of the same status in the error body of s's document.
+func (s *Server) Listener(ln net.Listener, limits WireLimits) net.Listener {
+	return &wireListener{Listener: ln, limits: limits, errors: s.errorBody}
 }
 
 type wireListener struct {
 	net.Listener
 	limits WireLimits
+	errors *errorPlan
 }
 
 func (l *wireListener) Accept() (net.Conn, error) {
@@ -51,13 +56,14 @@ func (l *wireListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &wireConn{Conn: c, limits: l.limits}, nil
+	return &wireConn{Conn: c, limits: l.limits, errors: l.errors}, nil
 }
 
 // wireConn is a connection of a Listener.
 type wireConn struct {
 	net.Conn
 	limits WireLimits
+	errors *errorPlan // of a request of no operation
 	// timedOut is whether the last read timed out. Reads and writes may
 	// come from different goroutines.
 	timedOut atomic.Bool
@@ -75,10 +81,13 @@ func (c *wireConn) Write(p []byte) (int, error) {
 	if e == nil {
 		return c.Conn.Write(p)
 	}
-	body := append(appendErrorJSON(make([]byte, 0, 128+len(e.Message)), e), '\n')
+	contentType, body := c.errors.answer(e)
 	var b bytes.Buffer
 	b.WriteString("HTTP/1.1 " + strconv.Itoa(e.Status) + " " + http.StatusText(e.Status) + "\r\n")
-	b.WriteString("Content-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\nConnection: close\r\n\r\n")
+	if len(contentType) > 0 {
+		b.WriteString("Content-Type: " + contentType[0] + "\r\n")
+	}
+	b.WriteString("Content-Length: " + strconv.Itoa(len(body)) + "\r\nConnection: close\r\n\r\n")
 	b.Write(body)
 	if _, err := c.Conn.Write(b.Bytes()); err != nil {
 		return 0, err

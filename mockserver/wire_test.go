@@ -3,25 +3,35 @@ package mockserver_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/conformance"
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
 )
 
 // wireLimits are short, so that a timeout is met soon; the tests wait for
 // an answer, never for a duration.
 var wireLimits = mockserver.WireLimits{ReadHeaderTimeout: 200 * time.Millisecond, MaxHeaderBytes: 4 << 10}
 
-// wireServer serves a mock through mockserver.Listener, with the bounds
+// wireServer serves a mock through its Listener, with the bounds
 // petmock's HTTP server has, and returns its address.
 func wireServer(t *testing.T) string {
 	t.Helper()
-	srv, err := mockserver.New(mockserver.Config{})
+	return wireServerOf(t, mockserver.Config{})
+}
+
+// wireServerOf serves a mock of cfg as wireServer does.
+func wireServerOf(t *testing.T, cfg mockserver.Config) string {
+	t.Helper()
+	srv, err := mockserver.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +44,7 @@ func wireServer(t *testing.T) string {
 		ReadHeaderTimeout: wireLimits.ReadHeaderTimeout,
 		MaxHeaderBytes:    wireLimits.MaxHeaderBytes,
 	}
-	go hs.Serve(mockserver.Listener(ln, wireLimits))
+	go hs.Serve(srv.Listener(ln, wireLimits))
 	t.Cleanup(func() { hs.Close() })
 	return ln.Addr().String()
 }
@@ -103,6 +113,63 @@ func TestServersOwnAnswersAreErrors(t *testing.T) {
 		}
 		if resp.StatusCode != tt.status || e.Status != tt.status || e.Code != tt.code || !strings.HasPrefix(e.Message, tt.wantMessage) {
 			t.Errorf("%s: %d %+v, want %d %s with a message starting %q", tt.name, resp.StatusCode, e, tt.status, tt.code, tt.wantMessage)
+		}
+	}
+}
+
+// TestServersOwnAnswersFollowTheDocument: for a document of another error
+// body, the answers Go's HTTP server makes by itself are in that body, as
+// a request of no operation gets it: an integer code and a message where
+// its Error says so, and problem details where the document describes no
+// error body.
+func TestServersOwnAnswersFollowTheDocument(t *testing.T) {
+	const errorRef = `{description: error, content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}`
+	for _, tt := range []struct {
+		name        string
+		c           *spec.Contract
+		contentType string
+	}{
+		{"an integer code", errorDocument(t, "        '404': "+errorRef+"\n", `    Error:
+      type: object
+      required: [code, message]
+      properties:
+        code: {type: integer}
+        message: {type: string}
+`), "application/json"},
+		{"no error body", errorDocument(t, "", ""), spec.ProblemContentType},
+	} {
+		addr := wireServerOf(t, mockserver.Config{Contract: tt.c})
+		judge, err := conformance.NewAnswerJudge(tt.c, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rq := range []struct {
+			raw    string
+			status int
+		}{
+			{"GARBAGE\r\n\r\n", 400},
+			{"GET /v1/things HTTP/2.0\r\nHost: petmock\r\n\r\n", 505},
+			{"GET /v1/things HTTP/1.1\r\nHost: petmock\r\nX-Big: " + strings.Repeat("b", 16<<10) + "\r\n\r\n", 431},
+		} {
+			got := exchangeRaw(t, addr, rq.raw)
+			resp, err := http.ReadResponse(bufio.NewReader(strings.NewReader(string(got))), nil)
+			if err != nil {
+				t.Errorf("%s: %.20q: the answer is not HTTP: %v: %q", tt.name, rq.raw, err, got)
+				continue
+			}
+			body, _ := io.ReadAll(resp.Body)
+			what := fmt.Sprintf("%s: %.20q: %d %s %s", tt.name, rq.raw, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+			if resp.StatusCode != rq.status || resp.Header.Get("Content-Type") != tt.contentType {
+				t.Errorf("%s, want %d of %s", what, rq.status, tt.contentType)
+				continue
+			}
+			if err := judge.JudgeError(httptest.NewRequest("GET", "/", nil), resp.StatusCode, resp.Header, body); err != nil {
+				t.Errorf("%s: not the document's error body: %v", what, err)
+			}
+			var e map[string]any
+			if json.Unmarshal(body, &e) != nil || e["status"] != nil && e["status"] != float64(rq.status) || e["code"] == nil && e["detail"] == nil {
+				t.Errorf("%s, want its code or detail, and no other status", what)
+			}
 		}
 	}
 }

@@ -43,7 +43,7 @@ func boundedServer(t *testing.T) string {
 		t.Fatal(err)
 	}
 	hs := newHTTPServer(handler, testBounds, log.New(io.Discard, "", 0))
-	go hs.Serve(wireListener(ln, testBounds))
+	go hs.Serve(wireListener(srv, ln, testBounds))
 	t.Cleanup(func() { hs.Close() })
 	return ln.Addr().String()
 }
@@ -171,7 +171,7 @@ func TestSlowAnswersAreCut(t *testing.T) {
 }
 
 // TestServeSendsErrorsForTheServersOwnAnswers checks that petmock serves
-// through mockserver.Listener: an answer Go's HTTP server makes by itself
+// through the server's Listener: an answer Go's HTTP server makes by itself
 // is an Error body.
 func TestServeSendsErrorsForTheServersOwnAnswers(t *testing.T) {
 	s := start(t, "--pets", "0")

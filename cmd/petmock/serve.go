@@ -338,7 +338,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, contract.ConvertedFrom, o.apiKeys, o.adminKey)+proxyNote(srv.Backend()))
 
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(wireListener(ln, defaultBounds)) }()
+	go func() { served <- hs.Serve(wireListener(srv, ln, defaultBounds)) }()
 	saved := make(chan struct{})
 	// Saves go on during the shutdown: the requests in flight may be
 	// writes that wait for theirs.
@@ -443,10 +443,10 @@ func newHTTPServer(h http.Handler, b bounds, errLog *log.Logger) *http.Server {
 }
 
 // wireListener wraps ln so that the answers Go's HTTP server writes by
-// itself, such as a 431 or a 505, are Error bodies too, naming the bounds
-// b.
-func wireListener(ln net.Listener, b bounds) net.Listener {
-	return mockserver.Listener(ln, mockserver.WireLimits{ReadHeaderTimeout: b.readHeader, MaxHeaderBytes: b.maxHeaderBytes})
+// itself, such as a 431 or a 505, are errors in the error body of srv's
+// document too, naming the bounds b.
+func wireListener(srv *mockserver.Server, ln net.Listener, b bounds) net.Listener {
+	return srv.Listener(ln, mockserver.WireLimits{ReadHeaderTimeout: b.readHeader, MaxHeaderBytes: b.maxHeaderBytes})
 }
 
 // readContract reads the document petmock serves, leniently: the file
