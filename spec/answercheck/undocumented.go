@@ -47,7 +47,9 @@ func (k *Checker) CheckError(req *http.Request, a Answer) []Violation {
 	if b.Schema == nil {
 		return nil
 	}
-	if err := b.Schema.VisitJSON(v, openapi3.VisitAsResponse()); err != nil {
+	// By the validator of the document's version, as openapi3filter
+	// checks the answers it documents.
+	if err := b.Schema.VisitJSON(v, append(spec.SchemaOptions(k.contract.Doc), openapi3.VisitAsResponse())...); err != nil {
 		return answered(RuleBody, "the body does not match the error body of the document: "+DescribeSchemaError(err))
 	}
 	if sh, ok := k.shapes[b.Schema]; ok {
