@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/conformance"
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/corpus"
@@ -28,10 +29,18 @@ type corpusClient struct {
 	c    *spec.Contract
 	base string // scheme and host, without the base path
 	gen  *fake.Generator
+	// judge holds each answer to the suite's rules too, the error-shape
+	// rule among them.
+	judge *conformance.AnswerJudge
 }
 
-func newCorpusClient(c *spec.Contract, base string) *corpusClient {
-	return &corpusClient{c: c, base: base, gen: &fake.Generator{Contract: c, Faker: fake.NewFaker(7), Examples: true}}
+func newCorpusClient(t *testing.T, c *spec.Contract, base string) *corpusClient {
+	t.Helper()
+	judge, err := conformance.NewAnswerJudge(c, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &corpusClient{c: c, base: base, gen: &fake.Generator{Contract: c, Faker: fake.NewFaker(7), Examples: true}, judge: judge}
 }
 
 // paramText writes a value of a parameter in the simple style, or says
@@ -142,10 +151,16 @@ func (cc *corpusClient) send(t *testing.T, srv *mockserver.Server, op *spec.Oper
 		if !noted(srv, resp.StatusCode) {
 			t.Errorf("%s, which %s does not document and no start-up note names\n%s", what, op.ID, got)
 		}
+		if err := cc.judge.JudgeError(sent, resp.StatusCode, resp.Header, got); err != nil {
+			t.Errorf("%s is not the document's error body: %v", what, err)
+		}
 		return resp.StatusCode, got
 	}
 	if err := documented(t, cc.c, sent, resp.StatusCode, resp.Header, got); err != nil {
 		t.Errorf("%s breaks the document: %v\n%.300s", what, err, got)
+	}
+	if err := cc.judge.Judge(sent, resp.StatusCode, resp.Header, got); err != nil {
+		t.Errorf("%s: the AnswerJudge finds: %v", what, err)
 	}
 	return resp.StatusCode, got
 }
@@ -172,7 +187,7 @@ func TestCorpusAnswersValidate(t *testing.T) {
 				t.Fatalf("%s (%s): %v", f.Name, f.Source, err)
 			}
 			srv, base := plainServer(t, mockserver.Config{Contract: c})
-			cc := newCorpusClient(c, base)
+			cc := newCorpusClient(t, c, base)
 			var answered int
 			// Deletes go last, so that each reads an item the others
 			// did not take away.
@@ -303,7 +318,7 @@ func TestCorpusResourcesRoundTrip(t *testing.T) {
 				// Empty stores, so that the first page of a list holds
 				// the item created.
 				srv, base := plainServer(t, mockserver.Config{Contract: c, Items: mockserver.Items{}})
-				roundTrip(t, srv, newCorpusClient(c, base), r)
+				roundTrip(t, srv, newCorpusClient(t, c, base), r)
 			})
 		}
 	}
