@@ -56,17 +56,19 @@ func newChaos(seed uint64) *chaos {
 	return &chaos{rnd: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 }
 
-// draw returns the delay of the next answer under latency l, and whether
-// it fails at failRate.
-func (c *chaos) draw(l Latency, failRate float64) (time.Duration, bool) {
+// draw returns the delay of the next answer under latency l, whether it
+// fails at failRate, and whether it meets a fault at faultRate. A rate of
+// 0 draws nothing, so that the draws of the others repeat as without it.
+func (c *chaos) draw(l Latency, failRate, faultRate float64) (delay time.Duration, fail, fault bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	d := l.Min
+	delay = l.Min
 	if span := l.Max - l.Min; span > 0 {
-		d += time.Duration(c.rnd.Int64N(int64(span) + 1))
+		delay += time.Duration(c.rnd.Int64N(int64(span) + 1))
 	}
-	fail := failRate > 0 && c.rnd.Float64() < failRate
-	return d, fail
+	fail = failRate > 0 && c.rnd.Float64() < failRate
+	fault = faultRate > 0 && c.rnd.Float64() < faultRate
+	return delay, fail, fault
 }
 
 // sleep waits for d, or until ctx is done; it reports whether it waited

@@ -10,7 +10,7 @@ import (
 
 // document returns a small document with the given paths, below a server
 // at /v1, whose operations need an API key in the X-API-Key header unless
-// they say otherwise, read leniently.
+// they say otherwise, read leniently. Its schemas are Error and Pet.
 func document(tb testing.TB, paths string) *spec.Contract {
 	tb.Helper()
 	return readDocument(tb, paths, spec.ReadOptions{})
@@ -42,6 +42,13 @@ components:
         code: {type: string}
         message: {type: string}
         status: {type: integer}
+    Pet:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer, format: int64}
+        name: {type: string}
+        tag: {type: string}
 `
 	c, err := o.Read([]byte(src))
 	if err != nil {

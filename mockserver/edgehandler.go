@@ -85,7 +85,7 @@ func (e *Edge) Handler(h func(w http.ResponseWriter, r *http.Request, c *Call) e
 		start := time.Now()
 		rec := &recorder{ResponseWriter: w}
 		e.serve(rec, r, h)
-		s.logRequest(r, rec.status, start, time.Since(start))
+		s.logRequest(r, rec, start, time.Since(start))
 	})
 }
 

@@ -15,11 +15,12 @@ type Change uint32
 
 // Kinds of change.
 const (
-	ChangeJournal    Change = 1 << iota // a request the journal keeps was answered
-	ChangeStore                         // the items of a resource changed
-	ChangeSettings                      // a setting changed
-	ChangeForced                        // the forced answers changed
-	ChangeViolations                    // a backend's answer broke the document, or the view was emptied
+	ChangeJournal      Change = 1 << iota // a request the journal keeps was answered
+	ChangeStore                           // the items of a resource changed
+	ChangeSettings                        // a setting changed
+	ChangeForced                          // the forced answers changed
+	ChangeViolations                      // a backend's answer broke the document, or the view was emptied
+	ChangeExpectations                    // an expectation was set, matched or dropped
 )
 
 // The kinds as the hub publishes them.
@@ -29,7 +30,8 @@ const (
 	eventSettings = uint32(ChangeSettings)
 	eventForced   = uint32(ChangeForced)
 
-	eventViolations = uint32(ChangeViolations)
+	eventViolations   = uint32(ChangeViolations)
+	eventExpectations = uint32(ChangeExpectations)
 )
 
 // hub hands events to the open streams.

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"cmp"
 	"net/http"
 	"slices"
 	"strconv"
@@ -20,6 +21,11 @@ import (
 // request is answered as usual. The key is still checked first, and a
 // request's own Prefer: code= wins, leaving the forced answer for the next
 // request.
+//
+// A forced answer may be a fault instead of a status (see Fault):
+// ForceAnswer(ForcedAnswer{Fault: FaultReset, Remaining: 1}), which POST
+// /__petmock/forced {"fault": "reset"} calls, resets the connection of the
+// next request, to any operation, before it is processed.
 
 // MaxForcedCount is the most requests one forced answer may be set for.
 const MaxForcedCount = 1000
@@ -31,9 +37,23 @@ type ForcedAnswer struct {
 	// Operation is the operation id the answer is for; "" means the next
 	// requests to any operation that documents Code.
 	Operation string `json:"operation,omitempty"`
-	Code      int    `json:"code"`
+	// Code is the status to answer; 0 for a fault.
+	Code int `json:"code,omitempty"`
+	// Fault is the fault to put in place of the answer, when Code is 0;
+	// BytesPerSecond is how fast the body of FaultSlow comes, zero for
+	// DefaultSlowBytesPerSecond.
+	Fault          Fault `json:"fault,omitempty"`
+	BytesPerSecond int   `json:"bytesPerSecond,omitempty"`
 	// Remaining is how many requests it still answers.
 	Remaining int `json:"remaining"`
+}
+
+// fits reports whether the forced answer a is for requests to op.
+func (a *ForcedAnswer) fits(op *spec.Operation) bool {
+	if a.Operation != "" && a.Operation != op.ID {
+		return false
+	}
+	return a.Fault != "" || forceable(op, a.Code)
 }
 
 // forcing holds the forced answers, in the order they were set: a request
@@ -68,21 +88,19 @@ func forcedAnswer(op *spec.Operation, code int, field, format string, args ...an
 	return e
 }
 
-// takeForced returns the answer forced on the next request to op, if any,
-// and counts the request against it. A documented success is counted
-// and forces nothing.
-func (s *Server) takeForced(op *spec.Operation) *Error {
+// takeForced returns the answer or the fault forced on the next request
+// to op, if any, and counts the request against it. A documented success
+// is counted and forces nothing.
+func (s *Server) takeForced(op *spec.Operation) (*Error, injected) {
 	f := s.forced
 	if f.n.Load() == 0 {
-		return nil
+		return nil, injected{}
 	}
 	f.mu.Lock()
-	i := slices.IndexFunc(f.rules, func(a ForcedAnswer) bool {
-		return (a.Operation == "" || a.Operation == op.ID) && forceable(op, a.Code)
-	})
+	i := slices.IndexFunc(f.rules, func(a ForcedAnswer) bool { return a.fits(op) })
 	if i < 0 {
 		f.mu.Unlock()
-		return nil
+		return nil, injected{}
 	}
 	f.rules[i].Remaining--
 	taken := f.rules[i]
@@ -92,14 +110,17 @@ func (s *Server) takeForced(op *spec.Operation) *Error {
 	}
 	f.mu.Unlock()
 	s.events.publish(eventForced)
+	if taken.Fault != "" {
+		return nil, injected{fault: taken.Fault, rate: cmp.Or(taken.BytesPerSecond, DefaultSlowBytesPerSecond)}
+	}
 	if taken.Code >= 200 && taken.Code < 300 {
-		return nil
+		return nil, injected{}
 	}
 	more := "the last of them"
 	if taken.Remaining > 0 {
 		more = strconv.Itoa(taken.Remaining) + " more to come"
 	}
-	return forcedAnswer(op, taken.Code, "forced", "answer forced by the admin API (POST /__petmock/forced); %s", more)
+	return forcedAnswer(op, taken.Code, "forced", "answer forced by the admin API (POST /__petmock/forced); %s", more), injected{}
 }
 
 // Forced returns the answers forced on the next requests, oldest first.
@@ -121,7 +142,14 @@ const MaxForcedAnswers = 100
 // answers wait in turn behind those forced before, at most
 // MaxForcedAnswers of them.
 func (s *Server) Force(code, count int, operation string) error {
-	a := ForcedAnswer{Code: code, Remaining: count, Operation: operation}
+	return s.ForceAnswer(ForcedAnswer{Code: code, Remaining: count, Operation: operation})
+}
+
+// ForceAnswer makes the next a.Remaining requests to a.Operation, or to
+// any operation with an Operation of "", answer a.Code, as Force does, or
+// meet a.Fault when it is set instead (see Fault). Its ID is given here.
+func (s *Server) ForceAnswer(a ForcedAnswer) error {
+	a.ID = 0
 	if e := s.checkForced(a); e != nil {
 		return e
 	}
@@ -138,7 +166,11 @@ func (s *Server) Force(code, count int, operation string) error {
 	f.n.Store(int32(len(f.rules)))
 	f.mu.Unlock()
 	if s.log != nil {
-		s.log.Info("answers forced", "code", a.Code, "count", a.Remaining, "operation", a.Operation)
+		what := []any{"code", a.Code}
+		if a.Fault != "" {
+			what = []any{"fault", a.Fault}
+		}
+		s.log.Info("answers forced", append(what, "count", a.Remaining, "operation", a.Operation)...)
 	}
 	s.events.publish(eventForced)
 	return nil
@@ -157,17 +189,23 @@ func (s *Server) ClearForced() {
 
 // checkForced checks a forced answer against the document.
 func (s *Server) checkForced(a ForcedAnswer) *Error {
+	if a.Fault != "" {
+		return s.checkForcedFault(a)
+	}
+	if a.BytesPerSecond != 0 {
+		return badRequest("bytesPerSecond", "goes with the fault %s only", FaultSlow)
+	}
+	if a.Code == 0 {
+		return badRequest("code", "is required, or a fault: one of %s", faultList())
+	}
 	if a.Code < 100 || a.Code > 599 {
 		return badRequest("code", "%d: want an HTTP status such as 503", a.Code)
 	}
-	if a.Remaining < 1 || a.Remaining > MaxForcedCount {
-		return badRequest("count", "%d: want a number of requests from 1 to %d", a.Remaining, MaxForcedCount)
+	if e := s.checkForcedFor(a); e != nil {
+		return e
 	}
 	if a.Operation != "" {
 		op := s.contract.Operation(a.Operation)
-		if op == nil {
-			return badRequest("operation", "%q: want the id of an operation of the document: %s", a.Operation, s.operationIDs())
-		}
 		if !forceable(op, a.Code) {
 			return badRequest("code", "%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
 				a.Code, op.ID, statusList(op.Statuses))
@@ -184,6 +222,34 @@ func (s *Server) checkForced(a ForcedAnswer) *Error {
 	slices.Sort(all)
 	return badRequest("code", "%d is documented for no operation; use one of %s, or 500 or 503 to rehearse an outage",
 		a.Code, statusList(slices.Compact(all)))
+}
+
+// checkForcedFor checks the count and the operation of a forced answer.
+func (s *Server) checkForcedFor(a ForcedAnswer) *Error {
+	if a.Remaining < 1 || a.Remaining > MaxForcedCount {
+		return badRequest("count", "%d: want a number of requests from 1 to %d", a.Remaining, MaxForcedCount)
+	}
+	if a.Operation != "" && s.contract.Operation(a.Operation) == nil {
+		return badRequest("operation", "%q: want the id of an operation of the document: %s", a.Operation, s.operationIDs())
+	}
+	return nil
+}
+
+// checkForcedFault checks a forced fault.
+func (s *Server) checkForcedFault(a ForcedAnswer) *Error {
+	switch {
+	case a.Code != 0:
+		return badRequest("fault", "give a code or a fault, not both")
+	case !a.Fault.known():
+		return badRequest("fault", "%q: want one of %s", a.Fault, faultList())
+	case a.BytesPerSecond != 0 && a.Fault != FaultSlow:
+		return badRequest("bytesPerSecond", "goes with the fault %s only", FaultSlow)
+	case a.BytesPerSecond != 0:
+		if e := checkSlowRate("bytesPerSecond", a.BytesPerSecond); e != nil {
+			return e
+		}
+	}
+	return s.checkForcedFor(a)
 }
 
 // operationIDs lists the operation ids of the document, for messages.

@@ -22,14 +22,20 @@ const journalBodyBytes = 4 << 10
 // Exchange is one request of the API, or one outside its base path, and
 // its answer, as the request journal shows it.
 type Exchange struct {
-	Time       time.Time `json:"time"`
-	Method     string    `json:"method"`
-	Path       string    `json:"path"`
-	Query      string    `json:"query,omitempty"`
-	Status     int       `json:"status"`
-	DurationMS float64   `json:"durationMs"`
-	Request    Message   `json:"request"`
-	Response   Message   `json:"response"`
+	Time   time.Time `json:"time"`
+	Method string    `json:"method"`
+	Path   string    `json:"path"`
+	Query  string    `json:"query,omitempty"`
+	// Status is 0 when no answer's head was sent: a fault closed the
+	// connection first.
+	Status     int     `json:"status"`
+	DurationMS float64 `json:"durationMs"`
+	// Fault is the fault put in place of the answer, if any.
+	Fault Fault `json:"fault,omitempty"`
+	// Expectation is the id of the expectation that answered, if any.
+	Expectation int64   `json:"expectation,omitempty"`
+	Request     Message `json:"request"`
+	Response    Message `json:"response"`
 	// Source says who answered when petmock proxies (Config.Proxy):
 	// SourceBackend or SourceMock; "" when it does not.
 	Source string `json:"source,omitempty"`
@@ -60,6 +66,9 @@ type entry struct {
 	path    string
 	query   string
 	status  int
+	// fault and expectation say what answered instead of the handler.
+	fault       Fault
+	expectation int64
 	// The headers are those of the request and the answer themselves:
 	// once an answer is written, net/http works on its own copy, and
 	// nothing writes to either map again.
@@ -101,17 +110,19 @@ func (e *entry) exchange(r *redactor, s *secrets) Exchange {
 		violations = append(violations, answercheck.Violation{Rule: v.Rule, Message: r.text(v.Message)})
 	}
 	return Exchange{
-		Time:       e.start.UTC(),
-		Method:     r.text(e.method),
-		Path:       r.text(e.path),
-		Query:      r.query(query),
-		Status:     e.status,
-		DurationMS: float64(e.elapsed.Microseconds()) / 1000,
-		Request:    Message{Header: r.header(reqHeader), Body: reqText, Truncated: reqCut},
-		Response:   Message{Header: r.header(respHeader), Body: respText, Truncated: respCut || e.respCut},
-		Source:     e.source,
-		Fallback:   r.text(e.fallback),
-		Violations: violations,
+		Time:        e.start.UTC(),
+		Method:      r.text(e.method),
+		Path:        r.text(e.path),
+		Query:       r.query(query),
+		Status:      e.status,
+		DurationMS:  float64(e.elapsed.Microseconds()) / 1000,
+		Fault:       e.fault,
+		Expectation: e.expectation,
+		Request:     Message{Header: r.header(reqHeader), Body: reqText, Truncated: reqCut},
+		Response:    Message{Header: r.header(respHeader), Body: respText, Truncated: respCut || e.respCut},
+		Source:      e.source,
+		Fallback:    r.text(e.fallback),
+		Violations:  violations,
 	}
 }
 

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"cmp"
 	"net/http"
 	"strconv"
 	"strings"
@@ -45,6 +46,9 @@ type operation struct {
 	errorBodies   map[int]*errorPlan
 	errorDefault  *errorPlan
 	unprocessable bool
+	// responses are the facts of the documented responses, which a
+	// canned answer is checked against.
+	responses *responses
 }
 
 // contentTypeOf returns the Content-Type of a JSON answer of op with
@@ -69,8 +73,10 @@ type call struct {
 // the handlers of a resource, or answers made from the schema. The edge
 // made the operations, with their checks.
 func (s *Server) bind(shapes *shapes) error {
+	outage := outageFacts(s.contract, shapes)
 	for _, so := range s.contract.Operations {
 		op := s.ops[so.ID]
+		op.responses = newResponses(so, shapes, outage)
 		if so.Deprecation != nil {
 			op.deprecation = newDeprecation(s.contract, so, s.base)
 		}
@@ -109,10 +115,14 @@ func (s *Server) bind(shapes *shapes) error {
 }
 
 // serveAPI runs the request pipeline of the API, and returns the
-// operation of the request, nil for none, with the error to answer: route, deprecation
-// headers, the key, a write while items cannot be kept, Prefer, injected latency and failures, the sunset,
-// forced answers, the backend when petmock proxies (proxy.go), the
-// request's parameters and body, and at last the handler.
+// operation of the request, nil for none, with the error to answer: route,
+// deprecation headers, the key, a write while items cannot be kept,
+// Prefer, injected latency, failures and faults, the sunset, the answers a
+// request's Prefer and the admin API force, the expectations (expect.go),
+// the backend when petmock proxies (proxy.go), the request's parameters
+// and body, the example Prefer picks, and at last the handler. What
+// petmock answers before the backend, a fault, a forced answer, an example
+// or an expectation, never reaches the backend.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) (*operation, error) {
 	if s.proxy != nil {
 		// Until the backend's answer is relayed, petmock answers.
@@ -143,10 +153,23 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 			return op, e
 		}
 	}
-	// Latency and failures come after the key, so that a request without
-	// one learns nothing else, and stray requests do not draw from the
-	// seeded source.
-	if err := s.injectChaos(r, &prefs); err != nil {
+	// An example that cannot be answered is refused before the request
+	// waits or meets a fault.
+	var example *canned
+	if prefs.example != "" && (prefs.code == 0 || forceable(op.spec, prefs.code)) {
+		var e *Error
+		if example, e = s.example(op, cmp.Or(prefs.code, op.spec.Success), prefs.example); e != nil {
+			return op, e
+		}
+	}
+	// Latency, failures and faults come after the key, so that a request
+	// without one learns nothing else, and stray requests do not draw
+	// from the seeded source.
+	fault, err := s.injectChaos(r, &prefs)
+	if err != nil {
+		return op, err
+	}
+	if w, err = s.inject(w, r, op, rec, fault); err != nil {
 		return op, err
 	}
 	// A removed operation is gone, whatever else a client prefers.
@@ -161,17 +184,26 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 		}
 	}
 	if answer == nil && prefs.code != 0 {
-		var applied bool
-		if answer, applied = forced(op.spec, prefs.code); applied {
+		refused, applied := forced(op.spec, prefs.code)
+		switch {
+		case example != nil && (applied || refused == nil):
+			// The example of the code, a documented success included.
+			s.preferenceApplied(w, append(prefs.applied, "code="+strconv.Itoa(prefs.code), "example="+prefs.example))
+			example.write(w)
+			return op, nil
+		case applied:
 			prefs.applied = append(prefs.applied, "code="+strconv.Itoa(prefs.code))
 		}
+		answer = refused
 	}
-	if answer == nil && prefs.code == 0 {
-		answer = s.takeForced(op.spec)
+	if answer == nil && prefs.code == 0 && prefs.example == "" {
+		forcedAnswer, forcedFault := s.takeForced(op.spec)
+		if w, err = s.inject(w, r, op, rec, forcedFault); err != nil {
+			return op, err
+		}
+		answer = forcedAnswer
 	}
-	if len(prefs.applied) > 0 {
-		w.Header().Set("Preference-Applied", strings.Join(prefs.applied, ", "))
-	}
+	s.preferenceApplied(w, prefs.applied)
 	if answer != nil {
 		return op, answer
 	}
@@ -184,28 +216,71 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	if err != nil {
 		return op, err
 	}
+	if example != nil {
+		s.preferenceApplied(w, append(prefs.applied, "example="+prefs.example))
+		example.write(w)
+		return op, nil
+	}
+	if a, id := s.expected(op, params, c); a != nil {
+		if rec != nil {
+			rec.expectation = id
+		}
+		a.write(w)
+		return op, nil
+	}
 	return op, op.handle(w, r, c)
 }
 
+// preferenceApplied reports the preferences applied.
+func (s *Server) preferenceApplied(w http.ResponseWriter, applied []string) {
+	if len(applied) > 0 {
+		w.Header().Set("Preference-Applied", strings.Join(applied, ", "))
+	}
+}
+
+// inject puts the fault f in place of the answer to r, and returns
+// errAnswered; or, for a slow one, returns w made to dribble the answer;
+// or, for none, returns w.
+func (s *Server) inject(w http.ResponseWriter, r *http.Request, op *operation, rec *recorder, f injected) (http.ResponseWriter, error) {
+	switch f.fault {
+	case "":
+		return w, nil
+	case FaultSlow:
+		if rec != nil {
+			rec.fault = FaultSlow
+		}
+		return dribble(r.Context(), w, f.rate), nil
+	}
+	return w, s.fail(w, r, op, rec, f.fault)
+}
+
 // injectChaos delays the answer, by Prefer: delay= or else by the
-// configured latency, and fails it with 503 at the configured rate.
-func (s *Server) injectChaos(r *http.Request, prefs *preferences) error {
+// configured latency, fails it with 503 at the configured rate, and
+// returns the fault to put in its place at the configured rate.
+func (s *Server) injectChaos(r *http.Request, prefs *preferences) (injected, error) {
 	var delay time.Duration
-	var fail bool
+	var fail, faulted bool
 	st := s.settings.load()
 	if st.chaotic() {
-		delay, fail = s.chaos.draw(st.latency, st.failRate)
+		faultRate := 0.0
+		if st.faulty() {
+			faultRate = st.faultRate
+		}
+		delay, fail, faulted = s.chaos.draw(st.latency, st.failRate, faultRate)
 	}
 	if prefs.hasDelay {
 		delay = prefs.delay
 		prefs.applied = append(prefs.applied, "delay="+strconv.FormatInt(prefs.delay.Milliseconds(), 10))
 	}
 	if !sleep(r.Context(), delay) {
-		return NewError(http.StatusServiceUnavailable, "request", "cancelled by the client during the delay")
+		return injected{}, NewError(http.StatusServiceUnavailable, "request", "cancelled by the client during the delay")
 	}
 	if fail {
-		return NewError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", st.failRate).
+		return injected{}, NewError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", st.failRate).
 			WithHeader("Retry-After", "1")
 	}
-	return nil
+	if faulted {
+		return injected{fault: st.fault, rate: st.slowRate}, nil
+	}
+	return injected{}, nil
 }

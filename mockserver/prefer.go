@@ -13,12 +13,13 @@ import (
 const MaxDelay = 30 * time.Second
 
 // preferences are what a client asked for in its Prefer headers (RFC 7240),
-// in Prism's syntax: "Prefer: code=404, delay=800".
+// in Prism's syntax: "Prefer: code=404, delay=800, example=missing".
 type preferences struct {
 	code     int           // force this status; 0 for none
 	delay    time.Duration // delay the answer; set only if hasDelay
 	hasDelay bool
 	now      time.Time // the time to act at; zero for the server's clock
+	example  string    // the name of an example of the document to answer; "" for none
 	applied  []string  // the preferences to report in Preference-Applied
 }
 
@@ -54,6 +55,11 @@ func parsePrefer(values []string) (preferences, *Error) {
 				}
 				p.now = t
 				p.applied = append(p.applied, "now="+value)
+			case "example":
+				if value == "" {
+					return p, badRequest("prefer", "example=: want the name of an example of the document, such as example=empty")
+				}
+				p.example = value
 			}
 		}
 	}

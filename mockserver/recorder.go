@@ -8,7 +8,7 @@ import (
 )
 
 // recorder remembers the status and the start of the body of an answer,
-// for the request log and the journal.
+// and what answered it, for the request log and the journal.
 type recorder struct {
 	http.ResponseWriter
 	status int
@@ -16,6 +16,10 @@ type recorder struct {
 	limit  int    // of body: 0 keeps none
 	// reqBody is the request body, when the pipeline read one.
 	reqBody []byte
+	// fault is the fault put in place of the answer, if any, and
+	// expectation the id of the expectation that answered, if any.
+	fault       Fault
+	expectation int64
 	// Of a request petmock proxied: who answered, why the mock did, and
 	// what the backend's answer broke.
 	source     string

@@ -90,10 +90,19 @@ type Config struct {
 	// FailRate is the share of requests under the base path answered 503,
 	// from 0 to 1.
 	FailRate float64
-	// ChaosSeed seeds the draws of Latency and FailRate, and the answers
-	// of operations that are not part of a resource, so that a run
-	// repeats.
+	// ChaosSeed seeds the draws of Latency, FailRate and FaultRate, and
+	// the answers of operations that are not part of a resource, so that
+	// a run repeats.
 	ChaosSeed uint64
+
+	// Fault is put in place of the answer of a share FaultRate of the
+	// requests under the base path, from 0 to 1; "" puts none (see
+	// Fault). SlowBytesPerSecond is how fast a slow body comes; zero
+	// means DefaultSlowBytesPerSecond. Like Latency, they are where the
+	// settings start.
+	Fault              Fault
+	FaultRate          float64
+	SlowBytesPerSecond int
 
 	// JournalSize is how many requests the journal keeps (see Journal).
 	// Zero means DefaultJournalSize; a negative size keeps none.
@@ -151,9 +160,11 @@ type Server struct {
 	bodyKept int
 	settings *liveSettings
 	forced   *forcing // answers forced by Force
-	events   *hub     // what changed, for the subscriptions
-	docs     *servedDocs
-	base     string // base path, such as "/v1"
+	// expecting holds the expectations set by Expect.
+	expecting *expecting
+	events    *hub // what changed, for the subscriptions
+	docs      *servedDocs
+	base      string // base path, such as "/v1"
 	// notes and warnings are what New found to say of the document,
 	// beyond what spec said: see Notes and Warnings.
 	notes, warnings []string
@@ -213,20 +224,21 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		edge:     ed,
-		byName:   map[string]*resource{},
-		log:      cfg.Logger,
-		now:      now,
-		chaos:    newChaos(cfg.ChaosSeed),
-		seed:     cfg.ChaosSeed,
-		redact:   newRedactor(append(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...), cfg.Proxy.Key)),
-		secrets:  newSecrets(c),
-		settings: settings,
-		forced:   &forcing{},
-		events:   newHub(),
-		docs:     docs,
-		base:     c.Base,
-		proxy:    proxying,
+		edge:      ed,
+		byName:    map[string]*resource{},
+		log:       cfg.Logger,
+		now:       now,
+		chaos:     newChaos(cfg.ChaosSeed),
+		seed:      cfg.ChaosSeed,
+		redact:    newRedactor(append(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...), cfg.Proxy.Key)),
+		secrets:   newSecrets(c),
+		settings:  settings,
+		forced:    &forcing{},
+		expecting: &expecting{},
+		events:    newHub(),
+		docs:      docs,
+		base:      c.Base,
+		proxy:     proxying,
 	}
 	s.adminKeys = adminKeys
 	s.publishedKey = adminKeys.accepts(DefaultAPIKey)
@@ -362,23 +374,25 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.serve(rec, r, rec)
 	elapsed := time.Since(start)
 	if s.log != nil {
-		s.logRequest(r, rec.status, start, elapsed, rec.proxied()...)
+		s.logRequest(r, rec, start, elapsed)
 	}
 	if journal {
 		s.journal.add(entry{
-			start:      start,
-			elapsed:    elapsed,
-			method:     r.Method,
-			path:       r.URL.Path,
-			query:      r.URL.RawQuery,
-			status:     rec.status,
-			reqHeader:  r.Header,
-			reqBody:    keepBody(rec.reqBody, rec.limit),
-			respHeader: w.Header(),
-			respBody:   rec.body,
-			source:     rec.source,
-			fallback:   rec.fallback,
-			violations: rec.violations,
+			start:       start,
+			elapsed:     elapsed,
+			method:      r.Method,
+			path:        r.URL.Path,
+			query:       r.URL.RawQuery,
+			status:      rec.status,
+			fault:       rec.fault,
+			expectation: rec.expectation,
+			reqHeader:   r.Header,
+			reqBody:     keepBody(rec.reqBody, rec.limit),
+			respHeader:  w.Header(),
+			respBody:    rec.body,
+			source:      rec.source,
+			fallback:    rec.fallback,
+			violations:  rec.violations,
 		})
 	}
 	if kept {
@@ -425,14 +439,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 	} else {
 		op, err = s.serveAPI(w, r, rec)
 	}
-	if err != nil {
+	if err != nil && err != errAnswered {
 		s.writeErrorOf(w, s.edge, op, err)
 	}
 }
 
 // logRequest writes the line of the request log of one request: method,
-// path, status and duration, and the attributes more, without a key.
-func (s *Server) logRequest(r *http.Request, status int, start time.Time, elapsed time.Duration, more ...slog.Attr) {
+// path, status and duration, without a key, the fault or the expectation
+// that answered it, if any, and who answered a request petmock proxied.
+func (s *Server) logRequest(r *http.Request, rec *recorder, start time.Time, elapsed time.Duration) {
 	// The record is built by hand: Logger.LogAttrs would walk the stack
 	// for a source position that nobody reads.
 	if h := s.log.Handler(); h.Enabled(r.Context(), slog.LevelInfo) {
@@ -440,10 +455,16 @@ func (s *Server) logRequest(r *http.Request, status int, start time.Time, elapse
 		line.AddAttrs(
 			slog.String("method", s.redact.text(r.Method)),
 			slog.String("path", s.redact.text(r.URL.Path)),
-			slog.Int("status", status),
+			slog.Int("status", rec.status),
 			slog.Duration("duration", elapsed),
 		)
-		line.AddAttrs(more...)
+		if rec.fault != "" {
+			line.AddAttrs(slog.String("fault", string(rec.fault)))
+		}
+		if rec.expectation != 0 {
+			line.AddAttrs(slog.Int64("expectation", rec.expectation))
+		}
+		line.AddAttrs(rec.proxied()...)
 		h.Handle(r.Context(), line)
 	}
 }

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -15,7 +16,8 @@ import (
 
 // The settings of a running server are what a frontend developer changes
 // while working, without a restart and without losing the stores: the
-// latency, the fail rate, the clock and the size of the request journal.
+// latency, the fail rate, the faults, the clock and the size of the
+// request journal.
 // Settings shows them, and ChangeSettings changes them, as GET and PATCH
 // /__petmock/settings do.
 
@@ -41,10 +43,20 @@ type settings struct {
 	journal int
 	// showSecrets is whether the journal shows the app's secrets.
 	showSecrets bool
+	// fault is put in place of answers at faultRate; "" puts none.
+	fault     Fault
+	faultRate float64
+	// slowRate is how many bytes a second a slow body comes at.
+	slowRate int
 }
 
-// chaotic reports whether the settings delay or fail any answer.
-func (st *settings) chaotic() bool { return st.latency.Max > 0 || st.failRate > 0 }
+// chaotic reports whether the settings delay, fail or fault any answer.
+func (st *settings) chaotic() bool {
+	return st.latency.Max > 0 || st.failRate > 0 || st.faulty()
+}
+
+// faulty reports whether the settings put faults in place of answers.
+func (st *settings) faulty() bool { return st.fault != "" && st.faultRate > 0 }
 
 // liveSettings are the settings of a running server, and the changes made
 // to them.
@@ -78,7 +90,23 @@ func newSettings(cfg Config, now func() time.Time) (*liveSettings, error) {
 	if cfg.FailRate < 0 || cfg.FailRate > 1 {
 		return nil, fmt.Errorf("fail rate %v: want a share from 0 to 1", cfg.FailRate)
 	}
-	st := &settings{latency: cfg.Latency, failRate: cfg.FailRate, journal: cfg.JournalSize, showSecrets: cfg.ShowSecrets}
+	if cfg.Fault != "" && !cfg.Fault.known() {
+		return nil, fmt.Errorf("fault %q: want one of %s", cfg.Fault, faultList())
+	}
+	if cfg.FaultRate < 0 || cfg.FaultRate > 1 {
+		return nil, fmt.Errorf("fault rate %v: want a share from 0 to 1", cfg.FaultRate)
+	}
+	slowRate := cfg.SlowBytesPerSecond
+	if slowRate == 0 {
+		slowRate = DefaultSlowBytesPerSecond
+	}
+	if e := checkSlowRate("slow bytes per second", slowRate); e != nil {
+		return nil, errors.New(e.Message)
+	}
+	st := &settings{
+		latency: cfg.Latency, failRate: cfg.FailRate, journal: cfg.JournalSize, showSecrets: cfg.ShowSecrets,
+		fault: cfg.Fault, faultRate: cfg.FaultRate, slowRate: slowRate,
+	}
 	switch {
 	case cfg.JournalSize == 0:
 		st.journal = DefaultJournalSize
@@ -118,6 +146,11 @@ type SettingsView struct {
 	// JournalSecrets is whether the journal shows the app's secrets:
 	// "hidden" or "shown" (see Server.Journal).
 	JournalSecrets string `json:"journalSecrets"`
+	// Fault is the fault put in place of answers at FaultRate, or ""
+	// for none; SlowBytesPerSecond is how fast a slow body comes.
+	Fault              Fault   `json:"fault"`
+	FaultRate          float64 `json:"faultRate"`
+	SlowBytesPerSecond int     `json:"slowBytesPerSecond"`
 	// Changes are the last changes, newest first.
 	Changes []SettingChange `json:"changes"`
 }
@@ -133,6 +166,10 @@ func (s *Server) Settings() SettingsView {
 		Journal:  st.journal,
 
 		JournalSecrets: secretsSetting(st.showSecrets),
+
+		Fault:              st.fault,
+		FaultRate:          st.faultRate,
+		SlowBytesPerSecond: st.slowRate,
 	}
 	if st.set {
 		v.Clock = "set"
@@ -171,16 +208,18 @@ func formatLatency(l Latency) string {
 
 // settingNames are the settings ChangeSettings takes, in the order it
 // applies and reports them.
-var settingNames = []string{"latency", "failRate", "now", "journal", "journalSecrets"}
+var settingNames = []string{"latency", "failRate", "now", "journal", "journalSecrets", "fault", "faultRate", "slowBytesPerSecond"}
 
 // ChangeSettings changes the settings changes names, each to its value as
 // decoded JSON gives it: latency a duration such as "100ms" or a range
 // such as "50ms-300ms", failRate a share from 0 to 1, now a date or an RFC
 // 3339 time, journal a number of requests from 0 to MaxJournalSize,
-// journalSecrets "hidden" or "shown". A nil value sets a setting back to
-// its default: no latency, no failures, the real time, DefaultJournalSize,
-// secrets hidden. Every change is checked first: if one is
-// wrong, nothing changes, and the *Error names it.
+// journalSecrets "hidden" or "shown", fault one of Faults, faultRate a
+// share from 0 to 1, slowBytesPerSecond from 1 to MaxSlowBytesPerSecond.
+// A nil value sets a setting back to its default: no latency, no
+// failures, the real time, DefaultJournalSize, secrets hidden, no fault, a
+// fault rate of 0, DefaultSlowBytesPerSecond. Every change is checked
+// first: if one is wrong, nothing changes, and the *Error names it.
 func (s *Server) ChangeSettings(changes map[string]any) error {
 	members := make(map[string]json.RawMessage, len(changes))
 	for _, name := range slices.Sorted(maps.Keys(changes)) {
@@ -293,6 +332,38 @@ func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *E
 		default:
 			return badRequest("journalSecrets", "%s: want %q, or %q to show the app's tokens, passwords and session ids in the journal", raw, SecretsHidden, SecretsShown)
 		}
+	case "fault":
+		if null {
+			st.fault = ""
+			return nil
+		}
+		if !isText || !Fault(text).known() {
+			return badRequest("fault", "%s: want one of %s, or null for none", raw, faultList())
+		}
+		st.fault = Fault(text)
+	case "faultRate":
+		if null {
+			st.faultRate = 0
+			return nil
+		}
+		var rate float64
+		if json.Unmarshal(raw, &rate) != nil || rate < 0 || rate > 1 {
+			return badRequest("faultRate", "%s: want a share from 0 to 1, such as 0.05", raw)
+		}
+		st.faultRate = rate
+	case "slowBytesPerSecond":
+		if null {
+			st.slowRate = DefaultSlowBytesPerSecond
+			return nil
+		}
+		n, err := strconv.Atoi(string(bytes.TrimSpace(raw)))
+		if err != nil {
+			return badRequest("slowBytesPerSecond", "%s: want bytes per second from 1 to %d", raw, MaxSlowBytesPerSecond)
+		}
+		if e := checkSlowRate("slowBytesPerSecond", n); e != nil {
+			return e
+		}
+		st.slowRate = n
 	}
 	return nil
 }
@@ -320,5 +391,14 @@ func (s *Server) describeChanges(from, to *settings) []SettingChange {
 	}
 	add("journal", strconv.Itoa(from.journal), strconv.Itoa(to.journal))
 	add("journalSecrets", secretsSetting(from.showSecrets), secretsSetting(to.showSecrets))
+	fault := func(f Fault) string {
+		if f == "" {
+			return "none"
+		}
+		return string(f)
+	}
+	add("fault", fault(from.fault), fault(to.fault))
+	add("faultRate", strconv.FormatFloat(from.faultRate, 'g', -1, 64), strconv.FormatFloat(to.faultRate, 'g', -1, 64))
+	add("slowBytesPerSecond", strconv.Itoa(from.slowRate), strconv.Itoa(to.slowRate))
 	return out
 }

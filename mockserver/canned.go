@@ -1,0 +1,404 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"maps"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/contract/spec"
+)
+
+// A canned answer is one given whole ahead of the request that gets it: a
+// named example of the document (Prefer: example=), or the answer of an
+// expectation (expect.go). It is checked against the response the
+// operation documents for its status when it is given: the status, the
+// headers the document requires and the values of those it describes, and
+// the body against the schema. So a canned answer, like every other,
+// matches the contract. A request answered with one is not processed: it
+// changes nothing.
+
+// canned is a checked answer, ready to write.
+type canned struct {
+	status int
+	header http.Header // Content-Type and Content-Length included
+	body   []byte
+}
+
+// write answers with c. The headers the pipeline set before, such as the
+// deprecation's and CORS, stay; c's win.
+func (c *canned) write(w http.ResponseWriter) {
+	h := w.Header()
+	for name, values := range c.header {
+		h[name] = values
+	}
+	w.WriteHeader(c.status)
+	if len(c.body) > 0 {
+		w.Write(c.body)
+	}
+}
+
+// answerFacts are what a canned answer is checked against: a response
+// the operation documents, with its body's media type and schema.
+type answerFacts struct {
+	resp *openapi3.Response
+	// mediaType is what petmock answers the body in: a JSON media type
+	// the response documents, or text/plain; "" when it documents no
+	// body, or, with others set, none petmock can check.
+	mediaType string
+	text      bool
+	schema    *openapi3.Schema // nil takes any value
+	shape     *shape
+	// others are the media types of a response that documents neither
+	// JSON nor text.
+	others []string
+	// examples are the named examples of the media type petmock answers
+	// in, for Prefer: example=.
+	examples openapi3.Examples
+}
+
+// responses are the facts of each response of an operation.
+type responses struct {
+	byStatus map[int]*answerFacts
+	fallback *answerFacts // of the default response; nil if none
+	// outage is the Error body of 500 and 503, which no operation needs
+	// to document (see outageCodes).
+	outage *answerFacts
+}
+
+// newResponses reads the responses of op. outage is the facts of an
+// outage's Error body.
+func newResponses(op *spec.Operation, shapes *shapes, outage *answerFacts) *responses {
+	rs := &responses{byStatus: map[int]*answerFacts{}, outage: outage}
+	if op.Op.Responses == nil {
+		return rs
+	}
+	for code, ref := range op.Op.Responses.Map() {
+		if ref == nil || ref.Value == nil {
+			continue
+		}
+		facts := newAnswerFacts(ref.Value, shapes)
+		if code == "default" {
+			rs.fallback = facts
+		} else if n, err := strconv.Atoi(code); err == nil {
+			rs.byStatus[n] = facts
+		}
+	}
+	return rs
+}
+
+// newAnswerFacts reads one response.
+func newAnswerFacts(resp *openapi3.Response, shapes *shapes) *answerFacts {
+	f := &answerFacts{resp: resp}
+	if len(resp.Content) == 0 {
+		return f
+	}
+	names := slices.Sorted(maps.Keys(resp.Content))
+	if name := jsonMediaType(names); name != "" {
+		f.mediaType = name
+		if mt := resp.Content[name]; mt.Schema != nil {
+			f.schema = mt.Schema.Value
+		}
+		f.shape = shapes.of(f.schema)
+		f.examples = resp.Content[name].Examples
+		return f
+	}
+	if mt := resp.Content.Get("text/plain"); mt != nil {
+		f.mediaType, f.text = "text/plain; charset=utf-8", true
+		if mt.Schema != nil {
+			f.schema = mt.Schema.Value
+		}
+		f.examples = mt.Examples
+		return f
+	}
+	f.others = names
+	return f
+}
+
+// jsonMediaType returns the first of names that is JSON: application/json,
+// or else a type whose subtype ends in +json; "" for none.
+func jsonMediaType(names []string) string {
+	for _, name := range names {
+		if mt, _, _ := mime.ParseMediaType(name); mt == "application/json" {
+			return name
+		}
+	}
+	for _, name := range names {
+		if spec.IsJSON(name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// outageFacts are the facts of the Error body of an outage: the
+// document's Error schema, or any JSON.
+func outageFacts(c *spec.Contract, shapes *shapes) *answerFacts {
+	f := &answerFacts{resp: &openapi3.Response{}, mediaType: "application/json"}
+	if c.Doc.Components != nil {
+		if ref := c.Doc.Components.Schemas["Error"]; ref != nil {
+			f.schema = ref.Value
+		}
+	}
+	f.shape = shapes.of(f.schema)
+	return f
+}
+
+// of returns the facts of the response of status, or nil when op
+// documents none and status is no outage.
+func (rs *responses) of(status int) *answerFacts {
+	if f := rs.byStatus[status]; f != nil {
+		return f
+	}
+	if rs.fallback != nil {
+		return rs.fallback
+	}
+	if slices.Contains(outageCodes, status) {
+		return rs.outage
+	}
+	return nil
+}
+
+// answerSpec is an answer as it is given, before it is checked: its
+// status, headers and body, JSON text or nil for none.
+type answerSpec struct {
+	status int
+	header map[string]string
+	body   json.RawMessage
+}
+
+// hopHeaders are headers of the connection or of the framing of a body,
+// which petmock sets itself.
+var hopHeaders = []string{"Connection", "Content-Length", "Content-Type", "Keep-Alive", "Trailer", "Transfer-Encoding", "Upgrade"}
+
+// checkCanned checks the answer a to a request of op, whose responses
+// are rs, and returns it ready to write. field names a in the message of
+// the error, such as "answer": "answer.body.name: is required".
+func checkCanned(op *spec.Operation, rs *responses, a answerSpec, field string) (*canned, *Error) {
+	if a.status < 100 || a.status > 599 {
+		return nil, badRequest(field+".status", "%d: want an HTTP status such as 200", a.status)
+	}
+	facts := rs.of(a.status)
+	if facts == nil {
+		return nil, badRequest(field+".status", "%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
+			a.status, op.ID, statusList(op.Statuses))
+	}
+	what := strconv.Itoa(a.status) + " answer of " + op.ID
+	header := http.Header{}
+	given := map[string]string{} // the name given, of each header
+	for _, name := range slices.Sorted(maps.Keys(a.header)) {
+		key := http.CanonicalHeaderKey(name)
+		if e := checkHeaderText(field+".headers."+name, name, a.header[name]); e != nil {
+			return nil, e
+		}
+		if slices.Contains(hopHeaders, key) {
+			return nil, badRequest(field+".headers."+name, "petmock sets it itself, from the document and the body")
+		}
+		header[key] = []string{a.header[name]}
+		given[key] = name
+	}
+	if e := checkDocumentedHeaders(facts.resp, header, given, field+".headers", what); e != nil {
+		return nil, e
+	}
+	if a.status == http.StatusUnauthorized && header.Get("WWW-Authenticate") == "" {
+		// HTTP requires a challenge with every 401.
+		if c := challenge(op); c != "" {
+			header.Set("WWW-Authenticate", c)
+		}
+	}
+	body, e := checkCannedBody(facts, a, field+".body", what)
+	if e != nil {
+		return nil, e
+	}
+	if body != nil {
+		header.Set("Content-Type", facts.mediaType)
+		header.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	return &canned{status: a.status, header: header, body: body}, nil
+}
+
+// checkHeaderText checks that a header's name is a token and its value
+// holds no character HTTP does not allow.
+func checkHeaderText(field, name, value string) *Error {
+	if name == "" || strings.ContainsFunc(name, func(r rune) bool {
+		return r <= ' ' || r >= 0x7f || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r)
+	}) {
+		return badRequest(field, "the name is not a valid HTTP token")
+	}
+	if strings.ContainsAny(value, "\r\n\x00") {
+		return badRequest(field, "the value holds a character HTTP does not allow")
+	}
+	return nil
+}
+
+// checkDocumentedHeaders checks header against the headers resp
+// documents: each one it requires is there, and each one with a schema
+// holds a value of it. given are the names as they were given, which the
+// messages use.
+func checkDocumentedHeaders(resp *openapi3.Response, header http.Header, given map[string]string, field, what string) *Error {
+	for _, name := range slices.Sorted(maps.Keys(resp.Headers)) {
+		ref := resp.Headers[name]
+		if ref == nil || ref.Value == nil {
+			continue
+		}
+		key := http.CanonicalHeaderKey(name)
+		values, present := header[key]
+		if !present {
+			if ref.Value.Required {
+				return badRequest(field+"."+name, "is required: the document requires it on the %s", what)
+			}
+			continue
+		}
+		if ref.Value.Schema == nil || ref.Value.Schema.Value == nil {
+			continue
+		}
+		s := ref.Value.Schema.Value
+		if err := s.VisitJSON(headerValue(s, values[0]), openapi3.VisitAsResponse()); err != nil {
+			return schemaViolation(field+"."+given[key], err)
+		}
+	}
+	return nil
+}
+
+// headerValue reads a header's text as the value its schema describes: a
+// number, a boolean, or the text itself.
+func headerValue(s *openapi3.Schema, text string) any {
+	switch spec.TypeOf(s) {
+	case "integer", "number":
+		if _, err := strconv.ParseFloat(text, 64); err == nil {
+			return json.Number(text)
+		}
+	case "boolean":
+		if b, err := strconv.ParseBool(text); err == nil {
+			return b
+		}
+	}
+	return text
+}
+
+// schemaViolation is the 400 of a value that breaks its schema, named
+// field, or a member of it.
+func schemaViolation(field string, err error) *Error {
+	var se *openapi3.SchemaError
+	if !errors.As(err, &se) {
+		return badRequest(field, "%v", err)
+	}
+	e := schemaError(field, se)
+	if !strings.HasPrefix(e.Message, field) {
+		e.Message = field + "." + e.Message
+	}
+	return e
+}
+
+// checkCannedBody checks the body of a against facts, and returns it as
+// it is sent: JSON text in petmock's one way, or the text of a text/plain
+// string; nil for none.
+func checkCannedBody(facts *answerFacts, a answerSpec, field, what string) ([]byte, *Error) {
+	switch {
+	case a.body == nil && facts.mediaType == "" && facts.others == nil:
+		return nil, nil
+	case a.body == nil && facts.others == nil:
+		return nil, badRequest(field, "is required: the %s has a body of %s", what, strings.TrimSuffix(facts.mediaType, "; charset=utf-8"))
+	case facts.others != nil:
+		return nil, badRequest(field, "the %s is %s, which petmock cannot check: it answers JSON or text", what, strings.Join(facts.others, ", "))
+	case facts.mediaType == "":
+		return nil, badRequest(field, "the %s has no body", what)
+	}
+	dec := json.NewDecoder(bytes.NewReader(a.body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, badRequest(field, "malformed JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, badRequest(field, "malformed JSON: data after the JSON value")
+	}
+	if facts.schema != nil {
+		if err := facts.schema.VisitJSON(v, openapi3.VisitAsResponse()); err != nil {
+			return nil, schemaViolation(field, err)
+		}
+	}
+	if facts.text {
+		text, ok := v.(string)
+		if !ok {
+			return nil, badRequest(field, "must be a string: the %s is text/plain", what)
+		}
+		return []byte(text), nil
+	}
+	if facts.shape != nil {
+		if e := facts.shape.exactIntegers(v, field); e != nil {
+			return nil, e
+		}
+	}
+	if a.status >= 400 {
+		// Every error is an Error body whose status is the HTTP status.
+		if m, ok := v.(map[string]any); ok {
+			if n, ok := m["status"].(json.Number); ok && string(n) != strconv.Itoa(a.status) {
+				return nil, badRequest(field+".status", "%s, but the answer's status is %d", n, a.status)
+			}
+		}
+	}
+	return append(appendKept(facts.shape, nil, v), '\n'), nil
+}
+
+// appendKept appends the text of v, a value decoded with json.Number, as
+// shape sh writes it, but for the members the schema does not declare,
+// which it keeps after the others, sorted by name: a canned answer loses
+// nothing it was given.
+func appendKept(sh *shape, dst []byte, v any) []byte {
+	if sh == nil {
+		sh = &shape{}
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		dst = append(dst, '{')
+		first := true
+		sep := func() {
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+		}
+		var declared []member
+		if sh.kind == kindObject {
+			declared = sh.members
+		}
+		for _, m := range declared {
+			if mv, ok := v[m.name]; ok {
+				sep()
+				dst = appendKept(m.shape, append(dst, m.key...), mv)
+			}
+		}
+		for _, name := range sortedKeys(v) {
+			if slices.ContainsFunc(declared, func(m member) bool { return m.name == name }) {
+				continue
+			}
+			sep()
+			extra := sh.extra
+			dst = appendKept(extra, append(appendJSONString(dst, name), ':'), v[name])
+		}
+		return append(dst, '}')
+	case []any:
+		items := sh.items
+		if sh.kind != kindArray {
+			items = nil
+		}
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendKept(items, dst, e)
+		}
+		return append(dst, ']')
+	}
+	return sh.appendJSON(dst, v)
+}
