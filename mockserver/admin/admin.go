@@ -57,7 +57,12 @@ type Control interface {
 	ChangeSettings(changes map[string]any) error
 	Forced() []mockserver.ForcedAnswer
 	Force(code, count int, operation string) error
+	ForceAnswer(a mockserver.ForcedAnswer) error
 	ClearForced()
+	Expectations() []mockserver.Expectation
+	Expect(e mockserver.Expectation) (mockserver.Expectation, error)
+	RemoveExpectation(id int64) error
+	ClearExpectations()
 	Clock() time.Time
 	Subscribe() *mockserver.Subscription
 	PublishedKey() bool
@@ -214,6 +219,11 @@ func (h *handler) routes() []route {
 		{"GET /__petmock/forced", h.forced},
 		{"POST /__petmock/forced", h.force},
 		{"DELETE /__petmock/forced", h.clearForced},
+		{"GET /__petmock/expectations", h.expectations},
+		{"PUT /__petmock/expectations", h.expect},
+		{"DELETE /__petmock/expectations", h.clearExpectations},
+		{"GET /__petmock/expectations/{id}", h.expectation},
+		{"DELETE /__petmock/expectations/{id}", h.removeExpectation},
 		{"GET /__petmock/catalogue/{resource}", h.browse},
 		{"GET /__petmock/{resource}", h.exportItems},
 		{"PUT /__petmock/{resource}", h.replaceItems},

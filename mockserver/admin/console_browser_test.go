@@ -223,9 +223,11 @@ func TestConsoleLoadsWithoutErrors(t *testing.T) {
 				t.Error("without a key, the catalogue is shown or the key is not asked for")
 			}
 			c.unlock(t, key)
-			for i := range 6 {
+			for i := range 7 {
 				c.do(t, "pressing "+strconv.Itoa(i+1), chromedp.KeyEvent(strconv.Itoa(i+1)))
 			}
+			c.waitUntil(t, "the expectations are shown by key 7", `!document.getElementById("expectations").hidden`)
+			c.do(t, "pressing 6", chromedp.KeyEvent("6"))
 			c.waitUntil(t, "the violations are shown by key 6", `!document.getElementById("violations").hidden && document.getElementById("viol-backend").textContent.includes("--proxy")`)
 			c.do(t, "pressing 5", chromedp.KeyEvent("5"))
 			c.waitUntil(t, "the operations are shown by key 5", `!document.getElementById("operations").hidden`)

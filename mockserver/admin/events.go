@@ -19,6 +19,7 @@ import (
 //	event: settings   a setting changed
 //	event: forced     the answers forced from the admin API changed
 //	event: violations a backend's answer broke the document, or the view was emptied
+//	event: expectations  an expectation was set, answered or dropped
 //
 // Events of one kind that come in a burst are sent once: a stream sends at
 // most one batch every eventGap. A comment line every heartbeat keeps
@@ -33,6 +34,7 @@ var eventNames = []struct {
 }{
 	{mockserver.ChangeSettings, "settings"},
 	{mockserver.ChangeForced, "forced"},
+	{mockserver.ChangeExpectations, "expectations"},
 	{mockserver.ChangeStore, "store"},
 	{mockserver.ChangeJournal, "journal"},
 	{mockserver.ChangeViolations, "violations"},

@@ -82,6 +82,11 @@ func TestEventsTellWhatChanged(t *testing.T) {
 	}{
 		{"a request", func() { ts.do(t, "GET", "/pets", "") }, "journal"},
 		{"a setting", func() { ts.admin(t, "PATCH", "settings", `{"latency":"1ms"}`) }, "settings"},
+		{"an expectation", func() {
+			ts.admin(t, "PUT", "expectations", `{"when":{"method":"GET","path":"/pets"},"answer":{"status":200,"body":[]}}`)
+		}, "expectations"},
+		{"a request an expectation answers", func() { ts.do(t, "GET", "/pets", "") }, "expectations"},
+		{"no expectation", func() { ts.admin(t, "DELETE", "expectations", "") }, "expectations"},
 		{"a forced answer", func() { ts.admin(t, "POST", "forced", `{"code":503}`) }, "forced"},
 		{"a fixture", func() { ts.admin(t, "PUT", "pets", `[]`) }, "store"},
 		{"a reset", func() { ts.admin(t, "POST", "reset", "") }, "store"},

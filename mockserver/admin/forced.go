@@ -15,16 +15,19 @@ func (h *handler) forced(w http.ResponseWriter, _ *http.Request, _ *mockserver.C
 
 // force answers POST /__petmock/forced: the body, which the edge checked
 // against the document, forces the next answers, if the served document
-// documents its code for its operation.
+// documents its code for its operation, or the next faults.
 func (h *handler) force(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
 	body, _ := c.Body.(map[string]any)
-	code, _ := integer(body["code"])
-	count := 1
+	a := mockserver.ForcedAnswer{Remaining: 1}
+	a.Code, _ = integer(body["code"])
 	if n, ok := integer(body["count"]); ok {
-		count = n
+		a.Remaining = n
 	}
-	operation, _ := body["operation"].(string)
-	if err := h.srv.Force(code, count, operation); err != nil {
+	a.Operation, _ = body["operation"].(string)
+	fault, _ := body["fault"].(string)
+	a.Fault = mockserver.Fault(fault)
+	a.BytesPerSecond, _ = integer(body["bytesPerSecond"])
+	if err := h.srv.ForceAnswer(a); err != nil {
 		return err
 	}
 	return h.forced(w, r, c)

@@ -29,7 +29,7 @@ func TestForceRefusesWhatTheDocumentDoesNotSay(t *testing.T) {
 		{`{"code":503,"operation":"listPetz"}`, `operation: "listPetz": want the id of an operation of the document: listPets, createPet, getPet`},
 		{`{"code":503,"count":0}`, "count: must be at least 1"},
 		{`{"code":503,"count":1001}`, "count: must be at most 1000"},
-		{`{"code":503,"times":2}`, "times: is not a member; the members are code, count, operation"},
+		{`{"code":503,"times":2}`, "times: is not a member; the members are bytesPerSecond, code, count, fault, operation"},
 		{`[503]`, "body: must be a JSON object"},
 	} {
 		resp := ts.admin(t, "POST", "forced", tt.body)

@@ -79,7 +79,7 @@ func TestPatchSettingsRefusesBadValues(t *testing.T) {
 		{`{"journal":-1}`, "journal: must be at least 0"},
 		{`{"journal":10001}`, "journal: "},
 		{`{"journal":2.5}`, "journal: "},
-		{`{"latency":"1s","jitter":"1s"}`, "jitter: is not a member; the members are failRate, journal, journalSecrets, latency, now"},
+		{`{"latency":"1s","jitter":"1s"}`, "jitter: is not a member; the members are failRate, fault, faultRate, journal, journalSecrets, latency, now, slowBytesPerSecond"},
 		// One bad member changes nothing, however many good ones come with it.
 		{`{"latency":"1s","failRate":0.5,"journal":-1}`, "journal: "},
 		{`[]`, "body: must be a JSON object"},

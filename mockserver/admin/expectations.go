@@ -1,0 +1,78 @@
+package admin
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// The expectations' endpoints: canned answers for the requests that match
+// them, set, listed and dropped (see mockserver.Server.Expect). The server
+// checks each against the document it serves; the edge has checked the
+// body's shape against this API's.
+
+// expectations answers GET /__petmock/expectations, and DELETE of one
+// or all of them with those left: {"expectations": [...]}.
+func (h *handler) expectations(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
+	return writeValue(w, http.StatusOK, map[string]any{"expectations": h.srv.Expectations()})
+}
+
+// expect answers PUT /__petmock/expectations: the body sets one more
+// expectation, after those set before, and the answer is the expectation
+// as set, with its id.
+func (h *handler) expect(w http.ResponseWriter, _ *http.Request, c *mockserver.Call) error {
+	// The body was decoded with its numbers as written: encoded again,
+	// it decodes into an Expectation that keeps every digit.
+	text, err := json.Marshal(c.Body)
+	if err != nil {
+		return err
+	}
+	var e mockserver.Expectation
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		return mockserver.NewError(http.StatusBadRequest, "body", "%v", err)
+	}
+	e.Remaining, e.Matched = 0, 0 // counted by the server
+	set, err := h.srv.Expect(e)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", Prefix+"expectations/"+strconv.FormatInt(set.ID, 10))
+	return writeValue(w, http.StatusCreated, set)
+}
+
+// clearExpectations answers DELETE /__petmock/expectations.
+func (h *handler) clearExpectations(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
+	h.srv.ClearExpectations()
+	return h.expectations(w, r, c)
+}
+
+// expectation answers GET /__petmock/expectations/{id}.
+func (h *handler) expectation(w http.ResponseWriter, _ *http.Request, c *mockserver.Call) error {
+	id, _ := strconv.ParseInt(c.Params["id"], 10, 64) // the edge checked it is an integer
+	for _, e := range h.srv.Expectations() {
+		if e.ID == id {
+			return writeValue(w, http.StatusOK, e)
+		}
+	}
+	return noExpectation(id)
+}
+
+// removeExpectation answers DELETE /__petmock/expectations/{id} with the
+// expectations left.
+func (h *handler) removeExpectation(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
+	id, _ := strconv.ParseInt(c.Params["id"], 10, 64)
+	if err := h.srv.RemoveExpectation(id); err != nil {
+		return err
+	}
+	return h.expectations(w, r, c)
+}
+
+// noExpectation is the 404 of an id no expectation has.
+func noExpectation(id int64) *mockserver.Error {
+	return mockserver.NewError(http.StatusNotFound, "id", "no expectation has id %d", id)
+}
