@@ -1,7 +1,7 @@
 // petmock console. Plain JavaScript modules, no build step, nothing from
 // elsewhere: this one wires the panels together, one module each
 // (catalogue.js, journal.js, settings.js, scenarios.js, operations.js,
-// violations.js), on the plumbing they share (petmock.js).
+// violations.js, expectations.js), on the plumbing they share (petmock.js).
 
 import { $, ADMIN, KEY, hooks, listen, loader, request, setLive, state, stopListening, toast } from "./petmock.js";
 import { clearCatalogue, loadCatalogue, setupCatalogue, wireCatalogue } from "./catalogue.js";
@@ -10,9 +10,10 @@ import { clearSettings, loadSettings, wireSettings } from "./settings.js";
 import { clearScenarios, loadForced, setupForceForm, wireScenarios } from "./scenarios.js";
 import { loadHealth, renderOperations, tick } from "./operations.js";
 import { clearViolations, loadViolations, wireViolations } from "./violations.js";
+import { clearExpectations, loadExpectations, wireExpectations } from "./expectations.js";
 
-// SECTIONS are the panels, in the order of the keys 1 to 6.
-const SECTIONS = ["catalogue", "journal", "settings", "scenarios", "operations", "violations"];
+// SECTIONS are the panels, in the order of the keys 1 to 7.
+const SECTIONS = ["catalogue", "journal", "settings", "scenarios", "operations", "violations", "expectations"];
 
 // ---- Sections and the key.
 
@@ -81,6 +82,7 @@ function lock(why) {
   clearSettings();
   clearScenarios();
   clearViolations();
+  clearExpectations();
   if (why) {
     $("key-error").textContent = why;
     $("key-error").hidden = false;
@@ -110,6 +112,9 @@ function onEvent(name) {
     case "violations":
       loadViolations();
       break;
+    case "expectations":
+      loadExpectations();
+      break;
   }
 }
 
@@ -123,6 +128,7 @@ function loadEverything() {
   loadJournal();
   loadForced();
   loadViolations();
+  loadExpectations();
   if (state.cat.resource) loadCatalogue();
 }
 
@@ -161,8 +167,9 @@ function wire() {
   wireSettings();
   wireScenarios();
   wireViolations();
+  wireExpectations();
 
-  // Keys: 1 to 6 pick a section, / searches, Escape leaves a field or
+  // Keys: 1 to 7 pick a section, / searches, Escape leaves a field or
   // closes the journal's open entries.
   document.addEventListener("keydown", (e) => {
     const typing = e.target.closest && e.target.closest("input, textarea, select");

@@ -1,5 +1,6 @@
 // The journal panel: every request of the API as it is answered, newest
-// first, each with its request and answer, keys hidden.
+// first, each with its request and answer, keys hidden, and the fault or
+// the expectation that answered it instead of the app's handler.
 
 import { $, ADMIN, el, loader, request, state, timeOfDay, toast } from "./petmock.js";
 
@@ -18,7 +19,7 @@ const entryKey = (x) => x.time + " " + x.method + " " + x.path + "?" + (x.query 
 export function renderJournal() {
   const filter = state.log.filter.toLowerCase();
   const shown = state.log.entries.filter((x) => !filter ||
-    (x.method + " " + x.path + (x.query ? "?" + x.query : "") + " " + x.status).toLowerCase().includes(filter));
+    (x.method + " " + x.path + (x.query ? "?" + x.query : "") + " " + x.status + " " + (x.fault || "")).toLowerCase().includes(filter));
   const items = shown.map((x) => {
     const key = entryKey(x);
     const open = state.log.open.has(key);
@@ -27,8 +28,10 @@ export function renderJournal() {
       onclick: () => toggleEntry(key) },
       el("time", { dateTime: x.time }, timeOfDay(x.time)),
       el("span", { class: "method " + x.method }, x.method),
-      el("span", { class: "path", title: target }, target, source(x)),
-      el("span", { class: "status s" + String(x.status)[0] }, x.status),
+      el("span", { class: "path", title: target }, target, source(x),
+        x.fault ? [" ", el("span", { class: "badge bad fault" }, x.fault)] : null,
+        x.expectation ? [" ", el("span", { class: "badge warn fault" }, "expectation " + x.expectation)] : null),
+      el("span", { class: "status s" + String(x.status)[0], title: x.status ? null : "no answer: the connection was closed" }, x.status || "—"),
       el("span", { class: "dur" + (x.durationMs >= 1000 ? " slow" : "") }, x.durationMs.toFixed(x.durationMs < 10 ? 1 : 0) + " ms"));
     const li = el("li", { dataset: { method: x.method, path: x.path, status: x.status, duration: x.durationMs } }, row);
     if (open) li.append(entryDetail(x));
@@ -69,7 +72,8 @@ export function entryDetail(x) {
       el("tr", {}, el("td", {}, name), el("td", {}, values.join(", ")))))),
     m.body ? el("pre", { class: "body" }, pretty(m.body) + (m.truncated ? "\n… cut at 4 KiB" : "")) : el("p", { class: "muted small" }, "No body."));
   const from = x.source ? " from the " + x.source + (x.fallback ? " (" + x.fallback + ")" : "") : "";
-  return el("div", { class: "log-detail" }, side("Request", x.request), side("Response " + x.status + from, x.response));
+  const answer = x.status ? "Response " + x.status + from : "No response";
+  return el("div", { class: "log-detail" }, side("Request", x.request), side(answer + (x.fault ? " (fault: " + x.fault + ")" : ""), x.response));
 }
 
 // pretty indents a JSON body; another is shown as it is.

@@ -26,6 +26,7 @@ export const state = {
   log: { paused: false, open: new Set(), entries: [], filter: "" },
   viol: { open: new Set(), entries: [], backend: "" },
   forced: [],
+  expectations: [],
   stream: null,
   retry: 0,
 };

@@ -1,6 +1,6 @@
 // The scenarios panel: every resource empty, back to the seed, or a
-// fixture's, each one request to the admin API; and the answers forced on
-// the next requests of the app.
+// fixture's, each one request to the admin API; and the answers, or the
+// faults, forced on the next requests of the app.
 
 import { $, ADMIN, el, loader, request, state, toast } from "./petmock.js";
 import { firstPage } from "./catalogue.js";
@@ -62,6 +62,9 @@ function setupForceCodes() {
   const options = sorted.map((code) => el("option", { value: code },
     code + (code < 300 ? " (answers as usual)" : "")));
   options.push(el("option", { value: 500 }, "500 (outage)"), el("option", { value: 503 }, "503 (outage)"));
+  for (const fault of ["reset", "empty", "malformed-chunk", "slow"]) {
+    options.push(el("option", { value: "fault:" + fault }, fault + " (fault below HTTP)"));
+  }
   select.replaceChildren(...options);
   const first = sorted.find((code) => code >= 400);
   select.value = chosen && [...select.options].some((o) => o.value === chosen) ? chosen : String(first || 503);
@@ -72,8 +75,8 @@ export const loadForced = loader(async () => {
   if (!state.key) return;
   const { data } = await request(ADMIN + "forced");
   state.forced = data.forced;
-  $("force-list").replaceChildren(...state.forced.map((f) => el("li", { dataset: { code: f.code, operation: f.operation || "" } },
-    el("span", { class: "status s" + String(f.code)[0] }, f.code),
+  $("force-list").replaceChildren(...state.forced.map((f) => el("li", { dataset: { code: f.code || "", fault: f.fault || "", operation: f.operation || "" } },
+    f.fault ? el("span", { class: "badge bad" }, f.fault) : el("span", { class: "status s" + String(f.code)[0] }, f.code),
     el("span", {}, (f.operation || "any operation") + ": the next " + (f.remaining === 1 ? "request" : f.remaining + " requests")))));
   $("force-clear").hidden = state.forced.length === 0;
   $("count-scenarios").textContent = state.forced.length ? state.forced.length + " forced" : "";
@@ -84,11 +87,15 @@ export const loadForced = loader(async () => {
 async function force(event) {
   event.preventDefault();
   $("force-error").hidden = true;
-  const body = { code: Number($("force-code").value), count: Number($("force-count").value || 1) };
+  const chosen = $("force-code").value;
+  const body = { count: Number($("force-count").value || 1) };
+  if (chosen.startsWith("fault:")) body.fault = chosen.slice("fault:".length);
+  else body.code = Number(chosen);
   if ($("force-op").value) body.operation = $("force-op").value;
   try {
     await request(ADMIN + "forced", { method: "POST", body });
-    toast("The next " + (body.count === 1 ? "request" : body.count + " requests") + " to " + (body.operation || "any operation") + " answer " + body.code + ".");
+    toast("The next " + (body.count === 1 ? "request" : body.count + " requests") + " to " + (body.operation || "any operation") +
+      (body.fault ? " meet the fault " + body.fault : " answer " + body.code) + ".");
     loadForced();
   } catch (err) {
     $("force-error").textContent = err.message;

@@ -1,6 +1,6 @@
 // The settings panel: the latency, the fail rate, the clock, the size of
-// the journal and whether it shows secrets, changed at once, and the last
-// changes.
+// the journal, whether it shows secrets and the faults below HTTP, changed
+// at once, and the last changes.
 
 import { $, ADMIN, el, loader, request, state, timeOfDay, toast } from "./petmock.js";
 import { renderJournal } from "./journal.js";
@@ -16,14 +16,20 @@ export const loadSettings = loader(async () => {
 });
 
 // settingInputs are the fields of the settings, by name.
-const settingInputs = { latency: "set-latency", failRate: "set-failrate", now: "set-now", journal: "set-journal", journalSecrets: "set-secrets" };
+const settingInputs = {
+  latency: "set-latency", failRate: "set-failrate", now: "set-now", journal: "set-journal", journalSecrets: "set-secrets",
+  fault: "set-fault", faultRate: "set-faultrate", slowBytesPerSecond: "set-slowrate",
+};
 
 // fillSettings shows the settings in their fields, all of them or those
 // the user is not editing, and the last changes.
 function fillSettings(all) {
   const s = state.settings;
   if (!s) return;
-  const values = { latency: s.latency, failRate: String(s.failRate), now: s.clock === "set" ? s.now : "", journal: String(s.journal), journalSecrets: s.journalSecrets };
+  const values = {
+    latency: s.latency, failRate: String(s.failRate), now: s.clock === "set" ? s.now : "", journal: String(s.journal), journalSecrets: s.journalSecrets,
+    fault: s.fault || "", faultRate: String(s.faultRate), slowBytesPerSecond: String(s.slowBytesPerSecond),
+  };
   for (const [name, id] of Object.entries(settingInputs)) {
     if (all || !state.dirty.has(name)) {
       $(id).value = values[name];
@@ -37,6 +43,7 @@ function fillSettings(all) {
   const chaos = [];
   if (s.latency !== "0s") chaos.push(s.latency);
   if (s.failRate > 0) chaos.push(Math.round(s.failRate * 100) + "% fail");
+  if (s.fault && s.faultRate > 0) chaos.push(Math.round(s.faultRate * 100) + "% " + s.fault);
   if (s.clock === "set") chaos.push("clock set");
   $("count-settings").textContent = chaos.join(", ");
   $("count-settings").classList.toggle("alert", chaos.length > 0);
@@ -56,6 +63,9 @@ async function applySettings(event) {
     if (name === "now") patch.now = value === "" ? null : value;
     if (name === "journal") patch.journal = value === "" ? null : Number(value);
     if (name === "journalSecrets") patch.journalSecrets = value;
+    if (name === "fault") patch.fault = value === "" ? null : value;
+    if (name === "faultRate") patch.faultRate = value === "" ? 0 : Number(value);
+    if (name === "slowBytesPerSecond") patch.slowBytesPerSecond = value === "" ? null : Number(value);
   }
   $("set-error").hidden = true;
   document.querySelectorAll("#settings-form .card").forEach((c) => c.classList.remove("invalid"));
