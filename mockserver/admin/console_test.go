@@ -23,6 +23,7 @@ func TestConsoleIsServed(t *testing.T) {
 		{"/__petmock/console/scenarios.js", "text/javascript; charset=utf-8", `export function wireScenarios`},
 		{"/__petmock/console/operations.js", "text/javascript; charset=utf-8", `export function renderOperations`},
 		{"/__petmock/console/violations.js", "text/javascript; charset=utf-8", `export function wireViolations`},
+		{"/__petmock/console/expectations.js", "text/javascript; charset=utf-8", `export function wireExpectations`},
 	} {
 		// No key: the page asks for one itself.
 		req, _ := http.NewRequest("GET", root+tt.path, nil)
