@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -42,6 +43,9 @@ type options struct {
 	onSaveError  string        // refuseWrites or keepServing
 	latency      mockserver.Latency
 	failRate     float64
+	fault        mockserver.Fault
+	faultRate    float64
+	slowRate     int       // bytes a second of a slow body
 	now          time.Time // zero for the real clock
 	journal      int
 	secrets      string // of the journal: hidden or shown
@@ -94,6 +98,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		secrets:     mockserver.SecretsHidden,
 		maxPets:     mockserver.DefaultMaxItems,
 		maxStoreMB:  mockserver.DefaultMaxStoreBytes >> 20,
+		slowRate:    mockserver.DefaultSlowBytesPerSecond,
 	}
 	o.proxyTimeout = proxy.DefaultTimeout
 	fs := flag.NewFlagSet("petmock", flag.ContinueOnError)
@@ -132,7 +137,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 	fs.Uint64Var(&o.seed, "seed", o.seed, "seed of the generated catalogue, the latency and the failures; the same seed repeats a run")
 	fs.IntVar(&o.pets, "pets", o.pets, "`number` of items of each resource (pets, in the Petstore) in the generated catalogue")
 	fs.StringVar(&o.fixtures, "fixtures", "", "start from the catalogue in this fixture `file` instead of a generated one")
-	fs.StringVar(&o.state, "state", "", "load the store, the settings and the forced answers from this `file` at start, and save every write there before it is answered")
+	fs.StringVar(&o.state, "state", "", "load the store, the settings, the forced answers and the expectations from this `file` at start, and save every write there before it is answered")
 	fs.DurationVar(&o.saveInterval, "save-interval", 0, "save to --state at this interval instead, and answer writes before they are saved: faster, but a crash loses the writes since the last save (default: every write is saved before it is answered)")
 	fs.StringVar(&o.onSaveError, "on-save-error", o.onSaveError, "while --state cannot be saved: refuse writes with 503 until a save succeeds, or serve them from memory only")
 	fs.Func("latency", "delay every answer by this `duration` or range, such as 100ms or 50ms-300ms", func(v string) error {
@@ -141,6 +146,15 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return err
 	})
 	fs.Float64Var(&o.failRate, "fail-rate", 0, "share of requests answered 503, from 0 to 1, such as 0.05")
+	fs.Func("fault", "put this `fault` below HTTP in place of the answer of a share --fault-rate of the requests: reset, empty, malformed-chunk or slow", func(v string) error {
+		o.fault = mockserver.Fault(v)
+		if !slices.Contains(mockserver.Faults, o.fault) {
+			return fmt.Errorf("want one of %s", faultNames())
+		}
+		return nil
+	})
+	fs.Float64Var(&o.faultRate, "fault-rate", 0, "share of requests that meet --fault, from 0 to 1, such as 0.05")
+	fs.IntVar(&o.slowRate, "slow-bytes-per-second", o.slowRate, "how many `bytes` a second the body of a slow fault comes at")
 	fs.Func("now", "act as if the time were this `date` (2031-01-01) or time (2031-01-01T12:00:00Z), then let it run", func(v string) error {
 		t, err := mockserver.ParseInstant(v)
 		if err != nil {
@@ -203,6 +217,12 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return o, usagef("--log-format %q: must be text or json", o.logFormat)
 	case o.failRate < 0 || o.failRate > 1:
 		return o, usagef("--fail-rate %v: must be from 0 to 1", o.failRate)
+	case o.faultRate < 0 || o.faultRate > 1:
+		return o, usagef("--fault-rate %v: must be from 0 to 1", o.faultRate)
+	case o.faultRate > 0 && o.fault == "":
+		return o, usagef("--fault-rate %v: says how often --fault comes; give --fault too", o.faultRate)
+	case o.slowRate < 1 || o.slowRate > mockserver.MaxSlowBytesPerSecond:
+		return o, usagef("--slow-bytes-per-second %d: must be from 1 to %d", o.slowRate, mockserver.MaxSlowBytesPerSecond)
 	case o.given["save-interval"] && o.saveInterval <= 0:
 		return o, usagef("--save-interval %s: must be positive; leave it out to save every write before it is answered", o.saveInterval)
 	case o.onSaveError != refuseWrites && o.onSaveError != keepServing:
@@ -225,6 +245,15 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return o, usagef("--proxy-timeout %s: must be positive", o.proxyTimeout)
 	}
 	return o, nil
+}
+
+// faultNames lists the faults, for messages.
+func faultNames() string {
+	names := make([]string, len(mockserver.Faults))
+	for i, f := range mockserver.Faults {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
 }
 
 // give notes that the flag of the given name was given.
@@ -266,14 +295,19 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	cfg := mockserver.Config{
-		Contract:      contract,
-		APIKeys:       o.apiKeys,
-		AdminKeys:     adminKeys(o.adminKey),
-		Items:         items,
-		Catalogue:     catalogue,
-		Logger:        logger,
-		Latency:       o.latency,
-		FailRate:      o.failRate,
+		Contract:  contract,
+		APIKeys:   o.apiKeys,
+		AdminKeys: adminKeys(o.adminKey),
+		Items:     items,
+		Catalogue: catalogue,
+		Logger:    logger,
+		Latency:   o.latency,
+		FailRate:  o.failRate,
+
+		Fault:              o.fault,
+		FaultRate:          o.faultRate,
+		SlowBytesPerSecond: o.slowRate,
+
 		ChaosSeed:     o.seed,
 		JournalSize:   o.journal,
 		ShowSecrets:   o.secrets == mockserver.SecretsShown,

@@ -40,6 +40,7 @@ func TestParseOptions(t *testing.T) {
 		secrets:     mockserver.SecretsHidden,
 		maxPets:     mockserver.DefaultMaxItems,
 		maxStoreMB:  mockserver.DefaultMaxStoreBytes >> 20,
+		slowRate:    mockserver.DefaultSlowBytesPerSecond,
 	}
 	defaults.proxyTimeout = proxy.DefaultTimeout
 	with := func(edit func(*options)) options {
@@ -62,15 +63,17 @@ func TestParseOptions(t *testing.T) {
 			"--on-save-error", "serve", "--admin-key", "k", "--admin-origin", "http://localhost:5173", "--admin-origin", "*",
 			"--allow-host", "petmock.test", "--allow-host", "*", "--journal-secrets", "shown",
 			"--proxy", "https://staging.example/v1", "--proxy-key", "staging-key", "--proxy-timeout", "3s",
+			"--fault", "slow", "--fault-rate", "0.25", "--slow-bytes-per-second", "10",
 		}, env(), options{
 			spec: "evolved.yaml", addr: ":0", apiKeys: []string{"a", "b"}, seed: 7, pets: 0, fixtures: "f.json", state: "s.json",
 			saveInterval: time.Minute, onSaveError: keepServing, latency: mockserver.Latency{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond},
 			failRate: 0.5, now: now, journal: 5, maxPets: 9, maxStoreMB: 3, logFormat: "json",
 			secrets: mockserver.SecretsShown, adminKey: "k", adminOrigins: []string{"http://localhost:5173", "*"}, allowHosts: []string{"petmock.test", "*"},
 			proxy: "https://staging.example/v1", proxyKey: "staging-key", proxyTimeout: 3 * time.Second,
+			fault: mockserver.FaultSlow, faultRate: 0.25, slowRate: 10,
 			given: given("spec", "addr", "api-key", "seed", "pets", "fixtures", "state", "save-interval", "latency", "fail-rate",
 				"now", "journal", "max-pets", "max-store-mb", "log-format", "on-save-error", "admin-key", "admin-origin", "allow-host", "journal-secrets",
-				"proxy", "proxy-key", "proxy-timeout"),
+				"proxy", "proxy-key", "proxy-timeout", "fault", "fault-rate", "slow-bytes-per-second"),
 		}},
 		{"environment", nil, env("PETMOCK_ADDR", ":9", "PETMOCK_API_KEYS", "x, y", "PETMOCK_SEED", "3", "PETMOCK_PETS", "5",
 			"PETMOCK_LOG_FORMAT", "json", "PETMOCK_SPEC", "other.yaml", "PETMOCK_NOW", "2031-01-01", "PETMOCK_LATENCY", "5ms"),
@@ -134,6 +137,10 @@ func TestUsageErrors(t *testing.T) {
 		{nil, env("PETMOCK_PETS", "many"), `PETMOCK_PETS="many"`},
 		{[]string{"--api-key", ""}, env(), "api key 1: must be non-empty"},
 		{[]string{"--journal-secrets", "visible"}, env(), `--journal-secrets "visible": must be hidden or shown`},
+		{[]string{"--fault", "boom"}, env(), `--fault "boom": want one of reset, empty, malformed-chunk, slow`},
+		{[]string{"--fault", "reset", "--fault-rate", "2"}, env(), "--fault-rate 2: must be from 0 to 1"},
+		{[]string{"--fault-rate", "0.5"}, env(), "--fault-rate 0.5: says how often --fault comes; give --fault too"},
+		{nil, env("PETMOCK_SLOW_BYTES_PER_SECOND", "0"), "--slow-bytes-per-second 0: must be from 1 to 1048576"},
 		{[]string{"--admin-key", "a b"}, env(), "admin api key 1: must be non-empty and contain no white space"},
 		{[]string{"--admin-origin", "localhost:5173"}, env(), `--admin-origin "localhost:5173": origin "localhost:5173": want scheme://host[:port]`},
 		{[]string{"--admin-origin", "http://localhost:5173/app"}, env(), `want scheme://host[:port]`},

@@ -49,14 +49,16 @@ type stateConfig struct {
 }
 
 // stateSaver keeps the stores of a server in its --state file, and its
-// settings and forced answers in the settings file beside it.
+// settings, forced answers and expectations in the settings file beside
+// it.
 type stateSaver struct {
 	stateConfig
 	path         string // the file saved to: --state, or where its links lead
 	settingsPath string // see settingsPath
 	srv          *mockserver.Server
 	log          *slog.Logger
-	// changes tells when the settings or the forced answers changed.
+	// changes tells when the settings, the forced answers or the
+	// expectations changed.
 	changes *mockserver.Subscription
 	ledger  ledger
 
@@ -188,10 +190,10 @@ func (s *stateSaver) saveChanges() error {
 	return nil
 }
 
-// noteSettings notes whether the settings or the forced answers changed.
-// s.mu must be held.
+// noteSettings notes whether the settings, the forced answers or the
+// expectations changed. s.mu must be held.
 func (s *stateSaver) noteSettings() {
-	if s.changes.Take()&(mockserver.ChangeSettings|mockserver.ChangeForced) != 0 {
+	if s.changes.Take()&(mockserver.ChangeSettings|mockserver.ChangeForced|mockserver.ChangeExpectations) != 0 {
 		s.settingsDirty = true
 	}
 }

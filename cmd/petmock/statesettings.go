@@ -15,12 +15,12 @@ import (
 )
 
 // The settings a developer changes while petmock runs (the latency, the
-// fail rate, the clock, the size of the journal and whether it shows
-// secrets) and the forced
-// answers that wait are kept with --state too, in a file of their own
-// beside the state file, so that the state file stays a fixture that
-// --fixtures and PUT /__petmock/fixture read. They are restored at start,
-// but for those whose flags are given, which win.
+// fail rate, the faults, the clock, the size of the journal and whether it
+// shows secrets), the forced answers that wait and the expectations are
+// kept with --state too, in a file of their own beside the state file, so
+// that the state file stays a fixture that --fixtures and PUT
+// /__petmock/fixture read. They are restored at start, but for the
+// settings whose flags are given, which win.
 
 // settingsPath returns the settings file of the state file at path:
 // state.settings.json beside state.json.
@@ -28,8 +28,8 @@ func settingsPath(path string) string {
 	return strings.TrimSuffix(path, ".json") + ".settings.json"
 }
 
-// savedSettings are the settings and forced answers as the settings file
-// holds them.
+// savedSettings are the settings, forced answers and expectations as the
+// settings file holds them.
 type savedSettings struct {
 	// SavedAt is when they were saved, so that a clock that was set runs
 	// on, at the next start, from where it was.
@@ -42,12 +42,20 @@ type savedSettings struct {
 	Journal int        `json:"journal"`
 	// JournalSecrets is hidden or shown; "" in a file of an earlier
 	// petmock, which hid none, restores the default.
-	JournalSecrets string                    `json:"journalSecrets,omitempty"`
-	Forced         []mockserver.ForcedAnswer `json:"forced"`
+	JournalSecrets string `json:"journalSecrets,omitempty"`
+	// Fault, FaultRate and SlowBytesPerSecond are absent from a file of an
+	// earlier petmock, which put no faults: the defaults are restored.
+	Fault              mockserver.Fault          `json:"fault,omitempty"`
+	FaultRate          float64                   `json:"faultRate,omitempty"`
+	SlowBytesPerSecond int                       `json:"slowBytesPerSecond,omitempty"`
+	Forced             []mockserver.ForcedAnswer `json:"forced"`
+	// Expectations are in the order a request looks at them, as they
+	// were set, keys and all.
+	Expectations []mockserver.Expectation `json:"expectations,omitempty"`
 }
 
-// saveSettings writes the settings and forced answers of srv to the
-// settings file at path, atomically, and returns its size.
+// saveSettings writes the settings, forced answers and expectations of
+// srv to the settings file at path, atomically, and returns its size.
 func saveSettings(path string, srv *mockserver.Server) (int64, error) {
 	v := srv.Settings()
 	saved := savedSettings{
@@ -57,7 +65,11 @@ func saveSettings(path string, srv *mockserver.Server) (int64, error) {
 		Journal:  v.Journal,
 		Forced:   srv.Forced(),
 
-		JournalSecrets: v.JournalSecrets,
+		JournalSecrets:     v.JournalSecrets,
+		Fault:              v.Fault,
+		FaultRate:          v.FaultRate,
+		SlowBytesPerSecond: v.SlowBytesPerSecond,
+		Expectations:       srv.ExpectationsAsSet(),
 	}
 	if v.Clock == "set" {
 		saved.Now = &v.Now
@@ -73,14 +85,16 @@ func saveSettings(path string, srv *mockserver.Server) (int64, error) {
 var settingFlags = []struct{ name, flag string }{
 	{"latency", "latency"}, {"failRate", "fail-rate"}, {"now", "now"}, {"journal", "journal"},
 	{"journalSecrets", "journal-secrets"},
+	{"fault", "fault"}, {"faultRate", "fault-rate"}, {"slowBytesPerSecond", "slow-bytes-per-second"},
 }
 
-// restoreSettings gives srv the settings and the forced answers of the
-// settings file at path, but for the settings whose flags given names,
-// which win. A missing file restores nothing; a file that is not valid is
-// refused, and left as it is. A forced answer the document no longer
-// allows, for an operation it dropped, say, is logged and left out. It
-// returns what it restored, as attributes for the log.
+// restoreSettings gives srv the settings, the forced answers and the
+// expectations of the settings file at path, but for the settings whose
+// flags given names, which win. A missing file restores nothing; a file
+// that is not valid is refused, and left as it is. A forced answer or an
+// expectation the document no longer allows, for an operation it dropped,
+// say, is logged and left out. It returns what it restored, as attributes
+// for the log.
 func restoreSettings(path string, srv *mockserver.Server, given map[string]bool, log *slog.Logger) ([]any, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -102,6 +116,15 @@ func restoreSettings(path string, srv *mockserver.Server, given map[string]bool,
 	if saved.JournalSecrets != "" {
 		changes["journalSecrets"] = saved.JournalSecrets
 	}
+	if saved.Fault != "" {
+		changes["fault"] = string(saved.Fault)
+	}
+	if saved.FaultRate != 0 {
+		changes["faultRate"] = saved.FaultRate
+	}
+	if saved.SlowBytesPerSecond != 0 {
+		changes["slowBytesPerSecond"] = saved.SlowBytesPerSecond
+	}
 	if saved.Now != nil {
 		changes["now"] = saved.Now.Add(time.Since(saved.SavedAt)).Format(time.RFC3339Nano)
 	}
@@ -118,11 +141,19 @@ func restoreSettings(path string, srv *mockserver.Server, given map[string]bool,
 	}
 	forced := 0
 	for _, f := range saved.Forced {
-		if err := srv.Force(f.Code, f.Remaining, f.Operation); err != nil {
+		if err := srv.ForceAnswer(f); err != nil {
 			log.Warn("a forced answer of the settings file is left out", "path", path, "err", err)
 			continue
 		}
 		forced++
 	}
-	return append(restored, "forced", forced), nil
+	expectations := 0
+	for _, e := range saved.Expectations {
+		if _, err := srv.Expect(e); err != nil {
+			log.Warn("an expectation of the settings file is left out", "path", path, "id", e.ID, "err", err)
+			continue
+		}
+		expectations++
+	}
+	return append(restored, "forced", forced, "expectations", expectations), nil
 }

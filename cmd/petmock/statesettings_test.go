@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
 )
 
 // settingsOf returns the settings and the forced answers of a running
@@ -97,5 +98,70 @@ func TestSettingsSurviveRestarts(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(settings); !bytes.Equal(got, torn) {
 		t.Errorf("the torn settings file was changed")
+	}
+}
+
+// TestExpectationsAndFaultsSurviveRestarts checks that the expectations,
+// with what they still answer, the forced faults and the settings of
+// faults are saved with --state and restored at the next start; and that
+// an expectation the document served then no longer allows is left out,
+// with a line of the log, rather than refusing the start.
+func TestExpectationsAndFaultsSurviveRestarts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	first := start(t, "--state", path, "--pets", "3")
+	root := strings.TrimSuffix(first.url, "/v1")
+	for _, req := range []struct{ method, path, body string }{
+		{"PUT", "/__petmock/expectations", `{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":404,"body":{"code":"not_found","message":"petId: no pet has id 7","status":404}},"times":3}`},
+		{"PUT", "/__petmock/expectations", `{"when":{"method":"GET","path":"/v1/pets","query":{"status":"sold"}},"answer":{"status":200,"body":[]}}`},
+		{"POST", "/__petmock/forced", `{"fault":"slow","bytesPerSecond":50,"operation":"getPet"}`},
+		{"PATCH", "/__petmock/settings", `{"fault":"malformed-chunk","faultRate":0.125,"slowBytesPerSecond":20}`},
+	} {
+		if status, body := get(t, req.method, root+req.path, req.body); status >= 300 {
+			t.Fatalf("%s %s: %d %s", req.method, req.path, status, body)
+		}
+	}
+	if err := first.stop(t); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+
+	second := start(t, "--state", path, "--pets", "3")
+	root = strings.TrimSuffix(second.url, "/v1")
+	v, forced := settingsOf(t, second)
+	if v.Fault != mockserver.FaultMalformedChunk || v.FaultRate != 0.125 || v.SlowBytesPerSecond != 20 {
+		t.Errorf("settings of faults after a restart: %q at %v, %d bytes a second; want malformed-chunk at 0.125, 20", v.Fault, v.FaultRate, v.SlowBytesPerSecond)
+	}
+	if len(forced) != 1 || forced[0].Fault != mockserver.FaultSlow || forced[0].BytesPerSecond != 50 || forced[0].Operation != "getPet" {
+		t.Errorf("forced answers after a restart: %+v, want the slow body of getPet at 50 bytes a second", forced)
+	}
+	// With the faults off, the first expectation answers, and counts.
+	get(t, "PATCH", root+"/__petmock/settings", `{"fault":null}`)
+	get(t, "DELETE", root+"/__petmock/forced", "")
+	if status, body := get(t, "GET", second.url+"/pets/7", ""); status != 404 || !strings.Contains(body, "no pet has id 7") {
+		t.Errorf("GET /v1/pets/7 after a restart: %d %s, want the expectation's 404", status, body)
+	}
+	status, body := get(t, "GET", root+"/__petmock/expectations", "")
+	var list struct{ Expectations []mockserver.Expectation }
+	if err := json.Unmarshal([]byte(body), &list); status != 200 || err != nil {
+		t.Fatalf("GET expectations: %d %s", status, body)
+	}
+	if len(list.Expectations) != 2 || list.Expectations[0].Remaining != 2 || list.Expectations[0].Matched != 1 || list.Expectations[1].When.Query["status"] != "sold" {
+		t.Errorf("expectations after a restart and a match: %+v, want both, in order, the first with 2 of 3 left", list.Expectations)
+	}
+	if err := second.stop(t); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+
+	// A document whose getPet no longer answers 404: the expectation of
+	// a 404 is left out, the other kept.
+	doc := writeFile(t, "no-404.yaml", strings.Replace(string(spec.YAML()), "        '404':\n          description: The animal cannot be found.", "        '409':\n          description: The animal cannot be found.", 1))
+	third := start(t, "--state", path, "--spec", doc, "--fault", "empty")
+	root = strings.TrimSuffix(third.url, "/v1")
+	v, _ = settingsOf(t, third)
+	if v.Fault != mockserver.FaultEmpty || v.FaultRate != 0.125 {
+		t.Errorf("settings after a restart with --fault empty: %q at %v, want the flag's fault at the saved rate", v.Fault, v.FaultRate)
+	}
+	_, body = get(t, "GET", root+"/__petmock/expectations", "")
+	if !strings.Contains(body, `"status":"sold"`) || strings.Contains(body, "/v1/pets/7") {
+		t.Errorf("expectations with a document without getPet: %s, want the list's alone", body)
 	}
 }
