@@ -164,3 +164,36 @@ func BenchmarkProxyListPets(b *testing.B) {
 		return r
 	}, http.StatusOK)
 }
+
+// BenchmarkServeGetPetExpectations is GET /v1/pets/1 with expectations
+// set: none, as many as may be that match another path and are looked
+// through in vain, and one that answers.
+func BenchmarkServeGetPetExpectations(b *testing.B) {
+	for _, tt := range []struct {
+		name  string
+		set   int  // expectations of other paths
+		match bool // and one of this one, last
+	}{
+		{"none", 0, false},
+		{"100 others", MaxExpectations, false},
+		{"matched", 0, true},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			s := benchServer(b, nil)
+			pet := `{"id":1,"name":"Rex","categoryId":1}`
+			for i := range tt.set {
+				e := Expectation{When: RequestMatch{Method: "GET", Path: "/v1/pets/" + strings.Repeat("9", 1+i%9) + "0" + string(rune('0'+i/10))},
+					Answer: CannedAnswer{Status: 200, Body: json.RawMessage(pet)}}
+				if _, err := s.Expect(e); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if tt.match {
+				if _, err := s.Expect(Expectation{When: RequestMatch{Method: "GET", Path: "/v1/pets/1"}, Answer: CannedAnswer{Status: 200, Body: json.RawMessage(pet)}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			benchRequest(b, s, get("/v1/pets/1"), 200)
+		})
+	}
+}

@@ -99,8 +99,11 @@ type CannedAnswer struct {
 // compiled.
 type expectation struct {
 	Expectation
-	op     *operation
-	params map[string]string // of a concrete path; nil for a template
+	op *operation
+	// path is a concrete path, decoded, as a request's URL.Path holds
+	// it, with the base path; "" for a template, which any path of the
+	// operation matches.
+	path   string
 	body   []bodyMatch
 	answer *canned
 	size   int // of its JSON text
@@ -174,7 +177,10 @@ func (s *Server) compileExpectation(e Expectation) (*expectation, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	x.op, x.params = op, params
+	x.op = op
+	if params != nil {
+		x.path = s.base + expectedPath(e.When.Path, s.base)
+	}
 	e.Operation = op.spec.ID
 	if err := s.checkExpectedValues(op, params, e.When); err != nil {
 		return nil, err
@@ -209,10 +215,7 @@ func (s *Server) expectedOperation(m RequestMatch) (*operation, map[string]strin
 	if strings.ContainsAny(path, "?#") {
 		return nil, nil, badRequest("when.path", "%s holds a query or a fragment; give the query parameters in when.query", path)
 	}
-	rel := path
-	if s.base != "" && strings.HasPrefix(path, s.base+"/") {
-		rel = strings.TrimPrefix(path, s.base)
-	}
+	rel := expectedPath(path, s.base)
 	if strings.Contains(rel, "{") {
 		so := s.contract.OperationAt(method, rel)
 		if so == nil {
@@ -228,7 +231,19 @@ func (s *Server) expectedOperation(m RequestMatch) (*operation, map[string]strin
 	if routeErr != nil {
 		return nil, nil, badRequest("when.path", "%s %s is no operation of the document", m.Method, s.base+rel)
 	}
+	if params == nil {
+		params = map[string]string{}
+	}
 	return op, params, nil
+}
+
+// expectedPath returns a path of a match below the base path: as given,
+// or without the base path it starts with.
+func expectedPath(path, base string) string {
+	if base != "" && strings.HasPrefix(path, base+"/") {
+		return strings.TrimPrefix(path, base)
+	}
+	return path
 }
 
 // checkExpectedValues checks the path parameters and the query values a
@@ -302,16 +317,16 @@ func expectedBody(op *operation, body map[string]json.RawMessage) ([]bodyMatch, 
 	return out, nil
 }
 
-// expected returns the answer of the first expectation that matches a
-// request to op, with its path parameters and the call the edge checked,
-// and the id of that expectation; nil when none matches.
-func (s *Server) expected(op *operation, params map[string]string, c *call) (*canned, int64) {
+// expected returns the answer of the first expectation that matches r, a
+// request to op, with the call the edge checked, and the id of that
+// expectation; nil when none matches.
+func (s *Server) expected(op *operation, r *http.Request, c *call) (*canned, int64) {
 	ex := s.expecting
 	if ex.n.Load() == 0 {
 		return nil, 0
 	}
 	ex.mu.Lock()
-	i := slices.IndexFunc(ex.list, func(x *expectation) bool { return x.matches(op, params, c) })
+	i := slices.IndexFunc(ex.list, func(x *expectation) bool { return x.matches(op, r.URL.Path, c) })
 	if i < 0 {
 		ex.mu.Unlock()
 		return nil, 0
@@ -331,10 +346,10 @@ func (s *Server) expected(op *operation, params map[string]string, c *call) (*ca
 	return x.answer, x.ID
 }
 
-// matches reports whether a request to op, with its path parameters and
-// the call the edge checked, matches x.
-func (x *expectation) matches(op *operation, params map[string]string, c *call) bool {
-	if x.op != op || x.params != nil && !maps.Equal(x.params, params) {
+// matches reports whether a request to op of the given path, with the
+// call the edge checked, matches x.
+func (x *expectation) matches(op *operation, path string, c *call) bool {
+	if x.op != op || x.path != "" && x.path != path {
 		return false
 	}
 	for name, want := range x.When.Query {

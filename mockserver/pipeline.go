@@ -221,7 +221,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 		example.write(w)
 		return op, nil
 	}
-	if a, id := s.expected(op, params, c); a != nil {
+	if a, id := s.expected(op, r, c); a != nil {
 		if rec != nil {
 			rec.expectation = id
 		}
