@@ -173,14 +173,11 @@ func (s *Server) compileExpectation(e Expectation) (*expectation, *Error) {
 	}
 	e.Matched = max(e.Matched, 0)
 	x := &expectation{}
-	op, params, err := s.expectedOperation(e.When)
+	op, params, path, err := s.expectedOperation(e.When)
 	if err != nil {
 		return nil, err
 	}
-	x.op = op
-	if params != nil {
-		x.path = s.base + expectedPath(e.When.Path, s.base)
-	}
+	x.op, x.path = op, path
 	e.Operation = op.spec.ID
 	if err := s.checkExpectedValues(op, params, e.When); err != nil {
 		return nil, err
@@ -198,11 +195,12 @@ func (s *Server) compileExpectation(e Expectation) (*expectation, *Error) {
 	return x, nil
 }
 
-// expectedOperation finds the operation of a match, and the path
-// parameters of a concrete path.
-func (s *Server) expectedOperation(m RequestMatch) (*operation, map[string]string, *Error) {
+// expectedOperation finds the operation of a match, and, of a concrete
+// path, its parameters and the path decoded, as a request's URL.Path
+// holds it; nil and "" for a template.
+func (s *Server) expectedOperation(m RequestMatch) (*operation, map[string]string, string, *Error) {
 	if m.Method == "" || strings.ContainsFunc(m.Method, func(r rune) bool { return r < 'A' || r > 'Z' }) {
-		return nil, nil, badRequest("when.method", "%q: want an HTTP method such as GET", m.Method)
+		return nil, nil, "", badRequest("when.method", "%q: want an HTTP method such as GET", m.Method)
 	}
 	method := m.Method
 	if method == http.MethodHead {
@@ -210,31 +208,31 @@ func (s *Server) expectedOperation(m RequestMatch) (*operation, map[string]strin
 	}
 	path := m.Path
 	if !strings.HasPrefix(path, "/") {
-		return nil, nil, badRequest("when.path", "%q: want a path such as %s/pets/7, or a template of the document such as /pets/{petId}", path, s.base)
+		return nil, nil, "", badRequest("when.path", "%q: want a path such as %s/pets/7, or a template of the document such as /pets/{petId}", path, s.base)
 	}
 	if strings.ContainsAny(path, "?#") {
-		return nil, nil, badRequest("when.path", "%s holds a query or a fragment; give the query parameters in when.query", path)
+		return nil, nil, "", badRequest("when.path", "%s holds a query or a fragment; give the query parameters in when.query", path)
 	}
 	rel := expectedPath(path, s.base)
 	if strings.Contains(rel, "{") {
 		so := s.contract.OperationAt(method, rel)
 		if so == nil {
-			return nil, nil, badRequest("when.path", "%s %s is no operation of the document; a template must be one of its paths as it writes them", m.Method, rel)
+			return nil, nil, "", badRequest("when.path", "%s %s is no operation of the document; a template must be one of its paths as it writes them", m.Method, rel)
 		}
-		return s.ops[so.ID], nil, nil
+		return s.ops[so.ID], nil, "", nil
 	}
 	u, err := url.Parse(s.base + rel)
 	if err != nil {
-		return nil, nil, badRequest("when.path", "%s: %v", path, err)
+		return nil, nil, "", badRequest("when.path", "%s: %v", path, err)
 	}
 	op, params, routeErr := s.route(&http.Request{Method: method, URL: u, Host: "petmock", Header: http.Header{}})
 	if routeErr != nil {
-		return nil, nil, badRequest("when.path", "%s %s is no operation of the document", m.Method, s.base+rel)
+		return nil, nil, "", badRequest("when.path", "%s %s is no operation of the document", m.Method, s.base+rel)
 	}
 	if params == nil {
 		params = map[string]string{}
 	}
-	return op, params, nil
+	return op, params, u.Path, nil
 }
 
 // expectedPath returns a path of a match below the base path: as given,
