@@ -3,6 +3,7 @@ package mockserver_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -273,4 +274,60 @@ func FuzzJournalSecrets(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzExpect sets an arbitrary expectation, and sends an arbitrary
+// request: whatever Expect accepts answers within the contract, as the
+// checker judges it, and nothing panics. An outage an expectation asks
+// for (500, 503) is judged as an Error body.
+func FuzzExpect(f *testing.F) {
+	ft := newFuzzTarget(f)
+	const missing = `{"code":"not_found","message":"petId: no pet has id 7","status":404}`
+	f.Add(`{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":404,"body":`+missing+`}}`, "GET", "/v1/pets/7", "")
+	f.Add(`{"when":{"method":"GET","path":"/pets/{petId}"},"answer":{"status":200,"body":{"id":1,"name":"Rex","categoryId":1,"extra":[1,{"a":null}]}}}`, "GET", "/v1/pets/3", "")
+	f.Add(`{"when":{"method":"POST","path":"/v1/pets","body":{"/name":"Rex","":{"name":"Rex","categoryId":1}}},"answer":{"status":201,"headers":{"Location":"/v1/pets/9"},"body":{"id":9,"name":"Rex","categoryId":1}},"times":1}`, "POST", "/v1/pets", `{"name":"Rex","categoryId":1}`)
+	f.Add(`{"when":{"method":"GET","path":"/v1/pets","query":{"limit":"5","status":"sold"}},"answer":{"status":200,"body":[]}}`, "GET", "/v1/pets?status=sold&limit=5", "")
+	f.Add(`{"when":{"method":"HEAD","path":"/v1/pets/1"},"answer":{"status":503,"body":{"code":"unavailable","message":"down","status":503}}}`, "HEAD", "/v1/pets/1", "")
+	f.Add(`{"when":{"method":"POST","path":"/v1/pets","body":{"/tags/0":1}},"answer":{"status":400,"body":{"code":"x","message":"y","status":400}}}`, "POST", "/v1/pets", `{"name":"a","categoryId":1}`)
+	f.Fuzz(func(t *testing.T, text, method, target, body string) {
+		defer ft.srv.ClearExpectations()
+		var e mockserver.Expectation
+		if json.Unmarshal([]byte(text), &e) != nil {
+			return
+		}
+		set, err := ft.srv.Expect(e)
+		if err != nil {
+			var me *mockserver.Error
+			if !errors.As(err, &me) || me.Status != 400 {
+				t.Fatalf("Expect %s: %v, want a 400 *Error", text, err)
+			}
+			return
+		}
+		if !strings.HasPrefix(target, "/") || strings.ContainsAny(target, " \r\n#") || !isToken(method) {
+			return
+		}
+		req := authorized(method, target, body)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if set.Answer.Status >= 500 {
+			rec := httptest.NewRecorder()
+			ft.srv.ServeHTTP(rec, req)
+			if rec.Code >= 500 && rec.Code != set.Answer.Status {
+				t.Fatalf("%s %s: %d %s", method, target, rec.Code, rec.Body)
+			}
+			if rec.Code >= 500 {
+				if err := ft.c.judge.JudgeError(req, rec.Code, rec.Header(), rec.Body.Bytes()); err != nil {
+					t.Fatalf("%s %s: the expectation's outage is no Error body: %v", method, target, err)
+				}
+			}
+			return
+		}
+		ft.serve(t, req)
+	})
+}
+
+// isToken reports whether s is an HTTP method token.
+func isToken(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r >= 0x7f || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) })
 }
