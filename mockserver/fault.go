@@ -87,11 +87,12 @@ type injected struct {
 // which is not processed. f is any fault but FaultSlow. rec, when not
 // nil, is told the fault, and the status of a head that was sent.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, op *operation, rec *recorder, f Fault) error {
-	if f == FaultEmpty {
+	if f == FaultEmpty || f == FaultMalformedChunk {
 		// Read what the client sent, within the bound of a body, so that
 		// closing the connection sends FIN, which a client reads as the
-		// end of an empty reply, rather than the reset that the kernel
-		// sends for unread bytes.
+		// end of what was sent, rather than the reset that the kernel
+		// sends for unread bytes, which may discard the answer's head
+		// before the client reads it.
 		io.Copy(io.Discard, io.LimitReader(r.Body, MaxBodyBytes))
 	}
 	var head []byte

@@ -154,6 +154,33 @@ func errorText(err error) string {
 	return err.Error()
 }
 
+// TestFaultsAfterALargeBody: an empty reply or a malformed chunk to a
+// request whose large body petmock had not read yet is still that, and
+// not the reset the kernel sends when a connection is closed on unread
+// bytes.
+func TestFaultsAfterALargeBody(t *testing.T) {
+	srv, err := mockserver.New(mockserver.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := listenedServer(t, srv)
+	body := `{"name":"` + strings.Repeat("n", 900<<10) + `","categoryId":1}`
+	for _, fault := range []mockserver.Fault{mockserver.FaultEmpty, mockserver.FaultMalformedChunk} {
+		if err := srv.ForceAnswer(mockserver.ForcedAnswer{Fault: fault, Remaining: 1}); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := faultRequest(t, freshClient(10*time.Second), "POST", url+"/pets", body)
+		switch {
+		case fault == mockserver.FaultEmpty && !errors.Is(err, io.EOF):
+			t.Errorf("POST /v1/pets of 900 KiB meeting empty: %v, want EOF", err)
+		case fault == mockserver.FaultMalformedChunk && err != nil:
+			t.Errorf("POST /v1/pets of 900 KiB meeting malformed-chunk: %v, want the head", err)
+		case err == nil:
+			resp.Body.Close()
+		}
+	}
+}
+
 // TestResetOfARead checks that a read, whose request leaves nothing
 // unread that would make the kernel reset the connection anyway, is reset.
 func TestResetOfARead(t *testing.T) {
