@@ -20,7 +20,7 @@ func TestConsoleExpectations(t *testing.T) {
 	c := openConsole(t, mockserver.Config{})
 	c.unlock(t, key)
 	c.ts.admin(t, "PUT", "expectations", `{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":404,"body":`+missing7+`}}`)
-	c.do(t, "opening the expectations", chromedp.KeyEvent("6"), chromedp.WaitVisible(chromedp.ID("exp-form")))
+	c.do(t, "opening the expectations", chromedp.KeyEvent("7"), chromedp.WaitVisible(chromedp.ID("exp-form")))
 	c.waitUntil(t, "the expectation is listed", `document.querySelector('#exp-list li[data-id="1"][data-operation="getPet"]') !== null`)
 	c.ts.do(t, "GET", "/pets/7", "")
 	c.waitUntil(t, "its answer is counted", `document.querySelector('#exp-list li[data-id="1"]').textContent.includes("answered 1")`)
