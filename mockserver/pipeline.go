@@ -118,11 +118,12 @@ func (s *Server) bind(shapes *shapes) error {
 // operation of the request, nil for none, with the error to answer: route,
 // deprecation headers, the key, a write while items cannot be kept,
 // Prefer, injected latency, failures and faults, the sunset, the answers a
-// request's Prefer and the admin API force, the expectations (expect.go),
-// the backend when petmock proxies (proxy.go), the request's parameters
-// and body, the example Prefer picks, and at last the handler. What
-// petmock answers before the backend, a fault, a forced answer, an example
-// or an expectation, never reaches the backend.
+// request's Prefer and the admin API force; then, when petmock proxies,
+// the expectations and the backend (expectahead.go, proxy.go); then the
+// request's parameters and body, the example Prefer picks, the
+// expectations (expect.go), and at last the handler. What petmock answers
+// itself, a fault, a forced answer, an example or an expectation, never
+// reaches the backend.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) (*operation, error) {
 	if s.proxy != nil {
 		// Until the backend's answer is relayed, petmock answers.
@@ -207,7 +208,17 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	if answer != nil {
 		return op, answer
 	}
-	if s.proxy != nil {
+	// With a backend, an expectation answers ahead of it (expectahead.go),
+	// and an example Prefer asks for is petmock's to give, below.
+	if s.proxy != nil && example == nil {
+		a, id, err := s.expectedAhead(r, op, params, rec)
+		if err != nil {
+			return op, err
+		}
+		if a != nil {
+			answerExpected(w, rec, a, id)
+			return op, nil
+		}
 		if answered, err := s.forward(w, r, op, params, rec); answered {
 			return op, err
 		}
@@ -222,13 +233,19 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 		return op, nil
 	}
 	if a, id := s.expected(op, r, c); a != nil {
-		if rec != nil {
-			rec.expectation = id
-		}
-		a.write(w)
+		answerExpected(w, rec, a, id)
 		return op, nil
 	}
 	return op, op.handle(w, r, c)
+}
+
+// answerExpected answers with a, the answer of the expectation of id, and
+// tells rec which one answered.
+func answerExpected(w http.ResponseWriter, rec *recorder, a *canned, id int64) {
+	if rec != nil {
+		rec.expectation = id
+	}
+	a.write(w)
 }
 
 // preferenceApplied reports the preferences applied.

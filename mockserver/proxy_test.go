@@ -617,3 +617,82 @@ func TestProxyBoundsWhatItReads(t *testing.T) {
 		}
 	}
 }
+
+// TestProxyAnswersExpectationsAhead: an expectation answers ahead of the
+// backend, as a fault does: neither reaches it. A request that matches no
+// expectation, or that the mock's checks refuse, goes to the backend, its
+// body as the client sent it.
+func TestProxyAnswersExpectationsAhead(t *testing.T) {
+	var mu sync.Mutex
+	var got []byte // the last body the backend was sent
+	p := newProxied(t, func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = body
+		mu.Unlock()
+		if r.Method == "POST" {
+			answerWith(201, `{"id":90,"name":"Backend Rex","categoryId":1}`)(w, r)
+			return
+		}
+		answerWith(404, backendError)(w, r)
+	}, mockserver.Config{})
+	for _, e := range []mockserver.Expectation{
+		{When: mockserver.RequestMatch{Method: "GET", Path: "/v1/pets/7"},
+			Answer: mockserver.CannedAnswer{Status: 200, Body: json.RawMessage(`{"id":7,"name":"Expected Rex","categoryId":1}`)}},
+		{When: mockserver.RequestMatch{Method: "POST", Path: "/v1/pets", Body: map[string]json.RawMessage{"/name": json.RawMessage(`"Canned"`)}},
+			Answer: mockserver.CannedAnswer{Status: 201, Body: json.RawMessage(`{"id":80,"name":"Canned","categoryId":1}`)}},
+	} {
+		if _, err := p.Expect(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, method, path, body string
+		status                   int
+		source                   string
+		says                     string // in the answer's body
+	}{
+		{"an expected GET", "GET", "/pets/7", "", 200, mockserver.SourceMock, "Expected Rex"},
+		{"a GET of another pet", "GET", "/pets/8", "", 404, mockserver.SourceBackend, "no pet 7"},
+		{"an expected POST", "POST", "/pets", `{"name":"Canned","categoryId":1}`, 201, mockserver.SourceMock, `"id":80`},
+		{"a POST of another name", "POST", "/pets", `{"name":"Other","categoryId":1}`, 201, mockserver.SourceBackend, "Backend Rex"},
+		{"a POST the mock refuses", "POST", "/pets", `{"name":"Canned","categoryId":"one"}`, 201, mockserver.SourceBackend, "Backend Rex"},
+	} {
+		mu.Lock()
+		got = nil
+		mu.Unlock()
+		before := p.hits.Load()
+		resp := p.do(t, tc.method, tc.path, tc.body)
+		if resp.StatusCode != tc.status || resp.Header.Get(mockserver.SourceHeader) != tc.source || !strings.Contains(string(resp.body), tc.says) {
+			t.Errorf("%s: %s from %q, want %d from %s saying %s", tc.name, resp, resp.Header.Get(mockserver.SourceHeader), tc.status, tc.source, tc.says)
+		}
+		asked := p.hits.Load() != before
+		if asked != (tc.source == mockserver.SourceBackend) {
+			t.Errorf("%s: the backend was asked: %v, want %v", tc.name, asked, !asked)
+		}
+		mu.Lock()
+		sent := string(got)
+		mu.Unlock()
+		if asked && sent != tc.body {
+			t.Errorf("%s: the backend was sent %q, want %q", tc.name, sent, tc.body)
+		}
+		if x := p.Journal(1)[0]; (x.Expectation != 0) != (tc.source == mockserver.SourceMock) {
+			t.Errorf("%s: the journal names expectation %d", tc.name, x.Expectation)
+		}
+	}
+
+	if err := p.ForceAnswer(mockserver.ForcedAnswer{Fault: mockserver.FaultReset, Remaining: 1, Operation: spec.GetPet}); err != nil {
+		t.Fatal(err)
+	}
+	before := p.hits.Load()
+	req, _ := http.NewRequest("GET", p.url+"/pets/8", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	if resp, err := client.Do(req); err == nil {
+		resp.Body.Close()
+		t.Errorf("a forced reset: %d, want the connection reset", resp.StatusCode)
+	}
+	if p.hits.Load() != before {
+		t.Error("a forced reset: the backend got the request")
+	}
+}

@@ -1,0 +1,58 @@
+package mockserver
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"slices"
+)
+
+// With Config.Proxy, an expectation answers ahead of the backend, as a
+// fault, a forced answer and Prefer do: what petmock is told to answer, it
+// answers without asking the backend. An expectation answers a request the
+// mock finds valid, so a request of an operation some expectation awaits
+// is checked as the mock checks it before the backend is asked; one the
+// checks refuse, or none matches, goes to the backend as it came, which
+// then answers it in its own words.
+
+// expectedAhead returns the answer of the first expectation that matches
+// r, a request of op that petmock would forward to the backend, with its
+// path parameters, and the id of that expectation; nil when none does.
+// r's body is left to be read again. The error is that of a body that
+// cannot be read, which would not reach the backend either.
+func (s *Server) expectedAhead(r *http.Request, op *operation, params map[string]string, rec *recorder) (*canned, int64, error) {
+	if !s.expecting.awaits(op) {
+		return nil, 0, nil
+	}
+	body, e := readBody(r, s.maxBody)
+	if e != nil {
+		return nil, 0, e
+	}
+	again := func() {
+		r.Body, r.ContentLength = http.NoBody, 0
+		if len(body) > 0 {
+			r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		}
+	}
+	again()
+	c, err := s.checkRequest(r, op, params, nil, false)
+	again()
+	if err != nil {
+		return nil, 0, nil
+	}
+	a, id := s.expected(op, r, c)
+	if a != nil && rec != nil {
+		rec.reqBody = body
+	}
+	return a, id, nil
+}
+
+// awaits reports whether an expectation of op is set.
+func (ex *expecting) awaits(op *operation) bool {
+	if ex.n.Load() == 0 {
+		return false
+	}
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	return slices.ContainsFunc(ex.list, func(x *expectation) bool { return x.op == op })
+}
