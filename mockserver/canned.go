@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"maps"
-	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -102,13 +101,15 @@ func newAnswerFacts(resp *openapi3.Response, shapes *shapes) *answerFacts {
 		return f
 	}
 	names := slices.Sorted(maps.Keys(resp.Content))
-	if name := jsonMediaType(names); name != "" {
+	// The JSON type petmock answers in, as every answer of its own: the
+	// one the document names, or application/json for */*.
+	if name, mt := spec.JSONMedia(resp.Content); mt != nil {
 		f.mediaType = name
-		if mt := resp.Content[name]; mt.Schema != nil {
+		if mt.Schema != nil {
 			f.schema = mt.Schema.Value
 		}
 		f.shape = shapes.of(f.schema)
-		f.examples = resp.Content[name].Examples
+		f.examples = mt.Examples
 		return f
 	}
 	if mt := resp.Content.Get("text/plain"); mt != nil {
@@ -123,31 +124,13 @@ func newAnswerFacts(resp *openapi3.Response, shapes *shapes) *answerFacts {
 	return f
 }
 
-// jsonMediaType returns the first of names that is JSON: application/json,
-// or else a type whose subtype ends in +json; "" for none.
-func jsonMediaType(names []string) string {
-	for _, name := range names {
-		if mt, _, _ := mime.ParseMediaType(name); mt == "application/json" {
-			return name
-		}
-	}
-	for _, name := range names {
-		if spec.IsJSON(name) {
-			return name
-		}
-	}
-	return ""
-}
-
-// outageFacts are the facts of the Error body of an outage: the
-// document's Error schema, or any JSON.
+// outageFacts are the facts of the error body of an outage an operation
+// does not document: the document's error body, in which petmock answers
+// one itself (spec.Contract.ErrorBody), or any JSON where that is problem
+// details.
 func outageFacts(c *spec.Contract, shapes *shapes) *answerFacts {
-	f := &answerFacts{resp: &openapi3.Response{}, mediaType: "application/json"}
-	if c.Doc.Components != nil {
-		if ref := c.Doc.Components.Schemas["Error"]; ref != nil {
-			f.schema = ref.Value
-		}
-	}
+	b := c.ErrorBody(nil, http.StatusServiceUnavailable)
+	f := &answerFacts{resp: &openapi3.Response{}, mediaType: b.MediaType, schema: b.Schema}
 	f.shape = shapes.of(f.schema)
 	return f
 }

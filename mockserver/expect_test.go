@@ -329,3 +329,41 @@ func TestExpectationsUnderLoad(t *testing.T) {
 		t.Errorf("an expectation of 40 times answered %d of 80 requests", canned)
 	}
 }
+
+// TestExpectationsOfAnotherDocument: an expectation is checked against, and
+// answered in, what petmock answers the document with itself: the JSON
+// type of a response of */*, application/json; and, for an outage the
+// operation does not document, the error body its document's errors share.
+func TestExpectationsOfAnotherDocument(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{Contract: document(t, `
+  /motd:
+    get:
+      operationId: getMotd
+      security: []
+      responses:
+        '200': {description: ok, content: {'*/*': {schema: {type: object, required: [text], properties: {text: {type: string}}}}}}
+`)})
+	expect(t, ts.Server, `{"when":{"method":"GET","path":"/v1/motd"},"answer":{"status":200,"body":{"text":"hi"}}}`)
+	if resp := ts.do(t, "GET", "/motd", ""); !strings.Contains(string(resp.body), `"text":"hi"`) || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("GET /v1/motd: %s (%s), want the expectation's, as application/json", resp, resp.Header.Get("Content-Type"))
+	}
+
+	const failure = `{description: error, content: {application/json: {schema: {$ref: '#/components/schemas/Failure'}}}}`
+	ts = newTestServer(t, mockserver.Config{Contract: errorDocument(t, "        '404': "+failure+"\n", `    Failure:
+      type: object
+      required: [code, reason]
+      properties:
+        code: {type: integer}
+        reason: {type: string}
+`)})
+	// A 503 getThing does not document is judged as an outage is: in the
+	// document's error body.
+	ts.client.Transport.(*contractTransport).checker.outages = true
+	if _, err := ts.Expect(expectation(t, `{"when":{"method":"GET","path":"/v1/things/7"},"answer":{"status":503,"body":{"oops":1}}}`)); err == nil || !strings.Contains(err.Error(), "answer.body") {
+		t.Errorf("an outage that is not the document's Failure: %v, want a 400 naming answer.body", err)
+	}
+	expect(t, ts.Server, `{"when":{"method":"GET","path":"/v1/things/7"},"answer":{"status":503,"body":{"code":503,"reason":"down"}}}`)
+	if resp := ts.do(t, "GET", "/things/7", "", "X-API-Key", key); resp.StatusCode != 503 || !strings.Contains(string(resp.body), `"reason":"down"`) {
+		t.Errorf("GET /v1/things/7: %s, want the expectation's outage", resp)
+	}
+}
