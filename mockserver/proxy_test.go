@@ -696,3 +696,20 @@ func TestProxyAnswersExpectationsAhead(t *testing.T) {
 		t.Error("a forced reset: the backend got the request")
 	}
 }
+
+// TestProxyAnswersExamples: Prefer: example= asks petmock, not the
+// backend, for a named example of the document.
+func TestProxyAnswersExamples(t *testing.T) {
+	p := newProxied(t, answerWith(200, `[]`, "X-Total-Count", "0"), mockserver.Config{Contract: exampleDocument(t)})
+	before := p.hits.Load()
+	got := p.do(t, "GET", "/pets", "", "Prefer", "example=two")
+	if got.StatusCode != 200 || got.Header.Get(mockserver.SourceHeader) != mockserver.SourceMock || !strings.Contains(string(got.body), "Toto") {
+		t.Errorf("Prefer: example=two: %s from %q, want the example from the mock", got, got.Header.Get(mockserver.SourceHeader))
+	}
+	if p.hits.Load() != before {
+		t.Error("Prefer: example=two: the backend got the request")
+	}
+	if got := p.do(t, "GET", "/pets", ""); got.Header.Get(mockserver.SourceHeader) != mockserver.SourceBackend {
+		t.Errorf("without Prefer: %s from %q, want the backend's", got, got.Header.Get(mockserver.SourceHeader))
+	}
+}
