@@ -62,6 +62,10 @@ type answerFacts struct {
 	// examples are the named examples of the media type petmock answers
 	// in, for Prefer: example=.
 	examples openapi3.Examples
+	// check are the options a value is checked against the schemas with:
+	// as an answer, by the validator of the document's version
+	// (spec.SchemaOptions).
+	check []openapi3.SchemaValidationOption
 }
 
 // responses are the facts of each response of an operation.
@@ -73,9 +77,9 @@ type responses struct {
 	outage *answerFacts
 }
 
-// newResponses reads the responses of op. outage is the facts of an
-// outage's Error body.
-func newResponses(op *spec.Operation, shapes *shapes, outage *answerFacts) *responses {
+// newResponses reads the responses of op, of the document of c. outage
+// is the facts of an outage's error body.
+func newResponses(c *spec.Contract, op *spec.Operation, shapes *shapes, outage *answerFacts) *responses {
 	rs := &responses{byStatus: map[int]*answerFacts{}, outage: outage}
 	if op.Op.Responses == nil {
 		return rs
@@ -84,7 +88,7 @@ func newResponses(op *spec.Operation, shapes *shapes, outage *answerFacts) *resp
 		if ref == nil || ref.Value == nil {
 			continue
 		}
-		facts := newAnswerFacts(ref.Value, shapes)
+		facts := newAnswerFacts(c, ref.Value, shapes)
 		if code == "default" {
 			rs.fallback = facts
 		} else if n, err := strconv.Atoi(code); err == nil {
@@ -95,8 +99,8 @@ func newResponses(op *spec.Operation, shapes *shapes, outage *answerFacts) *resp
 }
 
 // newAnswerFacts reads one response.
-func newAnswerFacts(resp *openapi3.Response, shapes *shapes) *answerFacts {
-	f := &answerFacts{resp: resp}
+func newAnswerFacts(c *spec.Contract, resp *openapi3.Response, shapes *shapes) *answerFacts {
+	f := &answerFacts{resp: resp, check: answerChecks(c)}
 	if len(resp.Content) == 0 {
 		return f
 	}
@@ -124,13 +128,19 @@ func newAnswerFacts(resp *openapi3.Response, shapes *shapes) *answerFacts {
 	return f
 }
 
+// answerChecks are the options a value of an answer of the document of c
+// is checked with.
+func answerChecks(c *spec.Contract) []openapi3.SchemaValidationOption {
+	return append(spec.SchemaOptions(c.Doc), openapi3.VisitAsResponse())
+}
+
 // outageFacts are the facts of the error body of an outage an operation
 // does not document: the document's error body, in which petmock answers
 // one itself (spec.Contract.ErrorBody), or any JSON where that is problem
 // details.
 func outageFacts(c *spec.Contract, shapes *shapes) *answerFacts {
 	b := c.ErrorBody(nil, http.StatusServiceUnavailable)
-	f := &answerFacts{resp: &openapi3.Response{}, mediaType: b.MediaType, schema: b.Schema}
+	f := &answerFacts{resp: &openapi3.Response{}, mediaType: b.MediaType, schema: b.Schema, check: answerChecks(c)}
 	f.shape = shapes.of(f.schema)
 	return f
 }
@@ -188,7 +198,7 @@ func checkCanned(op *spec.Operation, rs *responses, a answerSpec, field string) 
 		header[key] = []string{a.header[name]}
 		given[key] = name
 	}
-	if e := checkDocumentedHeaders(facts.resp, header, given, field+".headers", what); e != nil {
+	if e := checkDocumentedHeaders(facts, header, given, field+".headers", what); e != nil {
 		return nil, e
 	}
 	if a.status == http.StatusUnauthorized && header.Get("WWW-Authenticate") == "" {
@@ -222,11 +232,12 @@ func checkHeaderText(field, name, value string) *Error {
 	return nil
 }
 
-// checkDocumentedHeaders checks header against the headers resp
-// documents: each one it requires is there, and each one with a schema
-// holds a value of it. given are the names as they were given, which the
-// messages use.
-func checkDocumentedHeaders(resp *openapi3.Response, header http.Header, given map[string]string, field, what string) *Error {
+// checkDocumentedHeaders checks header against the headers the response
+// of facts documents: each one it requires is there, and each one with a
+// schema holds a value of it. given are the names as they were given,
+// which the messages use.
+func checkDocumentedHeaders(facts *answerFacts, header http.Header, given map[string]string, field, what string) *Error {
+	resp := facts.resp
 	for _, name := range slices.Sorted(maps.Keys(resp.Headers)) {
 		ref := resp.Headers[name]
 		if ref == nil || ref.Value == nil {
@@ -244,7 +255,7 @@ func checkDocumentedHeaders(resp *openapi3.Response, header http.Header, given m
 			continue
 		}
 		s := ref.Value.Schema.Value
-		if err := s.VisitJSON(headerValue(s, values[0]), openapi3.VisitAsResponse()); err != nil {
+		if err := s.VisitJSON(headerValue(s, values[0]), facts.check...); err != nil {
 			return schemaViolation(field+"."+given[key], err)
 		}
 	}
@@ -305,7 +316,7 @@ func checkCannedBody(facts *answerFacts, a answerSpec, field, what string) ([]by
 		return nil, badRequest(field, "malformed JSON: data after the JSON value")
 	}
 	if facts.schema != nil {
-		if err := facts.schema.VisitJSON(v, openapi3.VisitAsResponse()); err != nil {
+		if err := facts.schema.VisitJSON(v, facts.check...); err != nil {
 			return nil, schemaViolation(field, err)
 		}
 	}

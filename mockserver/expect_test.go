@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
 )
 
 // expectation reads an expectation written as JSON, as PUT
@@ -366,4 +367,27 @@ func TestExpectationsOfAnotherDocument(t *testing.T) {
 	if resp := ts.do(t, "GET", "/things/7", "", "X-API-Key", key); resp.StatusCode != 503 || !strings.Contains(string(resp.body), `"reason":"down"`) {
 		t.Errorf("GET /v1/things/7: %s, want the expectation's outage", resp)
 	}
+}
+
+// TestExpectationsOfOpenAPI31: the answer of an expectation of an OpenAPI
+// 3.1 document is checked by the JSON Schema 2020-12 validator, as its
+// requests are: a value its const refuses is refused.
+func TestExpectationsOfOpenAPI31(t *testing.T) {
+	c, err := spec.ReadOptions{}.Read([]byte(`openapi: 3.1.0
+info: {title: Small, version: 1.0.0}
+paths:
+  /version:
+    get:
+      operationId: getVersion
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, required: [major], properties: {major: {const: 3}}}}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := plainServer(t, mockserver.Config{Contract: c})
+	if _, err := srv.Expect(expectation(t, `{"when":{"method":"GET","path":"/version"},"answer":{"status":200,"body":{"major":4}}}`)); err == nil || !strings.Contains(err.Error(), "answer.body") {
+		t.Errorf("major 4 where the schema's const is 3: %v, want a 400 naming answer.body", err)
+	}
+	expect(t, srv, `{"when":{"method":"GET","path":"/version"},"answer":{"status":200,"body":{"major":3}}}`)
 }

@@ -76,7 +76,7 @@ func (s *Server) bind(shapes *shapes) error {
 	outage := outageFacts(s.contract, shapes)
 	for _, so := range s.contract.Operations {
 		op := s.ops[so.ID]
-		op.responses = newResponses(so, shapes, outage)
+		op.responses = newResponses(s.contract, so, shapes, outage)
 		if so.Deprecation != nil {
 			op.deprecation = newDeprecation(s.contract, so, s.base)
 		}
