@@ -27,7 +27,7 @@ func (h *harness) opRequest(op *spec.Operation, params map[string]string, query 
 	if body != nil {
 		raw = []byte(jsonText(body))
 	}
-	r := h.newRequest(op.ID, op.Method, op.Template.Expand(params), query.Encode(), raw)
+	r := h.newRequest(op.ID, op.Method, expandPath(op.Template, params), query.Encode(), raw)
 	r.header.Set("Accept", accepts(op))
 	h.requiredHeaders(op, r)
 	h.credentials(op, keyVar)(r)
@@ -80,7 +80,7 @@ func (h *harness) requiredHeaders(op *spec.Operation, r *request) {
 		if gen == nil {
 			gen = &fake.Generator{Contract: h.contract.Contract, Faker: fake.NewFaker(h.rnd.Uint64())}
 		}
-		r.header.Set(p.Name, valueText(gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
+		r.header.Set(p.Name, paramText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
 	}
 }
 
@@ -243,7 +243,7 @@ func (h *harness) pathParams(ctx context.Context, op *spec.Operation, fixed map[
 				continue
 			}
 		}
-		params[p.Name] = valueText(gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
+		params[p.Name] = paramText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
 		madeUp = true
 	}
 	return params, madeUp, failed()
@@ -267,13 +267,14 @@ func schemaOf(p *openapi3.Parameter) *openapi3.Schema {
 	return p.Schema.Value
 }
 
-// requiredQuery returns values for the required query parameters of op.
+// requiredQuery returns values for the required query parameters of op,
+// each written as its style and explode ask.
 func (h *harness) requiredQuery(ctx context.Context, op *spec.Operation) (url.Values, error) {
 	q := url.Values{}
 	gen, failed := h.generator(ctx)
 	for _, p := range op.Parameters {
 		if p.In == openapi3.ParameterInQuery && p.Required {
-			q.Set(p.Name, valueText(gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
+			addQuery(q, p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
 		}
 	}
 	return q, failed()
