@@ -146,3 +146,47 @@ func TestCheckError(t *testing.T) {
 		}
 	}
 }
+
+// bodiless documents its 400 and 404 without a body, as Swagger Petstore
+// does ('400': {description: Invalid ID supplied}), beside an Error of
+// the Petstore's shape for its 401.
+var bodiless = thingsWith(`        '400': {description: Invalid ID supplied.}
+        '401': {description: No key., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}
+        '404': {description: No thing.}
+`, `    Error:
+      type: object
+      required: [code, message, status]
+      properties: {code: {type: string}, message: {type: string}, status: {type: integer}}
+`)
+
+// TestErrorWithoutDocumentedBody: where the document gives a status no
+// body, any body passes, an empty one included, and the Petstore's rule
+// of code, message and status asks nothing of it; the status beside it
+// that documents an Error is held to it still.
+func TestErrorWithoutDocumentedBody(t *testing.T) {
+	_, k := newChecker(t, bodiless, false)
+	for _, tc := range []struct {
+		name   string
+		status int
+		header http.Header
+		body   string
+		want   []string
+	}{
+		{"an empty body", 400, http.Header{}, ``, nil},
+		{"an empty body served as JSON", 404, http.Header{"Content-Type": {"application/json"}}, ``, nil},
+		{"text", 400, http.Header{"Content-Type": {"text/plain"}}, `Invalid ID supplied`, nil},
+		{"an object of no shape the document names", 404, http.Header{"Content-Type": {"application/json"}}, `{"error":"no thing"}`, nil},
+		{"the Petstore's Error of another status", 404, http.Header{"Content-Type": {"application/json"}}, `{"code":"","message":"","status":500}`, nil},
+		{"problem details", 400, http.Header{"Content-Type": {"application/problem+json"}}, `{"title":"Bad Request","status":400}`, nil},
+		{"an empty body where an Error is documented", 401, http.Header{}, ``, []string{answercheck.RuleMediaType, answercheck.RuleErrorShape}},
+	} {
+		req := httptest.NewRequest("GET", "http://example.test/v1/things/7", nil)
+		got, err := k.Check(req, answercheck.Answer{Status: tc.status, Header: tc.header, Body: []byte(tc.body)})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !slices.Equal(rules(got), append([]string{}, tc.want...)) {
+			t.Errorf("%s: GET /v1/things/7 answered %d %q: broke %v, want %v (%v)", tc.name, tc.status, tc.body, rules(got), tc.want, got)
+		}
+	}
+}
