@@ -22,6 +22,8 @@ import (
 
 // opRequest returns a request of op with the given path parameters, query
 // and body (nil for none), and the run's key sent as op's security asks.
+// A request of an operation on one item calls for 404: the item may not
+// be there.
 func (h *harness) opRequest(op *spec.Operation, params map[string]string, query url.Values, body any, opts ...option) *request {
 	var raw []byte
 	if body != nil {
@@ -31,6 +33,9 @@ func (h *harness) opRequest(op *spec.Operation, params map[string]string, query 
 	r.header.Set("Accept", accepts(op))
 	h.requiredHeaders(op, r)
 	h.credentials(op, keyVar)(r)
+	if onItem(op) {
+		callingFor(http.StatusNotFound)(r)
+	}
 	for _, o := range opts {
 		o(r)
 	}

@@ -128,6 +128,11 @@ type request struct {
 	basicKey string
 	// params are the path parameters of a request of the generic checks.
 	params map[string]string
+	// calledFor are the statuses the request calls for on purpose, which
+	// HTTP requires whatever the document says, such as 401 of a request
+	// without a key: its answer may have one that its operation does not
+	// document (calledfor.go).
+	calledFor []int
 }
 
 // exchange is a request as sent and the answer as received, body read.

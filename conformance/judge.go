@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,12 +20,18 @@ import (
 // every answer, and returns the verdict on the first one broken.
 func (h *harness) judge(r *request, x *exchange) error {
 	h.coverage.saw(r.op, x.status)
-	if r.mustExist && (x.status == http.StatusMethodNotAllowed || x.status == http.StatusNotFound && !(r.madeUp && h.documents(r.op, http.StatusNotFound))) {
+	if h.missing(r, x.status) {
 		return h.broken(x, ruleOpExists, fmt.Sprintf("%s %s answered %d: the operation %s, which the document describes, is missing", r.method, x.url, x.status, r.op))
 	}
 	violations, err := h.check(r, x)
 	if err != nil {
 		return h.broken(x, ruleContract, err.Error())
+	}
+	if len(violations) > 0 && violations[0].Rule == answercheck.RuleStatus && slices.Contains(r.calledFor, x.status) {
+		// A status HTTP requires, which r called for: its body is held
+		// to the document's error body, as an error the operation does
+		// not document (calledfor.go).
+		violations = h.checker.CheckError(h.probe(r), answercheck.Answer{Status: x.status, Header: x.header, Body: x.body})
 	}
 	if len(violations) > 0 {
 		switch v := violations[0]; {
@@ -179,14 +186,35 @@ func (h *harness) listLimit(res *spec.Resource, r *request) int {
 // for the operation, its headers, Content-Type and body, and the shape of
 // an error. It returns what x breaks, first what a reader would fix first.
 func (h *harness) check(r *request, x *exchange) ([]answercheck.Violation, error) {
-	// The checker's router knows the document's base path, whatever the
-	// path of the deployment's base URL.
-	probe := (&http.Request{
+	return h.checker.Check(h.probe(r), answercheck.Answer{Status: x.status, Header: x.header, Body: x.body})
+}
+
+// probe returns r as the checker finds its operation: below the
+// document's base path, which the checker's router knows, whatever the
+// path of the deployment's base URL.
+func (h *harness) probe(r *request) *http.Request {
+	return (&http.Request{
 		Method: r.method,
 		URL:    &url.URL{Path: h.docBase + r.path, RawQuery: r.query},
 		Header: r.header,
 	}).WithContext(context.Background())
-	return h.checker.Check(probe, answercheck.Answer{Status: x.status, Header: x.header, Body: x.body})
+}
+
+// missing reports whether status, the answer to r, says that r's
+// operation is not served: a 404 or a 405 to a valid request of an
+// operation the document describes, which the operation does not document.
+// One it documents is an answer it may give, such as the 405 "Invalid
+// input" that is all Swagger Petstore documents of addPet. A 404 to a
+// path that names something the suite made up is not missing either,
+// where the operation documents a 404 or by default, or r called for one.
+func (h *harness) missing(r *request, status int) bool {
+	if !r.mustExist || status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
+		return false
+	}
+	if op := h.contract.Operation(r.op); op != nil && slices.Contains(op.Statuses, status) {
+		return false
+	}
+	return status != http.StatusNotFound || !r.madeUp || !h.documents(r.op, status) && !slices.Contains(r.calledFor, status)
 }
 
 // ErrNoOperation says that a request is no operation of the document, so
