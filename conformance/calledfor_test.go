@@ -259,3 +259,35 @@ func TestOperationOfErrorsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestInvalidRequestOfNoDocumented4xx: a request that breaks the schema of
+// an operation that documents no 4xx for it, such as a limit that is not
+// an integer, is judged by a strict run alone: it must get 400, as from
+// petmock, and a success fails strict.invalid-request; by default the
+// check is skipped, saying why.
+func TestInvalidRequestOfNoDocumented4xx(t *testing.T) {
+	t.Parallel()
+	path := ct.WriteDocument(t, notes)
+	c := readFile(t, path)
+	op := c.Operation("listNotes")
+	cases := invalidRequests(c, op)
+	i := slices.IndexFunc(cases, func(ir invalidRequest) bool { return ir.name == "query: limit a string instead of a number" })
+	if i < 0 {
+		t.Fatalf("no invalid limit among %v", cases)
+	}
+	bad := cases[i]
+	ignoring := ct.RewriteRequest(func(r *http.Request) {
+		q := r.URL.Query()
+		q.Del("limit")
+		r.URL.RawQuery = q.Encode()
+	})
+
+	petmock := judgeOver(t, ct.PetmockOf(t, path), Config{Contract: c})
+	wantSkipped(t, "by default", petmock.checkInvalidRequest(checkContext(t), op, bad), "listNotes documents no 4xx for a request that breaks its schema")
+	strict := judgeOver(t, ct.PetmockOf(t, path), Config{Contract: c, Strict: true})
+	if err := strict.checkInvalidRequest(checkContext(t), op, bad); err != nil {
+		t.Errorf("strict, petmock: %v, want a pass", err)
+	}
+	lenient := judgeOver(t, ignoring(t, ct.PetmockOf(t, path)), Config{Contract: c, Strict: true})
+	wantBroken(t, "strict, a server that ignores a bad limit", lenient.checkInvalidRequest(checkContext(t), op, bad), "strict.invalid-request")
+}
