@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
@@ -180,4 +181,61 @@ func answersJSON(c *spec.Contract) bool {
 		}
 	}
 	return false
+}
+
+// TestCorpusOtherwiseCorrectPasses: a correct server of each document of
+// the corpus that answers otherwise than petmock where the document
+// leaves it open passes, in default and strict runs: errors of codes and
+// messages of its own, no Location, JSON with a charset, and
+// the errors the document gives no body, such as a 401 it does not
+// document, empty. The runs meet each of those answers.
+func TestCorpusOtherwiseCorrectPasses(t *testing.T) {
+	t.Parallel()
+	var met struct {
+		sync.Mutex
+		charset, ownWords, empty map[string]bool // by document
+	}
+	met.charset, met.ownWords, met.empty = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	documents := corpus.Documents(t)
+	// The runs are parallel within a group of their own, so that what
+	// they met is known once the group has ended.
+	t.Run("documents", func(t *testing.T) {
+		for _, f := range documents {
+			t.Run(f.Name, func(t *testing.T) {
+				t.Parallel()
+				c, err := spec.ReadFile(f.Path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen := ct.Intercept(ct.OtherwiseCorrect(t, c, ct.PetmockOf(t, f.Path)), func(_ *http.Request, rec *httptest.ResponseRecorder) {
+					met.Lock()
+					defer met.Unlock()
+					met.charset[f.Name] = met.charset[f.Name] || strings.Contains(rec.Header().Get("Content-Type"), "charset=utf-8")
+					met.ownWords[f.Name] = met.ownWords[f.Name] || strings.Contains(rec.Body.String(), "this server's own")
+					met.empty[f.Name] = met.empty[f.Name] || rec.Code >= 400 && rec.Body.Len() == 0
+				})
+				url := servedAt(t, seen, c.Base)
+				for _, mode := range [][]string{nil, {"--strict"}} {
+					r := judge(t, url, append([]string{"--spec", f.Path}, mode...)...)
+					if r.code != 0 {
+						t.Errorf("a correct server of %s, otherwise than petmock, %v: exit %d, want 0\n%s", f.Name, mode, r.code, r)
+					}
+				}
+			})
+		}
+	})
+	for _, want := range []struct {
+		doc  string
+		what string
+		met  map[string]bool
+	}{
+		{"oai-petstore-expanded", "JSON with a charset", met.charset},
+		{"oai-petstore-expanded", "an error of a code and message of its own", met.ownWords},
+		{"swagger-petstore-v2-oas3", "an empty error body", met.empty},
+		{"swagger-petstore-v3", "an error of a code and message of its own", met.ownWords},
+	} {
+		if !want.met[want.doc] {
+			t.Errorf("the runs of %s met no answer of %s", want.doc, want.what)
+		}
+	}
 }
