@@ -5,9 +5,10 @@
 //
 // The suite speaks HTTP only. Every response it receives is checked against
 // the document in one place, its HTTP client, before any spec looks at it:
-// the status must be documented for the operation, the Content-Type must be
-// one it documents, JSON for the Petstore, and the body must match the
-// schema. On top of that each spec checks one rule: the Petstore's, where
+// the status must be documented for the operation, or be one HTTP requires
+// that the suite's request called for, such as a 401 to a request without
+// a key; the Content-Type must be one it documents, JSON for the Petstore;
+// and the body must match the schema. On top of that each spec checks one rule: the Petstore's, where
 // the document has its operations, and for every operation, list and
 // resource of the document, rules of behaviour made from what the document
 // says of it: pages walked to their end, limits and filters honoured, keys

@@ -2,7 +2,8 @@
 // judge, package conformance, and its command: faults that make petmock
 // break one rule each (BrokenServers, BrokenEvolvedServers), servers that
 // fill the interface's gaps otherwise than petmock and must pass
-// (GapsFilledDifferently, AltServer, Lagging), servers that break HTTP
+// (GapsFilledDifferently, AltServer, Lagging, and OtherwiseCorrect of any
+// document), servers that break HTTP
 // itself (HostileServer), and a document of none of the Petstore's
 // operations (Widgets). Only tests import it.
 package conformancetest
