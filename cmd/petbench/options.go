@@ -13,6 +13,9 @@ type options struct {
 	rounds  int // runs of each load; the best counts
 	startup int // start-ups to time
 	million int // the large store
+	// spec, when set, is a document whose resource list and generated
+	// answer are measured instead of the Petstore's targets.
+	spec string
 }
 
 // parseOptions reads petbench's flags over the defaults of a full run, and
@@ -26,6 +29,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.wrk.threads, "threads", o.wrk.threads, "wrk threads")
 	fs.IntVar(&o.rounds, "rounds", o.rounds, "load runs of each kind; the best of them counts, for petmock and the baseline alike")
 	fs.IntVar(&o.startup, "startups", o.startup, "start-ups to time")
+	fs.StringVar(&o.spec, "spec", "", "measure petmock serving the OpenAPI document in this `file`: a resource's list and an answer generated from the document, each against the baseline, and the one over the other")
 	quick := fs.Bool("quick", false, "short runs, for a first look: 3s loads, one round, 5 start-ups")
 	if err := fs.Parse(args); err != nil {
 		return o, err

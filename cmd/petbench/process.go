@@ -21,14 +21,14 @@ import (
 // process is a running petmock or baseline.
 type process struct {
 	cmd     *exec.Cmd
-	url     string // base URL, ending in /v1
+	url     string // base URL, ending in the document's base path, such as /v1
 	started time.Time
 	ready   time.Duration // from spawn to the start line
 }
 
 // urlInLine finds the base URL in the line petmock or the baseline prints
 // once it listens.
-var urlInLine = regexp.MustCompile(`http://[^ ]+/v1`)
+var urlInLine = regexp.MustCompile(`http://\S+`)
 
 // start spawns bin and waits for the line that carries its URL.
 func start(ctx context.Context, bin string, args ...string) (*process, error) {

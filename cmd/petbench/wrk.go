@@ -57,13 +57,16 @@ func ensureWrk(ctx context.Context, log func(string, ...any)) (string, error) {
 	return exec.LookPath("wrk")
 }
 
-// runWrk loads url for the set duration. body, when not empty, makes the
-// requests POSTs of that JSON body.
-func runWrk(ctx context.Context, wrk string, s wrkSettings, url, apiKey, body, scratch string) (load, error) {
+// runWrk loads url for the set duration, each request with headers
+// ("Name: value"). body, when not empty, makes the requests POSTs of that
+// JSON body.
+func runWrk(ctx context.Context, wrk string, s wrkSettings, url string, headers []string, body, scratch string) (load, error) {
 	args := []string{
 		"-t", strconv.Itoa(s.threads), "-c", strconv.Itoa(s.connections),
 		"-d", strconv.Itoa(int(s.duration.Seconds())) + "s", "--latency",
-		"-H", "Authorization: Bearer " + apiKey,
+	}
+	for _, h := range headers {
+		args = append(args, "-H", h)
 	}
 	if body != "" {
 		script := filepath.Join(scratch, "post.lua")
@@ -80,6 +83,15 @@ func runWrk(ctx context.Context, wrk string, s wrkSettings, url, apiKey, body, s
 	return parseWrk(string(out))
 }
 
+// credentials are the headers that carry the key on every request of a
+// load: the Petstore's bearer token, or what the document of --spec asks.
+func (b *bench) credentials() []string {
+	if b.headers != nil {
+		return b.headers
+	}
+	return []string{"Authorization: Bearer " + mockserver.DefaultAPIKey}
+}
+
 // best runs a load o.rounds times and keeps the run with the most
 // requests/s.
 func (b *bench) best(ctx context.Context, url, body string) (load, error) {
@@ -90,7 +102,7 @@ func (b *bench) best(ctx context.Context, url, body string) (load, error) {
 func (b *bench) bestOf(ctx context.Context, s wrkSettings, url, body string) (load, error) {
 	var top load
 	for range b.o.rounds {
-		l, err := runWrk(ctx, b.wrk, s, url, mockserver.DefaultAPIKey, body, b.scratch)
+		l, err := runWrk(ctx, b.wrk, s, url, b.credentials(), body, b.scratch)
 		if err != nil {
 			return load{}, err
 		}
