@@ -29,10 +29,14 @@
 //     store has held since it was last replaced or restored, so a removed
 //     item's id is not given to another. Past the largest id, Add fails
 //     with ErrIDsExhausted.
+//   - An item may have a name, the id its clients know it by where that
+//     is not its int64 id, such as a UUID; ID finds the item of a name,
+//     and no two items hold one name at once. Only a store of named
+//     items keeps an index of names, which holds pointers.
 //   - Restore returns the store to a Mark: items added since are gone,
-//     items changed or removed since are back, and ids are given from
-//     where they were given then. Reads of states from before the Restore
-//     still see those states.
+//     items changed or removed since are back, with their names, and ids
+//     are given from where they were given then. Reads of states from
+//     before the Restore still see those states.
 //   - Limits bound the items and the bytes of text a store holds: a write
 //     that would pass them fails with ErrStoreFull and changes nothing.
 //     Replace and ReplaceAll change all or nothing.

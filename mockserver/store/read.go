@@ -26,12 +26,14 @@ func (s *Store) Lookup(id int64) (text []byte, keys []string, ok bool) {
 	return sn.text(r), sn.tuples[r.tuple], true
 }
 
-// Entries returns a copy of every item in the store, ordered by id.
+// Entries returns a copy of every item in the store, ordered by id, with
+// its name.
 func (s *Store) Entries() []Entry {
 	sn := s.snap.Load()
 	out := make([]Entry, 0, sn.all.n)
+	named := sn.names.byID()
 	sn.all.each(0, 0, func(r record) bool {
-		out = append(out, Entry{ID: r.id, Text: slices.Clone(sn.text(r)), Keys: slices.Clone(sn.tuples[r.tuple])})
+		out = append(out, Entry{ID: r.id, Text: slices.Clone(sn.text(r)), Keys: slices.Clone(sn.tuples[r.tuple]), Name: named[r.id]})
 		return true
 	})
 	return out

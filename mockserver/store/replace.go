@@ -8,8 +8,8 @@ import (
 )
 
 // Replace replaces every item in the store with entries, atomically. It
-// fails, changing nothing, if two entries share an id, an entry has the
-// wrong number of filter keys, or they pass the limits.
+// fails, changing nothing, if two entries share an id or a name, an entry
+// has the wrong number of filter keys, or they pass the limits.
 func (s *Store) Replace(entries []Entry) error {
 	return ReplaceAll([]*Store{s}, [][]Entry{entries})
 }
@@ -66,6 +66,7 @@ func (s *Store) sortEntries(entries []Entry) ([]Entry, error) {
 		sorted = slices.Clone(entries)
 		slices.SortFunc(sorted, byID)
 	}
+	var named map[string]bool
 	for i, e := range sorted {
 		if i > 0 && sorted[i-1].ID == e.ID {
 			return nil, fmt.Errorf("id %d: used by two items", e.ID)
@@ -73,6 +74,16 @@ func (s *Store) sortEntries(entries []Entry) ([]Entry, error) {
 		if len(e.Keys) != s.filters {
 			return nil, fmt.Errorf("id %d: %d filter keys, want %d", e.ID, len(e.Keys), s.filters)
 		}
+		if e.Name == "" {
+			continue
+		}
+		if named == nil {
+			named = map[string]bool{}
+		}
+		if named[e.Name] {
+			return nil, fmt.Errorf("name %q: used by two items", e.Name)
+		}
+		named[e.Name] = true
 	}
 	if len(sorted) > math.MaxInt32 {
 		return nil, fmt.Errorf("%d items: at most %d are supported", len(sorted), math.MaxInt32)
@@ -111,6 +122,12 @@ func (s *Store) build(sorted []Entry, gen uint64) built {
 		r.id = e.ID
 		r.tuple = next.intern(interned, e.Keys)
 		recs = append(recs, r)
+		if e.Name != "" {
+			if next.names == nil {
+				next.names = &names{base: map[string]int64{}}
+			}
+			next.names.base[e.Name] = e.ID
+		}
 	}
 	next.all = buildSeq(recs, gen)
 	perTuple := make([]int, len(next.tuples))

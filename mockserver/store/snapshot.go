@@ -29,6 +29,8 @@ type snapshot struct {
 	// longest is the length of the longest text written to the chunks,
 	// removed ones included: no item on a page is longer.
 	longest int
+	// names are the names of the items, nil when none has one.
+	names *names
 	// next is the id the next Add gives, or 0 when none is left: one
 	// more than the largest id the store has held since it was last
 	// replaced or restored, so that a removed item's id is not given to

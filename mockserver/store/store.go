@@ -12,6 +12,10 @@ type Entry struct {
 	ID   int64
 	Text []byte
 	Keys []string
+	// Name, when not empty, is the id clients know the item by where it
+	// is not ID, such as a UUID: ID finds the item of a name. Replace
+	// and Add take it; Put keeps the name the item has.
+	Name string
 }
 
 // Store keeps the items of one resource in memory, ordered by id, and is

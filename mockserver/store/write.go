@@ -24,7 +24,8 @@ func (s *Store) nextSnapshot() *snapshot {
 
 // Add stores a new item under the next id and returns its entry. build
 // makes the entry of the item for the id it is given; it runs under the
-// store's lock, so it should be quick.
+// store's lock, so it should be quick. An entry whose Name another item
+// has is refused with ErrNameTaken.
 func (s *Store) Add(build func(id int64) (Entry, error)) (Entry, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -43,6 +44,13 @@ func (s *Store) Add(build func(id int64) (Entry, error)) (Entry, error) {
 	if len(e.Keys) != s.filters {
 		return Entry{}, fmt.Errorf("%d filter keys, want %d", len(e.Keys), s.filters)
 	}
+	if e.Name != "" {
+		if other, ok := cur.names.id(e.Name); ok {
+			if _, held := cur.all.find(other); held {
+				return Entry{}, fmt.Errorf("%w: %q is the name of item %d", ErrNameTaken, e.Name, other)
+			}
+		}
+	}
 	if s.limits.full(cur.all.n+1, cur.bytes+int64(len(e.Text))) {
 		return Entry{}, fmt.Errorf("%w: it holds %d %s in %d bytes, and may hold at most %d %s and %d bytes",
 			ErrStoreFull, cur.all.n, s.name, cur.bytes, s.limits.MaxItems, s.name, s.limits.MaxBytes)
@@ -53,6 +61,9 @@ func (s *Store) Add(build func(id int64) (Entry, error)) (Entry, error) {
 	r.tuple = next.intern(s.interned, e.Keys)
 	next.all = next.all.appended(r, s.gen)
 	s.index(next, r, true)
+	if e.Name != "" {
+		next.names = cur.names.with(e.Name, id, func(id int64) bool { _, held := next.all.find(id); return held })
+	}
 	next.next = nextID(id)
 	s.snap.Store(next)
 	e.ID = id
@@ -94,8 +105,8 @@ func (s *Store) index(next *snapshot, r record, add bool) {
 	next.byKey = byKey
 }
 
-// Put replaces the item of e's id with e. It returns false, changing
-// nothing, if the store has no item of that id.
+// Put replaces the item of e's id with e, which keeps the item's name. It
+// returns false, changing nothing, if the store has no item of that id.
 func (s *Store) Put(e Entry) (bool, error) {
 	if len(e.Keys) != s.filters {
 		return false, fmt.Errorf("%d filter keys, want %d", len(e.Keys), s.filters)
@@ -157,6 +168,6 @@ func (s *Store) compacted(next *snapshot) *snapshot {
 		return true
 	})
 	compact := s.adopt(s.build(entries, s.gen+1))
-	compact.version, compact.next = next.version, next.next
+	compact.version, compact.next, compact.names = next.version, next.next, next.names
 	return compact
 }
