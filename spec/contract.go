@@ -70,12 +70,13 @@ const (
 	RoleList         // GET on the collection path
 	RoleCreate       // POST on the collection path
 	RoleRead         // GET on the item path
-	RoleReplace      // PUT on the item path
-	RoleUpdate       // PATCH on the item path
+	RoleReplace      // PUT on the item path, or on the collection path with the id in the body
+	RoleUpdate       // PATCH on the item path, or on the collection path with the id in the body
 	RoleDelete       // DELETE on the item path
+	RoleFind         // GET that lists items by their properties, such as /pet/findByStatus
 )
 
-var roleNames = [...]string{"other", "list", "create", "read", "replace", "update", "delete"}
+var roleNames = [...]string{"other", "list", "create", "read", "replace", "update", "delete", "find"}
 
 func (r Role) String() string { return roleNames[r] }
 

@@ -1,0 +1,438 @@
+package spec
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// A resource is inferred from the shapes documents commonly have: a
+// collection path that creates with POST, and an item path one parameter
+// below it, such as /pets and /pets/{petId}, with a read, a list or both.
+// The collection may be singular (/pet) and have no list; a replace or an
+// update may be on the collection, naming the item in its body (PUT
+// /pet); other GETs below the collection that answer items may find them
+// by their properties (GET /pet/findByStatus); and the collection may lie
+// below another resource's item (/owners/{ownerId}/pets). Each inference
+// a user may not expect is a note.
+
+// inferResources finds the resources of the document and gives their
+// operations a role.
+func (c *Contract) inferResources() {
+	names := map[string]int{}
+	var found []*Resource
+	seen := map[string]bool{}
+	for _, op := range c.Operations {
+		if (op.Method != http.MethodGet && op.Method != http.MethodPost) || seen[op.Path] {
+			continue
+		}
+		seen[op.Path] = true
+		r, notes := c.inferResource(op.Template)
+		c.Notes = append(c.Notes, notes...)
+		if r == nil {
+			continue
+		}
+		found = append(found, r)
+		names[r.Name]++
+	}
+	// An operation of one resource is not another's find, such as a
+	// collection below another's: /pets/archived of /pets.
+	taken := map[*Operation]bool{}
+	for _, r := range found {
+		for _, op := range []*Operation{r.List, r.CreateOp, r.Read, r.Replace, r.Update, r.Delete} {
+			taken[op] = true
+		}
+	}
+	for _, r := range found {
+		c.Notes = append(c.Notes, c.finds(r, taken)...)
+		if r.List == nil {
+			listed := "not listed"
+			if len(r.Finds) > 0 {
+				listed = "listed only by " + r.Finds[0].Op.ID
+			}
+			c.Notes = append(c.Notes, fmt.Sprintf("paths.%s: no GET, so what its POST creates is read at %s and %s", r.CollectionPath, r.ItemPath, listed))
+		}
+	}
+	for _, r := range found {
+		if names[r.Name] > 1 {
+			r.Name = strings.Join(resourceWords(r.CreateOp.Template), "-")
+		}
+		for _, op := range r.Operations() {
+			op.Resource = r
+		}
+		r.CreateOp.Role = RoleCreate
+		for op, role := range map[*Operation]Role{r.List: RoleList, r.Read: RoleRead, r.Replace: RoleReplace, r.Update: RoleUpdate, r.Delete: RoleDelete} {
+			if op != nil {
+				op.Role = role
+			}
+		}
+		for _, f := range r.Finds {
+			f.Op.Role = RoleFind
+		}
+		c.Resources = append(c.Resources, r)
+	}
+	for _, r := range c.Resources {
+		r.Parent = c.parentOf(r)
+	}
+}
+
+// inferResource reads the resource whose collection is path, with notes
+// on what it inferred, or says why path is not one when it looks like
+// one. It returns nil and no note for a path that has nothing of a
+// collection.
+func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string) {
+	path := collection.String()
+	ops := c.PathOperations(path)
+	list, create := ops[http.MethodGet], ops[http.MethodPost]
+	if create == nil {
+		return nil, nil
+	}
+	var itemPath, idParam string
+	for _, op := range c.Operations {
+		if param, ok := op.Template.ItemOf(collection); ok {
+			itemPath, idParam = op.Path, param
+			break
+		}
+	}
+	if itemPath == "" {
+		if list == nil || c.isItemPath(collection) {
+			// An action, such as POST /login, or a POST on the item
+			// of another collection, such as POST /pet/{petId}.
+			return nil, nil
+		}
+		return nil, []string{fmt.Sprintf("paths.%s: GET and POST but no item path such as %s/{id}, so it is served as plain operations", path, path)}
+	}
+	itemOps := c.PathOperations(itemPath)
+	read := itemOps[http.MethodGet]
+	if list == nil && read == nil {
+		return nil, nil
+	}
+	notResource := func(format string, args ...any) (*Resource, []string) {
+		return nil, []string{fmt.Sprintf(format, args...) + ", so " + path + " and " + itemPath + " are served as plain operations"}
+	}
+	var item *openapi3.Schema
+	if read != nil {
+		item = read.JSONSchema(read.Success)
+	}
+	if list != nil {
+		listSchema := list.JSONSchema(list.Success)
+		if listSchema == nil || schemaType(listSchema) != "array" || listSchema.Items == nil || listSchema.Items.Value == nil {
+			return notResource("%s.responses.%d: not a JSON array", list.Where, list.Success)
+		}
+		if item == nil {
+			item = listSchema.Items.Value
+		}
+	}
+	createBody := create.RequestSchema()
+	if createBody == nil || schemaType(createBody) != "object" {
+		return notResource("%s.requestBody: not a JSON object", create.Where)
+	}
+	if item == nil {
+		return notResource("%s.responses.%d: no JSON schema of an item", read.Where, read.Success)
+	}
+	if schemaType(item) != "object" {
+		where := list
+		if read != nil && read.JSONSchema(read.Success) != nil {
+			where = read
+		}
+		return notResource("%s.responses.%d: the items are not JSON objects", where.Where, where.Success)
+	}
+	r := &Resource{
+		CollectionPath: path,
+		ItemPath:       itemPath,
+		ParentParams:   collection.Params(),
+		IDParam:        idParam,
+		Item:           item,
+		Create:         createBody,
+		List:           list,
+		CreateOp:       create,
+		Read:           read,
+		Replace:        itemOps[http.MethodPut],
+		Update:         itemOps[http.MethodPatch],
+		Delete:         itemOps[http.MethodDelete],
+	}
+	words := resourceWords(collection)
+	r.Name = words[len(words)-1]
+
+	props := c.Properties(item)
+	sent := map[string]bool{}
+	for _, p := range c.Properties(createBody) {
+		sent[p.Name] = true
+	}
+	id, ok := idProperty(props, idParam, sent)
+	if !ok {
+		where := create.Where
+		if list != nil {
+			where = list.Where
+		}
+		return notResource("%s: the item has no id property that the body of %s leaves out", where, create.ID)
+	}
+	r.IDProperty, r.IDIsString, r.IDSent = id.Name, schemaType(id.Schema) == "string", sent[id.Name]
+	r.Properties = append([]Property{id}, slices.DeleteFunc(props, func(p Property) bool { return p.Name == id.Name })...)
+
+	var notes []string
+	if raw, ok := createBody.Extensions["x-petmock-defaults"]; ok {
+		d, isMap := raw.(map[string]any)
+		if !isMap {
+			return nil, []string{fmt.Sprintf("%s.requestBody: x-petmock-defaults is not a mapping of property to value, so it is ignored", create.Where)}
+		}
+		r.Defaults = d
+	}
+	if list != nil {
+		r.Paging = readPaging(list)
+		r.Filters = filters(r, list, r.Paging)
+	}
+	notes = append(notes, c.byBody(r, ops)...)
+	return r, append(notes, r.inferenceNotes()...)
+}
+
+// isItemPath reports whether t is the item path of a path with POST.
+func (c *Contract) isItemPath(t *PathTemplate) bool {
+	for _, op := range c.Operations {
+		if _, ok := t.ItemOf(op.Template); ok && op.Method == http.MethodPost {
+			return true
+		}
+	}
+	return false
+}
+
+// idProperty chooses the id property of an item among props: the one the
+// id parameter names, else id, else the parameter's name written
+// otherwise (pet_id for petId), else, as a resource whose parameter names
+// nothing, the first integer or string the create body leaves out.
+func idProperty(props []Property, idParam string, sent map[string]bool) (Property, bool) {
+	var candidates []Property
+	for _, p := range props {
+		if t := schemaType(p.Schema); t == "integer" || t == "string" {
+			candidates = append(candidates, p)
+		}
+	}
+	for _, want := range []func(string) bool{
+		func(name string) bool { return name == idParam },
+		func(name string) bool { return name == "id" },
+		func(name string) bool { return looseName(name) == looseName(idParam) },
+		func(name string) bool { return !sent[name] },
+	} {
+		for _, p := range candidates {
+			if want(p.Name) {
+				return p, true
+			}
+		}
+	}
+	return Property{}, false
+}
+
+// looseName is a name without case, underscores or hyphens, so that petId,
+// pet_id and PetID are one.
+func looseName(name string) string {
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+}
+
+// readPaging reads how list is paged: by its limit parameter, if it has
+// one, and petmock's cursor.
+func readPaging(list *Operation) Paging {
+	pg := Paging{Cursor: CursorParam}
+	p := list.Parameter(openapi3.ParameterInQuery, "limit")
+	if p == nil || p.Schema == nil || p.Schema.Value == nil || schemaType(p.Schema.Value) != "integer" {
+		return pg
+	}
+	s := p.Schema.Value
+	pg.Limit, pg.Min, pg.LimitSchema = p.Name, 1, s
+	if s.Min != nil {
+		pg.Min = max(int(*s.Min), 1)
+	}
+	if s.Max != nil {
+		pg.Max = int(*s.Max)
+	}
+	pg.Default = DefaultPageSize
+	if pg.Max > 0 {
+		pg.Default = min(pg.Default, pg.Max)
+	}
+	if d, ok := s.Default.(float64); ok {
+		pg.Default = int(d)
+	}
+	return pg
+}
+
+// filters returns the query parameters of op that name a property of the
+// item of a simple type, other than the paging's.
+func filters(r *Resource, op *Operation, paging Paging) []Filter {
+	var out []Filter
+	for _, p := range op.Parameters {
+		if p.In != openapi3.ParameterInQuery || p.Name == paging.Limit || p.Name == paging.Cursor {
+			continue
+		}
+		prop, ok := r.Property(p.Name)
+		if !ok {
+			continue
+		}
+		switch schemaType(prop.Schema) {
+		case "string", "integer", "number", "boolean":
+			out = append(out, Filter{Param: p, Schema: prop.Schema})
+		}
+	}
+	return out
+}
+
+// byBody takes a PUT or PATCH of the collection path as the replace or
+// update of an item path that has none, where its body has the id
+// property, as PUT /pet of Swagger Petstore v3 has.
+func (c *Contract) byBody(r *Resource, ops map[string]*Operation) []string {
+	var notes []string
+	for _, m := range []struct {
+		method string
+		op     **Operation
+		verb   string
+	}{{http.MethodPut, &r.Replace, "replaces"}, {http.MethodPatch, &r.Update, "updates"}} {
+		op := ops[m.method]
+		if *m.op != nil || op == nil {
+			continue
+		}
+		body := op.RequestSchema()
+		if body == nil || !slices.ContainsFunc(c.Properties(body), func(p Property) bool { return p.Name == r.IDProperty }) {
+			continue
+		}
+		*m.op = op
+		notes = append(notes, fmt.Sprintf("%s: %s the %s whose %s its body holds, as %s has no %s", op.Where, m.verb, singularName(r.Name), r.IDProperty, r.ItemPath, m.method))
+	}
+	return notes
+}
+
+// finds takes the GETs below the collection path, such as
+// /pet/findByStatus, that answer an array of items, as finds of the
+// resource by the properties their query names, unless taken by a
+// resource. One whose query names none is served as a plain operation,
+// with a note.
+func (c *Contract) finds(r *Resource, taken map[*Operation]bool) []string {
+	var notes []string
+	collection := r.CreateOp.Template
+	for _, op := range c.Operations {
+		if op.Method != http.MethodGet || taken[op] || !literalsBelow(op.Template, collection) {
+			continue
+		}
+		s := op.JSONSchema(op.Success)
+		if s == nil || schemaType(s) != "array" || s.Items == nil || !r.isItem(c, s.Items.Value) {
+			continue
+		}
+		fs := filters(r, op, Paging{Cursor: CursorParam})
+		if len(fs) == 0 {
+			notes = append(notes, fmt.Sprintf("%s: answers items of %s, but its query names no property petmock can match them by, so its answers are made up", op.Where, r.CollectionPath))
+			continue
+		}
+		r.Finds = append(r.Finds, Find{Op: op, Filters: fs})
+		var named []string
+		for _, f := range fs {
+			named = append(named, f.Name())
+		}
+		notes = append(notes, fmt.Sprintf("%s: lists the items of %s whose %s its query asks for", op.Where, r.CollectionPath, strings.Join(named, " and ")))
+	}
+	return notes
+}
+
+// literalsBelow reports whether t is the collection c followed by one or
+// more literal segments, such as /pet/findByStatus of /pet.
+func literalsBelow(t, c *PathTemplate) bool {
+	n := len(c.segments)
+	if len(t.segments) <= n {
+		return false
+	}
+	for i, s := range c.segments {
+		if t.segments[i].Text != s.Text {
+			return false
+		}
+	}
+	for _, s := range t.segments[n:] {
+		if s.Kind != SegmentLiteral {
+			return false
+		}
+	}
+	return true
+}
+
+// isItem reports whether s is the schema of an item of r: the same one,
+// or an object with the id property.
+func (r *Resource) isItem(c *Contract, s *openapi3.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s == r.Item {
+		return true
+	}
+	return schemaType(s) == "object" && slices.ContainsFunc(c.Properties(s), func(p Property) bool { return p.Name == r.IDProperty })
+}
+
+// inferenceNotes says what petmock makes of the resource that its
+// document does not say plainly.
+func (r *Resource) inferenceNotes() []string {
+	var notes []string
+	one := singularName(r.Name)
+	switch {
+	case r.IDSent && r.IDIsString:
+		notes = append(notes, fmt.Sprintf("%s.requestBody: a %s is known by the %s its create sends, and by one petmock makes when it sends none", r.CreateOp.Where, one, r.IDProperty))
+	case r.IDSent:
+		notes = append(notes, fmt.Sprintf("%s.requestBody: petmock gives each %s created the next %s, not the one its body sends, so that ids stay in order", r.CreateOp.Where, one, r.IDProperty))
+	}
+	if len(r.ParentParams) > 0 {
+		notes = append(notes, fmt.Sprintf("paths.%s: the items of each %s are kept apart: a path lists and reads only those created below it", r.CollectionPath, strings.Join(r.ParentParams, " and ")))
+	}
+	return notes
+}
+
+// parentOf returns the resource whose item path r's collection path lies
+// below, the nearest, such as owners of /owners/{ownerId}/pets, or nil.
+func (c *Contract) parentOf(r *Resource) *Resource {
+	if len(r.ParentParams) == 0 {
+		return nil
+	}
+	collection := r.CreateOp.Template
+	var parent *Resource
+	for _, p := range c.Resources {
+		item, err := ParsePath(p.ItemPath)
+		if p == r || err != nil || len(item.segments) >= len(collection.segments) {
+			continue
+		}
+		below := true
+		for i, s := range item.segments {
+			below = below && collection.segments[i].Text == s.Text
+		}
+		if below && (parent == nil || len(item.segments) > len(parent.itemSegments())) {
+			parent = p
+		}
+	}
+	return parent
+}
+
+// itemSegments returns the segments of the item path.
+func (r *Resource) itemSegments() []Segment {
+	t, err := ParsePath(r.ItemPath)
+	if err != nil {
+		return nil
+	}
+	return t.segments
+}
+
+// singularName returns the name of one item of a collection, such as "pet"
+// of "pets" and "category" of "categories".
+func singularName(name string) string {
+	switch {
+	case strings.HasSuffix(name, "ies"):
+		return name[:len(name)-3] + "y"
+	case strings.HasSuffix(name, "sses"), strings.HasSuffix(name, "xes"):
+		return name[:len(name)-2]
+	case strings.HasSuffix(name, "s") && len(name) > 1:
+		return name[:len(name)-1]
+	}
+	return name
+}
+
+// resourceWords returns the words a resource of the collection path is
+// named after: its literal segments, or "items" when it has none.
+func resourceWords(collection *PathTemplate) []string {
+	if words := collection.Literals(); len(words) > 0 {
+		return words
+	}
+	return []string{"items"}
+}
