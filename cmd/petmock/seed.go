@@ -152,7 +152,7 @@ func seed(ctx context.Context, args []string, getenv func(string) string, stdout
 // the first of the document whose collection path has no parameter.
 func seedResource(c *spec.Contract, name string) (*spec.Resource, error) {
 	for _, r := range c.Resources {
-		if (name == "" || r.Name == name) && len(r.List.Template.Params()) == 0 {
+		if (name == "" || r.Name == name) && len(r.ParentParams) == 0 {
 			return r, nil
 		}
 	}

@@ -20,9 +20,13 @@ import (
 // line that says what is likely wrong, rather than a failure for each of
 // thousands of creates. client follows no redirect and bounds the
 // request by --timeout. A deployment that answers anything else, a 429
-// or a 503 say, is left to the run and its retries. The message never
-// shows the key.
+// or a 503 say, is left to the run and its retries, as is a resource
+// without a list, such as Swagger Petstore v3's /pet, which has nothing
+// to check with. The message never shows the key.
 func checkBaseURL(ctx context.Context, client *http.Client, o seedOptions, res *spec.Resource) error {
+	if res.List == nil {
+		return nil
+	}
 	u, err := url.Parse(o.baseURL + res.CollectionPath)
 	if err != nil {
 		return usagef("--base-url %q: %v", o.baseURL, err)
