@@ -76,14 +76,45 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 		cat.Count = DefaultCount
 	}
 	out := map[string][]store.Entry{}
+	// known are the ids of the items of each resource of string ids or
+	// with resources below it, as clients know them, in order, for the
+	// references and the parents of the resources after it.
+	known := map[string][]string{}
+	parentOf := map[string]bool{}
+	for _, r := range c.Resources {
+		if r.Parent != nil {
+			parentOf[r.Parent.Name] = true
+		}
+	}
 	refs := func(name string) (func(*gofakeit.Faker) any, bool) {
-		if c.Resource(name) == nil {
+		r := c.Resource(name)
+		if r == nil {
 			return nil, false
 		}
-		return func(f *gofakeit.Faker) any { return fake.Integer(1 + int64(f.IntN(cat.Count))) }, true
+		if !r.IDIsString {
+			return func(f *gofakeit.Faker) any { return fake.Integer(1 + int64(f.IntN(cat.Count))) }, true
+		}
+		held := known[name]
+		if len(held) == 0 {
+			return nil, false
+		}
+		return func(f *gofakeit.Faker) any { return held[f.IntN(len(held))] }, true
 	}
 	for i, r := range c.Resources {
-		rs := newResource(r, shapes)
+		rs := newResource(r, shapes, cat.Seed)
+		count := cat.Count
+		// The items of a nested resource go to the parents its items
+		// name, or, where they name none, to each item of the parent
+		// resource in turn; without a parent resource there are none.
+		var parents []string
+		if rs.parentKey >= 0 && !rs.namesParent() {
+			if r.Parent != nil && len(r.Parent.ParentParams) == 0 {
+				parents = known[r.Parent.Name]
+			}
+			if len(parents) == 0 {
+				count = 0
+			}
+		}
 		gen := &fake.Generator{Contract: c, Faker: streamFaker(cat.Seed, r.Name, i == 0), Refs: refs}
 		props := r.Properties[1:] // the id is assigned
 		mixes := make([][]int, len(props))
@@ -114,15 +145,19 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 				return nil, errors.New("status mix: at least one weight must be positive")
 			}
 		}
-		entries := make([]store.Entry, cat.Count)
+		entries := make([]store.Entry, count)
 		item := make(map[string]any, len(props)+1)
+		var names map[string]bool // of the items known by names
+		if rs.ids.named {
+			names = make(map[string]bool, count)
+		}
 		// The texts go to large buffers rather than one allocation each,
 		// and items with the same filter keys share one slice of them: a
 		// catalogue of a million items is made in a few hundred
 		// milliseconds.
 		var buf []byte
 		tuples := map[string][]string{}
-		keys := make([]string, len(r.Filters))
+		keys := make([]string, rs.nkeys)
 		for n := range entries {
 			clear(item)
 			for j, p := range props {
@@ -135,8 +170,18 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 			if cap(buf)-len(buf) < 4<<10 {
 				buf = make([]byte, 0, 1<<20)
 			}
-			entries[n], buf = rs.appendEntry(buf, int64(n+1), item)
+			id, name := int64(n+1), ""
+			if names != nil {
+				for try := 0; name == "" || names[name]; try++ {
+					name = rs.ids.made(id, try)
+				}
+				names[name] = true
+			}
+			entries[n], buf = rs.appendEntry(buf, id, name, item)
 			rs.keys(item, keys)
+			if parents != nil {
+				keys[rs.parentKey] = parents[n%len(parents)]
+			}
 			joined := strings.Join(keys, "\x00")
 			shared, ok := tuples[joined]
 			if !ok {
@@ -146,6 +191,13 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 			entries[n].Keys = shared
 		}
 		out[r.Name] = entries
+		if r.IDIsString || parentOf[r.Name] {
+			held := make([]string, len(entries))
+			for n, e := range entries {
+				held[n] = rs.idText(e.ID, e.Name)
+			}
+			known[r.Name] = held
+		}
 	}
 	return out, nil
 }

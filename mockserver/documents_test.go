@@ -13,16 +13,23 @@ import (
 // they say otherwise, read leniently. Its schemas are Error and Pet.
 func document(tb testing.TB, paths string) *spec.Contract {
 	tb.Helper()
-	return readDocument(tb, paths, spec.ReadOptions{})
+	return readDocument(tb, paths, "", spec.ReadOptions{})
+}
+
+// documentWith is document with more schemas, given as YAML below
+// components.schemas.
+func documentWith(tb testing.TB, paths, schemas string) *spec.Contract {
+	tb.Helper()
+	return readDocument(tb, paths, schemas, spec.ReadOptions{})
 }
 
 // strictDocument is document, read strictly.
 func strictDocument(tb testing.TB, paths string) *spec.Contract {
 	tb.Helper()
-	return readDocument(tb, paths, spec.ReadOptions{Strict: true})
+	return readDocument(tb, paths, "", spec.ReadOptions{Strict: true})
 }
 
-func readDocument(tb testing.TB, paths string, o spec.ReadOptions) *spec.Contract {
+func readDocument(tb testing.TB, paths, schemas string, o spec.ReadOptions) *spec.Contract {
 	tb.Helper()
 	src := `openapi: 3.0.3
 info: {title: Small, version: 1.0.0}
@@ -49,7 +56,7 @@ components:
         id: {type: integer, format: int64}
         name: {type: string}
         tag: {type: string}
-`
+` + schemas
 	c, err := o.Read([]byte(src))
 	if err != nil {
 		tb.Fatalf("document: %v\n%s", err, src)

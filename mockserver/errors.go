@@ -20,6 +20,7 @@ const (
 	CodePayloadTooLarge      = "payload_too_large"
 	CodeUnsupportedMediaType = "unsupported_media_type"
 	CodeGone                 = "gone"
+	CodeConflict             = "conflict"
 	CodeStoreFull            = "store_full"
 	CodeInternal             = "internal"
 	CodeUnavailable          = "unavailable"
@@ -46,6 +47,8 @@ func codeFor(status int) string {
 		return CodeMethodNotAllowed
 	case http.StatusGone:
 		return CodeGone
+	case http.StatusConflict:
+		return CodeConflict
 	case http.StatusRequestEntityTooLarge:
 		return CodePayloadTooLarge
 	case http.StatusUnsupportedMediaType:

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -75,7 +74,8 @@ func WriteItems(w io.Writer, items []json.RawMessage) error {
 
 // CreateBody returns the body that creates item through the create
 // operation of the resource r: the item without its id and read-only
-// properties, in the order the create schema gives.
+// properties, in the order the create schema gives. A string id that the
+// create sends, such as a username, is kept: it names the item.
 func CreateBody(c *spec.Contract, r *spec.Resource, item json.RawMessage) ([]byte, error) {
 	v, e := decodeJSON(item)
 	if e != nil {
@@ -85,7 +85,9 @@ func CreateBody(c *spec.Contract, r *spec.Resource, item json.RawMessage) ([]byt
 	if !ok {
 		return nil, errors.New("the item is not a JSON object")
 	}
-	delete(m, r.IDProperty)
+	if !r.IDSent || !r.IDIsString {
+		delete(m, r.IDProperty)
+	}
 	for _, p := range r.Properties {
 		if p.Schema.ReadOnly {
 			delete(m, p.Name)
@@ -117,7 +119,7 @@ func ReadFixture(c *spec.Contract, r io.Reader) (Items, error) {
 	shapes := newShapes(c)
 	resources := make([]*resource, len(c.Resources))
 	for i, res := range c.Resources {
-		resources[i] = newResource(res, shapes)
+		resources[i] = newResource(res, shapes, DefaultSeed)
 	}
 	loaded, err := readFixture(r, resources, nil)
 	if err != nil {
@@ -242,22 +244,25 @@ func readItems(dec *json.Decoder, rs *resource) ([]store.Entry, error) {
 		}
 		return nil, &FixtureError{Index: -1, Err: badRequest("fixture", "malformed JSON after %s[%d]: %v", rs.spec.Name, i-1, err)}
 	}
+	check.finish(entries)
 	return entries, nil
 }
 
 // itemCheck checks the items of one resource in turn: each against the
 // item schema, and its id against those of the items before it.
 type itemCheck struct {
-	rs   *resource
-	seen map[int64]int // the position of each id
+	rs    *resource
+	seen  map[int64]int  // the position of each id
+	names map[string]int // the position of each name
 }
 
 func (rs *resource) newItemCheck() *itemCheck {
-	return &itemCheck{rs: rs, seen: map[int64]int{}}
+	return &itemCheck{rs: rs, seen: map[int64]int{}, names: map[string]int{}}
 }
 
 // item checks the decoded item at position i and returns its entry; what
-// is wrong with it is a *FixtureError that names it.
+// is wrong with it is a *FixtureError that names it. An item known by a
+// name has no id yet: finish gives it one.
 func (c *itemCheck) item(i int, v any) (store.Entry, error) {
 	rs := c.rs
 	fault := func(e *Error) error { return &FixtureError{Resource: rs.spec.Name, Index: i, Err: e} }
@@ -269,11 +274,41 @@ func (c *itemCheck) item(i int, v any) (store.Entry, error) {
 		}
 		return store.Entry{}, err
 	}
+	if e.Name != "" {
+		if j, dup := c.names[e.Name]; dup {
+			return store.Entry{}, fault(badRequest(rs.spec.IDProperty, "%q is also the id of %s[%d]", e.Name, rs.spec.Name, j))
+		}
+		c.names[e.Name] = i
+		return e, nil
+	}
 	if j, dup := c.seen[e.ID]; dup {
+		if rs.spec.IDIsString {
+			return store.Entry{}, fault(badRequest(rs.spec.IDProperty, "%q is also the id of %s[%d]", rs.ids.text(e.ID), rs.spec.Name, j))
+		}
 		return store.Entry{}, fault(badRequest(rs.spec.IDProperty, "%d is also the id of %s[%d]", e.ID, rs.spec.Name, j))
 	}
 	c.seen[e.ID] = i
 	return e, nil
+}
+
+// finish gives the items known by names, in the order of the fixture,
+// the smallest ids no other item of it has, so that a fixture of names
+// lists in its own order.
+func (c *itemCheck) finish(entries []store.Entry) {
+	next := int64(1)
+	for i := range entries {
+		if entries[i].Name == "" {
+			continue
+		}
+		for {
+			if _, taken := c.seen[next]; !taken {
+				break
+			}
+			next++
+		}
+		entries[i].ID = next
+		next++
+	}
 }
 
 // resourceList names resources, for messages.
@@ -314,24 +349,26 @@ func (rs *resource) decodeItem(v any) (store.Entry, error) {
 		return store.Entry{}, e
 	}
 	item, _ := v.(map[string]any)
-	var id int64
-	var ok bool
 	switch raw := item[rs.spec.IDProperty].(type) {
 	case json.Number:
-		id, ok = spec.ExactInt64(string(raw))
+		if id, ok := spec.ExactInt64(string(raw)); ok && rs.ids.kind == idInteger {
+			return rs.entry(id, "", item), nil
+		}
 	case string:
-		id, ok = parseID(raw)
+		if rs.ids.kind == idInteger {
+			break
+		}
+		if id, ok := rs.ids.parse(raw); ok {
+			return rs.entry(id, "", item), nil
+		}
+		if raw != "" {
+			return rs.entry(0, raw, item), nil
+		}
 	}
-	if !ok {
-		return store.Entry{}, badRequest(rs.spec.IDProperty, "must be an integer (int64), as petmock gives ids in order")
+	if rs.spec.IDIsString {
+		return store.Entry{}, badRequest(rs.spec.IDProperty, "is required: a string that names the %s", rs.singular)
 	}
-	return rs.entry(id, item), nil
-}
-
-// parseID reads an id written as a string of digits.
-func parseID(s string) (int64, bool) {
-	id, err := strconv.ParseInt(s, 10, 64)
-	return id, err == nil
+	return store.Entry{}, badRequest(rs.spec.IDProperty, "must be an integer (int64), as petmock gives ids in order")
 }
 
 // entries reads items given as JSON texts, as Config.Items holds them.
@@ -349,5 +386,6 @@ func (rs *resource) entries(items []json.RawMessage) ([]store.Entry, error) {
 		}
 		out = append(out, entry)
 	}
+	check.finish(out)
 	return out, nil
 }

@@ -96,6 +96,8 @@ func (s *Server) bind(shapes *shapes) error {
 			op.handle = s.update
 		case spec.RoleDelete:
 			op.handle = s.remove
+		case spec.RoleFind:
+			op.handle = s.findItems
 		default:
 			g, warning, err := newGenerated(s.contract, so, shapes)
 			if err != nil {

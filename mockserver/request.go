@@ -40,7 +40,8 @@ func validation(c *spec.Contract) *openapi3filter.Options {
 // only the Content-Type is checked.
 func (ed *edge) checkRequest(r *http.Request, op *operation, params map[string]string, rec *recorder, unread bool) (*call, error) {
 	c := &call{op: op, params: params}
-	if r.URL.RawQuery != "" && (len(op.queryParams) > 0 || op.spec.Role == spec.RoleList) {
+	lists := op.spec.Role == spec.RoleList || op.spec.Role == spec.RoleFind
+	if r.URL.RawQuery != "" && (len(op.queryParams) > 0 || lists) {
 		var e *Error
 		if c.query, e = parseQuery(r.URL.RawQuery); e != nil {
 			return nil, e
@@ -58,7 +59,7 @@ func (ed *edge) checkRequest(r *http.Request, op *operation, params map[string]s
 			return nil, requestError(err)
 		}
 	}
-	if rs := op.resource; rs != nil && op.spec.Role == spec.RoleList {
+	if rs := op.resource; rs != nil && lists {
 		c.after = math.MinInt64
 		if v := first(c.query, rs.spec.Paging.Cursor); v != "" {
 			after, e := decodeCursor(v)

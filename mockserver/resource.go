@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,15 +27,66 @@ type resource struct {
 	shape *shape     // of an item
 	// singular names one item in messages, such as "pet".
 	singular string
+	// ids is how the ids of items are written and read back.
+	ids ids
+	// keyProps names the property of each filter key of the store: the
+	// list's filters, in order, then the other properties finds filter
+	// by. The key of the parent, if any, follows them.
+	keyProps []string
+	// finds are the filters of each find, by operation id.
+	finds map[string][]keyedFilter
+	// parent is the resource whose item holds the items, such as the
+	// owners of /owners/{ownerId}/pets, or nil; parentKey is the index of
+	// the key of an item's parent among the store's keys, or -1 for a
+	// resource of no parent params.
+	parent    *resource
+	parentKey int
+	// nkeys is the number of keys of an item in the store.
+	nkeys int
+	// note says how the ids are written, when the document's schema of
+	// them is not one petmock writes in order; "" otherwise.
+	note string
 }
 
-func newResource(r *spec.Resource, shapes *shapes) *resource {
-	return &resource{
-		spec:     r,
-		store:    store.New(r.Name, len(r.Filters)),
-		shape:    shapes.item(r),
-		singular: singular(r.Name),
+// keyedFilter is a filter of a find, with the index of its key in the
+// store.
+type keyedFilter struct {
+	spec.Filter
+	key int
+}
+
+// newResource returns the state of r, whose new ids, where made, are
+// drawn from seed.
+func newResource(r *spec.Resource, shapes *shapes, seed uint64) *resource {
+	rs := &resource{
+		spec:      r,
+		shape:     shapes.item(r),
+		singular:  singular(r.Name),
+		finds:     map[string][]keyedFilter{},
+		parentKey: -1,
 	}
+	rs.ids, rs.note = newIDs(r, seed)
+	for _, f := range r.Filters {
+		rs.keyProps = append(rs.keyProps, f.Name())
+	}
+	for _, find := range r.Finds {
+		for _, f := range find.Filters {
+			i := slices.Index(rs.keyProps, f.Name())
+			if i < 0 {
+				i = len(rs.keyProps)
+				rs.keyProps = append(rs.keyProps, f.Name())
+			}
+			rs.finds[find.Op.ID] = append(rs.finds[find.Op.ID], keyedFilter{f, i})
+		}
+	}
+	keys := len(rs.keyProps)
+	if len(r.ParentParams) > 0 {
+		rs.parentKey = keys
+		keys++
+	}
+	rs.nkeys = keys
+	rs.store = store.New(r.Name, keys)
+	return rs
 }
 
 // singular returns the name of one item of a collection, such as "pet" of
@@ -55,33 +108,52 @@ func singular(name string) string {
 const pageWithoutLimit = 100
 
 // entry returns the store entry of item, a decoded JSON object, with the
-// id set to id.
-func (rs *resource) entry(id int64, item map[string]any) store.Entry {
-	if rs.spec.IDIsString {
-		item[rs.spec.IDProperty] = strconv.FormatInt(id, 10)
-	} else {
-		item[rs.spec.IDProperty] = json.Number(strconv.FormatInt(id, 10))
-	}
-	e := store.Entry{ID: id, Text: rs.shape.appendJSON(nil, item)}
-	e.Keys = make([]string, len(rs.spec.Filters))
+// id set to id, or to name for an item known by a name. Its parent is the
+// one its property of the parent's name says, if any: see withParent.
+func (rs *resource) entry(id int64, name string, item map[string]any) store.Entry {
+	rs.setID(item, id, name)
+	e := store.Entry{ID: id, Name: name, Text: rs.shape.appendJSON(nil, item)}
+	e.Keys = make([]string, rs.nkeys)
 	rs.keys(item, e.Keys)
 	return e
+}
+
+// setID sets the id property of item to id, or to name for an item known
+// by a name.
+func (rs *resource) setID(item map[string]any, id int64, name string) {
+	switch {
+	case name != "":
+		item[rs.spec.IDProperty] = name
+	case rs.ids.kind == idInteger:
+		item[rs.spec.IDProperty] = json.Number(strconv.FormatInt(id, 10))
+	default:
+		item[rs.spec.IDProperty] = rs.ids.text(id)
+	}
 }
 
 // appendEntry is entry for a catalogue: the text is appended to buf, which
 // it returns, and the filter keys are left for keys to fill. The id is
 // written as it is, not set in item.
-func (rs *resource) appendEntry(buf []byte, id int64, item map[string]any) (store.Entry, []byte) {
+func (rs *resource) appendEntry(buf []byte, id int64, name string, item map[string]any) (store.Entry, []byte) {
 	start := len(buf)
-	buf = rs.shape.appendItem(buf, id, rs.spec.IDIsString, item)
-	return store.Entry{ID: id, Text: buf[start:len(buf):len(buf)]}, buf
+	buf = rs.shape.appendItem(buf, rs.ids, id, name, item)
+	return store.Entry{ID: id, Name: name, Text: buf[start:len(buf):len(buf)]}, buf
 }
 
-// keys fills keys with the filter keys of item.
+// keys fills keys with the filter keys of item, and the key of its parent
+// as its property of the parent's name gives it.
 func (rs *resource) keys(item map[string]any, keys []string) {
-	for i, f := range rs.spec.Filters {
-		v, ok := item[f.Name()]
+	for i, name := range rs.keyProps {
+		v, ok := item[name]
 		keys[i] = filterKey(v, ok)
+	}
+	if rs.parentKey >= 0 {
+		keys[rs.parentKey] = absentKey
+		if ps := rs.spec.ParentParams; len(ps) == 1 {
+			if v, ok := item[ps[0]]; ok {
+				keys[rs.parentKey] = filterKey(v, true)
+			}
+		}
 	}
 }
 
@@ -117,24 +189,87 @@ func jsonValue(v any) any {
 	return v
 }
 
-// id reads the id of the item a request names, from its path parameter.
-// The parameter was validated; for an integer id that is not one, ok is
-// false: no item has that id.
-func (rs *resource) id(c *call) (int64, bool) {
-	v := c.params[rs.spec.IDParam]
-	id, err := strconv.ParseInt(v, 10, 64)
-	return id, err == nil
+// held is an item a request names, as the store holds it.
+type held struct {
+	id   int64
+	name string // the id clients know it by, when a name of the store's
+	text []byte
+	keys []string
 }
 
-// notFound is the 404 of an id no item has.
-func (rs *resource) notFound(c *call) *Error {
-	return NewError(http.StatusNotFound, rs.spec.IDParam, "no %s has id %s", rs.singular, c.params[rs.spec.IDParam])
+// find finds the item a request names: by the id parameter of its path,
+// or, for an operation of the collection, by the id property of its body.
+// An item below another parent than the request's is not found.
+func (rs *resource) find(c *call) (held, error) {
+	var text string
+	if rs.spec.ByBody(c.op.spec) {
+		body, _ := c.body.(map[string]any)
+		switch v := body[rs.spec.IDProperty].(type) {
+		case json.Number:
+			text = string(v)
+		case string:
+			text = v
+		default:
+			return held{}, badRequest(rs.spec.IDProperty, "is required: it names the %s to change", rs.singular)
+		}
+	} else {
+		text = c.params[rs.spec.IDParam]
+		if rs.spec.IDIsString {
+			// Path parameters come as they are on the wire: a name
+			// such as "Tom Ford" is held unescaped.
+			if v, err := url.PathUnescape(text); err == nil {
+				text = v
+			}
+		}
+	}
+	it, ok := rs.lookup(text)
+	if !ok || !rs.ofParent(it, c) {
+		return held{}, rs.notFound(c, text)
+	}
+	return it, nil
+}
+
+// lookup finds the item whose id is text, as clients know it.
+func (rs *resource) lookup(text string) (held, bool) {
+	var it held
+	var ok bool
+	switch {
+	case rs.ids.kind == idInteger:
+		it.id, ok = spec.ExactInt64(text)
+	default:
+		if it.id, ok = rs.ids.parse(text); !ok {
+			it.id, ok = rs.store.ID(text)
+			it.name = text
+		}
+	}
+	if !ok {
+		return held{}, false
+	}
+	it.text, it.keys, ok = rs.store.Lookup(it.id)
+	return it, ok
+}
+
+// idText returns the id of the item of id and name as clients know it.
+func (rs *resource) idText(id int64, name string) string {
+	if name != "" {
+		return name
+	}
+	return rs.ids.text(id)
+}
+
+// notFound is the 404 of an id, as a request gave it, that no item has.
+func (rs *resource) notFound(c *call, id string) *Error {
+	field := rs.spec.IDParam
+	if rs.spec.ByBody(c.op.spec) {
+		field = rs.spec.IDProperty
+	}
+	return NewError(http.StatusNotFound, field, "no %s has id %s", rs.singular, id)
 }
 
 // location returns the path of the item of id below the collection the
 // request named.
-func (rs *resource) location(s *Server, c *call, id int64) string {
-	return s.base + rs.spec.List.Template.ExpandRaw(c.params) + "/" + strconv.FormatInt(id, 10)
+func (rs *resource) location(s *Server, c *call, id string) string {
+	return s.base + rs.spec.CreateOp.Template.ExpandRaw(c.params) + "/" + url.PathEscape(id)
 }
 
 // list answers a list: items ordered by id, at most the limit, those the
@@ -157,6 +292,20 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, c *call) error {
 		}
 		pg.Where = append(pg.Where, store.Match{Filter: i, Key: queryKey(f, v[0])})
 		asked = append(asked, f.Name(), v[0])
+	}
+	return s.writePage(w, r, c, pg, asked)
+}
+
+// writePage answers a list or a find with the page pg of the items below
+// the request's parent; asked are the filters given, as name, value
+// pairs, for the link to the next page.
+func (s *Server) writePage(w http.ResponseWriter, r *http.Request, c *call, pg store.Page, asked []string) error {
+	rs := c.op.resource
+	if rs.parentKey >= 0 {
+		if e := rs.checkParent(c); e != nil {
+			return e
+		}
+		pg.Where = append(pg.Where, store.Match{Filter: rs.parentKey, Key: rs.parentOf(c)})
 	}
 	v := rs.store.View(pg)
 	if v.MayExceed(maxPooledBuffer) {
@@ -200,7 +349,11 @@ func (s *Server) streamPage(w http.ResponseWriter, r *http.Request, c *call, v s
 // setNextLink sets the Link to the page after the item with id last.
 func (s *Server) setNextLink(w http.ResponseWriter, r *http.Request, c *call, limit int, asked []string, last int64) {
 	rs := c.op.resource
-	w.Header()["Link"] = []string{nextLink(r, s.base+rs.spec.List.Template.ExpandRaw(c.params), rs.spec.Paging, limit, asked, last)}
+	paging := rs.spec.Paging
+	if c.op.spec != rs.spec.List {
+		paging = spec.Paging{Cursor: spec.CursorParam}
+	}
+	w.Header()["Link"] = []string{nextLink(r, s.base+c.op.spec.Template.ExpandRaw(c.params), paging, limit, asked, last)}
 }
 
 // queryKey returns the filter key of a query value: the same key as the
@@ -238,19 +391,24 @@ func putBuffer(b *[]byte) {
 }
 
 // create answers a create: the item stored under a new id, with the
-// defaults of the properties it lacks, and its Location.
+// defaults of the properties it lacks, below the parent the path names,
+// and its Location.
 func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 	rs := c.op.resource
 	item, _ := c.body.(map[string]any)
 	rs.withDefaults(item)
-	e, err := rs.store.Add(func(id int64) (store.Entry, error) { return rs.entry(id, item), nil })
+	if e := rs.checkParent(c); e != nil {
+		return e
+	}
+	rs.setParent(item, c)
+	e, err := rs.add(c, item)
 	if err != nil {
 		return err
 	}
 	if unkept := s.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	w.Header().Set("Location", AbsoluteURL(r, rs.location(s, c, e.ID)))
+	w.Header().Set("Location", AbsoluteURL(r, rs.location(s, c, rs.idText(e.ID, e.Name))))
 	if c.op.spec.JSONSchema(c.op.spec.Success) == nil {
 		w.WriteHeader(c.op.spec.Success)
 		return nil
@@ -261,35 +419,63 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 	return nil
 }
 
+// add stores item, created by the request c, under the next id: named by
+// the id the request sends, where ids are names, or by one made for it.
+func (rs *resource) add(c *call, item map[string]any) (store.Entry, error) {
+	parent := rs.parentOf(c)
+	build := func(name func(id int64) string) (store.Entry, error) {
+		return rs.store.Add(func(id int64) (store.Entry, error) {
+			e := rs.entry(id, name(id), item)
+			if rs.parentKey >= 0 {
+				e.Keys[rs.parentKey] = parent
+			}
+			return e, nil
+		})
+	}
+	if !rs.ids.named {
+		return build(func(int64) string { return "" })
+	}
+	if sent, _ := item[rs.spec.IDProperty].(string); sent != "" {
+		e, err := build(func(int64) string { return sent })
+		if errors.Is(err, store.ErrNameTaken) {
+			return e, NewError(http.StatusConflict, rs.spec.IDProperty, "%s is the id of another %s", sent, rs.singular)
+		}
+		return e, err
+	}
+	for try := 0; ; try++ {
+		e, err := build(func(id int64) string { return rs.ids.made(id, try) })
+		if !errors.Is(err, store.ErrNameTaken) || try == maxIDTries-1 {
+			return e, err
+		}
+	}
+}
+
 // read answers a read: the item, or 404.
 func (s *Server) read(w http.ResponseWriter, r *http.Request, c *call) error {
 	rs := c.op.resource
-	id, ok := rs.id(c)
-	if !ok {
-		return rs.notFound(c)
-	}
-	text, keys, found := rs.store.Lookup(id)
-	if !found {
-		return rs.notFound(c)
+	it, err := rs.find(c)
+	if err != nil {
+		return err
 	}
 	if d := c.op.deprecation; d != nil {
-		d.setHeaders(w.Header(), r, d.successorQuery(rs.spec, keys))
+		d.setHeaders(w.Header(), r, d.successorQuery(rs.spec, it.keys))
 	}
-	s.writeItem(w, c.op, c.op.spec.Success, text)
+	s.writeItem(w, c.op, c.op.spec.Success, it.text)
 	return nil
 }
 
 // replace answers a replace: the item becomes the body, with the defaults
-// of the properties it lacks, under the same id.
+// of the properties it lacks, under the same id and parent.
 func (s *Server) replace(w http.ResponseWriter, r *http.Request, c *call) error {
 	rs := c.op.resource
-	id, ok := rs.id(c)
-	if !ok {
-		return rs.notFound(c)
+	it, err := rs.find(c)
+	if err != nil {
+		return err
 	}
 	item, _ := c.body.(map[string]any)
 	rs.withDefaults(item)
-	return s.put(w, r, c, rs.entry(id, item))
+	rs.setParent(item, c)
+	return s.put(w, r, c, it, item)
 }
 
 // update answers an update: the body is merged into the item as a JSON
@@ -298,20 +484,16 @@ func (s *Server) replace(w http.ResponseWriter, r *http.Request, c *call) error 
 // item of the schema.
 func (s *Server) update(w http.ResponseWriter, r *http.Request, c *call) error {
 	rs := c.op.resource
-	id, ok := rs.id(c)
-	if !ok {
-		return rs.notFound(c)
-	}
-	text, _, found := rs.store.Lookup(id)
-	if !found {
-		return rs.notFound(c)
-	}
-	current, err := decodeJSON(text)
+	it, err := rs.find(c)
 	if err != nil {
-		return fmt.Errorf("stored %s %d does not decode: %v", rs.singular, id, err)
+		return err
+	}
+	current, e := decodeJSON(it.text)
+	if e != nil {
+		return fmt.Errorf("stored %s %d does not decode: %v", rs.singular, it.id, e)
 	}
 	merged, _ := mergePatch(current, c.body).(map[string]any)
-	delete(merged, rs.spec.IDProperty)
+	rs.setParent(merged, c)
 	// The merge may break what the schema of an item requires, such as
 	// a required property patched to null: that is the client's request
 	// at fault.
@@ -319,10 +501,7 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, c *call) error {
 	for k, v := range merged {
 		check[k] = v
 	}
-	check[rs.spec.IDProperty] = json.Number(strconv.FormatInt(id, 10))
-	if rs.spec.IDIsString {
-		check[rs.spec.IDProperty] = strconv.FormatInt(id, 10)
-	}
+	rs.setID(check, it.id, it.name)
 	if err := rs.spec.Item.VisitJSON(check, openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()); err != nil {
 		var se *openapi3.SchemaError
 		if errors.As(err, &se) {
@@ -330,18 +509,23 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, c *call) error {
 		}
 		return badRequest("body", "%v", err)
 	}
-	return s.put(w, r, c, rs.entry(id, merged))
+	return s.put(w, r, c, it, merged)
 }
 
-// put stores e in place of the item of its id and answers with it.
-func (s *Server) put(w http.ResponseWriter, r *http.Request, c *call, e store.Entry) error {
+// put stores item in place of the item it was, and answers with it. The
+// item keeps its id, its name and its parent.
+func (s *Server) put(w http.ResponseWriter, r *http.Request, c *call, it held, item map[string]any) error {
 	rs := c.op.resource
+	e := rs.entry(it.id, it.name, item)
+	if rs.parentKey >= 0 {
+		e.Keys[rs.parentKey] = it.keys[rs.parentKey]
+	}
 	found, err := rs.store.Put(e)
 	switch {
 	case err != nil:
 		return err
 	case !found:
-		return rs.notFound(c)
+		return rs.notFound(c, rs.idText(it.id, it.name))
 	}
 	if unkept := s.kept(r.Context()); unkept != nil {
 		return unkept
@@ -353,18 +537,17 @@ func (s *Server) put(w http.ResponseWriter, r *http.Request, c *call, e store.En
 // remove answers a delete: the item is gone.
 func (s *Server) remove(w http.ResponseWriter, r *http.Request, c *call) error {
 	rs := c.op.resource
-	id, ok := rs.id(c)
-	if !ok {
-		return rs.notFound(c)
+	it, err := rs.find(c)
+	if err != nil {
+		return err
 	}
-	text, _, found := rs.store.Lookup(id)
-	if !found || !rs.store.Delete(id) {
-		return rs.notFound(c)
+	if !rs.store.Delete(it.id) {
+		return rs.notFound(c, rs.idText(it.id, it.name))
 	}
 	if unkept := s.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	s.writeItem(w, c.op, c.op.spec.Success, text)
+	s.writeItem(w, c.op, c.op.spec.Success, it.text)
 	return nil
 }
 

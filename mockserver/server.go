@@ -3,11 +3,12 @@
 //
 // Everything it serves comes from the document, whose facts package spec
 // reads: its operations and path templates, security schemes, resources
-// and answers. The paths that form a resource (a collection with GET and
-// POST, and an item below it) keep what clients create, in the stores of
-// package mockserver/store, and replace, update and delete it where the
-// document has those operations; every other operation answers with data
-// made from its response schema. Every request is checked against the
+// and answers. The paths that form a resource (a collection with POST, and
+// an item below it) keep what clients create, in the stores of package
+// mockserver/store, under the ids the document's schema gives them, and
+// list, find, replace, update and delete it where the document has those
+// operations; every other operation answers with data made from its
+// response schema and the request. Every request is checked against the
 // document at the edge, before any handler runs: routing, authentication,
 // parameters and body. Handlers then assume valid input. Every error is an
 // Error body whose status is the HTTP status.
@@ -266,11 +267,27 @@ func New(cfg Config) (*Server, error) {
 	if limits.MaxBytes <= 0 {
 		limits.MaxBytes = DefaultMaxStoreBytes
 	}
+	seed := uint64(DefaultSeed)
+	if cfg.Catalogue != nil {
+		seed = cfg.Catalogue.Seed
+	}
 	for _, r := range c.Resources {
-		rs := newResource(r, shapes)
+		rs := newResource(r, shapes, seed)
 		rs.store.SetLimits(limits)
 		s.resources = append(s.resources, rs)
 		s.byName[r.Name] = rs
+		if rs.note != "" {
+			s.notes = append(s.notes, rs.note)
+		}
+	}
+	for _, rs := range s.resources {
+		if p := rs.spec.Parent; p != nil {
+			rs.parent = s.byName[p.Name]
+		}
+		if cfg.Items == nil && rs.parentKey >= 0 && !rs.namesParent() && (rs.parent == nil || rs.parent.parentKey >= 0) {
+			s.notes = append(s.notes, fmt.Sprintf("paths.%s: the catalogue has no %s, as no resource holds the %s they belong to; what a client creates below one is kept",
+				rs.spec.CollectionPath, rs.spec.Name, strings.Join(rs.spec.ParentParams, " and ")))
+		}
 	}
 	if err := s.bind(shapes); err != nil {
 		return nil, err

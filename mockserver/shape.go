@@ -181,17 +181,15 @@ func (sh *shape) appendJSON(dst []byte, v any) []byte {
 }
 
 // appendItem appends the text of an item of a resource, whose shape sh is
-// and whose first member is its id: the id is written from id, and the
-// other members from item.
-func (sh *shape) appendItem(dst []byte, id int64, idIsString bool, item map[string]any) []byte {
+// and whose first member is its id: the id is name, or, without one, id
+// as x writes it, and the other members come from item.
+func (sh *shape) appendItem(dst []byte, x ids, id int64, name string, item map[string]any) []byte {
 	dst = append(dst, '{')
 	dst = append(dst, sh.members[0].key...)
-	if idIsString {
-		dst = append(dst, '"')
-		dst = strconv.AppendInt(dst, id, 10)
-		dst = append(dst, '"')
+	if name != "" {
+		dst = appendJSONString(dst, name)
 	} else {
-		dst = strconv.AppendInt(dst, id, 10)
+		dst = x.appendJSON(dst, id)
 	}
 	for _, m := range sh.members[1:] {
 		if v, ok := item[m.name]; ok {

@@ -1,0 +1,43 @@
+package mockserver
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/petstore/contract/mockserver/store"
+)
+
+// findItems answers a find, such as GET /pet/findByStatus?status=sold:
+// the items held whose properties have the values its query asks for, a
+// filter left out taking its parameter's default, in pages as a list
+// without a limit has them.
+func (s *Server) findItems(w http.ResponseWriter, r *http.Request, c *call) error {
+	rs := c.op.resource
+	pg := store.Page{After: c.after, Limit: pageWithoutLimit}
+	var asked []string
+	for _, f := range rs.finds[c.op.spec.ID] {
+		v := first(c.query, f.Name())
+		if v == "" {
+			d := f.Param.Schema.Value.Default
+			if d == nil {
+				continue
+			}
+			v = defaultText(d)
+		}
+		pg.Where = append(pg.Where, store.Match{Filter: f.key, Key: queryKey(f.Filter, v)})
+		asked = append(asked, f.Name(), v)
+	}
+	return s.writePage(w, r, c, pg, asked)
+}
+
+// defaultText writes the default of a query parameter as a query gives
+// it.
+func defaultText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case float64:
+		return numberKey(fmt.Sprint(v))
+	}
+	return fmt.Sprint(v)
+}

@@ -1,0 +1,109 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/petstore/contract/spec"
+)
+
+// The items of a nested resource, such as the pets of
+// /owners/{ownerId}/pets, belong to the parent the path of their create
+// named: the store keeps that parent as one more filter key of each item,
+// so that a list below one owner costs what a filtered list costs, and a
+// read below another owner finds nothing. Where the item has a property of
+// the parent parameter's name, such as ownerId, it holds the parent too,
+// and a fixture's items are placed by it.
+
+// parentOf returns the key of the parent the path of c names: the values
+// of the parent params, each as a filter key of its value.
+func (rs *resource) parentOf(c *call) string {
+	ps := rs.spec.ParentParams
+	if len(ps) == 1 {
+		return rs.parentValue(c, ps[0])
+	}
+	keys := make([]string, len(ps))
+	for i, name := range ps {
+		keys[i] = rs.parentValue(c, name)
+	}
+	return strings.Join(keys, "\x00")
+}
+
+// parentValue returns the key of the value of the path parameter name of
+// c: the same key an item's property of that value has.
+func (rs *resource) parentValue(c *call, name string) string {
+	v := c.params[name]
+	if u, err := url.PathUnescape(v); err == nil {
+		v = u
+	}
+	if p := c.op.spec.Parameter("path", name); p != nil && p.Schema != nil {
+		switch spec.TypeOf(p.Schema.Value) {
+		case "integer", "number":
+			return numberKey(v)
+		}
+	}
+	return v
+}
+
+// namesParent reports whether an item has a property of the parent
+// parameter's name, which says what parent it belongs to.
+func (rs *resource) namesParent() bool {
+	ps := rs.spec.ParentParams
+	if len(ps) != 1 {
+		return false
+	}
+	_, ok := rs.spec.Property(ps[0])
+	return ok
+}
+
+// ofParent reports whether the item it belongs to the parent c names.
+func (rs *resource) ofParent(it held, c *call) bool {
+	return rs.parentKey < 0 || it.keys[rs.parentKey] == rs.parentOf(c)
+}
+
+// setParent sets the property of item of the parent parameter's name, if
+// the item has one, to the parent c names, so that the item says where it
+// belongs.
+func (rs *resource) setParent(item map[string]any, c *call) {
+	ps := rs.spec.ParentParams
+	if len(ps) != 1 || item == nil {
+		return
+	}
+	prop, ok := rs.spec.Property(ps[0])
+	if !ok {
+		return
+	}
+	v := c.params[ps[0]]
+	if u, err := url.PathUnescape(v); err == nil {
+		v = u
+	}
+	switch spec.TypeOf(prop.Schema) {
+	case "integer", "number":
+		if _, err := strconv.ParseFloat(v, 64); err == nil {
+			item[ps[0]] = json.Number(v)
+		}
+	case "string":
+		item[ps[0]] = v
+	}
+}
+
+// checkParent refuses a request below a parent that is not there, where
+// the parent is an item of a resource, such as an owner of
+// /owners/{ownerId}/pets that no owner has the id of.
+func (rs *resource) checkParent(c *call) *Error {
+	p := rs.parent
+	if p == nil || len(p.spec.ParentParams) > 0 {
+		return nil
+	}
+	id := c.params[p.spec.IDParam]
+	if v, err := url.PathUnescape(id); err == nil {
+		id = v
+	}
+	if _, ok := p.lookup(id); !ok {
+		return NewError(http.StatusNotFound, p.spec.IDParam, "no %s has id %s", p.singular, id)
+	}
+	return nil
+}
