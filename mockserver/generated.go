@@ -29,6 +29,9 @@ type generated struct {
 	answer      spec.Answer
 	shape       *shape   // of a JSON body with a schema
 	contentType []string // the Content-Type header of the body
+	// fit is how a JSON answer follows its request; nil when nothing
+	// of a request can show in it.
+	fit *fit
 	// loose is set when no value made from the schema matched it at
 	// start, in a document read leniently: answers are made all the
 	// same, unchecked.
@@ -50,9 +53,10 @@ func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shapes) (*genera
 	g.contentType = []string{bodyContentType(a.MediaType)}
 	if a.Kind == spec.AnswerJSON && a.Schema != nil {
 		g.shape = shapes.of(a.Schema)
+		g.fit = newFit(c, op, a.Schema)
 	}
 	// Try a schema at start, rather than fail the first request.
-	if _, err := g.make(0, ""); err != nil {
+	if _, err := g.make(0, "", request{}); err != nil {
 		where := fmt.Sprintf("%s.responses.%d", op.Where, a.Status)
 		if c.Strict {
 			return nil, "", fmt.Errorf("%s: %w; change the schema so that a value can match it", where, err)
@@ -75,8 +79,9 @@ func bodyContentType(mediaType string) string {
 	return mediaType
 }
 
-// make makes the answer body of a request, identified by key, for seed.
-func (g *generated) make(seed uint64, key string) ([]byte, error) {
+// make makes the answer body of a request, identified by key, for seed,
+// following what of it the answer can show (see fit).
+func (g *generated) make(seed uint64, key string, req request) ([]byte, error) {
 	h := fnv.New64a()
 	h.Write([]byte(g.op.ID))
 	h.Write([]byte{0})
@@ -98,6 +103,9 @@ func (g *generated) make(seed uint64, key string) ([]byte, error) {
 	}
 	if a.Kind == spec.AnswerText {
 		return textOf(v), nil
+	}
+	if g.fit != nil {
+		v = g.fit.follow(v, req, !g.loose)
 	}
 	return append(g.shape.appendJSON(nil, v), '\n'), nil
 }
@@ -168,7 +176,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, c *call) error {
 		w.WriteHeader(status)
 		return nil
 	}
-	body, err := g.make(s.seed, requestKey(r))
+	var req request
+	if g.fit != nil {
+		req = s.requestOf(c)
+	}
+	body, err := g.make(s.seed, requestKey(r), req)
 	if err != nil {
 		return fmt.Errorf("%s: %w", g.op.Where, err)
 	}
