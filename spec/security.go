@@ -95,6 +95,22 @@ func readSchemes(doc *openapi3.T) map[string]*Scheme {
 	return out
 }
 
+// FirstScheme returns the scheme a client of the document presents its
+// key under first: the first of the first security requirement of the
+// document, or else of the first operation that has one; nil when no
+// operation asks for a key.
+func (c *Contract) FirstScheme() *Scheme {
+	if reqs := requirements(c.schemes, c.Doc.Security); len(reqs) > 0 && len(reqs[0]) > 0 {
+		return reqs[0][0]
+	}
+	for _, op := range c.Operations {
+		if len(op.Requirements) > 0 && len(op.Requirements[0]) > 0 {
+			return op.Requirements[0][0]
+		}
+	}
+	return nil
+}
+
 // requirements resolves security requirements, each one's schemes in the
 // order of their names. The document is validated, so every name is a
 // scheme of it; were one not, it would be unsupported, never left out.

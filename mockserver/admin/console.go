@@ -13,8 +13,9 @@ import (
 // operations of the document. It is plain HTML, CSS and JavaScript,
 // embedded in the binary: no build step, nothing fetched from elsewhere, so
 // it works offline. The page holds no key; it asks for one and keeps it in
-// the tab's sessionStorage, and sends it in Authorization to petmock's own
-// origin only, which its Content-Security-Policy enforces.
+// the tab's sessionStorage, and sends it in a header, as the served
+// document asks for it (see consoleKey), to petmock's own origin only,
+// which its Content-Security-Policy enforces.
 
 //go:embed console
 var consoleFiles embed.FS

@@ -3,6 +3,7 @@ package admin_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"flag"
 	"fmt"
 	"image/png"
@@ -553,4 +554,45 @@ func TestConsoleShowsViolations(t *testing.T) {
 	c.do(t, "clearing the violations", chromedp.KeyEvent("6"), chromedp.Click(chromedp.ID("viol-clear")))
 	c.waitUntil(t, "the list is empty", `document.querySelectorAll("#viol-list li").length === 0 && !document.getElementById("viol-empty").hidden`)
 	c.noErrors(t)
+}
+
+// TestConsoleSendsTheKeyAsTheDocumentAsks: the console sends the key in
+// the header the document petmock serves names, or as HTTP basic
+// credentials, and never as anything else.
+func TestConsoleSendsTheKeyAsTheDocumentAsks(t *testing.T) {
+	const secret = "console-doc-key-5b7e"
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte(":"+secret))
+	for _, tt := range []struct {
+		name, scheme, header, value string
+	}{
+		{"apiKey header", "{type: apiKey, in: header, name: X-API-Key}", "X-API-Key", secret},
+		{"basic", "{type: http, scheme: basic}", "Authorization", basic},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := openConsole(t, mockserver.Config{Contract: securedDocument(t, tt.scheme), APIKeys: []string{secret}})
+			c.do(t, "unlocking",
+				chromedp.WaitVisible(chromedp.ID("key-input")),
+				chromedp.SendKeys(chromedp.ID("key-input"), secret+"\n"),
+			)
+			c.waitUntil(t, "the event stream is open", `document.getElementById("live").classList.contains("on")`)
+			c.mu.Lock()
+			requests := c.requests
+			c.mu.Unlock()
+			withKey := 0
+			for _, r := range requests {
+				for name, value := range r.Headers {
+					if s := fmt.Sprint(value); strings.Contains(s, secret) || s == basic {
+						if !strings.EqualFold(name, tt.header) || s != tt.value {
+							t.Errorf("%s %s sends the key as %s: %s", r.Method, r.URL, name, s)
+						}
+						withKey++
+					}
+				}
+			}
+			if withKey == 0 {
+				t.Errorf("no request sent the key in %s", tt.header)
+			}
+			c.noErrors(t)
+		})
+	}
 }

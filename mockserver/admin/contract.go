@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
 )
 
 // GET /__petmock/contract describes what petmock serves, as the console
@@ -24,6 +25,30 @@ type contractView struct {
 	// PublishedKey says that the admin API takes the key petmock's
 	// README publishes, so that the console warns of it.
 	PublishedKey bool `json:"publishedKey"`
+	// Key says how the console sends the key.
+	Key keyView `json:"key"`
+}
+
+// keyView is how the console sends the key: in Header, after Scheme.
+type keyView struct {
+	Header string `json:"header"`
+	Scheme string `json:"scheme"` // Bearer, Basic, or "" for the key as it is
+}
+
+// consoleKey returns how the console sends the key: as the served
+// document's first scheme asks, where that is a header; else as a bearer
+// token, which the admin API always takes. A key in a URL would stay in
+// the browser's history and in logs, and a page cannot set a cookie on
+// its fetch.
+func consoleKey(c *spec.Contract) keyView {
+	s := c.FirstScheme()
+	switch {
+	case s != nil && s.Kind == spec.SchemeBasic:
+		return keyView{Header: "Authorization", Scheme: "Basic"}
+	case s != nil && s.Kind == spec.SchemeAPIKey && s.In == spec.InHeader:
+		return keyView{Header: s.Param}
+	}
+	return keyView{Header: "Authorization", Scheme: "Bearer"}
 }
 
 type operationView struct {
@@ -70,6 +95,7 @@ func (h *handler) contractView() contractView {
 		Operations:   []operationView{},
 		Resources:    []resourceView{},
 		PublishedKey: h.srv.PublishedKey(),
+		Key:          consoleKey(c),
 	}
 	if info != nil {
 		v.Title, v.Version = info.Title, info.Version

@@ -68,11 +68,55 @@ func concrete(served *spec.Contract) (*spec.Contract, error) {
 		}
 	}
 	paths.Content = out
+	if err := takeDocumentKey(root.Content[0], served); err != nil {
+		return nil, err
+	}
 	data, err := yaml.Marshal(&root)
 	if err != nil {
 		return nil, err
 	}
 	return spec.Read(data)
+}
+
+// documentScheme is the name, in the admin API's document made concrete,
+// of the security scheme of the served document's key.
+const documentScheme = "documentKey"
+
+// takeDocumentKey makes the admin API's document take the key as the
+// served document's first scheme asks for it, such as in an X-API-Key
+// header or as HTTP basic credentials, besides a bearer token, so that a
+// client of that API presents it to the admin API as it does to the API.
+// A bearer scheme, and a scheme petmock does not check, add nothing.
+func takeDocumentKey(root *yaml.Node, served *spec.Contract) error {
+	s := served.FirstScheme()
+	var def string
+	switch {
+	case s == nil:
+		return nil
+	case s.Kind == spec.SchemeAPIKey:
+		def = fmt.Sprintf("{type: apiKey, in: %s, name: %q, description: 'A key the API accepts, as the document it serves asks for it.'}", s.In, s.Param)
+	case s.Kind == spec.SchemeBasic:
+		def = "{type: http, scheme: basic, description: 'A key the API accepts, as the password of HTTP basic credentials, as the document it serves asks for it.'}"
+	default:
+		return nil
+	}
+	var scheme, alternative yaml.Node
+	if err := yaml.Unmarshal([]byte(def), &scheme); err != nil {
+		return err
+	}
+	if err := yaml.Unmarshal([]byte("{"+documentScheme+": []}"), &alternative); err != nil {
+		return err
+	}
+	schemes := member(member(root, "components"), "securitySchemes")
+	security := member(root, "security")
+	if schemes == nil || security == nil {
+		return fmt.Errorf("no security schemes")
+	}
+	schemes.Content = append(schemes.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: documentScheme}, scheme.Content[0])
+	// The document's form comes first, so that a refusal says what is
+	// wrong with it, the one its clients send.
+	security.Content = append([]*yaml.Node{alternative.Content[0]}, security.Content...)
+	return nil
 }
 
 // isFixture reports whether the body of an operation is a fixture, which

@@ -10,9 +10,8 @@ import (
 // GET /__petmock/events streams Server-Sent Events to the console: a
 // named event, with an empty JSON object as its data, whenever what an
 // admin endpoint shows has changed, so that the page asks for it again.
-// It takes the key in Authorization like every admin endpoint; a browser's
-// EventSource cannot send that header, so the console reads the stream
-// with fetch.
+// It takes the key in a header like every admin endpoint; a browser's
+// EventSource cannot send one, so the console reads the stream with fetch.
 //
 //	event: journal    a request the journal keeps was answered
 //	event: store      the items of a resource changed

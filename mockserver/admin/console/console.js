@@ -3,7 +3,7 @@
 // (catalogue.js, journal.js, settings.js, scenarios.js, operations.js,
 // violations.js, expectations.js), on the plumbing they share (petmock.js).
 
-import { $, ADMIN, KEY, hooks, listen, loader, request, setLive, state, stopListening, toast } from "./petmock.js";
+import { $, ADMIN, KEY, hooks, keyHeader, listen, loader, request, setLive, state, stopListening, toast } from "./petmock.js";
 import { clearCatalogue, loadCatalogue, setupCatalogue, wireCatalogue } from "./catalogue.js";
 import { clearJournal, closeEntries, loadJournal, wireJournal } from "./journal.js";
 import { clearSettings, loadSettings, wireSettings } from "./settings.js";
@@ -44,7 +44,7 @@ async function unlock(event) {
   if (!key) return;
   $("key-error").hidden = true;
   const res = await fetch(ADMIN + "settings", {
-    headers: { Authorization: "Bearer " + key },
+    headers: [keyHeader(key)],
     cache: "no-store",
     credentials: "omit",
     redirect: "error",

@@ -4,9 +4,10 @@
 //
 // Everything the page shows comes from petmock's admin API on this origin.
 // The key is asked for once and kept in this tab's sessionStorage; it goes
-// in the Authorization header of requests to this origin only, never in a
-// URL, and never into the page. Without it, the page shows what needs no
-// key: the operations and the health of the mock.
+// in a header of requests to this origin only, as the document petmock
+// serves asks for it (keyHeader), never in a URL, and never into the page.
+// Without it, the page shows what needs no key: the operations and the
+// health of the mock.
 
 // KEY is where the tab keeps the key.
 export const KEY = "petmock.key";
@@ -81,12 +82,25 @@ export class ApiError extends Error {
   }
 }
 
+// keyHeader returns the header that carries key, as [name, value]: as
+// the document petmock serves asks for it, which the contract says, such
+// as X-API-Key or HTTP basic credentials; a bearer token until the
+// contract is read, which the admin API always takes.
+export function keyHeader(key) {
+  const form = (state.contract && state.contract.key) || { header: "Authorization", scheme: "Bearer" };
+  if (form.scheme === "Basic") {
+    const bytes = new TextEncoder().encode(":" + key);
+    return [form.header, "Basic " + btoa(String.fromCharCode(...bytes))];
+  }
+  return [form.header, form.scheme ? form.scheme + " " + key : key];
+}
+
 // request sends a request to petmock's admin API, on this origin, with
 // the key when there is one. A 401 locks the console.
 export async function request(path, opts = {}) {
   if (!path.startsWith(ADMIN)) throw new Error("not an admin path: " + path);
   const headers = new Headers();
-  if (opts.key !== false && state.key) headers.set("Authorization", "Bearer " + state.key);
+  if (opts.key !== false && state.key) headers.set(...keyHeader(state.key));
   let body;
   if (opts.body !== undefined) {
     headers.set("Content-Type", "application/json");
@@ -180,7 +194,7 @@ export async function listen() {
   state.stream = ctrl;
   try {
     const res = await fetch(ADMIN + "events", {
-      headers: { Authorization: "Bearer " + state.key, Accept: "text/event-stream" },
+      headers: [keyHeader(state.key), ["Accept", "text/event-stream"]],
       cache: "no-store",
       credentials: "omit",
       redirect: "error",
