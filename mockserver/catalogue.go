@@ -147,9 +147,14 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 		}
 		entries := make([]store.Entry, count)
 		item := make(map[string]any, len(props)+1)
-		var names map[string]bool // of the items known by names
+		// The items of a resource whose create sends their ids, such as
+		// users by username, are named as realistically as any other
+		// property, each name once; ids made from the schema otherwise.
+		var names map[string]bool
+		var namePlan func() any
 		if rs.ids.named {
 			names = make(map[string]bool, count)
+			namePlan = gen.Plan(r.Properties[0].Schema, fake.Hint{Property: r.IDProperty, Resource: r.Name})
 		}
 		// The texts go to large buffers rather than one allocation each,
 		// and items with the same filter keys share one slice of them: a
@@ -173,7 +178,13 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 			id, name := int64(n+1), ""
 			if names != nil {
 				for try := 0; name == "" || names[name]; try++ {
-					name = rs.ids.made(id, try)
+					if try == maxCatalogueNameTries {
+						return nil, fmt.Errorf("%s: %s: %d items, and the schema of %s allows no more names petmock finds; ask for fewer", r.Name, r.IDProperty, n, r.IDProperty)
+					}
+					name, _ = namePlan().(string)
+					if try >= maxIDTries || r.Properties[0].Schema.VisitJSON(name) != nil {
+						name = rs.ids.made(id, try)
+					}
 				}
 				names[name] = true
 			}
@@ -201,6 +212,10 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 	}
 	return out, nil
 }
+
+// maxCatalogueNameTries bounds the names made for one item of a
+// catalogue, when those made before are taken.
+const maxCatalogueNameTries = 1000
 
 // makeValue makes the value of one property of a generated item. An
 // inexact schema, one the generator may miss, is checked.

@@ -442,12 +442,13 @@ func (rs *resource) add(c *call, item map[string]any) (store.Entry, error) {
 		}
 		return e, err
 	}
-	for try := 0; ; try++ {
+	for try := 0; try < maxIDTries; try++ {
 		e, err := build(func(id int64) string { return rs.ids.made(id, try) })
-		if !errors.Is(err, store.ErrNameTaken) || try == maxIDTries-1 {
+		if !errors.Is(err, store.ErrNameTaken) {
 			return e, err
 		}
 	}
+	return store.Entry{}, NewError(http.StatusConflict, rs.spec.IDProperty, "the ids petmock made for a new %s are all taken; send one", rs.singular)
 }
 
 // read answers a read: the item, or 404.

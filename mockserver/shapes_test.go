@@ -3,6 +3,7 @@ package mockserver_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -324,6 +325,18 @@ func TestIDsTheCreateSends(t *testing.T) {
 	// A name is held as it is: a path escapes it.
 	want(t, "POST /user Tom Ford", ts.do(t, "POST", "/user", `{"username":"Tom Ford"}`, keyed...), 200)
 	want(t, "GET /user/Tom%20Ford", ts.do(t, "GET", "/user/Tom%20Ford", "", keyed...), 200)
+
+	// A catalogue's users have user names such as a user picks, each its
+	// own, and are read by them.
+	ts = newTestServer(t, mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Count: 20}})
+	seen := map[string]bool{}
+	for _, e := range ts.Store("user").Entries() {
+		if e.Name == "" || seen[e.Name] || strings.Trim(e.Name, "0123456789") == "" {
+			t.Errorf("a user of the catalogue is named %q, want a user name, each once", e.Name)
+		}
+		seen[e.Name] = true
+		want(t, "GET /user/"+e.Name, ts.do(t, "GET", "/user/"+url.PathEscape(e.Name), "", keyed...), 200)
+	}
 }
 
 // TestNestedResource: the pets of /owners/{ownerId}/pets belong to the
