@@ -49,6 +49,9 @@ type ids struct {
 	resource string
 }
 
+// maxIDWidth is the widest an id of padded digits is tried at.
+const maxIDWidth = 40
+
 // maxIDTries bounds the ids made for one new item, when a client took the
 // ones before.
 const maxIDTries = 8
@@ -72,6 +75,13 @@ func newIDs(r *spec.Resource, seed uint64) (ids, string) {
 	x.width = max(0, int(s.MinLength)-len(x.prefix))
 	if x.fits() {
 		return x, ""
+	}
+	// A pattern of a fixed length, such as ^[a-f0-9]{24}$, takes digits
+	// padded to it.
+	for x.width = len(strconv.Itoa(DefaultMaxItems + 1)); x.width <= maxIDWidth; x.width++ {
+		if x.fits() {
+			return x, ""
+		}
 	}
 	x.kind, x.prefix, x.width, x.named = idMade, "", 0, true
 	return x, fmt.Sprintf("%s: ids of the schema of %s are not ones petmock writes in order, so a new %s gets one made from the schema at random",

@@ -103,6 +103,8 @@ func TestIDsOfASchema(t *testing.T) {
 		{str(openapi3.Schema{}), idDigits, "1"},
 		{str(openapi3.Schema{Pattern: `^pet-[0-9]+$`}), idDigits, "pet-1"},
 		{str(openapi3.Schema{Pattern: `^[a-f0-9]{24}$`, MinLength: 24}), idDigits, "000000000000000000000001"},
+		{str(openapi3.Schema{Pattern: `^[a-f0-9]{24}$`}), idDigits, "000000000000000000000001"},
+		{str(openapi3.Schema{Pattern: `^PO-[0-9]{8}$`}), idDigits, "PO-00000001"},
 		{str(openapi3.Schema{Format: "uuid"}), idUUID, newIDUUIDs(DefaultSeed, "things").text(1)},
 		{str(openapi3.Schema{Pattern: `^[A-Z]{3}$`}), idMade, ""},
 	}
