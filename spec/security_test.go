@@ -269,3 +269,33 @@ func ExampleScheme() {
 	// s3cret <nil>
 	// x-api-key: missing; send the API key as the header X-API-Key
 }
+
+// TestFirstScheme: the scheme a client presents its key under first is
+// the first of the document's security, else of the first operation that
+// asks for a key, else none.
+func TestFirstScheme(t *testing.T) {
+	if s := schemesDocument(t).FirstScheme(); s == nil || s.Kind != spec.SchemeBearer {
+		t.Errorf("the Petstore's with more schemes: %v, want its bearer scheme", s)
+	}
+	noDefault := func(security string) *spec.Contract {
+		c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /a: {get: {operationId: a, security: [], responses: {'204': {description: Done.}}}}
+  /b: {get: {operationId: b, ` + security + `responses: {'204': {description: Done.}}}}
+components:
+  securitySchemes:
+    headerKey: {type: apiKey, in: header, name: X-API-Key}
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	if s := noDefault("security: [{headerKey: []}], ").FirstScheme(); s == nil || s.Kind != spec.SchemeAPIKey || s.Param != "X-API-Key" {
+		t.Errorf("a document whose second operation asks for X-API-Key: %v, want that scheme", s)
+	}
+	if s := noDefault("").FirstScheme(); s != nil {
+		t.Errorf("a document that asks for no key: %v, want none", s)
+	}
+}
