@@ -113,6 +113,23 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 	notResource := func(format string, args ...any) (*Resource, []string) {
 		return nil, []string{fmt.Sprintf(format, args...) + ", so " + path + " and " + itemPath + " are served as plain operations"}
 	}
+	// An operation that documents no success has no answer that says it
+	// did its part, such as addPet of Swagger Petstore 2.0, which
+	// documents only 405: it is answered as a plain operation.
+	if create.Success == 0 {
+		return notResource("%s.responses: no success (2xx) or default response", create.Where)
+	}
+	var notes []string
+	succeeds := func(op *Operation) *Operation {
+		if op == nil || op.Success != 0 {
+			return op
+		}
+		notes = append(notes, fmt.Sprintf("%s.responses: no success (2xx) or default response, so it is answered as a plain operation, and changes no item", op.Where))
+		return nil
+	}
+	if list, read = succeeds(list), succeeds(read); list == nil && read == nil {
+		return nil, notes
+	}
 	var item *openapi3.Schema
 	if read != nil {
 		item = read.JSONSchema(read.Success)
@@ -150,9 +167,9 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 		List:           list,
 		CreateOp:       create,
 		Read:           read,
-		Replace:        itemOps[http.MethodPut],
-		Update:         itemOps[http.MethodPatch],
-		Delete:         itemOps[http.MethodDelete],
+		Replace:        succeeds(itemOps[http.MethodPut]),
+		Update:         succeeds(itemOps[http.MethodPatch]),
+		Delete:         succeeds(itemOps[http.MethodDelete]),
 	}
 	words := resourceWords(collection)
 	r.Name = words[len(words)-1]
@@ -173,7 +190,6 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 	r.IDProperty, r.IDIsString, r.IDSent = id.Name, schemaType(id.Schema) == "string", sent[id.Name]
 	r.Properties = append([]Property{id}, slices.DeleteFunc(props, func(p Property) bool { return p.Name == id.Name })...)
 
-	var notes []string
 	if raw, ok := createBody.Extensions["x-petmock-defaults"]; ok {
 		d, isMap := raw.(map[string]any)
 		if !isMap {
@@ -185,7 +201,7 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 		r.Paging = readPaging(list)
 		r.Filters = filters(r, list, r.Paging)
 	}
-	notes = append(notes, c.byBody(r, ops)...)
+	notes = append(notes, c.byBody(r, ops, succeeds)...)
 	return r, append(notes, r.inferenceNotes()...)
 }
 
@@ -280,7 +296,7 @@ func filters(r *Resource, op *Operation, paging Paging) []Filter {
 // byBody takes a PUT or PATCH of the collection path as the replace or
 // update of an item path that has none, where its body has the id
 // property, as PUT /pet of Swagger Petstore v3 has.
-func (c *Contract) byBody(r *Resource, ops map[string]*Operation) []string {
+func (c *Contract) byBody(r *Resource, ops map[string]*Operation, succeeds func(*Operation) *Operation) []string {
 	var notes []string
 	for _, m := range []struct {
 		method string
@@ -293,6 +309,9 @@ func (c *Contract) byBody(r *Resource, ops map[string]*Operation) []string {
 		}
 		body := op.RequestSchema()
 		if body == nil || !slices.ContainsFunc(c.Properties(body), func(p Property) bool { return p.Name == r.IDProperty }) {
+			continue
+		}
+		if op = succeeds(op); op == nil {
 			continue
 		}
 		*m.op = op

@@ -220,3 +220,30 @@ func TestNotACollection(t *testing.T) {
 		t.Errorf("resources %v, notes %q, want none", c.Resources, c.Notes)
 	}
 }
+
+// TestOperationsWithoutSuccess: an operation that documents no success,
+// as Swagger Petstore 2.0's addPet (405 only) and deleteOrder (400 and
+// 404) do, takes no part in a resource: a create makes no resource, and
+// another is answered as a plain operation; a note says so.
+func TestOperationsWithoutSuccess(t *testing.T) {
+	thing := fmt.Sprintf(ref, "Thing")
+	doc := func(createStatus int) *spec.Contract {
+		return shapeDoc(t,
+			path("/things", "post", op("create", createStatus, thing, thing))+
+				path("/things/{id}",
+					"get", op("read", 200, thing, "", fmt.Sprintf(intParam, "id")),
+					"delete", op("remove", 404, "", "", fmt.Sprintf(intParam, "id"))),
+			"Thing: {type: object, properties: {id: {type: integer, readOnly: true}, label: {type: string}}}")
+	}
+	c := doc(405)
+	if len(c.Resources) != 0 || !notesHolding(c, "paths./things.post.responses: no success (2xx) or default response, so /things and /things/{id} are served as plain operations") {
+		t.Errorf("a create of 405 only: resources %v, notes %q, want none and a note", c.Resources, c.Notes)
+	}
+	c = doc(201)
+	if len(c.Resources) != 1 || c.Resources[0].Delete != nil || c.Operation("remove").Role != spec.RoleOther {
+		t.Fatalf("a delete of 404 only: resources %v, want one without a delete", c.Resources)
+	}
+	if !notesHolding(c, "paths./things/{id}.delete.responses: no success (2xx) or default response, so it is answered as a plain operation") {
+		t.Errorf("no note on the delete of 404 only: %q", c.Notes)
+	}
+}
