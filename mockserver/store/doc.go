@@ -28,7 +28,8 @@
 //   - An id is not given twice: Add gives one more than the largest id the
 //     store has held since it was last replaced or restored, so a removed
 //     item's id is not given to another. Past the largest id, Add fails
-//     with ErrIDsExhausted.
+//     with ErrIDsExhausted. Set stores an item under an id a client chose,
+//     which Add then gives ids past.
 //   - An item may have a name, the id its clients know it by where that
 //     is not its int64 id, such as a UUID; ID finds the item of a name,
 //     and no two items hold one name at once. Only a store of named

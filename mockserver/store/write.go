@@ -113,6 +113,11 @@ func (s *Store) Put(e Entry) (bool, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.put(e)
+}
+
+// put is Put, for a caller that holds s.mu.
+func (s *Store) put(e Entry) (bool, error) {
 	cur := s.snap.Load()
 	old, ok := cur.all.find(e.ID)
 	if !ok {
@@ -132,6 +137,37 @@ func (s *Store) Put(e Entry) (bool, error) {
 	next.dead += int64(old.n)
 	s.snap.Store(s.compacted(next))
 	return true, nil
+}
+
+// Set stores e under its own id, which a client chose: in place of the
+// item of that id, which keeps its name, as Put does, or as a new item,
+// past whose id Add then gives ids; e's Name is not read. It reports
+// whether an item was replaced.
+func (s *Store) Set(e Entry) (replaced bool, err error) {
+	if len(e.Keys) != s.filters {
+		return false, fmt.Errorf("%d filter keys, want %d", len(e.Keys), s.filters)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur := s.snap.Load()
+	if _, held := cur.all.find(e.ID); held {
+		return s.put(e)
+	}
+	if cur.all.n >= math.MaxInt32 || s.limits.full(cur.all.n+1, cur.bytes+int64(len(e.Text))) {
+		return false, fmt.Errorf("%w: it holds %d %s in %d bytes, and may hold at most %d %s and %d bytes",
+			ErrStoreFull, cur.all.n, s.name, cur.bytes, s.limits.MaxItems, s.name, s.limits.MaxBytes)
+	}
+	next := s.nextSnapshot()
+	r := record{id: e.ID}
+	s.fill = next.appendText(&r, e.Text, s.fill)
+	r.tuple = next.intern(s.interned, e.Keys)
+	next.all = next.all.with(r, s.gen)
+	s.index(next, r, true)
+	if next.next != 0 && e.ID >= next.next {
+		next.next = nextID(e.ID)
+	}
+	s.snap.Store(next)
+	return false, nil
 }
 
 // Delete removes the item of id, and reports whether there was one.
