@@ -181,8 +181,12 @@ func (h *harness) generator(ctx context.Context) (gen *fake.Generator, failed fu
 }
 
 // itemCensus returns the first page of a resource's list at its largest
-// limit, or nil when the list does not answer 200.
+// limit, or nil when the list does not answer 200, or the resource has
+// none, as Swagger Petstore v3's pets have not.
 func (h *harness) itemCensus(ctx context.Context, res *spec.Resource) ([]item, error) {
+	if res.List == nil {
+		return nil, nil
+	}
 	query := url.Values{}
 	if p := res.Paging; p.Limit != "" && p.Max > 0 {
 		query.Set(p.Limit, fmt.Sprint(p.Max))
@@ -217,7 +221,8 @@ func (h *harness) listedIDs(ctx context.Context, res *spec.Resource) ([]any, err
 // such as the owner of /owners/{ownerId}/pets: ids of listed items of the
 // resources they name, or made-up values.
 func (h *harness) collectionParams(ctx context.Context, res *spec.Resource) (map[string]string, error) {
-	params, _, err := h.pathParams(ctx, res.List, nil)
+	// The create is on the collection path, and every resource has one.
+	params, _, err := h.pathParams(ctx, res.CreateOp, nil)
 	return params, err
 }
 
