@@ -419,28 +419,56 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 	return nil
 }
 
-// add stores item, created by the request c, under the next id: named by
-// the id the request sends, where ids are names, or by one made for it.
+// add stores item, created by the request c, below the request's
+// parent: under the id the request sends, where the create sends ids,
+// in place of the item of that id if there is one, as the servers of
+// such documents do; else under the next id, named, where ids are
+// names, by one made for it.
 func (rs *resource) add(c *call, item map[string]any) (store.Entry, error) {
 	parent := rs.parentOf(c)
+	withParent := func(e store.Entry) store.Entry {
+		if rs.parentKey >= 0 {
+			e.Keys[rs.parentKey] = parent
+		}
+		return e
+	}
 	build := func(name func(id int64) string) (store.Entry, error) {
-		return rs.store.Add(func(id int64) (store.Entry, error) {
-			e := rs.entry(id, name(id), item)
-			if rs.parentKey >= 0 {
-				e.Keys[rs.parentKey] = parent
+		return rs.store.Add(func(id int64) (store.Entry, error) { return withParent(rs.entry(id, name(id), item)), nil })
+	}
+	sent := item[rs.spec.IDProperty]
+	if !rs.addressable(sent) {
+		sent = nil
+	}
+	switch v := sent.(type) {
+	case json.Number:
+		if id, ok := spec.ExactInt64(string(v)); ok && rs.spec.IDSent && rs.ids.kind == idInteger {
+			e := withParent(rs.entry(id, "", item))
+			_, err := rs.store.Set(e)
+			return e, err
+		}
+	case string:
+		if v == "" || !rs.spec.IDSent || !rs.ids.named {
+			break
+		}
+		// A Delete or a create of the same name in between makes the
+		// first attempt miss; the second finds what it left.
+		for range 2 {
+			if id, ok := rs.store.ID(v); ok {
+				e := withParent(rs.entry(id, v, item))
+				if found, err := rs.store.Put(e); found || err != nil {
+					return e, err
+				}
+				continue
 			}
-			return e, nil
-		})
+			e, err := build(func(int64) string { return v })
+			if !errors.Is(err, store.ErrNameTaken) {
+				return e, err
+			}
+		}
+		return store.Entry{}, NewError(http.StatusConflict, rs.spec.IDProperty, "%s was created and removed by others while this create was made; send it again", v)
 	}
 	if !rs.ids.named {
 		return build(func(int64) string { return "" })
-	}
-	if sent, _ := item[rs.spec.IDProperty].(string); sent != "" {
-		e, err := build(func(int64) string { return sent })
-		if errors.Is(err, store.ErrNameTaken) {
-			return e, NewError(http.StatusConflict, rs.spec.IDProperty, "%s is the id of another %s", sent, rs.singular)
-		}
-		return e, err
 	}
 	for try := 0; try < maxIDTries; try++ {
 		e, err := build(func(id int64) string { return rs.ids.made(id, try) })
@@ -449,6 +477,27 @@ func (rs *resource) add(c *call, item map[string]any) (store.Entry, error) {
 		}
 	}
 	return store.Entry{}, NewError(http.StatusConflict, rs.spec.IDProperty, "the ids petmock made for a new %s are all taken; send one", rs.singular)
+}
+
+// addressable reports whether the id v, as a create sends it, is one the
+// item path takes: an id its parameter's schema refuses, such as 961
+// where Swagger Petstore 2.0's getOrderById takes 1 to 10, would name an
+// item no read can reach, and is not kept.
+func (rs *resource) addressable(v any) bool {
+	for _, op := range []*spec.Operation{rs.spec.Read, rs.spec.Delete, rs.spec.Replace, rs.spec.Update} {
+		if op == nil || rs.spec.ByBody(op) {
+			continue
+		}
+		if p := op.Parameter("path", rs.spec.IDParam); p != nil && p.Schema != nil && p.Schema.Value != nil {
+			if spec.TypeOf(p.Schema.Value) == "string" {
+				if n, ok := v.(json.Number); ok {
+					v = string(n)
+				}
+			}
+			return p.Schema.Value.VisitJSON(v) == nil
+		}
+	}
+	return true
 }
 
 // read answers a read: the item, or 404.

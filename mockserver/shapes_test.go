@@ -90,31 +90,38 @@ const petSchema = `
         name: {type: string}
         status: {type: string, enum: [available, pending, sold]}`
 
-// TestSingularCollection: a pet created through POST /pet reads back at
-// /pet/{petId}, is found by its status, is replaced through PUT /pet by
-// the id in the body, and reads 404 once deleted.
+// TestSingularCollection: a pet created through POST /pet, under the id
+// its body sends or the next, reads back at /pet/{petId}, is found by its
+// status, is replaced through PUT /pet by the id in the body, and reads
+// 404 once deleted; a create that sends the id of a pet replaces it.
 func TestSingularCollection(t *testing.T) {
 	c := documentWith(t, singularPaths, petSchema)
 	ts := newTestServer(t, mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Count: 6}})
 
 	created := ts.do(t, "POST", "/pet", `{"id":999,"name":"Rex","status":"sold"}`, keyed...)
 	want(t, "POST /pet", created, 200)
-	pet := created.object(t)
-	if pet["id"] != 7.0 || pet["name"] != "Rex" {
-		t.Errorf("POST /pet: %v, want Rex with id 7, the next, not the 999 sent", pet)
+	if pet := created.object(t); pet["id"] != 999.0 || pet["name"] != "Rex" {
+		t.Errorf("POST /pet of id 999: %v, want Rex, 999", pet)
 	}
-	if got := created.Header.Get("Location"); !strings.HasSuffix(got, "/v1/pet/7") {
-		t.Errorf("POST /pet: Location %q, want /v1/pet/7", got)
+	if got := created.Header.Get("Location"); !strings.HasSuffix(got, "/v1/pet/999") {
+		t.Errorf("POST /pet: Location %q, want /v1/pet/999", got)
 	}
-	if resp := ts.do(t, "GET", "/pet/7", "", keyed...); resp.StatusCode != 200 || resp.object(t)["name"] != "Rex" {
-		t.Errorf("GET /pet/7: %s, want Rex", resp)
+	if resp := ts.do(t, "GET", "/pet/999", "", keyed...); resp.StatusCode != 200 || resp.object(t)["name"] != "Rex" {
+		t.Errorf("GET /pet/999: %s, want Rex", resp)
+	}
+	if next := ts.do(t, "POST", "/pet", `{"name":"Fido"}`, keyed...).object(t); next["id"] != 1000.0 {
+		t.Errorf("POST /pet without an id: %v, want the next id, 1000", next)
+	}
+	want(t, "POST /pet of the id of pet 3", ts.do(t, "POST", "/pet", `{"id":3,"name":"Three","status":"pending"}`, keyed...), 200)
+	if resp := ts.do(t, "GET", "/pet/3", "", keyed...); resp.object(t)["name"] != "Three" {
+		t.Errorf("GET /pet/3 after a create of its id: %s, want Three", resp)
 	}
 
 	sold := ts.do(t, "GET", "/pet/findByStatus?status=sold", "", keyed...)
 	want(t, "GET /pet/findByStatus?status=sold", sold, 200)
 	found := false
 	for _, p := range sold.array(t) {
-		found = found || p["id"] == 7.0
+		found = found || p["id"] == 999.0
 		if p["status"] != "sold" {
 			t.Errorf("findByStatus?status=sold lists %v", p)
 		}
@@ -129,20 +136,20 @@ func TestSingularCollection(t *testing.T) {
 		}
 	}
 
-	replaced := ts.do(t, "PUT", "/pet", `{"id":7,"name":"Rex II","status":"pending"}`, keyed...)
+	replaced := ts.do(t, "PUT", "/pet", `{"id":999,"name":"Rex II","status":"pending"}`, keyed...)
 	if replaced.StatusCode != 200 || replaced.object(t)["name"] != "Rex II" {
-		t.Errorf("PUT /pet of id 7: %s, want Rex II", replaced)
+		t.Errorf("PUT /pet of id 999: %s, want Rex II", replaced)
 	}
-	if resp := ts.do(t, "GET", "/pet/7", "", keyed...); resp.object(t)["status"] != "pending" {
-		t.Errorf("GET /pet/7 after PUT /pet: %s, want pending", resp)
+	if resp := ts.do(t, "GET", "/pet/999", "", keyed...); resp.object(t)["status"] != "pending" {
+		t.Errorf("GET /pet/999 after PUT /pet: %s, want pending", resp)
 	}
 	want(t, "PUT /pet without an id", ts.do(t, "PUT", "/pet", `{"name":"Nobody"}`, keyed...), 400)
 	want(t, "PUT /pet of an id no pet has", ts.do(t, "PUT", "/pet", `{"id":4000,"name":"Nobody"}`, keyed...), 404)
 
-	want(t, "DELETE /pet/7", ts.do(t, "DELETE", "/pet/7", "", keyed...), 200)
-	want(t, "GET /pet/7 once deleted", ts.do(t, "GET", "/pet/7", "", keyed...), 404)
+	want(t, "DELETE /pet/999", ts.do(t, "DELETE", "/pet/999", "", keyed...), 200)
+	want(t, "GET /pet/999 once deleted", ts.do(t, "GET", "/pet/999", "", keyed...), 404)
 	for _, p := range ts.do(t, "GET", "/pet/findByStatus?status=pending", "", keyed...).array(t) {
-		if p["id"] == 7.0 {
+		if p["id"] == 999.0 {
 			t.Errorf("findByStatus lists the pet deleted")
 		}
 	}
@@ -282,8 +289,8 @@ func TestFixturesOfStringIDs(t *testing.T) {
 }
 
 // TestIDsTheCreateSends: a resource whose create sends its string id,
-// such as a user's username, knows each item by it; one sent twice is a
-// conflict, and one left out is made.
+// such as a user's username, knows each item by it; one sent again
+// replaces the item, and one left out is made.
 func TestIDsTheCreateSends(t *testing.T) {
 	c := documentWith(t, `
   /user:
@@ -312,9 +319,9 @@ func TestIDsTheCreateSends(t *testing.T) {
 	if resp := ts.do(t, "GET", "/user/alice", "", keyed...); resp.StatusCode != 200 || resp.object(t)["email"] != "a@example.com" {
 		t.Errorf("GET /user/alice: %s, want alice", resp)
 	}
-	twice := ts.do(t, "POST", "/user", `{"username":"alice"}`, keyed...)
-	if twice.StatusCode != 409 || !strings.Contains(twice.apiError(t).Message, "username: alice is the id of another user") {
-		t.Errorf("POST /user alice again: %s, want 409 naming alice", twice)
+	want(t, "POST /user alice again", ts.do(t, "POST", "/user", `{"username":"alice","email":"alice@example.org"}`, keyed...), 200)
+	if resp := ts.do(t, "GET", "/user/alice", "", keyed...); resp.StatusCode != 200 || resp.object(t)["email"] != "alice@example.org" {
+		t.Errorf("GET /user/alice after a second create: %s, want the second", resp)
 	}
 	made := ts.do(t, "POST", "/user", `{"email":"b@example.com"}`, keyed...).object(t)
 	name, _ := made["username"].(string)

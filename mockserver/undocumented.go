@@ -37,9 +37,6 @@ var undocumentedStatuses = []undocumented{
 		}
 		return op.Role == spec.RoleRead || op.Role == spec.RoleReplace || op.Role == spec.RoleUpdate || op.Role == spec.RoleDelete
 	}},
-	{http.StatusConflict, "to a create that sends the id of another item", func(op *spec.Operation) bool {
-		return op.Role == spec.RoleCreate && op.Resource.IDSent && op.Resource.IDIsString
-	}},
 	{http.StatusRequestEntityTooLarge, "to a body larger than petmock reads", func(op *spec.Operation) bool { return op.Op.RequestBody != nil }},
 	{http.StatusUnsupportedMediaType, "to a body of a media type the operation does not take", func(op *spec.Operation) bool { return op.Op.RequestBody != nil }},
 }

@@ -388,11 +388,13 @@ func (r *Resource) isItem(c *Contract, s *openapi3.Schema) bool {
 func (r *Resource) inferenceNotes() []string {
 	var notes []string
 	one := singularName(r.Name)
-	switch {
-	case r.IDSent && r.IDIsString:
-		notes = append(notes, fmt.Sprintf("%s.requestBody: a %s is known by the %s its create sends, and by one petmock makes when it sends none", r.CreateOp.Where, one, r.IDProperty))
-	case r.IDSent:
-		notes = append(notes, fmt.Sprintf("%s.requestBody: petmock gives each %s created the next %s, not the one its body sends, so that ids stay in order", r.CreateOp.Where, one, r.IDProperty))
+	if r.IDSent {
+		made := "the next id"
+		if r.IDIsString {
+			made = "one petmock makes"
+		}
+		notes = append(notes, fmt.Sprintf("%s.requestBody: a %s created is kept under the %s its create sends, in place of the %s of that %s if there is one, and under %s when it sends none",
+			r.CreateOp.Where, one, r.IDProperty, one, r.IDProperty, made))
 	}
 	if len(r.ParentParams) > 0 {
 		notes = append(notes, fmt.Sprintf("paths.%s: the items of each %s are kept apart: a path lists and reads only those created below it", r.CollectionPath, strings.Join(r.ParentParams, " and ")))

@@ -119,7 +119,7 @@ func TestSingularCollection(t *testing.T) {
 	}
 	for _, note := range []string{
 		"paths./pet.put: replaces the pet whose id its body holds",
-		"paths./pet.post.requestBody: petmock gives each pet created the next id, not the one its body sends",
+		"paths./pet.post.requestBody: a pet created is kept under the id its create sends, in place of the pet of that id if there is one, and under the next id when it sends none",
 		"paths./pet/findByStatus.get: lists the items of /pet whose status",
 		"paths./pet/findByTags.get: answers items of /pet, but its query names no property",
 		"paths./pet: no GET, so what its POST creates is read at /pet/{petId} and listed only by findPetsByStatus",

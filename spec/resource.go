@@ -32,9 +32,9 @@ type Resource struct {
 	IDProperty string
 	// IDIsString says that ids are strings; they are integers otherwise.
 	IDIsString bool
-	// IDSent says that the body of the create has the id property: a
-	// string id it sends names the item created, and an integer one is
-	// not kept, as ids of integers are given in order.
+	// IDSent says that the body of the create has the id property: the
+	// id it sends names the item created, in place of the item of that
+	// id if there is one.
 	IDSent bool
 	// Item is the schema of an item as answered.
 	Item *openapi3.Schema
