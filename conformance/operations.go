@@ -42,10 +42,11 @@ func (h *harness) served(op *spec.Operation) error {
 // deployment may rightly not find.
 func (h *harness) validRequest(ctx context.Context, op *spec.Operation) (r *request, madeUp bool, err error) {
 	fixed := map[string]string{}
+	var created item // of a mutating operation on one item
 	if res := op.Resource; res != nil && op.Role != spec.RoleList && op.Role != spec.RoleCreate {
 		if mutating(op) {
-			created, params, err := h.createItem(ctx, res)
-			if err != nil {
+			var params map[string]string
+			if created, params, err = h.createItem(ctx, res); err != nil {
 				return nil, false, err
 			}
 			fixed = params
@@ -69,6 +70,9 @@ func (h *harness) validRequest(ctx context.Context, op *spec.Operation) (r *requ
 	b, err := h.body(ctx, op)
 	if err != nil {
 		return nil, false, err
+	}
+	if created != nil {
+		h.namesItem(op.Resource, op, b, created)
 	}
 	if b != nil {
 		body = b
@@ -273,6 +277,7 @@ func (h *harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 	if err != nil {
 		return nil, nil, err
 	}
+	h.withoutOwnID(res, body)
 	if edit != nil {
 		edit(body)
 	}

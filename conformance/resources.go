@@ -48,6 +48,7 @@ func (h *harness) checkItemReplaced(ctx context.Context, res *spec.Resource) err
 	if err != nil {
 		return err
 	}
+	h.namesItem(res, res.Replace, body, created)
 	check := h.replaced(res, created, body)
 	params[res.IDParam] = id
 	x, err := h.send(ctx, h.opRequest(res.Replace, params, nil, body))
@@ -70,8 +71,9 @@ func (h *harness) checkItemReplaced(ctx context.Context, res *spec.Resource) err
 }
 
 // replaced returns the check of an item that body replaced, body left
-// without the optional properties of the replace's schema: it holds every
-// property sent, and none of those left out as created had it. A property
+// without the optional properties of the replace's schema but the id,
+// which names the item: it holds every property sent, and none of those
+// left out as created had it. A property
 // left out may come back with its documented default, or with any value
 // where the document leaves its default open (x-petmock-defaults), or
 // with one the deployment filled in otherwise: only the value from before
@@ -79,7 +81,7 @@ func (h *harness) checkItemReplaced(ctx context.Context, res *spec.Resource) err
 func (h *harness) replaced(res *spec.Resource, created item, body map[string]any) func(got item) string {
 	before := map[string]any{}
 	for _, p := range h.contract.Properties(res.Replace.RequestSchema()) {
-		if p.Required || p.Schema.ReadOnly {
+		if p.Required || p.Schema.ReadOnly || p.Name == res.IDProperty {
 			continue
 		}
 		delete(body, p.Name)
@@ -149,6 +151,9 @@ func (h *harness) checkItemUpdated(ctx context.Context, res *spec.Resource) erro
 	}
 	if len(change) == 0 {
 		return skipf("%s: the suite found no property it can change", res.Update.ID)
+	}
+	if res.ByBody(res.Update) {
+		change[res.IDProperty] = created[res.IDProperty]
 	}
 	params[res.IDParam] = created.id(res.IDProperty)
 	x, err := h.send(ctx, h.opRequest(res.Update, params, nil, change))

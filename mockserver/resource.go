@@ -480,9 +480,9 @@ func (rs *resource) add(c *call, item map[string]any) (store.Entry, error) {
 }
 
 // addressable reports whether the id v, as a create sends it, is one the
-// item path takes: an id its parameter's schema refuses, such as 961
-// where Swagger Petstore 2.0's getOrderById takes 1 to 10, would name an
-// item no read can reach, and is not kept.
+// item path takes: an id its parameter's schema refuses, such as 500000
+// where it takes up to 100000, would name an item no read can reach, and
+// is not kept.
 func (rs *resource) addressable(v any) bool {
 	for _, op := range []*spec.Operation{rs.spec.Read, rs.spec.Delete, rs.spec.Replace, rs.spec.Update} {
 		if op == nil || rs.spec.ByBody(op) {

@@ -434,11 +434,11 @@ func TestNestedResource(t *testing.T) {
 // path's parameter does not allow would name an item no read can reach:
 // the item gets the next id instead.
 func TestSentIDsTheItemPathRefuses(t *testing.T) {
-	paths := strings.Replace(singularPaths, "schema: {type: integer, format: int64}}", "schema: {type: integer, format: int64, minimum: 1, maximum: 100}}", 1)
+	paths := strings.Replace(singularPaths, "schema: {type: integer, format: int64}}", "schema: {type: integer, format: int64, minimum: 1, maximum: 100000}}", 1)
 	ts := newTestServer(t, mockserver.Config{Contract: documentWith(t, paths, petSchema), Items: mockserver.Items{}})
-	created := ts.do(t, "POST", "/pet", `{"id":500,"name":"Far"}`, keyed...)
+	created := ts.do(t, "POST", "/pet", `{"id":500000,"name":"Far"}`, keyed...)
 	if pet := created.object(t); pet["id"] != 1.0 {
-		t.Errorf("POST /pet of id 500, where petId goes to 100: %v, want the next id, 1", pet)
+		t.Errorf("POST /pet of id 500000, where petId goes to 100000: %v, want the next id, 1", pet)
 	}
 	if resp := ts.do(t, "POST", "/pet", `{"id":50,"name":"Near"}`, keyed...).object(t); resp["id"] != 50.0 {
 		t.Errorf("POST /pet of id 50: %v, want 50", resp)

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -130,6 +131,9 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 	if list, read = succeeds(list), succeeds(read); list == nil && read == nil {
 		return nil, notes
 	}
+	if where, lo, hi, few := fewIDs(idParam, read, itemOps); few {
+		return notResource("%s.parameters.%s: ids from %d to %d only, too few for the items a store gives ids to in order", where, idParam, lo, hi)
+	}
 	var item *openapi3.Schema
 	if read != nil {
 		item = read.JSONSchema(read.Success)
@@ -203,6 +207,39 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 	}
 	notes = append(notes, c.byBody(r, ops, succeeds)...)
 	return r, append(notes, r.inferenceNotes()...)
+}
+
+// minIDs is the fewest ids an item path must take to be a resource's:
+// a store gives an id to each item created, in order, and a range of
+// fewer, such as the 1 to 10 of Swagger Petstore 2.0's getOrderById,
+// leaves the items of a session out of reach.
+const minIDs = 1000
+
+// fewIDs reports whether the integer id parameter of the item path takes
+// fewer than minIDs ids, with the place it is declared and its bounds.
+func fewIDs(idParam string, read *Operation, itemOps map[string]*Operation) (where string, lo, hi int64, few bool) {
+	ops := []*Operation{read}
+	for _, m := range methodOrder {
+		ops = append(ops, itemOps[m])
+	}
+	for _, op := range ops {
+		if op == nil {
+			continue
+		}
+		p := op.Parameter(openapi3.ParameterInPath, idParam)
+		if p == nil || p.Schema == nil || p.Schema.Value == nil || schemaType(p.Schema.Value) != "integer" || p.Schema.Value.Max == nil {
+			continue
+		}
+		s := p.Schema.Value
+		lo, hi = math.MinInt64, int64(*s.Max)
+		if s.Min != nil {
+			lo = int64(*s.Min)
+		}
+		if lo > math.MinInt64 && hi-lo+1 < minIDs {
+			return op.Where, lo, hi, true
+		}
+	}
+	return "", 0, 0, false
 }
 
 // isItemPath reports whether t is the item path of a path with POST.

@@ -247,3 +247,23 @@ func TestOperationsWithoutSuccess(t *testing.T) {
 		t.Errorf("no note on the delete of 404 only: %q", c.Notes)
 	}
 }
+
+// TestFewIDs: an item path whose integer id takes fewer ids than a store
+// gives in a session, such as the 1 to 10 of Swagger Petstore 2.0's
+// getOrderById, is no resource's, and a note says so.
+func TestFewIDs(t *testing.T) {
+	thing := fmt.Sprintf(ref, "Thing")
+	doc := func(max int) *spec.Contract {
+		return shapeDoc(t,
+			path("/things", "post", op("create", 201, thing, thing))+
+				path("/things/{id}", "get", op("read", 200, thing, "", fmt.Sprintf("{name: id, in: path, required: true, schema: {type: integer, minimum: 1, maximum: %d}}", max))),
+			"Thing: {type: object, properties: {id: {type: integer, readOnly: true}, label: {type: string}}}")
+	}
+	c := doc(10)
+	if len(c.Resources) != 0 || !notesHolding(c, "paths./things/{id}.get.parameters.id: ids from 1 to 10 only, too few") {
+		t.Errorf("ids 1 to 10: resources %v, notes %q, want none and a note", c.Resources, c.Notes)
+	}
+	if c := doc(100000); len(c.Resources) != 1 {
+		t.Errorf("ids 1 to 100000: resources %v, want one; notes %q", c.Resources, c.Notes)
+	}
+}
