@@ -425,6 +425,10 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 // such documents do; else under the next id, named, where ids are
 // names, by one made for it.
 func (rs *resource) add(c *call, item map[string]any) (store.Entry, error) {
+	if !rs.spec.IDSent && !rs.ids.named && rs.parentKey < 0 {
+		// The Petstore's: the next id, and nothing else to decide.
+		return rs.store.Add(func(id int64) (store.Entry, error) { return rs.entry(id, "", item), nil })
+	}
 	parent := rs.parentOf(c)
 	withParent := func(e store.Entry) store.Entry {
 		if rs.parentKey >= 0 {
@@ -435,9 +439,11 @@ func (rs *resource) add(c *call, item map[string]any) (store.Entry, error) {
 	build := func(name func(id int64) string) (store.Entry, error) {
 		return rs.store.Add(func(id int64) (store.Entry, error) { return withParent(rs.entry(id, name(id), item)), nil })
 	}
-	sent := item[rs.spec.IDProperty]
-	if !rs.addressable(sent) {
-		sent = nil
+	var sent any
+	if rs.spec.IDSent {
+		if sent = item[rs.spec.IDProperty]; sent != nil && !rs.addressable(sent) {
+			sent = nil
+		}
 	}
 	switch v := sent.(type) {
 	case json.Number:
