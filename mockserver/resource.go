@@ -229,13 +229,22 @@ func (rs *resource) find(c *call) (held, error) {
 	return it, nil
 }
 
+// parseInt reads an integer id as a path or a body gives it; a body's may
+// be written as 1e2.
+func parseInt(text string) (int64, bool) {
+	if id, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return id, true
+	}
+	return spec.ExactInt64(text)
+}
+
 // lookup finds the item whose id is text, as clients know it.
 func (rs *resource) lookup(text string) (held, bool) {
 	var it held
 	var ok bool
 	switch {
 	case rs.ids.kind == idInteger:
-		it.id, ok = spec.ExactInt64(text)
+		it.id, ok = parseInt(text)
 	default:
 		if it.id, ok = rs.ids.parse(text); !ok {
 			it.id, ok = rs.store.ID(text)
