@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
-	"go.yaml.in/yaml/v3"
 )
 
 // Contract is what the mock and the judge know of an OpenAPI document,
@@ -49,12 +49,16 @@ type Contract struct {
 	// load, "Swagger 2.0", or is "" for an OpenAPI 3 document.
 	ConvertedFrom string
 
-	source  []byte
-	root    *yaml.Node
+	text
 	order   propertyOrder
 	byID    map[string]*Operation
-	byRoute map[string]*Operation // by method, space, and path template
-	schemes map[string]*Scheme
+	byRoute map[string]*Operation            // by method, space, and path template
+	byPath  map[string]map[string]*Operation // by path template, then method
+	byName  map[string]*Resource
+	// itemPaths maps a path to the first operation of an item path below
+	// it, such as /pets to getPet.
+	itemPaths map[string]*Operation
+	schemes   map[string]*Scheme
 	// errorBody is the error body of a request of no operation, and of a
 	// status an operation does not document: see ErrorBody.
 	errorBody ErrorBody
@@ -141,7 +145,7 @@ func (c *Contract) Source() []byte { return slices.Clone(c.source) }
 
 // JSON returns the document as JSON, every object's members in the order
 // the document gives them.
-func (c *Contract) JSON() ([]byte, error) { return nodeJSON(nil, c.root) }
+func (c *Contract) JSON() ([]byte, error) { return slices.Clone(c.json), nil }
 
 // Operation returns the operation with the given id, or nil.
 func (c *Contract) Operation(id string) *Operation { return c.byID[id] }
@@ -166,22 +170,13 @@ func (c *Contract) RouteOperation(route *routers.Route) *Operation {
 func (c *Contract) Scheme(name string) *Scheme { return c.schemes[name] }
 
 // Resource returns the resource with the given name, or nil.
-func (c *Contract) Resource(name string) *Resource {
-	for _, r := range c.Resources {
-		if r.Name == name {
-			return r
-		}
-	}
-	return nil
-}
+func (c *Contract) Resource(name string) *Resource { return c.byName[name] }
 
 // PathOperations returns the operations of one path, by method.
 func (c *Contract) PathOperations(path string) map[string]*Operation {
-	out := map[string]*Operation{}
-	for _, op := range c.Operations {
-		if op.Path == path {
-			out[op.Method] = op
-		}
+	out := maps.Clone(c.byPath[path])
+	if out == nil {
+		out = map[string]*Operation{}
 	}
 	return out
 }
@@ -198,16 +193,17 @@ var methodOrder = []string{
 	http.MethodDelete, http.MethodOptions, http.MethodTrace, http.MethodConnect,
 }
 
-func newContract(doc *openapi3.T, source []byte, root *yaml.Node) (*Contract, error) {
+func newContract(doc *openapi3.T, txt text, order propertyOrder) (*Contract, error) {
 	base, err := basePath(doc)
 	if err != nil {
 		return nil, err
 	}
 	c := &Contract{
-		Doc: doc, Base: base, source: source, root: root,
-		order:   readPropertyOrder(root, doc),
+		Doc: doc, Base: base, text: txt,
+		order:   order,
 		byID:    map[string]*Operation{},
 		byRoute: map[string]*Operation{},
+		byPath:  map[string]map[string]*Operation{},
 		schemes: readSchemes(doc),
 	}
 	paths := make([]string, 0, doc.Paths.Len())
@@ -236,6 +232,10 @@ func newContract(doc *openapi3.T, source []byte, root *yaml.Node) (*Contract, er
 			}
 			c.byID[o.ID] = o
 			c.byRoute[method+" "+path] = o
+			if c.byPath[path] == nil {
+				c.byPath[path] = map[string]*Operation{}
+			}
+			c.byPath[path][method] = o
 			c.Operations = append(c.Operations, o)
 		}
 	}

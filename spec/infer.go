@@ -23,6 +23,12 @@ import (
 // inferResources finds the resources of the document and gives their
 // operations a role.
 func (c *Contract) inferResources() {
+	c.itemPaths = map[string]*Operation{}
+	for _, op := range c.Operations {
+		if path, _, ok := op.Template.collection(); ok && c.itemPaths[path] == nil {
+			c.itemPaths[path] = op
+		}
+	}
 	names := map[string]int{}
 	var found []*Resource
 	seen := map[string]bool{}
@@ -78,6 +84,12 @@ func (c *Contract) inferResources() {
 	for _, r := range c.Resources {
 		r.Parent = c.parentOf(r)
 	}
+	c.byName = make(map[string]*Resource, len(c.Resources))
+	for _, r := range c.Resources {
+		if c.byName[r.Name] == nil {
+			c.byName[r.Name] = r
+		}
+	}
 }
 
 // inferResource reads the resource whose collection is path, with notes
@@ -92,11 +104,9 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 		return nil, nil
 	}
 	var itemPath, idParam string
-	for _, op := range c.Operations {
-		if param, ok := op.Template.ItemOf(collection); ok {
-			itemPath, idParam = op.Path, param
-			break
-		}
+	if op := c.itemPaths[path]; op != nil {
+		_, idParam, _ = op.Template.collection()
+		itemPath = op.Path
 	}
 	if itemPath == "" {
 		if list == nil || c.isItemPath(collection) {
@@ -244,12 +254,8 @@ func fewIDs(idParam string, read *Operation, itemOps map[string]*Operation) (whe
 
 // isItemPath reports whether t is the item path of a path with POST.
 func (c *Contract) isItemPath(t *PathTemplate) bool {
-	for _, op := range c.Operations {
-		if _, ok := t.ItemOf(op.Template); ok && op.Method == http.MethodPost {
-			return true
-		}
-	}
-	return false
+	path, _, ok := t.collection()
+	return ok && c.byPath[path][http.MethodPost] != nil
 }
 
 // idProperty chooses the id property of an item among props: the one the

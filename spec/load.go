@@ -30,7 +30,7 @@ func (o ReadOptions) Read(data []byte) (*Contract, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := newContract(l.doc, l.source, l.root)
+	c, err := newContract(l.doc, l.text, readPropertyOrder(l.root, l.doc))
 	if err != nil {
 		return nil, err
 	}
@@ -57,8 +57,8 @@ func (o ReadOptions) ReadFile(path string) (*Contract, error) {
 // loaded is a document as load leaves it: parsed, converted, validated,
 // and rid of what the lenient reading drops.
 type loaded struct {
-	doc           *openapi3.T
-	source        []byte     // the document as written, or as converted
+	doc *openapi3.T
+	text
 	root          *yaml.Node // source, parsed
 	warnings      []string
 	convertedFrom string
@@ -70,7 +70,7 @@ func (o ReadOptions) load(data []byte) (*loaded, error) {
 	if err != nil {
 		return nil, syntaxError(data, err)
 	}
-	l := &loaded{source: data, root: root}
+	l := &loaded{text: text{source: data}, root: root}
 	switch {
 	case member(root, "swagger") != nil:
 		if l.source, err = fromSwagger2(root); err != nil {
@@ -83,8 +83,17 @@ func (o ReadOptions) load(data []byte) (*loaded, error) {
 	case member(root, "openapi") == nil:
 		return nil, errors.New(`openapi: missing; petmock reads OpenAPI 3 documents (openapi: 3.0.3), and Swagger 2.0 ones (swagger: "2.0")`)
 	}
+	// kin-openapi reads the JSON of the tree parsed above: see nodeJSON.
+	txt, err := documentJSON(l.source, l.root)
+	if err != nil {
+		return nil, fmt.Errorf("the document does not parse as %s: %v", language(l.source), err)
+	}
+	l.text = txt
+	if l.doc, err = decode(l.text); err != nil {
+		return nil, fmt.Errorf("the document does not load: %s", firstLine(err.Error()))
+	}
 	loader := openapi3.NewLoader()
-	if l.doc, err = loader.LoadFromData(l.source); err != nil {
+	if err := loader.ResolveRefsIn(l.doc, nil); err != nil {
 		return nil, fmt.Errorf("the document does not load: %s", firstLine(err.Error()))
 	}
 	if err := o.validate(loader.Context, l); err != nil {

@@ -14,7 +14,7 @@ import (
 // its line. Either is the error of the one language the document is
 // written in, not the two of a parser that tried both.
 func syntaxError(data []byte, err error) error {
-	if trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff"); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+	if language(data) == "JSON" {
 		var v any
 		var se *json.SyntaxError
 		if jerr := json.Unmarshal(data, &v); errors.As(jerr, &se) {
@@ -23,6 +23,15 @@ func syntaxError(data []byte, err error) error {
 		}
 	}
 	return fmt.Errorf("the document does not parse as YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+}
+
+// language names the language a document is written in: JSON when it
+// begins as JSON does, with { or [, and YAML otherwise.
+func language(data []byte) string {
+	if trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff"); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		return "JSON"
+	}
+	return "YAML"
 }
 
 // position returns the line and column, from 1, of the byte at offset,
