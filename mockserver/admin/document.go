@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -34,40 +33,6 @@ func concrete(served *spec.Contract) (*spec.Contract, error) {
 	if err := yaml.Unmarshal(document, &root); err != nil {
 		return nil, err
 	}
-	paths := member(root.Content[0], "paths")
-	if paths == nil {
-		return nil, fmt.Errorf("no paths")
-	}
-	literal := map[string]bool{}
-	for i := 0; i < len(paths.Content); i += 2 {
-		literal[paths.Content[i].Value] = true
-	}
-	var out []*yaml.Node
-	for i := 0; i < len(paths.Content); i += 2 {
-		key, item := paths.Content[i], paths.Content[i+1]
-		if !strings.Contains(key.Value, "{resource}") {
-			out = append(out, key, item)
-			continue
-		}
-		for _, r := range served.Resources {
-			path := strings.ReplaceAll(key.Value, "{resource}", r.Name)
-			if literal[path] {
-				continue
-			}
-			named := deepCopy(item)
-			withoutResource(named)
-			for j := 0; j+1 < len(named.Content); j += 2 {
-				op := named.Content[j+1]
-				if id := member(op, "operationId"); id != nil {
-					// Operation ids are unique: each resource's is its own.
-					id.Value += "." + r.Name
-				}
-				withoutResource(op)
-			}
-			out = append(out, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: path}, named)
-		}
-	}
-	paths.Content = out
 	if err := takeDocumentKey(root.Content[0], served); err != nil {
 		return nil, err
 	}
@@ -75,7 +40,15 @@ func concrete(served *spec.Contract) (*spec.Contract, error) {
 	if err != nil {
 		return nil, err
 	}
-	return spec.Read(data)
+	c, err := spec.Read(data)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(served.Resources))
+	for i, r := range served.Resources {
+		names[i] = r.Name
+	}
+	return c.Instances("resource", names)
 }
 
 // documentScheme is the name, in the admin API's document made concrete,
@@ -138,36 +111,6 @@ func member(m *yaml.Node, name string) *yaml.Node {
 		}
 	}
 	return nil
-}
-
-// withoutResource drops the resource parameter from the parameters of a
-// path item or an operation.
-func withoutResource(m *yaml.Node) {
-	params := member(m, "parameters")
-	if params == nil {
-		return
-	}
-	var kept []*yaml.Node
-	for _, p := range params.Content {
-		ref := member(p, "$ref")
-		name, in := member(p, "name"), member(p, "in")
-		if ref != nil && ref.Value == "#/components/parameters/resource" ||
-			name != nil && in != nil && name.Value == "resource" && in.Value == "path" {
-			continue
-		}
-		kept = append(kept, p)
-	}
-	params.Content = kept
-}
-
-// deepCopy copies a YAML node and all below it.
-func deepCopy(n *yaml.Node) *yaml.Node {
-	c := *n
-	c.Content = make([]*yaml.Node, len(n.Content))
-	for i, child := range n.Content {
-		c.Content[i] = deepCopy(child)
-	}
-	return &c
 }
 
 // document answers GET /__petmock/openapi.yaml with the document as
