@@ -116,9 +116,14 @@ func (s *Store) build(sorted []Entry, gen uint64) built {
 	interned := map[string]uint32{}
 	recs := make([]record, 0, len(sorted))
 	fill := 0
+	left := 0 // bytes of text still to append
+	for _, e := range sorted {
+		left += len(e.Text)
+	}
 	for _, e := range sorted {
 		var r record
-		fill = next.appendText(&r, e.Text, fill)
+		fill = next.appendText(&r, e.Text, fill, left)
+		left -= len(e.Text)
 		r.id = e.ID
 		r.tuple = next.intern(interned, e.Keys)
 		recs = append(recs, r)

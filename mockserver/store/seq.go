@@ -171,7 +171,9 @@ func (q seq) appended(r record, gen uint64) seq {
 		q.tail = nil
 	}
 	if q.gen != gen || cap(q.tail) == len(q.tail) {
-		tail := make([]record, len(q.tail), max(runCap, len(q.tail)+1))
+		// The room grows with the tail, up to a run's, as a store of a
+		// few items, written to, needs little.
+		tail := make([]record, len(q.tail), min(runCap, max(2*len(q.tail), 16)))
 		copy(tail, q.tail)
 		q.tail = tail
 	}
@@ -234,7 +236,9 @@ func buildSeq(recs []record, gen uint64) seq {
 		q.firsts = append(q.firsts, recs[0].id)
 		recs = recs[runCap:]
 	}
-	q.tail = make([]record, len(recs), runCap)
-	copy(q.tail, recs)
+	// The tail has no room to spare: the first append copies it into a
+	// run's room, and a store that is never written, as most of a large
+	// document's are not, holds no more than its records.
+	q.tail = slices.Clone(recs)
 	return q
 }

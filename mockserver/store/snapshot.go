@@ -44,16 +44,21 @@ type keyed struct {
 	seq seq
 }
 
-// chunkSize is the room of a chunk of text; a longer text gets a chunk of
-// its own.
+// chunkSize is the most room a chunk of text is given; a longer text gets
+// a chunk of its own.
 const chunkSize = 1 << 20
+
+// minChunk is the least room a chunk of text is given.
+const minChunk = 4 << 10
 
 // appendText copies text into the chunks of the snapshot, which must not
 // be published yet, points r at it and returns the new fill of the last
-// chunk.
-func (sn *snapshot) appendText(r *record, text []byte, fill int) int {
+// chunk. A new chunk has room for the bytes expected, text included, up
+// to chunkSize: a document of thirty thousand resources of fifty items
+// each would take 30 GB in chunks of a full megabyte each.
+func (sn *snapshot) appendText(r *record, text []byte, fill, expected int) int {
 	if len(sn.chunks) == 0 || fill+len(text) > cap(sn.chunks[len(sn.chunks)-1]) {
-		sn.chunks = append(sn.chunks, make([]byte, 0, max(chunkSize, len(text))))
+		sn.chunks = append(sn.chunks, make([]byte, 0, max(len(text), min(chunkSize, max(minChunk, expected)))))
 		fill = 0
 	}
 	last := len(sn.chunks) - 1

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -507,5 +508,40 @@ func TestStoreRestoreKeepsOldSnapshots(t *testing.T) {
 	<-done
 	if text, _, _ := s.Lookup(12); !strings.Contains(string(text), "after-reset-0") {
 		t.Errorf("after Restore, pet 12 = %s", text)
+	}
+}
+
+// TestSmallStoresTakeLittleMemory: a store holds what its items take, not
+// a megabyte of room: a document of thirty thousand resources of a few
+// items each has as many stores, and they once took a megabyte each for
+// text and 16 KiB for each index. Written to, a store grows its room with
+// what it holds.
+func TestSmallStoresTakeLittleMemory(t *testing.T) {
+	const stores, items = 500, 10
+	entries := make([]Entry, items)
+	for i := range entries {
+		entries[i] = testPet{ID: int64(i + 1), Name: "Rex", CategoryID: 1, Status: statuses[i%3]}.entry()
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	kept := make([]*Store, stores)
+	for i := range kept {
+		kept[i] = New("pets", 1)
+		if err := kept[i].Replace(entries); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := addPet(kept[i], "Toto", 2, "sold"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(kept)
+	if grown := int64(after.HeapAlloc) - int64(before.HeapAlloc); grown > 8<<20 {
+		t.Errorf("%d stores of %d items and one added take %d MiB, want at most 8", stores, items, grown>>20)
+	}
+	if got := len(all(t, kept[0])); got != items+1 {
+		t.Errorf("a store holds %d items, want %d", got, items+1)
 	}
 }

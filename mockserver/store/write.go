@@ -57,7 +57,7 @@ func (s *Store) Add(build func(id int64) (Entry, error)) (Entry, error) {
 	}
 	next := s.nextSnapshot()
 	r := record{id: id}
-	s.fill = next.appendText(&r, e.Text, s.fill)
+	s.fill = next.appendText(&r, e.Text, s.fill, int(min(next.bytes, chunkSize)))
 	r.tuple = next.intern(s.interned, e.Keys)
 	next.all = next.all.appended(r, s.gen)
 	s.index(next, r, true)
@@ -129,7 +129,7 @@ func (s *Store) put(e Entry) (bool, error) {
 	next := s.nextSnapshot()
 	s.index(next, old, false)
 	r := record{id: e.ID}
-	s.fill = next.appendText(&r, e.Text, s.fill)
+	s.fill = next.appendText(&r, e.Text, s.fill, int(min(next.bytes, chunkSize)))
 	r.tuple = next.intern(s.interned, e.Keys)
 	next.all, _ = next.all.replaced(r, s.gen)
 	s.index(next, r, true)
@@ -159,7 +159,7 @@ func (s *Store) Set(e Entry) (replaced bool, err error) {
 	}
 	next := s.nextSnapshot()
 	r := record{id: e.ID}
-	s.fill = next.appendText(&r, e.Text, s.fill)
+	s.fill = next.appendText(&r, e.Text, s.fill, int(min(next.bytes, chunkSize)))
 	r.tuple = next.intern(s.interned, e.Keys)
 	next.all = next.all.with(r, s.gen)
 	s.index(next, r, true)
