@@ -159,8 +159,11 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 		// The texts go to large buffers rather than one allocation each,
 		// and items with the same filter keys share one slice of them: a
 		// catalogue of a million items is made in a few hundred
-		// milliseconds.
+		// milliseconds. A buffer is twice the size of the texts made
+		// before it, up to a megabyte, so that a document of many
+		// resources of a few items each does not take a megabyte each.
 		var buf []byte
+		made := 0
 		tuples := map[string][]string{}
 		keys := make([]string, rs.nkeys)
 		for n := range entries {
@@ -173,7 +176,8 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 				item[p.Name] = v
 			}
 			if cap(buf)-len(buf) < 4<<10 {
-				buf = make([]byte, 0, 1<<20)
+				made += len(buf)
+				buf = make([]byte, 0, min(1<<20, max(8<<10, 2*made)))
 			}
 			id, name := int64(n+1), ""
 			if names != nil {
