@@ -36,8 +36,12 @@ func checkRoute(t *testing.T, s *Server, method, path string) {
 	if !ok {
 		return
 	}
+	router, err := s.router()
+	if err != nil {
+		t.Fatal(err)
+	}
 	req := &http.Request{Method: method, URL: u, Host: "petmock"}
-	route, want, err := s.router.FindRoute(req)
+	route, want, err := router.FindRoute(req)
 	if err != nil {
 		t.Fatalf("%s %s: compiled router found %s, gorillamux says %v", method, path, op.spec.ID, err)
 	}
