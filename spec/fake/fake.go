@@ -57,7 +57,32 @@ type Generator struct {
 	// out once.
 	refs  map[string]func(*gofakeit.Faker) any // of the resource a reference names; nil for none
 	mixes map[*openapi3.Schema][]int
+	// left is what is left of the bytes the value being made may take:
+	// see MaxValueBytes.
+	left int
 }
+
+// Bounds of what a Generator makes, whatever a schema asks for: a schema
+// may ask for a string of a billion characters, or arrays of a hundred
+// items in arrays of a hundred items, and petmock makes its answers and
+// its catalogue with a Generator. Validation keeps the schema's own
+// bounds, so a value cut short to these may not match its schema, which
+// Valid reports; Caps says where a schema asks for more.
+const (
+	// MaxStringLength bounds the characters of a string made for a
+	// minLength.
+	MaxStringLength = 4096
+	// MaxArrayItems bounds the items of an array made for a minItems.
+	MaxArrayItems = 100
+	// MaxObjectProperties bounds the properties of an object made for a
+	// minProperties.
+	MaxObjectProperties = 100
+	// MaxValueBytes bounds the bytes of one value made, about as much as
+	// its JSON text, all its parts together: past it, arrays and objects
+	// get no more members, and strings are cut. Nested arrays would
+	// otherwise multiply their items.
+	MaxValueBytes = 1 << 20
+)
 
 // Hint says what a value is: the name of its property and of the resource
 // it belongs to, such as "name" and "pets". Either may be empty.
@@ -79,8 +104,13 @@ var ErrNoValue = errors.New("no value made from the schema matches it")
 
 // Valid makes a value for s and checks it against s, making another when
 // one does not match, such as a string for a pattern too complex to
-// follow. Its error says, in one line, why the last value did not match.
+// follow. Its error says, in one line, why the last value did not match,
+// or why no value made can, as s asks for more than the generator makes.
 func (g *Generator) Valid(s *openapi3.Schema, hint Hint) (any, error) {
+	if why := (&walk{}).capped(s, 0); why != "" {
+		// No value made can match: none is made, twenty times over.
+		return nil, fmt.Errorf("%w: %s", ErrNoValue, why)
+	}
 	var last error
 	for range maxTries {
 		v := g.Value(s, hint)
@@ -93,8 +123,9 @@ func (g *Generator) Valid(s *openapi3.Schema, hint Hint) (any, error) {
 }
 
 // Value makes a value for s. It may not match s where s asks for more than
-// the generator follows; Valid checks.
+// the generator follows, or more than its bounds allow; Valid checks.
 func (g *Generator) Value(s *openapi3.Schema, hint Hint) any {
+	g.left = MaxValueBytes
 	return g.value(s, hint, 0)
 }
 
@@ -102,8 +133,15 @@ func (g *Generator) Value(s *openapi3.Schema, hint Hint) any {
 // worked out once what the schema and the hint call for: a catalogue of a
 // million items makes each of its properties' values with one.
 func (g *Generator) Plan(s *openapi3.Schema, hint Hint) func() any {
-	return g.plan(s, hint, 0)
+	p := g.plan(s, hint, 0)
+	return func() any {
+		g.left = MaxValueBytes
+		return p()
+	}
 }
+
+// spend counts n bytes against what is left of the value being made.
+func (g *Generator) spend(n int) { g.left -= n }
 
 // maxDepth bounds the nesting of made values, for recursive schemas.
 const maxDepth = 8
@@ -149,6 +187,9 @@ func (g *Generator) plan(s *openapi3.Schema, hint Hint, depth int) func() any {
 	}
 	return func() any {
 		if v, ok := named(g, s); ok {
+			if str, ok := v.(string); ok {
+				g.spend(len(str) + 2)
+			}
 			return v
 		}
 		return byType()
@@ -163,13 +204,17 @@ func (g *Generator) typePlan(s *openapi3.Schema, t string, hint Hint, depth int)
 	case "array":
 		return func() any { return g.array(s, hint, depth) }
 	case "integer":
-		return func() any { return g.integer(s) }
+		return func() any { g.spend(8); return g.integer(s) }
 	case "number":
-		return func() any { return g.number(s) }
+		return func() any { g.spend(8); return g.number(s) }
 	case "boolean":
-		return func() any { return g.Faker.Bool() }
+		return func() any { g.spend(5); return g.Faker.Bool() }
 	case "string":
-		return func() any { return g.str(s) }
+		return func() any {
+			v := g.str(s)
+			g.spend(len(v) + 2)
+			return v
+		}
 	}
 	if len(s.AllOf) > 0 && s.AllOf[0].Value != nil {
 		return g.plan(s.AllOf[0].Value, hint, depth+1)
@@ -277,6 +322,7 @@ func Pick(n int, weights []int) int {
 
 func (g *Generator) object(s *openapi3.Schema, hint Hint, depth int) any {
 	out := map[string]any{}
+	g.spend(2)
 	if depth >= maxDepth {
 		return out
 	}
@@ -284,9 +330,10 @@ func (g *Generator) object(s *openapi3.Schema, hint Hint, depth int) any {
 		if p.Schema.ReadOnly && hint.Property == requestHint {
 			continue
 		}
-		if !p.Required && depth > 2 {
+		if !p.Required && depth > 2 || g.left <= 0 {
 			continue
 		}
+		g.spend(len(p.Name) + 4)
 		out[p.Name] = g.value(p.Schema, Hint{Property: p.Name, Resource: hint.Resource}, depth+1)
 	}
 	if len(out) == 0 && s.AdditionalProperties.Schema != nil && s.AdditionalProperties.Schema.Value != nil {
@@ -300,18 +347,14 @@ func (g *Generator) object(s *openapi3.Schema, hint Hint, depth int) any {
 	return out
 }
 
-// maxMadeProperties bounds the properties made for a minProperties, so
-// that a large one cannot make an answer large.
-const maxMadeProperties = 100
-
 // moreProperties adds properties to out, a value of s, up to s's
 // minProperties: first the declared ones left out, then, where s takes
 // others, properties of its additionalProperties schema, or strings for a
 // free-form object.
 func (g *Generator) moreProperties(s *openapi3.Schema, out map[string]any, hint Hint, depth int) {
-	want := min(int(s.MinProps), maxMadeProperties)
+	want := min(int(s.MinProps), MaxObjectProperties)
 	for _, p := range g.properties(s) {
-		if len(out) >= want {
+		if len(out) >= want || g.left <= 0 {
 			return
 		}
 		if _, done := out[p.Name]; !done && !(p.Schema.ReadOnly && hint.Property == requestHint) {
@@ -325,13 +368,16 @@ func (g *Generator) moreProperties(s *openapi3.Schema, out map[string]any, hint 
 	if ap := s.AdditionalProperties.Schema; ap != nil {
 		extra = ap.Value
 	}
-	for i := 0; len(out) < want; i++ {
+	for i := 0; len(out) < want && g.left > 0; i++ {
 		name := g.Faker.Noun()
 		if _, taken := out[name]; taken {
 			name += strconv.Itoa(i)
 		}
+		g.spend(len(name) + 4)
 		if extra == nil {
-			out[name] = g.Faker.Word()
+			w := g.Faker.Word()
+			g.spend(len(w) + 2)
+			out[name] = w
 			continue
 		}
 		out[name] = g.value(extra, Hint{Resource: hint.Resource}, depth+1)
@@ -345,6 +391,7 @@ const requestHint = "\x00request"
 // Request makes a value for the body of a request: read-only properties
 // are left out, as a client sends none.
 func (g *Generator) Request(s *openapi3.Schema, resource string) any {
+	g.left = MaxValueBytes
 	return g.value(s, Hint{Property: requestHint, Resource: resource}, 0)
 }
 
@@ -356,19 +403,19 @@ func (g *Generator) properties(s *openapi3.Schema) []spec.Property {
 }
 
 func (g *Generator) array(s *openapi3.Schema, hint Hint, depth int) any {
-	lo := int(s.MinItems)
+	g.spend(2)
+	if depth >= maxDepth {
+		// Even a minItems is not met this deep: an array of itself,
+		// with a minItems, would not end.
+		return []any{}
+	}
+	lo := int(min(s.MinItems, MaxArrayItems))
 	hi := lo + 3
 	if s.MaxItems != nil {
-		hi = min(hi, int(*s.MaxItems))
+		hi = min(hi, int(min(*s.MaxItems, MaxArrayItems)))
 	}
-	if hi < lo {
-		hi = lo
-	}
-	n := lo
-	if depth < maxDepth {
-		n = max(lo, 1+g.Faker.IntN(3))
-		n = min(n, hi)
-	}
+	hi = max(hi, lo)
+	n := min(max(lo, 1+g.Faker.IntN(3)), hi)
 	out := make([]any, 0, n)
 	var item *openapi3.Schema
 	if s.Items != nil {
@@ -376,6 +423,10 @@ func (g *Generator) array(s *openapi3.Schema, hint Hint, depth int) any {
 	}
 	elem := Hint{Property: singular(hint.Property), Resource: hint.Resource}
 	for range n {
+		if g.left <= 0 {
+			break
+		}
+		g.spend(1)
 		out = append(out, g.value(item, elem, depth+1))
 	}
 	return out
@@ -498,15 +549,28 @@ func simplePattern(pattern string) bool {
 	return err == nil
 }
 
-// fitLength pads or cuts v to the lengths s allows, in characters.
+// fitLength pads or cuts v to the lengths s allows, in characters, up to
+// MaxStringLength: padded with letters, all at once.
 func fitLength(v string, s *openapi3.Schema, f *gofakeit.Faker) string {
 	n := utf8.RuneCountInString(v)
-	for n < int(s.MinLength) {
-		v += string(rune('a' + f.IntN(26)))
-		n++
+	if want := int(min(s.MinLength, MaxStringLength)); n < want {
+		pad := make([]byte, want-n)
+		for i := range pad {
+			pad[i] = byte('a' + f.IntN(26))
+		}
+		v += string(pad)
+		n = want
 	}
-	if s.MaxLength != nil && n > int(*s.MaxLength) {
-		v = string([]rune(v)[:*s.MaxLength])
+	if most := min(uint64(MaxStringLength), maxLength(s)); uint64(n) > most {
+		v = string([]rune(v)[:most])
 	}
 	return v
+}
+
+// maxLength is the maxLength of s, or the largest length for none.
+func maxLength(s *openapi3.Schema) uint64 {
+	if s.MaxLength == nil {
+		return math.MaxUint64
+	}
+	return *s.MaxLength
 }
