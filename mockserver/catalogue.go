@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/brianvoe/gofakeit/v7"
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
@@ -48,7 +49,7 @@ type Items map[string][]json.RawMessage
 // from its schema, realistic where its name says what it holds (the name
 // of a pet is a pet name; a petId is the id of a generated pet).
 func Generate(c *spec.Contract, cat Catalogue) (Items, error) {
-	entries, err := generate(c, newShapes(c), cat)
+	entries, _, err := generate(c, newShapes(c), cat, false)
 	if err != nil {
 		return nil, err
 	}
@@ -63,19 +64,25 @@ func Generate(c *spec.Contract, cat Catalogue) (Items, error) {
 	return out, nil
 }
 
-// generate makes the store entries of a catalogue.
-func (s *Server) generate(cat Catalogue) (map[string][]store.Entry, error) {
-	return generate(s.contract, newShapes(s.contract), cat)
+// generate makes the store entries of a catalogue. A resource no item of
+// which can be made, as its schema asks for more than fake makes, starts
+// empty, with a warning, unless the document was read strictly.
+func (s *Server) generate(cat Catalogue) (map[string][]store.Entry, []string, error) {
+	return generate(s.contract, newShapes(s.contract), cat, !s.contract.Strict)
 }
 
-func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]store.Entry, error) {
+// generate makes the store entries of a catalogue. When lenient, a
+// resource whose items cannot be made starts empty, and the warnings say
+// which; otherwise it fails.
+func generate(c *spec.Contract, shapes *shapes, cat Catalogue, lenient bool) (map[string][]store.Entry, []string, error) {
 	if cat.Count < 0 {
-		return nil, fmt.Errorf("count %d: must not be negative", cat.Count)
+		return nil, nil, fmt.Errorf("count %d: must not be negative", cat.Count)
 	}
 	if cat.Count == 0 {
 		cat.Count = DefaultCount
 	}
 	out := map[string][]store.Entry{}
+	var warnings []string
 	// known are the ids of the items of each resource of string ids or
 	// with resources below it, as clients know them, in order, for the
 	// references and the parents of the resources after it.
@@ -125,7 +132,7 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 			plans[j] = gen.Plan(p.Schema, fake.Hint{Property: p.Name, Resource: r.Name})
 			if p.Name == "status" && cat.StatusMix != nil {
 				if len(cat.StatusMix) != len(p.Schema.Enum) {
-					return nil, fmt.Errorf("status mix %v: want %d weights, one for each of %v", cat.StatusMix, len(p.Schema.Enum), p.Schema.Enum)
+					return nil, nil, fmt.Errorf("status mix %v: want %d weights, one for each of %v", cat.StatusMix, len(p.Schema.Enum), p.Schema.Enum)
 				}
 				mixes[j] = cat.StatusMix
 			}
@@ -137,12 +144,12 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 			total := 0
 			for _, w := range mix {
 				if w < 0 {
-					return nil, fmt.Errorf("status mix %v: weights must not be negative", mix)
+					return nil, nil, fmt.Errorf("status mix %v: weights must not be negative", mix)
 				}
 				total += w
 			}
 			if total == 0 {
-				return nil, errors.New("status mix: at least one weight must be positive")
+				return nil, nil, errors.New("status mix: at least one weight must be positive")
 			}
 		}
 		entries := make([]store.Entry, count)
@@ -166,12 +173,18 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 		made := 0
 		tuples := map[string][]string{}
 		keys := make([]string, rs.nkeys)
+	items:
 		for n := range entries {
 			clear(item)
 			for j, p := range props {
 				v, err := makeValue(gen, p, plans[j], mixes[j], exact[j])
+				if err != nil && lenient {
+					warnings = append(warnings, fmt.Sprintf("catalogue of %s: %s: %v; the resource starts empty", r.Name, p.Name, err))
+					entries = nil
+					break items
+				}
 				if err != nil {
-					return nil, fmt.Errorf("%s: %s: %w", r.Name, p.Name, err)
+					return nil, nil, fmt.Errorf("%s: %s: %w", r.Name, p.Name, err)
 				}
 				item[p.Name] = v
 			}
@@ -183,7 +196,7 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 			if names != nil {
 				for try := 0; name == "" || names[name]; try++ {
 					if try == maxCatalogueNameTries {
-						return nil, fmt.Errorf("%s: %s: %d items, and the schema of %s allows no more names petmock finds; ask for fewer", r.Name, r.IDProperty, n, r.IDProperty)
+						return nil, nil, fmt.Errorf("%s: %s: %d items, and the schema of %s allows no more names petmock finds; ask for fewer", r.Name, r.IDProperty, n, r.IDProperty)
 					}
 					name, _ = namePlan().(string)
 					if try >= maxIDTries || r.Properties[0].Schema.VisitJSON(name) != nil {
@@ -214,7 +227,7 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue) (map[string][]sto
 			known[r.Name] = held
 		}
 	}
-	return out, nil
+	return out, warnings, nil
 }
 
 // maxCatalogueNameTries bounds the names made for one item of a
@@ -234,12 +247,15 @@ func makeValue(gen *fake.Generator, p spec.Property, plan func() any, mix []int,
 	if exact {
 		return plan(), nil
 	}
+	var last error
 	for range 20 {
-		if v := plan(); p.Schema.VisitJSON(v) == nil {
+		v := plan()
+		if last = p.Schema.VisitJSON(v, openapi3.DisableSchemaErrorDetails()); last == nil {
 			return v, nil
 		}
 	}
-	return nil, fake.ErrNoValue
+	why, _, _ := strings.Cut(last.Error(), "\n")
+	return nil, fmt.Errorf("%w: %s", fake.ErrNoValue, why)
 }
 
 // streamFaker returns the faker of a resource's catalogue. Each resource

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/brianvoe/gofakeit/v7"
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/fake"
@@ -40,8 +41,10 @@ type generated struct {
 
 // newGenerated returns the maker of op's answers. A schema no made value
 // matches is refused, in a document read strictly; read leniently, it is
-// served all the same, with the warning returned.
-func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shapes) (*generated, string, error) {
+// served all the same, with the warning returned. tried holds what making
+// a value of each schema found, the error or nil, so that a schema many
+// operations answer with is tried once.
+func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shapes, tried map[*openapi3.Schema]error) (*generated, string, error) {
 	a, err := op.Answer()
 	if err != nil {
 		return nil, "", err
@@ -56,7 +59,12 @@ func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shapes) (*genera
 		g.fit = newFit(c, op, a.Schema)
 	}
 	// Try a schema at start, rather than fail the first request.
-	if _, err := g.make(0, "", request{}); err != nil {
+	err, done := tried[a.Schema]
+	if !done || a.Schema == nil {
+		_, err = g.make(0, "", request{})
+		tried[a.Schema] = err
+	}
+	if err != nil {
 		where := fmt.Sprintf("%s.responses.%d", op.Where, a.Status)
 		if c.Strict {
 			return nil, "", fmt.Errorf("%s: %w; change the schema so that a value can match it", where, err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/petstore/contract/spec"
@@ -74,6 +75,7 @@ type call struct {
 // made the operations, with their checks.
 func (s *Server) bind(shapes *shapes) error {
 	outage := outageFacts(s.contract, shapes)
+	tried := map[*openapi3.Schema]error{}
 	for _, so := range s.contract.Operations {
 		op := s.ops[so.ID]
 		op.responses = newResponses(s.contract, so, shapes, outage)
@@ -99,7 +101,7 @@ func (s *Server) bind(shapes *shapes) error {
 		case spec.RoleFind:
 			op.handle = s.findItems
 		default:
-			g, warning, err := newGenerated(s.contract, so, shapes)
+			g, warning, err := newGenerated(s.contract, so, shapes, tried)
 			if err != nil {
 				return err
 			}

@@ -289,6 +289,7 @@ func New(cfg Config) (*Server, error) {
 				rs.spec.CollectionPath, rs.spec.Name, strings.Join(rs.spec.ParentParams, " and ")))
 		}
 	}
+	s.warnings = capWarnings(c)
 	if err := s.bind(shapes); err != nil {
 		return nil, err
 	}
@@ -308,10 +309,11 @@ func (s *Server) fill(cfg Config) error {
 		if cfg.Catalogue != nil {
 			cat = *cfg.Catalogue
 		}
-		entries, err := s.generate(cat)
+		entries, warnings, err := s.generate(cat)
 		if err != nil {
 			return err
 		}
+		s.warnings = append(s.warnings, warnings...)
 		for _, rs := range s.resources {
 			if err := rs.store.Replace(entries[rs.spec.Name]); err != nil {
 				return fmt.Errorf("catalogue of %s: %w", rs.spec.Name, err)
