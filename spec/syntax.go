@@ -22,7 +22,7 @@ func syntaxError(data []byte, err error) error {
 			return fmt.Errorf("the document does not parse as JSON: line %d, column %d: %v", line, col, se)
 		}
 	}
-	return fmt.Errorf("the document does not parse as YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	return fmt.Errorf("the document does not parse as %s: %s", language(data), strings.TrimPrefix(err.Error(), "yaml: "))
 }
 
 // language names the language a document is written in: JSON when it

@@ -43,13 +43,22 @@ type valueCheck struct {
 	// names, joined only for a fault.
 	path   []string
 	faults []fault
+	// contradictions are the schemas no value can match: see
+	// contradiction.go. conditional counts the not, if, then and else
+	// the walk is below, where they are not looked for.
+	contradictions []fault
+	conditional    int
 	// elsewhere are the schemas of other files met, which may refer to
 	// themselves.
 	elsewhere map[*openapi3.Schema]bool
 }
 
-// fault is a value that does not match its schema: where it is and why.
-type fault struct{ where, why string }
+// fault is a value that does not match its schema, or a schema no value
+// matches: where it is and why.
+type fault struct {
+	where, why string
+	schema     *openapi3.Schema // of a contradiction
+}
 
 // checkValues checks the examples and defaults of the document of l, and
 // drops each that does not match its schema with a warning; strict, it
@@ -57,6 +66,9 @@ type fault struct{ where, why string }
 func (o ReadOptions) checkValues(l *loaded) error {
 	v := &valueCheck{opts: SchemaOptions(l.doc)}
 	v.document(l.doc)
+	if err := o.contradictions(l, v.contradictions); err != nil {
+		return err
+	}
 	slices.SortFunc(v.faults, func(a, b fault) int { return strings.Compare(a.where, b.where) })
 	for _, f := range v.faults {
 		if o.Strict {
@@ -287,6 +299,9 @@ func (v *valueCheck) schema(s *openapi3.Schema) {
 	if s == nil {
 		return
 	}
+	if why := contradiction(s); why != "" && v.conditional == 0 {
+		v.contradictions = append(v.contradictions, fault{where: strings.Join(v.path, "."), why: why, schema: s})
+	}
 	if s.Example != nil && !v.matches(s, s.Example, neither, "example") {
 		s.Example = nil
 	}
@@ -306,8 +321,16 @@ func (v *valueCheck) schema(s *openapi3.Schema) {
 		{"contentSchema", s.ContentSchema},
 	}
 	for _, sub := range subs {
-		if sub.ref != nil {
-			v.in(func() { v.schemaRef(sub.ref) }, sub.key)
+		if sub.ref == nil {
+			continue
+		}
+		conditional := sub.key == "not" || sub.key == "if" || sub.key == "then" || sub.key == "else"
+		if conditional {
+			v.conditional++
+		}
+		v.in(func() { v.schemaRef(sub.ref) }, sub.key)
+		if conditional {
+			v.conditional--
 		}
 	}
 	lists := [...]struct {
