@@ -97,7 +97,9 @@ func TestUnmakeableItemsStartEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 	const warning = "catalogue of things: code: no value made from the schema matches it"
-	if w := srv.Warnings(); !slices.ContainsFunc(w, func(s string) bool { return strings.HasPrefix(s, warning) && strings.HasSuffix(s, "; the resource starts empty") }) {
+	if w := srv.Warnings(); !slices.ContainsFunc(w, func(s string) bool {
+		return strings.HasPrefix(s, warning) && strings.HasSuffix(s, "; the resource starts empty")
+	}) {
 		t.Errorf("warnings = %q, want one that begins %q", w, warning)
 	}
 	if n := srv.Store("things").Len(); n != 0 {
