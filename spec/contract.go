@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"net/http"
@@ -193,7 +194,7 @@ var methodOrder = []string{
 	http.MethodDelete, http.MethodOptions, http.MethodTrace, http.MethodConnect,
 }
 
-func newContract(doc *openapi3.T, txt text, order propertyOrder) (*Contract, error) {
+func newContract(ctx context.Context, doc *openapi3.T, txt text, order propertyOrder) (*Contract, error) {
 	base, err := basePath(doc)
 	if err != nil {
 		return nil, err
@@ -212,6 +213,9 @@ func newContract(doc *openapi3.T, txt text, order propertyOrder) (*Contract, err
 	}
 	slices.Sort(paths)
 	for _, path := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		item := doc.Paths.Value(path)
 		tmpl, err := ParsePath(path)
 		if err != nil {

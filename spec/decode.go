@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -19,7 +20,7 @@ import (
 // held gigabytes at once. Here the rest of the document is decoded with
 // its paths left empty, and each path item from where its JSON is, the
 // items shared out among the processors.
-func decode(t text) (*openapi3.T, error) {
+func decode(ctx context.Context, t text) (*openapi3.T, error) {
 	doc := &openapi3.T{}
 	if t.paths == (span{}) {
 		return doc, doc.UnmarshalJSON(t.json)
@@ -35,6 +36,10 @@ func decode(t text) (*openapi3.T, error) {
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for k := int(next.Add(1) - 1); k < len(t.items); k = int(next.Add(1) - 1) {
+				if err := ctx.Err(); err != nil {
+					errs[k] = err
+					return
+				}
 				m := t.items[k]
 				if strings.HasPrefix(m.key, "x-") {
 					continue // an extension, below

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -34,7 +35,7 @@ func (c *Contract) Instances(param string, values []string) (*Contract, error) {
 			doc.Paths.Set(p, instance(item, param, v))
 		}
 	}
-	out, err := newContract(&doc, c.text, c.order)
+	out, err := newContract(context.Background(), &doc, c.text, c.order)
 	if err != nil {
 		return nil, err
 	}

@@ -26,11 +26,18 @@ type ReadOptions struct {
 // Swagger 2.0, and reads its contract. A Swagger 2.0 document is converted
 // to OpenAPI 3.0 first.
 func (o ReadOptions) Read(data []byte) (*Contract, error) {
-	l, err := o.load(data)
+	return o.ReadContext(context.Background(), data)
+}
+
+// ReadContext reads a document as Read does, and gives up with ctx's
+// error once ctx is done: the reading of a large document takes seconds,
+// and a signal should end it.
+func (o ReadOptions) ReadContext(ctx context.Context, data []byte) (*Contract, error) {
+	l, err := o.load(ctx, data)
 	if err != nil {
 		return nil, err
 	}
-	c, err := newContract(l.doc, l.text, readPropertyOrder(l.root, l.doc))
+	c, err := newContract(ctx, l.doc, l.text, readPropertyOrder(l.root, l.doc))
 	if err != nil {
 		return nil, err
 	}
@@ -43,11 +50,17 @@ func (o ReadOptions) Read(data []byte) (*Contract, error) {
 
 // ReadFile reads the contract of the document at path, as Read does.
 func (o ReadOptions) ReadFile(path string) (*Contract, error) {
+	return o.ReadFileContext(context.Background(), path)
+}
+
+// ReadFileContext reads the contract of the document at path, as
+// ReadContext does.
+func (o ReadOptions) ReadFileContext(ctx context.Context, path string) (*Contract, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	c, err := o.Read(data)
+	c, err := o.ReadContext(ctx, data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -64,11 +77,14 @@ type loaded struct {
 	convertedFrom string
 }
 
-// load parses, converts and validates a document.
-func (o ReadOptions) load(data []byte) (*loaded, error) {
+// load parses, converts and validates a document, until ctx is done.
+func (o ReadOptions) load(ctx context.Context, data []byte) (*loaded, error) {
 	root, err := parseSource(data)
 	if err != nil {
 		return nil, syntaxError(data, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	l := &loaded{text: text{source: data}, root: root}
 	switch {
@@ -89,17 +105,26 @@ func (o ReadOptions) load(data []byte) (*loaded, error) {
 		return nil, fmt.Errorf("the document does not parse as %s: %v", language(l.source), err)
 	}
 	l.text = txt
-	if l.doc, err = decode(l.text); err != nil {
+	if l.doc, err = decode(ctx, l.text); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("the document does not load: %s", firstLine(err.Error()))
 	}
 	loader := openapi3.NewLoader()
 	if err := loader.ResolveRefsIn(l.doc, nil); err != nil {
 		return nil, fmt.Errorf("the document does not load: %s", firstLine(err.Error()))
 	}
-	if err := o.validate(loader.Context, l); err != nil {
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := o.checkValues(l); err != nil {
+	if err := o.validate(ctx, l); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := o.checkValues(ctx, l); err != nil {
 		return nil, err
 	}
 	return l, nil

@@ -1,6 +1,8 @@
 package spec_test
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -315,5 +317,15 @@ paths:
 	}
 	if len(spec.SchemaOptions(c.Doc)) == 0 {
 		t.Error("no options for the document's schemas")
+	}
+}
+
+// TestReadingStopsWhenCancelled: a reading whose context is done gives
+// up with the context's error, rather than read the document through.
+func TestReadingStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (spec.ReadOptions{}).ReadContext(ctx, spec.YAML()); !errors.Is(err, context.Canceled) {
+		t.Errorf("ReadContext = %v, want context.Canceled", err)
 	}
 }

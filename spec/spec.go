@@ -11,6 +11,7 @@
 package spec
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -31,7 +32,7 @@ func YAML() []byte {
 // Parse parses and validates an OpenAPI document given as YAML or JSON,
 // strictly, as ReadOptions{Strict: true} reads it.
 func Parse(data []byte) (*openapi3.T, error) {
-	l, err := ReadOptions{Strict: true}.load(data)
+	l, err := ReadOptions{Strict: true}.load(context.Background(), data)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -63,9 +64,12 @@ type fault struct {
 // checkValues checks the examples and defaults of the document of l, and
 // drops each that does not match its schema with a warning; strict, it
 // refuses the document for the first, by place.
-func (o ReadOptions) checkValues(l *loaded) error {
+func (o ReadOptions) checkValues(ctx context.Context, l *loaded) error {
 	v := &valueCheck{opts: SchemaOptions(l.doc)}
-	v.document(l.doc)
+	v.document(ctx, l.doc)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err := o.contradictions(l, v.contradictions); err != nil {
 		return err
 	}
@@ -127,7 +131,7 @@ func local(ref string) bool { return strings.HasPrefix(ref, "#/") }
 
 // document checks the values of the document: those of its components,
 // and of its paths and webhooks.
-func (v *valueCheck) document(doc *openapi3.T) {
+func (v *valueCheck) document(ctx context.Context, doc *openapi3.T) {
 	if c := doc.Components; c != nil {
 		v.in(func() {
 			for name, ref := range c.Schemas {
@@ -164,6 +168,9 @@ func (v *valueCheck) document(doc *openapi3.T) {
 	}
 	if doc.Paths != nil {
 		for path, item := range doc.Paths.Map() {
+			if ctx.Err() != nil {
+				return
+			}
 			v.in(func() { v.pathItem(item) }, "paths", path)
 		}
 	}
