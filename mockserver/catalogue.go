@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,7 +50,7 @@ type Items map[string][]json.RawMessage
 // from its schema, realistic where its name says what it holds (the name
 // of a pet is a pet name; a petId is the id of a generated pet).
 func Generate(c *spec.Contract, cat Catalogue) (Items, error) {
-	entries, _, err := generate(c, newShapes(c), cat, false)
+	entries, _, err := generate(context.Background(), c, newShapes(c), cat, false)
 	if err != nil {
 		return nil, err
 	}
@@ -67,14 +68,14 @@ func Generate(c *spec.Contract, cat Catalogue) (Items, error) {
 // generate makes the store entries of a catalogue. A resource no item of
 // which can be made, as its schema asks for more than fake makes, starts
 // empty, with a warning, unless the document was read strictly.
-func (s *Server) generate(cat Catalogue) (map[string][]store.Entry, []string, error) {
-	return generate(s.contract, newShapes(s.contract), cat, !s.contract.Strict)
+func (s *Server) generate(ctx context.Context, cat Catalogue) (map[string][]store.Entry, []string, error) {
+	return generate(ctx, s.contract, newShapes(s.contract), cat, !s.contract.Strict)
 }
 
-// generate makes the store entries of a catalogue. When lenient, a
-// resource whose items cannot be made starts empty, and the warnings say
-// which; otherwise it fails.
-func generate(c *spec.Contract, shapes *shapes, cat Catalogue, lenient bool) (map[string][]store.Entry, []string, error) {
+// generate makes the store entries of a catalogue, until ctx is done.
+// When lenient, a resource whose items cannot be made starts empty, and
+// the warnings say which; otherwise it fails.
+func generate(ctx context.Context, c *spec.Contract, shapes *shapes, cat Catalogue, lenient bool) (map[string][]store.Entry, []string, error) {
 	if cat.Count < 0 {
 		return nil, nil, fmt.Errorf("count %d: must not be negative", cat.Count)
 	}
@@ -175,6 +176,9 @@ func generate(c *spec.Contract, shapes *shapes, cat Catalogue, lenient bool) (ma
 		keys := make([]string, rs.nkeys)
 	items:
 		for n := range entries {
+			if n%1024 == 0 && ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
 			clear(item)
 			for j, p := range props {
 				v, err := makeValue(gen, p, plans[j], mixes[j], exact[j])

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"sync"
@@ -39,8 +40,8 @@ type edge struct {
 	errorBody *errorPlan
 }
 
-// newEdge compiles the checks of every operation of c.
-func newEdge(c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*edge, error) {
+// newEdge compiles the checks of every operation of c, until ctx is done.
+func newEdge(ctx context.Context, c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*edge, error) {
 	if err := checkRouter(c.Doc); err != nil {
 		return nil, err
 	}
@@ -50,6 +51,9 @@ func newEdge(c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*ed
 	plans := newErrorPlans(c)
 	ed.errorBody = plans.of(c.ErrorBody(nil, 0))
 	for _, so := range c.Operations {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		op := &operation{spec: so, contentType: jsonContentType}
 		op.planErrors(c, plans)
 		if ct := so.JSONContentType(so.Success); ct != jsonContentType[0] {

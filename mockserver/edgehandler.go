@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"time"
@@ -51,7 +52,7 @@ func (s *Server) NewEdge(c *spec.Contract, cfg EdgeConfig) (*Edge, error) {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = MaxBodyBytes
 	}
-	ed, err := newEdge(c, s.adminKeys, newShapes(c), cfg.MaxBodyBytes)
+	ed, err := newEdge(context.Background(), c, s.adminKeys, newShapes(c), cfg.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -73,10 +74,13 @@ type call struct {
 // bind binds a handler to every operation of the document, by its role:
 // the handlers of a resource, or answers made from the schema. The edge
 // made the operations, with their checks.
-func (s *Server) bind(shapes *shapes) error {
+func (s *Server) bind(ctx context.Context, shapes *shapes) error {
 	outage := outageFacts(s.contract, shapes)
 	tried := map[*openapi3.Schema]error{}
 	for _, so := range s.contract.Operations {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		op := s.ops[so.ID]
 		op.responses = newResponses(s.contract, so, shapes, outage)
 		if so.Deprecation != nil {

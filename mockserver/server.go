@@ -186,6 +186,14 @@ type Server struct {
 // cannot serve, such as one whose response it cannot make a valid value
 // for.
 func New(cfg Config) (*Server, error) {
+	return NewContext(context.Background(), cfg)
+}
+
+// NewContext returns a Server for cfg, as New does, and gives up with
+// ctx's error once ctx is done: compiling the checks of a large document
+// and making a catalogue of a million items take seconds, and a signal
+// should end them.
+func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 	c := cfg.Contract
 	if c == nil {
 		var err error
@@ -216,7 +224,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	shapes := newShapes(c)
-	ed, err := newEdge(c, keys, shapes, MaxBodyBytes)
+	ed, err := newEdge(ctx, c, keys, shapes, MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -290,11 +298,11 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.warnings = capWarnings(c)
-	if err := s.bind(shapes); err != nil {
+	if err := s.bind(ctx, shapes); err != nil {
 		return nil, err
 	}
 	s.notes = append(s.notes, undocumentedNotes(c)...)
-	if err := s.fill(cfg); err != nil {
+	if err := s.fill(ctx, cfg); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -302,14 +310,14 @@ func New(cfg Config) (*Server, error) {
 
 // fill puts the starting items in the stores, and marks them as the state
 // a reset returns to.
-func (s *Server) fill(cfg Config) error {
+func (s *Server) fill(ctx context.Context, cfg Config) error {
 	items := cfg.Items
 	if items == nil {
 		cat := Catalogue{Seed: DefaultSeed}
 		if cfg.Catalogue != nil {
 			cat = *cfg.Catalogue
 		}
-		entries, warnings, err := s.generate(cat)
+		entries, warnings, err := s.generate(ctx, cat)
 		if err != nil {
 			return err
 		}
@@ -328,6 +336,9 @@ func (s *Server) fill(cfg Config) error {
 		}
 	}
 	for _, rs := range s.resources {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		entries, err := rs.entries(items[rs.spec.Name])
 		if err != nil {
 			return err

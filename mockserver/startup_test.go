@@ -1,9 +1,12 @@
 package mockserver_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/petstore/contract/mockserver"
@@ -110,5 +113,37 @@ paths:
 	}
 	if _, err := mockserver.New(mockserver.Config{Contract: c}); err == nil || !strings.Contains(err.Error(), "http://[::1") {
 		t.Errorf("New = %v, want the server URL refused", err)
+	}
+}
+
+// countdown is a context that is done once Err has been asked n times.
+type countdown struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *countdown) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestStartStopsWhenCancelled: a start whose context is done gives up
+// with the context's error, whether compiling the checks or making the
+// catalogue, where it once went on to the end.
+func TestStartStopsWhenCancelled(t *testing.T) {
+	c, err := spec.Read(manyResources(20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each operation is looked at twice, compiled and bound: past those,
+	// the context is done while the catalogue is made.
+	for _, asks := range []int64{0, int64(len(c.Operations)), 2*int64(len(c.Operations)) + 5} {
+		ctx := &countdown{Context: context.Background()}
+		ctx.n.Store(asks)
+		if _, err := mockserver.NewContext(ctx, mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Count: 100_000}}); !errors.Is(err, context.Canceled) {
+			t.Errorf("done after %d asks: NewContext = %v, want context.Canceled", asks, err)
+		}
 	}
 }
