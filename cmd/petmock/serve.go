@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -280,61 +279,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		logger = slog.New(slog.NewTextHandler(logs, nil))
 	}
 
-	contract, err := readDocument(o.spec, spec.ReadOptions{Strict: o.strictDoc})
+	st, err := startUp(ctx, o, logger)
 	if err != nil {
 		return err
 	}
-	for _, note := range contract.Notes {
-		logger.Info("document", "note", note)
-	}
-	for _, warning := range contract.Warnings {
-		logger.Warn("document", "warning", warning)
-	}
-	items, catalogue, err := startingItems(o, contract)
-	if err != nil {
-		return err
-	}
-	cfg := mockserver.Config{
-		Contract:  contract,
-		APIKeys:   o.apiKeys,
-		AdminKeys: adminKeys(o.adminKey),
-		Items:     items,
-		Catalogue: catalogue,
-		Logger:    logger,
-		Latency:   o.latency,
-		FailRate:  o.failRate,
-
-		Fault:              o.fault,
-		FaultRate:          o.faultRate,
-		SlowBytesPerSecond: o.slowRate,
-
-		ChaosSeed:     o.seed,
-		JournalSize:   o.journal,
-		ShowSecrets:   o.secrets == mockserver.SecretsShown,
-		MaxItems:      o.maxPets,
-		MaxStoreBytes: o.maxStoreMB << 20,
-		Proxy:         mockserver.Proxy{URL: o.proxy, Key: o.proxyKey, Timeout: o.proxyTimeout},
-	}
-	if o.journal == 0 {
-		cfg.JournalSize = -1
-	}
-	cfg.ClockAt = o.now // zero for the real time
-	srv, err := mockserver.New(cfg)
-	if err != nil {
-		return usageError{err}
-	}
-	for _, note := range srv.Notes() {
-		logger.Info("document", "note", note)
-	}
-	for _, warning := range srv.Warnings() {
-		logger.Warn("document", "warning", warning)
-	}
-	if o.pets >= 100_000 {
-		// The stores keep their own compact copy: give the memory the
-		// catalogue was made in back now rather than whenever the
-		// runtime gets to it.
-		debug.FreeOSMemory()
-	}
+	contract, srv, handler := st.contract, st.srv, st.handler
 	// Listen before the state file is opened, so that a busy port, the
 	// likeliest mistake of a second petmock, leaves no state file behind.
 	ln, err := listen(o.addr)
@@ -348,18 +297,17 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return err
 		}
 	}
-
-	streams, streamsPerClient := streamCaps(openFileLimit())
-	handler, err := admin.New(srv, admin.Config{
-		Logger:              logger,
-		Origins:             o.adminOrigins,
-		Hosts:               controlHosts(o),
-		MaxStreams:          streams,
-		MaxStreamsPerClient: streamsPerClient,
-	})
-	if err != nil {
-		return err
+	if ctx.Err() != nil {
+		// Stopped while the state file was read: nothing was written,
+		// and the file holds what it held.
+		if saver != nil {
+			if err := saver.close(); err != nil {
+				return err
+			}
+		}
+		return errStopped
 	}
+
 	hs := newHTTPServer(handler, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
 	hs.RegisterOnShutdown(srv.Close) // the console's event streams would hold a shutdown up
 	if o.proxy != "" {
@@ -486,16 +434,16 @@ func wireListener(srv *mockserver.Server, ln net.Listener, b bounds) net.Listene
 // readContract reads the document petmock serves, leniently: the file
 // --spec names, or the embedded one.
 func readContract(path string) (*spec.Contract, error) {
-	return readDocument(path, spec.ReadOptions{})
+	return readDocument(context.Background(), path, spec.ReadOptions{})
 }
 
-// readDocument reads the document petmock serves as o says: the file
-// --spec names, or the embedded one.
-func readDocument(path string, o spec.ReadOptions) (*spec.Contract, error) {
+// readDocument reads the document petmock serves as o says, until ctx is
+// done: the file --spec names, or the embedded one.
+func readDocument(ctx context.Context, path string, o spec.ReadOptions) (*spec.Contract, error) {
 	if path == "" {
 		return spec.Default()
 	}
-	c, err := o.ReadFile(path)
+	c, err := o.ReadFileContext(ctx, path)
 	if err != nil {
 		return nil, usagef("--spec: %v", err)
 	}
