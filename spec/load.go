@@ -101,6 +101,9 @@ func (o ReadOptions) load(ctx context.Context, data []byte) (*loaded, error) {
 	}
 	// kin-openapi reads the JSON of the tree parsed above: see nodeJSON.
 	txt, err := documentJSON(l.source, l.root)
+	if deep := (*tooDeep)(nil); errors.As(err, &deep) {
+		return nil, fmt.Errorf("the document is nested too deeply to read: %v; the work of reading a document grows with the depth of every value", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("the document does not parse as %s: %v", language(l.source), err)
 	}

@@ -31,6 +31,11 @@ func TestUnreadableDocumentsAreOneLine(t *testing.T) {
 		{"a key that is a list", header + "[a, b]: 1\npaths: {}\n", []string{"does not parse as YAML", "line 4", "not a string"}},
 		{"a merge of a list of numbers", header + "x-m: {<<: [1, 2]}\npaths: {}\n", []string{"line 4", "merge key"}},
 		{"paths of the wrong type", header + "paths: 5\n", []string{"does not load", "paths"}},
+		{"values nested a thousand levels deep", header + "x-deep: " + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + "\npaths: {}\n",
+			[]string{"nested too deeply to read", "line 4", "more than 1000 levels deep"}},
+		{"a schema nested a hundred levels deep", header + "paths: {}\ncomponents:\n  schemas:\n    Deep: " +
+			strings.Repeat("{type: object, properties: {a: ", 100) + "{type: string, enum: [" + strings.Repeat("abcdefghij, ", 200000) + "z]}" + strings.Repeat("}}", 100) + "\n",
+			[]string{"nested too deeply to read", "line 7", "on average", "up to 32"}},
 	}
 	for _, tt := range tests {
 		_, err := spec.Read([]byte(tt.doc))
