@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"iter"
 	"math"
 	"net/url"
 	"slices"
@@ -41,6 +42,12 @@ type compiledRoute struct {
 type compiledRouter struct {
 	base   string
 	routes []compiledRoute
+	// byFirst lists the routes whose first segment is text, by that
+	// text, and others the rest: a request is matched against those of
+	// its own first segment and the others, not against every path of
+	// a document of 60,000.
+	byFirst map[string][]int
+	others  []int
 }
 
 // compileRouter makes the router of every path of c.
@@ -70,6 +77,14 @@ func compileRouter(c *spec.Contract, ops map[string]*operation) *compiledRouter 
 		route.literal = len(route.template.Params()) == 0
 		cr.routes = append(cr.routes, route)
 	}
+	cr.byFirst = map[string][]int{}
+	for i, route := range cr.routes {
+		if first := route.template.Segments()[0]; first.Kind == spec.SegmentLiteral {
+			cr.byFirst[first.Text] = append(cr.byFirst[first.Text], i)
+		} else {
+			cr.others = append(cr.others, i)
+		}
+	}
 	return cr
 }
 
@@ -83,9 +98,10 @@ func (cr *compiledRouter) find(method string, target *url.URL) (*operation, map[
 		return nil, nil, false
 	}
 	rest := u[len(cr.base):]
+	first, _, _ := strings.Cut(rest[1:], "/")
 	var found *compiledRoute
 	var params map[string]string
-	for i := range cr.routes {
+	for i := range cr.candidates(first) {
 		route := &cr.routes[i]
 		var p map[string]string
 		ok := route.literal && rest == route.template.String()
@@ -108,6 +124,20 @@ func (cr *compiledRouter) find(method string, target *url.URL) (*operation, map[
 		return nil, nil, false
 	}
 	return op, params, true
+}
+
+// candidates yields the routes a path whose first segment is first may
+// match.
+func (cr *compiledRouter) candidates(first string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for _, list := range [][]int{cr.byFirst[first], cr.others} {
+			for _, i := range list {
+				if !yield(i) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // paramCheck is the compiled check of one parameter.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -144,6 +145,28 @@ func TestStartStopsWhenCancelled(t *testing.T) {
 		ctx.n.Store(asks)
 		if _, err := mockserver.NewContext(ctx, mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Count: 100_000}}); !errors.Is(err, context.Canceled) {
 			t.Errorf("done after %d asks: NewContext = %v, want context.Canceled", asks, err)
+		}
+	}
+}
+
+// BenchmarkServeManyPaths measures a read in a document of 20,000 paths,
+// which the router finds among the paths of its first segment.
+func BenchmarkServeManyPaths(b *testing.B) {
+	c, err := spec.Read(manyResources(10_000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := mockserver.New(mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Count: 5}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := httptest.NewRequest("GET", "/v1/things9999/3", nil)
+	req.Header.Set("Authorization", "Bearer "+mockserver.DefaultAPIKey)
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		if w.Code != 200 {
+			b.Fatalf("status %d", w.Code)
 		}
 	}
 }
