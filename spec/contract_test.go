@@ -277,3 +277,21 @@ func TestChoiceHeaders(t *testing.T) {
 		t.Error("IsChoice: x-sunset is the document's, x-petmock-order petmock's")
 	}
 }
+
+// TestResourceNotesAreBounded: a document of many paths that look like
+// collections but are not gets twenty notes that say why, and one that
+// counts the rest, not a line for each.
+func TestResourceNotesAreBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(header + "paths:\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "  /things%d:\n    get: {responses: {'200': {description: ok, content: {application/json: {schema: {type: array, items: {type: object}}}}}}}\n    post: {requestBody: {content: {application/json: {schema: {type: object}}}}, responses: {'201': {description: ok}}}\n", i)
+	}
+	c, err := spec.Read([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Notes) != 21 || c.Notes[20] != "and 10 more such notes of paths that look like resources" {
+		t.Errorf("%d notes, the last %q; want 21, the last counting 10 more", len(c.Notes), c.Notes[len(c.Notes)-1])
+	}
+}

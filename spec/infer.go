@@ -20,6 +20,11 @@ import (
 // below another resource's item (/owners/{ownerId}/pets). Each inference
 // a user may not expect is a note.
 
+// maxResourceNotes bounds the notes of what was inferred of resources, and
+// of paths that look like resources but are not; past it, one more line
+// counts the rest.
+const maxResourceNotes = 20
+
 // inferResources finds the resources of the document and gives their
 // operations a role.
 func (c *Contract) inferResources() {
@@ -31,6 +36,7 @@ func (c *Contract) inferResources() {
 	}
 	names := map[string]int{}
 	var found []*Resource
+	var inferred []string // notes
 	seen := map[string]bool{}
 	for _, op := range c.Operations {
 		if (op.Method != http.MethodGet && op.Method != http.MethodPost) || seen[op.Path] {
@@ -38,7 +44,7 @@ func (c *Contract) inferResources() {
 		}
 		seen[op.Path] = true
 		r, notes := c.inferResource(op.Template)
-		c.Notes = append(c.Notes, notes...)
+		inferred = append(inferred, notes...)
 		if r == nil {
 			continue
 		}
@@ -54,13 +60,13 @@ func (c *Contract) inferResources() {
 		}
 	}
 	for _, r := range found {
-		c.Notes = append(c.Notes, c.finds(r, taken)...)
+		inferred = append(inferred, c.finds(r, taken)...)
 		if r.List == nil {
 			listed := "not listed"
 			if len(r.Finds) > 0 {
 				listed = "listed only by " + r.Finds[0].Op.ID
 			}
-			c.Notes = append(c.Notes, fmt.Sprintf("paths.%s: no GET, so what its POST creates is read at %s and %s", r.CollectionPath, r.ItemPath, listed))
+			inferred = append(inferred, fmt.Sprintf("paths.%s: no GET, so what its POST creates is read at %s and %s", r.CollectionPath, r.ItemPath, listed))
 		}
 	}
 	for _, r := range found {
@@ -84,6 +90,12 @@ func (c *Contract) inferResources() {
 	for _, r := range c.Resources {
 		r.Parent = c.parentOf(r)
 	}
+	if len(inferred) > maxResourceNotes {
+		// A start-up log of 60,000 such lines says no more than this.
+		more := len(inferred) - maxResourceNotes
+		inferred = append(inferred[:maxResourceNotes], fmt.Sprintf("and %d more such notes of paths that look like resources", more))
+	}
+	c.Notes = append(c.Notes, inferred...)
 	c.byName = make(map[string]*Resource, len(c.Resources))
 	for _, r := range c.Resources {
 		if c.byName[r.Name] == nil {
