@@ -37,7 +37,7 @@ func (o ReadOptions) ReadContext(ctx context.Context, data []byte) (*Contract, e
 	if err != nil {
 		return nil, err
 	}
-	c, err := newContract(ctx, l.doc, l.text, readPropertyOrder(l.root, l.doc))
+	c, err := newContract(ctx, l.doc, l.text, readPropertyOrder(l.outline, l.doc))
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,8 @@ func (o ReadOptions) ReadFileContext(ctx context.Context, path string) (*Contrac
 type loaded struct {
 	doc *openapi3.T
 	text
-	root          *yaml.Node // source, parsed
+	root          *yaml.Node // source, parsed; nil once written as JSON
+	outline       *outline   // of root
 	warnings      []string
 	convertedFrom string
 }
@@ -100,14 +101,16 @@ func (o ReadOptions) load(ctx context.Context, data []byte) (*loaded, error) {
 		return nil, errors.New(`openapi: missing; petmock reads OpenAPI 3 documents (openapi: 3.0.3), and Swagger 2.0 ones (swagger: "2.0")`)
 	}
 	// kin-openapi reads the JSON of the tree parsed above: see nodeJSON.
-	txt, err := documentJSON(l.source, l.root)
+	txt, shape, err := documentJSON(l.source, l.root)
 	if deep := (*tooDeep)(nil); errors.As(err, &deep) {
 		return nil, fmt.Errorf("the document is nested too deeply to read: %v; the work of reading a document grows with the depth of every value", err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("the document does not parse as %s: %v", language(l.source), err)
 	}
-	l.text = txt
+	// The tree is let go before kin-openapi reads the document: the two
+	// together are most of the memory a reading takes.
+	l.text, l.outline, l.root = txt, shape, nil
 	if l.doc, err = decode(ctx, l.text); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -82,6 +82,10 @@ type nodeWriter struct {
 	servers, paths span
 	items          []keyed
 	inPaths        bool
+	// outlining is set to make the outline of what is written; last is
+	// the outline of the node written last, nil for a scalar.
+	outlining bool
+	last      *outline
 }
 
 // keyed is a member of a mapping written as JSON: its key, and where its
@@ -109,18 +113,18 @@ func nodeJSON(dst []byte, n *yaml.Node) ([]byte, error) {
 }
 
 // documentJSON writes the root mapping of a document, parsed from
-// source, as JSON, as nodeJSON does, and says where in it the values of its servers and paths members
+// source, as JSON, as nodeJSON does, with its outline, and says where in it the values of its servers and paths members
 // are, and those of the members of paths.
-func documentJSON(source []byte, root *yaml.Node) (text, error) {
-	w := &nodeWriter{}
+func documentJSON(source []byte, root *yaml.Node) (text, *outline, error) {
+	w := &nodeWriter{outlining: true}
 	if err := w.node(root); err != nil {
-		return text{}, err
+		return text{}, nil, err
 	}
 	if w.weight > averageDepth*int64(len(w.dst))+deepBytes {
-		return text{}, &tooDeep{fmt.Sprintf("line %d: values are nested %d levels deep here, and %d on average, by their bytes, where petmock reads up to %d on average",
+		return text{}, nil, &tooDeep{fmt.Sprintf("line %d: values are nested %d levels deep here, and %d on average, by their bytes, where petmock reads up to %d on average",
 			w.deepLine, w.deepest, w.weight/int64(max(len(w.dst), 1)), averageDepth)}
 	}
-	return text{source: source, json: w.dst, servers: w.servers, paths: w.paths, items: w.items}, nil
+	return text{source: source, json: w.dst, servers: w.servers, paths: w.paths, items: w.items}, w.last, nil
 }
 
 // count counts one value written at n, and fails once aliases have
@@ -161,6 +165,10 @@ func (w *nodeWriter) node(n *yaml.Node) error {
 			return err
 		}
 		defer func() { w.levels-- }()
+		var o *outline
+		if w.outlining {
+			o = &outline{kids: make([]*outline, 0, len(n.Content))}
+		}
 		w.dst = append(w.dst, '[')
 		for i, c := range n.Content {
 			if i > 0 {
@@ -169,14 +177,19 @@ func (w *nodeWriter) node(n *yaml.Node) error {
 			if err := w.node(c); err != nil {
 				return err
 			}
+			if o != nil {
+				o.kids = append(o.kids, w.last)
+			}
 		}
 		w.dst = append(w.dst, ']')
+		w.last = o
 		return nil
 	case yaml.ScalarNode:
 		start := len(w.dst)
 		var err error
 		w.dst, err = scalarJSON(w.dst, n)
 		w.weigh(len(w.dst)-start, n)
+		w.last = nil
 		return err
 	}
 	return fmt.Errorf("line %d: a YAML node of kind %d has no JSON form", n.Line, n.Kind)
@@ -216,6 +229,10 @@ func (w *nodeWriter) mapping(n *yaml.Node) error {
 	}
 	w.mappings++
 	defer func() { w.mappings-- }()
+	var o *outline
+	if w.outlining {
+		o = &outline{keys: make([]string, 0, len(pairs)), kids: make([]*outline, 0, len(pairs))}
+	}
 	w.dst = append(w.dst, '{')
 	for i, p := range pairs {
 		if i > 0 {
@@ -224,8 +241,13 @@ func (w *nodeWriter) mapping(n *yaml.Node) error {
 		if err := w.member(p); err != nil {
 			return err
 		}
+		if o != nil {
+			o.keys = append(o.keys, p.key.Value)
+			o.kids = append(o.kids, w.last)
+		}
 	}
 	w.dst = append(w.dst, '}')
+	w.last = o
 	return nil
 }
 
