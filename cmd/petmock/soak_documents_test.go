@@ -343,3 +343,53 @@ func TestSoakHostileDocuments(t *testing.T) {
 func text(doc string) func(io.Writer) {
 	return func(w io.Writer) { io.WriteString(w, doc) }
 }
+
+// TestSoakSignalWhileStarting sends SIGINT, then SIGTERM, to petmock at
+// points of the start on 60,000 paths, reading, compiling, making the
+// catalogue, and holds the time it takes to exit to a second.
+func TestSoakSignalWhileStarting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "many.yaml")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manyPathsDocument(f, manyPaths)
+	f.Close()
+	for _, after := range []time.Duration{500 * time.Millisecond, 3 * time.Second, 6 * time.Second, 9 * time.Second} {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			cmd := exec.Command(petmockBinary(t), "--addr", "127.0.0.1:0", "--spec", path)
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan struct{})
+			go func() {
+				cmd.Wait()
+				close(exited)
+			}()
+			time.Sleep(after)
+			sent := time.Now()
+			cmd.Process.Signal(sig)
+			select {
+			case <-exited:
+			case <-time.After(time.Minute):
+				cmd.Process.Kill()
+				<-exited
+				t.Fatalf("%v after %v: still running a minute later", sig, after)
+			}
+			took := time.Since(sent)
+			if stdout.Len() > 0 {
+				t.Logf("%v after %v: petmock had started already; it stopped in %v", sig, after, took.Round(time.Millisecond))
+				continue
+			}
+			t.Logf("%v after %v of the start: exited %d in %v: %s", sig, after, cmd.ProcessState.ExitCode(), took.Round(time.Millisecond), strings.TrimSpace(stderr.String()))
+			if took > time.Second {
+				t.Errorf("%v after %v: exited %v after the signal, want within a second", sig, after, took)
+			}
+			if !strings.Contains(stderr.String(), "stopped by a signal while starting") {
+				t.Errorf("%v after %v: stderr %q, want it to say the start was stopped", sig, after, stderr.String())
+			}
+		}
+	}
+}
