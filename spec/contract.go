@@ -59,6 +59,9 @@ type Contract struct {
 	// itemPaths maps a path to the first operation of an item path below
 	// it, such as /pets to getPet.
 	itemPaths map[string]*Operation
+	// getsBelow maps a path to the GETs of the paths below it by literal
+	// segments, such as /pet to GET /pet/findByStatus.
+	getsBelow map[string][]*Operation
 	schemes   map[string]*Scheme
 	// errorBody is the error body of a request of no operation, and of a
 	// status an operation does not document: see ErrorBody.

@@ -29,9 +29,15 @@ const maxResourceNotes = 20
 // operations a role.
 func (c *Contract) inferResources() {
 	c.itemPaths = map[string]*Operation{}
+	c.getsBelow = map[string][]*Operation{}
 	for _, op := range c.Operations {
 		if path, _, ok := op.Template.collection(); ok && c.itemPaths[path] == nil {
 			c.itemPaths[path] = op
+		}
+		if op.Method == http.MethodGet {
+			for _, above := range collectionsAbove(op.Template) {
+				c.getsBelow[above] = append(c.getsBelow[above], op)
+			}
 		}
 	}
 	names := map[string]int{}
@@ -87,8 +93,14 @@ func (c *Contract) inferResources() {
 		}
 		c.Resources = append(c.Resources, r)
 	}
+	byItem := map[string]*Resource{}
 	for _, r := range c.Resources {
-		r.Parent = c.parentOf(r)
+		if t, err := ParsePath(r.ItemPath); err == nil && byItem[prefixPath(t.segments)] == nil {
+			byItem[prefixPath(t.segments)] = r
+		}
+	}
+	for _, r := range c.Resources {
+		r.Parent = c.parentOf(r, byItem)
 	}
 	if len(inferred) > maxResourceNotes {
 		// A start-up log of 60,000 such lines says no more than this.
@@ -383,8 +395,8 @@ func (c *Contract) byBody(r *Resource, ops map[string]*Operation, succeeds func(
 func (c *Contract) finds(r *Resource, taken map[*Operation]bool) []string {
 	var notes []string
 	collection := r.CreateOp.Template
-	for _, op := range c.Operations {
-		if op.Method != http.MethodGet || taken[op] || !literalsBelow(op.Template, collection) {
+	for _, op := range c.getsBelow[collection.String()] {
+		if taken[op] || !literalsBelow(op.Template, collection) {
 			continue
 		}
 		s := op.JSONSchema(op.Success)
@@ -404,6 +416,28 @@ func (c *Contract) finds(r *Resource, taken map[*Operation]bool) []string {
 		notes = append(notes, fmt.Sprintf("%s: lists the items of %s whose %s its query asks for", op.Where, r.CollectionPath, strings.Join(named, " and ")))
 	}
 	return notes
+}
+
+// collectionsAbove returns the paths t is literalsBelow, such as /pet of
+// /pet/findByStatus, and /a and /a/b of /a/b/c: a contract indexes its
+// GETs by them once, rather than look through every operation for each
+// resource, which for 30,000 resources took 40 s.
+func collectionsAbove(t *PathTemplate) []string {
+	var out []string
+	for k := len(t.segments) - 1; k >= 1 && t.segments[k].Kind == SegmentLiteral; k-- {
+		out = append(out, prefixPath(t.segments[:k]))
+	}
+	return out
+}
+
+// prefixPath returns the path of the segments, such as /owners/{ownerId}.
+func prefixPath(segments []Segment) string {
+	var b strings.Builder
+	for _, s := range segments {
+		b.WriteString("/")
+		b.WriteString(s.Text)
+	}
+	return b.String()
 }
 
 // literalsBelow reports whether t is the collection c followed by one or
@@ -459,35 +493,18 @@ func (r *Resource) inferenceNotes() []string {
 
 // parentOf returns the resource whose item path r's collection path lies
 // below, the nearest, such as owners of /owners/{ownerId}/pets, or nil.
-func (c *Contract) parentOf(r *Resource) *Resource {
+// byItem holds the resources by their item paths, the first of each.
+func (c *Contract) parentOf(r *Resource, byItem map[string]*Resource) *Resource {
 	if len(r.ParentParams) == 0 {
 		return nil
 	}
 	collection := r.CreateOp.Template
-	var parent *Resource
-	for _, p := range c.Resources {
-		item, err := ParsePath(p.ItemPath)
-		if p == r || err != nil || len(item.segments) >= len(collection.segments) {
-			continue
-		}
-		below := true
-		for i, s := range item.segments {
-			below = below && collection.segments[i].Text == s.Text
-		}
-		if below && (parent == nil || len(item.segments) > len(parent.itemSegments())) {
-			parent = p
+	for k := len(collection.segments) - 1; k >= 1; k-- {
+		if p := byItem[prefixPath(collection.segments[:k])]; p != nil && p != r {
+			return p
 		}
 	}
-	return parent
-}
-
-// itemSegments returns the segments of the item path.
-func (r *Resource) itemSegments() []Segment {
-	t, err := ParsePath(r.ItemPath)
-	if err != nil {
-		return nil
-	}
-	return t.segments
+	return nil
 }
 
 // singularName returns the name of one item of a collection, such as "pet"
