@@ -164,6 +164,7 @@ func (s *Store) build(sorted []Entry, gen uint64) built {
 			g := group[r.tuple]
 			groups[g] = append(groups[g], r)
 		}
+		next.byKey[f] = make([]keyed, 0, len(index))
 		for k, g := range index {
 			next.byKey[f] = append(next.byKey[f], keyed{key: k, seq: buildSeq(groups[g], gen)})
 		}
