@@ -26,7 +26,7 @@ import (
 const (
 	maxHostileTime    = 10 * time.Second
 	maxHostilePeak    = 300 << 20
-	maxManyPathsTime  = 90 * time.Second
+	maxManyPathsTime  = 60 * time.Second
 	maxManyPathsPeak  = 3 << 30
 	manyPaths         = 60_000
 	hostileHeader     = "openapi: 3.0.3\ninfo: {title: Hostile, version: 1.0.0}\nservers: [{url: /v1}]\n"
