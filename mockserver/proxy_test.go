@@ -555,6 +555,59 @@ func TestProxyHidesKeys(t *testing.T) {
 	}
 }
 
+// TestProxyHidesKeysOfAnUnreachableBackend: where the backend cannot be
+// reached, the reason the mock answered names the backend's URL without
+// its query, so that a key the document sends in the query, the client's
+// or the proxy's own, shows neither in the log nor in the journal.
+func TestProxyHidesKeysOfAnUnreachableBackend(t *testing.T) {
+	const backendKey = "staging-secret-key"
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Keys, version: 1.0.0}
+servers: [{url: /v1}]
+security: [{queryKey: []}]
+paths:
+  /reports:
+    get:
+      operationId: listReports
+      responses:
+        '200':
+          description: Reports.
+          content:
+            application/json:
+              schema: {type: array, items: {type: string}}
+components:
+  securitySchemes:
+    queryKey: {type: apiKey, in: query, name: api_key}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String() + "/v1"
+	ln.Close()
+	for _, proxyKey := range []string{"", backendKey} {
+		p := newProxied(t, answerWith(200, `["r"]`), mockserver.Config{Contract: c, Proxy: mockserver.Proxy{URL: closed, Key: proxyKey}})
+		got := p.do(t, "GET", "/reports?api_key="+key, "", "Authorization", "")
+		if got.StatusCode != 200 || got.Header.Get(mockserver.SourceHeader) != mockserver.SourceMock {
+			t.Fatalf("proxy key %q: %s, want the mock's answer", proxyKey, got)
+		}
+		journal, _ := json.Marshal(p.Journal(0))
+		if !strings.Contains(p.log.String(), "fallback=") {
+			t.Fatalf("the log does not say why the mock answered:\n%s", p.log)
+		}
+		for _, k := range []string{key, backendKey} {
+			for what, text := range map[string]string{"the journal": string(journal), "the log": p.log.String()} {
+				if strings.Contains(text, k) {
+					t.Errorf("proxy key %q: %s shows the key %s:\n%s", proxyKey, what, k, text)
+				}
+			}
+		}
+	}
+}
+
 // TestProxyStaysBelowItsBase: a path that climbs out of the base path
 // with a dot segment is refused, and never sent; the control plane and
 // the document are petmock's alone.

@@ -47,13 +47,14 @@ func (w *recorder) Write(b []byte) (int, error) {
 func (w *recorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // proxied returns what the request log says of a request petmock proxied:
-// who answered, and why the mock did; nothing for one it did not.
-func (w *recorder) proxied() []slog.Attr {
+// who answered, and why the mock did, with every key hidden by redact;
+// nothing for one it did not.
+func (w *recorder) proxied(redact func(string) string) []slog.Attr {
 	switch {
 	case w.source == "":
 		return nil
 	case w.fallback != "":
-		return []slog.Attr{slog.String("source", w.source), slog.String("fallback", w.fallback)}
+		return []slog.Attr{slog.String("source", w.source), slog.String("fallback", redact(w.fallback))}
 	}
 	return []slog.Attr{slog.String("source", w.source)}
 }

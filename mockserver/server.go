@@ -494,7 +494,7 @@ func (s *Server) logRequest(r *http.Request, rec *recorder, start time.Time, ela
 		if rec.expectation != 0 {
 			line.AddAttrs(slog.Int64("expectation", rec.expectation))
 		}
-		line.AddAttrs(rec.proxied()...)
+		line.AddAttrs(rec.proxied(s.redact.text)...)
 		h.Handle(r.Context(), line)
 	}
 }

@@ -200,6 +200,9 @@ func (b *Backend) Forward(req Request) (*Answer, error) {
 	ctx, cancel := context.WithCancel(client)
 	timedOut := make(chan struct{})
 	timer := time.AfterFunc(b.timeout, func() { close(timedOut); cancel() })
+	// The URL an error names leaves out the query, which may carry a key.
+	where := *out.URL
+	where.RawQuery = ""
 	unreachable := func(err error) error {
 		timer.Stop()
 		cancel()
@@ -208,10 +211,10 @@ func (b *Backend) Forward(req Request) (*Answer, error) {
 		}
 		select {
 		case <-timedOut:
-			return &UnreachableError{URL: out.URL.Redacted(), Timeout: true, Err: err}
+			return &UnreachableError{URL: where.Redacted(), Timeout: true, Err: err}
 		default:
 		}
-		return &UnreachableError{URL: out.URL.Redacted(), Err: err}
+		return &UnreachableError{URL: where.Redacted(), Err: err}
 	}
 	resp, err := b.client.Do(out.WithContext(ctx))
 	if err != nil {
