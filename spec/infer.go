@@ -2,7 +2,6 @@ package spec
 
 import (
 	"fmt"
-	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -264,14 +263,13 @@ func fewIDs(idParam string, read *Operation, itemOps map[string]*Operation) (whe
 		if p == nil || p.Schema == nil || p.Schema.Value == nil || schemaType(p.Schema.Value) != "integer" || p.Schema.Value.Max == nil {
 			continue
 		}
+		// The bounds are compared as the float64s they are read as: a
+		// maximum of 2^63-1 is 2^63 there, which no int64 holds.
 		s := p.Schema.Value
-		lo, hi = math.MinInt64, int64(*s.Max)
-		if s.Min != nil {
-			lo = int64(*s.Min)
+		if s.Min == nil || *s.Max-*s.Min+1 >= minIDs {
+			continue
 		}
-		if lo > math.MinInt64 && hi-lo+1 < minIDs {
-			return op.Where, lo, hi, true
-		}
+		return op.Where, int64(*s.Min), int64(*s.Max), true
 	}
 	return "", 0, 0, false
 }

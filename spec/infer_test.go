@@ -2,6 +2,7 @@ package spec_test
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -253,7 +254,7 @@ func TestOperationsWithoutSuccess(t *testing.T) {
 // getOrderById, is no resource's, and a note says so.
 func TestFewIDs(t *testing.T) {
 	thing := fmt.Sprintf(ref, "Thing")
-	doc := func(max int) *spec.Contract {
+	doc := func(max uint64) *spec.Contract {
 		return shapeDoc(t,
 			path("/things", "post", op("create", 201, thing, thing))+
 				path("/things/{id}", "get", op("read", 200, thing, "", fmt.Sprintf("{name: id, in: path, required: true, schema: {type: integer, minimum: 1, maximum: %d}}", max))),
@@ -263,7 +264,9 @@ func TestFewIDs(t *testing.T) {
 	if len(c.Resources) != 0 || !notesHolding(c, "paths./things/{id}.get.parameters.id: ids from 1 to 10 only, too few") {
 		t.Errorf("ids 1 to 10: resources %v, notes %q, want none and a note", c.Resources, c.Notes)
 	}
-	if c := doc(100000); len(c.Resources) != 1 {
-		t.Errorf("ids 1 to 100000: resources %v, want one; notes %q", c.Resources, c.Notes)
+	for _, max := range []uint64{100000, math.MaxInt64} {
+		if c := doc(max); len(c.Resources) != 1 {
+			t.Errorf("ids 1 to %d: resources %v, want one; notes %q", max, c.Resources, c.Notes)
+		}
 	}
 }
