@@ -196,17 +196,20 @@ func TestCorpusAnswersValidate(t *testing.T) {
 				return cmpBool(a.Method == http.MethodDelete, b.Method == http.MethodDelete)
 			})
 			for _, op := range ops {
-				ids, ok := cc.existing(t, srv, op)
+				ids, id, ok := cc.existing(t, srv, op)
 				if !ok {
-					t.Logf("%s: no item to ask about", op.ID)
+					t.Errorf("%s: no item of %s to ask about", op.ID, op.Resource.Name)
 					continue
+				}
+				if op.Resource != nil && op.Resource.ByBody(op) {
+					ids = nil // the id goes in the body
 				}
 				req, ok := cc.request(op, ids, false)
 				if !ok {
 					t.Logf("%s: a required parameter is not one a test can write", op.ID)
 					continue
 				}
-				body, ok := cc.body(op)
+				body, ok := cc.body(op, id)
 				if !ok {
 					t.Logf("%s: its body is not JSON", op.ID)
 					continue
@@ -219,13 +222,19 @@ func TestCorpusAnswersValidate(t *testing.T) {
 				}
 				answered++
 				if op.Resource != nil && op.Role == spec.RoleRead {
-					req, _ := cc.request(op, map[string]string{op.Resource.IDParam: unknownID(op.Resource)}, false)
+					req, ok := cc.request(op, map[string]string{op.Resource.IDParam: unknownID(op.Resource)}, false)
+					if !ok {
+						t.Fatalf("%s: the unknown id is not one the test can write", op.ID)
+					}
 					if status, got := cc.send(t, srv, op, req, ""); status != http.StatusNotFound {
 						t.Errorf("GET %s, an item that is not there: %d, want 404\n%.300s", req.URL.RequestURI(), status, got)
 					}
 				}
 				if len(op.Requirements) > 0 {
-					req, _ := cc.request(op, ids, true)
+					req, ok := cc.request(op, ids, true)
+					if !ok {
+						t.Fatalf("%s: no request without a key", op.ID)
+					}
 					if status, got := cc.send(t, srv, op, req, body); status != http.StatusUnauthorized {
 						t.Errorf("%s %s without a key: %d, want 401\n%.300s", req.Method, req.URL.RequestURI(), status, got)
 					}
@@ -249,28 +258,42 @@ func cmpBool(a, b bool) int {
 }
 
 // existing returns the id of an item of op's resource that is there, for
-// an operation on one item, from the first page of the resource's list.
-func (cc *corpusClient) existing(t *testing.T, srv *mockserver.Server, op *spec.Operation) (map[string]string, bool) {
+// an operation on one item (by its path or by its body), as a path writes
+// it and as its JSON has it: the first of the resource's list, or one
+// made through its create where it has no list. ok is false where there
+// is none to be had.
+func (cc *corpusClient) existing(t *testing.T, srv *mockserver.Server, op *spec.Operation) (ids map[string]string, value any, ok bool) {
 	r := op.Resource
-	if r == nil || op.Role == spec.RoleList || op.Role == spec.RoleCreate || r.List == nil {
-		return nil, r == nil || op.Role == spec.RoleList || op.Role == spec.RoleCreate
+	if r == nil {
+		return nil, nil, true
 	}
-	req, ok := cc.request(r.List, nil, false)
-	if !ok {
-		return nil, false
+	switch op.Role {
+	case spec.RoleRead, spec.RoleReplace, spec.RoleUpdate, spec.RoleDelete:
+	default:
+		return nil, nil, true
 	}
-	_, body := cc.send(t, srv, r.List, req, "")
-	for _, it := range listItems(body) {
-		if id, ok := paramText(it[r.IDProperty]); ok && id != "" {
-			return map[string]string{r.IDParam: id}, true
+	if r.List != nil {
+		req, ok := cc.request(r.List, nil, false)
+		if !ok {
+			return nil, nil, false
+		}
+		_, body := cc.send(t, srv, r.List, req, "")
+		for _, it := range listItems(body) {
+			if id, ok := paramText(it[r.IDProperty]); ok && id != "" {
+				return map[string]string{r.IDParam: id}, it[r.IDProperty], true
+			}
 		}
 	}
-	return nil, false
+	if r.CreateOp == nil {
+		return nil, nil, false
+	}
+	id, v := cc.create(t, srv, r, "existing-"+op.ID)
+	return map[string]string{r.IDParam: id}, v, true
 }
 
 // body makes a JSON body of op's request, "" where it takes none; ok is
 // false where it takes only another media type.
-func (cc *corpusClient) body(op *spec.Operation) (string, bool) {
+func (cc *corpusClient) body(op *spec.Operation, id any) (string, bool) {
 	if op.Op.RequestBody == nil || op.Op.RequestBody.Value == nil {
 		return "", true
 	}
@@ -282,7 +305,13 @@ func (cc *corpusClient) body(op *spec.Operation) (string, bool) {
 	if op.Resource != nil {
 		name = op.Resource.Name
 	}
-	data, err := json.Marshal(cc.gen.Request(s, name))
+	v := cc.gen.Request(s, name)
+	// A replace or an update of the collection names its item by the id
+	// in its body.
+	if m, isObject := v.(map[string]any); isObject && op.Resource != nil && op.Resource.ByBody(op) {
+		m[op.Resource.IDProperty] = id
+	}
+	data, err := json.Marshal(v)
 	if err != nil {
 		return "", false
 	}
@@ -327,14 +356,18 @@ func TestCorpusResourcesRoundTrip(t *testing.T) {
 	}
 }
 
-func roundTrip(t *testing.T, srv *mockserver.Server, cc *corpusClient, r *spec.Resource) {
+// create makes an item of r through its create, and returns its id as a
+// path writes it and as its JSON has it. name is the id a create that
+// sends a string id of its own, such as a user's username, sends.
+func (cc *corpusClient) create(t *testing.T, srv *mockserver.Server, r *spec.Resource, name string) (string, any) {
+	t.Helper()
 	sent := cc.gen.Request(r.Create, r.Name)
-	// A resource whose create sends its string id, such as a user's
-	// username, knows the item by the one the client picks: the created
-	// answer may hold nothing, as Swagger Petstore's createUser's does.
+	// A resource whose create sends its string id knows the item by the
+	// one the client picks: the created answer may hold nothing, as
+	// Swagger Petstore's createUser's does.
 	if m, ok := sent.(map[string]any); ok && r.IDSent && r.IDIsString {
 		if v, _ := m[r.IDProperty].(string); v == "" {
-			m[r.IDProperty] = "roundtrip-1"
+			m[r.IDProperty] = name
 		}
 	}
 	body, err := json.Marshal(sent)
@@ -343,7 +376,7 @@ func roundTrip(t *testing.T, srv *mockserver.Server, cc *corpusClient, r *spec.R
 	}
 	req, ok := cc.request(r.CreateOp, nil, false)
 	if !ok {
-		t.Skipf("%s: a required parameter is not one a test can write", r.CreateOp.ID)
+		t.Fatalf("%s: a required parameter is not one a test can write", r.CreateOp.ID)
 	}
 	status, created := cc.send(t, srv, r.CreateOp, req, string(body))
 	if status/100 != 2 {
@@ -359,11 +392,20 @@ func roundTrip(t *testing.T, srv *mockserver.Server, cc *corpusClient, r *spec.R
 	if !ok || id == "" {
 		t.Fatalf("the created item has no %s: %s", r.IDProperty, created)
 	}
+	return id, item[r.IDProperty]
+}
+
+func roundTrip(t *testing.T, srv *mockserver.Server, cc *corpusClient, r *spec.Resource) {
+	id, value := cc.create(t, srv, r, "roundtrip-1")
+	item := map[string]any{r.IDProperty: value}
 	ids := map[string]string{r.IDParam: id}
 
 	read := func(want int) []byte {
 		t.Helper()
-		req, _ := cc.request(r.Read, ids, false)
+		req, ok := cc.request(r.Read, ids, false)
+		if !ok {
+			t.Fatalf("%s: a required parameter is not one a test can write", r.Read.ID)
+		}
 		status, got := cc.send(t, srv, r.Read, req, "")
 		if status != want {
 			t.Fatalf("GET %s: %d, want %d\n%s", req.URL.RequestURI(), status, want, got)
@@ -384,7 +426,10 @@ func roundTrip(t *testing.T, srv *mockserver.Server, cc *corpusClient, r *spec.R
 	if r.Delete == nil {
 		return
 	}
-	req, _ = cc.request(r.Delete, ids, false)
+	req, ok := cc.request(r.Delete, ids, false)
+	if !ok {
+		t.Fatalf("%s: a required parameter is not one a test can write", r.Delete.ID)
+	}
 	if status, got := cc.send(t, srv, r.Delete, req, ""); status/100 != 2 {
 		t.Fatalf("DELETE %s: %d\n%s", req.URL.RequestURI(), status, got)
 	}
@@ -418,8 +463,15 @@ func listed(body []byte, prop string, id any) bool {
 	})
 }
 
+// minSwept is the fewest documents of the sweep petmock must serve.
+const minSwept = 51
+
 // TestCorpusSweep: every document of the swept packages is served, or
-// refused in one line that names the place at fault, never with a dump.
+// refused in one line that names the place at fault, with at most a few
+// lines of context, never a dump. Of the 59 of @readme/oas-examples, 51
+// were served when this was written, the others being invalid by design
+// (a security scheme that is not defined, a 3.1 document with 3.0's
+// boolean exclusiveMinimum); fewer served is a regression.
 func TestCorpusSweep(t *testing.T) {
 	t.Parallel()
 	var served, refused int
@@ -443,4 +495,7 @@ func TestCorpusSweep(t *testing.T) {
 		t.Logf("%s: %v", f.Name, err)
 	}
 	t.Logf("%d documents served, %d refused in one line", served, refused)
+	if served+refused == 0 || served < minSwept {
+		t.Errorf("%d documents served of %d, want at least %d", served, served+refused, minSwept)
+	}
 }

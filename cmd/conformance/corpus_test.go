@@ -62,6 +62,24 @@ func TestCorpusPetmockPasses(t *testing.T) {
 					t.Errorf("petmock serving %s (%s), %v: exit %d, want 0\n%s", f.Name, f.Source, mode, r.code, r)
 				}
 				assertNoKey(t, r)
+				// A pass is only as good as what was judged: every
+				// operation at least once, and no more skipped than run.
+				if len(c.Operations) == 0 {
+					continue // only webhooks: nothing to judge
+				}
+				var passed, skipped int
+				for _, jc := range parseJUnit(t, r.junit) {
+					switch {
+					case jc.Skipped != nil:
+						skipped++
+					case jc.Failure == nil:
+						passed++
+					}
+				}
+				t.Logf("%s %v: %d operations, %d checks passed, %d skipped", f.Name, mode, len(c.Operations), passed, skipped)
+				if passed < len(c.Operations) || skipped > passed {
+					t.Errorf("petmock serving %s, %v: %d checks passed and %d skipped for %d operations; the run judged too little\n%s", f.Name, mode, passed, skipped, len(c.Operations), r.stdout)
+				}
 			}
 		})
 	}
