@@ -90,6 +90,9 @@ func (c *coverage) summarize(contract contract, report types.Report, readOnly bo
 func sampledEnums(c contract) map[string][]string {
 	out := map[string][]string{}
 	for _, res := range c.Resources {
+		if res.List == nil {
+			continue // filters are a list's
+		}
 		for _, f := range res.Filters {
 			if n := len(f.Enum()); n > MaxSampledValues {
 				out[res.List.ID] = append(out[res.List.ID], fmt.Sprintf("%s: %d of its %d values", f.Name(), MaxSampledValues, n))
