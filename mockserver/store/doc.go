@@ -41,4 +41,9 @@
 //   - Limits bound the items and the bytes of text a store holds: a write
 //     that would pass them fails with ErrStoreFull and changes nothing.
 //     Replace and ReplaceAll change all or nothing.
+//   - HandOver moves a store's items to another store and sends every
+//     later write of the first to the second, so that a write made
+//     through the first store by a writer that took it before the
+//     handover is kept where readers look; ids go on from where the first
+//     store gave them.
 package store

@@ -9,7 +9,8 @@ import (
 
 // Replace replaces every item in the store with entries, atomically. It
 // fails, changing nothing, if two entries share an id or a name, an entry
-// has the wrong number of filter keys, or they pass the limits.
+// has the wrong number of filter keys, or they pass the limits, and with
+// ErrRetired once the store has been handed over (see HandOver).
 func (s *Store) Replace(entries []Entry) error {
 	return ReplaceAll([]*Store{s}, [][]Entry{entries})
 }
@@ -34,6 +35,9 @@ func ReplaceAll(stores []*Store, entries [][]Entry) error {
 	}
 	next := make([]built, len(stores))
 	for i, s := range stores {
+		if s.heir != nil {
+			return fmt.Errorf("%s: %w", s.name, ErrRetired)
+		}
 		b := s.build(sorted[i], s.gen+1)
 		if s.limits.full(b.sn.all.n, b.sn.bytes) {
 			return fmt.Errorf("%w: %d %s in %d bytes pass the limits of %d %s and %d bytes",

@@ -45,6 +45,9 @@ type Store struct {
 	// interned maps the joined filter keys of a tuple to its index in
 	// the newest snapshot's tuples.
 	interned map[string]uint32
+	// heir is where writes go once the store has been handed over to
+	// another (see HandOver); nil until then.
+	heir *heir
 
 	snap atomic.Pointer[snapshot]
 }

@@ -28,6 +28,10 @@ func (s *Store) nextSnapshot() *snapshot {
 // has is refused with ErrNameTaken.
 func (s *Store) Add(build func(id int64) (Entry, error)) (Entry, error) {
 	s.mu.Lock()
+	if h := s.heir; h != nil {
+		s.mu.Unlock()
+		return h.add(build)
+	}
 	defer s.mu.Unlock()
 	cur := s.snap.Load()
 	if cur.all.n >= math.MaxInt32 {
@@ -112,6 +116,10 @@ func (s *Store) Put(e Entry) (bool, error) {
 		return false, fmt.Errorf("%d filter keys, want %d", len(e.Keys), s.filters)
 	}
 	s.mu.Lock()
+	if h := s.heir; h != nil {
+		s.mu.Unlock()
+		return h.put(e)
+	}
 	defer s.mu.Unlock()
 	return s.put(e)
 }
@@ -173,6 +181,10 @@ func (s *Store) Set(e Entry) (replaced bool, err error) {
 // Delete removes the item of id, and reports whether there was one.
 func (s *Store) Delete(id int64) bool {
 	s.mu.Lock()
+	if h := s.heir; h != nil {
+		s.mu.Unlock()
+		return h.to.Delete(id)
+	}
 	defer s.mu.Unlock()
 	cur := s.snap.Load()
 	old, ok := cur.all.find(id)
