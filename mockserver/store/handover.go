@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // A store is handed over when the items it keeps move to another store,
@@ -45,7 +47,9 @@ type heir struct {
 // ErrRetired, and Restore does nothing. The ids To gives go on from where
 // From gave them, so that no id of a removed item is given again.
 //
-// While it runs, writes to the From stores wait, and reads of them go on.
+// While it runs, writes to the From stores wait, for as long as it takes
+// to compare their items with a snapshot converted before they waited, and
+// to convert those written since; reads of them go on.
 // Once every To store holds its items, and before any waiting write goes
 // on, it calls publish, with which the caller makes the To stores the ones
 // readers read. The To stores must not be written to by anything else
@@ -56,6 +60,14 @@ type heir struct {
 // changing nothing and calling nothing, if a From store was handed over
 // already, or if a To store cannot hold its items within its limits.
 func HandOver(moves []Move, publish func()) (dropped []int, err error) {
+	// The items are converted first from a snapshot, without a lock, and
+	// then, with writes held, only those written since: a large store
+	// holds its writers for the time it takes to compare its items, not
+	// to convert them.
+	early := make([]conversion, len(moves))
+	for i, m := range moves {
+		early[i] = m.convert(m.From.snap.Load(), nil)
+	}
 	// No other code holds two stores' locks, and a write to a store that
 	// was handed over lets go of its lock before it writes to its heir,
 	// so taking them in any order cannot deadlock.
@@ -69,7 +81,11 @@ func HandOver(moves []Move, publish func()) (dropped []int, err error) {
 		if m.From.heir != nil {
 			return nil, fmt.Errorf("%s: %w", m.From.name, ErrRetired)
 		}
-		converted[i], dropped[i] = m.convertAll()
+		c := early[i]
+		if sn := m.From.snap.Load(); sn != c.sn {
+			c = m.convert(sn, &early[i])
+		}
+		converted[i], dropped[i] = c.kept()
 	}
 	for _, m := range moves {
 		m.To.mu.Lock()
@@ -105,21 +121,49 @@ func HandOver(moves []Move, publish func()) (dropped []int, err error) {
 	return dropped, nil
 }
 
-// convertAll returns the items of From, converted for To, in order of
-// id, and how many Convert dropped. m.From.mu is held.
-func (m Move) convertAll() (out []Entry, dropped int) {
-	sn := m.From.snap.Load()
-	out = make([]Entry, 0, sn.all.n)
+// conversion is the items of one snapshot of a From store, converted.
+type conversion struct {
+	sn   *snapshot
+	from []Entry // the snapshot's entries, in order of id, its own text
+	to   []Entry // what Convert made of each
+	ok   []bool  // whether Convert kept each
+}
+
+// convert converts the items of sn. Those that an earlier conversion,
+// when not nil, holds as they are in sn are not converted again.
+func (m Move) convert(sn *snapshot, earlier *conversion) conversion {
+	c := conversion{sn: sn, from: make([]Entry, 0, sn.all.n), to: make([]Entry, 0, sn.all.n), ok: make([]bool, 0, sn.all.n)}
+	j := 0 // in earlier, whose ids ascend too
 	sn.all.each(0, 0, func(r record) bool {
-		e, ok := m.Convert(Entry{ID: r.id, Text: sn.text(r), Keys: sn.tuples[r.tuple]})
-		if !ok {
-			dropped++
-			return true
+		e := Entry{ID: r.id, Text: sn.text(r), Keys: sn.tuples[r.tuple]}
+		if earlier != nil {
+			for j < len(earlier.from) && earlier.from[j].ID < r.id {
+				j++
+			}
+			if j < len(earlier.from) && earlier.from[j].ID == r.id &&
+				bytes.Equal(earlier.from[j].Text, e.Text) && slices.Equal(earlier.from[j].Keys, e.Keys) {
+				c.from, c.to, c.ok = append(c.from, e), append(c.to, earlier.to[j]), append(c.ok, earlier.ok[j])
+				return true
+			}
 		}
-		e.ID = r.id
-		out = append(out, e)
+		to, ok := m.Convert(e)
+		to.ID = r.id
+		c.from, c.to, c.ok = append(c.from, e), append(c.to, to), append(c.ok, ok)
 		return true
 	})
+	return c
+}
+
+// kept returns the entries Convert kept, and how many it dropped.
+func (c conversion) kept() (out []Entry, dropped int) {
+	out = make([]Entry, 0, len(c.to))
+	for i, e := range c.to {
+		if !c.ok[i] {
+			dropped++
+			continue
+		}
+		out = append(out, e)
+	}
 	return out, dropped
 }
 

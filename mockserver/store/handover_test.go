@@ -200,3 +200,36 @@ func TestHandOverLosesNoWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestHandOverConvertsWhatChangedOnce holds that the items a conversion
+// made before the writers were held are not converted again, and those
+// written since are.
+func TestHandOverConvertsWhatChangedOnce(t *testing.T) {
+	s := newTestStore(t, []testPet{
+		{ID: 1, Name: "a", Status: "sold"},
+		{ID: 2, Name: "b", Status: "sold"},
+		{ID: 3, Name: "c", Status: "sold"},
+	})
+	var calls []int64
+	m := Move{From: s, Convert: func(e Entry) (Entry, bool) {
+		calls = append(calls, e.ID)
+		return upper(e)
+	}}
+	early := m.convert(s.snap.Load(), nil)
+	s.Put(testPet{ID: 2, Name: "b", Status: "pending"}.entry())
+	s.Delete(3)
+	addPet(s, "d", 1, "available")
+	calls = nil
+	late := m.convert(s.snap.Load(), &early)
+	if !slices.Equal(calls, []int64{2, 4}) {
+		t.Errorf("converted again: ids %v, want [2 4], those written since", calls)
+	}
+	kept, dropped := late.kept()
+	var ids []int64
+	for _, e := range kept {
+		ids = append(ids, e.ID)
+	}
+	if !slices.Equal(ids, []int64{1, 4}) || dropped != 1 {
+		t.Errorf("kept %v, dropped %d; want [1 4] and 1, the pet now pending", ids, dropped)
+	}
+}
