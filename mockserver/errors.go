@@ -154,6 +154,13 @@ func asError(err error, log func(msg string, args ...any)) *Error {
 		return e
 	case errors.Is(err, store.ErrStoreFull), errors.Is(err, store.ErrIDsExhausted):
 		return NewError(http.StatusInsufficientStorage, "store", "%v; nothing was changed", err)
+	case errors.Is(err, store.ErrUnfit), errors.Is(err, store.ErrRetired):
+		// A write of a request in flight when the document was reloaded
+		// (see TakeOver), whose item the new document does not take.
+		return NewError(http.StatusServiceUnavailable, "document",
+			"the document was reloaded while this request was answered, and the item does not fit it; nothing was changed: send the request again").
+			WithHeader("Retry-After", "1")
+
 	case errors.As(err, &tooBig):
 		return tooLarge(tooBig.Limit)
 	}

@@ -21,6 +21,7 @@ const (
 	ChangeForced                          // the forced answers changed
 	ChangeViolations                      // a backend's answer broke the document, or the view was emptied
 	ChangeExpectations                    // an expectation was set, matched or dropped
+	ChangeDocument                        // another server took over for a new version of the document, or a version was refused
 )
 
 // The kinds as the hub publishes them.
@@ -32,6 +33,7 @@ const (
 
 	eventViolations   = uint32(ChangeViolations)
 	eventExpectations = uint32(ChangeExpectations)
+	eventDocument     = uint32(ChangeDocument)
 )
 
 // hub hands events to the open streams.
@@ -105,17 +107,22 @@ func (h *hub) unsubscribe(sub *subscriber) {
 	h.subs.Store(&next)
 }
 
-// Subscription receives the changes of a server, until it is closed.
+// Subscription receives the changes of a server, and of those that take
+// over from it (see TakeOver), until it is closed.
 type Subscription struct {
-	srv     *Server
-	sub     *subscriber
-	version uint64 // of the stores, when Take last looked
+	srv *Server
+	sub *subscriber
+	// seen is the server whose stores Take last looked at, and version
+	// their version then.
+	seen    *Server
+	version uint64
 }
 
 // Subscribe returns a subscription to the changes of s. Close it once
 // done with it.
 func (s *Server) Subscribe() *Subscription {
-	return &Subscription{srv: s, sub: s.events.subscribe(), version: s.Version()}
+	latest := s.Latest()
+	return &Subscription{srv: s, sub: s.events.subscribe(), seen: latest, version: latest.Version()}
 }
 
 // Changed receives a value when a change may have come: then Take says
@@ -127,11 +134,13 @@ func (sub *Subscription) Done() <-chan struct{} { return sub.srv.events.closed }
 
 // Take returns the kinds of change since it was last called. A write of
 // the API, which nothing announces, shows as ChangeStore once Take is
-// called after it: the stores' version is looked at on every call.
+// called after it: the stores' version is looked at on every call, those
+// of the server that serves now.
 func (sub *Subscription) Take() Change {
 	c := Change(sub.sub.pending.Swap(0))
-	if v := sub.srv.Version(); v != sub.version {
-		sub.version, c = v, c|ChangeStore
+	srv := sub.srv.Latest()
+	if v := srv.Version(); srv != sub.seen || v != sub.version {
+		sub.seen, sub.version, c = srv, v, c|ChangeStore
 	}
 	return c
 }

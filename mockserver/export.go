@@ -56,6 +56,8 @@ func (s *Server) Export(w io.Writer) (uint64, error) {
 // valid, or that a store cannot hold, changes nothing, and the error says
 // where it is wrong.
 func (s *Server) Load(r io.Reader) error {
+	s, done := s.settled()
+	defer done()
 	loaded, err := readFixture(r, s.resources, nil)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/petstore/contract/spec"
 )
@@ -15,6 +16,19 @@ import (
 // process, so the server says so where clients look (health), and refuses
 // writes instead of acknowledging them.
 
+// durability is what a command that keeps the items told the server. A
+// server that takes over from another (see TakeOver) shares its
+// durability, so that a write in flight on the old server waits for the
+// same saves, and is refused while they fail, as one on the new server.
+type durability struct {
+	// persistErr is why the items cannot be kept, or nil: see
+	// SetPersistError.
+	persistErr atomic.Pointer[error]
+	// commit is what a write waits for before it is answered, or nil:
+	// see SetCommit.
+	commit atomic.Pointer[func(context.Context) error]
+}
+
 // SetPersistError tells the server whether what it holds can be kept.
 // While err is not nil, Health, and so GET /__petmock/health, answers 503
 // with err, and every request that would change items (a create, replace,
@@ -24,10 +38,10 @@ import (
 // state.json: no space left on device". It is safe to call at any time.
 func (s *Server) SetPersistError(err error) {
 	if err == nil {
-		s.persistErr.Store(nil)
+		s.durable.persistErr.Store(nil)
 		return
 	}
-	s.persistErr.Store(&err)
+	s.durable.persistErr.Store(&err)
 }
 
 // SetCommit makes every write wait for commit before it is answered: a
@@ -44,16 +58,16 @@ func (s *Server) SetPersistError(err error) {
 // to call at any time.
 func (s *Server) SetCommit(commit func(ctx context.Context) error) {
 	if commit == nil {
-		s.commit.Store(nil)
+		s.durable.commit.Store(nil)
 		return
 	}
-	s.commit.Store(&commit)
+	s.durable.commit.Store(&commit)
 }
 
 // kept waits until the change a write has just made is kept (see
 // SetCommit), and returns the 503 of a change that could not be, or nil.
 func (s *Server) kept(ctx context.Context) *Error {
-	p := s.commit.Load()
+	p := s.durable.commit.Load()
 	if p == nil {
 		return nil
 	}
@@ -72,7 +86,7 @@ func (s *Server) kept(ctx context.Context) *Error {
 // refuseWrite returns the 503 of a write while items cannot be kept, or
 // nil.
 func (s *Server) refuseWrite() *Error {
-	p := s.persistErr.Load()
+	p := s.durable.persistErr.Load()
 	if p == nil {
 		return nil
 	}
@@ -91,7 +105,7 @@ func (op *operation) changesItems() bool {
 // Health returns how many items each resource holds, or, while they
 // cannot be kept (see SetPersistError), a 503 *Error that says why.
 func (s *Server) Health() (map[string]int, error) {
-	if p := s.persistErr.Load(); p != nil {
+	if p := s.durable.persistErr.Load(); p != nil {
 		return nil, NewError(http.StatusServiceUnavailable, "state", "%v; writes are refused until a save succeeds", *p)
 	}
 	return s.Counts(), nil

@@ -15,12 +15,15 @@ import (
 // SetPersistError), changes all the stores or none, logs what it did,
 // tells the event streams, and returns once the change is kept (see
 // SetCommit); the admin API answers each with the number of items of each
-// resource.
+// resource. Each is played on the server that serves now, the last that
+// took over from s (see TakeOver), if one did.
 
 // Reset returns every resource to the items it started with, those of
 // Config.Items or the generated catalogue, and returns how many each
 // holds.
 func (s *Server) Reset() (map[string]int, error) {
+	s, done := s.settled()
+	defer done()
 	if e := s.refuseWrite(); e != nil {
 		return nil, e
 	}
@@ -34,6 +37,8 @@ func (s *Server) Reset() (map[string]int, error) {
 // Empty empties every resource; ids start again from 1. Reset returns to
 // the starting items.
 func (s *Server) Empty() (map[string]int, error) {
+	s, done := s.settled()
+	defer done()
 	if e := s.refuseWrite(); e != nil {
 		return nil, e
 	}
@@ -52,6 +57,8 @@ func (s *Server) Empty() (map[string]int, error) {
 // first bad one is named in a *FixtureError. It returns how many items
 // each resource holds.
 func (s *Server) LoadFixture(r io.Reader) (map[string]int, error) {
+	s, done := s.settled()
+	defer done()
 	if e := s.refuseWrite(); e != nil {
 		return nil, e
 	}
@@ -74,6 +81,8 @@ func (s *Server) LoadFixture(r io.Reader) (map[string]int, error) {
 // bad item is named in a *FixtureError. It returns how many items the
 // resource holds.
 func (s *Server) ReplaceItems(resource string, r io.Reader) (int, error) {
+	s, done := s.settled()
+	defer done()
 	rs := s.byName[resource]
 	if rs == nil {
 		return 0, NewError(http.StatusNotFound, "resource", "%s is no resource of the document (it has %s)", resource, resourceList(s.resources))

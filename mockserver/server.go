@@ -31,13 +31,13 @@
 package mockserver
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -169,12 +169,19 @@ type Server struct {
 	// notes and warnings are what New found to say of the document,
 	// beyond what spec said: see Notes and Warnings.
 	notes, warnings []string
-	// persistErr is why the items cannot be kept, or nil: see
-	// SetPersistError.
-	persistErr atomic.Pointer[error]
-	// commit is what a write waits for before it is answered, or nil:
-	// see SetCommit.
-	commit atomic.Pointer[func(context.Context) error]
+	// durable is what a command that keeps the items told the server:
+	// see SetPersistError and SetCommit.
+	durable *durability
+
+	// handing is held by TakeOver while a successor takes over from s,
+	// and read-held by the scenarios, which write every store at once,
+	// so that none writes a store that was handed over (see settled).
+	handing sync.RWMutex
+	// successor is the server that took over from s, or nil.
+	successor atomic.Pointer[Server]
+	// reloads is what became of the versions of the document, shared
+	// with the servers that take over.
+	reloads *reloads
 
 	// proxy is nil unless petmock proxies to a backend (Config.Proxy),
 	// and violations keeps the backend's answers that break the document.
@@ -248,6 +255,8 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		docs:      docs,
 		base:      c.Base,
 		proxy:     proxying,
+		durable:   &durability{},
+		reloads:   &reloads{},
 	}
 	s.adminKeys = adminKeys
 	s.publishedKey = adminKeys.accepts(DefaultAPIKey)

@@ -40,15 +40,17 @@ type WireLimits struct {
 
 // Listener returns ln with every connection it accepts made to send, in
 // place of the plain-text answers Go's HTTP server writes by itself, the
-// error of the same status in the error body of s's document.
+// error of the same status in the error body of s's document, or of the
+// document of the server that took over from s when the connection was
+// accepted (see TakeOver).
 func (s *Server) Listener(ln net.Listener, limits WireLimits) net.Listener {
-	return &wireListener{Listener: ln, limits: limits, errors: s.errorBody}
+	return &wireListener{Listener: ln, limits: limits, srv: s}
 }
 
 type wireListener struct {
 	net.Listener
 	limits WireLimits
-	errors *errorPlan
+	srv    *Server
 }
 
 func (l *wireListener) Accept() (net.Conn, error) {
@@ -56,7 +58,7 @@ func (l *wireListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &wireConn{Conn: c, limits: l.limits, errors: l.errors}, nil
+	return &wireConn{Conn: c, limits: l.limits, errors: l.srv.Latest().errorBody}, nil
 }
 
 // wireConn is a connection of a Listener.

@@ -1,0 +1,244 @@
+package mockserver
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/petstore/contract/mockserver/store"
+)
+
+// A server is made for one document. When the document changes, as with
+// petmock --watch, a new server is made for the new document, with New,
+// and takes over the old one's state with TakeOver: the items of the
+// resources both documents have, the settings, the forced answers and the
+// expectations the new document allows, the journal, and the event
+// streams. The caller then sends new requests to the new server, while
+// those in flight finish on the old one; a write one of them makes after
+// the takeover is made to the new server's stores (see store.HandOver), so
+// that no acknowledged write is lost.
+
+// Reload is what a server that took over from another, for a new version
+// of the document, kept of the old one's state and what it left out.
+type Reload struct {
+	// Time is when it took over.
+	Time time.Time `json:"time"`
+	// Kept is how many items it took over of each resource both
+	// documents have, by name, and Dropped how many of them it left out,
+	// as they do not fit the new document's item schema (see TakeOver).
+	Kept    map[string]int `json:"kept"`
+	Dropped map[string]int `json:"dropped"`
+	// AddedResources are the resources of the new document only, which
+	// start with their starting items; RemovedResources those of the old
+	// one only, whose items are gone.
+	AddedResources   []string `json:"addedResources"`
+	RemovedResources []string `json:"removedResources"`
+	// AddedOperations and RemovedOperations are the ids of the operations
+	// of one document only.
+	AddedOperations   []string `json:"addedOperations"`
+	RemovedOperations []string `json:"removedOperations"`
+	// ForcedDropped and ExpectationsDropped count the forced answers and
+	// the expectations that the new document does not allow, which were
+	// left out.
+	ForcedDropped       int `json:"forcedDropped"`
+	ExpectationsDropped int `json:"expectationsDropped"`
+}
+
+// Refusal is a version of the document that could not be served.
+type Refusal struct {
+	Time time.Time `json:"time"`
+	// Message says why, in one line, as petmock says it at start.
+	Message string `json:"message"`
+}
+
+// DocumentStatus is what became of the versions of the document a server
+// was given since it started: see TakeOver and RefuseDocument.
+type DocumentStatus struct {
+	// Reloads counts the servers that took over, one after the other.
+	Reloads int `json:"reloads"`
+	// Last is the last takeover; nil before the first.
+	Last *Reload `json:"last,omitempty"`
+	// Refused is the last version of the document that could not be
+	// served, until a server takes over; nil when none was since.
+	Refused *Refusal `json:"refused,omitempty"`
+}
+
+// reloads keeps the DocumentStatus, shared by a server and those that
+// take over from it.
+type reloads struct {
+	mu     sync.Mutex // guards status
+	status DocumentStatus
+}
+
+// DocumentStatus returns what became of the versions of the document.
+func (s *Server) DocumentStatus() DocumentStatus {
+	s.reloads.mu.Lock()
+	defer s.reloads.mu.Unlock()
+	return s.reloads.status
+}
+
+// RefuseDocument records that a version of the document could not be
+// served, and why, in one line: the server goes on serving the one it
+// has, and DocumentStatus, and so the console, says why until a server
+// takes over. The event streams are told.
+func (s *Server) RefuseDocument(message string) {
+	s.reloads.mu.Lock()
+	s.reloads.status.Refused = &Refusal{Time: s.now(), Message: s.redact.text(message)}
+	s.reloads.mu.Unlock()
+	s.events.publish(eventDocument)
+}
+
+// Latest returns the server that serves now: s, or the last of the
+// servers that took over from it, one after the other.
+func (s *Server) Latest() *Server {
+	for next := s.successor.Load(); next != nil; next = s.successor.Load() {
+		s = next
+	}
+	return s
+}
+
+// TakeOver makes s, new from New, perhaps for another version of the
+// document, the successor of old, which it takes over from:
+//
+//   - The items of each resource both documents have, by name, as each
+//     item is made to fit s's document: its id property is that of s's,
+//     the properties s's item schema does not declare are dropped where it
+//     takes no others, and those it lacks take the values a created item
+//     would (x-petmock-defaults). An item that then breaks s's item schema
+//     is dropped, and counted in the Reload. Ids go on from where old gave
+//     them. A resource of s only keeps the items New gave it, and every
+//     resource returns to those on Reset.
+//   - The settings, the journal, the violations, the event streams and
+//     what a command that keeps the items told old (SetCommit,
+//     SetPersistError): s shares them with old.
+//   - The forced answers and the expectations, with their ids, but for
+//     those s's document does not allow, such as those of an operation it
+//     no longer has, which are dropped and counted.
+//
+// While it runs, old's writes wait. Once s holds the items, and before
+// any waiting write goes on, it calls publish, with which the caller
+// sends new requests to s: from then on, a write of a request in flight
+// on old is made to s's stores instead, so that a write old acknowledges
+// is s's. s must not have served a request before publish. It fails,
+// changing nothing and not calling publish, if a store of s cannot hold
+// the items within its limits, or if another server took over from old
+// already.
+func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
+	if old == s {
+		return Reload{}, errors.New("a server cannot take over from itself")
+	}
+	old.handing.Lock()
+	defer old.handing.Unlock()
+	if old.successor.Load() != nil {
+		return Reload{}, errors.New("another server took over from this one already")
+	}
+	r := Reload{Time: s.now(), Kept: map[string]int{}, Dropped: map[string]int{}}
+	var moves []store.Move
+	var names []string
+	for _, rs := range s.resources {
+		prev := old.byName[rs.spec.Name]
+		if prev == nil {
+			r.AddedResources = append(r.AddedResources, rs.spec.Name)
+			continue
+		}
+		moves = append(moves, store.Move{From: prev.store, To: rs.store, Convert: carried(prev, rs)})
+		names = append(names, rs.spec.Name)
+	}
+	for _, rs := range old.resources {
+		if s.byName[rs.spec.Name] == nil {
+			r.RemovedResources = append(r.RemovedResources, rs.spec.Name)
+		}
+	}
+	for _, op := range s.contract.Operations {
+		if old.contract.Operation(op.ID) == nil {
+			r.AddedOperations = append(r.AddedOperations, op.ID)
+		}
+	}
+	for _, op := range old.contract.Operations {
+		if s.contract.Operation(op.ID) == nil {
+			r.RemovedOperations = append(r.RemovedOperations, op.ID)
+		}
+	}
+	dropped, err := store.HandOver(moves, func() {
+		r.ForcedDropped, r.ExpectationsDropped = s.share(old)
+		old.successor.Store(s)
+		if publish != nil {
+			publish()
+		}
+	})
+	if err != nil {
+		return Reload{}, err
+	}
+	for i, name := range names {
+		r.Dropped[name] = dropped[i]
+		r.Kept[name] = s.byName[name].store.Len()
+	}
+	s.reloads.mu.Lock()
+	s.reloads.status.Reloads++
+	s.reloads.status.Last = &r
+	s.reloads.status.Refused = nil
+	s.reloads.mu.Unlock()
+	s.events.publish(eventDocument | eventStore | eventForced | eventExpectations)
+	return r, nil
+}
+
+// share makes s share old's settings, journal, event streams, forced
+// answers, expectations and durability, and drops the forced answers and
+// expectations s's document does not allow, returning how many. s serves
+// nothing yet, and old's scenarios and writes wait.
+func (s *Server) share(old *Server) (forcedDropped, expectationsDropped int) {
+	s.settings, s.chaos = old.settings, old.chaos
+	s.journal, s.violations = old.journal, old.violations
+	s.events, s.reloads, s.durable = old.events, old.reloads, old.durable
+
+	s.forced = old.forced
+	f := s.forced
+	f.mu.Lock()
+	allowed := f.rules[:0:0]
+	for _, a := range f.rules {
+		if s.checkForced(a) != nil {
+			forcedDropped++
+			continue
+		}
+		allowed = append(allowed, a)
+	}
+	f.rules = allowed
+	f.n.Store(int32(len(allowed)))
+	f.mu.Unlock()
+
+	s.expecting = old.expecting
+	ex := s.expecting
+	ex.mu.Lock()
+	var list []*expectation
+	bytes := 0
+	for _, x := range ex.list {
+		nx, err := s.compileExpectation(x.Expectation)
+		if err != nil {
+			expectationsDropped++
+			continue
+		}
+		nx.ID = x.ID
+		list = append(list, nx)
+		bytes += nx.size
+	}
+	ex.list, ex.bytes = list, bytes
+	ex.n.Store(int32(len(list)))
+	ex.mu.Unlock()
+	return forcedDropped, expectationsDropped
+}
+
+// settled returns the server that holds the items now, s or the last that
+// took over from it, with no takeover from it under way until done is
+// called: a scenario, which writes every store, writes those of that
+// server, and none that was handed over.
+func (s *Server) settled() (srv *Server, done func()) {
+	for {
+		s.handing.RLock()
+		next := s.successor.Load()
+		if next == nil {
+			return s, s.handing.RUnlock
+		}
+		s.handing.RUnlock()
+		s = next
+	}
+}
