@@ -132,7 +132,10 @@ func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
 	if old.successor.Load() != nil {
 		return Reload{}, errors.New("another server took over from this one already")
 	}
-	r := Reload{Time: s.now(), Kept: map[string]int{}, Dropped: map[string]int{}}
+	r := Reload{
+		Time: s.now(), Kept: map[string]int{}, Dropped: map[string]int{},
+		AddedResources: []string{}, RemovedResources: []string{}, AddedOperations: []string{}, RemovedOperations: []string{},
+	}
 	var moves []store.Move
 	var names []string
 	for _, rs := range s.resources {

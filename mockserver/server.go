@@ -31,6 +31,7 @@
 package mockserver
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"

@@ -14,6 +14,7 @@
 package admin
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -66,6 +67,7 @@ type Control interface {
 	Clock() time.Time
 	Subscribe() *mockserver.Subscription
 	PublishedKey() bool
+	DocumentStatus() mockserver.DocumentStatus
 }
 
 var _ Control = (*mockserver.Server)(nil)
@@ -126,8 +128,10 @@ type handler struct {
 	// has an operation there, under a base path of "/".
 	atRoot bool
 
-	uploads    uploads
-	streams    streams
+	// uploads and streams count what is read and open at once, shared
+	// with the handler this one took over from (see NewAfter).
+	uploads    *uploads
+	streams    *streams
 	storeCheck time.Duration
 }
 
@@ -135,6 +139,16 @@ type handler struct {
 // under /__petmock/, the console at / unless the document has an operation
 // there, and srv for everything else.
 func New(srv Control, cfg Config) (http.Handler, error) {
+	return NewAfter(nil, srv, cfg)
+}
+
+// NewAfter is New for a server that took over from the server of prev, a
+// handler New or NewAfter returned, for a new version of the document
+// (see mockserver.Server.TakeOver): the event streams prev has open and
+// the fixtures it reads count against the same caps as the new handler's,
+// and go on, and the caps are prev's, whatever cfg says of them. A nil
+// prev is New's.
+func NewAfter(prev http.Handler, srv Control, cfg Config) (http.Handler, error) {
 	c := srv.Contract()
 	access, err := newAccess(cfg)
 	if err != nil {
@@ -156,16 +170,14 @@ func New(srv Control, cfg Config) (http.Handler, error) {
 		atRoot:     !slices.ContainsFunc(c.Operations, func(op *spec.Operation) bool { return c.Base+op.Path == "/" }),
 		storeCheck: cfg.StoreCheck,
 	}
-	h.uploads.max = cfg.MaxFixtureBytes
-	if h.uploads.max <= 0 {
-		h.uploads.max = DefaultMaxFixtureBytes
-	}
-	h.streams.max, h.streams.perClient = cfg.MaxStreams, cfg.MaxStreamsPerClient
-	if h.streams.max <= 0 {
-		h.streams.max = DefaultMaxStreams
-	}
-	if h.streams.perClient <= 0 {
-		h.streams.perClient = DefaultMaxStreamsPerClient
+	if p, ok := prev.(*handler); ok {
+		h.uploads, h.streams = p.uploads, p.streams
+	} else {
+		h.uploads = &uploads{max: cmp.Or(max(cfg.MaxFixtureBytes, 0), DefaultMaxFixtureBytes)}
+		h.streams = &streams{
+			max:       cmp.Or(max(cfg.MaxStreams, 0), DefaultMaxStreams),
+			perClient: cmp.Or(max(cfg.MaxStreamsPerClient, 0), DefaultMaxStreamsPerClient),
+		}
 	}
 	if h.storeCheck <= 0 {
 		h.storeCheck = time.Second

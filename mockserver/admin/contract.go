@@ -11,8 +11,10 @@ import (
 // GET /__petmock/contract describes what petmock serves, as the console
 // shows it: the document's operations with their statuses and
 // deprecation, its resources with their properties and filters, and the
-// time petmock acts at, by which a sunset is counted down. It needs no
-// key: it says nothing the document, served at /openapi.json, does not.
+// time petmock acts at, by which a sunset is counted down, and what became
+// of the versions of the document petmock was given while it ran. It
+// needs no key: it says nothing the document, served at /openapi.json,
+// does not, but for why a version of it could not be served.
 
 // contractView is the body of GET /__petmock/contract.
 type contractView struct {
@@ -27,6 +29,10 @@ type contractView struct {
 	PublishedKey bool `json:"publishedKey"`
 	// Key says how the console sends the key.
 	Key keyView `json:"key"`
+	// Document says what became of the versions of the document, as
+	// petmock --watch reloads it: the last reload, and a version that
+	// could not be served, which the console shows in a banner.
+	Document mockserver.DocumentStatus `json:"document"`
 }
 
 // keyView is how the console sends the key: in Header, after Scheme.
@@ -96,6 +102,7 @@ func (h *handler) contractView() contractView {
 		Resources:    []resourceView{},
 		PublishedKey: h.srv.PublishedKey(),
 		Key:          consoleKey(c),
+		Document:     h.srv.DocumentStatus(),
 	}
 	if info != nil {
 		v.Title, v.Version = info.Title, info.Version

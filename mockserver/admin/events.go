@@ -19,6 +19,7 @@ import (
 //	event: forced     the answers forced from the admin API changed
 //	event: violations a backend's answer broke the document, or the view was emptied
 //	event: expectations  an expectation was set, answered or dropped
+//	event: document   petmock serves a new version of the document, or could not
 //
 // Events of one kind that come in a burst are sent once: a stream sends at
 // most one batch every eventGap. A comment line every heartbeat keeps
@@ -31,6 +32,7 @@ var eventNames = []struct {
 	kind mockserver.Change
 	name string
 }{
+	{mockserver.ChangeDocument, "document"},
 	{mockserver.ChangeSettings, "settings"},
 	{mockserver.ChangeForced, "forced"},
 	{mockserver.ChangeExpectations, "expectations"},

@@ -1,7 +1,8 @@
 // petmock console. Plain JavaScript modules, no build step, nothing from
 // elsewhere: this one wires the panels together, one module each
 // (catalogue.js, journal.js, settings.js, scenarios.js, operations.js,
-// violations.js, expectations.js), on the plumbing they share (petmock.js).
+// violations.js, expectations.js), and the document's reloads (reloads.js),
+// on the plumbing they share (petmock.js).
 
 import { $, ADMIN, KEY, hooks, keyHeader, listen, loader, request, setLive, state, stopListening, toast } from "./petmock.js";
 import { clearCatalogue, loadCatalogue, setupCatalogue, wireCatalogue } from "./catalogue.js";
@@ -11,6 +12,7 @@ import { clearScenarios, loadForced, setupForceForm, wireScenarios } from "./sce
 import { loadHealth, renderOperations, tick } from "./operations.js";
 import { clearViolations, loadViolations, wireViolations } from "./violations.js";
 import { clearExpectations, loadExpectations, wireExpectations } from "./expectations.js";
+import { renderReloads } from "./reloads.js";
 
 // SECTIONS are the panels, in the order of the keys 1 to 7.
 const SECTIONS = ["catalogue", "journal", "settings", "scenarios", "operations", "violations", "expectations"];
@@ -115,6 +117,16 @@ function onEvent(name) {
     case "expectations":
       loadExpectations();
       break;
+    case "document":
+      // A new version of the document: its operations and resources, and
+      // what the reload kept and dropped of every panel.
+      loadContract();
+      loadHealth();
+      if (!state.key) break;
+      loadForced();
+      loadExpectations();
+      if (state.cat.resource) loadCatalogue();
+      break;
   }
 }
 
@@ -142,8 +154,16 @@ const loadContract = loader(async () => {
   $("doc-version").textContent = data.version || "";
   document.title = "petmock · " + (data.title || "console");
   $("published-key").hidden = !data.publishedKey;
-  if (!state.cat.resource && data.resources.length > 0) {
+  renderReloads(data.document);
+  const shown = data.resources.some((r) => r.name === state.cat.resource);
+  if (data.resources.length > 0 && (!shown || $("cat-resource").options.length !== data.resources.length)) {
+    // The first contract, or a reloaded document with other resources.
+    const resource = state.cat.resource;
     setupCatalogue(data.resources);
+    if (shown) {
+      state.cat.resource = resource;
+      $("cat-resource").value = resource;
+    }
     if (state.key) loadCatalogue();
   }
   renderOperations();
