@@ -53,6 +53,7 @@ type options struct {
 	proxy        string // the backend's base URL; "" mocks every answer
 	proxyKey     string // sent to the backend in place of the client's credentials; "" forwards them
 	proxyTimeout time.Duration
+	watch        bool // reload --spec when its file changes
 	// given names the flags given on the command line or in the
 	// environment; nil when none was.
 	given map[string]bool
@@ -175,6 +176,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return nil
 	})
 	fs.StringVar(&o.proxyKey, "proxy-key", "", "send this `key` to the --proxy backend, as the document's security scheme asks, in place of the client's credentials (default: the client's go as they came)")
+	fs.BoolVar(&o.watch, "watch", false, "reload the --spec document when its file changes, keeping the items that still fit it, the settings, the forced answers, the expectations and the journal; a version that cannot be served is refused, saying why, and the one before goes on")
 	fs.DurationVar(&o.proxyTimeout, "proxy-timeout", o.proxyTimeout, "give up on the --proxy backend after this long, and answer from the mock")
 
 	var envErr error
@@ -240,6 +242,8 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return o, usagef("--proxy-key: there is no --proxy backend to send it to")
 	case strings.ContainsAny(o.proxyKey, " \t\r\n"):
 		return o, usagef("--proxy-key: must contain no white space")
+	case o.watch && o.spec == "":
+		return o, usagef("--watch: there is no document file to watch; give --spec FILE too")
 	case o.proxyTimeout <= 0:
 		return o, usagef("--proxy-timeout %s: must be positive", o.proxyTimeout)
 	}
@@ -279,6 +283,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		logger = slog.New(slog.NewTextHandler(logs, nil))
 	}
 
+	// The file is looked at before it is read: a change made while it
+	// is read is then seen as one.
+	var watch *watcher
+	if o.watch {
+		watch = newWatcher(o.spec, watchInterval)
+	}
 	st, err := startUp(ctx, o, logger)
 	if err != nil {
 		return err
@@ -306,6 +316,22 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			}
 		}
 		return errStopped
+	}
+
+	watched := make(chan struct{})
+	if watch != nil {
+		live := newLive(srv, handler)
+		handler = live
+		rl := &reloader{o: o, log: logger, admin: st.admin, live: live}
+		watchCtx, stopWatching := context.WithCancel(ctx)
+		defer stopWatching()
+		go func() {
+			defer close(watched)
+			watch.run(watchCtx, rl)
+		}()
+		logger.Info("watching " + o.spec + ": the document is reloaded when the file changes, keeping the items that still fit")
+	} else {
+		close(watched)
 	}
 
 	hs := newHTTPServer(handler, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
@@ -338,6 +364,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	case <-ctx.Done():
 	}
+	<-watched // no reload comes during the shutdown
 	logger.Info("shutting down; waiting for requests in flight")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

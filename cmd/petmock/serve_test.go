@@ -63,15 +63,15 @@ func TestParseOptions(t *testing.T) {
 			"--on-save-error", "serve", "--admin-key", "k", "--admin-origin", "http://localhost:5173", "--admin-origin", "*",
 			"--allow-host", "petmock.test", "--allow-host", "*", "--journal-secrets", "shown",
 			"--proxy", "https://staging.example/v1", "--proxy-key", "staging-key", "--proxy-timeout", "3s",
-			"--fault", "slow", "--fault-rate", "0.25", "--slow-bytes-per-second", "10",
+			"--fault", "slow", "--fault-rate", "0.25", "--slow-bytes-per-second", "10", "--watch",
 		}, env(), options{
 			spec: "evolved.yaml", addr: ":0", apiKeys: []string{"a", "b"}, seed: 7, pets: 0, fixtures: "f.json", state: "s.json",
 			saveInterval: time.Minute, onSaveError: keepServing, latency: mockserver.Latency{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond},
 			failRate: 0.5, now: now, journal: 5, maxPets: 9, maxStoreMB: 3, logFormat: "json",
 			secrets: mockserver.SecretsShown, adminKey: "k", adminOrigins: []string{"http://localhost:5173", "*"}, allowHosts: []string{"petmock.test", "*"},
 			proxy: "https://staging.example/v1", proxyKey: "staging-key", proxyTimeout: 3 * time.Second,
-			fault: mockserver.FaultSlow, faultRate: 0.25, slowRate: 10,
-			given: given("spec", "addr", "api-key", "seed", "pets", "fixtures", "state", "save-interval", "latency", "fail-rate",
+			fault: mockserver.FaultSlow, faultRate: 0.25, slowRate: 10, watch: true,
+			given: given("watch", "spec", "addr", "api-key", "seed", "pets", "fixtures", "state", "save-interval", "latency", "fail-rate",
 				"now", "journal", "max-pets", "max-store-mb", "log-format", "on-save-error", "admin-key", "admin-origin", "allow-host", "journal-secrets",
 				"proxy", "proxy-key", "proxy-timeout", "fault", "fault-rate", "slow-bytes-per-second"),
 		}},
@@ -92,6 +92,11 @@ func TestParseOptions(t *testing.T) {
 			with(func(o *options) {
 				o.proxy, o.proxyKey, o.proxyTimeout = "http://127.0.0.1:8080/api/v1", "sk", 2*time.Second
 				o.given = given("proxy", "proxy-key", "proxy-timeout")
+			})},
+		{"watch in the environment", nil, env("PETMOCK_SPEC", "pets.yaml", "PETMOCK_WATCH", "1"),
+			with(func(o *options) {
+				o.spec, o.watch = "pets.yaml", true
+				o.given = given("spec", "watch")
 			})},
 		{"flags over environment", []string{"--seed", "4", "--api-key", "f", "--spec", "flag.yaml"}, env("PETMOCK_SEED", "3", "PETMOCK_API_KEYS", "e", "PETMOCK_SPEC", "env.yaml"),
 			with(func(o *options) {
@@ -151,6 +156,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--proxy", "staging.example/v1"}, env(), `want the backend's base URL, http or https`},
 		{nil, env("PETMOCK_PROXY", "https://user:secret@staging.example/v1"), `no credentials in the URL`},
 		{[]string{"--proxy-key", "k"}, env(), "--proxy-key: there is no --proxy backend to send it to"},
+		{[]string{"--watch"}, env(), "--watch: there is no document file to watch; give --spec FILE too"},
+		{nil, env("PETMOCK_WATCH", "true"), "--watch: there is no document file to watch"},
+		{[]string{"--spec", "x.yaml"}, env("PETMOCK_WATCH", "often"), `PETMOCK_WATCH="often"`},
 		{[]string{"--proxy", "http://127.0.0.1:9/v1", "--proxy-timeout", "0s"}, env(), "--proxy-timeout 0s: must be positive"},
 	}
 	for _, tt := range tests {

@@ -16,11 +16,13 @@ import (
 var errStopped = errors.New("stopped by a signal while starting; nothing was served")
 
 // startup is what the start made: the contract, the server and the
-// handler of the API, the admin API and the console.
+// handler of the API, the admin API and the console, and the settings of
+// the admin API, with which --watch makes the handler of a reload.
 type startup struct {
 	contract *spec.Contract
 	srv      *mockserver.Server
 	handler  http.Handler
+	admin    admin.Config
 }
 
 // startUp reads the document, makes the catalogue, and compiles the
@@ -51,6 +53,37 @@ func startUp(ctx context.Context, o options, logger *slog.Logger) (*startup, err
 
 // build does the work of startUp, until ctx is done.
 func build(ctx context.Context, o options, logger *slog.Logger) (*startup, error) {
+	srv, err := newServer(ctx, o, logger)
+	if err != nil {
+		return nil, err
+	}
+	if o.pets >= 100_000 {
+		// The stores keep their own compact copy: give the memory the
+		// catalogue was made in back now rather than whenever the
+		// runtime gets to it.
+		debug.FreeOSMemory()
+	}
+	streams, streamsPerClient := streamCaps(openFileLimit())
+	adminCfg := admin.Config{
+		Logger:              logger,
+		Origins:             o.adminOrigins,
+		Hosts:               controlHosts(o),
+		MaxStreams:          streams,
+		MaxStreamsPerClient: streamsPerClient,
+	}
+	handler, err := admin.New(srv, adminCfg)
+	if err != nil {
+		return nil, err
+	}
+	return &startup{contract: srv.Contract(), srv: srv, handler: handler, admin: adminCfg}, nil
+}
+
+// newServer reads the document o names, and returns the server of o for
+// it, with the starting items o gives, until ctx is done: at start, and
+// again for each version of the document --watch reloads. What it notes
+// and warns of the document goes to the log; an error is the one line
+// petmock refuses the document with.
+func newServer(ctx context.Context, o options, logger *slog.Logger) (*mockserver.Server, error) {
 	contract, err := readDocument(ctx, o.spec, spec.ReadOptions{Strict: o.strictDoc})
 	if err != nil {
 		return nil, err
@@ -100,22 +133,5 @@ func build(ctx context.Context, o options, logger *slog.Logger) (*startup, error
 	for _, warning := range srv.Warnings() {
 		logger.Warn("document", "warning", warning)
 	}
-	if o.pets >= 100_000 {
-		// The stores keep their own compact copy: give the memory the
-		// catalogue was made in back now rather than whenever the
-		// runtime gets to it.
-		debug.FreeOSMemory()
-	}
-	streams, streamsPerClient := streamCaps(openFileLimit())
-	handler, err := admin.New(srv, admin.Config{
-		Logger:              logger,
-		Origins:             o.adminOrigins,
-		Hosts:               controlHosts(o),
-		MaxStreams:          streams,
-		MaxStreamsPerClient: streamsPerClient,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &startup{contract: contract, srv: srv, handler: handler}, nil
+	return srv, nil
 }

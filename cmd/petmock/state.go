@@ -55,8 +55,11 @@ type stateSaver struct {
 	stateConfig
 	path         string // the file saved to: --state, or where its links lead
 	settingsPath string // see settingsPath
-	srv          *mockserver.Server
-	log          *slog.Logger
+	// srv is the server the state was opened for; the saves are of the
+	// one that serves now, which may have taken over from it for a new
+	// version of the document (petmock --watch): see srv.Latest.
+	srv *mockserver.Server
+	log *slog.Logger
 	// changes tells when the settings, the forced answers or the
 	// expectations changed.
 	changes *mockserver.Subscription
@@ -66,12 +69,13 @@ type stateSaver struct {
 	pending *batch        // the writes that wait for the next save
 	kick    chan struct{} // holds a token while pending waits for a save
 
-	mu            sync.Mutex // serialises saves; guards the fields below
-	saved         uint64     // the version of the items the file holds
-	size          int64      // of the state file, as last saved
-	settingsSize  int64      // of the settings file, as last saved
-	settingsDirty bool       // whether the settings changed since they were saved
-	failing       error      // why the last save or check failed; nil if it did not
+	mu            sync.Mutex         // serialises saves; guards the fields below
+	savedSrv      *mockserver.Server // the server whose items the file holds
+	saved         uint64             // the version of those items
+	size          int64              // of the state file, as last saved
+	settingsSize  int64              // of the settings file, as last saved
+	settingsDirty bool               // whether the settings changed since they were saved
+	failing       error              // why the last save or check failed; nil if it did not
 }
 
 // openState loads the state file into srv, and the settings file beside
@@ -110,7 +114,7 @@ func openState(path string, srv *mockserver.Server, log *slog.Logger, cfg stateC
 		s.changes = srv.Subscribe()
 		v, size, err := saveState(file, srv)
 		if err == nil {
-			s.saved, s.size, s.settingsDirty = v, size, true
+			s.savedSrv, s.saved, s.size, s.settingsDirty = srv, v, size, true
 			err = s.saveChanges()
 		}
 		if err != nil {
@@ -126,7 +130,7 @@ func openState(path string, srv *mockserver.Server, log *slog.Logger, cfg stateC
 			return nil, err
 		}
 		s.changes = srv.Subscribe()
-		s.saved = srv.Version()
+		s.savedSrv, s.saved = srv, srv.Version()
 		s.settingsDirty = true // the file may lack what the flags set
 		if fi, err := os.Stat(file); err == nil {
 			s.size = fi.Size()
@@ -171,17 +175,26 @@ func (s *stateSaver) saveChanges() error {
 	// Every write with a ticket up to the mark changed the stores before
 	// the save reads them.
 	upTo := s.ledger.mark()
-	if s.srv.Version() != s.saved {
-		v, size, err := saveState(s.path, s.srv)
+	// The server that serves is read after the mark: a write in flight
+	// on a server that another took over from is made to the new one's
+	// stores before its ticket is taken.
+	srv := s.srv.Latest()
+	if srv != s.savedSrv {
+		// Another server took over: the items are in its form, and some
+		// forced answers or expectations may have been dropped.
+		s.settingsDirty = true
+	}
+	if srv != s.savedSrv || srv.Version() != s.saved {
+		v, size, err := saveState(s.path, srv)
 		if err != nil {
 			return s.explain(err)
 		}
-		s.saved, s.size = v, size
+		s.savedSrv, s.saved, s.size = srv, v, size
 	}
 	s.ledger.saved(upTo)
 	s.noteSettings()
 	if s.settingsDirty {
-		size, err := saveSettings(s.settingsPath, s.srv)
+		size, err := saveSettings(s.settingsPath, srv)
 		if err != nil {
 			return s.explain(err)
 		}
@@ -203,7 +216,8 @@ func (s *stateSaver) dirty() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.noteSettings()
-	return s.settingsDirty || s.srv.Version() != s.saved
+	srv := s.srv.Latest()
+	return s.settingsDirty || srv != s.savedSrv || srv.Version() != s.saved
 }
 
 // explain returns the error of a failed save, or, when the path shows what
@@ -300,7 +314,7 @@ func (s *stateSaver) close() error {
 	if n := s.ledger.count(); n != 1 {
 		lost = fmt.Sprintf("%d acknowledged writes are", n)
 	}
-	where, elsewhere := keepElsewhere(s.path, s.srv)
+	where, elsewhere := keepElsewhere(s.path, s.srv.Latest())
 	if elsewhere != nil {
 		return fmt.Errorf("the last save failed: %v; %s not in it, and what petmock held could not be written elsewhere either: %v",
 			err, lost, elsewhere)
