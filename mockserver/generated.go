@@ -37,6 +37,8 @@ type generated struct {
 	// start, in a document read leniently: answers are made all the
 	// same, unchecked.
 	loose bool
+	// made keeps the answers of the last requests (see made.go).
+	made madeAnswers
 }
 
 // newGenerated returns the maker of op's answers. A schema no made value
@@ -184,13 +186,20 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, c *call) error {
 		w.WriteHeader(status)
 		return nil
 	}
-	var req request
-	if g.fit != nil {
-		req = s.requestOf(c)
-	}
-	body, err := g.make(s.seed, requestKey(r), req)
-	if err != nil {
-		return fmt.Errorf("%s: %w", g.op.Where, err)
+	// The answer follows the path and the query alone, which the key
+	// holds: the same key is the same answer.
+	key := requestKey(r)
+	body, ok := g.made.get(key)
+	if !ok {
+		var req request
+		if g.fit != nil {
+			req = s.requestOf(c)
+		}
+		var err error
+		if body, err = g.make(s.seed, key, req); err != nil {
+			return fmt.Errorf("%s: %w", g.op.Where, err)
+		}
+		g.made.put(key, body)
 	}
 	h := w.Header()
 	h["Content-Type"] = g.contentType
