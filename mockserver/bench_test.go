@@ -212,3 +212,31 @@ func BenchmarkServeMadeAnswer(b *testing.B) {
 	}
 	benchRequest(b, s, get("/v1/pets/findByStatus?status=sold"), 200)
 }
+
+// BenchmarkTakeOver is a reload of the document under petmock --watch:
+// a server of a later version, with a new field, takes over 100,000 pets
+// from one of the version before, each made to fit the new item schema.
+// The server's own start, its catalogue included, is not counted.
+func BenchmarkTakeOver(b *testing.B) {
+	evolved, err := spec.ReadFile("../testdata/evolved-field.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	old, err := New(Config{Catalogue: &Catalogue{Count: 100_000}, JournalSize: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		next, err := New(Config{Contract: evolved, Items: Items{}, JournalSize: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := next.TakeOver(old, nil); err != nil {
+			b.Fatal(err)
+		}
+		old = next
+	}
+}
