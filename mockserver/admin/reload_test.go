@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -87,6 +88,10 @@ func TestReloadShowsTheNewDocument(t *testing.T) {
 	}
 	if resp := ts.do(t, "GET", "/store/orders?limit=2", ""); resp.StatusCode != 200 {
 		t.Errorf("GET /v1/store/orders after the reload: %s", resp)
+	}
+	req, _ := http.NewRequest("GET", hs.URL+"/openapi.yaml", nil)
+	if resp := ts.send(t, req); resp.StatusCode != 200 || !strings.Contains(string(resp.body), "operationId: listOrders") {
+		t.Errorf("GET /openapi.yaml after the reload: %d, want the new document", resp.StatusCode)
 	}
 	// The stream of the first handler is one of the two the caps allow.
 	if status, _ := streamStatus(t, hs.Client(), hs.URL); status != 200 {
