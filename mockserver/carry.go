@@ -1,8 +1,7 @@
 package mockserver
 
 import (
-	"encoding/json"
-	"strconv"
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/mockserver/store"
 )
@@ -11,8 +10,11 @@ import (
 // server takes over from, becomes an item of rs, the resource of the same
 // name of the new document (see TakeOver), or false when it cannot:
 //
-//   - its id is written as rs's id property, as a string or a number as
-//     rs has ids;
+//   - it keeps its id, as the store has it, and its name, the id clients
+//     know it by where that is not the store's (see store.Entry), unless
+//     rs's ids are integers, which no name is; its id property is then
+//     written as rs writes ids, so that an id written as rs writes it,
+//     such as an integer or a UUID of it, stays the same;
 //   - where rs's item schema takes no properties but those it declares
 //     (additionalProperties: false), the others are dropped, as a
 //     property the new document removed or renamed would otherwise make
@@ -21,7 +23,8 @@ import (
 //     (x-petmock-defaults), as a required property the new document
 //     added would otherwise make every item unfit;
 //   - it is then held to rs's item schema, as a fixture's items are, and
-//     written in rs's form, with rs's filter keys.
+//     written in rs's form, with rs's filter keys, and the parent it had
+//     where rs's item does not name one.
 //
 // Nothing else is made up: an item that still breaks the schema, such as
 // one without a required property the document gives no default for, or
@@ -49,14 +52,24 @@ func carried(prev, rs *resource) func(store.Entry) (store.Entry, bool) {
 			}
 		}
 		rs.withDefaults(item)
-		if rs.spec.IDIsString {
-			item[rs.spec.IDProperty] = strconv.FormatInt(e.ID, 10)
-		} else {
-			item[rs.spec.IDProperty] = json.Number(strconv.FormatInt(e.ID, 10))
+		name := e.Name
+		switch {
+		case rs.ids.kind == idInteger:
+			name = ""
+		case name == "" && rs.ids.named:
+			// The resource finds its items by their names only.
+			name = rs.ids.made(e.ID, 0)
 		}
-		out, err := rs.decodeItem(item)
-		if err != nil || out.ID != e.ID {
+		rs.setID(item, e.ID, name)
+		if err := rs.spec.Item.VisitJSON(item, openapi3.DisableSchemaErrorDetails(), openapi3.VisitAsResponse()); err != nil {
 			return store.Entry{}, false
+		}
+		if rs.shape.exactIntegers(item, "") != nil {
+			return store.Entry{}, false
+		}
+		out := rs.entry(e.ID, name, item)
+		if rs.parentKey >= 0 && out.Keys[rs.parentKey] == absentKey && prev.parentKey >= 0 {
+			out.Keys[rs.parentKey] = e.Keys[prev.parentKey]
 		}
 		return out, true
 	}

@@ -427,3 +427,59 @@ func TestTakeOverRefusesAWriteInFlightTheDocumentNoLongerTakes(t *testing.T) {
 		t.Errorf("the new server holds %d pets, want none", n)
 	}
 }
+
+// TestTakeOverKeepsUUIDs: items whose ids are UUIDs, those petmock gave
+// and a fixture's own, are found by the same ids after a reload.
+func TestTakeOverKeepsUUIDs(t *testing.T) {
+	doc := func(extra string) *spec.Contract {
+		c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Things, version: 1.0.0}
+servers: [{url: /v1}]
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses: {'200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Thing'}}}}}}
+    post:
+      operationId: createThing
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewThing'}}}}
+      responses: {'201': {description: created, content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}}
+  /things/{thingId}:
+    get:
+      operationId: getThing
+      parameters: [{name: thingId, in: path, required: true, schema: {type: string, format: uuid}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}
+        '404': {description: none, content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}
+components:
+  schemas:
+    Error: {type: object, required: [code, message], properties: {code: {type: string}, message: {type: string}}}
+    NewThing: {type: object, required: [name], properties: {name: {type: string}` + extra + `}}
+    Thing:
+      allOf:
+        - $ref: '#/components/schemas/NewThing'
+        - {type: object, required: [id], properties: {id: {type: string, format: uuid}}}
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	own := "6f1c1f0e-4a57-4c2b-9a0e-3d1f5b7c9e21"
+	first, err := mockserver.New(mockserver.Config{Contract: doc(""), Items: mockserver.Items{"things": {json.RawMessage(`{"id":"` + own + `","name":"own"}`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl := newReloading(t, first)
+	code, body := rl.do(t, "POST", "/v1/things", `{"name":"made"}`)
+	var made struct{ ID string }
+	if json.Unmarshal([]byte(body), &made); code != 201 || made.ID == "" {
+		t.Fatalf("POST /v1/things: %d %s", code, body)
+	}
+	rl.reload(t, mockserver.Config{Contract: doc(", colour: {type: string}"), Items: mockserver.Items{}})
+	for _, id := range []string{own, made.ID} {
+		if code, body := rl.do(t, "GET", "/v1/things/"+id, ""); code != 200 || !strings.Contains(body, `"id":"`+id+`"`) {
+			t.Errorf("GET /v1/things/%s after the reload: %d %s", id, code, body)
+		}
+	}
+}

@@ -42,8 +42,9 @@ type heir struct {
 }
 
 // HandOver moves the items of each From store to its To store, through
-// Convert, and makes every later write to a From store a write to its To
-// store: Add, Put and Delete, their entries converted; Replace fails with
+// Convert, names and all, and makes every later write to a From store a
+// write to its To store: Add, Put, Set and Delete, their entries
+// converted; Replace fails with
 // ErrRetired, and Restore does nothing. The ids To gives go on from where
 // From gave them, so that no id of a removed item is given again.
 //
@@ -134,13 +135,14 @@ type conversion struct {
 func (m Move) convert(sn *snapshot, earlier *conversion) conversion {
 	c := conversion{sn: sn, from: make([]Entry, 0, sn.all.n), to: make([]Entry, 0, sn.all.n), ok: make([]bool, 0, sn.all.n)}
 	j := 0 // in earlier, whose ids ascend too
+	named := sn.names.byID()
 	sn.all.each(0, 0, func(r record) bool {
-		e := Entry{ID: r.id, Text: sn.text(r), Keys: sn.tuples[r.tuple]}
+		e := Entry{ID: r.id, Text: sn.text(r), Keys: sn.tuples[r.tuple], Name: named[r.id]}
 		if earlier != nil {
 			for j < len(earlier.from) && earlier.from[j].ID < r.id {
 				j++
 			}
-			if j < len(earlier.from) && earlier.from[j].ID == r.id &&
+			if j < len(earlier.from) && earlier.from[j].ID == r.id && earlier.from[j].Name == e.Name &&
 				bytes.Equal(earlier.from[j].Text, e.Text) && slices.Equal(earlier.from[j].Keys, e.Keys) {
 				c.from, c.to, c.ok = append(c.from, e), append(c.to, earlier.to[j]), append(c.ok, earlier.ok[j])
 				return true
@@ -193,12 +195,15 @@ func (h *heir) add(build func(id int64) (Entry, error)) (Entry, error) {
 	return made, nil
 }
 
-// put is Put of a store handed over to h.to.
-func (h *heir) put(e Entry) (bool, error) {
+// put is Put of a store handed over to h.to, or Set with set.
+func (h *heir) put(e Entry, set bool) (bool, error) {
 	c, ok := h.convert(e)
 	if !ok {
 		return false, ErrUnfit
 	}
 	c.ID = e.ID
+	if set {
+		return h.to.Set(c)
+	}
 	return h.to.Put(c)
 }

@@ -233,3 +233,26 @@ func TestHandOverConvertsWhatChangedOnce(t *testing.T) {
 		t.Errorf("kept %v, dropped %d; want [1 4] and 1, the pet now pending", ids, dropped)
 	}
 }
+
+// TestHandOverKeepsNamesAndSets: the names of items go with them, and a
+// Set of the store handed over is made to the new one.
+func TestHandOverKeepsNamesAndSets(t *testing.T) {
+	from := New("users", 1)
+	if err := from.Replace([]Entry{{ID: 1, Name: "alice", Text: []byte(`{"id":"alice"}`), Keys: []string{"x"}}}); err != nil {
+		t.Fatal(err)
+	}
+	to := New("users", 1)
+	same := func(e Entry) (Entry, bool) { return e, true }
+	if _, err := HandOver([]Move{{From: from, To: to, Convert: same}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if id, ok := to.ID("alice"); !ok || id != 1 {
+		t.Errorf("the new store's alice = %d, %v; want 1", id, ok)
+	}
+	if _, err := from.Set(Entry{ID: 7, Text: []byte(`{"id":7}`), Keys: []string{"y"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := to.Lookup(7); !ok {
+		t.Error("a Set of the old store is not in the new one")
+	}
+}

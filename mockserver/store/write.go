@@ -118,7 +118,7 @@ func (s *Store) Put(e Entry) (bool, error) {
 	s.mu.Lock()
 	if h := s.heir; h != nil {
 		s.mu.Unlock()
-		return h.put(e)
+		return h.put(e, false)
 	}
 	defer s.mu.Unlock()
 	return s.put(e)
@@ -156,6 +156,10 @@ func (s *Store) Set(e Entry) (replaced bool, err error) {
 		return false, fmt.Errorf("%d filter keys, want %d", len(e.Keys), s.filters)
 	}
 	s.mu.Lock()
+	if h := s.heir; h != nil {
+		s.mu.Unlock()
+		return h.put(e, true)
+	}
 	defer s.mu.Unlock()
 	cur := s.snap.Load()
 	if _, held := cur.all.find(e.ID); held {
