@@ -71,8 +71,14 @@ func serveStatic(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: staticHandler(c.Get, c.Post), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "static serving http://%s/v1\n", ln.Addr())
+	return serveUntilDone(ctx, ln, staticHandler(c.Get, c.Post))
+}
+
+// serveUntilDone serves h on ln until ctx is done, then shuts the server
+// down, as the baseline and the reverse proxy petbench runs of itself do.
+func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler) error {
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {
