@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
@@ -51,7 +49,7 @@ func (b *bench) documentThroughput(ctx context.Context) ([]result, error) {
 			return nil, err
 		}
 		b.headers = headers
-		a, err := answerWith(pm.url+target, headers)
+		a, err := answerWith(http.MethodGet, pm.url+target, "", headers)
 		if err != nil {
 			return nil, err
 		}
@@ -173,23 +171,4 @@ func requestOf(c *spec.Contract, op *spec.Operation) (string, []string, error) {
 		target += "?" + q.Encode()
 	}
 	return target, headers, nil
-}
-
-// answerWith GETs url with headers and reads the answer, to be replayed.
-func answerWith(target string, headers []string) (canned, error) {
-	req, err := http.NewRequest(http.MethodGet, target, nil)
-	if err != nil {
-		return canned{}, err
-	}
-	for _, h := range headers {
-		name, value, _ := strings.Cut(h, ": ")
-		req.Header.Add(name, value)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return canned{}, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	return canned{Status: resp.StatusCode, Header: resp.Header, Body: body}, err
 }

@@ -93,13 +93,23 @@ func (p *process) memory() (rss, peak int64, err error) {
 	return rss, peak, nil
 }
 
-// answer sends one request with the key and returns the answer, read.
+// answer sends one request with the Petstore's key and returns the
+// answer, read.
 func answer(method, url, body string) (canned, error) {
+	return answerWith(method, url, body, []string{"Authorization: Bearer " + mockserver.DefaultAPIKey})
+}
+
+// answerWith sends one request with headers ("Name: value") and returns
+// the answer, read, to be replayed.
+func answerWith(method, url, body string, headers []string) (canned, error) {
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		return canned{}, err
 	}
-	req.Header.Set("Authorization", "Bearer "+mockserver.DefaultAPIKey)
+	for _, h := range headers {
+		name, value, _ := strings.Cut(h, ": ")
+		req.Header.Add(name, value)
+	}
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
