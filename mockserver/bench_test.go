@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
 
@@ -125,12 +126,12 @@ func BenchmarkItemJSON(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sh := newShapes(c).item(c.Resources[0])
+	sh := shape.NewBuilder(c).Item(c.Resources[0])
 	item := map[string]any{"id": json.Number("123456"), "name": "Fyodor Dogstoevsky", "categoryId": json.Number("3"), "status": "available"}
 	buf := make([]byte, 0, 128)
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = sh.appendJSON(buf[:0], item)
+		buf = sh.AppendJSON(buf[:0], item)
 	}
 }
 

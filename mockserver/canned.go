@@ -13,6 +13,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
 
@@ -55,7 +56,7 @@ type answerFacts struct {
 	mediaType string
 	text      bool
 	schema    *openapi3.Schema // nil takes any value
-	shape     *shape
+	shape     *shape.Shape
 	// others are the media types of a response that documents neither
 	// JSON nor text.
 	others []string
@@ -79,7 +80,7 @@ type responses struct {
 
 // newResponses reads the responses of op, of the document of c. outage
 // is the facts of an outage's error body.
-func newResponses(c *spec.Contract, op *spec.Operation, shapes *shapes, outage *answerFacts) *responses {
+func newResponses(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, outage *answerFacts) *responses {
 	rs := &responses{byStatus: map[int]*answerFacts{}, outage: outage}
 	if op.Op.Responses == nil {
 		return rs
@@ -99,7 +100,7 @@ func newResponses(c *spec.Contract, op *spec.Operation, shapes *shapes, outage *
 }
 
 // newAnswerFacts reads one response.
-func newAnswerFacts(c *spec.Contract, resp *openapi3.Response, shapes *shapes) *answerFacts {
+func newAnswerFacts(c *spec.Contract, resp *openapi3.Response, shapes *shape.Builder) *answerFacts {
 	f := &answerFacts{resp: resp, check: answerChecks(c)}
 	if len(resp.Content) == 0 {
 		return f
@@ -112,7 +113,7 @@ func newAnswerFacts(c *spec.Contract, resp *openapi3.Response, shapes *shapes) *
 		if mt.Schema != nil {
 			f.schema = mt.Schema.Value
 		}
-		f.shape = shapes.of(f.schema)
+		f.shape = shapes.Of(f.schema)
 		f.examples = mt.Examples
 		return f
 	}
@@ -138,10 +139,10 @@ func answerChecks(c *spec.Contract) []openapi3.SchemaValidationOption {
 // does not document: the document's error body, in which petmock answers
 // one itself (spec.Contract.ErrorBody), or any JSON where that is problem
 // details.
-func outageFacts(c *spec.Contract, shapes *shapes) *answerFacts {
+func outageFacts(c *spec.Contract, shapes *shape.Builder) *answerFacts {
 	b := c.ErrorBody(nil, http.StatusServiceUnavailable)
 	f := &answerFacts{resp: &openapi3.Response{}, mediaType: b.MediaType, schema: b.Schema, check: answerChecks(c)}
-	f.shape = shapes.of(f.schema)
+	f.shape = shapes.Of(f.schema)
 	return f
 }
 
@@ -328,8 +329,8 @@ func checkCannedBody(facts *answerFacts, a answerSpec, field, what string) ([]by
 		return []byte(text), nil
 	}
 	if facts.shape != nil {
-		if e := facts.shape.exactIntegers(v, field); e != nil {
-			return nil, e
+		if e := facts.shape.ExactIntegers(v, field); e != nil {
+			return nil, integerError(e)
 		}
 	}
 	if a.status >= 400 {
@@ -340,59 +341,5 @@ func checkCannedBody(facts *answerFacts, a answerSpec, field, what string) ([]by
 			}
 		}
 	}
-	return append(appendKept(facts.shape, nil, v), '\n'), nil
-}
-
-// appendKept appends the text of v, a value decoded with json.Number, as
-// shape sh writes it, but for the members the schema does not declare,
-// which it keeps after the others, sorted by name: a canned answer loses
-// nothing it was given.
-func appendKept(sh *shape, dst []byte, v any) []byte {
-	if sh == nil {
-		sh = &shape{}
-	}
-	switch v := v.(type) {
-	case map[string]any:
-		dst = append(dst, '{')
-		first := true
-		sep := func() {
-			if !first {
-				dst = append(dst, ',')
-			}
-			first = false
-		}
-		var declared []member
-		if sh.kind == kindObject {
-			declared = sh.members
-		}
-		for _, m := range declared {
-			if mv, ok := v[m.name]; ok {
-				sep()
-				dst = appendKept(m.shape, append(dst, m.key...), mv)
-			}
-		}
-		for _, name := range sortedKeys(v) {
-			if slices.ContainsFunc(declared, func(m member) bool { return m.name == name }) {
-				continue
-			}
-			sep()
-			extra := sh.extra
-			dst = appendKept(extra, append(appendJSONString(dst, name), ':'), v[name])
-		}
-		return append(dst, '}')
-	case []any:
-		items := sh.items
-		if sh.kind != kindArray {
-			items = nil
-		}
-		dst = append(dst, '[')
-		for i, e := range v {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendKept(items, dst, e)
-		}
-		return append(dst, ']')
-	}
-	return sh.appendJSON(dst, v)
+	return append(facts.shape.AppendKept(nil, v), '\n'), nil
 }

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
 )
 
@@ -64,11 +65,11 @@ func carried(prev, rs *resource) func(store.Entry) (store.Entry, bool) {
 		if err := rs.spec.Item.VisitJSON(item, openapi3.DisableSchemaErrorDetails(), openapi3.VisitAsResponse()); err != nil {
 			return store.Entry{}, false
 		}
-		if rs.shape.exactIntegers(item, "") != nil {
+		if rs.shape.ExactIntegers(item, "") != nil {
 			return store.Entry{}, false
 		}
 		out := rs.entry(e.ID, name, item)
-		if rs.parentKey >= 0 && out.Keys[rs.parentKey] == absentKey && prev.parentKey >= 0 {
+		if rs.parentKey >= 0 && out.Keys[rs.parentKey] == shape.AbsentKey && prev.parentKey >= 0 {
 			out.Keys[rs.parentKey] = e.Keys[prev.parentKey]
 		}
 		return out, true

@@ -13,6 +13,7 @@ import (
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/fake"
@@ -50,7 +51,7 @@ type Items map[string][]json.RawMessage
 // from its schema, realistic where its name says what it holds (the name
 // of a pet is a pet name; a petId is the id of a generated pet).
 func Generate(c *spec.Contract, cat Catalogue) (Items, error) {
-	entries, _, err := generate(context.Background(), c, newShapes(c), cat, false)
+	entries, _, err := generate(context.Background(), c, shape.NewBuilder(c), cat, false)
 	if err != nil {
 		return nil, err
 	}
@@ -69,13 +70,13 @@ func Generate(c *spec.Contract, cat Catalogue) (Items, error) {
 // which can be made, as its schema asks for more than fake makes, starts
 // empty, with a warning, unless the document was read strictly.
 func (s *Server) generate(ctx context.Context, cat Catalogue) (map[string][]store.Entry, []string, error) {
-	return generate(ctx, s.contract, newShapes(s.contract), cat, !s.contract.Strict)
+	return generate(ctx, s.contract, shape.NewBuilder(s.contract), cat, !s.contract.Strict)
 }
 
 // generate makes the store entries of a catalogue, until ctx is done.
 // When lenient, a resource whose items cannot be made starts empty, and
 // the warnings say which; otherwise it fails.
-func generate(ctx context.Context, c *spec.Contract, shapes *shapes, cat Catalogue, lenient bool) (map[string][]store.Entry, []string, error) {
+func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat Catalogue, lenient bool) (map[string][]store.Entry, []string, error) {
 	if cat.Count < 0 {
 		return nil, nil, fmt.Errorf("count %d: must not be negative", cat.Count)
 	}

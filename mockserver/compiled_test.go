@@ -166,7 +166,7 @@ func checkBody(t *testing.T, s *Server, body string) {
 	if err := openapi3filter.ValidateRequestBody(context.Background(), in, op.spec.Op.RequestBody.Value); err != nil {
 		t.Fatalf("%s: compiled check accepts, openapi3filter says %v", body, err)
 	}
-	if e := op.bodyShape.exactIntegers(v, "body"); e != nil {
+	if e := op.bodyShape.ExactIntegers(v, "body"); e != nil {
 		t.Fatalf("%s: compiled check accepts, the exact check of integers says %v", body, e)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
 
@@ -85,7 +86,7 @@ func (d *deprecation) successorQuery(r *spec.Resource, keys []string) []string {
 	}
 	var q []string
 	for i, f := range r.Filters {
-		if keys[i] != absentKey {
+		if keys[i] != shape.AbsentKey {
 			q = append(q, f.Name(), keys[i])
 		}
 	}

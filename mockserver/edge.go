@@ -10,6 +10,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
 
@@ -41,7 +42,7 @@ type edge struct {
 }
 
 // newEdge compiles the checks of every operation of c, until ctx is done.
-func newEdge(ctx context.Context, c *spec.Contract, keys keyring, shapes *shapes, maxBody int64) (*edge, error) {
+func newEdge(ctx context.Context, c *spec.Contract, keys keyring, shapes *shape.Builder, maxBody int64) (*edge, error) {
 	if err := checkRouter(c.Doc); err != nil {
 		return nil, err
 	}
@@ -68,7 +69,7 @@ func newEdge(ctx context.Context, c *spec.Contract, keys keyring, shapes *shapes
 			}
 		}
 		if rs := so.RequestSchema(); rs != nil {
-			op.bodyShape = shapes.of(rs)
+			op.bodyShape = shapes.Of(rs)
 		}
 		keyless := *so.Op
 		keyless.Security = &openapi3.SecurityRequirements{}

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
 
@@ -52,7 +53,7 @@ func (s *Server) NewEdge(c *spec.Contract, cfg EdgeConfig) (*Edge, error) {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = MaxBodyBytes
 	}
-	ed, err := newEdge(context.Background(), c, s.adminKeys, newShapes(c), cfg.MaxBodyBytes)
+	ed, err := newEdge(context.Background(), c, s.adminKeys, shape.NewBuilder(c), cfg.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/fake"
 )
@@ -364,7 +365,7 @@ func (p *errorPlan) appendJSON(dst []byte, e *Error) []byte {
 	if p.obj != nil {
 		dst = p.obj.appendJSON(dst, e)
 	} else {
-		dst = appendJSONString(dst, e.Message)
+		dst = shape.AppendString(dst, e.Message)
 	}
 	if p.exact || p.schema == nil || matches(p.schema, dst[start:]) || p.made == nil {
 		return dst
@@ -432,15 +433,15 @@ func (m *errorMember) appendValue(dst []byte, e *Error) ([]byte, bool) {
 func appendRole(dst []byte, r role, e *Error) []byte {
 	switch r {
 	case roleMessage:
-		return appendJSONString(dst, e.Message)
+		return shape.AppendString(dst, e.Message)
 	case roleCode:
-		return appendJSONString(dst, e.Code)
+		return shape.AppendString(dst, e.Code)
 	case roleStatus:
 		return strconv.AppendInt(dst, int64(e.Status), 10)
 	case roleStatusText:
 		return strconv.AppendQuote(dst, strconv.Itoa(e.Status))
 	case roleTitle:
-		return appendJSONString(dst, statusText(e.Status))
+		return shape.AppendString(dst, statusText(e.Status))
 	}
 	return append(dst, `"about:blank"`...)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
 )
 
@@ -37,7 +38,7 @@ func defaultText(v any) string {
 	case string:
 		return v
 	case float64:
-		return numberKey(fmt.Sprint(v))
+		return shape.NumberKey(fmt.Sprint(v))
 	}
 	return fmt.Sprint(v)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
 )
@@ -93,7 +94,7 @@ func CreateBody(c *spec.Contract, r *spec.Resource, item json.RawMessage) ([]byt
 			delete(m, p.Name)
 		}
 	}
-	return newShapes(c).of(r.Create).appendJSON(nil, m), nil
+	return shape.NewBuilder(c).Of(r.Create).AppendJSON(nil, m), nil
 }
 
 // writeArray writes items as a JSON array, one a line, indented by indent.
@@ -116,7 +117,7 @@ func writeArray(w *bufio.Writer, items []json.RawMessage, indent string) {
 // fixture is never held in memory twice. A failure to read is returned as
 // it is.
 func ReadFixture(c *spec.Contract, r io.Reader) (Items, error) {
-	shapes := newShapes(c)
+	shapes := shape.NewBuilder(c)
 	resources := make([]*resource, len(c.Resources))
 	for i, res := range c.Resources {
 		resources[i] = newResource(res, shapes, DefaultSeed)
@@ -345,8 +346,8 @@ func (rs *resource) decodeItem(v any) (store.Entry, error) {
 		}
 		return store.Entry{}, badRequest(rs.singular, "%v", err)
 	}
-	if e := rs.shape.exactIntegers(v, ""); e != nil {
-		return store.Entry{}, e
+	if e := rs.shape.ExactIntegers(v, ""); e != nil {
+		return store.Entry{}, integerError(e)
 	}
 	item, _ := v.(map[string]any)
 	switch raw := item[rs.spec.IDProperty].(type) {

@@ -14,6 +14,7 @@ import (
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/fake"
 )
@@ -28,8 +29,8 @@ type generated struct {
 	contract    *spec.Contract
 	op          *spec.Operation
 	answer      spec.Answer
-	shape       *shape   // of a JSON body with a schema
-	contentType []string // the Content-Type header of the body
+	shape       *shape.Shape // of a JSON body with a schema
+	contentType []string     // the Content-Type header of the body
 	// fit is how a JSON answer follows its request; nil when nothing
 	// of a request can show in it.
 	fit *fit
@@ -46,7 +47,7 @@ type generated struct {
 // served all the same, with the warning returned. tried holds what making
 // a value of each schema found, the error or nil, so that a schema many
 // operations answer with is tried once.
-func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shapes, tried map[*openapi3.Schema]error) (*generated, string, error) {
+func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, tried map[*openapi3.Schema]error) (*generated, string, error) {
 	a, err := op.Answer()
 	if err != nil {
 		return nil, "", err
@@ -57,7 +58,7 @@ func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shapes, tried ma
 	}
 	g.contentType = []string{bodyContentType(a.MediaType)}
 	if a.Kind == spec.AnswerJSON && a.Schema != nil {
-		g.shape = shapes.of(a.Schema)
+		g.shape = shapes.Of(a.Schema)
 		g.fit = newFit(c, op, a.Schema)
 	}
 	// Try a schema at start, rather than fail the first request.
@@ -117,7 +118,7 @@ func (g *generated) make(seed uint64, key string, req request) ([]byte, error) {
 	if g.fit != nil {
 		v = g.fit.follow(v, req, !g.loose)
 	}
-	return append(g.shape.appendJSON(nil, v), '\n'), nil
+	return append(g.shape.AppendJSON(nil, v), '\n'), nil
 }
 
 // unschemed makes a body the document gives no schema to make it from:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/fake"
 )
@@ -190,5 +191,5 @@ func (x ids) appendJSON(dst []byte, id int64) []byte {
 	if x.kind == idInteger {
 		return strconv.AppendInt(dst, id, 10)
 	}
-	return appendJSONString(dst, x.text(id))
+	return shape.AppendString(dst, x.text(id))
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
 
@@ -42,7 +43,7 @@ func (rs *resource) parentValue(c *call, name string) string {
 	if p := c.op.spec.Parameter("path", name); p != nil && p.Schema != nil {
 		switch spec.TypeOf(p.Schema.Value) {
 		case "integer", "number":
-			return numberKey(v)
+			return shape.NumberKey(v)
 		}
 	}
 	return v

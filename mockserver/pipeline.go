@@ -11,6 +11,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
 
@@ -31,7 +32,7 @@ type operation struct {
 	body *objectCheck
 	// bodyShape is the shape of the JSON body, whose integers are checked
 	// digit for digit; nil when there is none.
-	bodyShape *shape
+	bodyShape *shape.Shape
 	// route is the route of the operation, for openapi3filter, without
 	// its security: the key is checked before (authenticate), so that
 	// Prefer can force an answer between the key and the rest.
@@ -74,7 +75,7 @@ type call struct {
 // bind binds a handler to every operation of the document, by its role:
 // the handlers of a resource, or answers made from the schema. The edge
 // made the operations, with their checks.
-func (s *Server) bind(ctx context.Context, shapes *shapes) error {
+func (s *Server) bind(ctx context.Context, shapes *shape.Builder) error {
 	outage := outageFacts(s.contract, shapes)
 	tried := map[*openapi3.Schema]error{}
 	for _, so := range s.contract.Operations {

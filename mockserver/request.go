@@ -139,8 +139,8 @@ func (ed *edge) checkBody(r *http.Request, op *operation, params map[string]stri
 	case !compiled && op.bodyShape != nil:
 		// openapi3filter reads numbers as float64s, so an integer beyond
 		// int64 passes it, rounded: its digits are checked here.
-		if e := op.bodyShape.exactIntegers(value, "body"); e != nil {
-			return nil, e
+		if e := op.bodyShape.ExactIntegers(value, "body"); e != nil {
+			return nil, integerError(e)
 		}
 	}
 	return value, nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
 )
@@ -23,8 +24,8 @@ import (
 type resource struct {
 	spec  *spec.Resource
 	store *store.Store
-	start store.Mark // the starting items, for reset
-	shape *shape     // of an item
+	start store.Mark   // the starting items, for reset
+	shape *shape.Shape // of an item
 	// singular names one item in messages, such as "pet".
 	singular string
 	// ids is how the ids of items are written and read back.
@@ -57,10 +58,10 @@ type keyedFilter struct {
 
 // newResource returns the state of r, whose new ids, where made, are
 // drawn from seed.
-func newResource(r *spec.Resource, shapes *shapes, seed uint64) *resource {
+func newResource(r *spec.Resource, shapes *shape.Builder, seed uint64) *resource {
 	rs := &resource{
 		spec:      r,
-		shape:     shapes.item(r),
+		shape:     shapes.Item(r),
 		singular:  singular(r.Name),
 		finds:     map[string][]keyedFilter{},
 		parentKey: -1,
@@ -112,7 +113,7 @@ const pageWithoutLimit = 100
 // one its property of the parent's name says, if any: see withParent.
 func (rs *resource) entry(id int64, name string, item map[string]any) store.Entry {
 	rs.setID(item, id, name)
-	e := store.Entry{ID: id, Name: name, Text: rs.shape.appendJSON(nil, item)}
+	e := store.Entry{ID: id, Name: name, Text: rs.shape.AppendJSON(nil, item)}
 	e.Keys = make([]string, rs.nkeys)
 	rs.keys(item, e.Keys)
 	return e
@@ -136,7 +137,12 @@ func (rs *resource) setID(item map[string]any, id int64, name string) {
 // written as it is, not set in item.
 func (rs *resource) appendEntry(buf []byte, id int64, name string, item map[string]any) (store.Entry, []byte) {
 	start := len(buf)
-	buf = rs.shape.appendItem(buf, rs.ids, id, name, item)
+	buf = rs.shape.AppendItem(buf, item, func(dst []byte) []byte {
+		if name != "" {
+			return shape.AppendString(dst, name)
+		}
+		return rs.ids.appendJSON(dst, id)
+	})
 	return store.Entry{ID: id, Name: name, Text: buf[start:len(buf):len(buf)]}, buf
 }
 
@@ -145,13 +151,13 @@ func (rs *resource) appendEntry(buf []byte, id int64, name string, item map[stri
 func (rs *resource) keys(item map[string]any, keys []string) {
 	for i, name := range rs.keyProps {
 		v, ok := item[name]
-		keys[i] = filterKey(v, ok)
+		keys[i] = shape.FilterKey(v, ok)
 	}
 	if rs.parentKey >= 0 {
-		keys[rs.parentKey] = absentKey
+		keys[rs.parentKey] = shape.AbsentKey
 		if ps := rs.spec.ParentParams; len(ps) == 1 {
 			if v, ok := item[ps[0]]; ok {
-				keys[rs.parentKey] = filterKey(v, true)
+				keys[rs.parentKey] = shape.FilterKey(v, true)
 			}
 		}
 	}
@@ -370,7 +376,7 @@ func (s *Server) setNextLink(w http.ResponseWriter, r *http.Request, c *call, li
 func queryKey(f spec.Filter, v string) string {
 	switch spec.TypeOf(f.Schema) {
 	case "integer", "number":
-		return numberKey(v)
+		return shape.NumberKey(v)
 	case "boolean":
 		if b, err := strconv.ParseBool(v); err == nil {
 			return strconv.FormatBool(b)

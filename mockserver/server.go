@@ -42,6 +42,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
 )
@@ -231,7 +232,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	shapes := newShapes(c)
+	shapes := shape.NewBuilder(c)
 	ed, err := newEdge(ctx, c, keys, shapes, MaxBodyBytes)
 	if err != nil {
 		return nil, err

@@ -50,7 +50,7 @@ func (u idUUIDs) text(id int64) string {
 		if i == 4 || i == 6 || i == 8 || i == 10 {
 			out = append(out, '-')
 		}
-		out = append(out, hex[v>>4], hex[v&0x0f])
+		out = append(out, hexDigits[v>>4], hexDigits[v&0x0f])
 	}
 	return string(out)
 }
@@ -126,3 +126,5 @@ func hashString(s string) uint64 {
 	}
 	return h
 }
+
+const hexDigits = "0123456789abcdef"

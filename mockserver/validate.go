@@ -14,6 +14,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/petstore/contract/mockserver/shape"
 )
 
 // MaxBodyBytes is the largest request body petmock reads. A larger one is
@@ -217,4 +219,9 @@ func decodeJSON(body []byte) (any, *Error) {
 		return nil, badRequest("body", "malformed JSON: data after the JSON value")
 	}
 	return v, nil
+}
+
+// integerError is the 400 of an integer beyond the size of its format.
+func integerError(e *shape.IntegerError) *Error {
+	return badRequest(e.Field, "must be an integer (int%d)", e.Bits)
 }

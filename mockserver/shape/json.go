@@ -1,14 +1,14 @@
-package mockserver
+package shape
 
 import "unicode/utf8"
 
 const hex = "0123456789abcdef"
 
-// appendJSONString appends s as a JSON string, escaped exactly as
+// AppendString appends s as a JSON string, escaped exactly as
 // encoding/json escapes it without HTML escaping: quotes, backslashes,
 // control characters, U+2028 and U+2029 are escaped, and invalid UTF-8
 // becomes U+FFFD. "Tom & Jerry <3" stays readable.
-func appendJSONString(dst []byte, s string) []byte {
+func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {

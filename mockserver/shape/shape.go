@@ -1,8 +1,9 @@
-package mockserver
+package shape
 
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -12,21 +13,21 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// A shape writes values of a schema as JSON the one way petmock answers
+// A Shape writes values of a schema as JSON the one way petmock answers
 // with them: an object's members in the order the document gives them,
 // members the schema does not declare left out (unless it takes any,
 // through additionalProperties, or as a free-form object), integers in plain digits and strings
 // escaped as encoding/json escapes them without HTML escaping. Every value
 // has one text, so an answer matches the contract byte for byte, and
 // what a client created comes back as it would from any other read.
-type shape struct {
+type Shape struct {
 	kind    kind
 	bits    int      // of an integer: 32 or 64 for its format, 0 for none
 	members []member // of an object, in order
-	items   *shape   // of an array
+	items   *Shape   // of an array
 	// extra encodes the members of an object that the schema does not
 	// declare: nil drops them.
-	extra *shape
+	extra *Shape
 }
 
 type kind uint8
@@ -45,38 +46,39 @@ const (
 type member struct {
 	name  string
 	key   []byte // `"name":`
-	shape *shape
+	shape *Shape
 }
 
-// shapes builds the shapes of a contract's schemas, each once, so that a
+// Builder builds the shapes of a contract's schemas, each once, so that a
 // schema that refers to itself ends.
-type shapes struct {
+type Builder struct {
 	contract *spec.Contract
-	built    map[*openapi3.Schema]*shape
+	built    map[*openapi3.Schema]*Shape
 }
 
-func newShapes(c *spec.Contract) *shapes {
-	return &shapes{contract: c, built: map[*openapi3.Schema]*shape{}}
+// NewBuilder returns a Builder of the shapes of c's schemas.
+func NewBuilder(c *spec.Contract) *Builder {
+	return &Builder{contract: c, built: map[*openapi3.Schema]*Shape{}}
 }
 
-// of returns the shape of s.
-func (b *shapes) of(s *openapi3.Schema) *shape {
+// Of returns the shape of s.
+func (b *Builder) Of(s *openapi3.Schema) *Shape {
 	if s == nil {
-		return &shape{}
+		return &Shape{}
 	}
 	if sh, ok := b.built[s]; ok {
 		return sh
 	}
-	sh := &shape{}
+	sh := &Shape{}
 	b.built[s] = sh
 	switch spec.TypeOf(s) {
 	case "object":
 		b.object(sh, s, b.contract.Properties(s))
 	case "array":
 		sh.kind = kindArray
-		sh.items = &shape{}
+		sh.items = &Shape{}
 		if s.Items != nil {
-			sh.items = b.of(s.Items.Value)
+			sh.items = b.Of(s.Items.Value)
 		}
 	case "string":
 		sh.kind = kindString
@@ -96,36 +98,36 @@ func (b *shapes) of(s *openapi3.Schema) *shape {
 	return sh
 }
 
-// item returns the shape of the items of a resource: its properties in
+// Item returns the shape of the items of a resource: its properties in
 // the resource's order, the id first.
-func (b *shapes) item(r *spec.Resource) *shape {
-	sh := &shape{}
+func (b *Builder) Item(r *spec.Resource) *Shape {
+	sh := &Shape{}
 	b.object(sh, r.Item, r.Properties)
 	return sh
 }
 
-func (b *shapes) object(sh *shape, s *openapi3.Schema, props []spec.Property) {
+func (b *Builder) object(sh *Shape, s *openapi3.Schema, props []spec.Property) {
 	sh.kind = kindObject
 	for _, p := range props {
 		key, _ := json.Marshal(p.Name)
-		sh.members = append(sh.members, member{name: p.Name, key: append(key, ':'), shape: b.of(p.Schema)})
+		sh.members = append(sh.members, member{name: p.Name, key: append(key, ':'), shape: b.Of(p.Schema)})
 	}
 	ap := s.AdditionalProperties
 	switch {
 	case ap.Schema != nil && ap.Schema.Value != nil:
-		sh.extra = b.of(ap.Schema.Value)
+		sh.extra = b.Of(ap.Schema.Value)
 	case ap.Has != nil && *ap.Has:
-		sh.extra = &shape{}
+		sh.extra = &Shape{}
 	case ap.Has == nil && (len(props) == 0 || int(s.MinProps) > len(props)):
 		// A free-form object, or one that must have more members than it
 		// declares: its other members are what it holds.
-		sh.extra = &shape{}
+		sh.extra = &Shape{}
 	}
 }
 
-// appendJSON appends the text of v, a value decoded with json.Number, to
+// AppendJSON appends the text of v, a value decoded with json.Number, to
 // dst.
-func (sh *shape) appendJSON(dst []byte, v any) []byte {
+func (sh *Shape) AppendJSON(dst []byte, v any) []byte {
 	switch v := v.(type) {
 	case nil:
 		return append(dst, "null"...)
@@ -145,7 +147,7 @@ func (sh *shape) appendJSON(dst []byte, v any) []byte {
 			}
 			first = false
 			dst = append(dst, m.key...)
-			dst = m.shape.appendJSON(dst, mv)
+			dst = m.shape.AppendJSON(dst, mv)
 		}
 		if sh.extra != nil {
 			for _, name := range sortedKeys(v) {
@@ -156,22 +158,22 @@ func (sh *shape) appendJSON(dst []byte, v any) []byte {
 					dst = append(dst, ',')
 				}
 				first = false
-				dst = append(appendJSONString(dst, name), ':')
-				dst = sh.extra.appendJSON(dst, v[name])
+				dst = append(AppendString(dst, name), ':')
+				dst = sh.extra.AppendJSON(dst, v[name])
 			}
 		}
 		return append(dst, '}')
 	case []any:
 		items := sh.items
 		if sh.kind != kindArray || items == nil {
-			items = &shape{}
+			items = &Shape{}
 		}
 		dst = append(dst, '[')
 		for i, e := range v {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = items.appendJSON(dst, e)
+			dst = items.AppendJSON(dst, e)
 		}
 		return append(dst, ']')
 	case json.Number:
@@ -180,28 +182,24 @@ func (sh *shape) appendJSON(dst []byte, v any) []byte {
 	return appendAny(dst, v)
 }
 
-// appendItem appends the text of an item of a resource, whose shape sh is
-// and whose first member is its id: the id is name, or, without one, id
-// as x writes it, and the other members come from item.
-func (sh *shape) appendItem(dst []byte, x ids, id int64, name string, item map[string]any) []byte {
+// AppendItem appends the text of an item of a resource, whose shape sh
+// is and whose first member is its id: appendID appends the id's JSON
+// text, and the other members come from item.
+func (sh *Shape) AppendItem(dst []byte, item map[string]any, appendID func(dst []byte) []byte) []byte {
 	dst = append(dst, '{')
 	dst = append(dst, sh.members[0].key...)
-	if name != "" {
-		dst = appendJSONString(dst, name)
-	} else {
-		dst = x.appendJSON(dst, id)
-	}
+	dst = appendID(dst)
 	for _, m := range sh.members[1:] {
 		if v, ok := item[m.name]; ok {
 			dst = append(dst, ',')
 			dst = append(dst, m.key...)
-			dst = m.shape.appendJSON(dst, v)
+			dst = m.shape.AppendJSON(dst, v)
 		}
 	}
 	return append(dst, '}')
 }
 
-func (sh *shape) declares(name string) bool {
+func (sh *Shape) declares(name string) bool {
 	for _, m := range sh.members {
 		if m.name == name {
 			return true
@@ -226,7 +224,7 @@ func appendAny(dst []byte, v any) []byte {
 	case nil:
 		return append(dst, "null"...)
 	case string:
-		return appendJSONString(dst, v)
+		return AppendString(dst, v)
 	case bool:
 		return strconv.AppendBool(dst, v)
 	case json.Number:
@@ -239,7 +237,7 @@ func appendAny(dst []byte, v any) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = append(appendJSONString(dst, k), ':')
+			dst = append(AppendString(dst, k), ':')
 			dst = appendAny(dst, v[k])
 		}
 		return append(dst, '}')
@@ -266,15 +264,15 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// absentKey is the filter key of an item that lacks the property: no
+// AbsentKey is the filter key of an item that lacks the property: no
 // query value is ever this.
-const absentKey = "\x00absent\x00"
+const AbsentKey = "\x00absent\x00"
 
-// filterKey returns the key of a property's value in the index of a
+// FilterKey returns the key of a property's value in the index of a
 // filter: the text a query parameter gives for that value.
-func filterKey(v any, present bool) string {
+func FilterKey(v any, present bool) string {
 	if !present {
-		return absentKey
+		return AbsentKey
 	}
 	switch v := v.(type) {
 	case string:
@@ -282,16 +280,16 @@ func filterKey(v any, present bool) string {
 	case bool:
 		return strconv.FormatBool(v)
 	case json.Number:
-		return numberKey(string(v))
+		return NumberKey(string(v))
 	case nil:
 		return "null"
 	}
 	return string(bytes.TrimSpace(appendAny(nil, v)))
 }
 
-// numberKey returns the one text of a number, so that 1e2, 100 and 100.0
+// NumberKey returns the one text of a number, so that 1e2, 100 and 100.0
 // are the same key.
-func numberKey(s string) string {
+func NumberKey(s string) string {
 	if i, ok := spec.ExactInt64(s); ok {
 		return strconv.FormatInt(i, 10)
 	}
@@ -301,11 +299,25 @@ func numberKey(s string) string {
 	return s
 }
 
-// exactIntegers checks that every integer of v that the shape gives a
+// IntegerError is an integer of a value that is not exactly an integer of
+// the size its schema's format gives.
+type IntegerError struct {
+	// Field names the integer: a member below the value, such as
+	// "categoryId" or "tags.0", or the value itself.
+	Field string
+	// Bits is the size of its format: 32 or 64.
+	Bits int
+}
+
+func (e *IntegerError) Error() string {
+	return fmt.Sprintf("%s: must be an integer (int%d)", e.Field, e.Bits)
+}
+
+// ExactIntegers checks that every integer of v that the shape gives a
 // format is exactly an integer of that size: JSON numbers are read as
 // float64s by the schema check, which rounds 9223372036854775808 into the
 // int64 range. It names the first at fault, under the path where.
-func (sh *shape) exactIntegers(v any, where string) *Error {
+func (sh *Shape) ExactIntegers(v any, where string) *IntegerError {
 	switch v := v.(type) {
 	case json.Number:
 		if sh.kind != kindInteger || sh.bits == 0 {
@@ -313,7 +325,7 @@ func (sh *shape) exactIntegers(v any, where string) *Error {
 		}
 		n, ok := spec.ExactInt64(string(v))
 		if !ok || sh.bits == 32 && (n < math.MinInt32 || n > math.MaxInt32) {
-			return badRequest(where, "must be an integer (int%d)", sh.bits)
+			return &IntegerError{Field: where, Bits: sh.bits}
 		}
 	case map[string]any:
 		if sh.kind != kindObject {
@@ -321,7 +333,7 @@ func (sh *shape) exactIntegers(v any, where string) *Error {
 		}
 		for _, m := range sh.members {
 			if mv, ok := v[m.name]; ok {
-				if e := m.shape.exactIntegers(mv, join(where, m.name)); e != nil {
+				if e := m.shape.ExactIntegers(mv, join(where, m.name)); e != nil {
 					return e
 				}
 			}
@@ -329,7 +341,7 @@ func (sh *shape) exactIntegers(v any, where string) *Error {
 		if sh.extra != nil {
 			for _, name := range sortedKeys(v) {
 				if !sh.declares(name) {
-					if e := sh.extra.exactIntegers(v[name], join(where, name)); e != nil {
+					if e := sh.extra.ExactIntegers(v[name], join(where, name)); e != nil {
 						return e
 					}
 				}
@@ -340,7 +352,7 @@ func (sh *shape) exactIntegers(v any, where string) *Error {
 			return nil
 		}
 		for i, e := range v {
-			if err := sh.items.exactIntegers(e, join(where, strconv.Itoa(i))); err != nil {
+			if err := sh.items.ExactIntegers(e, join(where, strconv.Itoa(i))); err != nil {
 				return err
 			}
 		}
