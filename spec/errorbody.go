@@ -145,3 +145,80 @@ func (c *Contract) responsesErrorBody() ErrorBody {
 	}
 	return best
 }
+
+// ErrorRole is what a member of an error body holds, as its name and type
+// tell: the meaning petmock fills it with, and the suite reads it by.
+type ErrorRole uint8
+
+// The roles of the members of an error body.
+const (
+	// ErrorOther is a member of no role the name tells.
+	ErrorOther ErrorRole = iota
+	// ErrorMessage is a string that may hold the message: message,
+	// detail, error_description, description, msg, reason, error,
+	// title...; MessageRank says which is likeliest.
+	ErrorMessage
+	// ErrorCode is a string code, such as not_found: code, errorCode, or
+	// error where another member holds the message.
+	ErrorCode
+	// ErrorStatus is the HTTP status, an integer: status, statusCode,
+	// httpStatus, httpStatusCode or httpCode.
+	ErrorStatus
+	// ErrorNumber is an integer code or errorCode: a number of the
+	// document's own, which petmock fills with the HTTP status and no
+	// reader may take for one.
+	ErrorNumber
+	// ErrorStatusText is the HTTP status written as a string, such as
+	// "404": a string status.
+	ErrorStatusText
+	// ErrorTitle is the status's text, such as "Not Found": title.
+	ErrorTitle
+	// ErrorType is the URI of problem details' type.
+	ErrorType
+)
+
+// messageNames are the names of a member that holds an error's message,
+// the likeliest first, written as NormName writes them.
+var messageNames = []string{"message", "detail", "details", "errordescription", "errormessage", "description", "msg", "reason", "error", "title", "text", "summary"}
+
+// statusNames are the names of an integer member that holds the HTTP
+// status, written as NormName writes them.
+var statusNames = []string{"status", "statuscode", "httpstatus", "httpstatuscode", "httpcode"}
+
+// NormName writes a member's name lowercase, without underscores and
+// dashes: error_description, errorDescription and error-description are
+// one.
+func NormName(name string) string {
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+}
+
+// MessageRank returns how likely a member of the given name holds an
+// error's message, 0 the likeliest, or -1 when its name says it does not.
+func MessageRank(name string) int {
+	return slices.Index(messageNames, NormName(name))
+}
+
+// ErrorRoleOf returns the role of p, a member of an error object, as its
+// name and type tell, but for ErrorMessage: of the members that may hold
+// the message, MessageRank tells which one does.
+func ErrorRoleOf(p Property) ErrorRole {
+	t := TypeOf(p.Schema)
+	number := t == "integer" || t == "number"
+	switch n := NormName(p.Name); {
+	case (n == "code" || n == "errorcode") && number:
+		return ErrorNumber
+	case (n == "code" || n == "errorcode" || n == "error") && t == "string":
+		return ErrorCode
+	case slices.Contains(statusNames, n) && number:
+		return ErrorStatus
+	case slices.Contains(statusNames, n) && t == "string":
+		return ErrorStatusText
+	case n == "title" && t == "string":
+		return ErrorTitle
+	case n == "type" && t == "string" && (p.Schema.Format == "uri" || p.Schema.Format == "uri-reference"):
+		return ErrorType
+	case MessageRank(p.Name) >= 0 && (t == "string" || t == ""):
+		return ErrorMessage
+	}
+	return ErrorOther
+}

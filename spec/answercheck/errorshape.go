@@ -46,14 +46,16 @@ func errorShapeOf(c *spec.Contract, s *openapi3.Schema) errorShape {
 		return sh
 	}
 	for _, p := range c.Properties(s) {
-		t := spec.TypeOf(p.Schema)
 		m := member{has: true, required: p.Required}
-		switch {
-		case p.Name == "code" && t == "string":
+		// The interface gives the Petstore's three members their meaning,
+		// and no other of the same role: a reason or an httpStatus is the
+		// document's own.
+		switch role := spec.ErrorRoleOf(p); {
+		case p.Name == "code" && role == spec.ErrorCode:
 			sh.code = m
-		case p.Name == "message" && t == "string":
+		case p.Name == "message" && role == spec.ErrorMessage && spec.TypeOf(p.Schema) == "string":
 			sh.message = m
-		case p.Name == "status" && (t == "integer" || t == "number"):
+		case p.Name == "status" && role == spec.ErrorStatus:
 			sh.status = m
 		}
 	}
