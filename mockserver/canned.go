@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/mockserver/shape"
@@ -176,13 +178,13 @@ var hopHeaders = []string{"Connection", "Content-Length", "Content-Type", "Keep-
 // checkCanned checks the answer a to a request of op, whose responses
 // are rs, and returns it ready to write. field names a in the message of
 // the error, such as "answer": "answer.body.name: is required".
-func checkCanned(op *spec.Operation, rs *responses, a answerSpec, field string) (*canned, *Error) {
+func checkCanned(op *spec.Operation, rs *responses, a answerSpec, field string) (*canned, *edge.Error) {
 	if a.status < 100 || a.status > 599 {
-		return nil, badRequest(field+".status", "%d: want an HTTP status such as 200", a.status)
+		return nil, edge.BadRequest(field+".status", "%d: want an HTTP status such as 200", a.status)
 	}
 	facts := rs.of(a.status)
 	if facts == nil {
-		return nil, badRequest(field+".status", "%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
+		return nil, edge.BadRequest(field+".status", "%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
 			a.status, op.ID, statusList(op.Statuses))
 	}
 	what := strconv.Itoa(a.status) + " answer of " + op.ID
@@ -194,7 +196,7 @@ func checkCanned(op *spec.Operation, rs *responses, a answerSpec, field string) 
 			return nil, e
 		}
 		if slices.Contains(hopHeaders, key) {
-			return nil, badRequest(field+".headers."+name, "petmock sets it itself, from the document and the body")
+			return nil, edge.BadRequest(field+".headers."+name, "petmock sets it itself, from the document and the body")
 		}
 		header[key] = []string{a.header[name]}
 		given[key] = name
@@ -204,7 +206,7 @@ func checkCanned(op *spec.Operation, rs *responses, a answerSpec, field string) 
 	}
 	if a.status == http.StatusUnauthorized && header.Get("WWW-Authenticate") == "" {
 		// HTTP requires a challenge with every 401.
-		if c := challenge(op); c != "" {
+		if c := edge.Challenge(op); c != "" {
 			header.Set("WWW-Authenticate", c)
 		}
 	}
@@ -221,14 +223,14 @@ func checkCanned(op *spec.Operation, rs *responses, a answerSpec, field string) 
 
 // checkHeaderText checks that a header's name is a token and its value
 // holds no character HTTP does not allow.
-func checkHeaderText(field, name, value string) *Error {
+func checkHeaderText(field, name, value string) *edge.Error {
 	if name == "" || strings.ContainsFunc(name, func(r rune) bool {
 		return r <= ' ' || r >= 0x7f || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r)
 	}) {
-		return badRequest(field, "the name is not a valid HTTP token")
+		return edge.BadRequest(field, "the name is not a valid HTTP token")
 	}
 	if strings.ContainsAny(value, "\r\n\x00") {
-		return badRequest(field, "the value holds a character HTTP does not allow")
+		return edge.BadRequest(field, "the value holds a character HTTP does not allow")
 	}
 	return nil
 }
@@ -237,7 +239,7 @@ func checkHeaderText(field, name, value string) *Error {
 // of facts documents: each one it requires is there, and each one with a
 // schema holds a value of it. given are the names as they were given,
 // which the messages use.
-func checkDocumentedHeaders(facts *answerFacts, header http.Header, given map[string]string, field, what string) *Error {
+func checkDocumentedHeaders(facts *answerFacts, header http.Header, given map[string]string, field, what string) *edge.Error {
 	resp := facts.resp
 	for _, name := range slices.Sorted(maps.Keys(resp.Headers)) {
 		ref := resp.Headers[name]
@@ -248,7 +250,7 @@ func checkDocumentedHeaders(facts *answerFacts, header http.Header, given map[st
 		values, present := header[key]
 		if !present {
 			if ref.Value.Required {
-				return badRequest(field+"."+name, "is required: the document requires it on the %s", what)
+				return edge.BadRequest(field+"."+name, "is required: the document requires it on the %s", what)
 			}
 			continue
 		}
@@ -281,12 +283,12 @@ func headerValue(s *openapi3.Schema, text string) any {
 
 // schemaViolation is the 400 of a value that breaks its schema, named
 // field, or a member of it.
-func schemaViolation(field string, err error) *Error {
+func schemaViolation(field string, err error) *edge.Error {
 	var se *openapi3.SchemaError
 	if !errors.As(err, &se) {
-		return badRequest(field, "%v", err)
+		return edge.BadRequest(field, "%v", err)
 	}
-	e := schemaError(field, se)
+	e := edge.SchemaError(field, se)
 	if !strings.HasPrefix(e.Message, field) {
 		e.Message = field + "." + e.Message
 	}
@@ -296,25 +298,25 @@ func schemaViolation(field string, err error) *Error {
 // checkCannedBody checks the body of a against facts, and returns it as
 // it is sent: JSON text in petmock's one way, or the text of a text/plain
 // string; nil for none.
-func checkCannedBody(facts *answerFacts, a answerSpec, field, what string) ([]byte, *Error) {
+func checkCannedBody(facts *answerFacts, a answerSpec, field, what string) ([]byte, *edge.Error) {
 	switch {
 	case a.body == nil && facts.mediaType == "" && facts.others == nil:
 		return nil, nil
 	case a.body == nil && facts.others == nil:
-		return nil, badRequest(field, "is required: the %s has a body of %s", what, strings.TrimSuffix(facts.mediaType, "; charset=utf-8"))
+		return nil, edge.BadRequest(field, "is required: the %s has a body of %s", what, strings.TrimSuffix(facts.mediaType, "; charset=utf-8"))
 	case facts.others != nil:
-		return nil, badRequest(field, "the %s is %s, which petmock cannot check: it answers JSON or text", what, strings.Join(facts.others, ", "))
+		return nil, edge.BadRequest(field, "the %s is %s, which petmock cannot check: it answers JSON or text", what, strings.Join(facts.others, ", "))
 	case facts.mediaType == "":
-		return nil, badRequest(field, "the %s has no body", what)
+		return nil, edge.BadRequest(field, "the %s has no body", what)
 	}
 	dec := json.NewDecoder(bytes.NewReader(a.body))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, badRequest(field, "malformed JSON: %v", err)
+		return nil, edge.BadRequest(field, "malformed JSON: %v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, badRequest(field, "malformed JSON: data after the JSON value")
+		return nil, edge.BadRequest(field, "malformed JSON: data after the JSON value")
 	}
 	if facts.schema != nil {
 		if err := facts.schema.VisitJSON(v, facts.check...); err != nil {
@@ -324,20 +326,20 @@ func checkCannedBody(facts *answerFacts, a answerSpec, field, what string) ([]by
 	if facts.text {
 		text, ok := v.(string)
 		if !ok {
-			return nil, badRequest(field, "must be a string: the %s is text/plain", what)
+			return nil, edge.BadRequest(field, "must be a string: the %s is text/plain", what)
 		}
 		return []byte(text), nil
 	}
 	if facts.shape != nil {
 		if e := facts.shape.ExactIntegers(v, field); e != nil {
-			return nil, integerError(e)
+			return nil, edge.BadRequest(e.Field, "must be an integer (int%d)", e.Bits)
 		}
 	}
 	if a.status >= 400 {
 		// Every error is an Error body whose status is the HTTP status.
 		if m, ok := v.(map[string]any); ok {
 			if n, ok := m["status"].(json.Number); ok && string(n) != strconv.Itoa(a.status) {
-				return nil, badRequest(field+".status", "%s, but the answer's status is %d", n, a.status)
+				return nil, edge.BadRequest(field+".status", "%s, but the answer's status is %d", n, a.status)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
@@ -39,7 +40,7 @@ func carried(prev, rs *resource) func(store.Entry) (store.Entry, bool) {
 		}
 	}
 	return func(e store.Entry) (store.Entry, bool) {
-		v, bad := decodeJSON(e.Text)
+		v, bad := edge.DecodeJSON(e.Text)
 		item, ok := v.(map[string]any)
 		if bad != nil || !ok {
 			return store.Entry{}, false

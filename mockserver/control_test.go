@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -37,7 +39,7 @@ func TestChangeSettingsRefusesBadValues(t *testing.T) {
 		{map[string]any{"latency": "1s", "failRate": 0.5, "journal": 10001}, "journal: "},
 	} {
 		err := srv.ChangeSettings(tt.changes)
-		var e *mockserver.Error
+		var e *edge.Error
 		if !errors.As(err, &e) || e.Status != 400 || !strings.HasPrefix(e.Message, tt.want) {
 			t.Errorf("ChangeSettings(%v): %v, want a 400 %q", tt.changes, err, tt.want)
 		}
@@ -78,7 +80,7 @@ func TestForceRefusesBadAnswers(t *testing.T) {
 		{418, 1, "", "code: 418 is documented for no operation"},
 	} {
 		err := srv.Force(tt.code, tt.count, tt.operation)
-		var e *mockserver.Error
+		var e *edge.Error
 		if !errors.As(err, &e) || e.Status != 400 || !strings.HasPrefix(e.Message, tt.want) {
 			t.Errorf("Force(%d, %d, %q): %v, want a 400 %q", tt.code, tt.count, tt.operation, err, tt.want)
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
@@ -61,7 +63,7 @@ func (d *deprecation) setHeaders(h http.Header, r *http.Request, query []string)
 		return
 	}
 	b := make([]byte, 0, 96+len(d.successorPath))
-	b = appendOrigin(append(b, '<'), r)
+	b = edge.AppendOrigin(append(b, '<'), r)
 	b = append(b, d.successorPath...)
 	for i := 0; i+1 < len(query); i += 2 {
 		sep := byte('&')
@@ -101,9 +103,9 @@ func (d *deprecation) removed(now time.Time) bool {
 
 // gone is the answer to a deprecated operation after its sunset. The
 // headers set before still point to the replacement.
-func (d *deprecation) gone(operationID string) *Error {
+func (d *deprecation) gone(operationID string) *edge.Error {
 	if d.successor == nil {
-		return NewError(http.StatusGone, operationID, "removed on %s", d.sunsetTime.Format(time.DateOnly))
+		return edge.NewError(http.StatusGone, operationID, "removed on %s", d.sunsetTime.Format(time.DateOnly))
 	}
 	with := ""
 	if r := d.successor.Resource; r != nil && r.List == d.successor && len(r.Filters) > 0 {
@@ -113,6 +115,6 @@ func (d *deprecation) gone(operationID string) *Error {
 		}
 		with = " with the " + strings.Join(names, " and ") + " filter"
 	}
-	return NewError(http.StatusGone, operationID, "removed on %s; use %s %s%s instead, as the Link header says",
+	return edge.NewError(http.StatusGone, operationID, "removed on %s; use %s %s%s instead, as the Link header says",
 		d.sunsetTime.Format(time.DateOnly), d.successor.Method, d.successorPath, with)
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"net/http"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/spec"
 )
 
@@ -37,14 +39,14 @@ func newServedDocs(c *spec.Contract) (*servedDocs, error) {
 // serveDoc answers /openapi.yaml or /openapi.json.
 func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) error {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return methodNotAllowed(r.Method, r.URL.Path, s.methodsFor(r))
+		return edge.MethodNotAllowed(r.Method, r.URL.Path, s.methodsFor(r))
 	}
 	body, contentType := s.docs.json, "application/json"
 	if r.URL.Path == docYAMLPath {
 		body, contentType = s.docs.yaml, "application/yaml"
 	}
-	scheme, host := origin(r)
-	if !validHost(host) {
+	scheme, host := edge.Origin(r)
+	if !edge.ValidHost(host) {
 		// A Host header may hold what would break out of the URL.
 		host = "localhost"
 	}
@@ -53,4 +55,15 @@ func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) error {
 	w.WriteHeader(http.StatusOK)
 	w.Write(body)
 	return nil
+}
+
+// methodsFor returns the methods the path of r takes, as an Allow header
+// lists them both on a 405 and on an answer to OPTIONS: those of the
+// documents, or of the operations of its path. It returns nil for a path
+// that is nothing the server serves.
+func (s *Server) methodsFor(r *http.Request) []string {
+	if path := r.URL.Path; path == docYAMLPath || path == docJSONPath {
+		return edge.Allow([]string{http.MethodGet})
+	}
+	return s.gate.MethodsFor(r)
 }

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
@@ -19,7 +21,7 @@ import (
 // error an Error body written by the server's one function, without a key
 // in it.
 type Edge struct {
-	ed     *edge
+	ed     *edge.Gate
 	srv    *Server
 	unread func(*spec.Operation) bool
 	admit  func(*http.Request) error
@@ -53,7 +55,7 @@ func (s *Server) NewEdge(c *spec.Contract, cfg EdgeConfig) (*Edge, error) {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = MaxBodyBytes
 	}
-	ed, err := newEdge(context.Background(), c, s.adminKeys, shape.NewBuilder(c), cfg.MaxBodyBytes)
+	ed, err := edge.New(context.Background(), c, s.adminKeys, shape.NewBuilder(c), cfg.MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -100,15 +102,17 @@ func (e *Edge) serve(w http.ResponseWriter, r *http.Request, h func(http.Respons
 	}()
 	if e.admit != nil {
 		if err := e.admit(r); err != nil {
-			w.Header()["Vary"] = varyOrigin
+			w.Header()["Vary"] = edge.VaryOrigin
 			e.srv.writeErrorOf(w, e.ed, nil, err)
 			return
 		}
 	}
 	r = e.srv.withoutEchoedKeys(r)
-	setCORS(w.Header(), r)
-	if isPreflight(r) {
-		e.srv.preflight(w, r, e.ed, e.ed.methodsFor(r))
+	edge.SetCORS(w.Header(), r)
+	if edge.IsPreflight(r) {
+		if err := edge.Preflight(w, r, e.ed.MethodsFor(r)); err != nil {
+			e.srv.writeErrorOf(w, e.ed, nil, err)
+		}
 		return
 	}
 	op, c, err := e.check(r)
@@ -122,20 +126,20 @@ func (e *Edge) serve(w http.ResponseWriter, r *http.Request, h func(http.Respons
 
 // check checks r against the edge's document, and returns its operation,
 // nil for none, with the call or the refusal.
-func (e *Edge) check(r *http.Request) (*operation, *Call, error) {
-	op, params, err := e.ed.route(r)
+func (e *Edge) check(r *http.Request) (*edge.Operation, *Call, error) {
+	op, params, err := e.ed.Route(r)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := e.ed.authenticate(r, op); err != nil {
+	if err := e.ed.Authenticate(r, op); err != nil {
 		return op, nil, err
 	}
-	unread := e.unread != nil && e.unread(op.spec)
-	c, err := e.ed.checkRequest(r, op, params, nil, unread)
+	unread := e.unread != nil && e.unread(op.Spec)
+	c, err := e.ed.Check(r, op, params, nil, unread)
 	if err != nil {
 		return op, nil, err
 	}
-	return op, &Call{Operation: op.spec, Params: params, Query: c.query, Body: c.body}, nil
+	return op, &Call{Operation: op.Spec, Params: params, Query: c.Query, Body: c.Body}, nil
 }
 
 // PublishedKey reports whether an Edge, such as the admin API's, takes

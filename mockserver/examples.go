@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/spec/fake"
@@ -23,31 +25,31 @@ import (
 // schema. The request is not processed: it changes nothing.
 
 // example returns the answer of the example of op named name, for status.
-func (s *Server) example(op *operation, status int, name string) (*canned, *Error) {
+func (s *Server) example(op *operation, status int, name string) (*canned, *edge.Error) {
 	facts := op.responses.of(status)
-	what := fmt.Sprintf("the %d answer of %s", status, op.spec.ID)
+	what := fmt.Sprintf("the %d answer of %s", status, op.Spec.ID)
 	if facts == nil || len(facts.examples) == 0 {
-		return nil, badRequest("prefer", "example=%s: %s has no named examples", name, what)
+		return nil, edge.BadRequest("prefer", "example=%s: %s has no named examples", name, what)
 	}
 	ref := facts.examples[name]
 	if ref == nil {
-		return nil, badRequest("prefer", "example=%s: not an example of %s; its examples are %s",
+		return nil, edge.BadRequest("prefer", "example=%s: not an example of %s; its examples are %s",
 			name, what, strings.Join(slices.Sorted(maps.Keys(facts.examples)), ", "))
 	}
 	if ref.Value == nil || ref.Value.Value == nil && ref.Value.ExternalValue != "" {
-		return nil, badRequest("prefer", "example=%s: its value is elsewhere (externalValue), which petmock does not fetch", name)
+		return nil, edge.BadRequest("prefer", "example=%s: its value is elsewhere (externalValue), which petmock does not fetch", name)
 	}
 	body, err := json.Marshal(ref.Value.Value)
 	if err != nil {
-		return nil, badRequest("prefer", "example=%s: its value is no JSON value: %v", name, err)
+		return nil, edge.BadRequest("prefer", "example=%s: its value is no JSON value: %v", name, err)
 	}
 	header := s.madeHeaders(facts.resp)
 	if status == http.StatusServiceUnavailable {
 		header["Retry-After"] = "1"
 	}
-	c, e := checkCanned(op.spec, op.responses, answerSpec{status: status, header: header, body: body}, "example")
+	c, e := checkCanned(op.Spec, op.responses, answerSpec{status: status, header: header, body: body}, "example")
 	if e != nil {
-		return nil, badRequest("prefer", "example=%s: the document's example breaks its own contract, so petmock does not answer it: %s", name, e.Message)
+		return nil, edge.BadRequest("prefer", "example=%s: the document's example breaks its own contract, so petmock does not answer it: %s", name, e.Message)
 	}
 	return c, nil
 }

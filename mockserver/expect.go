@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"maps"
@@ -14,7 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/petstore/contract/mockserver/edge"
 )
 
 // An expectation is a canned answer for the requests that match it, set
@@ -127,7 +126,7 @@ type expecting struct {
 
 // Expect sets an expectation, once it is found to name an operation of
 // the document and to answer as the document says, and returns it as set,
-// with its ID and operation. The error, a 400 *Error, names the member at
+// with its ID and operation. The error, a 400 *edge.Error, names the member at
 // fault, such as "answer.body.name: is required".
 func (s *Server) Expect(e Expectation) (Expectation, error) {
 	x, err := s.compileExpectation(e)
@@ -138,12 +137,12 @@ func (s *Server) Expect(e Expectation) (Expectation, error) {
 	ex.mu.Lock()
 	if len(ex.list) >= MaxExpectations {
 		ex.mu.Unlock()
-		return Expectation{}, badRequest("expectations",
+		return Expectation{}, edge.BadRequest("expectations",
 			"%d are set already, the most there may be; DELETE /__petmock/expectations/{id} one, or all", MaxExpectations)
 	}
 	if ex.bytes+x.size > MaxExpectationBytes {
 		ex.mu.Unlock()
-		return Expectation{}, badRequest("expectations",
+		return Expectation{}, edge.BadRequest("expectations",
 			"those set hold %d bytes, and this one %d more, past the %d the expectations may hold together", ex.bytes, x.size, MaxExpectationBytes)
 	}
 	ex.next++
@@ -162,11 +161,11 @@ func (s *Server) Expect(e Expectation) (Expectation, error) {
 }
 
 // compileExpectation checks e against the document, and compiles it.
-func (s *Server) compileExpectation(e Expectation) (*expectation, *Error) {
+func (s *Server) compileExpectation(e Expectation) (*expectation, *edge.Error) {
 	e.ID, e.Operation = 0, ""
 	e.When.Method = strings.ToUpper(strings.TrimSpace(e.When.Method))
 	if e.Times < 0 || e.Times > MaxExpectationTimes {
-		return nil, badRequest("times", "%d: want a number of requests from 1 to %d, or 0 for every one", e.Times, MaxExpectationTimes)
+		return nil, edge.BadRequest("times", "%d: want a number of requests from 1 to %d, or 0 for every one", e.Times, MaxExpectationTimes)
 	}
 	if e.Remaining < 1 || e.Remaining > e.Times {
 		e.Remaining = e.Times
@@ -178,7 +177,7 @@ func (s *Server) compileExpectation(e Expectation) (*expectation, *Error) {
 		return nil, err
 	}
 	x.op, x.path = op, path
-	e.Operation = op.spec.ID
+	e.Operation = op.Spec.ID
 	if err := s.checkExpectedValues(op, params, e.When); err != nil {
 		return nil, err
 	}
@@ -186,7 +185,7 @@ func (s *Server) compileExpectation(e Expectation) (*expectation, *Error) {
 		return nil, err
 	}
 	a := e.Answer
-	if x.answer, err = checkCanned(op.spec, op.responses, answerSpec{status: a.Status, header: a.Headers, body: a.Body}, "answer"); err != nil {
+	if x.answer, err = checkCanned(op.Spec, op.responses, answerSpec{status: a.Status, header: a.Headers, body: a.Body}, "answer"); err != nil {
 		return nil, err
 	}
 	x.Expectation = e
@@ -198,9 +197,9 @@ func (s *Server) compileExpectation(e Expectation) (*expectation, *Error) {
 // expectedOperation finds the operation of a match, and, of a concrete
 // path, its parameters and the path decoded, as a request's URL.Path
 // holds it; nil and "" for a template.
-func (s *Server) expectedOperation(m RequestMatch) (*operation, map[string]string, string, *Error) {
+func (s *Server) expectedOperation(m RequestMatch) (*operation, map[string]string, string, *edge.Error) {
 	if m.Method == "" || strings.ContainsFunc(m.Method, func(r rune) bool { return r < 'A' || r > 'Z' }) {
-		return nil, nil, "", badRequest("when.method", "%q: want an HTTP method such as GET", m.Method)
+		return nil, nil, "", edge.BadRequest("when.method", "%q: want an HTTP method such as GET", m.Method)
 	}
 	method := m.Method
 	if method == http.MethodHead {
@@ -208,26 +207,26 @@ func (s *Server) expectedOperation(m RequestMatch) (*operation, map[string]strin
 	}
 	path := m.Path
 	if !strings.HasPrefix(path, "/") {
-		return nil, nil, "", badRequest("when.path", "%q: want a path such as %s/pets/7, or a template of the document such as /pets/{petId}", path, s.base)
+		return nil, nil, "", edge.BadRequest("when.path", "%q: want a path such as %s/pets/7, or a template of the document such as /pets/{petId}", path, s.base)
 	}
 	if strings.ContainsAny(path, "?#") {
-		return nil, nil, "", badRequest("when.path", "%s holds a query or a fragment; give the query parameters in when.query", path)
+		return nil, nil, "", edge.BadRequest("when.path", "%s holds a query or a fragment; give the query parameters in when.query", path)
 	}
 	rel := expectedPath(path, s.base)
 	if strings.Contains(rel, "{") {
 		so := s.contract.OperationAt(method, rel)
 		if so == nil {
-			return nil, nil, "", badRequest("when.path", "%s %s is no operation of the document; a template must be one of its paths as it writes them", m.Method, rel)
+			return nil, nil, "", edge.BadRequest("when.path", "%s %s is no operation of the document; a template must be one of its paths as it writes them", m.Method, rel)
 		}
-		return s.ops[so.ID], nil, "", nil
+		return s.ops[s.gate.Operation(so.ID).Index], nil, "", nil
 	}
 	u, err := url.Parse(s.base + rel)
 	if err != nil {
-		return nil, nil, "", badRequest("when.path", "%s: %v", path, err)
+		return nil, nil, "", edge.BadRequest("when.path", "%s: %v", path, err)
 	}
 	op, params, routeErr := s.route(&http.Request{Method: method, URL: u, Host: "petmock", Header: http.Header{}})
 	if routeErr != nil {
-		return nil, nil, "", badRequest("when.path", "%s %s is no operation of the document", m.Method, s.base+rel)
+		return nil, nil, "", edge.BadRequest("when.path", "%s %s is no operation of the document", m.Method, s.base+rel)
 	}
 	if params == nil {
 		params = map[string]string{}
@@ -247,22 +246,19 @@ func expectedPath(path, base string) string {
 // checkExpectedValues checks the path parameters and the query values a
 // match gives: a name the operation does not declare, or a value its
 // checks would refuse, could never match a request.
-func (s *Server) checkExpectedValues(op *operation, params map[string]string, m RequestMatch) *Error {
+func (s *Server) checkExpectedValues(op *operation, params map[string]string, m RequestMatch) *edge.Error {
 	q := url.Values{}
 	for _, name := range slices.Sorted(maps.Keys(m.Query)) {
-		if !slices.Contains(op.queryParams, name) {
+		if !slices.Contains(op.QueryParams, name) {
 			declared := "it declares none"
-			if len(op.queryParams) > 0 {
-				declared = "its query parameters are " + strings.Join(op.queryParams, ", ")
+			if len(op.QueryParams) > 0 {
+				declared = "its query parameters are " + strings.Join(op.QueryParams, ", ")
 			}
-			return badRequest("when.query."+name, "not a query parameter of %s; %s", op.spec.ID, declared)
+			return edge.BadRequest("when.query."+name, "not a query parameter of %s; %s", op.Spec.ID, declared)
 		}
 		q.Set(name, m.Query[name])
 	}
-	req := &http.Request{Method: op.spec.Method, URL: &url.URL{Path: "/", RawQuery: q.Encode()}, Header: http.Header{}, Body: http.NoBody}
-	in := validationInput(req, op.route, params, q, nil)
-	in.Options = s.validation
-	for _, p := range op.spec.Parameters {
+	for _, p := range op.Spec.Parameters {
 		field := ""
 		switch {
 		case p.In == "path" && params != nil:
@@ -272,8 +268,7 @@ func (s *Server) checkExpectedValues(op *operation, params map[string]string, m 
 		default:
 			continue
 		}
-		if err := openapi3filter.ValidateParameter(context.Background(), in, p); err != nil {
-			e := requestError(err)
+		if e := s.gate.CheckParameter(op.Operation, params, q, p); e != nil {
 			e.Message = field + ": " + e.Message
 			return e
 		}
@@ -282,18 +277,18 @@ func (s *Server) checkExpectedValues(op *operation, params map[string]string, m 
 }
 
 // expectedBody compiles the body members of a match.
-func expectedBody(op *operation, body map[string]json.RawMessage) ([]bodyMatch, *Error) {
+func expectedBody(op *operation, body map[string]json.RawMessage) ([]bodyMatch, *edge.Error) {
 	if len(body) == 0 {
 		return nil, nil
 	}
-	if op.spec.RequestSchema() == nil {
-		return nil, badRequest("when.body", "%s takes no JSON body", op.spec.ID)
+	if op.Spec.RequestSchema() == nil {
+		return nil, edge.BadRequest("when.body", "%s takes no JSON body", op.Spec.ID)
 	}
 	var out []bodyMatch
 	for _, ptr := range slices.Sorted(maps.Keys(body)) {
 		field := "when.body." + ptr
 		if ptr != "" && !strings.HasPrefix(ptr, "/") {
-			return nil, badRequest(field, "not a JSON pointer; want one such as /name, or \"\" for the whole body")
+			return nil, edge.BadRequest(field, "not a JSON pointer; want one such as /name, or \"\" for the whole body")
 		}
 		var tokens []string
 		if ptr != "" {
@@ -305,10 +300,10 @@ func expectedBody(op *operation, body map[string]json.RawMessage) ([]bodyMatch, 
 		dec.UseNumber()
 		var want any
 		if err := dec.Decode(&want); err != nil {
-			return nil, badRequest(field, "malformed JSON: %v", err)
+			return nil, edge.BadRequest(field, "malformed JSON: %v", err)
 		}
 		if _, err := dec.Token(); err != io.EOF {
-			return nil, badRequest(field, "malformed JSON: data after the JSON value")
+			return nil, edge.BadRequest(field, "malformed JSON: data after the JSON value")
 		}
 		out = append(out, bodyMatch{pointer: tokens, want: want})
 	}
@@ -442,7 +437,7 @@ func (s *Server) ExpectationsAsSet() []Expectation {
 	return out
 }
 
-// RemoveExpectation drops the expectation of the given id; a 404 *Error
+// RemoveExpectation drops the expectation of the given id; a 404 *edge.Error
 // says there is none.
 func (s *Server) RemoveExpectation(id int64) error {
 	ex := s.expecting
@@ -450,7 +445,7 @@ func (s *Server) RemoveExpectation(id int64) error {
 	i := slices.IndexFunc(ex.list, func(x *expectation) bool { return x.ID == id })
 	if i < 0 {
 		ex.mu.Unlock()
-		return NewError(http.StatusNotFound, "id", "no expectation has id %d", id)
+		return edge.NewError(http.StatusNotFound, "id", "no expectation has id %d", id)
 	}
 	ex.bytes -= ex.list[i].size
 	ex.list = slices.Delete(ex.list, i, i+1)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -127,7 +129,7 @@ func TestExpectationsTemplatesOrderAndTimes(t *testing.T) {
 }
 
 func isStatus(err error, status int) bool {
-	var e *mockserver.Error
+	var e *edge.Error
 	return errors.As(err, &e) && e.Status == status
 }
 
@@ -194,7 +196,7 @@ func TestExpectationsThatBreakTheDocument(t *testing.T) {
 		{`{"when":{"method":"GET","path":"/v1/pets/1"},"answer":{"status":200,"body":` + pet + `},"times":-1}`, "times: -1: want a number of requests"},
 	} {
 		_, err := ts.Expect(expectation(t, tt.text))
-		var e *mockserver.Error
+		var e *edge.Error
 		if !errors.As(err, &e) || e.Status != 400 || !strings.HasPrefix(e.Message, tt.want) {
 			t.Errorf("Expect %s: %v, want 400 %q", tt.text, err, tt.want)
 		}

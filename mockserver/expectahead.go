@@ -24,7 +24,7 @@ func (s *Server) expectedAhead(r *http.Request, op *operation, params map[string
 	if !s.expecting.awaits(op) {
 		return nil, 0, nil
 	}
-	body, e := readBody(r, s.maxBody)
+	body, e := s.gate.ReadBody(r)
 	if e != nil {
 		return nil, 0, e
 	}
@@ -35,7 +35,7 @@ func (s *Server) expectedAhead(r *http.Request, op *operation, params map[string
 		}
 	}
 	again()
-	c, err := s.checkRequest(r, op, params, nil, false)
+	c, err := s.check(r, op, params, nil)
 	again()
 	if err != nil {
 		return nil, 0, nil

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/petstore/contract/mockserver/edge"
 )
 
 // A fault is a failure below HTTP, put in place of an answer so that an
@@ -69,9 +70,9 @@ func (f Fault) known() bool { return slices.Contains(Faults, f) }
 
 // checkSlowRate checks a rate of a slow body, in bytes per second, for the
 // field named field.
-func checkSlowRate(field string, n int) *Error {
+func checkSlowRate(field string, n int) *edge.Error {
 	if n < 1 || n > MaxSlowBytesPerSecond {
-		return badRequest(field, "%d: want bytes per second from 1 to %d", n, MaxSlowBytesPerSecond)
+		return edge.BadRequest(field, "%d: want bytes per second from 1 to %d", n, MaxSlowBytesPerSecond)
 	}
 	return nil
 }
@@ -105,7 +106,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, op *operation, rec
 	if err != nil {
 		// Not a connection of net/http's HTTP/1 server, such as a
 		// recorder of a test: nothing can be done below HTTP.
-		return NewError(http.StatusServiceUnavailable, "fault",
+		return edge.NewError(http.StatusServiceUnavailable, "fault",
 			"%s: this connection cannot be failed below HTTP (%v)", f, err)
 	}
 	if rec != nil {
@@ -133,8 +134,8 @@ var errAnswered = errors.New("answered below HTTP")
 // operation's success, where a client cannot take it to say that a write
 // was made, and a status whose answer has a body; 503 otherwise.
 func malformedStatus(op *operation) int {
-	status := op.spec.Success
-	if op.changesItems() || status == 0 || status == http.StatusNoContent || status == http.StatusNotModified {
+	status := op.Spec.Success
+	if op.ChangesItems() || status == 0 || status == http.StatusNoContent || status == http.StatusNotModified {
 		return http.StatusServiceUnavailable
 	}
 	return status
@@ -158,13 +159,4 @@ func malformedHead(h http.Header, status int) []byte {
 	h.Write(&b)
 	b.WriteString("\r\n" + badChunk)
 	return b.Bytes()
-}
-
-// SetLinger sets the linger of the connection, so that a reset fault
-// resets it: see net.TCPConn.SetLinger.
-func (c *wireConn) SetLinger(sec int) error {
-	if tcp, ok := c.Conn.(*net.TCPConn); ok {
-		return tcp.SetLinger(sec)
-	}
-	return nil
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -21,7 +23,7 @@ import (
 func listenedServer(tb testing.TB, srv *mockserver.Server) string {
 	tb.Helper()
 	hs := httptest.NewUnstartedServer(srv)
-	hs.Listener = srv.Listener(hs.Listener, mockserver.WireLimits{})
+	hs.Listener = srv.Listener(hs.Listener, edge.WireLimits{})
 	hs.Start()
 	tb.Cleanup(hs.Close)
 	return hs.URL + "/v1"

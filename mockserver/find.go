@@ -16,8 +16,8 @@ func (s *Server) findItems(w http.ResponseWriter, r *http.Request, c *call) erro
 	rs := c.op.resource
 	pg := store.Page{After: c.after, Limit: pageWithoutLimit}
 	var asked []string
-	for _, f := range rs.finds[c.op.spec.ID] {
-		v := first(c.query, f.Name())
+	for _, f := range rs.finds[c.op.Spec.ID] {
+		v := c.first(f.Name())
 		if v == "" {
 			d := f.Param.Schema.Value.Default
 			if d == nil {

@@ -44,7 +44,7 @@ type fitProp struct {
 	schema *openapi3.Schema // of the property
 }
 
-// limitNames are the names of query parameters, written as norm writes
+// limitNames are the names of query parameters, written as spec.NormName writes
 // them, that bound a list: per_page and perPage are perpage.
 var limitNames = map[string]bool{
 	"limit": true, "size": true, "pagesize": true, "perpage": true, "count": true, "max": true,
@@ -79,7 +79,7 @@ func newFit(c *spec.Contract, op *spec.Operation, s *openapi3.Schema) *fit {
 			if p.In != openapi3.ParameterInQuery || p.Schema == nil || p.Schema.Value == nil {
 				continue
 			}
-			if f.limit == "" && limitNames[norm(p.Name)] && spec.TypeOf(p.Schema.Value) == "integer" {
+			if f.limit == "" && limitNames[spec.NormName(p.Name)] && spec.TypeOf(p.Schema.Value) == "integer" {
 				f.limit = p.Name
 				continue
 			}

@@ -9,6 +9,8 @@ import (
 	"io"
 	"slices"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/mockserver/shape"
@@ -24,9 +26,9 @@ import (
 
 // FixtureError is a fixture that is not valid items of the document.
 type FixtureError struct {
-	Resource string // of the item at fault; "" when the fixture as a whole is
-	Index    int    // position of the first bad item, or -1 when its array is at fault
-	Err      *Error // what is wrong, naming the field
+	Resource string      // of the item at fault; "" when the fixture as a whole is
+	Index    int         // position of the first bad item, or -1 when its array is at fault
+	Err      *edge.Error // what is wrong, naming the field
 }
 
 // Error names the item at fault, when there is one, and what is wrong.
@@ -40,7 +42,7 @@ func (e *FixtureError) Error() string {
 	return fmt.Sprintf("%s[%d]: %s", e.Resource, e.Index, e.Err.Message)
 }
 
-// Unwrap returns the *Error that says what is wrong.
+// Unwrap returns the *edge.Error that says what is wrong.
 func (e *FixtureError) Unwrap() error { return e.Err }
 
 // WriteFixture writes items as a fixture: an array when the contract has
@@ -78,7 +80,7 @@ func WriteItems(w io.Writer, items []json.RawMessage) error {
 // properties, in the order the create schema gives. A string id that the
 // create sends, such as a username, is kept: it names the item.
 func CreateBody(c *spec.Contract, r *spec.Resource, item json.RawMessage) ([]byte, error) {
-	v, e := decodeJSON(item)
+	v, e := edge.DecodeJSON(item)
 	if e != nil {
 		return nil, e
 	}
@@ -148,7 +150,7 @@ func readFixture(r io.Reader, resources []*resource, only *resource) (map[*resou
 	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
 	dec.UseNumber()
 	whole := func(format string, args ...any) error {
-		return &FixtureError{Index: -1, Err: badRequest("fixture", format, args...)}
+		return &FixtureError{Index: -1, Err: edge.BadRequest("fixture", format, args...)}
 	}
 	// malformed is the fixture's fault, or the reader's.
 	malformed := func(err error, format string, args ...any) error {
@@ -201,7 +203,7 @@ func readFixture(r io.Reader, resources []*resource, only *resource) (map[*resou
 				if err != nil && readFailed(err) {
 					return nil, err
 				}
-				return nil, &FixtureError{Resource: name, Index: -1, Err: badRequest("fixture", "want a JSON array of %s", name)}
+				return nil, &FixtureError{Resource: name, Index: -1, Err: edge.BadRequest("fixture", "want a JSON array of %s", name)}
 			}
 			if err := read(resources[i]); err != nil {
 				return nil, err
@@ -231,7 +233,7 @@ func readItems(dec *json.Decoder, rs *resource) ([]store.Entry, error) {
 			if readFailed(err) {
 				return nil, err
 			}
-			return nil, &FixtureError{Resource: rs.spec.Name, Index: i, Err: badRequest(rs.singular, "malformed JSON: %v", err)}
+			return nil, &FixtureError{Resource: rs.spec.Name, Index: i, Err: edge.BadRequest(rs.singular, "malformed JSON: %v", err)}
 		}
 		e, err := check.item(i, v)
 		if err != nil {
@@ -243,7 +245,7 @@ func readItems(dec *json.Decoder, rs *resource) ([]store.Entry, error) {
 		if readFailed(err) {
 			return nil, err
 		}
-		return nil, &FixtureError{Index: -1, Err: badRequest("fixture", "malformed JSON after %s[%d]: %v", rs.spec.Name, i-1, err)}
+		return nil, &FixtureError{Index: -1, Err: edge.BadRequest("fixture", "malformed JSON after %s[%d]: %v", rs.spec.Name, i-1, err)}
 	}
 	check.finish(entries)
 	return entries, nil
@@ -266,10 +268,10 @@ func (rs *resource) newItemCheck() *itemCheck {
 // name has no id yet: finish gives it one.
 func (c *itemCheck) item(i int, v any) (store.Entry, error) {
 	rs := c.rs
-	fault := func(e *Error) error { return &FixtureError{Resource: rs.spec.Name, Index: i, Err: e} }
+	fault := func(e *edge.Error) error { return &FixtureError{Resource: rs.spec.Name, Index: i, Err: e} }
 	e, err := rs.decodeItem(v)
 	if err != nil {
-		var fe *Error
+		var fe *edge.Error
 		if errors.As(err, &fe) {
 			return store.Entry{}, fault(fe)
 		}
@@ -277,16 +279,16 @@ func (c *itemCheck) item(i int, v any) (store.Entry, error) {
 	}
 	if e.Name != "" {
 		if j, dup := c.names[e.Name]; dup {
-			return store.Entry{}, fault(badRequest(rs.spec.IDProperty, "%q is also the id of %s[%d]", e.Name, rs.spec.Name, j))
+			return store.Entry{}, fault(edge.BadRequest(rs.spec.IDProperty, "%q is also the id of %s[%d]", e.Name, rs.spec.Name, j))
 		}
 		c.names[e.Name] = i
 		return e, nil
 	}
 	if j, dup := c.seen[e.ID]; dup {
 		if rs.spec.IDIsString {
-			return store.Entry{}, fault(badRequest(rs.spec.IDProperty, "%q is also the id of %s[%d]", rs.ids.text(e.ID), rs.spec.Name, j))
+			return store.Entry{}, fault(edge.BadRequest(rs.spec.IDProperty, "%q is also the id of %s[%d]", rs.ids.text(e.ID), rs.spec.Name, j))
 		}
-		return store.Entry{}, fault(badRequest(rs.spec.IDProperty, "%d is also the id of %s[%d]", e.ID, rs.spec.Name, j))
+		return store.Entry{}, fault(edge.BadRequest(rs.spec.IDProperty, "%d is also the id of %s[%d]", e.ID, rs.spec.Name, j))
 	}
 	c.seen[e.ID] = i
 	return e, nil
@@ -342,12 +344,12 @@ func (rs *resource) decodeItem(v any) (store.Entry, error) {
 	if err := rs.spec.Item.VisitJSON(v, openapi3.DisableSchemaErrorDetails(), openapi3.VisitAsResponse()); err != nil {
 		var se *openapi3.SchemaError
 		if errors.As(err, &se) {
-			return store.Entry{}, schemaError(rs.singular, se)
+			return store.Entry{}, edge.SchemaError(rs.singular, se)
 		}
-		return store.Entry{}, badRequest(rs.singular, "%v", err)
+		return store.Entry{}, edge.BadRequest(rs.singular, "%v", err)
 	}
 	if e := rs.shape.ExactIntegers(v, ""); e != nil {
-		return store.Entry{}, integerError(e)
+		return store.Entry{}, edge.BadRequest(e.Field, "must be an integer (int%d)", e.Bits)
 	}
 	item, _ := v.(map[string]any)
 	switch raw := item[rs.spec.IDProperty].(type) {
@@ -367,9 +369,9 @@ func (rs *resource) decodeItem(v any) (store.Entry, error) {
 		}
 	}
 	if rs.spec.IDIsString {
-		return store.Entry{}, badRequest(rs.spec.IDProperty, "is required: a string that names the %s", rs.singular)
+		return store.Entry{}, edge.BadRequest(rs.spec.IDProperty, "is required: a string that names the %s", rs.singular)
 	}
-	return store.Entry{}, badRequest(rs.spec.IDProperty, "must be an integer (int64), as petmock gives ids in order")
+	return store.Entry{}, edge.BadRequest(rs.spec.IDProperty, "must be an integer (int64), as petmock gives ids in order")
 }
 
 // entries reads items given as JSON texts, as Config.Items holds them.
@@ -377,7 +379,7 @@ func (rs *resource) entries(items []json.RawMessage) ([]store.Entry, error) {
 	out := make([]store.Entry, 0, len(items))
 	check := rs.newItemCheck()
 	for i, raw := range items {
-		v, e := decodeJSON(raw)
+		v, e := edge.DecodeJSON(raw)
 		if e != nil {
 			return nil, &FixtureError{Resource: rs.spec.Name, Index: i, Err: e}
 		}

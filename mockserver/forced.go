@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/spec"
 )
 
@@ -75,11 +77,11 @@ func forceable(op *spec.Operation, code int) bool {
 // forcedAnswer is the answer of a code forced on op: an Error body, with
 // the headers its status calls for. Prefer: code= and the admin API both
 // answer with it.
-func forcedAnswer(op *spec.Operation, code int, field, format string, args ...any) *Error {
-	e := NewError(code, field, format, args...)
+func forcedAnswer(op *spec.Operation, code int, field, format string, args ...any) *edge.Error {
+	e := edge.NewError(code, field, format, args...)
 	switch code {
 	case http.StatusUnauthorized:
-		if c := challenge(op); c != "" {
+		if c := edge.Challenge(op); c != "" {
 			e.WithHeader("WWW-Authenticate", c)
 		}
 	case http.StatusServiceUnavailable:
@@ -91,7 +93,7 @@ func forcedAnswer(op *spec.Operation, code int, field, format string, args ...an
 // takeForced returns the answer or the fault forced on the next request
 // to op, if any, and counts the request against it. A documented success
 // is counted and forces nothing.
-func (s *Server) takeForced(op *spec.Operation) (*Error, injected) {
+func (s *Server) takeForced(op *spec.Operation) (*edge.Error, injected) {
 	f := s.forced
 	if f.n.Load() == 0 {
 		return nil, injected{}
@@ -157,7 +159,7 @@ func (s *Server) ForceAnswer(a ForcedAnswer) error {
 	f.mu.Lock()
 	if len(f.rules) >= MaxForcedAnswers {
 		f.mu.Unlock()
-		return badRequest("forced",
+		return edge.BadRequest("forced",
 			"%d forced answers wait already, the most there may be; DELETE /__petmock/forced, or let them be taken", MaxForcedAnswers)
 	}
 	f.next++
@@ -188,18 +190,18 @@ func (s *Server) ClearForced() {
 }
 
 // checkForced checks a forced answer against the document.
-func (s *Server) checkForced(a ForcedAnswer) *Error {
+func (s *Server) checkForced(a ForcedAnswer) *edge.Error {
 	if a.Fault != "" {
 		return s.checkForcedFault(a)
 	}
 	if a.BytesPerSecond != 0 {
-		return badRequest("bytesPerSecond", "goes with the fault %s only", FaultSlow)
+		return edge.BadRequest("bytesPerSecond", "goes with the fault %s only", FaultSlow)
 	}
 	if a.Code == 0 {
-		return badRequest("code", "is required, or a fault: one of %s", faultList())
+		return edge.BadRequest("code", "is required, or a fault: one of %s", faultList())
 	}
 	if a.Code < 100 || a.Code > 599 {
-		return badRequest("code", "%d: want an HTTP status such as 503", a.Code)
+		return edge.BadRequest("code", "%d: want an HTTP status such as 503", a.Code)
 	}
 	if e := s.checkForcedFor(a); e != nil {
 		return e
@@ -207,7 +209,7 @@ func (s *Server) checkForced(a ForcedAnswer) *Error {
 	if a.Operation != "" {
 		op := s.contract.Operation(a.Operation)
 		if !forceable(op, a.Code) {
-			return badRequest("code", "%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
+			return edge.BadRequest("code", "%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
 				a.Code, op.ID, statusList(op.Statuses))
 		}
 		return nil
@@ -220,30 +222,30 @@ func (s *Server) checkForced(a ForcedAnswer) *Error {
 		all = append(all, op.Statuses...)
 	}
 	slices.Sort(all)
-	return badRequest("code", "%d is documented for no operation; use one of %s, or 500 or 503 to rehearse an outage",
+	return edge.BadRequest("code", "%d is documented for no operation; use one of %s, or 500 or 503 to rehearse an outage",
 		a.Code, statusList(slices.Compact(all)))
 }
 
 // checkForcedFor checks the count and the operation of a forced answer.
-func (s *Server) checkForcedFor(a ForcedAnswer) *Error {
+func (s *Server) checkForcedFor(a ForcedAnswer) *edge.Error {
 	if a.Remaining < 1 || a.Remaining > MaxForcedCount {
-		return badRequest("count", "%d: want a number of requests from 1 to %d", a.Remaining, MaxForcedCount)
+		return edge.BadRequest("count", "%d: want a number of requests from 1 to %d", a.Remaining, MaxForcedCount)
 	}
 	if a.Operation != "" && s.contract.Operation(a.Operation) == nil {
-		return badRequest("operation", "%q: want the id of an operation of the document: %s", a.Operation, s.operationIDs())
+		return edge.BadRequest("operation", "%q: want the id of an operation of the document: %s", a.Operation, s.operationIDs())
 	}
 	return nil
 }
 
 // checkForcedFault checks a forced fault.
-func (s *Server) checkForcedFault(a ForcedAnswer) *Error {
+func (s *Server) checkForcedFault(a ForcedAnswer) *edge.Error {
 	switch {
 	case a.Code != 0:
-		return badRequest("fault", "give a code or a fault, not both")
+		return edge.BadRequest("fault", "give a code or a fault, not both")
 	case !a.Fault.known():
-		return badRequest("fault", "%q: want one of %s", a.Fault, faultList())
+		return edge.BadRequest("fault", "%q: want one of %s", a.Fault, faultList())
 	case a.BytesPerSecond != 0 && a.Fault != FaultSlow:
-		return badRequest("bytesPerSecond", "goes with the fault %s only", FaultSlow)
+		return edge.BadRequest("bytesPerSecond", "goes with the fault %s only", FaultSlow)
 	case a.BytesPerSecond != 0:
 		if e := checkSlowRate("bytesPerSecond", a.BytesPerSecond); e != nil {
 			return e

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -297,7 +299,7 @@ func FuzzExpect(f *testing.F) {
 		}
 		set, err := ft.srv.Expect(e)
 		if err != nil {
-			var me *mockserver.Error
+			var me *edge.Error
 			if !errors.As(err, &me) || me.Status != 400 {
 				t.Fatalf("Expect %s: %v, want a 400 *Error", text, err)
 			}

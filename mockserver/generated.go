@@ -1,11 +1,8 @@
 package mockserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -14,6 +11,7 @@ import (
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/edge"
 	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/fake"
@@ -56,7 +54,7 @@ func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, t
 	if a.Kind == spec.AnswerEmpty {
 		return g, "", nil
 	}
-	g.contentType = []string{bodyContentType(a.MediaType)}
+	g.contentType = []string{edge.BodyContentType(a.MediaType)}
 	if a.Kind == spec.AnswerJSON && a.Schema != nil {
 		g.shape = shapes.Of(a.Schema)
 		g.fit = newFit(c, op, a.Schema)
@@ -76,18 +74,6 @@ func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, t
 		return g, fmt.Sprintf("%s: %v; its answers are made all the same, and may not match", where, err), nil
 	}
 	return g, "", nil
-}
-
-// bodyContentType is the Content-Type a body of the media type the
-// document names is sent with: the name as written, which the document's
-// readers look up first; text without a charset gets UTF-8's, which they
-// find under the bare name too.
-func bodyContentType(mediaType string) string {
-	mt, params, err := mime.ParseMediaType(mediaType)
-	if err == nil && strings.HasPrefix(mt, "text/") && params["charset"] == "" && !strings.Contains(mediaType, ";") {
-		return mediaType + "; charset=utf-8"
-	}
-	return mediaType
 }
 
 // make makes the answer body of a request, identified by key, for seed,
@@ -137,7 +123,7 @@ func (g *generated) unschemed(f *gofakeit.Faker) []byte {
 	if len(examples) > 0 {
 		v := examples[f.IntN(len(examples))]
 		if a.Kind == spec.AnswerJSON {
-			return append(jsonOf(v), '\n')
+			return append(shape.Marshal(v), '\n')
 		}
 		return textOf(v)
 	}
@@ -164,19 +150,7 @@ func textOf(v any) []byte {
 	if s, ok := v.(string); ok {
 		return []byte(s)
 	}
-	return jsonOf(v)
-}
-
-// jsonOf encodes v as JSON without HTML escaping; a value read from a
-// document always encodes.
-func jsonOf(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return []byte("null")
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return shape.Marshal(v)
 }
 
 // answer answers an operation of no resource with a made value.

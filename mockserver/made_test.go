@@ -48,7 +48,7 @@ func TestMadeAnswersAreKeptAsMade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := s.ops["findPetsByStatus"].answer
+	g := s.ops[s.gate.Operation("findPetsByStatus").Index].answer
 	serve := func(s *Server, query string) *httptest.ResponseRecorder {
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, httptest.NewRequest("GET", "http://petmock/v1/pets/findByStatus"+query, nil))

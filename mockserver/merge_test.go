@@ -3,6 +3,8 @@ package mockserver
 import (
 	"reflect"
 	"testing"
+
+	"github.com/petstore/contract/mockserver/edge"
 )
 
 // TestMergePatch follows the examples of RFC 7396, appendix A.
@@ -22,9 +24,9 @@ func TestMergePatch(t *testing.T) {
 		{`[1,2]`, `{"a":"b","c":null}`, `{"a":"b"}`},
 		{`{}`, `{"a":{"bb":{"ccc":null}}}`, `{"a":{"bb":{}}}`},
 	} {
-		target, _ := decodeJSON([]byte(tt.target))
-		patch, _ := decodeJSON([]byte(tt.patch))
-		want, _ := decodeJSON([]byte(tt.want))
+		target, _ := edge.DecodeJSON([]byte(tt.target))
+		patch, _ := edge.DecodeJSON([]byte(tt.patch))
+		want, _ := edge.DecodeJSON([]byte(tt.want))
 		if got := mergePatch(target, patch); !reflect.DeepEqual(got, want) {
 			t.Errorf("merge %s into %s = %v, want %s", tt.patch, tt.target, got, tt.want)
 		}

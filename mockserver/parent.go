@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
@@ -40,7 +42,7 @@ func (rs *resource) parentValue(c *call, name string) string {
 	if u, err := url.PathUnescape(v); err == nil {
 		v = u
 	}
-	if p := c.op.spec.Parameter("path", name); p != nil && p.Schema != nil {
+	if p := c.op.Spec.Parameter("path", name); p != nil && p.Schema != nil {
 		switch spec.TypeOf(p.Schema.Value) {
 		case "integer", "number":
 			return shape.NumberKey(v)
@@ -94,7 +96,7 @@ func (rs *resource) setParent(item map[string]any, c *call) {
 // checkParent refuses a request below a parent that is not there, where
 // the parent is an item of a resource, such as an owner of
 // /owners/{ownerId}/pets that no owner has the id of.
-func (rs *resource) checkParent(c *call) *Error {
+func (rs *resource) checkParent(c *call) *edge.Error {
 	p := rs.parent
 	if p == nil || len(p.spec.ParentParams) > 0 {
 		return nil
@@ -104,7 +106,7 @@ func (rs *resource) checkParent(c *call) *Error {
 		id = v
 	}
 	if _, ok := p.lookup(id); !ok {
-		return NewError(http.StatusNotFound, p.spec.IDParam, "no %s has id %s", p.singular, id)
+		return edge.NewError(http.StatusNotFound, p.spec.IDParam, "no %s has id %s", p.singular, id)
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync/atomic"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/spec"
 )
 
@@ -66,7 +68,7 @@ func (s *Server) SetCommit(commit func(ctx context.Context) error) {
 
 // kept waits until the change a write has just made is kept (see
 // SetCommit), and returns the 503 of a change that could not be, or nil.
-func (s *Server) kept(ctx context.Context) *Error {
+func (s *Server) kept(ctx context.Context) *edge.Error {
 	p := s.durable.commit.Load()
 	if p == nil {
 		return nil
@@ -76,26 +78,26 @@ func (s *Server) kept(ctx context.Context) *Error {
 	case err == nil:
 		return nil
 	case ctx.Err() != nil:
-		return NewError(http.StatusServiceUnavailable, "request",
+		return edge.NewError(http.StatusServiceUnavailable, "request",
 			"cancelled by the client before the change was saved; it is saved with the next save")
 	}
-	return NewError(http.StatusServiceUnavailable, "state",
+	return edge.NewError(http.StatusServiceUnavailable, "state",
 		"%v; the change was made in memory only, and is lost if petmock stops before a save succeeds", err)
 }
 
 // refuseWrite returns the 503 of a write while items cannot be kept, or
 // nil.
-func (s *Server) refuseWrite() *Error {
+func (s *Server) refuseWrite() *edge.Error {
 	p := s.durable.persistErr.Load()
 	if p == nil {
 		return nil
 	}
-	return NewError(http.StatusServiceUnavailable, "state", "%v; nothing was changed", *p)
+	return edge.NewError(http.StatusServiceUnavailable, "state", "%v; nothing was changed", *p)
 }
 
 // changesItems reports whether op changes the items of its resource.
 func (op *operation) changesItems() bool {
-	switch op.spec.Role {
+	switch op.Spec.Role {
 	case spec.RoleCreate, spec.RoleReplace, spec.RoleUpdate, spec.RoleDelete:
 		return true
 	}
@@ -103,10 +105,10 @@ func (op *operation) changesItems() bool {
 }
 
 // Health returns how many items each resource holds, or, while they
-// cannot be kept (see SetPersistError), a 503 *Error that says why.
+// cannot be kept (see SetPersistError), a 503 *edge.Error that says why.
 func (s *Server) Health() (map[string]int, error) {
 	if p := s.durable.persistErr.Load(); p != nil {
-		return nil, NewError(http.StatusServiceUnavailable, "state", "%v; writes are refused until a save succeeds", *p)
+		return nil, edge.NewError(http.StatusServiceUnavailable, "state", "%v; writes are refused until a save succeeds", *p)
 	}
 	return s.Counts(), nil
 }

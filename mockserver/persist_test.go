@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -35,7 +37,7 @@ func TestWritesRefusedWhileItemsCannotBeKept(t *testing.T) {
 	}
 	for _, w := range writes {
 		resp := ts.do(t, w.method, w.path, w.body)
-		if resp.StatusCode != 503 || resp.apiError(t).Message != wantMessage || resp.apiError(t).Code != mockserver.CodeUnavailable {
+		if resp.StatusCode != 503 || resp.apiError(t).Message != wantMessage || resp.apiError(t).Code != edge.CodeUnavailable {
 			t.Errorf("%s /v1%s while items cannot be kept: %s, want 503 %q", w.method, w.path, resp, wantMessage)
 		}
 	}
@@ -48,7 +50,7 @@ func TestWritesRefusedWhileItemsCannotBeKept(t *testing.T) {
 		{"Empty", func() error { _, err := ts.Empty(); return err }},
 		{"LoadFixture", func() error { _, err := ts.LoadFixture(strings.NewReader(`{"pets":[]}`)); return err }},
 	} {
-		var e *mockserver.Error
+		var e *edge.Error
 		if err := w.do(); !errors.As(err, &e) || e.Status != 503 || e.Message != wantMessage {
 			t.Errorf("%s while items cannot be kept: %v, want 503 %q", w.what, err, wantMessage)
 		}
@@ -108,7 +110,7 @@ func TestFixtureRefusedWhenSavesFailWhileRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		body := &failingWhileRead{r: strings.NewReader(`[{"id":1,"name":"Lost","categoryId":1}]`), srv: srv}
-		var e *mockserver.Error
+		var e *edge.Error
 		if err := tt.load(srv, body); !errors.As(err, &e) || e.Status != 503 || !strings.Contains(e.Message, "disk full") {
 			t.Errorf("%s while saves began to fail: %v, want 503", tt.what, err)
 		}
@@ -256,7 +258,7 @@ func TestWriteNotKeptIsNotAcknowledged(t *testing.T) {
 		t.Errorf("the create whose commit failed is not in memory: %d pets, want %d", n, mockserver.DefaultCount+1)
 	}
 	for _, w := range scenarioWrites {
-		var e *mockserver.Error
+		var e *edge.Error
 		if err := w.do(ts.Server); !errors.As(err, &e) || e.Status != 503 || e.Message != want {
 			t.Errorf("%s whose commit fails: %v, want 503 %q", w.what, err, want)
 		}

@@ -8,59 +8,26 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
 
-// operation is what the server knows of one operation of the document.
+// operation is what the server knows of one operation of the document:
+// the gate's facts, and how it is answered.
 type operation struct {
-	spec        *spec.Operation
+	*edge.Operation
 	handle      func(w http.ResponseWriter, r *http.Request, c *call) error
 	resource    *resource    // nil for an operation of no resource
-	queryParams []string     // names of the declared query parameters
 	deprecation *deprecation // nil unless the operation is deprecated with something to say
-
-	// params are the compiled parameter checks; paramsCompiled is false
-	// when the parameters are not simple enough to compile.
-	params         []paramCheck
-	paramsCompiled bool
-	// body is the compiled check of a JSON body; nil when there is none
-	// or it is not simple enough.
-	body *objectCheck
-	// bodyShape is the shape of the JSON body, whose integers are checked
-	// digit for digit; nil when there is none.
-	bodyShape *shape.Shape
-	// route is the route of the operation, for openapi3filter, without
-	// its security: the key is checked before (authenticate), so that
-	// Prefer can force an answer between the key and the rest.
-	route *routers.Route
 	// answer makes the answers of an operation of no resource.
 	answer *generated
-	// contentType is the Content-Type of a JSON answer of the success
-	// status: application/json, or the JSON type the document names.
-	contentType []string
-	// errorBodies write the errors of the statuses the operation
-	// documents, errorDefault those of its default response; nil for
-	// none. unprocessable answers a refused request 422, which it
-	// documents, rather than 400, which it does not.
-	errorBodies   map[int]*errorPlan
-	errorDefault  *errorPlan
-	unprocessable bool
 	// responses are the facts of the documented responses, which a
 	// canned answer is checked against.
 	responses *responses
-}
-
-// contentTypeOf returns the Content-Type of a JSON answer of op with
-// status.
-func (op *operation) contentTypeOf(status int) []string {
-	if status == op.spec.Success {
-		return op.contentType
-	}
-	return []string{op.spec.JSONContentType(status)}
 }
 
 // call is a validated request, as a handler receives it.
@@ -82,7 +49,8 @@ func (s *Server) bind(ctx context.Context, shapes *shape.Builder) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		op := s.ops[so.ID]
+		op := &operation{Operation: s.gate.Operation(so.ID)}
+		s.ops = append(s.ops, op)
 		op.responses = newResponses(s.contract, so, shapes, outage)
 		if so.Deprecation != nil {
 			op.deprecation = newDeprecation(s.contract, so, s.base)
@@ -141,24 +109,24 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	op, params, err := s.route(r)
 	if err != nil {
 		if s.base != "" && !s.isAPI(r.URL.Path) && r.URL.Path != s.base {
-			return nil, s.outsideBase(r)
+			return nil, s.gate.OutsideBase(r)
 		}
 		return nil, err
 	}
 	if op.deprecation != nil {
 		op.deprecation.setHeaders(w.Header(), r, nil)
 	}
-	if err := s.authenticate(r, op); err != nil {
+	if err := s.gate.Authenticate(r, op.Operation); err != nil {
 		return op, err
 	}
-	if op.changesItems() {
+	if op.ChangesItems() {
 		if e := s.refuseWrite(); e != nil {
 			return op, e
 		}
 	}
 	var prefs preferences
 	if values := r.Header.Values("Prefer"); len(values) > 0 {
-		var e *Error
+		var e *edge.Error
 		if prefs, e = parsePrefer(values); e != nil {
 			return op, e
 		}
@@ -166,9 +134,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 	// An example that cannot be answered is refused before the request
 	// waits or meets a fault.
 	var example *canned
-	if prefs.example != "" && (prefs.code == 0 || forceable(op.spec, prefs.code)) {
-		var e *Error
-		if example, e = s.example(op, cmp.Or(prefs.code, op.spec.Success), prefs.example); e != nil {
+	if prefs.example != "" && (prefs.code == 0 || forceable(op.Spec, prefs.code)) {
+		var e *edge.Error
+		if example, e = s.example(op, cmp.Or(prefs.code, op.Spec.Success), prefs.example); e != nil {
 			return op, e
 		}
 	}
@@ -183,18 +151,18 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 		return op, err
 	}
 	// A removed operation is gone, whatever else a client prefers.
-	var answer *Error
+	var answer *edge.Error
 	if d := op.deprecation; d != nil {
 		now := prefs.now
 		if now.IsZero() {
 			now = s.Clock()
 		}
 		if d.removed(now) {
-			answer = d.gone(op.spec.ID)
+			answer = d.gone(op.Spec.ID)
 		}
 	}
 	if answer == nil && prefs.code != 0 {
-		refused, applied := forced(op.spec, prefs.code)
+		refused, applied := forced(op.Spec, prefs.code)
 		switch {
 		case example != nil && (applied || refused == nil):
 			// The example of the code, a documented success included.
@@ -207,7 +175,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 		answer = refused
 	}
 	if answer == nil && prefs.code == 0 && prefs.example == "" {
-		forcedAnswer, forcedFault := s.takeForced(op.spec)
+		forcedAnswer, forcedFault := s.takeForced(op.Spec)
 		if w, err = s.inject(w, r, op, rec, forcedFault); err != nil {
 			return op, err
 		}
@@ -232,7 +200,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 			return op, err
 		}
 	}
-	c, err := s.checkRequest(r, op, params, rec, false)
+	c, err := s.check(r, op, params, rec)
 	if err != nil {
 		return op, err
 	}
@@ -299,14 +267,49 @@ func (s *Server) injectChaos(r *http.Request, prefs *preferences) (injected, err
 		prefs.applied = append(prefs.applied, "delay="+strconv.FormatInt(prefs.delay.Milliseconds(), 10))
 	}
 	if !sleep(r.Context(), delay) {
-		return injected{}, NewError(http.StatusServiceUnavailable, "request", "cancelled by the client during the delay")
+		return injected{}, edge.NewError(http.StatusServiceUnavailable, "request", "cancelled by the client during the delay")
 	}
 	if fail {
-		return injected{}, NewError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", st.failRate).
+		return injected{}, edge.NewError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", st.failRate).
 			WithHeader("Retry-After", "1")
 	}
 	if faulted {
 		return injected{fault: st.fault, rate: st.slowRate}, nil
 	}
 	return injected{}, nil
+}
+
+// route finds the operation of a request (see edge.Gate.Route).
+func (s *Server) route(r *http.Request) (*operation, map[string]string, error) {
+	op, params, err := s.gate.Route(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.ops[op.Index], params, nil
+}
+
+// check checks the parameters and the body of r, a request of op with
+// its path parameters, and returns them as a call. rec, when not nil, is
+// told the body.
+func (s *Server) check(r *http.Request, op *operation, params map[string]string, rec *recorder) (*call, error) {
+	var br edge.BodyRecorder
+	if rec != nil {
+		br = rec
+	}
+	c, err := s.gate.Check(r, op.Operation, params, br, false)
+	if err != nil {
+		return nil, err
+	}
+	return &call{op: op, params: c.Params, query: c.Query, body: c.Body, after: c.After}, nil
+}
+
+// first returns the first value of the query parameter name, or "".
+func (c *call) first(name string) string { return first(c.query, name) }
+
+// first returns the first value of a query parameter, or "".
+func first(query map[string][]string, name string) string {
+	if vs := query[name]; len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/spec"
 )
 
@@ -26,7 +28,7 @@ type preferences struct {
 // parsePrefer reads the Prefer header values. Preferences petmock does not
 // know are ignored, as RFC 7240 asks; a known one with a bad value is an
 // error, so that a typo does not go unnoticed.
-func parsePrefer(values []string) (preferences, *Error) {
+func parsePrefer(values []string) (preferences, *edge.Error) {
 	var p preferences
 	for _, v := range values {
 		for _, item := range strings.Split(v, ",") {
@@ -39,25 +41,25 @@ func parsePrefer(values []string) (preferences, *Error) {
 			case "code":
 				code, err := strconv.Atoi(value)
 				if err != nil || code < 100 || code > 599 {
-					return p, badRequest("prefer", "code=%s: want an HTTP status such as code=404", value)
+					return p, edge.BadRequest("prefer", "code=%s: want an HTTP status such as code=404", value)
 				}
 				p.code = code
 			case "delay":
 				ms, err := strconv.Atoi(value)
 				if err != nil || ms < 0 || time.Duration(ms)*time.Millisecond > MaxDelay {
-					return p, badRequest("prefer", "delay=%s: want milliseconds from 0 to %d", value, MaxDelay.Milliseconds())
+					return p, edge.BadRequest("prefer", "delay=%s: want milliseconds from 0 to %d", value, MaxDelay.Milliseconds())
 				}
 				p.delay, p.hasDelay = time.Duration(ms)*time.Millisecond, true
 			case "now":
 				t, err := ParseInstant(value)
 				if err != nil {
-					return p, badRequest("prefer", "now=%s: want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z", value)
+					return p, edge.BadRequest("prefer", "now=%s: want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z", value)
 				}
 				p.now = t
 				p.applied = append(p.applied, "now="+value)
 			case "example":
 				if value == "" {
-					return p, badRequest("prefer", "example=: want the name of an example of the document, such as example=empty")
+					return p, edge.BadRequest("prefer", "example=: want the name of an example of the document, such as example=empty")
 				}
 				p.example = value
 			}
@@ -85,10 +87,10 @@ var outageCodes = []int{http.StatusInternalServerError, http.StatusServiceUnavai
 // documents forces nothing: the request is answered as usual. A code the
 // operation does not document is refused with a 400 that lists those it
 // does.
-func forced(op *spec.Operation, code int) (*Error, bool) {
+func forced(op *spec.Operation, code int) (*edge.Error, bool) {
 	switch {
 	case !forceable(op, code):
-		return badRequest("prefer", "code=%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
+		return edge.BadRequest("prefer", "code=%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
 			code, op.ID, statusList(op.Statuses)), false
 	case code >= 200 && code < 300:
 		return nil, false // documented, since it is forceable and no outage

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver/proxy"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/answercheck"
@@ -123,7 +125,7 @@ func (s *Server) Backend() string {
 // did not, the mock answers r, whose body it left to be read again.
 func (s *Server) forward(w http.ResponseWriter, r *http.Request, op *operation, params map[string]string, rec *recorder) (bool, error) {
 	start := time.Now()
-	body, e := readBody(r, s.maxBody)
+	body, e := s.gate.ReadBody(r)
 	if e != nil {
 		return true, e
 	}
@@ -135,36 +137,36 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, op *operation, 
 	if len(body) > 0 {
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 	}
-	scheme, host := origin(r)
+	scheme, host := edge.Origin(r)
 	a, err := s.proxy.backend.Forward(proxy.Request{
 		In: r, Path: strings.TrimPrefix(r.URL.EscapedPath(), s.base), Body: body,
-		Proto: scheme, Host: host, Present: s.proxy.present(op.spec),
+		Proto: scheme, Host: host, Present: s.proxy.present(op.Spec),
 	})
 	var pathErr *proxy.PathError
 	var unreachable *proxy.UnreachableError
 	switch {
 	case errors.As(err, &pathErr):
-		return true, badRequest("path", "%s holds a dot segment, which petmock does not forward", r.URL.EscapedPath())
+		return true, edge.BadRequest("path", "%s holds a dot segment, which petmock does not forward", r.URL.EscapedPath())
 	case errors.As(err, &unreachable):
 		s.fellBack(rec, unreachable.Error())
 		return false, nil
 	case err != nil:
-		return true, NewError(http.StatusServiceUnavailable, "request", "cancelled by the client while the backend answered")
+		return true, edge.NewError(http.StatusServiceUnavailable, "request", "cancelled by the client while the backend answered")
 	}
 	defer a.Close()
-	violations := s.proxy.checker.CheckOperation(op.spec, params, r, answercheck.Answer{Status: a.Status, Header: a.Header, Body: a.Body, Unread: !a.Whole})
-	if reason := notBuilt(op.spec, a.Status, violations); reason != "" {
+	violations := s.proxy.checker.CheckOperation(op.Spec, params, r, answercheck.Answer{Status: a.Status, Header: a.Header, Body: a.Body, Unread: !a.Whole})
+	if reason := notBuilt(op.Spec, a.Status, violations); reason != "" {
 		s.fellBack(rec, reason)
 		return false, nil
 	}
-	s.proxy.backend.Rebase(a.Header, AbsoluteURL(r, s.base))
+	s.proxy.backend.Rebase(a.Header, edge.AbsoluteURL(r, s.base))
 	relayHeader(w.Header(), a.Header)
 	if rec != nil {
 		rec.source, rec.violations = SourceBackend, violations
 	}
 	relayErr := a.Relay(w)
 	if len(violations) > 0 {
-		s.recordViolations(r, op.spec.ID, body, a, w.Header(), violations, start)
+		s.recordViolations(r, op.Spec.ID, body, a, w.Header(), violations, start)
 	}
 	if relayErr != nil && r.Context().Err() == nil {
 		// The backend broke off a body larger than was read, after its

@@ -58,3 +58,6 @@ func (w *recorder) proxied(redact func(string) string) []slog.Attr {
 	}
 	return []slog.Attr{slog.String("source", w.source)}
 }
+
+// RecordRequestBody keeps the request body the gate read.
+func (w *recorder) RecordRequestBody(body []byte) { w.reqBody = body }

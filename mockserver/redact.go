@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/petstore/contract/mockserver/edge"
 )
 
 // redactor keeps the accepted keys out of everything petmock writes down or
@@ -301,7 +303,7 @@ func (r *redactor) header(h http.Header) http.Header {
 
 // error returns e, or a copy of it whose message holds no key: a message
 // may repeat what a client sent, such as a path, a method or a header.
-func (r *redactor) error(e *Error) *Error {
+func (r *redactor) error(e *edge.Error) *edge.Error {
 	m := r.text(e.Message)
 	if m == e.Message {
 		return e

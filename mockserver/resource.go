@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/mockserver/shape"
@@ -208,7 +210,7 @@ type held struct {
 // An item below another parent than the request's is not found.
 func (rs *resource) find(c *call) (held, error) {
 	var text string
-	if rs.spec.ByBody(c.op.spec) {
+	if rs.spec.ByBody(c.op.Spec) {
 		body, _ := c.body.(map[string]any)
 		switch v := body[rs.spec.IDProperty].(type) {
 		case json.Number:
@@ -216,7 +218,7 @@ func (rs *resource) find(c *call) (held, error) {
 		case string:
 			text = v
 		default:
-			return held{}, badRequest(rs.spec.IDProperty, "is required: it names the %s to change", rs.singular)
+			return held{}, edge.BadRequest(rs.spec.IDProperty, "is required: it names the %s to change", rs.singular)
 		}
 	} else {
 		text = c.params[rs.spec.IDParam]
@@ -273,12 +275,12 @@ func (rs *resource) idText(id int64, name string) string {
 }
 
 // notFound is the 404 of an id, as a request gave it, that no item has.
-func (rs *resource) notFound(c *call, id string) *Error {
+func (rs *resource) notFound(c *call, id string) *edge.Error {
 	field := rs.spec.IDParam
-	if rs.spec.ByBody(c.op.spec) {
+	if rs.spec.ByBody(c.op.Spec) {
 		field = rs.spec.IDProperty
 	}
-	return NewError(http.StatusNotFound, field, "no %s has id %s", rs.singular, id)
+	return edge.NewError(http.StatusNotFound, field, "no %s has id %s", rs.singular, id)
 }
 
 // location returns the path of the item of id below the collection the
@@ -295,7 +297,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, c *call) error {
 	pg := store.Page{After: c.after, Limit: pageWithoutLimit}
 	if paging.Limit != "" {
 		pg.Limit = paging.Default
-		if v := first(c.query, paging.Limit); v != "" {
+		if v := c.first(paging.Limit); v != "" {
 			pg.Limit, _ = strconv.Atoi(v) // validated: an integer within the bounds
 		}
 	}
@@ -333,7 +335,7 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, c *call, pg s
 		s.setNextLink(w, r, c, pg.Limit, asked, last)
 	}
 	*buf = append(body, '\n')
-	writeBody(w, c.op.spec.Success, c.op.contentType, *buf)
+	edge.WriteBody(w, c.op.Spec.Success, c.op.ContentType, *buf)
 	return nil
 }
 
@@ -347,9 +349,9 @@ func (s *Server) streamPage(w http.ResponseWriter, r *http.Request, c *call, v s
 		s.setNextLink(w, r, c, limit, asked, last)
 	}
 	h := w.Header()
-	h["Content-Type"] = c.op.contentType
+	h["Content-Type"] = c.op.ContentType
 	h["Content-Length"] = []string{strconv.Itoa(size + len("\n"))}
-	w.WriteHeader(c.op.spec.Success)
+	w.WriteHeader(c.op.Spec.Success)
 	if r.Method == http.MethodHead {
 		return nil
 	}
@@ -365,10 +367,10 @@ func (s *Server) streamPage(w http.ResponseWriter, r *http.Request, c *call, v s
 func (s *Server) setNextLink(w http.ResponseWriter, r *http.Request, c *call, limit int, asked []string, last int64) {
 	rs := c.op.resource
 	paging := rs.spec.Paging
-	if c.op.spec != rs.spec.List {
+	if c.op.Spec != rs.spec.List {
 		paging = spec.Paging{Cursor: spec.CursorParam}
 	}
-	w.Header()["Link"] = []string{nextLink(r, s.base+c.op.spec.Template.ExpandRaw(c.params), paging, limit, asked, last)}
+	w.Header()["Link"] = []string{nextLink(r, s.base+c.op.Spec.Template.ExpandRaw(c.params), paging, limit, asked, last)}
 }
 
 // queryKey returns the filter key of a query value: the same key as the
@@ -423,14 +425,14 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 	if unkept := s.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	w.Header().Set("Location", AbsoluteURL(r, rs.location(s, c, rs.idText(e.ID, e.Name))))
-	if c.op.spec.JSONSchema(c.op.spec.Success) == nil {
-		w.WriteHeader(c.op.spec.Success)
+	w.Header().Set("Location", edge.AbsoluteURL(r, rs.location(s, c, rs.idText(e.ID, e.Name))))
+	if c.op.Spec.JSONSchema(c.op.Spec.Success) == nil {
+		w.WriteHeader(c.op.Spec.Success)
 		return nil
 	}
 	// The text is the one built for the store, which kept a copy: it is
 	// this answer's to extend.
-	writeBody(w, c.op.spec.Success, c.op.contentType, append(e.Text, '\n'))
+	edge.WriteBody(w, c.op.Spec.Success, c.op.ContentType, append(e.Text, '\n'))
 	return nil
 }
 
@@ -486,7 +488,7 @@ func (rs *resource) add(c *call, item map[string]any) (store.Entry, error) {
 				return e, err
 			}
 		}
-		return store.Entry{}, NewError(http.StatusConflict, rs.spec.IDProperty, "%s was created and removed by others while this create was made; send it again", v)
+		return store.Entry{}, edge.NewError(http.StatusConflict, rs.spec.IDProperty, "%s was created and removed by others while this create was made; send it again", v)
 	}
 	if !rs.ids.named {
 		return build(func(int64) string { return "" })
@@ -497,7 +499,7 @@ func (rs *resource) add(c *call, item map[string]any) (store.Entry, error) {
 			return e, err
 		}
 	}
-	return store.Entry{}, NewError(http.StatusConflict, rs.spec.IDProperty, "the ids petmock made for a new %s are all taken; send one", rs.singular)
+	return store.Entry{}, edge.NewError(http.StatusConflict, rs.spec.IDProperty, "the ids petmock made for a new %s are all taken; send one", rs.singular)
 }
 
 // addressable reports whether the id v, as a create sends it, is one the
@@ -531,7 +533,7 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request, c *call) error {
 	if d := c.op.deprecation; d != nil {
 		d.setHeaders(w.Header(), r, d.successorQuery(rs.spec, it.keys))
 	}
-	s.writeItem(w, c.op, c.op.spec.Success, it.text)
+	s.writeItem(w, c.op, c.op.Spec.Success, it.text)
 	return nil
 }
 
@@ -559,7 +561,7 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, c *call) error {
 	if err != nil {
 		return err
 	}
-	current, e := decodeJSON(it.text)
+	current, e := edge.DecodeJSON(it.text)
 	if e != nil {
 		return fmt.Errorf("stored %s %d does not decode: %v", rs.singular, it.id, e)
 	}
@@ -576,9 +578,9 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, c *call) error {
 	if err := rs.spec.Item.VisitJSON(check, openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()); err != nil {
 		var se *openapi3.SchemaError
 		if errors.As(err, &se) {
-			return schemaError("body", se)
+			return edge.SchemaError("body", se)
 		}
-		return badRequest("body", "%v", err)
+		return edge.BadRequest("body", "%v", err)
 	}
 	return s.put(w, r, c, it, merged)
 }
@@ -601,7 +603,7 @@ func (s *Server) put(w http.ResponseWriter, r *http.Request, c *call, it held, i
 	if unkept := s.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	s.writeItem(w, c.op, c.op.spec.Success, e.Text)
+	s.writeItem(w, c.op, c.op.Spec.Success, e.Text)
 	return nil
 }
 
@@ -618,18 +620,18 @@ func (s *Server) remove(w http.ResponseWriter, r *http.Request, c *call) error {
 	if unkept := s.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	s.writeItem(w, c.op, c.op.spec.Success, it.text)
+	s.writeItem(w, c.op, c.op.Spec.Success, it.text)
 	return nil
 }
 
 // writeItem answers with the item's text, or with no body when the
 // operation documents none for status, such as a 204.
 func (s *Server) writeItem(w http.ResponseWriter, op *operation, status int, text []byte) {
-	if op.spec.JSONSchema(status) == nil {
+	if op.Spec.JSONSchema(status) == nil {
 		w.WriteHeader(status)
 		return
 	}
-	writeBody(w, status, op.contentTypeOf(status), append(text[:len(text):len(text)], '\n'))
+	edge.WriteBody(w, status, op.ContentTypeOf(status), append(text[:len(text):len(text)], '\n'))
 }
 
 // mergePatch applies a JSON merge patch (RFC 7396) to target.

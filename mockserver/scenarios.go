@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver/store"
 )
 
@@ -85,7 +87,7 @@ func (s *Server) ReplaceItems(resource string, r io.Reader) (int, error) {
 	defer done()
 	rs := s.byName[resource]
 	if rs == nil {
-		return 0, NewError(http.StatusNotFound, "resource", "%s is no resource of the document (it has %s)", resource, resourceList(s.resources))
+		return 0, edge.NewError(http.StatusNotFound, "resource", "%s is no resource of the document (it has %s)", resource, resourceList(s.resources))
 	}
 	if e := s.refuseWrite(); e != nil {
 		return 0, e

@@ -32,8 +32,10 @@ package mockserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -41,6 +43,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
@@ -141,12 +145,15 @@ const (
 
 // Server is the mock, an http.Handler.
 type Server struct {
-	// The edge checks every request of the API against the document:
-	// it holds the document, its operations and the keys.
-	*edge
+	// gate checks every request of the API against the document: it
+	// holds the document, its operations and the keys.
+	gate     *edge.Gate
+	contract *spec.Contract
+	// ops are the operations, by edge.Operation.Index.
+	ops []*operation
 	// adminKeys are the keys an Edge accepts: Config.AdminKeys, or the
 	// API's.
-	adminKeys keyring
+	adminKeys edge.Keyring
 	// publishedKey is whether an Edge accepts DefaultAPIKey.
 	publishedKey bool
 	resources    []*resource // in the order of the contract
@@ -210,13 +217,13 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	keys, err := newKeyring(cfg.APIKeys)
+	keys, err := edge.NewKeyring(keysOrDefault(cfg.APIKeys))
 	if err != nil {
 		return nil, err
 	}
 	adminKeys := keys
 	if len(cfg.AdminKeys) > 0 {
-		if adminKeys, err = newKeyring(cfg.AdminKeys); err != nil {
+		if adminKeys, err = edge.NewKeyring(cfg.AdminKeys); err != nil {
 			return nil, fmt.Errorf("admin %w", err)
 		}
 	}
@@ -233,7 +240,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	shapes := shape.NewBuilder(c)
-	ed, err := newEdge(ctx, c, keys, shapes, MaxBodyBytes)
+	gate, err := edge.New(ctx, c, keys, shapes, MaxBodyBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +249,8 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		edge:      ed,
+		gate:      gate,
+		contract:  c,
 		byName:    map[string]*resource{},
 		log:       cfg.Logger,
 		now:       now,
@@ -261,7 +269,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		reloads:   &reloads{},
 	}
 	s.adminKeys = adminKeys
-	s.publishedKey = adminKeys.accepts(DefaultAPIKey)
+	s.publishedKey = adminKeys.Accepts(DefaultAPIKey)
 	journalBytes := cfg.JournalBytes
 	if journalBytes <= 0 {
 		journalBytes = DefaultJournalBytes
@@ -468,9 +476,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 		}
 	}()
 	r = s.withoutEchoedKeys(r)
-	setCORS(w.Header(), r)
-	if isPreflight(r) {
-		s.preflight(w, r, s.edge, s.methodsFor(r))
+	edge.SetCORS(w.Header(), r)
+	if edge.IsPreflight(r) {
+		if e := edge.Preflight(w, r, s.methodsFor(r)); e != nil {
+			s.writeError(w, e)
+		}
 		return
 	}
 	var err error
@@ -481,7 +491,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 		op, err = s.serveAPI(w, r, rec)
 	}
 	if err != nil && err != errAnswered {
-		s.writeErrorOf(w, s.edge, op, err)
+		var gop *edge.Operation
+		if op != nil {
+			gop = op.Operation
+		}
+		s.writeErrorOf(w, s.gate, gop, err)
 	}
 }
 
@@ -521,24 +535,24 @@ func (s *Server) panicked(w http.ResponseWriter, r *http.Request, v any) {
 		s.log.Error("handler panicked", "method", s.redact.text(r.Method), "path", s.redact.text(r.URL.Path),
 			"panic", s.redact.text(fmt.Sprint(v)), "stack", string(debug.Stack()))
 	}
-	s.writeError(w, NewError(http.StatusInternalServerError, "server", "internal error"))
+	s.writeError(w, edge.NewError(http.StatusInternalServerError, "server", "internal error"))
 }
 
 // writeError answers with the error err maps to, of a request of no
 // operation, without a key in it.
 func (s *Server) writeError(w http.ResponseWriter, err error) {
-	s.writeErrorOf(w, s.edge, nil, err)
+	s.writeErrorOf(w, s.gate, nil, err)
 }
 
 // writeErrorOf answers with the error err maps to, of a request of op of
 // the edge's document, nil for none, in the body that document describes
 // for it, without a key in it: every error the server sends passes here.
-func (s *Server) writeErrorOf(w http.ResponseWriter, ed *edge, op *operation, err error) {
-	ed.writeError(w, op, s.redact.error(s.asError(err)))
+func (s *Server) writeErrorOf(w http.ResponseWriter, g *edge.Gate, op *edge.Operation, err error) {
+	g.WriteError(w, op, s.redact.error(s.asError(err)))
 }
 
 // asError is asError with the server's log.
-func (s *Server) asError(err error) *Error {
+func (s *Server) asError(err error) *edge.Error {
 	var log func(string, ...any)
 	if s.log != nil {
 		log = func(msg string, args ...any) {
@@ -549,4 +563,66 @@ func (s *Server) asError(err error) *Error {
 		}
 	}
 	return asError(err, log)
+}
+
+// asError turns what a handler or the pipeline returned into the *Error to
+// answer with. Sentinel errors of the store map to their status here, and
+// only here; anything else is an internal error, logged.
+func asError(err error, log func(msg string, args ...any)) *edge.Error {
+	if e, ok := err.(*edge.Error); ok {
+		return e // the common case, without a look down the chain
+	}
+	var e *edge.Error
+	var fe *FixtureError
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &fe):
+		// The message names the item at fault, where its *Error's names
+		// only the field.
+		named := *fe.Err
+		named.Message = fe.Error()
+		return &named
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, store.ErrStoreFull), errors.Is(err, store.ErrIDsExhausted):
+		return edge.NewError(http.StatusInsufficientStorage, "store", "%v; nothing was changed", err)
+	case errors.Is(err, store.ErrUnfit), errors.Is(err, store.ErrRetired):
+		// A write of a request in flight when the document was reloaded
+		// (see TakeOver), whose item the new document does not take.
+		return edge.NewError(http.StatusServiceUnavailable, "document",
+			"the document was reloaded while this request was answered, and the item does not fit it; nothing was changed: send the request again").
+			WithHeader("Retry-After", "1")
+
+	case errors.As(err, &tooBig):
+		return edge.TooLarge(tooBig.Limit)
+	}
+	if log != nil {
+		log("internal error", "err", err)
+	}
+	return edge.NewError(http.StatusInternalServerError, "server", "internal error")
+}
+
+// DefaultAPIKey is the key petmock accepts when no other is configured. It
+// is a development key, published in the README, and guards nothing.
+const DefaultAPIKey = "petmock-dev-key"
+
+// keysOrDefault returns keys, or DefaultAPIKey when there are none.
+func keysOrDefault(keys []string) []string {
+	if len(keys) == 0 {
+		return []string{DefaultAPIKey}
+	}
+	return keys
+}
+
+// MaxBodyBytes is the largest request body petmock reads. A larger one is
+// refused with 413 without being read.
+const MaxBodyBytes = edge.MaxBodyBytes
+
+// Listener returns ln with every connection it accepts made to send, in
+// place of the plain-text answers Go's HTTP server writes by itself, the
+// error of the same status in the error body of s's document, or of the
+// document of the server that took over from s when the connection was
+// accepted (see TakeOver).
+func (s *Server) Listener(ln net.Listener, limits edge.WireLimits) net.Listener {
+	return edge.Listener(ln, limits, func() *edge.ErrorPlan { return s.Latest().gate.ErrorBody() })
 }

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec/fake"
 )
@@ -57,8 +59,8 @@ func TestAuthentication(t *testing.T) {
 				continue
 			}
 			e := resp.apiError(t)
-			if !strings.HasPrefix(e.Message, tt.wantMessage) || e.Code != mockserver.CodeUnauthorized {
-				t.Errorf("%s: error = %+v, want code %s and a message starting %q", what, e, mockserver.CodeUnauthorized, tt.wantMessage)
+			if !strings.HasPrefix(e.Message, tt.wantMessage) || e.Code != edge.CodeUnauthorized {
+				t.Errorf("%s: error = %+v, want code %s and a message starting %q", what, e, edge.CodeUnauthorized, tt.wantMessage)
 			}
 			if got := resp.Header.Get("WWW-Authenticate"); got != tt.wantChallenge {
 				t.Errorf("%s: WWW-Authenticate = %q, want %q", what, got, tt.wantChallenge)

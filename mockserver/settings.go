@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/petstore/contract/mockserver/edge"
 )
 
 // The settings of a running server are what a frontend developer changes
@@ -219,16 +221,16 @@ var settingNames = []string{"latency", "failRate", "now", "journal", "journalSec
 // A nil value sets a setting back to its default: no latency, no
 // failures, the real time, DefaultJournalSize, secrets hidden, no fault, a
 // fault rate of 0, DefaultSlowBytesPerSecond. Every change is checked
-// first: if one is wrong, nothing changes, and the *Error names it.
+// first: if one is wrong, nothing changes, and the *edge.Error names it.
 func (s *Server) ChangeSettings(changes map[string]any) error {
 	members := make(map[string]json.RawMessage, len(changes))
 	for _, name := range slices.Sorted(maps.Keys(changes)) {
 		if !slices.Contains(settingNames, name) {
-			return badRequest(name, "not a setting; the settings are %s", strings.Join(settingNames, ", "))
+			return edge.BadRequest(name, "not a setting; the settings are %s", strings.Join(settingNames, ", "))
 		}
 		raw, err := json.Marshal(changes[name])
 		if err != nil {
-			return badRequest(name, "%v", err)
+			return edge.BadRequest(name, "%v", err)
 		}
 		members[name] = raw
 	}
@@ -240,7 +242,7 @@ func (s *Server) ChangeSettings(changes map[string]any) error {
 
 // changeSettings applies the settings in members, all of them or, if one
 // is wrong, none, then logs and records each change.
-func (s *Server) changeSettings(members map[string]json.RawMessage) *Error {
+func (s *Server) changeSettings(members map[string]json.RawMessage) *edge.Error {
 	s.settings.mu.Lock()
 	defer s.settings.mu.Unlock()
 	cur := s.settings.load()
@@ -278,7 +280,7 @@ func (s *Server) changeSettings(members map[string]json.RawMessage) *Error {
 }
 
 // applySetting sets the setting name of st to the JSON value raw.
-func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *Error {
+func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *edge.Error {
 	null := bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
 	var text string
 	isText := json.Unmarshal(raw, &text) == nil
@@ -290,7 +292,7 @@ func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *E
 		}
 		l, err := ParseLatency(text)
 		if !isText || err != nil {
-			return badRequest("latency", "%s: want a duration such as 100ms or a range such as 50ms-300ms, at most %s", raw, MaxDelay)
+			return edge.BadRequest("latency", "%s: want a duration such as 100ms or a range such as 50ms-300ms, at most %s", raw, MaxDelay)
 		}
 		st.latency = l
 	case "failRate":
@@ -300,7 +302,7 @@ func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *E
 		}
 		var rate float64
 		if json.Unmarshal(raw, &rate) != nil || rate < 0 || rate > 1 {
-			return badRequest("failRate", "%s: want a share from 0 to 1, such as 0.05", raw)
+			return edge.BadRequest("failRate", "%s: want a share from 0 to 1, such as 0.05", raw)
 		}
 		st.failRate = rate
 	case "now":
@@ -310,7 +312,7 @@ func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *E
 		}
 		t, err := ParseInstant(text)
 		if !isText || err != nil {
-			return badRequest("now", "%s: want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z, or null for the real time", raw)
+			return edge.BadRequest("now", "%s: want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z, or null for the real time", raw)
 		}
 		st.offset, st.set = t.Sub(s.now()), true
 	case "journal":
@@ -320,7 +322,7 @@ func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *E
 		}
 		n, err := strconv.Atoi(string(bytes.TrimSpace(raw)))
 		if err != nil || n < 0 || n > MaxJournalSize {
-			return badRequest("journal", "%s: want a number of requests from 0 to %d", raw, MaxJournalSize)
+			return edge.BadRequest("journal", "%s: want a number of requests from 0 to %d", raw, MaxJournalSize)
 		}
 		st.journal = n
 	case "journalSecrets":
@@ -330,7 +332,7 @@ func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *E
 		case isText && text == SecretsShown:
 			st.showSecrets = true
 		default:
-			return badRequest("journalSecrets", "%s: want %q, or %q to show the app's tokens, passwords and session ids in the journal", raw, SecretsHidden, SecretsShown)
+			return edge.BadRequest("journalSecrets", "%s: want %q, or %q to show the app's tokens, passwords and session ids in the journal", raw, SecretsHidden, SecretsShown)
 		}
 	case "fault":
 		if null {
@@ -338,7 +340,7 @@ func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *E
 			return nil
 		}
 		if !isText || !Fault(text).known() {
-			return badRequest("fault", "%s: want one of %s, or null for none", raw, faultList())
+			return edge.BadRequest("fault", "%s: want one of %s, or null for none", raw, faultList())
 		}
 		st.fault = Fault(text)
 	case "faultRate":
@@ -348,7 +350,7 @@ func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *E
 		}
 		var rate float64
 		if json.Unmarshal(raw, &rate) != nil || rate < 0 || rate > 1 {
-			return badRequest("faultRate", "%s: want a share from 0 to 1, such as 0.05", raw)
+			return edge.BadRequest("faultRate", "%s: want a share from 0 to 1, such as 0.05", raw)
 		}
 		st.faultRate = rate
 	case "slowBytesPerSecond":
@@ -358,7 +360,7 @@ func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *E
 		}
 		n, err := strconv.Atoi(string(bytes.TrimSpace(raw)))
 		if err != nil {
-			return badRequest("slowBytesPerSecond", "%s: want bytes per second from 1 to %d", raw, MaxSlowBytesPerSecond)
+			return edge.BadRequest("slowBytesPerSecond", "%s: want bytes per second from 1 to %d", raw, MaxSlowBytesPerSecond)
 		}
 		if e := checkSlowRate("slowBytesPerSecond", n); e != nil {
 			return e

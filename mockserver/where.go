@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver/store"
 )
 
@@ -17,7 +19,7 @@ import (
 func (s *Server) Where(resource string, query url.Values) ([]store.Match, error) {
 	rs := s.byName[resource]
 	if rs == nil {
-		return nil, NewError(http.StatusNotFound, "resource", "%s is no resource of the document (it has %s)", resource, resourceList(s.resources))
+		return nil, edge.NewError(http.StatusNotFound, "resource", "%s is no resource of the document (it has %s)", resource, resourceList(s.resources))
 	}
 	var where []store.Match
 	for i, f := range rs.spec.Filters {
@@ -26,7 +28,7 @@ func (s *Server) Where(resource string, query url.Values) ([]store.Match, error)
 			continue
 		}
 		if enum := f.Enum(); len(enum) > 0 && !slices.Contains(enum, v) {
-			return nil, badRequest(f.Name(), "%s: want one of %s", v, strings.Join(enum, ", "))
+			return nil, edge.BadRequest(f.Name(), "%s: want one of %s", v, strings.Join(enum, ", "))
 		}
 		where = append(where, store.Match{Filter: i, Key: queryKey(f, v)})
 	}

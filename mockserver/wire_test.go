@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/conformance"
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
@@ -19,7 +21,7 @@ import (
 
 // wireLimits are short, so that a timeout is met soon; the tests wait for
 // an answer, never for a duration.
-var wireLimits = mockserver.WireLimits{ReadHeaderTimeout: 200 * time.Millisecond, MaxHeaderBytes: 4 << 10}
+var wireLimits = edge.WireLimits{ReadHeaderTimeout: 200 * time.Millisecond, MaxHeaderBytes: 4 << 10}
 
 // wireServer serves a mock through its Listener, with the bounds
 // petmock's HTTP server has, and returns its address.
@@ -80,23 +82,23 @@ func TestServersOwnAnswersAreErrors(t *testing.T) {
 		wantMessage string
 	}{
 		{"Transfer-Encoding: identity", "GET /v1/pets HTTP/1.1\r\nHost: petmock\r\nTransfer-Encoding: identity\r\n\r\n",
-			501, mockserver.CodeNotImplemented, "transfer-encoding: not supported"},
+			501, edge.CodeNotImplemented, "transfer-encoding: not supported"},
 		{"an HTTP/2.0 request line", "GET /v1/pets HTTP/2.0\r\nHost: petmock\r\n\r\n",
-			505, mockserver.CodeHTTPVersionNotSupported, "protocol: petmock speaks HTTP/1.0 and HTTP/1.1 only"},
+			505, edge.CodeHTTPVersionNotSupported, "protocol: petmock speaks HTTP/1.0 and HTTP/1.1 only"},
 		{"headers cut by the header timeout", "GET /v1/pets HTTP/1.1\r\nHost: petmock\r\nX-Sl",
-			408, mockserver.CodeRequestTimeout, "headers: not received within 200ms"},
+			408, edge.CodeRequestTimeout, "headers: not received within 200ms"},
 		{"headers over the limit", "GET /v1/pets HTTP/1.1\r\nHost: petmock\r\nX-Big: " + strings.Repeat("b", 16<<10) + "\r\n\r\n",
-			431, mockserver.CodeHeadersTooLarge, "headers: larger than 4096 bytes"},
-		{"a malformed request line", "GARBAGE\r\n\r\n", 400, mockserver.CodeBadRequest, "request: malformed"},
-		{"an invalid method", "G@T /v1/pets HTTP/1.1\r\nHost: petmock\r\n\r\n", 400, mockserver.CodeBadRequest, "request: malformed"},
-		{"no Host", "GET /v1/pets HTTP/1.1\r\n\r\n", 400, mockserver.CodeBadRequest, "host: missing"},
+			431, edge.CodeHeadersTooLarge, "headers: larger than 4096 bytes"},
+		{"a malformed request line", "GARBAGE\r\n\r\n", 400, edge.CodeBadRequest, "request: malformed"},
+		{"an invalid method", "G@T /v1/pets HTTP/1.1\r\nHost: petmock\r\n\r\n", 400, edge.CodeBadRequest, "request: malformed"},
+		{"no Host", "GET /v1/pets HTTP/1.1\r\n\r\n", 400, edge.CodeBadRequest, "host: missing"},
 		{"two Content-Lengths", "POST /v1/pets HTTP/1.1\r\nHost: petmock\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nx",
-			400, mockserver.CodeBadRequest, "request: malformed"},
+			400, edge.CodeBadRequest, "request: malformed"},
 		{"an invalid header name", "GET /v1/pets HTTP/1.1\r\nHost: petmock\r\nBad Name: x\r\n\r\n",
-			400, mockserver.CodeBadRequest, "header: a name is not a valid HTTP token"},
+			400, edge.CodeBadRequest, "header: a name is not a valid HTTP token"},
 		{"an unknown expectation", "GET /v1/pets HTTP/1.1\r\nHost: petmock\r\nExpect: teapot\r\n\r\n",
-			417, mockserver.CodeExpectationFailed, "expect: petmock takes only Expect: 100-continue"},
-		{"TLS on the plain port", "\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03\r\n\r\n", 400, mockserver.CodeBadRequest, "request: malformed"},
+			417, edge.CodeExpectationFailed, "expect: petmock takes only Expect: 100-continue"},
+		{"TLS on the plain port", "\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03\r\n\r\n", 400, edge.CodeBadRequest, "request: malformed"},
 	}
 	for _, tt := range tests {
 		got := exchangeRaw(t, addr, tt.raw)
@@ -106,7 +108,7 @@ func TestServersOwnAnswersAreErrors(t *testing.T) {
 			continue
 		}
 		body, _ := io.ReadAll(resp.Body)
-		var e mockserver.Error
+		var e edge.Error
 		if err := json.Unmarshal(body, &e); err != nil || resp.Header.Get("Content-Type") != "application/json" {
 			t.Errorf("%s: %d %s %q, want an Error body", tt.name, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 			continue

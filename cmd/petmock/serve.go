@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 	"github.com/petstore/contract/mockserver/proxy"
@@ -455,7 +457,7 @@ func newHTTPServer(h http.Handler, b bounds, errLog *log.Logger) *http.Server {
 // itself, such as a 431 or a 505, are errors in the error body of srv's
 // document too, naming the bounds b.
 func wireListener(srv *mockserver.Server, ln net.Listener, b bounds) net.Listener {
-	return srv.Listener(ln, mockserver.WireLimits{ReadHeaderTimeout: b.readHeader, MaxHeaderBytes: b.maxHeaderBytes})
+	return srv.Listener(ln, edge.WireLimits{ReadHeaderTimeout: b.readHeader, MaxHeaderBytes: b.maxHeaderBytes})
 }
 
 // readContract reads the document petmock serves, leniently: the file

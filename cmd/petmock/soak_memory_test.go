@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 )
@@ -136,7 +138,7 @@ func TestSoakFixtureUploads(t *testing.T) {
 					time.Sleep(time.Second)
 					continue
 				}
-				var e mockserver.Error
+				var e edge.Error
 				json.NewDecoder(resp.Body).Decode(&e)
 				resp.Body.Close()
 				switch resp.StatusCode {

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -123,7 +125,7 @@ func checkRawAnswer(got []byte) string {
 		case resp.StatusCode == http.StatusInternalServerError:
 			return "an internal error"
 		case resp.StatusCode >= 400:
-			var e mockserver.Error
+			var e edge.Error
 			if resp.Header.Get("Content-Type") != "application/json" || json.Unmarshal(body, &e) != nil || e.Status != resp.StatusCode || e.Code == "" {
 				return "an error that is not an Error body of its status"
 			}

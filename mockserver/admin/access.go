@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/edge"
 )
 
 // The control plane answers its own page only. A web page the developer
@@ -101,7 +101,7 @@ func ParseOrigin(s string) (string, error) {
 func (a *access) admit(r *http.Request) error {
 	if !a.hostAllowed(r.Host) {
 		name := hostName(r.Host)
-		return &mockserver.Error{Status: http.StatusMisdirectedRequest, Code: CodeMisdirected, Message: fmt.Sprintf(
+		return &edge.Error{Status: http.StatusMisdirectedRequest, Code: CodeMisdirected, Message: fmt.Sprintf(
 			"host: %q is not a name petmock's control plane answers to, which keeps pages that rebind their name to this address out; "+
 				"start petmock with --allow-host %s to answer it", name, name)}
 	}
@@ -109,7 +109,7 @@ func (a *access) admit(r *http.Request) error {
 	if origin == "" || a.originAllowed(r, origin) {
 		return nil
 	}
-	return &mockserver.Error{Status: http.StatusForbidden, Code: CodeForbiddenOrigin, Message: fmt.Sprintf(
+	return &edge.Error{Status: http.StatusForbidden, Code: CodeForbiddenOrigin, Message: fmt.Sprintf(
 		"origin: a page of %q may not use petmock's control plane; start petmock with --admin-origin %s to allow it", origin, origin)}
 }
 
@@ -150,5 +150,5 @@ func (a *access) originAllowed(r *http.Request, origin string) bool {
 	if r.TLS != nil {
 		scheme = "https"
 	}
-	return origin == strings.ToLower(scheme+"://"+r.Host) || origin == strings.ToLower(mockserver.AbsoluteURL(r, ""))
+	return origin == strings.ToLower(scheme+"://"+r.Host) || origin == strings.ToLower(edge.AbsoluteURL(r, ""))
 }

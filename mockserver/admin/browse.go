@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/store"
 )
@@ -141,7 +143,7 @@ func (h *handler) browse(w http.ResponseWriter, r *http.Request, c *mockserver.C
 			next[k] = v
 		}
 		next.Set("cursor", encodeCursor(last))
-		w.Header().Set("Link", "<"+mockserver.AbsoluteURL(r, r.URL.Path+"?"+next.Encode())+`>; rel="next"`)
+		w.Header().Set("Link", "<"+edge.AbsoluteURL(r, r.URL.Path+"?"+next.Encode())+`>; rel="next"`)
 	}
 	page.writeTo(w)
 	return nil
@@ -157,7 +159,7 @@ func encodeCursor(after int64) string {
 func decodeCursor(s string) (int64, error) {
 	after, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return 0, mockserver.NewError(http.StatusBadRequest, "cursor", "is not a cursor this server issued; follow the Link header of the previous page")
+		return 0, edge.NewError(http.StatusBadRequest, "cursor", "is not a cursor this server issued; follow the Link header of the previous page")
 	}
 	return after, nil
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"path"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -65,6 +67,6 @@ func serveConsoleFile(w http.ResponseWriter, r *http.Request, name string) error
 }
 
 // notConsoleFile is the 404 of a file the console does not have.
-func notConsoleFile(r *http.Request) *mockserver.Error {
-	return mockserver.NewError(http.StatusNotFound, "file", "%s is no file of the console", r.URL.Path)
+func notConsoleFile(r *http.Request) *edge.Error {
+	return edge.NewError(http.StatusNotFound, "file", "%s is no file of the console", r.URL.Path)
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -34,7 +36,7 @@ func (h *handler) expect(w http.ResponseWriter, _ *http.Request, c *mockserver.C
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&e); err != nil {
-		return mockserver.NewError(http.StatusBadRequest, "body", "%v", err)
+		return edge.NewError(http.StatusBadRequest, "body", "%v", err)
 	}
 	e.Remaining, e.Matched = 0, 0 // counted by the server
 	set, err := h.srv.Expect(e)
@@ -73,6 +75,6 @@ func (h *handler) removeExpectation(w http.ResponseWriter, r *http.Request, c *m
 }
 
 // noExpectation is the 404 of an id no expectation has.
-func noExpectation(id int64) *mockserver.Error {
-	return mockserver.NewError(http.StatusNotFound, "id", "no expectation has id %d", id)
+func noExpectation(id int64) *edge.Error {
+	return edge.NewError(http.StatusNotFound, "id", "no expectation has id %d", id)
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/conformance"
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
@@ -81,9 +83,9 @@ func (r *response) String() string {
 }
 
 // apiError decodes an Error body.
-func (r *response) apiError(tb testing.TB) mockserver.Error {
+func (r *response) apiError(tb testing.TB) edge.Error {
 	tb.Helper()
-	var e mockserver.Error
+	var e edge.Error
 	if err := json.Unmarshal(r.body, &e); err != nil {
 		tb.Fatalf("decoding %s: %v", r.body, err)
 	}

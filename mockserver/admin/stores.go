@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -92,8 +94,8 @@ func (h *handler) replaceItems(w http.ResponseWriter, r *http.Request, _ *mockse
 
 // notAResource is the 404 of a name that is no resource. The edge routes
 // only the names of resources here; this is in case it had not.
-func notAResource(r *http.Request) *mockserver.Error {
-	return mockserver.NewError(http.StatusNotFound, "resource", "%s is no resource of the document", r.PathValue("resource"))
+func notAResource(r *http.Request) *edge.Error {
+	return edge.NewError(http.StatusNotFound, "resource", "%s is no resource of the document", r.PathValue("resource"))
 }
 
 // writeValue answers with v encoded as JSON.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/edge"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 )
@@ -122,7 +124,7 @@ func TestAdminStoreFull(t *testing.T) {
 	start := []Pet{{ID: 1, Name: "a", CategoryID: 1}, {ID: 2, Name: "b", CategoryID: 1}}
 	ts := newTestServer(t, mockserver.Config{Items: items(start), MaxItems: 3})
 	resp := ts.admin(t, "PUT", "pets", `[{"id":1,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":1},{"id":3,"name":"c","categoryId":1},{"id":4,"name":"d","categoryId":1}]`)
-	if resp.StatusCode != 507 || resp.apiError(t).Code != mockserver.CodeStoreFull {
+	if resp.StatusCode != 507 || resp.apiError(t).Code != edge.CodeStoreFull {
 		t.Errorf("PUT of 4 pets over a cap of 3: %s, want 507", resp)
 	}
 	if n := ts.Store("pets").Len(); n != 2 {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/edge"
 )
 
 // An event stream holds its connection, and so a file descriptor, for as
@@ -59,11 +59,11 @@ func (s *streams) take(r *http.Request) (release func(), err error) {
 	defer s.mu.Unlock()
 	switch {
 	case s.open >= s.max:
-		return nil, mockserver.NewError(http.StatusServiceUnavailable, "events",
+		return nil, edge.NewError(http.StatusServiceUnavailable, "events",
 			"%d event streams are open, as many as petmock keeps at once; retry once one has closed", s.open).
 			WithHeader("Retry-After", strconv.Itoa(streamRetrySeconds))
 	case s.byClient[c] >= s.perClient:
-		return nil, mockserver.NewError(http.StatusServiceUnavailable, "events",
+		return nil, edge.NewError(http.StatusServiceUnavailable, "events",
 			"%d event streams of %s are open, as many as petmock keeps for one client; close one, such as a console tab, or retry later", s.byClient[c], c).
 			WithHeader("Retry-After", strconv.Itoa(streamRetrySeconds))
 	}

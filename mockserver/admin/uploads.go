@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/edge"
 )
 
 // uploads bounds the bytes of the fixtures that PUT /__petmock/fixture
@@ -61,11 +61,11 @@ func (h *handler) upload(w http.ResponseWriter, r *http.Request) (body io.Reader
 
 // reserve counts an upload of n bytes in, or refuses it. The caller
 // calls done once it has read and stored the upload.
-func (u *uploads) reserve(n int64) *mockserver.Error {
+func (u *uploads) reserve(n int64) *edge.Error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.inFlight > 0 && u.inFlight+n > u.max {
-		return mockserver.NewError(http.StatusServiceUnavailable, "fixture",
+		return edge.NewError(http.StatusServiceUnavailable, "fixture",
 			"%d bytes of fixtures are being read already, and petmock reads at most %d at once; retry once they are stored",
 			u.inFlight, u.max).WithHeader("Retry-After", strconv.Itoa(uploadRetrySeconds))
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package edge
 
 import (
 	"net/http"
@@ -11,20 +11,9 @@ var allowOrder = []string{
 	http.MethodDelete, http.MethodTrace, http.MethodConnect,
 }
 
-// methodsFor returns the methods the path of r takes, as an Allow header
-// lists them both on a 405 and on an answer to OPTIONS: those of the
-// documents, or of the operations of its path. It returns nil for a path
-// that is nothing the server serves.
-func (s *Server) methodsFor(r *http.Request) []string {
-	if path := r.URL.Path; path == docYAMLPath || path == docJSONPath {
-		return allow([]string{http.MethodGet})
-	}
-	return s.edge.methodsFor(r)
-}
-
-// allow returns methods as an Allow header lists them: in allowOrder,
+// Allow returns methods as an Allow header lists them: in allowOrder,
 // with HEAD wherever GET is, and OPTIONS last; nil for no method.
-func allow(methods []string) []string {
+func Allow(methods []string) []string {
 	if methods == nil {
 		return nil
 	}

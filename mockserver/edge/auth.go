@@ -1,4 +1,4 @@
-package mockserver
+package edge
 
 import (
 	"crypto/sha256"
@@ -10,18 +10,15 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// DefaultAPIKey is the key petmock accepts when no other is configured. It
-// is a development key, published in the README, and guards nothing.
-const DefaultAPIKey = "petmock-dev-key"
-
-// keyring holds the accepted API keys as SHA-256 sums, so that checking a
+// Keyring holds the accepted API keys as SHA-256 sums, so that checking a
 // key takes the same time whichever key it is, whether it matches or not,
 // and whatever its length.
-type keyring [][sha256.Size]byte
+type Keyring [][sha256.Size]byte
 
-func newKeyring(keys []string) (keyring, error) {
-	keys = keysOrDefault(keys)
-	ring := make(keyring, 0, len(keys))
+// NewKeyring returns the ring of keys, each of which must be non-empty
+// and free of white space.
+func NewKeyring(keys []string) (Keyring, error) {
+	ring := make(Keyring, 0, len(keys))
 	for i, k := range keys {
 		if k == "" || strings.ContainsAny(k, " \t\r\n") {
 			return nil, fmt.Errorf("api key %d: must be non-empty and contain no white space", i+1)
@@ -31,15 +28,8 @@ func newKeyring(keys []string) (keyring, error) {
 	return ring, nil
 }
 
-// keysOrDefault returns keys, or DefaultAPIKey when there are none.
-func keysOrDefault(keys []string) []string {
-	if len(keys) == 0 {
-		return []string{DefaultAPIKey}
-	}
-	return keys
-}
-
-func (ring keyring) accepts(key string) bool {
+// Accepts reports whether key is one of the ring's.
+func (ring Keyring) Accepts(key string) bool {
 	sum := sha256.Sum256([]byte(key))
 	match := 0
 	for i := range ring {
@@ -48,15 +38,15 @@ func (ring keyring) accepts(key string) bool {
 	return match == 1
 }
 
-// authenticate checks the key of a request against the security op
+// Authenticate checks the key of a request against the security op
 // requires, as spec resolves it: the request passes when it meets every
 // scheme of one of the requirements, each with a key the ring accepts.
 // The refusal says what is wrong with the first requirement: the first of
 // its schemes, by name, that the request does not meet.
-func (ed *edge) authenticate(r *http.Request, op *operation) error {
+func (g *Gate) Authenticate(r *http.Request, op *Operation) error {
 	var refusal *Error
-	for i, req := range op.spec.Requirements {
-		e := ed.keys.meets(r, req)
+	for i, req := range op.Spec.Requirements {
+		e := g.keys.meets(r, req)
 		if e == nil {
 			return nil
 		}
@@ -73,10 +63,10 @@ func (ed *edge) authenticate(r *http.Request, op *operation) error {
 // meets returns nil when r presents a key the ring accepts under every
 // scheme of req, and otherwise the 401 of the first scheme it does not.
 // The key itself never appears in the error.
-func (ring keyring) meets(r *http.Request, req spec.Requirement) *Error {
+func (ring Keyring) meets(r *http.Request, req spec.Requirement) *Error {
 	for _, scheme := range req {
 		key, err := scheme.Read(r)
-		if err == nil && !ring.accepts(key) {
+		if err == nil && !ring.Accepts(key) {
 			err = scheme.Refused()
 		}
 		if err != nil {
@@ -99,11 +89,11 @@ func unauthorized(err error) *Error {
 	return e
 }
 
-// challenge is the WWW-Authenticate value of a 401 forced on op: that of
+// Challenge is the WWW-Authenticate value of a 401 forced on op: that of
 // the first scheme its security asks for, or, where it asks for none, of
 // a bearer token, the Petstore's own kind of key; "" for an apiKey,
 // whose 401s have none.
-func challenge(op *spec.Operation) string {
+func Challenge(op *spec.Operation) string {
 	for _, req := range op.Requirements {
 		for _, scheme := range req {
 			return scheme.Challenge("")

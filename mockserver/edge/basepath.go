@@ -1,4 +1,4 @@
-package mockserver
+package edge
 
 import (
 	"errors"
@@ -6,18 +6,18 @@ import (
 	"strings"
 )
 
-// outsideBase is the 404 of a request outside the base path, such as
+// OutsideBase is the 404 of a request outside the base path, such as
 // GET /pets for an API at /v1: it names the path under the base path that
 // the request probably meant, when one is an operation's, such as
 // /v1/pets, or else the base path. The path tried is the request's below
 // the base path, then without its first segments one by one, so that
 // /api/pets and /v2/pets find /v1/pets too.
-func (s *Server) outsideBase(r *http.Request) *Error {
+func (g *Gate) OutsideBase(r *http.Request) *Error {
 	path := r.URL.Path
 	for rest := path; rest != ""; {
-		candidate := s.base + rest
-		if s.routes(r, candidate) {
-			return NewError(http.StatusNotFound, "path", "%s is outside the API's base path %s; did you mean %s?", path, s.base, candidate)
+		candidate := g.contract.Base + rest
+		if g.routes(r, candidate) {
+			return NewError(http.StatusNotFound, "path", "%s is outside the API's base path %s; did you mean %s?", path, g.contract.Base, candidate)
 		}
 		i := strings.IndexByte(rest[1:], '/')
 		if i < 0 {
@@ -25,17 +25,17 @@ func (s *Server) outsideBase(r *http.Request) *Error {
 		}
 		rest = rest[1+i:]
 	}
-	return NewError(http.StatusNotFound, "path", "%s is outside the API's base path %s, below which every operation's path begins", path, s.base)
+	return NewError(http.StatusNotFound, "path", "%s is outside the API's base path %s, below which every operation's path begins", path, g.contract.Base)
 }
 
 // routes reports whether a request like r to path would find an
 // operation, of its method or another.
-func (s *Server) routes(r *http.Request, path string) bool {
+func (g *Gate) routes(r *http.Request, path string) bool {
 	probe := *r
 	u := *r.URL
 	u.Path, u.RawPath = path, ""
 	probe.URL = &u
-	_, _, err := s.route(&probe)
+	_, _, err := g.Route(&probe)
 	var e *Error
 	return err == nil || errors.As(err, &e) && e.Status == http.StatusMethodNotAllowed
 }

@@ -1,7 +1,8 @@
-package mockserver
+package edge
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"maps"
 	"math"
@@ -34,53 +35,82 @@ func validation(c *spec.Contract) *openapi3filter.Options {
 	}
 }
 
-// checkRequest checks the parameters and the body of r against op, and
-// returns them as a call. rec, when not nil, is told the body. With
-// unread, the body is left for the handler to read as it comes: of it,
-// only the Content-Type is checked.
-func (ed *edge) checkRequest(r *http.Request, op *operation, params map[string]string, rec *recorder, unread bool) (*call, error) {
-	c := &call{op: op, params: params}
-	lists := op.spec.Role == spec.RoleList || op.spec.Role == spec.RoleFind
-	if r.URL.RawQuery != "" && (len(op.queryParams) > 0 || lists) {
+// Call is a request the gate checked, valid, as a handler receives it.
+type Call struct {
+	// Op is the operation of the request.
+	Op *Operation
+	// Params are the path parameters, by name, as the path has them.
+	Params map[string]string
+	// Query is the query, every parameter of it, declared or not; nil
+	// when the operation declares none and lists nothing.
+	Query map[string][]string
+	// Body is the decoded JSON body, with its numbers as json.Number; nil
+	// for an operation without one, or one left unread.
+	Body any
+	// After is, of a list or a find of a resource, the id its cursor
+	// points after: math.MinInt64 for the first page.
+	After int64
+}
+
+// First returns the first value of the query parameter name, or "".
+func (c *Call) First(name string) string {
+	return first(c.Query, name)
+}
+
+// BodyRecorder is told the body of a request the gate read, valid or not,
+// as the journal keeps it.
+type BodyRecorder interface {
+	RecordRequestBody(body []byte)
+}
+
+// Check checks the parameters and the body of r, a request of op with
+// the path parameters params, against the document, and returns them as a
+// Call. rec, when not nil, is told the body. With unread, the body is
+// left for the handler to read as it comes: of it, only the Content-Type
+// is checked.
+func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, rec BodyRecorder, unread bool) (*Call, error) {
+	c := &Call{Op: op, Params: params}
+	lists := op.Spec.Role == spec.RoleList || op.Spec.Role == spec.RoleFind
+	if r.URL.RawQuery != "" && (len(op.QueryParams) > 0 || lists) {
 		var e *Error
-		if c.query, e = parseQuery(r.URL.RawQuery); e != nil {
+		if c.Query, e = ParseQuery(r.URL.RawQuery); e != nil {
 			return nil, e
 		}
-		for _, name := range op.queryParams {
-			if len(c.query[name]) > 1 {
-				return nil, badRequest(name, "must be given at most once")
+		for _, name := range op.QueryParams {
+			if len(c.Query[name]) > 1 {
+				return nil, BadRequest(name, "must be given at most once")
 			}
 		}
 	}
-	if !op.paramsCompiled || !paramsOK(op.params, c.query, params) {
-		in := validationInput(r, op.route, params, c.query, nil)
-		in.Options = ed.validation
+	if !op.paramsCompiled || !paramsOK(op.params, c.Query, params) {
+		in := validationInput(r, op.route, params, c.Query, nil)
+		in.Options = g.validation
 		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
-			return nil, requestError(err)
+			return nil, RequestError(err)
 		}
 	}
-	if rs := op.resource; rs != nil && lists {
-		c.after = math.MinInt64
-		if v := first(c.query, rs.spec.Paging.Cursor); v != "" {
-			after, e := decodeCursor(v)
+	if rs := op.Spec.Resource; rs != nil && lists {
+		c.After = math.MinInt64
+		if v := first(c.Query, rs.Paging.Cursor); v != "" {
+			after, e := DecodeCursor(v)
 			if e != nil {
 				return nil, e
 			}
-			c.after = after
+			c.After = after
 		}
 	}
-	if rb := op.spec.Op.RequestBody; rb != nil && rb.Value != nil {
+	if rb := op.Spec.Op.RequestBody; rb != nil && rb.Value != nil {
 		if unread {
 			if _, e := admitMediaType(r, rb.Value); e != nil {
 				return nil, e
 			}
 			return c, nil
 		}
-		body, err := ed.checkBody(r, op, params, rb.Value, rec)
+		body, err := g.checkBody(r, op, params, rb.Value, rec)
 		if err != nil {
 			return nil, err
 		}
-		c.body = body
+		c.Body = body
 	}
 	return c, nil
 }
@@ -95,17 +125,17 @@ func first(query map[string][]string, name string) string {
 
 // checkBody reads the body within the edge's bound, checks it against the
 // document and returns it decoded.
-func (ed *edge) checkBody(r *http.Request, op *operation, params map[string]string, rb *openapi3.RequestBody, rec *recorder) (any, error) {
-	body, e := readBody(r, ed.maxBody)
+func (g *Gate) checkBody(r *http.Request, op *Operation, params map[string]string, rb *openapi3.RequestBody, rec BodyRecorder) (any, error) {
+	body, e := readBody(r, g.maxBody)
 	if e != nil {
 		return nil, e
 	}
 	if rec != nil {
-		rec.reqBody = body
+		rec.RecordRequestBody(body)
 	}
 	if len(body) == 0 {
 		if rb.Required {
-			return nil, badRequest("body", "is required")
+			return nil, BadRequest("body", "is required")
 		}
 		return nil, nil
 	}
@@ -113,7 +143,7 @@ func (ed *edge) checkBody(r *http.Request, op *operation, params map[string]stri
 	if e != nil {
 		return nil, e
 	}
-	value, decodeErr := decodeJSON(body)
+	value, decodeErr := DecodeJSON(body)
 	compiled := decodeErr == nil && op.body != nil && op.body.ok(value)
 	if !compiled {
 		in := validationInput(r, op.route, params, nil, body)
@@ -124,9 +154,9 @@ func (ed *edge) checkBody(r *http.Request, op *operation, params map[string]stri
 			in.Request.Header = in.Request.Header.Clone()
 			in.Request.Header.Set("Content-Type", name)
 		}
-		in.Options = ed.validation
+		in.Options = g.validation
 		if err := openapi3filter.ValidateRequestBody(r.Context(), in, rb); err != nil {
-			return nil, requestError(err)
+			return nil, RequestError(err)
 		}
 	}
 	switch {
@@ -140,7 +170,7 @@ func (ed *edge) checkBody(r *http.Request, op *operation, params map[string]stri
 		// openapi3filter reads numbers as float64s, so an integer beyond
 		// int64 passes it, rounded: its digits are checked here.
 		if e := op.bodyShape.ExactIntegers(value, "body"); e != nil {
-			return nil, integerError(e)
+			return nil, BadRequest(e.Field, "must be an integer (int%d)", e.Bits)
 		}
 	}
 	return value, nil
@@ -151,7 +181,7 @@ func (ed *edge) checkBody(r *http.Request, op *operation, params map[string]stri
 func admitMediaType(r *http.Request, rb *openapi3.RequestBody) (string, *Error) {
 	ct := r.Header.Get("Content-Type")
 	if ct != "application/json" && rb.Content.Get(ct) == nil {
-		return "", unsupportedMediaType(slices.Sorted(maps.Keys(rb.Content)), ct)
+		return "", UnsupportedMediaType(slices.Sorted(maps.Keys(rb.Content)), ct)
 	}
 	return ct, nil
 }
@@ -168,4 +198,23 @@ func validationInput(r *http.Request, route *routers.Route, params map[string]st
 		req.ContentLength = int64(len(body))
 	}
 	return &openapi3filter.RequestValidationInput{Request: &req, PathParams: params, QueryParams: query, Route: route}
+}
+
+// ReadBody reads the body of r within the gate's bound: a larger one is
+// the 413 to answer.
+func (g *Gate) ReadBody(r *http.Request) ([]byte, *Error) {
+	return readBody(r, g.maxBody)
+}
+
+// CheckParameter checks the value of p, a parameter of op, that a request
+// of op with the path parameters params and the query query gives, as
+// Check would, and returns the 400 it would answer, or nil.
+func (g *Gate) CheckParameter(op *Operation, params map[string]string, query url.Values, p *openapi3.Parameter) *Error {
+	req := &http.Request{Method: op.Spec.Method, URL: &url.URL{Path: "/", RawQuery: query.Encode()}, Header: http.Header{}, Body: http.NoBody}
+	in := validationInput(req, op.route, params, query, nil)
+	in.Options = g.validation
+	if err := openapi3filter.ValidateParameter(context.Background(), in, p); err != nil {
+		return RequestError(err)
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package mockserver
+package edge
 
 import (
 	"encoding/json"
@@ -35,7 +35,7 @@ type compiledRoute struct {
 	literal bool
 	// methods are the operations of the path, by method; nil where
 	// gorillamux alone decides.
-	methods map[string]*operation
+	methods map[string]*Operation
 }
 
 // compiledRouter finds the operation of a plain request path.
@@ -51,10 +51,10 @@ type compiledRouter struct {
 }
 
 // compileRouter makes the router of every path of c.
-func compileRouter(c *spec.Contract, ops map[string]*operation) *compiledRouter {
+func compileRouter(c *spec.Contract, ops map[string]*Operation) *compiledRouter {
 	cr := &compiledRouter{base: c.Base}
 	for path, item := range c.Doc.Paths.Map() {
-		route := compiledRoute{methods: map[string]*operation{}}
+		route := compiledRoute{methods: map[string]*Operation{}}
 		for method := range item.Operations() {
 			so := c.OperationAt(method, path)
 			route.template, route.methods[method] = so.Template, ops[so.ID]
@@ -92,7 +92,7 @@ func compileRouter(c *spec.Contract, ops map[string]*operation) *compiledRouter 
 // when it cannot tell: the path needs escaping (gorillamux matches the
 // escaped path), is unknown, matches more than one template, or has no
 // operation for the method.
-func (cr *compiledRouter) find(method string, target *url.URL) (*operation, map[string]string, bool) {
+func (cr *compiledRouter) find(method string, target *url.URL) (*Operation, map[string]string, bool) {
 	u := target.Path
 	if target.EscapedPath() != u || !strings.HasPrefix(u, cr.base+"/") {
 		return nil, nil, false

@@ -1,4 +1,4 @@
-package mockserver
+package edge
 
 import (
 	"context"
@@ -11,23 +11,38 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 
+	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
 
 // The compiled checks may only ever accept what openapi3filter accepts.
 // These tests and fuzz targets hold them to it.
 
-func testServer(tb testing.TB) *Server {
+func testServer(tb testing.TB) *Gate {
 	tb.Helper()
-	s, err := New(Config{JournalSize: -1})
+	c, err := spec.Default()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return s
+	return gateOf(tb, c)
+}
+
+// gateOf returns the gate of c.
+func gateOf(tb testing.TB, c *spec.Contract) *Gate {
+	tb.Helper()
+	keys, err := NewKeyring([]string{"key"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := New(context.Background(), c, keys, shape.NewBuilder(c), MaxBodyBytes)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
 }
 
 // checkRoute compares the compiled router with gorillamux on one request.
-func checkRoute(t *testing.T, s *Server, method, path string) {
+func checkRoute(t *testing.T, s *Gate, method, path string) {
 	u, err := url.Parse("http://petmock" + path)
 	if err != nil || u.Path == "" {
 		return
@@ -43,10 +58,10 @@ func checkRoute(t *testing.T, s *Server, method, path string) {
 	req := &http.Request{Method: method, URL: u, Host: "petmock"}
 	route, want, err := router.FindRoute(req)
 	if err != nil {
-		t.Fatalf("%s %s: compiled router found %s, gorillamux says %v", method, path, op.spec.ID, err)
+		t.Fatalf("%s %s: compiled router found %s, gorillamux says %v", method, path, op.Spec.ID, err)
 	}
-	if route.Operation.OperationID != op.spec.ID {
-		t.Fatalf("%s %s: compiled router found %s, gorillamux %s", method, path, op.spec.ID, route.Operation.OperationID)
+	if route.Operation.OperationID != op.Spec.ID {
+		t.Fatalf("%s %s: compiled router found %s, gorillamux %s", method, path, op.Spec.ID, route.Operation.OperationID)
 	}
 	for k, v := range want {
 		if params[k] != v {
@@ -94,9 +109,9 @@ func FuzzCompiledRouter(f *testing.F) {
 }
 
 // checkParams compares the compiled parameter checks with openapi3filter.
-func checkParams(t *testing.T, s *Server, opID, rawQuery, petID string) {
-	op := s.ops[opID]
-	query, e := parseQuery(rawQuery)
+func checkParams(t *testing.T, s *Gate, opID, rawQuery, petID string) {
+	op := s.byID[opID]
+	query, e := ParseQuery(rawQuery)
 	if e != nil {
 		return
 	}
@@ -126,14 +141,14 @@ func TestCompiledParamsAgree(t *testing.T) {
 	accepted := 0
 	for _, q := range paramSeeds {
 		checkParams(t, s, spec.ListPets, q, "")
-		if query, _ := parseQuery(q); paramsOK(s.ops[spec.ListPets].params, query, nil) {
+		if query, _ := ParseQuery(q); paramsOK(s.byID[spec.ListPets].params, query, nil) {
 			accepted++
 		}
 	}
 	for _, id := range []string{"1", "-1", "+1", "9223372036854775807", "9223372036854775808", "1.0", "x", "", "%31", "0x1"} {
 		checkParams(t, s, spec.GetPet, "", id)
 	}
-	if !s.ops[spec.ListPets].paramsCompiled || !s.ops[spec.GetPet].paramsCompiled {
+	if !s.byID[spec.ListPets].paramsCompiled || !s.byID[spec.GetPet].paramsCompiled {
 		t.Errorf("the parameters of listPets and getPet should compile")
 	}
 	if accepted < 5 {
@@ -153,9 +168,9 @@ func FuzzCompiledParams(f *testing.F) {
 }
 
 // checkBody compares the compiled body check with openapi3filter.
-func checkBody(t *testing.T, s *Server, body string) {
-	op := s.ops[spec.CreatePet]
-	v, e := decodeJSON([]byte(body))
+func checkBody(t *testing.T, s *Gate, body string) {
+	op := s.byID[spec.CreatePet]
+	v, e := DecodeJSON([]byte(body))
 	if e != nil || !op.body.ok(v) {
 		return
 	}
@@ -163,7 +178,7 @@ func checkBody(t *testing.T, s *Server, body string) {
 	req.Header.Set("Content-Type", "application/json")
 	in := validationInput(req, op.route, nil, nil, []byte(body))
 	in.Options = validation(s.contract)
-	if err := openapi3filter.ValidateRequestBody(context.Background(), in, op.spec.Op.RequestBody.Value); err != nil {
+	if err := openapi3filter.ValidateRequestBody(context.Background(), in, op.Spec.Op.RequestBody.Value); err != nil {
 		t.Fatalf("%s: compiled check accepts, openapi3filter says %v", body, err)
 	}
 	if e := op.bodyShape.ExactIntegers(v, "body"); e != nil {
@@ -181,13 +196,13 @@ var bodySeeds = []string{
 
 func TestCompiledBodyAgrees(t *testing.T) {
 	s := testServer(t)
-	if s.ops[spec.CreatePet].body == nil {
+	if s.byID[spec.CreatePet].body == nil {
 		t.Fatal("the NewPet schema should compile")
 	}
 	accepted := 0
 	for _, b := range bodySeeds {
 		checkBody(t, s, b)
-		if v, e := decodeJSON([]byte(b)); e == nil && s.ops[spec.CreatePet].body.ok(v) {
+		if v, e := DecodeJSON([]byte(b)); e == nil && s.byID[spec.CreatePet].body.ok(v) {
 			accepted++
 		}
 	}
@@ -275,10 +290,7 @@ paths:
 	if err != nil {
 		t.Fatalf("document: %v", err)
 	}
-	s, err := New(Config{Contract: c, JournalSize: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := gateOf(t, c)
 	paths := []string{
 		"/v1/", "/v1", "/v1/x", "/v1/pets/", "/v1/pets", "/v1/pets//", "/v1/pets/1", "/v1/pets/1/", "/v1/files/a",
 		"/v1/files/a.b", "/v1/files/.b", "/v1/codes/ABC", "/v1/codes/AB", "/v1/codes/abc", "/v1/things/1",

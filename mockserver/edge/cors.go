@@ -1,4 +1,4 @@
-package mockserver
+package edge
 
 import (
 	"net/http"
@@ -15,13 +15,13 @@ const (
 	corsMaxAge        = "600"
 )
 
-// setCORS sets the CORS headers of every answer, errors included. A
+// SetCORS sets the CORS headers of every answer, errors included. A
 // request with an Origin gets that origin back, with credentials allowed,
 // so that apps sending cookies work too; any other gets "*".
-func setCORS(h http.Header, r *http.Request) {
+func SetCORS(h http.Header, r *http.Request) {
 	// The header names are canonical already, so the map is written
 	// directly, with values shared between answers: nothing changes them.
-	h["Vary"] = varyOrigin
+	h["Vary"] = VaryOrigin
 	h["Access-Control-Expose-Headers"] = exposeHeaders
 	if origin := r.Header.Get("Origin"); origin != "" {
 		h["Access-Control-Allow-Origin"] = []string{origin}
@@ -32,32 +32,34 @@ func setCORS(h http.Header, r *http.Request) {
 }
 
 var (
-	varyOrigin       = []string{"Origin"}
+	// VaryOrigin is the Vary of an answer that depends on the Origin.
+	VaryOrigin       = []string{"Origin"}
 	exposeHeaders    = []string{corsExposeHeaders}
 	allowCredentials = []string{"true"}
 	anyOrigin        = []string{"*"}
 )
 
-func isPreflight(r *http.Request) bool {
+// IsPreflight reports whether r asks what it may send: an OPTIONS.
+func IsPreflight(r *http.Request) bool {
 	return r.Method == http.MethodOptions
 }
 
-// preflight answers OPTIONS, of the API and of every Edge: a CORS
-// preflight gets the methods and headers it may use, which are every
-// method a document may give an operation, and Authorization,
+// Preflight answers OPTIONS, of the API and of every other document's
+// gate: a CORS preflight gets the methods and headers it may use, which
+// are every method a document may give an operation, and Authorization,
 // Content-Type, Prefer and any other header it asks for; a plain OPTIONS
-// gets allow, the methods of its path, in Allow, or a 404 when there are
-// none, in the error body of ed's document.
-func (s *Server) preflight(w http.ResponseWriter, r *http.Request, ed *edge, allow []string) {
+// gets allow, the methods of its path, in Allow. When there are none, it
+// answers nothing and returns the 404 to answer, in the error body of the
+// document.
+func Preflight(w http.ResponseWriter, r *http.Request, allow []string) *Error {
 	h := w.Header()
 	if r.Header.Get("Access-Control-Request-Method") == "" {
 		if allow == nil {
-			s.writeErrorOf(w, ed, nil, notAnOperation(r.URL.Path))
-			return
+			return NotAnOperation(r.URL.Path)
 		}
 		h.Set("Allow", strings.Join(allow, ", "))
 		w.WriteHeader(http.StatusNoContent)
-		return
+		return nil
 	}
 	allowHeaders := corsAllowHeaders
 	if asked := r.Header.Get("Access-Control-Request-Headers"); asked != "" {
@@ -69,6 +71,7 @@ func (s *Server) preflight(w http.ResponseWriter, r *http.Request, ed *edge, all
 	h.Add("Vary", "Access-Control-Request-Method")
 	h.Add("Vary", "Access-Control-Request-Headers")
 	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 // withAskedHeaders returns the allowed headers, Authorization and

@@ -1,4 +1,4 @@
-package mockserver
+package edge
 
 import (
 	"bytes"
@@ -33,8 +33,8 @@ import (
 // checks nothing at run time for a schema whose every filled body matches
 // it, as the Petstore's does.
 
-// errorPlan writes the error answers of one body a document describes.
-type errorPlan struct {
+// ErrorPlan writes the error answers of one body a document describes.
+type ErrorPlan struct {
 	kind        spec.AnswerKind
 	contentType []string
 	// obj writes a JSON object body; nil for a JSON body of another
@@ -88,39 +88,29 @@ const (
 	roleNested                 // an object, or an array of one, that holds the error
 )
 
-// messageNames are the names of a member that holds an error's message,
-// the likeliest first, written as norm writes them.
-var messageNames = []string{"message", "detail", "details", "errordescription", "errormessage", "description", "msg", "reason", "error", "title", "text", "summary"}
-
-// norm writes a member's name lowercase, without underscores and dashes:
-// error_description, errorDescription and error-description are one.
-func norm(name string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
-}
-
 // problemPlan writes RFC 9457 problem details, of the given media type.
-func problemPlan(contentType string) *errorPlan {
+func problemPlan(contentType string) *ErrorPlan {
 	members := []errorMember{
 		{key: []byte(`"type":`), role: roleType},
 		{key: []byte(`"title":`), role: roleTitle},
 		{key: []byte(`"status":`), role: roleStatus},
 		{key: []byte(`"detail":`), role: roleMessage},
 	}
-	return &errorPlan{kind: spec.AnswerJSON, contentType: []string{contentType}, obj: &errorObject{members: members}, exact: true}
+	return &ErrorPlan{kind: spec.AnswerJSON, contentType: []string{contentType}, obj: &errorObject{members: members}, exact: true}
 }
 
 // errorPlans builds the plans of a document's error bodies, each once.
 type errorPlans struct {
 	contract *spec.Contract
-	built    map[spec.ErrorBody]*errorPlan
+	built    map[spec.ErrorBody]*ErrorPlan
 }
 
 func newErrorPlans(c *spec.Contract) *errorPlans {
-	return &errorPlans{contract: c, built: map[spec.ErrorBody]*errorPlan{}}
+	return &errorPlans{contract: c, built: map[spec.ErrorBody]*ErrorPlan{}}
 }
 
 // of returns the plan of body b.
-func (ps *errorPlans) of(b spec.ErrorBody) *errorPlan {
+func (ps *errorPlans) of(b spec.ErrorBody) *ErrorPlan {
 	b.Documented = false // the same body, whether documented or not
 	if p, ok := ps.built[b]; ok {
 		return p
@@ -130,29 +120,29 @@ func (ps *errorPlans) of(b spec.ErrorBody) *errorPlan {
 	return p
 }
 
-func (ps *errorPlans) build(b spec.ErrorBody) *errorPlan {
+func (ps *errorPlans) build(b spec.ErrorBody) *ErrorPlan {
 	ct := b.MediaType
 	if ct == "" {
 		ct = spec.ProblemContentType
 	}
 	switch {
 	case b.Kind == spec.AnswerEmpty:
-		return &errorPlan{kind: spec.AnswerEmpty}
+		return &ErrorPlan{kind: spec.AnswerEmpty}
 	case b.Kind == spec.AnswerText:
-		return &errorPlan{kind: spec.AnswerText, contentType: []string{bodyContentType(ct)}}
+		return &ErrorPlan{kind: spec.AnswerText, contentType: []string{BodyContentType(ct)}}
 	case b.Kind == spec.AnswerBytes:
 		mt, _, _ := mime.ParseMediaType(ct)
-		return &errorPlan{kind: spec.AnswerBytes, contentType: []string{ct}, xml: strings.HasSuffix(mt, "/xml") || strings.HasSuffix(mt, "+xml")}
+		return &ErrorPlan{kind: spec.AnswerBytes, contentType: []string{ct}, xml: strings.HasSuffix(mt, "/xml") || strings.HasSuffix(mt, "+xml")}
 	case b.Schema == nil:
 		return problemPlan(ct) // problem details, or any JSON a body of no schema may be
 	}
-	p := &errorPlan{kind: spec.AnswerJSON, contentType: []string{ct}, schema: b.Schema}
+	p := &ErrorPlan{kind: spec.AnswerJSON, contentType: []string{ct}, schema: b.Schema}
 	if spec.TypeOf(b.Schema) == "object" {
 		p.obj, p.exact = ps.object(b.Schema, 0)
 		p.exact = p.exact && plainObject(b.Schema, 0)
 	}
 	if v, err := ps.generator().Valid(b.Schema, fake.Hint{}); err == nil {
-		p.made = jsonOf(v)
+		p.made = shape.Marshal(v)
 	}
 	return p
 }
@@ -216,22 +206,22 @@ func (ps *errorPlans) object(s *openapi3.Schema, depth int) (*errorObject, bool)
 func (ps *errorPlans) made(p spec.Property) ([]byte, bool) {
 	hint := fake.Hint{Property: p.Name}
 	if v, err := ps.generator().Valid(p.Schema, hint); err == nil {
-		return jsonOf(v), true
+		return shape.Marshal(v), true
 	}
-	return jsonOf(ps.generator().Value(p.Schema, hint)), false
+	return shape.Marshal(ps.generator().Value(p.Schema, hint)), false
 }
 
 // messageMember returns the name of the member of props that holds the
 // message, or "".
 func messageMember(props []spec.Property) string {
-	for _, want := range messageNames {
-		for _, p := range props {
-			if t := spec.TypeOf(p.Schema); norm(p.Name) == want && (t == "string" || t == "") {
-				return p.Name
-			}
+	best, rank := "", -1
+	for _, p := range props {
+		t, r := spec.TypeOf(p.Schema), spec.MessageRank(p.Name)
+		if r >= 0 && (t == "string" || t == "") && (rank < 0 || r < rank) {
+			best, rank = p.Name, r
 		}
 	}
-	return ""
+	return best
 }
 
 // nestedMember returns the name of the member of props that holds the
@@ -274,20 +264,16 @@ func roleOf(p spec.Property, message, nested string) role {
 	case nested:
 		return roleNested
 	}
-	t := spec.TypeOf(p.Schema)
-	number := t == "integer" || t == "number"
-	switch n := norm(p.Name); {
-	case (n == "code" || n == "errorcode") && number:
+	switch spec.ErrorRoleOf(p) {
+	case spec.ErrorStatus, spec.ErrorNumber:
 		return roleStatus
-	case (n == "code" || n == "errorcode" || n == "error") && t == "string":
+	case spec.ErrorCode:
 		return roleCode
-	case (n == "status" || n == "statuscode" || n == "httpstatus" || n == "httpstatuscode" || n == "httpcode") && number:
-		return roleStatus
-	case (n == "status" || n == "statuscode" || n == "httpstatus" || n == "httpstatuscode" || n == "httpcode") && t == "string":
+	case spec.ErrorStatusText:
 		return roleStatusText
-	case n == "title" && t == "string":
+	case spec.ErrorTitle:
 		return roleTitle
-	case n == "type" && t == "string" && (p.Schema.Format == "uri" || p.Schema.Format == "uri-reference"):
+	case spec.ErrorType:
 		return roleType
 	}
 	return roleMade
@@ -332,7 +318,7 @@ func plainArray(s *openapi3.Schema) bool {
 }
 
 // write answers with the body of the plan for e, with e's headers.
-func (p *errorPlan) write(w http.ResponseWriter, e *Error) {
+func (p *ErrorPlan) write(w http.ResponseWriter, e *Error) {
 	h := w.Header()
 	for name, value := range e.header {
 		h.Set(name, value)
@@ -342,12 +328,12 @@ func (p *errorPlan) write(w http.ResponseWriter, e *Error) {
 		return
 	}
 	contentType, body := p.answer(e)
-	writeBody(w, e.Status, contentType, body)
+	WriteBody(w, e.Status, contentType, body)
 }
 
 // answer returns the Content-Type and the body of the plan for e: none
 // of either for a response documented without content.
-func (p *errorPlan) answer(e *Error) ([]string, []byte) {
+func (p *ErrorPlan) answer(e *Error) ([]string, []byte) {
 	switch p.kind {
 	case spec.AnswerEmpty:
 		return nil, nil
@@ -360,7 +346,7 @@ func (p *errorPlan) answer(e *Error) ([]string, []byte) {
 }
 
 // appendJSON appends the JSON body of e to dst.
-func (p *errorPlan) appendJSON(dst []byte, e *Error) []byte {
+func (p *ErrorPlan) appendJSON(dst []byte, e *Error) []byte {
 	start := len(dst)
 	if p.obj != nil {
 		dst = p.obj.appendJSON(dst, e)
@@ -421,7 +407,7 @@ func (m *errorMember) appendValue(dst []byte, e *Error) ([]byte, bool) {
 		return appendRole(dst, m.role, e), true
 	}
 	if v := enumValue(m.check, e); v != nil {
-		return append(dst, jsonOf(v)...), true
+		return append(dst, shape.Marshal(v)...), true
 	}
 	if m.made != nil {
 		return append(dst, m.made...), true
@@ -481,11 +467,11 @@ var statusNames = map[int][]string{
 // enumValue returns the value of the enumeration of s that names e's
 // code, status or status text, such as NOT_FOUND for not_found, or nil.
 func enumValue(s *openapi3.Schema, e *Error) any {
-	names := append([]string{norm(e.Code), norm(statusText(e.Status)), strconv.Itoa(e.Status)}, statusNames[e.Status]...)
+	names := append([]string{spec.NormName(e.Code), spec.NormName(statusText(e.Status)), strconv.Itoa(e.Status)}, statusNames[e.Status]...)
 	for _, v := range s.Enum {
 		if str, ok := v.(string); ok {
 			for _, n := range names {
-				if norm(str) == n {
+				if spec.NormName(str) == n {
 					return str
 				}
 			}
@@ -505,7 +491,7 @@ func statusText(status int) string {
 
 // appendBytes appends a body of another type than JSON and text: an XML
 // element for an XML type, the message otherwise.
-func (p *errorPlan) appendBytes(dst []byte, e *Error) []byte {
+func (p *ErrorPlan) appendBytes(dst []byte, e *Error) []byte {
 	if !p.xml {
 		return append(append(dst, e.Message...), '\n')
 	}
@@ -520,12 +506,12 @@ func (p *errorPlan) appendBytes(dst []byte, e *Error) []byte {
 
 // planErrors plans the error bodies of the statuses op documents, and of
 // its default response.
-func (op *operation) planErrors(c *spec.Contract, plans *errorPlans) {
-	so := op.spec
+func (op *Operation) planErrors(c *spec.Contract, plans *errorPlans) {
+	so := op.Spec
 	for _, status := range so.Statuses {
 		if status >= 400 {
 			if op.errorBodies == nil {
-				op.errorBodies = map[int]*errorPlan{}
+				op.errorBodies = map[int]*ErrorPlan{}
 			}
 			op.errorBodies[status] = plans.of(c.ErrorBody(so, status))
 		}
@@ -539,10 +525,10 @@ func (op *operation) planErrors(c *spec.Contract, plans *errorPlans) {
 	op.unprocessable = !slices.Contains(so.Statuses, http.StatusBadRequest) && slices.Contains(so.Statuses, http.StatusUnprocessableEntity)
 }
 
-// writeError answers with the error e of a request of op, nil for a
+// WriteError answers with the error e of a request of op, nil for a
 // request of no operation, in the body the document describes for it.
-func (ed *edge) writeError(w http.ResponseWriter, op *operation, e *Error) {
-	plan := ed.errorBody
+func (g *Gate) WriteError(w http.ResponseWriter, op *Operation, e *Error) {
+	plan := g.errorBody
 	if op != nil {
 		if e.Status == http.StatusBadRequest && op.unprocessable {
 			cp := *e
@@ -556,4 +542,16 @@ func (ed *edge) writeError(w http.ResponseWriter, op *operation, e *Error) {
 		}
 	}
 	plan.write(w, e)
+}
+
+// BodyContentType is the Content-Type a body of the media type the
+// document names is sent with: the name as written, which the document's
+// readers look up first; text without a charset gets UTF-8's, which they
+// find under the bare name too.
+func BodyContentType(mediaType string) string {
+	mt, params, err := mime.ParseMediaType(mediaType)
+	if err == nil && strings.HasPrefix(mt, "text/") && params["charset"] == "" && !strings.Contains(mediaType, ";") {
+		return mediaType + "; charset=utf-8"
+	}
+	return mediaType
 }

@@ -1,13 +1,10 @@
-package mockserver
+package edge
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
-
-	"github.com/petstore/contract/mockserver/store"
 )
 
 // Error codes sent in the code field of an Error body. The interface leaves
@@ -99,75 +96,38 @@ func NewError(status int, field, format string, args ...any) *Error {
 	return &Error{Status: status, Code: codeFor(status), Message: field + ": " + fmt.Sprintf(format, args...)}
 }
 
-func badRequest(field, format string, args ...any) *Error {
+func BadRequest(field, format string, args ...any) *Error {
 	return NewError(http.StatusBadRequest, field, format, args...)
 }
 
 // Each error below is built in one place, whichever path refuses the
 // request.
 
-// notAnOperation is the 404 of a path that is no operation of the API.
-func notAnOperation(path string) *Error {
+// NotAnOperation is the 404 of a path that is no operation of the API.
+func NotAnOperation(path string) *Error {
 	return NewError(http.StatusNotFound, "path", "%s is not an operation of this API", path)
 }
 
-// methodNotAllowed is the 405 of a method the path does not take, with the
+// MethodNotAllowed is the 405 of a method the path does not take, with the
 // Allow header that OPTIONS sends too.
-func methodNotAllowed(method, path string, allow []string) *Error {
+func MethodNotAllowed(method, path string, allow []string) *Error {
 	list := strings.Join(allow, ", ")
 	return NewError(http.StatusMethodNotAllowed, "method", "%s is not allowed on %s; use %s", method, path, list).
 		WithHeader("Allow", list)
 }
 
-// tooLarge is the 413 of a body over limit bytes.
-func tooLarge(limit int64) *Error {
+// TooLarge is the 413 of a body over limit bytes.
+func TooLarge(limit int64) *Error {
 	return NewError(http.StatusRequestEntityTooLarge, "body", "larger than %d bytes", limit)
 }
 
-// unsupportedMediaType is the 415 of a body of another type than those
+// UnsupportedMediaType is the 415 of a body of another type than those
 // the operation takes.
-func unsupportedMediaType(want []string, got string) *Error {
+func UnsupportedMediaType(want []string, got string) *Error {
 	if got == "" {
 		got = "none"
 	}
 	return NewError(http.StatusUnsupportedMediaType, "content-type", "must be %s, not %s", strings.Join(want, " or "), got)
-}
-
-// asError turns what a handler or the pipeline returned into the *Error to
-// answer with. Sentinel errors of the store map to their status here, and
-// only here; anything else is an internal error, logged.
-func asError(err error, log func(msg string, args ...any)) *Error {
-	if e, ok := err.(*Error); ok {
-		return e // the common case, without a look down the chain
-	}
-	var e *Error
-	var fe *FixtureError
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &fe):
-		// The message names the item at fault, where its *Error's names
-		// only the field.
-		named := *fe.Err
-		named.Message = fe.Error()
-		return &named
-	case errors.As(err, &e):
-		return e
-	case errors.Is(err, store.ErrStoreFull), errors.Is(err, store.ErrIDsExhausted):
-		return NewError(http.StatusInsufficientStorage, "store", "%v; nothing was changed", err)
-	case errors.Is(err, store.ErrUnfit), errors.Is(err, store.ErrRetired):
-		// A write of a request in flight when the document was reloaded
-		// (see TakeOver), whose item the new document does not take.
-		return NewError(http.StatusServiceUnavailable, "document",
-			"the document was reloaded while this request was answered, and the item does not fit it; nothing was changed: send the request again").
-			WithHeader("Retry-After", "1")
-
-	case errors.As(err, &tooBig):
-		return tooLarge(tooBig.Limit)
-	}
-	if log != nil {
-		log("internal error", "err", err)
-	}
-	return NewError(http.StatusInternalServerError, "server", "internal error")
 }
 
 // WithHeader returns e with a header to send along, such as Allow or
@@ -180,9 +140,9 @@ func (e *Error) WithHeader(name, value string) *Error {
 	return e
 }
 
-// writeBody answers with status and a body of the given Content-Type,
+// WriteBody answers with status and a body of the given Content-Type,
 // such as the JSON type a document names.
-func writeBody(w http.ResponseWriter, status int, contentType []string, body []byte) {
+func WriteBody(w http.ResponseWriter, status int, contentType []string, body []byte) {
 	h := w.Header()
 	h["Content-Type"] = contentType
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
@@ -190,4 +150,4 @@ func writeBody(w http.ResponseWriter, status int, contentType []string, body []b
 	w.Write(body)
 }
 
-var jsonContentType = []string{"application/json"}
+var JSONContentType = []string{"application/json"}

@@ -1,4 +1,4 @@
-package mockserver
+package edge
 
 import (
 	"net"
@@ -21,24 +21,24 @@ import (
 // a proxy names in Forwarded or X-Forwarded-Proto and X-Forwarded-Host, or
 // else the connection's and the Host header's.
 func AbsoluteURL(r *http.Request, path string) string {
-	return string(append(appendOrigin(make([]byte, 0, 64+len(path)), r), path...))
+	return string(append(AppendOrigin(make([]byte, 0, 64+len(path)), r), path...))
 }
 
-// appendOrigin appends the scheme and host r was sent to, such as
+// AppendOrigin appends the scheme and host r was sent to, such as
 // "http://127.0.0.1:4010".
-func appendOrigin(b []byte, r *http.Request) []byte {
-	scheme, host := origin(r)
+func AppendOrigin(b []byte, r *http.Request) []byte {
+	scheme, host := Origin(r)
 	b = append(b, scheme...)
 	b = append(b, "://"...)
 	return append(b, host...)
 }
 
-// origin returns the scheme and host r was sent to. Each comes from the
+// Origin returns the scheme and host r was sent to. Each comes from the
 // first element of Forwarded, or else from the first value of its
 // X-Forwarded header, or else from the connection and the Host header. A
 // forwarded scheme other than http or https, or a host that is not a
 // plain host[:port], is ignored.
-func origin(r *http.Request) (scheme, host string) {
+func Origin(r *http.Request) (scheme, host string) {
 	scheme, host = "http", r.Host
 	if r.TLS != nil {
 		scheme = "https"
@@ -53,9 +53,9 @@ func origin(r *http.Request) (scheme, host string) {
 	} else if p, ok := validProto(firstValue(h.Get("X-Forwarded-Proto"))); ok {
 		scheme = p
 	}
-	if validHost(fwdHost) {
+	if ValidHost(fwdHost) {
 		host = fwdHost
-	} else if xh := firstValue(h.Get("X-Forwarded-Host")); validHost(xh) {
+	} else if xh := firstValue(h.Get("X-Forwarded-Host")); ValidHost(xh) {
 		host = xh
 	}
 	return scheme, host
@@ -120,11 +120,11 @@ func validProto(p string) (string, bool) {
 	return "", false
 }
 
-// validHost reports whether h is a plain host[:port]: a name or an IPv4
+// ValidHost reports whether h is a plain host[:port]: a name or an IPv4
 // address of letters, digits, dots, hyphens and underscores (as Docker
 // names its services), or an IPv6 address in brackets, and a port of
 // digits.
-func validHost(h string) bool {
+func ValidHost(h string) bool {
 	if h == "" || len(h) > 255 {
 		return false
 	}

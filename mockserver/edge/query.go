@@ -1,11 +1,11 @@
-package mockserver
+package edge
 
 import (
 	"net/url"
 	"strings"
 )
 
-// parseQuery reads a raw query as petmock reads every query: name=value
+// ParseQuery reads a raw query as petmock reads every query: name=value
 // pairs joined by &, each percent-encoded.
 //
 // url.ParseQuery drops a pair it cannot read and reads on, so that
@@ -13,7 +13,7 @@ import (
 // an answer to a question the client did not ask. parseQuery refuses such
 // a query instead, naming the parameter, so that no parameter is ever
 // silently lost.
-func parseQuery(raw string) (url.Values, *Error) {
+func ParseQuery(raw string) (url.Values, *Error) {
 	q := url.Values{}
 	for raw != "" {
 		var pair string
@@ -23,15 +23,15 @@ func parseQuery(raw string) (url.Values, *Error) {
 		}
 		name, value, _ := strings.Cut(pair, "=")
 		if strings.IndexByte(pair, ';') >= 0 {
-			return nil, badRequest(queryField(name), "the query holds a ';', which petmock does not take as a separator; use &")
+			return nil, BadRequest(queryField(name), "the query holds a ';', which petmock does not take as a separator; use &")
 		}
 		n, err := url.QueryUnescape(name)
 		if err != nil {
-			return nil, badRequest("query", "a parameter name is not valid percent-encoding")
+			return nil, BadRequest("query", "a parameter name is not valid percent-encoding")
 		}
 		v, err := url.QueryUnescape(value)
 		if err != nil {
-			return nil, badRequest(queryField(name), "is not valid percent-encoding")
+			return nil, BadRequest(queryField(name), "is not valid percent-encoding")
 		}
 		q[n] = append(q[n], v)
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package edge
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ const MaxBodyBytes = 1 << 20
 // after limit+1 bytes otherwise.
 func readBody(r *http.Request, limit int64) ([]byte, *Error) {
 	if r.ContentLength > limit {
-		return nil, tooLarge(limit)
+		return nil, TooLarge(limit)
 	}
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
@@ -38,29 +38,29 @@ func readBody(r *http.Request, limit int64) ([]byte, *Error) {
 		// error.
 		body := make([]byte, r.ContentLength)
 		if _, err := io.ReadFull(r.Body, body); err != nil {
-			return nil, badRequest("body", "could not be read")
+			return nil, BadRequest("body", "could not be read")
 		}
 		return body, nil
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, 512))
 	n, err := buf.ReadFrom(io.LimitReader(r.Body, limit+1))
 	if n > limit {
-		return nil, tooLarge(limit)
+		return nil, TooLarge(limit)
 	}
 	if err != nil {
-		return nil, badRequest("body", "could not be read")
+		return nil, BadRequest("body", "could not be read")
 	}
 	return buf.Bytes(), nil
 }
 
-// requestError turns a failure of openapi3filter's validation of the
+// RequestError turns a failure of openapi3filter's validation of the
 // parameters or the body into the 400 to answer with, with a message that
 // names the field at fault instead of dumping the schema. The key was
 // checked before (authenticate).
-func requestError(err error) *Error {
+func RequestError(err error) *Error {
 	var re *openapi3filter.RequestError
 	if !errors.As(err, &re) {
-		return badRequest("request", "%v", err)
+		return BadRequest("request", "%v", err)
 	}
 	field := "body"
 	var schema *openapi3.Schema
@@ -74,27 +74,27 @@ func requestError(err error) *Error {
 	var pe *openapi3filter.ParseError
 	switch {
 	case errors.As(err, &se):
-		return schemaError(field, se)
+		return SchemaError(field, se)
 	case errors.Is(err, openapi3filter.ErrInvalidRequired):
-		return badRequest(field, "is required")
+		return BadRequest(field, "is required")
 	case errors.Is(err, openapi3filter.ErrInvalidEmptyValue):
-		return badRequest(field, "must not be empty")
+		return BadRequest(field, "must not be empty")
 	case errors.As(err, &pe):
 		if re.Parameter == nil {
-			return badRequest("body", "malformed JSON: %s", rootCause(pe))
+			return BadRequest("body", "malformed JSON: %s", rootCause(pe))
 		}
 		if errors.Is(pe, strconv.ErrRange) && schema != nil {
 			// An integer, but too large for its format: say the bound.
 			switch negative := strings.HasPrefix(fmt.Sprint(pe.Value), "-"); {
 			case !negative && schema.Max != nil:
-				return badRequest(field, "must be at most %v", *schema.Max)
+				return BadRequest(field, "must be at most %v", *schema.Max)
 			case negative && schema.Min != nil:
-				return badRequest(field, "must be at least %v", *schema.Min)
+				return BadRequest(field, "must be at least %v", *schema.Min)
 			}
 		}
-		return badRequest(field, "must be %s", describeType(schema))
+		return BadRequest(field, "must be %s", describeType(schema))
 	}
-	return badRequest(field, "%s", re.Reason)
+	return BadRequest(field, "%s", re.Reason)
 }
 
 // reason2020 returns what the JSON Schema 2020-12 validator of an OpenAPI
@@ -115,10 +115,10 @@ func reason2020(reason string) string {
 	return why
 }
 
-// schemaError names the field a schema violation is about, from its JSON
+// SchemaError names the field a schema violation is about, from its JSON
 // pointer, and says what the schema wanted. whole names the value as a
 // whole, such as "body" or a parameter, for a violation at its root.
-func schemaError(whole string, se *openapi3.SchemaError) *Error {
+func SchemaError(whole string, se *openapi3.SchemaError) *Error {
 	// "doesn't match all schemas from allOf" says nothing; the violation
 	// of the subschema does.
 	for se.SchemaField == "allOf" {
@@ -134,7 +134,7 @@ func schemaError(whole string, se *openapi3.SchemaError) *Error {
 	}
 	s := se.Schema
 	if s == nil {
-		return badRequest(field, "%s", reason2020(se.Reason))
+		return BadRequest(field, "%s", reason2020(se.Reason))
 	}
 	switch se.SchemaField {
 	case "properties":
@@ -146,26 +146,26 @@ func schemaError(whole string, se *openapi3.SchemaError) *Error {
 					if field != whole {
 						name = field + "." + name
 					}
-					return badRequest(name, "is not a member; the members are %s", strings.Join(slices.Sorted(maps.Keys(s.Properties)), ", "))
+					return BadRequest(name, "is not a member; the members are %s", strings.Join(slices.Sorted(maps.Keys(s.Properties)), ", "))
 				}
 			}
 		}
 	case "required":
-		return badRequest(field, "is required")
+		return BadRequest(field, "is required")
 	case "type":
-		return badRequest(field, "must be %s", describeType(s))
+		return BadRequest(field, "must be %s", describeType(s))
 	case "nullable":
-		return badRequest(field, "must not be null")
+		return BadRequest(field, "must not be null")
 	case "enum":
-		return badRequest(field, "must be one of %s", enumList(s.Enum))
+		return BadRequest(field, "must be one of %s", enumList(s.Enum))
 	case "minimum":
-		return badRequest(field, "must be at least %v", *s.Min)
+		return BadRequest(field, "must be at least %v", *s.Min)
 	case "maximum":
-		return badRequest(field, "must be at most %v", *s.Max)
+		return BadRequest(field, "must be at most %v", *s.Max)
 	case "maxLength":
-		return badRequest(field, "must be at most %d characters long", *s.MaxLength)
+		return BadRequest(field, "must be at most %d characters long", *s.MaxLength)
 	}
-	return badRequest(field, "%s", strings.TrimPrefix(se.Reason, "value "))
+	return BadRequest(field, "%s", strings.TrimPrefix(se.Reason, "value "))
 }
 
 // describeType says what a value of schema is, for a message that begins
@@ -206,22 +206,22 @@ func rootCause(err error) error {
 	}
 }
 
-// decodeJSON decodes a body that must hold one JSON value and nothing
+// DecodeJSON decodes a body that must hold one JSON value and nothing
 // after it, with numbers kept as written.
-func decodeJSON(body []byte) (any, *Error) {
+func DecodeJSON(body []byte) (any, *Error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, badRequest("body", "malformed JSON: %v", err)
+		return nil, BadRequest("body", "malformed JSON: %v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, badRequest("body", "malformed JSON: data after the JSON value")
+		return nil, BadRequest("body", "malformed JSON: data after the JSON value")
 	}
 	return v, nil
 }
 
 // integerError is the 400 of an integer beyond the size of its format.
 func integerError(e *shape.IntegerError) *Error {
-	return badRequest(e.Field, "must be an integer (int%d)", e.Bits)
+	return BadRequest(e.Field, "must be an integer (int%d)", e.Bits)
 }

@@ -1,4 +1,4 @@
-package mockserver
+package edge
 
 import (
 	"bytes"
@@ -40,17 +40,17 @@ type WireLimits struct {
 
 // Listener returns ln with every connection it accepts made to send, in
 // place of the plain-text answers Go's HTTP server writes by itself, the
-// error of the same status in the error body of s's document, or of the
-// document of the server that took over from s when the connection was
-// accepted (see TakeOver).
-func (s *Server) Listener(ln net.Listener, limits WireLimits) net.Listener {
-	return &wireListener{Listener: ln, limits: limits, srv: s}
+// error of the same status in the error body that errors gives when the
+// connection is accepted: that of a request of no operation of the
+// document served then.
+func Listener(ln net.Listener, limits WireLimits, errors func() *ErrorPlan) net.Listener {
+	return &wireListener{Listener: ln, limits: limits, errors: errors}
 }
 
 type wireListener struct {
 	net.Listener
 	limits WireLimits
-	srv    *Server
+	errors func() *ErrorPlan
 }
 
 func (l *wireListener) Accept() (net.Conn, error) {
@@ -58,14 +58,14 @@ func (l *wireListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &wireConn{Conn: c, limits: l.limits, errors: l.srv.Latest().errorBody}, nil
+	return &wireConn{Conn: c, limits: l.limits, errors: l.errors()}, nil
 }
 
 // wireConn is a connection of a Listener.
 type wireConn struct {
 	net.Conn
 	limits WireLimits
-	errors *errorPlan // of a request of no operation
+	errors *ErrorPlan // of a request of no operation
 	// timedOut is whether the last read timed out. Reads and writes may
 	// come from different goroutines.
 	timedOut atomic.Bool
@@ -167,15 +167,24 @@ func (c *wireConn) badRequest(detail string) *Error {
 			}
 			return NewError(http.StatusRequestTimeout, "headers", "not received in time")
 		}
-		return badRequest("request", "malformed: petmock could not read its request line or a header")
+		return BadRequest("request", "malformed: petmock could not read its request line or a header")
 	case "missing required Host header":
-		return badRequest("host", "missing; an HTTP/1.1 request must send Host")
+		return BadRequest("host", "missing; an HTTP/1.1 request must send Host")
 	case "malformed Host header":
-		return badRequest("host", "malformed")
+		return BadRequest("host", "malformed")
 	case "invalid header name":
-		return badRequest("header", "a name is not a valid HTTP token")
+		return BadRequest("header", "a name is not a valid HTTP token")
 	case "invalid header value":
-		return badRequest("header", "a value holds a character HTTP does not allow")
+		return BadRequest("header", "a value holds a character HTTP does not allow")
 	}
-	return badRequest("request", "%s", detail)
+	return BadRequest("request", "%s", detail)
+}
+
+// SetLinger sets the linger of the connection, so that a reset fault
+// resets it: see net.TCPConn.SetLinger.
+func (c *wireConn) SetLinger(sec int) error {
+	if tcp, ok := c.Conn.(*net.TCPConn); ok {
+		return tcp.SetLinger(sec)
+	}
+	return nil
 }

@@ -1,6 +1,10 @@
 package shape
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+)
 
 const hex = "0123456789abcdef"
 
@@ -69,3 +73,15 @@ var plain = func() (t [utf8.RuneSelf]bool) {
 	}
 	return t
 }()
+
+// Marshal encodes v as JSON without HTML escaping; a value read from a
+// document always encodes.
+func Marshal(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return []byte("null")
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
