@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver"
@@ -56,7 +58,7 @@ func TestChangeSettingsRefusesBadValues(t *testing.T) {
 	if err := srv.ChangeSettings(map[string]any{"latency": nil, "now": nil, "journal": nil}); err != nil {
 		t.Fatal(err)
 	}
-	if got := srv.Settings(); got.Latency != "0s" || got.Clock != "real" || got.Journal != mockserver.DefaultJournalSize {
+	if got := srv.Settings(); got.Latency != "0s" || got.Clock != "real" || got.Journal != journal.DefaultJournalSize {
 		t.Errorf("after changes back to the defaults: %+v", got)
 	}
 }
@@ -118,13 +120,13 @@ func TestSubscriptionTakesWhatChanged(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no word of the changes")
 	}
-	if got, want := sub.Take(), mockserver.ChangeForced|mockserver.ChangeSettings|mockserver.ChangeJournal; got != want {
+	if got, want := sub.Take(), journal.ChangeForced|journal.ChangeSettings|journal.ChangeJournal; got != want {
 		t.Errorf("Take = %b, want %b", got, want)
 	}
 	ts.ClearForced() // which the create would take otherwise
 	sub.Take()
 	ts.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`)
-	if got := sub.Take(); got&mockserver.ChangeStore == 0 || got&mockserver.ChangeJournal == 0 {
+	if got := sub.Take(); got&journal.ChangeStore == 0 || got&journal.ChangeJournal == 0 {
 		t.Errorf("Take after a create = %b, want the store and the journal", got)
 	}
 	if got := sub.Take(); got != 0 {

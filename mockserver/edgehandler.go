@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver/shape"
@@ -87,9 +89,9 @@ func (e *Edge) Handler(h func(w http.ResponseWriter, r *http.Request, c *Call) e
 			return
 		}
 		start := time.Now()
-		rec := &recorder{ResponseWriter: w}
+		rec := &journal.Recorder{ResponseWriter: w}
 		e.serve(rec, r, h)
-		s.logRequest(r, rec, start, time.Since(start))
+		journal.LogRequest(s.log, s.redact, r, rec, start, time.Since(start))
 	})
 }
 
@@ -107,7 +109,7 @@ func (e *Edge) serve(w http.ResponseWriter, r *http.Request, h func(http.Respons
 			return
 		}
 	}
-	r = e.srv.withoutEchoedKeys(r)
+	r = e.srv.redact.WithoutEchoedKeys(r)
 	edge.SetCORS(w.Header(), r)
 	if edge.IsPreflight(r) {
 		if err := edge.Preflight(w, r, e.ed.MethodsFor(r)); err != nil {

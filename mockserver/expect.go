@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 )
 
@@ -153,10 +155,10 @@ func (s *Server) Expect(e Expectation) (Expectation, error) {
 	set := x.Expectation
 	ex.mu.Unlock()
 	if s.log != nil {
-		s.log.Info("expectation set", "id", set.ID, "method", set.When.Method, "path", s.redact.text(set.When.Path),
+		s.log.Info("expectation set", "id", set.ID, "method", set.When.Method, "path", s.redact.Text(set.When.Path),
 			"status", set.Answer.Status, "times", set.Times)
 	}
-	s.events.publish(eventExpectations)
+	s.events.Publish(journal.ChangeExpectations)
 	return s.redactExpectation(set), nil
 }
 
@@ -335,7 +337,7 @@ func (s *Server) expected(op *operation, r *http.Request, c *call) (*canned, int
 		}
 	}
 	ex.mu.Unlock()
-	s.events.publish(eventExpectations)
+	s.events.Publish(journal.ChangeExpectations)
 	return x.answer, x.ID
 }
 
@@ -451,7 +453,7 @@ func (s *Server) RemoveExpectation(id int64) error {
 	ex.list = slices.Delete(ex.list, i, i+1)
 	ex.n.Store(int32(len(ex.list)))
 	ex.mu.Unlock()
-	s.events.publish(eventExpectations)
+	s.events.Publish(journal.ChangeExpectations)
 	return nil
 }
 
@@ -462,55 +464,23 @@ func (s *Server) ClearExpectations() {
 	ex.list, ex.bytes = nil, 0
 	ex.n.Store(0)
 	ex.mu.Unlock()
-	s.events.publish(eventExpectations)
+	s.events.Publish(journal.ChangeExpectations)
 }
 
 // redactExpectation returns e without a key petmock accepts in any of
 // its texts.
 func (s *Server) redactExpectation(e Expectation) Expectation {
 	r := s.redact
-	e.When.Path = r.text(e.When.Path)
-	e.When.Query = redactValues(r, e.When.Query)
+	e.When.Path = r.Text(e.When.Path)
+	e.When.Query = r.Values(e.When.Query)
 	if e.When.Body != nil {
 		body := make(map[string]json.RawMessage, len(e.When.Body))
 		for ptr, v := range e.When.Body {
-			body[r.text(ptr)] = redactJSON(r, v)
+			body[r.Text(ptr)] = r.JSON(v)
 		}
 		e.When.Body = body
 	}
-	e.Answer.Headers = redactValues(r, e.Answer.Headers)
-	e.Answer.Body = redactJSON(r, e.Answer.Body)
+	e.Answer.Headers = r.Values(e.Answer.Headers)
+	e.Answer.Body = r.JSON(e.Answer.Body)
 	return e
-}
-
-// redactValues copies m without a key in its names or values.
-func redactValues(r *redactor, m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for name, v := range m {
-		if slices.Contains(credentialHeaders, http.CanonicalHeaderKey(name)) {
-			v = redacted
-		}
-		out[r.text(name)] = r.text(v)
-	}
-	return out
-}
-
-// redactJSON returns a JSON text without a key in it: still JSON, or the
-// text hidden as a JSON string when hiding made it none.
-func redactJSON(r *redactor, v json.RawMessage) json.RawMessage {
-	if v == nil {
-		return nil
-	}
-	text := r.text(string(v))
-	if text == string(v) {
-		return v
-	}
-	if json.Valid([]byte(text)) {
-		return json.RawMessage(text)
-	}
-	quoted, _ := json.Marshal(text)
-	return quoted
 }

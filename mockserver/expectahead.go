@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"slices"
+
+	"github.com/petstore/contract/mockserver/journal"
 )
 
 // With Config.Proxy, an expectation answers ahead of the backend, as a
@@ -20,7 +22,7 @@ import (
 // path parameters, and the id of that expectation; nil when none does.
 // r's body is left to be read again. The error is that of a body that
 // cannot be read, which would not reach the backend either.
-func (s *Server) expectedAhead(r *http.Request, op *operation, params map[string]string, rec *recorder) (*canned, int64, error) {
+func (s *Server) expectedAhead(r *http.Request, op *operation, params map[string]string, rec *journal.Recorder) (*canned, int64, error) {
 	if !s.expecting.awaits(op) {
 		return nil, 0, nil
 	}
@@ -42,7 +44,7 @@ func (s *Server) expectedAhead(r *http.Request, op *operation, params map[string
 	}
 	a, id := s.expected(op, r, c)
 	if a != nil && rec != nil {
-		rec.reqBody = body
+		rec.ReqBody = body
 	}
 	return a, id, nil
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 )
 
@@ -87,7 +89,7 @@ type injected struct {
 // fail puts the fault f in place of the answer to r, a request to op,
 // which is not processed. f is any fault but FaultSlow. rec, when not
 // nil, is told the fault, and the status of a head that was sent.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, op *operation, rec *recorder, f Fault) error {
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, op *operation, rec *journal.Recorder, f Fault) error {
 	if f == FaultEmpty || f == FaultMalformedChunk {
 		// Read what the client sent, within the bound of a body, so that
 		// closing the connection sends FIN, which a client reads as the
@@ -110,7 +112,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, op *operation, rec
 			"%s: this connection cannot be failed below HTTP (%v)", f, err)
 	}
 	if rec != nil {
-		rec.fault, rec.status = f, status
+		rec.Fault, rec.Status = string(f), status
 	}
 	switch f {
 	case FaultReset:

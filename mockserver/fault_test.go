@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver"
@@ -112,7 +114,7 @@ func TestFaultsReachARealClient(t *testing.T) {
 				t.Errorf("POST /v1/pets meeting %s: %d pets stored, want 1: a fault means the request was not processed", tt.fault, n)
 			}
 			j := journaled(t, srv, "POST", "/v1/pets")
-			if len(j) != 1 || j[0].Fault != tt.fault || j[0].Status != tt.status {
+			if len(j) != 1 || j[0].Fault != string(tt.fault) || j[0].Status != tt.status {
 				t.Errorf("journal after %s: %+v, want the fault named, status %d", tt.fault, j, tt.status)
 			}
 			// The next request is processed as usual.
@@ -131,7 +133,7 @@ func TestFaultsReachARealClient(t *testing.T) {
 // journaled returns the last exchange of the journal once it is one of
 // method and path: a client may see an answer, or a fault, before the
 // server is done with the request.
-func journaled(tb testing.TB, srv *mockserver.Server, method, path string) []mockserver.Exchange {
+func journaled(tb testing.TB, srv *mockserver.Server, method, path string) []journal.Exchange {
 	tb.Helper()
 	sub := srv.Subscribe()
 	defer sub.Close()
@@ -284,7 +286,7 @@ func TestSlowBodyIsSlowButWhole(t *testing.T) {
 	if err != nil || resp.StatusCode != 201 || !bytes.Contains(body, []byte(`"name":"Slow"`)) || srv.Store("pets").Len() != before+1 {
 		t.Errorf("POST /v1/pets, slow: %d %s, %v; want 201 with the pet, and the pet stored: a slow answer is processed", resp.StatusCode, body, err)
 	}
-	if j := journaled(t, srv, "POST", "/v1/pets"); len(j) != 1 || j[0].Fault != mockserver.FaultSlow || j[0].Status != 201 {
+	if j := journaled(t, srv, "POST", "/v1/pets"); len(j) != 1 || j[0].Fault != string(mockserver.FaultSlow) || j[0].Status != 201 {
 		t.Errorf("journal after a slow answer: %+v, want the fault named, status 201", j)
 	}
 }

@@ -260,7 +260,7 @@ func (p fitProp) setFrom(obj map[string]any, text string) bool {
 // the values of its path parameters and query that hold none of the keys
 // petmock hides, which an answer must not repeat.
 func (s *Server) requestOf(c *call) request {
-	hides := func(v string) bool { return v != "" && s.redact.text(v) != v }
+	hides := s.redact.Hides
 	req := request{params: map[string]string{}, query: map[string][]string{}}
 	for name, v := range c.params {
 		if !hides(pathValue(v)) {

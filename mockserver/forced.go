@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/spec"
@@ -111,7 +113,7 @@ func (s *Server) takeForced(op *spec.Operation) (*edge.Error, injected) {
 		f.n.Store(int32(len(f.rules)))
 	}
 	f.mu.Unlock()
-	s.events.publish(eventForced)
+	s.events.Publish(journal.ChangeForced)
 	if taken.Fault != "" {
 		return nil, injected{fault: taken.Fault, rate: cmp.Or(taken.BytesPerSecond, DefaultSlowBytesPerSecond)}
 	}
@@ -174,7 +176,7 @@ func (s *Server) ForceAnswer(a ForcedAnswer) error {
 		}
 		s.log.Info("answers forced", append(what, "count", a.Remaining, "operation", a.Operation)...)
 	}
-	s.events.publish(eventForced)
+	s.events.Publish(journal.ChangeForced)
 	return nil
 }
 
@@ -186,7 +188,7 @@ func (s *Server) ClearForced() {
 	f.rules = nil
 	f.n.Store(0)
 	f.mu.Unlock()
-	s.events.publish(eventForced)
+	s.events.Publish(journal.ChangeForced)
 }
 
 // checkForced checks a forced answer against the document.

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver"
@@ -263,7 +265,7 @@ func FuzzJournalSecrets(f *testing.F) {
 		}
 		for _, e := range ft.srv.Journal(1) {
 			seen := []string{e.Method, e.Path, e.Query, e.Request.Body, e.Response.Body}
-			for _, m := range []mockserver.Message{e.Request, e.Response} {
+			for _, m := range []journal.Message{e.Request, e.Response} {
 				for n, vs := range m.Header {
 					seen = append(seen, n)
 					seen = append(seen, vs...)

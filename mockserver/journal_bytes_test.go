@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -18,10 +20,10 @@ func TestJournalIsBoundedInBytes(t *testing.T) {
 	for i := range sent {
 		ts.do(t, "GET", "/pets?limit=1", "", "X-Large", large, "X-Nth", string(rune('A'+i%26))+strings.Repeat("n", i))
 	}
-	journal := ts.Journal(0)
+	kept := ts.Journal(0)
 	var bytes int
-	for _, e := range journal {
-		for _, m := range []mockserver.Message{e.Request, e.Response} {
+	for _, e := range kept {
+		for _, m := range []journal.Message{e.Request, e.Response} {
 			for name, values := range m.Header {
 				bytes += len(name)
 				for _, v := range values {
@@ -34,10 +36,10 @@ func TestJournalIsBoundedInBytes(t *testing.T) {
 	if bytes > budget {
 		t.Errorf("the journal holds %d bytes of headers and bodies, over its budget of %d", bytes, budget)
 	}
-	if len(journal) == 0 || len(journal) >= sent {
-		t.Fatalf("the journal holds %d of %d requests of 60 KiB, want the newest that fit 1 MiB", len(journal), sent)
+	if len(kept) == 0 || len(kept) >= sent {
+		t.Fatalf("the journal holds %d of %d requests of 60 KiB, want the newest that fit 1 MiB", len(kept), sent)
 	}
-	if got := len(journal[0].Request.Header.Get("X-Nth")); got != sent {
+	if got := len(kept[0].Request.Header.Get("X-Nth")); got != sent {
 		t.Errorf("the newest request journaled is the one with %d bytes of X-Nth, want the last sent, %d", got, sent)
 	}
 	// Ordinary requests still fill it by number.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -101,7 +103,7 @@ func (s *Server) bind(ctx context.Context, shapes *shape.Builder) error {
 // expectations (expect.go), and at last the handler. What petmock answers
 // itself, a fault, a forced answer, an example or an expectation, never
 // reaches the backend.
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder) (*operation, error) {
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.Recorder) (*operation, error) {
 	if s.proxy != nil {
 		// Until the backend's answer is relayed, petmock answers.
 		w.Header()[SourceHeader] = sourceMock
@@ -218,9 +220,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *recorder)
 
 // answerExpected answers with a, the answer of the expectation of id, and
 // tells rec which one answered.
-func answerExpected(w http.ResponseWriter, rec *recorder, a *canned, id int64) {
+func answerExpected(w http.ResponseWriter, rec *journal.Recorder, a *canned, id int64) {
 	if rec != nil {
-		rec.expectation = id
+		rec.Expectation = id
 	}
 	a.write(w)
 }
@@ -235,13 +237,13 @@ func (s *Server) preferenceApplied(w http.ResponseWriter, applied []string) {
 // inject puts the fault f in place of the answer to r, and returns
 // errAnswered; or, for a slow one, returns w made to dribble the answer;
 // or, for none, returns w.
-func (s *Server) inject(w http.ResponseWriter, r *http.Request, op *operation, rec *recorder, f injected) (http.ResponseWriter, error) {
+func (s *Server) inject(w http.ResponseWriter, r *http.Request, op *operation, rec *journal.Recorder, f injected) (http.ResponseWriter, error) {
 	switch f.fault {
 	case "":
 		return w, nil
 	case FaultSlow:
 		if rec != nil {
-			rec.fault = FaultSlow
+			rec.Fault = string(FaultSlow)
 		}
 		return dribble(r.Context(), w, f.rate), nil
 	}
@@ -291,7 +293,7 @@ func (s *Server) route(r *http.Request) (*operation, map[string]string, error) {
 // check checks the parameters and the body of r, a request of op with
 // its path parameters, and returns them as a call. rec, when not nil, is
 // told the body.
-func (s *Server) check(r *http.Request, op *operation, params map[string]string, rec *recorder) (*call, error) {
+func (s *Server) check(r *http.Request, op *operation, params map[string]string, rec *journal.Recorder) (*call, error) {
 	var br edge.BodyRecorder
 	if rec != nil {
 		br = rec

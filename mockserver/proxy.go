@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver/proxy"
@@ -123,14 +125,14 @@ func (s *Server) Backend() string {
 // forward sends r, a request of op with its path parameters, to the
 // backend, and relays its answer. It reports whether it answered: when it
 // did not, the mock answers r, whose body it left to be read again.
-func (s *Server) forward(w http.ResponseWriter, r *http.Request, op *operation, params map[string]string, rec *recorder) (bool, error) {
+func (s *Server) forward(w http.ResponseWriter, r *http.Request, op *operation, params map[string]string, rec *journal.Recorder) (bool, error) {
 	start := time.Now()
 	body, e := s.gate.ReadBody(r)
 	if e != nil {
 		return true, e
 	}
 	if rec != nil {
-		rec.reqBody = body
+		rec.ReqBody = body
 	}
 	// Should the mock answer after all, it reads the body again.
 	r.Body, r.ContentLength = http.NoBody, 0
@@ -162,7 +164,7 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, op *operation, 
 	s.proxy.backend.Rebase(a.Header, edge.AbsoluteURL(r, s.base))
 	relayHeader(w.Header(), a.Header)
 	if rec != nil {
-		rec.source, rec.violations = SourceBackend, violations
+		rec.Source, rec.Violations = SourceBackend, violations
 	}
 	relayErr := a.Relay(w)
 	if len(violations) > 0 {
@@ -179,9 +181,9 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, op *operation, 
 
 // fellBack notes why the mock answers in the backend's place, for the
 // journal and the log.
-func (s *Server) fellBack(rec *recorder, reason string) {
+func (s *Server) fellBack(rec *journal.Recorder, reason string) {
 	if rec != nil {
-		rec.source, rec.fallback = SourceMock, reason
+		rec.Source, rec.Fallback = SourceMock, reason
 	}
 }
 

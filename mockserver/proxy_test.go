@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/answercheck"
@@ -130,7 +132,7 @@ func answerWith(status int, body string, headers ...string) http.HandlerFunc {
 	}
 }
 
-func violationRules(x mockserver.Exchange) []string {
+func violationRules(x journal.Exchange) []string {
 	var out []string
 	for _, v := range x.Violations {
 		out = append(out, v.Rule)

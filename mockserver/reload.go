@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/store"
 )
 
@@ -83,9 +85,9 @@ func (s *Server) DocumentStatus() DocumentStatus {
 // takes over. The event streams are told.
 func (s *Server) RefuseDocument(message string) {
 	s.reloads.mu.Lock()
-	s.reloads.status.Refused = &Refusal{Time: s.now(), Message: s.redact.text(message)}
+	s.reloads.status.Refused = &Refusal{Time: s.now(), Message: s.redact.Text(message)}
 	s.reloads.mu.Unlock()
-	s.events.publish(eventDocument)
+	s.events.Publish(journal.ChangeDocument)
 }
 
 // Latest returns the server that serves now: s, or the last of the
@@ -181,7 +183,7 @@ func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
 	s.reloads.status.Last = &r
 	s.reloads.status.Refused = nil
 	s.reloads.mu.Unlock()
-	s.events.publish(eventDocument | eventStore | eventForced | eventExpectations)
+	s.events.Publish(journal.ChangeDocument | journal.ChangeStore | journal.ChangeForced | journal.ChangeExpectations)
 	return r, nil
 }
 

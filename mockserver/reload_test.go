@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -303,7 +305,7 @@ func TestTakeOverCarriesSettingsForcedAnswersAndExpectations(t *testing.T) {
 	if st := first.DocumentStatus(); st.Refused == nil || st.Refused.Message != "--spec pets.yaml: not YAML" {
 		t.Errorf("DocumentStatus after a refusal = %+v", st)
 	}
-	if got := sub.Take(); got&mockserver.ChangeDocument == 0 {
+	if got := sub.Take(); got&journal.ChangeDocument == 0 {
 		t.Errorf("a refusal told the stream %b, want ChangeDocument", got)
 	}
 
@@ -332,14 +334,14 @@ func TestTakeOverCarriesSettingsForcedAnswersAndExpectations(t *testing.T) {
 	}
 	// The stream opened on the first server hears of the reload, and of
 	// a write to the new server's stores.
-	if got := sub.Take(); got&mockserver.ChangeDocument == 0 || got&mockserver.ChangeStore == 0 {
+	if got := sub.Take(); got&journal.ChangeDocument == 0 || got&journal.ChangeStore == 0 {
 		t.Errorf("the reload told the stream %b, want ChangeDocument and ChangeStore", got)
 	}
 	next.ChangeSettings(map[string]any{"failRate": 0})
 	if code, _ := rl.do(t, "POST", "/v1/pets", `{"name":"Rex","categoryId":1}`, bearer...); code != 201 {
 		t.Fatalf("POST after the reload: %d", code)
 	}
-	if got := sub.Take(); got&mockserver.ChangeStore == 0 {
+	if got := sub.Take(); got&journal.ChangeStore == 0 {
 		t.Errorf("a write to the new server told the stream %b, want ChangeStore", got)
 	}
 	// The first server's scenarios play on the new one.

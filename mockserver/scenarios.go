@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver/store"
@@ -102,7 +104,7 @@ func (s *Server) ReplaceItems(resource string, r io.Reader) (int, error) {
 	if err := rs.store.Replace(loaded[rs]); err != nil {
 		return 0, err
 	}
-	s.events.publish(eventStore)
+	s.events.Publish(journal.ChangeStore)
 	if e := s.kept(context.Background()); e != nil {
 		return 0, e
 	}
@@ -166,5 +168,5 @@ func (s *Server) scenario(name string) {
 	if s.log != nil {
 		s.log.Info("scenario", "scenario", name, "items", s.Counts())
 	}
-	s.events.publish(eventStore)
+	s.events.Publish(journal.ChangeStore)
 }

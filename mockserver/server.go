@@ -44,6 +44,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver/shape"
@@ -161,18 +163,18 @@ type Server struct {
 	log          *slog.Logger
 	now          func() time.Time
 	chaos        *chaos
-	seed         uint64   // of generated answers
-	journal      *journal // of the size the settings give
-	redact       *redactor
-	secrets      *secrets // the app's, which the journal hides
+	seed         uint64           // of generated answers
+	journal      *journal.Journal // of the size the settings give
+	redact       *journal.Redactor
+	secrets      *journal.Secrets // the app's, which the journal hides
 	// bodyKept is how much of each body the journal keeps: see
-	// redactor.keptBytes.
+	// journal.Redactor.KeptBytes.
 	bodyKept int
 	settings *liveSettings
 	forced   *forcing // answers forced by Force
 	// expecting holds the expectations set by Expect.
 	expecting *expecting
-	events    *hub // what changed, for the subscriptions
+	events    *journal.Hub // what changed, for the subscriptions
 	docs      *servedDocs
 	base      string // base path, such as "/v1"
 	// notes and warnings are what New found to say of the document,
@@ -195,7 +197,7 @@ type Server struct {
 	// proxy is nil unless petmock proxies to a backend (Config.Proxy),
 	// and violations keeps the backend's answers that break the document.
 	proxy      *proxying
-	violations *journal
+	violations *journal.Journal
 }
 
 // New returns a Server for cfg. It fails, saying where, on a document it
@@ -256,12 +258,12 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		now:       now,
 		chaos:     newChaos(cfg.ChaosSeed),
 		seed:      cfg.ChaosSeed,
-		redact:    newRedactor(append(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...), cfg.Proxy.Key)),
-		secrets:   newSecrets(c),
+		redact:    journal.NewRedactor(append(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...), cfg.Proxy.Key)),
+		secrets:   journal.NewSecrets(c),
 		settings:  settings,
 		forced:    &forcing{},
 		expecting: &expecting{},
-		events:    newHub(),
+		events:    journal.NewHub(),
 		docs:      docs,
 		base:      c.Base,
 		proxy:     proxying,
@@ -272,10 +274,11 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 	s.publishedKey = adminKeys.Accepts(DefaultAPIKey)
 	journalBytes := cfg.JournalBytes
 	if journalBytes <= 0 {
-		journalBytes = DefaultJournalBytes
+		journalBytes = journal.DefaultJournalBytes
 	}
-	s.journal = newJournal(settings.load().journal, journalBytes, s.redact)
-	s.violations = newJournal(0, 0, s.redact)
+	showSecrets := func() bool { return settings.load().showSecrets }
+	s.journal = journal.New(settings.load().journal, journalBytes, s.redact, s.secrets, showSecrets)
+	s.violations = journal.New(0, 0, s.redact, s.secrets, showSecrets)
 	if proxying != nil {
 		size, bytes := cfg.Proxy.MaxViolations, cfg.Proxy.MaxViolationBytes
 		if size <= 0 {
@@ -284,9 +287,9 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		if bytes <= 0 {
 			bytes = DefaultMaxViolationBytes
 		}
-		s.violations = newJournal(size, bytes, s.redact)
+		s.violations = journal.New(size, bytes, s.redact, s.secrets, showSecrets)
 	}
-	s.bodyKept = s.redact.keptBytes(journalBodyBytes)
+	s.bodyKept = s.redact.KeptBytes(journal.BodyBytes)
 	limits := store.Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
 	if limits.MaxItems <= 0 {
 		limits.MaxItems = DefaultMaxItems
@@ -407,45 +410,45 @@ func (s *Server) Store(resource string) *store.Store {
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	kept := s.journaled(r.URL.Path)
-	journal := kept && s.settings.load().journal > 0
-	if s.log == nil && !journal {
+	journaling := kept && s.settings.load().journal > 0
+	if s.log == nil && !journaling {
 		s.serve(w, r, nil)
 		if kept {
-			s.events.publish(eventJournal)
+			s.events.Publish(journal.ChangeJournal)
 		}
 		return
 	}
 	start := time.Now()
-	rec := &recorder{ResponseWriter: w}
-	if journal {
-		rec.limit = s.bodyKept
+	rec := &journal.Recorder{ResponseWriter: w}
+	if journaling {
+		rec.Limit = s.bodyKept
 	}
 	s.serve(rec, r, rec)
 	elapsed := time.Since(start)
 	if s.log != nil {
-		s.logRequest(r, rec, start, elapsed)
+		journal.LogRequest(s.log, s.redact, r, rec, start, elapsed)
 	}
-	if journal {
-		s.journal.add(entry{
-			start:       start,
-			elapsed:     elapsed,
-			method:      r.Method,
-			path:        r.URL.Path,
-			query:       r.URL.RawQuery,
-			status:      rec.status,
-			fault:       rec.fault,
-			expectation: rec.expectation,
-			reqHeader:   r.Header,
-			reqBody:     keepBody(rec.reqBody, rec.limit),
-			respHeader:  w.Header(),
-			respBody:    rec.body,
-			source:      rec.source,
-			fallback:    rec.fallback,
-			violations:  rec.violations,
+	if journaling {
+		s.journal.Add(journal.Entry{
+			Start:       start,
+			Elapsed:     elapsed,
+			Method:      r.Method,
+			Path:        r.URL.Path,
+			Query:       r.URL.RawQuery,
+			Status:      rec.Status,
+			Fault:       rec.Fault,
+			Expectation: rec.Expectation,
+			ReqHeader:   r.Header,
+			ReqBody:     journal.KeepBody(rec.ReqBody, rec.Limit),
+			RespHeader:  w.Header(),
+			RespBody:    rec.Body,
+			Source:      rec.Source,
+			Fallback:    rec.Fallback,
+			Violations:  rec.Violations,
 		})
 	}
 	if kept {
-		s.events.publish(eventJournal)
+		s.events.Publish(journal.ChangeJournal)
 	}
 }
 
@@ -469,13 +472,13 @@ func (s *Server) journaled(path string) bool {
 
 // serve answers a request: the API under the base path, the document, or
 // a 404. rec, when not nil, is told the request body.
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Recorder) {
 	defer func() {
 		if v := recover(); v != nil {
 			s.panicked(w, r, v)
 		}
 	}()
-	r = s.withoutEchoedKeys(r)
+	r = s.redact.WithoutEchoedKeys(r)
 	edge.SetCORS(w.Header(), r)
 	if edge.IsPreflight(r) {
 		if e := edge.Preflight(w, r, s.methodsFor(r)); e != nil {
@@ -499,31 +502,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *recorder) {
 	}
 }
 
-// logRequest writes the line of the request log of one request: method,
-// path, status and duration, without a key, the fault or the expectation
-// that answered it, if any, and who answered a request petmock proxied.
-func (s *Server) logRequest(r *http.Request, rec *recorder, start time.Time, elapsed time.Duration) {
-	// The record is built by hand: Logger.LogAttrs would walk the stack
-	// for a source position that nobody reads.
-	if h := s.log.Handler(); h.Enabled(r.Context(), slog.LevelInfo) {
-		line := slog.NewRecord(start.Add(elapsed), slog.LevelInfo, "request", 0)
-		line.AddAttrs(
-			slog.String("method", s.redact.text(r.Method)),
-			slog.String("path", s.redact.text(r.URL.Path)),
-			slog.Int("status", rec.status),
-			slog.Duration("duration", elapsed),
-		)
-		if rec.fault != "" {
-			line.AddAttrs(slog.String("fault", string(rec.fault)))
-		}
-		if rec.expectation != 0 {
-			line.AddAttrs(slog.Int64("expectation", rec.expectation))
-		}
-		line.AddAttrs(rec.proxied(s.redact.text)...)
-		h.Handle(r.Context(), line)
-	}
-}
-
 // panicked answers a request whose handler panicked with v: a 500, and a
 // line of the log with the stack. A client that went away is not
 // answered.
@@ -532,8 +510,8 @@ func (s *Server) panicked(w http.ResponseWriter, r *http.Request, v any) {
 		panic(v)
 	}
 	if s.log != nil {
-		s.log.Error("handler panicked", "method", s.redact.text(r.Method), "path", s.redact.text(r.URL.Path),
-			"panic", s.redact.text(fmt.Sprint(v)), "stack", string(debug.Stack()))
+		s.log.Error("handler panicked", "method", s.redact.Text(r.Method), "path", s.redact.Text(r.URL.Path),
+			"panic", s.redact.Text(fmt.Sprint(v)), "stack", string(debug.Stack()))
 	}
 	s.writeError(w, edge.NewError(http.StatusInternalServerError, "server", "internal error"))
 }
@@ -548,7 +526,7 @@ func (s *Server) writeError(w http.ResponseWriter, err error) {
 // the edge's document, nil for none, in the body that document describes
 // for it, without a key in it: every error the server sends passes here.
 func (s *Server) writeErrorOf(w http.ResponseWriter, g *edge.Gate, op *edge.Operation, err error) {
-	g.WriteError(w, op, s.redact.error(s.asError(err)))
+	g.WriteError(w, op, redactError(s.redact, s.asError(err)))
 }
 
 // asError is asError with the server's log.
@@ -557,7 +535,7 @@ func (s *Server) asError(err error) *edge.Error {
 	if s.log != nil {
 		log = func(msg string, args ...any) {
 			for i, a := range args {
-				args[i] = s.redact.text(fmt.Sprint(a))
+				args[i] = s.redact.Text(fmt.Sprint(a))
 			}
 			s.log.Error(msg, args...)
 		}
@@ -625,4 +603,17 @@ const MaxBodyBytes = edge.MaxBodyBytes
 // accepted (see TakeOver).
 func (s *Server) Listener(ln net.Listener, limits edge.WireLimits) net.Listener {
 	return edge.Listener(ln, limits, func() *edge.ErrorPlan { return s.Latest().gate.ErrorBody() })
+}
+
+// redactError returns e, or a copy of it whose message holds no key: a
+// message may repeat what a client sent, such as a path, a method or a
+// header.
+func redactError(r *journal.Redactor, e *edge.Error) *edge.Error {
+	m := r.Text(e.Message)
+	if m == e.Message {
+		return e
+	}
+	c := *e
+	c.Message = m
+	return &c
 }

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 )
 
@@ -111,7 +113,7 @@ func newSettings(cfg Config, now func() time.Time) (*liveSettings, error) {
 	}
 	switch {
 	case cfg.JournalSize == 0:
-		st.journal = DefaultJournalSize
+		st.journal = journal.DefaultJournalSize
 	case cfg.JournalSize < 0:
 		st.journal = 0
 	}
@@ -219,7 +221,7 @@ var settingNames = []string{"latency", "failRate", "now", "journal", "journalSec
 // journalSecrets "hidden" or "shown", fault one of Faults, faultRate a
 // share from 0 to 1, slowBytesPerSecond from 1 to MaxSlowBytesPerSecond.
 // A nil value sets a setting back to its default: no latency, no
-// failures, the real time, DefaultJournalSize, secrets hidden, no fault, a
+// failures, the real time, journal.DefaultJournalSize, secrets hidden, no fault, a
 // fault rate of 0, DefaultSlowBytesPerSecond. Every change is checked
 // first: if one is wrong, nothing changes, and the *edge.Error names it.
 func (s *Server) ChangeSettings(changes map[string]any) error {
@@ -258,11 +260,11 @@ func (s *Server) changeSettings(members map[string]json.RawMessage) *edge.Error 
 	// The journal grows before the pipeline may fill it, and shrinks
 	// after the pipeline stopped expecting room.
 	if next.journal > cur.journal {
-		s.journal.resize(next.journal)
+		s.journal.Resize(next.journal)
 	}
 	s.settings.cur.Store(&next)
 	if next.journal < cur.journal {
-		s.journal.resize(next.journal)
+		s.journal.Resize(next.journal)
 	}
 	s.settings.changes = append(s.settings.changes, changes...)
 	if n := len(s.settings.changes); n > maxChanges {
@@ -274,7 +276,7 @@ func (s *Server) changeSettings(members map[string]json.RawMessage) *edge.Error 
 		}
 	}
 	if len(changes) > 0 {
-		s.events.publish(eventSettings)
+		s.events.Publish(journal.ChangeSettings)
 	}
 	return nil
 }
@@ -317,7 +319,7 @@ func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *e
 		st.offset, st.set = t.Sub(s.now()), true
 	case "journal":
 		if null {
-			st.journal = DefaultJournalSize
+			st.journal = journal.DefaultJournalSize
 			return nil
 		}
 		n, err := strconv.Atoi(string(bytes.TrimSpace(raw)))

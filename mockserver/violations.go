@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/proxy"
 	"github.com/petstore/contract/spec/answercheck"
 )
@@ -26,54 +28,47 @@ const (
 // broke the document, newest first, each an Exchange with its
 // Violations; a limit of 0 or less returns all the view keeps. It is
 // empty unless petmock proxies (Config.Proxy).
-func (s *Server) Violations(limit int) []Exchange {
-	if limit <= 0 {
-		limit = s.violations.size()
-	}
-	var hide *secrets
-	if !s.settings.load().showSecrets {
-		hide = s.secrets
-	}
-	return s.violations.recent(limit, hide)
+func (s *Server) Violations(limit int) []journal.Exchange {
+	return s.violations.Recent(limit)
 }
 
 // ClearViolations empties the violations view.
 func (s *Server) ClearViolations() {
-	s.violations.clear()
-	s.events.publish(eventViolations)
+	s.violations.Clear()
+	s.events.Publish(journal.ChangeViolations)
 }
 
 // recordViolations keeps the exchange of a backend's answer a that broke
 // the document, and writes a line of the log for each rule it broke, the
 // keys hidden.
 func (s *Server) recordViolations(r *http.Request, op string, body []byte, a *proxy.Answer, header http.Header, violations []answercheck.Violation, start time.Time) {
-	s.violations.add(entry{
-		start:      start,
-		elapsed:    time.Since(start),
-		method:     r.Method,
-		path:       r.URL.Path,
-		query:      r.URL.RawQuery,
-		status:     a.Status,
-		reqHeader:  r.Header,
-		reqBody:    keepBody(body, s.bodyKept),
-		respHeader: header,
-		respBody:   keepBody(a.Body, s.bodyKept),
-		respCut:    !a.Whole,
-		source:     SourceBackend,
-		violations: violations,
+	s.violations.Add(journal.Entry{
+		Start:      start,
+		Elapsed:    time.Since(start),
+		Method:     r.Method,
+		Path:       r.URL.Path,
+		Query:      r.URL.RawQuery,
+		Status:     a.Status,
+		ReqHeader:  r.Header,
+		ReqBody:    journal.KeepBody(body, s.bodyKept),
+		RespHeader: header,
+		RespBody:   journal.KeepBody(a.Body, s.bodyKept),
+		RespCut:    !a.Whole,
+		Source:     SourceBackend,
+		Violations: violations,
 	})
-	s.events.publish(eventViolations)
+	s.events.Publish(journal.ChangeViolations)
 	if s.log == nil || !s.log.Enabled(r.Context(), slog.LevelWarn) {
 		return
 	}
 	for _, v := range violations {
 		s.log.LogAttrs(r.Context(), slog.LevelWarn, "the backend's answer breaks the document",
-			slog.String("method", s.redact.text(r.Method)),
-			slog.String("path", s.redact.text(r.URL.Path)),
+			slog.String("method", s.redact.Text(r.Method)),
+			slog.String("path", s.redact.Text(r.URL.Path)),
 			slog.String("operation", op),
 			slog.Int("status", a.Status),
 			slog.String("rule", v.Rule),
-			slog.String("message", s.redact.text(v.Message)),
+			slog.String("message", s.redact.Text(v.Message)),
 		)
 	}
 }

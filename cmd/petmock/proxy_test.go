@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -192,12 +194,12 @@ func call(t *testing.T, method, url, key, body string, headers ...string) answer
 }
 
 // violationsOf returns the violations a petmock lists.
-func violationsOf(t *testing.T, p *binary, key string) (string, []mockserver.Exchange) {
+func violationsOf(t *testing.T, p *binary, key string) (string, []journal.Exchange) {
 	t.Helper()
 	got := call(t, "GET", strings.TrimSuffix(p.url, "/v1")+"/__petmock/violations", key, "")
 	var view struct {
 		Backend    string
-		Violations []mockserver.Exchange
+		Violations []journal.Exchange
 	}
 	if err := json.Unmarshal([]byte(got.body), &view); err != nil || got.status != 200 {
 		t.Fatalf("GET /__petmock/violations: %d %s", got.status, got.body)

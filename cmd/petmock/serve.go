@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver"
@@ -96,7 +98,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		pets:        mockserver.DefaultCount,
 		logFormat:   "text",
 		onSaveError: refuseWrites,
-		journal:     mockserver.DefaultJournalSize,
+		journal:     journal.DefaultJournalSize,
 		secrets:     mockserver.SecretsHidden,
 		maxPets:     mockserver.DefaultMaxItems,
 		maxStoreMB:  mockserver.DefaultMaxStoreBytes >> 20,

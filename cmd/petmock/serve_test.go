@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/proxy"
 )
@@ -36,7 +38,7 @@ func TestParseOptions(t *testing.T) {
 		pets:        mockserver.DefaultCount,
 		logFormat:   "text",
 		onSaveError: refuseWrites,
-		journal:     mockserver.DefaultJournalSize,
+		journal:     journal.DefaultJournalSize,
 		secrets:     mockserver.SecretsHidden,
 		maxPets:     mockserver.DefaultMaxItems,
 		maxStoreMB:  mockserver.DefaultMaxStoreBytes >> 20,

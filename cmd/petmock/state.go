@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -206,7 +208,7 @@ func (s *stateSaver) saveChanges() error {
 // noteSettings notes whether the settings, the forced answers or the
 // expectations changed. s.mu must be held.
 func (s *stateSaver) noteSettings() {
-	if s.changes.Take()&(mockserver.ChangeSettings|mockserver.ChangeForced|mockserver.ChangeExpectations) != 0 {
+	if s.changes.Take()&(journal.ChangeSettings|journal.ChangeForced|journal.ChangeExpectations) != 0 {
 		s.settingsDirty = true
 	}
 }

@@ -25,6 +25,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
@@ -49,10 +51,10 @@ type Control interface {
 	LoadFixture(r io.Reader) (map[string]int, error)
 	ReplaceItems(resource string, r io.Reader) (int, error)
 
-	Journal(limit int) []mockserver.Exchange
+	Journal(limit int) []journal.Exchange
 	ClearJournal()
 	Backend() string
-	Violations(limit int) []mockserver.Exchange
+	Violations(limit int) []journal.Exchange
 	ClearViolations()
 	Settings() mockserver.SettingsView
 	ChangeSettings(changes map[string]any) error

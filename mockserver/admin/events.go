@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -29,16 +31,16 @@ import (
 // eventNames are the names of the kinds of change, in the order a batch
 // sends them.
 var eventNames = []struct {
-	kind mockserver.Change
+	kind journal.Change
 	name string
 }{
-	{mockserver.ChangeDocument, "document"},
-	{mockserver.ChangeSettings, "settings"},
-	{mockserver.ChangeForced, "forced"},
-	{mockserver.ChangeExpectations, "expectations"},
-	{mockserver.ChangeStore, "store"},
-	{mockserver.ChangeJournal, "journal"},
-	{mockserver.ChangeViolations, "violations"},
+	{journal.ChangeDocument, "document"},
+	{journal.ChangeSettings, "settings"},
+	{journal.ChangeForced, "forced"},
+	{journal.ChangeExpectations, "expectations"},
+	{journal.ChangeStore, "store"},
+	{journal.ChangeJournal, "journal"},
+	{journal.ChangeViolations, "violations"},
 }
 
 const (

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -17,5 +19,5 @@ func (h *handler) journal(w http.ResponseWriter, _ *http.Request, c *mockserver.
 // clearJournal answers DELETE /__petmock/requests with the journal, empty.
 func (h *handler) clearJournal(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
 	h.srv.ClearJournal()
-	return writeValue(w, http.StatusOK, map[string]any{"requests": []mockserver.Exchange{}})
+	return writeValue(w, http.StatusOK, map[string]any{"requests": []journal.Exchange{}})
 }

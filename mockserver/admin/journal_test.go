@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -29,7 +31,7 @@ func TestRequestJournal(t *testing.T) {
 			t.Errorf("the journal shows %q: %s", secret, leaky.body)
 		}
 	}
-	var got struct{ Requests []mockserver.Exchange }
+	var got struct{ Requests []journal.Exchange }
 	if err := json.Unmarshal(resp.body, &got); err != nil {
 		t.Fatal(err)
 	}

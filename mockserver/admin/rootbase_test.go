@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -44,7 +46,7 @@ func TestRootBaseJournalsOnlyTheAPI(t *testing.T) {
 			t.Fatalf("GET %s: %d %s", path, w.Code, w.Body)
 		}
 	}
-	var got struct{ Requests []mockserver.Exchange }
+	var got struct{ Requests []journal.Exchange }
 	if err := json.Unmarshal(serve(t, srv, "GET", "/__petmock/requests").Body.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}

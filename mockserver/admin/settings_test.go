@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -25,9 +27,9 @@ func (ts *testServer) settings(t testing.TB) mockserver.SettingsView {
 }
 
 // journal reads GET /__petmock/requests.
-func (ts *testServer) journal(t testing.TB) []mockserver.Exchange {
+func (ts *testServer) journal(t testing.TB) []journal.Exchange {
 	t.Helper()
-	var got struct{ Requests []mockserver.Exchange }
+	var got struct{ Requests []journal.Exchange }
 	if resp := ts.admin(t, "GET", "requests", ""); json.Unmarshal(resp.body, &got) != nil {
 		t.Fatalf("GET requests: %s", resp)
 	}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -19,5 +21,5 @@ func (h *handler) violations(w http.ResponseWriter, _ *http.Request, c *mockserv
 // empty.
 func (h *handler) clearViolations(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
 	h.srv.ClearViolations()
-	return writeValue(w, http.StatusOK, map[string]any{"backend": h.srv.Backend(), "violations": []mockserver.Exchange{}})
+	return writeValue(w, http.StatusOK, map[string]any{"backend": h.srv.Backend(), "violations": []journal.Exchange{}})
 }

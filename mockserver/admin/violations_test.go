@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/journal"
+
 	"github.com/petstore/contract/mockserver"
 )
 
 // violationsView is the body of GET and DELETE /__petmock/violations.
 type violationsView struct {
-	Backend    string                `json:"backend"`
-	Violations []mockserver.Exchange `json:"violations"`
+	Backend    string             `json:"backend"`
+	Violations []journal.Exchange `json:"violations"`
 }
 
 func (r *response) violations(tb testing.TB) violationsView {

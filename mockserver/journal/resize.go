@@ -1,8 +1,8 @@
-package mockserver
+package journal
 
-// resize makes the journal keep size exchanges, and keeps the newest of
+// Resize makes the journal keep size exchanges, and keeps the newest of
 // those it holds that fit. A size of 0 keeps none.
-func (j *journal) resize(size int) {
+func (j *Journal) Resize(size int) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if size == len(j.ring) {
@@ -11,7 +11,7 @@ func (j *journal) resize(size int) {
 	for j.count > size {
 		j.dropOldest()
 	}
-	ring := make([]entry, size)
+	ring := make([]Entry, size)
 	for i := range j.count {
 		ring[i] = j.ring[(j.head+i)%len(j.ring)]
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package journal
 
 import (
 	"slices"
@@ -72,7 +72,7 @@ func TestHideJSONMembers(t *testing.T) {
 }
 
 func TestHideParams(t *testing.T) {
-	s := &secrets{params: map[string]bool{"ticket": true}}
+	s := &Secrets{params: map[string]bool{"ticket": true}}
 	var found []string
 	got := s.hideParams("limit=2&session=abc%20d&ticket=t1&pass%77ord=p&x=1&token", &found)
 	if want := "limit=2&session=[redacted]&ticket=[redacted]&pass%77ord=[redacted]&x=1&token"; got != want {

@@ -1,25 +1,24 @@
-package mockserver
+package journal
 
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/petstore/contract/mockserver/edge"
 )
 
-// redactor keeps the accepted keys out of everything petmock writes down or
+// Redactor keeps the accepted keys out of everything petmock writes down or
 // sends back of a request: the request log, the journal and the message of
 // every Error. Credential headers and token parameters are hidden whole;
 // anywhere else, a key is hidden in every form it may take: as written,
 // percent-encoded (in either case, in part, or several times over, since
 // a path is logged once decoded) and escaped as in a JSON string.
-type redactor struct {
+type Redactor struct {
 	keys [][]byte // longest first, so that no key is hidden in part by a shorter one
 }
 
@@ -29,22 +28,22 @@ type redactor struct {
 // times, and JSON-escaped then percent-encoded eight times.
 const keyFormGrowth = 16
 
-// keptBytes is how much of a text to keep in order to show its first n
+// KeptBytes is how much of a text to keep in order to show its first n
 // bytes: n and as many as the longest form of a key can take, so that a
 // key across the cut is recognised and hidden whole (see clip).
-func (r *redactor) keptBytes(n int) int {
+func (r *Redactor) KeptBytes(n int) int {
 	if len(r.keys) == 0 {
 		return n + 1
 	}
 	return n + max(1, keyFormGrowth*len(r.keys[0]))
 }
 
-// clip returns at most the first n bytes of b, a kept text, without its
+// Clip returns at most the first n bytes of b, a kept text, without its
 // keys, and whether it cut anything. A key that runs across the cut is
 // cut away whole, where the start of it would otherwise show.
-func (r *redactor) clip(b []byte, n int) (string, bool) {
+func (r *Redactor) Clip(b []byte, n int) (string, bool) {
 	if len(b) <= n {
-		return r.text(string(b)), false
+		return r.Text(string(b)), false
 	}
 	s := string(b)
 	hide, found := r.mask(s)
@@ -58,7 +57,8 @@ func (r *redactor) clip(b []byte, n int) (string, bool) {
 	return render(s[:cut], hide[:cut]), true
 }
 
-const redacted = "[redacted]"
+// Redacted stands in for what is hidden.
+const Redacted = "[redacted]"
 
 // credentialHeaders are hidden whole, whatever they hold.
 var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key"}
@@ -67,8 +67,9 @@ var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie
 // and common practice); their values are hidden whole.
 var tokenParams = regexp.MustCompile(`(?i)(^|&)(access_token|api_key|apikey|key|token)=[^&]*`)
 
-func newRedactor(keys []string) *redactor {
-	r := &redactor{}
+// NewRedactor returns a Redactor of keys; an empty one is passed over.
+func NewRedactor(keys []string) *Redactor {
+	r := &Redactor{}
 	for _, k := range keys {
 		if k != "" {
 			r.keys = append(r.keys, []byte(k))
@@ -83,31 +84,31 @@ func newRedactor(keys []string) *redactor {
 // hide common text, such as a digit of every number.
 const minEchoed = 4
 
-// with returns a redactor that hides the values too, as it hides keys.
-func (r *redactor) with(values []string) *redactor {
+// With returns a redactor that hides the values too, as it hides keys.
+func (r *Redactor) With(values []string) *Redactor {
 	keys := make([]string, 0, len(r.keys)+len(values))
 	for _, k := range r.keys {
 		keys = append(keys, string(k))
 	}
 	for _, v := range values {
-		if len(v) >= minEchoed && !strings.Contains(redacted, v) && !slices.Contains(keys, v) {
+		if len(v) >= minEchoed && !strings.Contains(Redacted, v) && !slices.Contains(keys, v) {
 			keys = append(keys, v)
 		}
 	}
 	if len(keys) == len(r.keys) {
 		return r
 	}
-	return newRedactor(keys)
+	return NewRedactor(keys)
 }
 
-// text returns s with every form of a key in it replaced by [redacted].
-func (r *redactor) text(s string) string {
+// Text returns s with every form of a key in it replaced by [redacted].
+func (r *Redactor) Text(s string) string {
 	if !strings.ContainsAny(s, `%\`) {
 		// Nothing is encoded: the common case, and the only one the
 		// request log meets on most requests.
 		for _, k := range r.keys {
 			if strings.Contains(s, string(k)) {
-				s = strings.ReplaceAll(s, string(k), redacted)
+				s = strings.ReplaceAll(s, string(k), Redacted)
 			}
 		}
 		return s
@@ -123,7 +124,7 @@ const maxDecodings = 4
 // decoded hides the keys in s in whichever form they are: s is decoded
 // again and again, and wherever a decoding holds a key, the bytes of s it
 // was decoded from are hidden.
-func (r *redactor) decoded(s string) string {
+func (r *Redactor) decoded(s string) string {
 	hide, found := r.mask(s)
 	if !found {
 		return s
@@ -133,7 +134,7 @@ func (r *redactor) decoded(s string) string {
 
 // mask reports which bytes of s are part of a key, in any form, and
 // whether any is.
-func (r *redactor) mask(s string) (hide []bool, found bool) {
+func (r *Redactor) mask(s string) (hide []bool, found bool) {
 	hide = make([]bool, len(s))
 	v := identity(s)
 	for range maxDecodings + 1 {
@@ -168,7 +169,7 @@ func render(s string, hide []bool) string {
 			out.WriteByte(s[i])
 			continue
 		}
-		out.WriteString(redacted)
+		out.WriteString(Redacted)
 		for i+1 < len(s) && hide[i+1] {
 			i++
 		}
@@ -280,35 +281,61 @@ func unhex(c byte) byte {
 	return c - 'a' + 10
 }
 
-func (r *redactor) query(q string) string {
-	return tokenParams.ReplaceAllString(r.text(q), "${1}${2}="+redacted)
+func (r *Redactor) Query(q string) string {
+	return tokenParams.ReplaceAllString(r.Text(q), "${1}${2}="+Redacted)
 }
 
-// header copies h without its secrets.
-func (r *redactor) header(h http.Header) http.Header {
+// Header copies h without its secrets.
+func (r *Redactor) Header(h http.Header) http.Header {
 	out := make(http.Header, len(h))
 	for name, values := range h {
 		if slices.Contains(credentialHeaders, name) {
-			out[name] = []string{redacted}
+			out[name] = []string{Redacted}
 			continue
 		}
 		vs := make([]string, len(values))
 		for i, v := range values {
-			vs[i] = r.text(v)
+			vs[i] = r.Text(v)
 		}
-		out[r.text(name)] = vs
+		out[r.Text(name)] = vs
 	}
 	return out
 }
 
-// error returns e, or a copy of it whose message holds no key: a message
-// may repeat what a client sent, such as a path, a method or a header.
-func (r *redactor) error(e *edge.Error) *edge.Error {
-	m := r.text(e.Message)
-	if m == e.Message {
-		return e
+// Values copies m without a key in its names or values, and with the
+// values of credential headers hidden whole.
+func (r *Redactor) Values(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
 	}
-	c := *e
-	c.Message = m
-	return &c
+	out := make(map[string]string, len(m))
+	for name, v := range m {
+		if slices.Contains(credentialHeaders, http.CanonicalHeaderKey(name)) {
+			v = Redacted
+		}
+		out[r.Text(name)] = r.Text(v)
+	}
+	return out
+}
+
+// JSON returns a JSON text without a key in it: still JSON, or the text
+// hidden as a JSON string when hiding made it none.
+func (r *Redactor) JSON(v json.RawMessage) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	text := r.Text(string(v))
+	if text == string(v) {
+		return v
+	}
+	if json.Valid([]byte(text)) {
+		return json.RawMessage(text)
+	}
+	quoted, _ := json.Marshal(text)
+	return quoted
+}
+
+// Hides reports whether v holds a key: a value an answer must not repeat.
+func (r *Redactor) Hides(v string) bool {
+	return v != "" && r.Text(v) != v
 }

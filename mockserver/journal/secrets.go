@@ -1,4 +1,4 @@
-package mockserver
+package journal
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 
 // The journal shows the requests of the app under development and their
 // answers, and a developer may share a screen or a copy of it. So, beside
-// petmock's own keys (redact.go), it hides the app's secrets unless the
+// petmock's own keys (Redactor), it hides the app's secrets unless the
 // journalSecrets setting shows them:
 //
 //   - the credentials of every security scheme of the document: the
@@ -23,28 +23,28 @@ import (
 //   - wherever else an exchange repeats a value hidden so, such as an
 //     error message that quotes it.
 
-// secrets knows where the document's credentials travel.
-type secrets struct {
+// Secrets knows where the document's credentials travel.
+type Secrets struct {
 	headers map[string]bool // canonical names of the apiKey schemes' headers
 	params  map[string]bool // names of the apiKey schemes' query parameters
 }
 
-// newSecrets reads where the credentials of c's schemes travel.
-func newSecrets(c *spec.Contract) *secrets {
-	s := &secrets{headers: map[string]bool{}, params: map[string]bool{}}
+// NewSecrets reads where the credentials of c's schemes travel.
+func NewSecrets(c *spec.Contract) *Secrets {
+	s := &Secrets{headers: map[string]bool{}, params: map[string]bool{}}
 	if c.Doc == nil || c.Doc.Components == nil {
 		return s
 	}
 	for name := range c.Doc.Components.SecuritySchemes {
 		sc := c.Scheme(name)
-		if sc == nil || sc.Param == "" {
+		if sc == nil {
 			continue
 		}
-		switch sc.In {
+		switch in, param, _ := sc.Credential(""); in {
 		case spec.InHeader:
-			s.headers[http.CanonicalHeaderKey(sc.Param)] = true
+			s.headers[http.CanonicalHeaderKey(param)] = true
 		case spec.InQuery:
-			s.params[sc.Param] = true
+			s.params[param] = true
 		}
 	}
 	return s
@@ -52,11 +52,11 @@ func newSecrets(c *spec.Contract) *secrets {
 
 // header reports whether the header of the given canonical name holds a
 // secret.
-func (s *secrets) header(name string) bool { return s.headers[name] || secretName(name) }
+func (s *Secrets) header(name string) bool { return s.headers[name] || secretName(name) }
 
 // param reports whether the query parameter or form field of the given
 // name holds a secret.
-func (s *secrets) param(name string) bool { return s.params[name] || secretName(name) }
+func (s *Secrets) param(name string) bool { return s.params[name] || secretName(name) }
 
 // secretWords are the words of a name that say its value is a secret.
 var secretWords = map[string]bool{
@@ -131,8 +131,8 @@ func words(name string) []string {
 }
 
 // hideHeader returns a copy of h with the values of its secret headers
-// replaced by [redacted], and adds those values to found.
-func (s *secrets) hideHeader(h http.Header, found *[]string) http.Header {
+// replaced by [Redacted], and adds those values to found.
+func (s *Secrets) hideHeader(h http.Header, found *[]string) http.Header {
 	out := make(http.Header, len(h))
 	for name, values := range h {
 		if !s.header(name) {
@@ -140,15 +140,15 @@ func (s *secrets) hideHeader(h http.Header, found *[]string) http.Header {
 			continue
 		}
 		*found = append(*found, values...)
-		out[name] = []string{redacted}
+		out[name] = []string{Redacted}
 	}
 	return out
 }
 
 // hideParams returns a query or a form body with the values of its secret
-// parameters replaced by [redacted], and adds those values, decoded, to
+// parameters replaced by [Redacted], and adds those values, decoded, to
 // found.
-func (s *secrets) hideParams(q string, found *[]string) string {
+func (s *Secrets) hideParams(q string, found *[]string) string {
 	if q == "" {
 		return q
 	}
@@ -168,7 +168,7 @@ func (s *secrets) hideParams(q string, found *[]string) string {
 			value = rawValue
 		}
 		*found = append(*found, value, rawValue)
-		parts[i] = rawName + "=" + redacted
+		parts[i] = rawName + "=" + Redacted
 		changed = true
 	}
 	if !changed {
@@ -180,7 +180,7 @@ func (s *secrets) hideParams(q string, found *[]string) string {
 // hideBody returns a body with its secrets hidden, by its Content-Type:
 // the members of JSON, or the fields of a form. A body may be cut short,
 // as the journal keeps only its start.
-func (s *secrets) hideBody(b []byte, contentType string, found *[]string) []byte {
+func (s *Secrets) hideBody(b []byte, contentType string, found *[]string) []byte {
 	mediaType, _, _ := strings.Cut(contentType, ";")
 	mediaType = strings.ToLower(strings.TrimSpace(mediaType))
 	switch {
@@ -193,7 +193,7 @@ func (s *secrets) hideBody(b []byte, contentType string, found *[]string) []byte
 }
 
 // hideJSONMembers returns the JSON text b with the value of every member
-// whose name is secret, at any depth, replaced by "[redacted]", and adds
+// whose name is secret, at any depth, replaced by "[Redacted]", and adds
 // the values of those that were strings or numbers to found. b may be cut
 // short, or no JSON at all: whatever cannot be read is left as it is,
 // but for a secret's value, which is hidden up to the end.
@@ -251,7 +251,7 @@ func hideJSONMembers(b []byte, found *[]string) []byte {
 					*found = append(*found, strings.Trim(string(v), `"`))
 				}
 			}
-			out = append(out, `"`+redacted+`"`...)
+			out = append(out, `"`+Redacted+`"`...)
 			i = vend
 		default:
 			out = append(out, c)

@@ -1,4 +1,4 @@
-package mockserver
+package journal
 
 import (
 	"net"
@@ -19,10 +19,10 @@ import (
 // echoedHeaders are the request headers an answer header may repeat.
 var echoedHeaders = []string{"Forwarded", "X-Forwarded-Host", "X-Forwarded-Proto", "Origin", "Access-Control-Request-Headers"}
 
-// withoutEchoedKeys returns r, or a copy of it without the headers that
+// WithoutEchoedKeys returns r, or a copy of it without the headers that
 // hold a key and that an answer header would repeat.
-func (s *Server) withoutEchoedKeys(r *http.Request) *http.Request {
-	holds := func(v string) bool { return v != "" && s.redact.text(v) != v }
+func (rd *Redactor) WithoutEchoedKeys(r *http.Request) *http.Request {
+	holds := rd.Hides
 	var drop []string
 	for _, name := range echoedHeaders {
 		for _, v := range r.Header[name] {

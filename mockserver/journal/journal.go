@@ -1,4 +1,4 @@
-package mockserver
+package journal
 
 import (
 	"net/http"
@@ -16,8 +16,8 @@ const DefaultJournalSize = 100
 // stay within them.
 const DefaultJournalBytes = 64 << 20
 
-// journalBodyBytes is how much of each body the journal keeps.
-const journalBodyBytes = 4 << 10
+// BodyBytes is how much of each body the journal shows.
+const BodyBytes = 4 << 10
 
 // Exchange is one request of the API, or one outside its base path, and
 // its answer, as the request journal shows it.
@@ -31,7 +31,7 @@ type Exchange struct {
 	Status     int     `json:"status"`
 	DurationMS float64 `json:"durationMs"`
 	// Fault is the fault put in place of the answer, if any.
-	Fault Fault `json:"fault,omitempty"`
+	Fault string `json:"fault,omitempty"`
 	// Expectation is the id of the expectation that answered, if any.
 	Expectation int64   `json:"expectation,omitempty"`
 	Request     Message `json:"request"`
@@ -57,71 +57,71 @@ type Message struct {
 	Truncated bool        `json:"truncated,omitempty"`
 }
 
-// entry is an exchange as the journal keeps it: taken as cheaply as it
+// Entry is an exchange as the journal keeps it: taken as cheaply as it
 // can be while answering, and made an Exchange only when someone asks.
-type entry struct {
-	start   time.Time
-	elapsed time.Duration
-	method  string
-	path    string
-	query   string
-	status  int
-	// fault and expectation say what answered instead of the handler.
-	fault       Fault
-	expectation int64
+type Entry struct {
+	Start   time.Time
+	Elapsed time.Duration
+	Method  string
+	Path    string
+	Query   string
+	Status  int
+	// Fault and Expectation say what answered instead of the handler.
+	Fault       string
+	Expectation int64
 	// The headers are those of the request and the answer themselves:
 	// once an answer is written, net/http works on its own copy, and
 	// nothing writes to either map again.
-	reqHeader  http.Header
-	reqBody    []byte // at most redactor.keptBytes(journalBodyBytes)
-	respHeader http.Header
-	respBody   []byte // likewise
-	// respCut says that respBody is cut short although it is shorter than
+	ReqHeader  http.Header
+	ReqBody    []byte // at most Redactor.KeptBytes(BodyBytes)
+	RespHeader http.Header
+	RespBody   []byte // likewise
+	// RespCut says that RespBody is cut short although it is shorter than
 	// what the journal keeps, as of a backend's answer larger than the
 	// proxy read.
-	respCut bool
+	RespCut bool
 	// Of a request petmock proxied: who answered, why the mock did, and
 	// what the backend's answer broke.
-	source     string
-	fallback   string
-	violations []answercheck.Violation
+	Source     string
+	Fallback   string
+	Violations []answercheck.Violation
 }
 
 // exchange makes e an Exchange without the keys r hides, and, unless s
 // is nil, without the secrets s finds (see secrets.go).
-func (e *entry) exchange(r *redactor, s *secrets) Exchange {
-	reqHeader, respHeader, query := e.reqHeader, e.respHeader, e.query
-	reqBody, respBody := e.reqBody, e.respBody
+func (e *Entry) exchange(r *Redactor, s *Secrets) Exchange {
+	reqHeader, respHeader, query := e.ReqHeader, e.RespHeader, e.Query
+	reqBody, respBody := e.ReqBody, e.RespBody
 	if s != nil {
 		var found []string
 		reqHeader = s.hideHeader(reqHeader, &found)
 		respHeader = s.hideHeader(respHeader, &found)
 		query = s.hideParams(query, &found)
-		reqBody = s.hideBody(reqBody, e.reqHeader.Get("Content-Type"), &found)
-		respBody = s.hideBody(respBody, e.respHeader.Get("Content-Type"), &found)
+		reqBody = s.hideBody(reqBody, e.ReqHeader.Get("Content-Type"), &found)
+		respBody = s.hideBody(respBody, e.RespHeader.Get("Content-Type"), &found)
 		// A value hidden by its name is hidden wherever else the exchange
 		// repeats it, such as in an error message that quotes it.
-		r = r.with(found)
+		r = r.With(found)
 	}
-	reqText, reqCut := r.clip(reqBody, bodyLimit(e.reqBody, reqBody))
-	respText, respCut := r.clip(respBody, bodyLimit(e.respBody, respBody))
+	reqText, reqCut := r.Clip(reqBody, bodyLimit(e.ReqBody, reqBody))
+	respText, respCut := r.Clip(respBody, bodyLimit(e.RespBody, respBody))
 	var violations []answercheck.Violation
-	for _, v := range e.violations {
-		violations = append(violations, answercheck.Violation{Rule: v.Rule, Message: r.text(v.Message)})
+	for _, v := range e.Violations {
+		violations = append(violations, answercheck.Violation{Rule: v.Rule, Message: r.Text(v.Message)})
 	}
 	return Exchange{
-		Time:        e.start.UTC(),
-		Method:      r.text(e.method),
-		Path:        r.text(e.path),
-		Query:       r.query(query),
-		Status:      e.status,
-		DurationMS:  float64(e.elapsed.Microseconds()) / 1000,
-		Fault:       e.fault,
-		Expectation: e.expectation,
-		Request:     Message{Header: r.header(reqHeader), Body: reqText, Truncated: reqCut},
-		Response:    Message{Header: r.header(respHeader), Body: respText, Truncated: respCut || e.respCut},
-		Source:      e.source,
-		Fallback:    r.text(e.fallback),
+		Time:        e.Start.UTC(),
+		Method:      r.Text(e.Method),
+		Path:        r.Text(e.Path),
+		Query:       r.Query(query),
+		Status:      e.Status,
+		DurationMS:  float64(e.Elapsed.Microseconds()) / 1000,
+		Fault:       e.Fault,
+		Expectation: e.Expectation,
+		Request:     Message{Header: r.Header(reqHeader), Body: reqText, Truncated: reqCut},
+		Response:    Message{Header: r.Header(respHeader), Body: respText, Truncated: respCut || e.RespCut},
+		Source:      e.Source,
+		Fallback:    r.Text(e.Fallback),
 		Violations:  violations,
 	}
 }
@@ -130,60 +130,46 @@ func (e *entry) exchange(r *redactor, s *secrets) Exchange {
 // first 4 KiB, or the whole of a body that fitted in them before its
 // secrets were hidden and grew longer.
 func bodyLimit(kept, hidden []byte) int {
-	if len(kept) <= journalBodyBytes {
-		return max(journalBodyBytes, len(hidden))
+	if len(kept) <= BodyBytes {
+		return max(BodyBytes, len(hidden))
 	}
-	return journalBodyBytes
+	return BodyBytes
 }
 
-// Journal returns up to limit of the last requests of the API, and
-// outside its base path, and their answers, newest first, without a key in them (see Message),
-// nor, unless the journalSecrets setting shows them, the app's secrets
-// (see secrets.go); a limit of 0 or less returns all the journal keeps.
-func (s *Server) Journal(limit int) []Exchange {
-	if limit <= 0 {
-		limit = s.journal.size()
-	}
-	var hide *secrets
-	if !s.settings.load().showSecrets {
-		hide = s.secrets
-	}
-	return s.journal.recent(limit, hide)
-}
-
-// ClearJournal empties the journal.
-func (s *Server) ClearJournal() {
-	s.journal.clear()
-	s.events.publish(eventJournal)
-}
-
-// journal keeps the last exchanges, dropping the oldest: past the number
+// Journal keeps the last exchanges, dropping the oldest: past the number
 // it keeps, and past its budget of bytes, so that requests with large
 // headers cannot make it hold hundreds of MiB. A journal of size 0, or a
-// nil one, keeps none.
-type journal struct {
-	redact   *redactor
-	maxBytes int64 // of the headers and bodies of the entries held
+// nil one, keeps none. It shows them without a key (see Message), nor,
+// unless its showSecrets says so, the app's secrets (see Secrets).
+type Journal struct {
+	redact      *Redactor
+	secrets     *Secrets
+	showSecrets func() bool
+	maxBytes    int64 // of the headers and bodies of the entries held
 
 	mu    sync.Mutex // guards ring, head, count and bytes
-	ring  []entry
+	ring  []Entry
 	head  int   // the oldest entry
 	count int   // of entries held
 	bytes int64 // of the entries held, as entry.size counts them
 }
 
-func newJournal(size int, maxBytes int64, redact *redactor) *journal {
-	return &journal{ring: make([]entry, max(size, 0)), maxBytes: maxBytes, redact: redact}
+// New returns a journal that keeps size exchanges and at most maxBytes of
+// their headers and bodies, and shows them with the keys redact hides and,
+// unless showSecrets, which may be nil, says otherwise, the secrets
+// secrets finds hidden too.
+func New(size int, maxBytes int64, redact *Redactor, secrets *Secrets, showSecrets func() bool) *Journal {
+	return &Journal{ring: make([]Entry, max(size, 0)), maxBytes: maxBytes, redact: redact, secrets: secrets, showSecrets: showSecrets}
 }
 
 // size counts the bytes an entry holds on to: its headers and bodies,
 // which are all that can grow with what a client sends.
-func (e *entry) size() int64 {
-	n := int64(len(e.reqBody) + len(e.respBody) + len(e.fallback))
-	for _, v := range e.violations {
+func (e *Entry) size() int64 {
+	n := int64(len(e.ReqBody) + len(e.RespBody) + len(e.Fallback))
+	for _, v := range e.Violations {
 		n += int64(len(v.Rule) + len(v.Message))
 	}
-	for _, h := range []http.Header{e.reqHeader, e.respHeader} {
+	for _, h := range []http.Header{e.ReqHeader, e.RespHeader} {
 		for name, values := range h {
 			n += int64(len(name))
 			for _, v := range values {
@@ -194,7 +180,9 @@ func (e *entry) size() int64 {
 	return n
 }
 
-func (j *journal) add(e entry) {
+// Add keeps e, dropping the oldest entries as it must to stay within the
+// journal's size and bytes.
+func (j *Journal) Add(e Entry) {
 	n := e.size()
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -210,15 +198,15 @@ func (j *journal) add(e entry) {
 }
 
 // dropOldest drops the oldest entry. The caller holds mu.
-func (j *journal) dropOldest() {
+func (j *Journal) dropOldest() {
 	j.bytes -= j.ring[j.head].size()
-	j.ring[j.head] = entry{}
+	j.ring[j.head] = Entry{}
 	j.head = (j.head + 1) % len(j.ring)
 	j.count--
 }
 
-// size is how many exchanges the journal keeps at most.
-func (j *journal) size() int {
+// Size is how many exchanges the journal keeps at most.
+func (j *Journal) Size() int {
 	if j == nil {
 		return 0
 	}
@@ -227,22 +215,29 @@ func (j *journal) size() int {
 	return len(j.ring)
 }
 
-// held returns how many exchanges the journal holds, and their bytes.
-func (j *journal) held() (int, int64) {
+// Held returns how many exchanges the journal holds, and their bytes.
+func (j *Journal) Held() (int, int64) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.count, j.bytes
 }
 
-// recent returns up to n exchanges, newest first, without the secrets
-// hide finds, unless it is nil.
-func (j *journal) recent(n int, hide *secrets) []Exchange {
+// Recent returns up to n of the last exchanges, newest first; n of 0 or
+// less returns all the journal keeps.
+func (j *Journal) Recent(n int) []Exchange {
 	if j == nil {
 		return []Exchange{}
 	}
+	var hide *Secrets
+	if j.showSecrets == nil || !j.showSecrets() {
+		hide = j.secrets
+	}
 	j.mu.Lock()
+	if n <= 0 {
+		n = len(j.ring)
+	}
 	n = min(n, j.count)
-	entries := make([]entry, 0, n)
+	entries := make([]Entry, 0, n)
 	for i := 1; i <= n; i++ {
 		entries = append(entries, j.ring[(j.head+j.count-i)%len(j.ring)])
 	}
@@ -254,7 +249,8 @@ func (j *journal) recent(n int, hide *secrets) []Exchange {
 	return out
 }
 
-func (j *journal) clear() {
+// Clear empties the journal.
+func (j *Journal) Clear() {
 	if j == nil {
 		return
 	}
@@ -264,10 +260,10 @@ func (j *journal) clear() {
 	j.head, j.count, j.bytes = 0, 0, 0
 }
 
-// keepBody returns what the journal keeps of a request body: the body
+// KeepBody returns what the journal keeps of a request body: the body
 // itself when it is short, or a copy of its first limit bytes, so that
 // the journal never holds on to a large body.
-func keepBody(b []byte, limit int) []byte {
+func KeepBody(b []byte, limit int) []byte {
 	if len(b) > limit {
 		return append([]byte(nil), b[:limit]...)
 	}

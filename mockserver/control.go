@@ -1,0 +1,67 @@
+package mockserver
+
+import "github.com/petstore/contract/mockserver/journal"
+
+// Subscription receives the changes of a server, and of those that take
+// over from it (see TakeOver), until it is closed.
+type Subscription struct {
+	srv *Server
+	sub *journal.Subscriber
+	// seen is the server whose stores Take last looked at, and version
+	// their version then.
+	seen    *Server
+	version uint64
+}
+
+// Subscribe returns a subscription to the changes of s. Close it once
+// done with it.
+func (s *Server) Subscribe() *Subscription {
+	latest := s.Latest()
+	return &Subscription{srv: s, sub: s.events.Subscribe(), seen: latest, version: latest.Version()}
+}
+
+// Changed receives a value when a change may have come: then Take says
+// which.
+func (sub *Subscription) Changed() <-chan struct{} { return sub.sub.Changed() }
+
+// Done is closed when the server closes (see Server.Close).
+func (sub *Subscription) Done() <-chan struct{} { return sub.srv.events.Done() }
+
+// Take returns the kinds of change since it was last called. A write of
+// the API, which nothing announces, shows as ChangeStore once Take is
+// called after it: the stores' version is looked at on every call, those
+// of the server that serves now.
+func (sub *Subscription) Take() journal.Change {
+	c := sub.sub.Take()
+	srv := sub.srv.Latest()
+	if v := srv.Version(); srv != sub.seen || v != sub.version {
+		sub.seen, sub.version, c = srv, v, c|journal.ChangeStore
+	}
+	return c
+}
+
+// Close ends the subscription.
+func (sub *Subscription) Close() { sub.srv.events.Unsubscribe(sub.sub) }
+
+// Close ends the server's subscriptions, and any made later, so that
+// http.Server.Shutdown, which waits for every request to end, need not
+// wait for the event streams that read them. Register it with
+// http.Server.RegisterOnShutdown. The rest of the server keeps answering.
+func (s *Server) Close() {
+	s.events.Close()
+}
+
+// Journal returns up to limit of the last requests of the API, and
+// outside its base path, and their answers, newest first, without a key in
+// them (see journal.Message), nor, unless the journalSecrets setting shows
+// them, the app's secrets (see journal.Secrets); a limit of 0 or less
+// returns all the journal keeps.
+func (s *Server) Journal(limit int) []journal.Exchange {
+	return s.journal.Recent(limit)
+}
+
+// ClearJournal empties the journal.
+func (s *Server) ClearJournal() {
+	s.journal.Clear()
+	s.events.Publish(journal.ChangeJournal)
+}
