@@ -201,9 +201,9 @@ func BenchmarkServeGetPetExpectations(b *testing.B) {
 
 // BenchmarkServeMadeAnswer is a GET of an operation of no resource whose
 // answer, an array of objects, is made from the schema: the same request
-// again, whose answer is kept (made.go).
+// again, whose answer is kept (answer/made.go).
 func BenchmarkServeMadeAnswer(b *testing.B) {
-	c, err := spec.Read([]byte(madeDocument))
+	c, err := spec.ReadFile("answer/testdata/made.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/petstore/contract/mockserver/answer"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver/edge"
@@ -106,7 +108,7 @@ type expectation struct {
 	// operation matches.
 	path   string
 	body   []bodyMatch
-	answer *canned
+	answer *answer.Canned
 	size   int // of its JSON text
 }
 
@@ -187,7 +189,7 @@ func (s *Server) compileExpectation(e Expectation) (*expectation, *edge.Error) {
 		return nil, err
 	}
 	a := e.Answer
-	if x.answer, err = checkCanned(op.Spec, op.responses, answerSpec{status: a.Status, header: a.Headers, body: a.Body}, "answer"); err != nil {
+	if x.answer, err = answer.Check(op.Spec, op.responses, answer.Given{Status: a.Status, Header: a.Headers, Body: a.Body}, "answer"); err != nil {
 		return nil, err
 	}
 	x.Expectation = e
@@ -315,7 +317,7 @@ func expectedBody(op *operation, body map[string]json.RawMessage) ([]bodyMatch, 
 // expected returns the answer of the first expectation that matches r, a
 // request to op, with the call the edge checked, and the id of that
 // expectation; nil when none matches.
-func (s *Server) expected(op *operation, r *http.Request, c *call) (*canned, int64) {
+func (s *Server) expected(op *operation, r *http.Request, c *call) (*answer.Canned, int64) {
 	ex := s.expecting
 	if ex.n.Load() == 0 {
 		return nil, 0
@@ -348,13 +350,13 @@ func (x *expectation) matches(op *operation, path string, c *call) bool {
 		return false
 	}
 	for name, want := range x.When.Query {
-		got, ok := c.query[name]
+		got, ok := c.Query[name]
 		if !ok || len(got) == 0 || got[0] != want {
 			return false
 		}
 	}
 	for _, m := range x.body {
-		got, ok := pointAt(c.body, m.pointer)
+		got, ok := pointAt(c.Body, m.pointer)
 		if !ok || !equalJSON(got, m.want) {
 			return false
 		}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/petstore/contract/mockserver/answer"
+
 	"github.com/petstore/contract/mockserver/journal"
 )
 
@@ -22,7 +24,7 @@ import (
 // path parameters, and the id of that expectation; nil when none does.
 // r's body is left to be read again. The error is that of a body that
 // cannot be read, which would not reach the backend either.
-func (s *Server) expectedAhead(r *http.Request, op *operation, params map[string]string, rec *journal.Recorder) (*canned, int64, error) {
+func (s *Server) expectedAhead(r *http.Request, op *operation, params map[string]string, rec *journal.Recorder) (*answer.Canned, int64, error) {
 	if !s.expecting.awaits(op) {
 		return nil, 0, nil
 	}

@@ -14,10 +14,10 @@ import (
 // without a limit has them.
 func (s *Server) findItems(w http.ResponseWriter, r *http.Request, c *call) error {
 	rs := c.op.resource
-	pg := store.Page{After: c.after, Limit: pageWithoutLimit}
+	pg := store.Page{After: c.After, Limit: pageWithoutLimit}
 	var asked []string
 	for _, f := range rs.finds[c.op.Spec.ID] {
-		v := c.first(f.Name())
+		v := c.First(f.Name())
 		if v == "" {
 			d := f.Param.Schema.Value.Default
 			if d == nil {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/petstore/contract/mockserver/answer"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver/edge"
@@ -73,7 +75,7 @@ type forcing struct {
 // forceable reports whether code may be forced on op: the operation
 // documents it, or it is an outage.
 func forceable(op *spec.Operation, code int) bool {
-	return slices.Contains(op.Statuses, code) || slices.Contains(outageCodes, code)
+	return slices.Contains(op.Statuses, code) || slices.Contains(answer.OutageCodes, code)
 }
 
 // forcedAnswer is the answer of a code forced on op: an Error body, with
@@ -212,7 +214,7 @@ func (s *Server) checkForced(a ForcedAnswer) *edge.Error {
 		op := s.contract.Operation(a.Operation)
 		if !forceable(op, a.Code) {
 			return edge.BadRequest("code", "%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
-				a.Code, op.ID, statusList(op.Statuses))
+				a.Code, op.ID, edge.StatusList(op.Statuses))
 		}
 		return nil
 	}
@@ -225,7 +227,7 @@ func (s *Server) checkForced(a ForcedAnswer) *edge.Error {
 	}
 	slices.Sort(all)
 	return edge.BadRequest("code", "%d is documented for no operation; use one of %s, or 500 or 503 to rehearse an outage",
-		a.Code, statusList(slices.Compact(all)))
+		a.Code, edge.StatusList(slices.Compact(all)))
 }
 
 // checkForcedFor checks the count and the operation of a forced answer.
@@ -263,13 +265,4 @@ func (s *Server) operationIDs() string {
 		ids[i] = op.ID
 	}
 	return strings.Join(ids, ", ")
-}
-
-// statusList writes statuses as "200, 400, 401".
-func statusList(statuses []int) string {
-	list := make([]string, len(statuses))
-	for i, c := range statuses {
-		list[i] = strconv.Itoa(c)
-	}
-	return strings.Join(list, ", ")
 }

@@ -38,7 +38,7 @@ func (rs *resource) parentOf(c *call) string {
 // parentValue returns the key of the value of the path parameter name of
 // c: the same key an item's property of that value has.
 func (rs *resource) parentValue(c *call, name string) string {
-	v := c.params[name]
+	v := c.Params[name]
 	if u, err := url.PathUnescape(v); err == nil {
 		v = u
 	}
@@ -79,7 +79,7 @@ func (rs *resource) setParent(item map[string]any, c *call) {
 	if !ok {
 		return
 	}
-	v := c.params[ps[0]]
+	v := c.Params[ps[0]]
 	if u, err := url.PathUnescape(v); err == nil {
 		v = u
 	}
@@ -101,7 +101,7 @@ func (rs *resource) checkParent(c *call) *edge.Error {
 	if p == nil || len(p.spec.ParentParams) > 0 {
 		return nil
 	}
-	id := c.params[p.spec.IDParam]
+	id := c.Params[p.spec.IDParam]
 	if v, err := url.PathUnescape(id); err == nil {
 		id = v
 	}

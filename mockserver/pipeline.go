@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/mockserver/answer"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver/edge"
@@ -23,29 +25,27 @@ import (
 type operation struct {
 	*edge.Operation
 	handle      func(w http.ResponseWriter, r *http.Request, c *call) error
-	resource    *resource    // nil for an operation of no resource
-	deprecation *deprecation // nil unless the operation is deprecated with something to say
+	resource    *resource           // nil for an operation of no resource
+	deprecation *answer.Deprecation // nil unless the operation is deprecated with something to say
 	// answer makes the answers of an operation of no resource.
-	answer *generated
+	answer *answer.Generated
 	// responses are the facts of the documented responses, which a
 	// canned answer is checked against.
-	responses *responses
+	responses *answer.Responses
 }
 
-// call is a validated request, as a handler receives it.
+// call is a validated request, as a handler receives it: what the gate
+// found, and the operation it is for.
 type call struct {
-	op     *operation
-	params map[string]string   // path parameters
-	query  map[string][]string // query parameters
-	body   any                 // the decoded JSON body; nil for an operation without one
-	after  int64               // of a list: the id its cursor points after
+	*edge.Call
+	op *operation
 }
 
 // bind binds a handler to every operation of the document, by its role:
 // the handlers of a resource, or answers made from the schema. The edge
 // made the operations, with their checks.
 func (s *Server) bind(ctx context.Context, shapes *shape.Builder) error {
-	outage := outageFacts(s.contract, shapes)
+	outage := answer.OutageFacts(s.contract, shapes)
 	tried := map[*openapi3.Schema]error{}
 	for _, so := range s.contract.Operations {
 		if err := ctx.Err(); err != nil {
@@ -53,9 +53,9 @@ func (s *Server) bind(ctx context.Context, shapes *shape.Builder) error {
 		}
 		op := &operation{Operation: s.gate.Operation(so.ID)}
 		s.ops = append(s.ops, op)
-		op.responses = newResponses(s.contract, so, shapes, outage)
+		op.responses = answer.NewResponses(s.contract, so, shapes, outage)
 		if so.Deprecation != nil {
-			op.deprecation = newDeprecation(s.contract, so, s.base)
+			op.deprecation = answer.NewDeprecation(s.contract, so, s.base)
 		}
 		if so.Resource != nil {
 			op.resource = s.byName[so.Resource.Name]
@@ -76,18 +76,20 @@ func (s *Server) bind(ctx context.Context, shapes *shape.Builder) error {
 		case spec.RoleFind:
 			op.handle = s.findItems
 		default:
-			g, warning, err := newGenerated(s.contract, so, shapes, tried)
+			g, warning, err := answer.NewGenerated(s.contract, so, shapes, tried)
 			if err != nil {
 				return err
 			}
 			if warning != "" {
 				s.warnings = append(s.warnings, warning)
 			}
-			if g.answer.Note != "" {
-				s.notes = append(s.notes, g.answer.Note)
+			if note := g.Note(); note != "" {
+				s.notes = append(s.notes, note)
 			}
 			op.answer = g
-			op.handle = s.answer
+			op.handle = func(w http.ResponseWriter, r *http.Request, c *call) error {
+				return g.Serve(w, r, c.Call, s.seed, s.redact.Hides)
+			}
 		}
 	}
 	return nil
@@ -116,7 +118,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 		return nil, err
 	}
 	if op.deprecation != nil {
-		op.deprecation.setHeaders(w.Header(), r, nil)
+		op.deprecation.SetHeaders(w.Header(), r, nil)
 	}
 	if err := s.gate.Authenticate(r, op.Operation); err != nil {
 		return op, err
@@ -135,10 +137,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 	}
 	// An example that cannot be answered is refused before the request
 	// waits or meets a fault.
-	var example *canned
+	var example *answer.Canned
 	if prefs.example != "" && (prefs.code == 0 || forceable(op.Spec, prefs.code)) {
 		var e *edge.Error
-		if example, e = s.example(op, cmp.Or(prefs.code, op.Spec.Success), prefs.example); e != nil {
+		if example, e = op.responses.Example(op.Spec, cmp.Or(prefs.code, op.Spec.Success), prefs.example, s.seed); e != nil {
 			return op, e
 		}
 	}
@@ -159,8 +161,8 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 		if now.IsZero() {
 			now = s.Clock()
 		}
-		if d.removed(now) {
-			answer = d.gone(op.Spec.ID)
+		if d.Removed(now) {
+			answer = d.Gone(op.Spec.ID)
 		}
 	}
 	if answer == nil && prefs.code != 0 {
@@ -169,7 +171,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 		case example != nil && (applied || refused == nil):
 			// The example of the code, a documented success included.
 			s.preferenceApplied(w, append(prefs.applied, "code="+strconv.Itoa(prefs.code), "example="+prefs.example))
-			example.write(w)
+			example.Write(w)
 			return op, nil
 		case applied:
 			prefs.applied = append(prefs.applied, "code="+strconv.Itoa(prefs.code))
@@ -208,7 +210,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 	}
 	if example != nil {
 		s.preferenceApplied(w, append(prefs.applied, "example="+prefs.example))
-		example.write(w)
+		example.Write(w)
 		return op, nil
 	}
 	if a, id := s.expected(op, r, c); a != nil {
@@ -220,11 +222,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 
 // answerExpected answers with a, the answer of the expectation of id, and
 // tells rec which one answered.
-func answerExpected(w http.ResponseWriter, rec *journal.Recorder, a *canned, id int64) {
+func answerExpected(w http.ResponseWriter, rec *journal.Recorder, a *answer.Canned, id int64) {
 	if rec != nil {
 		rec.Expectation = id
 	}
-	a.write(w)
+	a.Write(w)
 }
 
 // preferenceApplied reports the preferences applied.
@@ -302,11 +304,8 @@ func (s *Server) check(r *http.Request, op *operation, params map[string]string,
 	if err != nil {
 		return nil, err
 	}
-	return &call{op: op, params: c.Params, query: c.Query, body: c.Body, after: c.After}, nil
+	return &call{Call: c, op: op}, nil
 }
-
-// first returns the first value of the query parameter name, or "".
-func (c *call) first(name string) string { return first(c.query, name) }
 
 // first returns the first value of a query parameter, or "".
 func first(query map[string][]string, name string) string {

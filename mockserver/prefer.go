@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -77,11 +76,6 @@ func ParseInstant(s string) (time.Time, error) {
 	return time.Parse(time.RFC3339, s)
 }
 
-// outageCodes may be forced on any operation although no operation
-// documents them, so that an app can rehearse an outage. They lie outside
-// the contract.
-var outageCodes = []int{http.StatusInternalServerError, http.StatusServiceUnavailable}
-
 // forced returns the answer that Prefer: code=N forces for op, and
 // whether it applied the preference. A success status the operation
 // documents forces nothing: the request is answered as usual. A code the
@@ -91,7 +85,7 @@ func forced(op *spec.Operation, code int) (*edge.Error, bool) {
 	switch {
 	case !forceable(op, code):
 		return edge.BadRequest("prefer", "code=%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
-			code, op.ID, statusList(op.Statuses)), false
+			code, op.ID, edge.StatusList(op.Statuses)), false
 	case code >= 200 && code < 300:
 		return nil, false // documented, since it is forceable and no outage
 	}

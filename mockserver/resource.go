@@ -211,7 +211,7 @@ type held struct {
 func (rs *resource) find(c *call) (held, error) {
 	var text string
 	if rs.spec.ByBody(c.op.Spec) {
-		body, _ := c.body.(map[string]any)
+		body, _ := c.Body.(map[string]any)
 		switch v := body[rs.spec.IDProperty].(type) {
 		case json.Number:
 			text = string(v)
@@ -221,7 +221,7 @@ func (rs *resource) find(c *call) (held, error) {
 			return held{}, edge.BadRequest(rs.spec.IDProperty, "is required: it names the %s to change", rs.singular)
 		}
 	} else {
-		text = c.params[rs.spec.IDParam]
+		text = c.Params[rs.spec.IDParam]
 		if rs.spec.IDIsString {
 			// Path parameters come as they are on the wire: a name
 			// such as "Tom Ford" is held unescaped.
@@ -286,7 +286,7 @@ func (rs *resource) notFound(c *call, id string) *edge.Error {
 // location returns the path of the item of id below the collection the
 // request named.
 func (rs *resource) location(s *Server, c *call, id string) string {
-	return s.base + rs.spec.CreateOp.Template.ExpandRaw(c.params) + "/" + url.PathEscape(id)
+	return s.base + rs.spec.CreateOp.Template.ExpandRaw(c.Params) + "/" + url.PathEscape(id)
 }
 
 // list answers a list: items ordered by id, at most the limit, those the
@@ -294,16 +294,16 @@ func (rs *resource) location(s *Server, c *call, id string) string {
 func (s *Server) list(w http.ResponseWriter, r *http.Request, c *call) error {
 	rs := c.op.resource
 	paging := rs.spec.Paging
-	pg := store.Page{After: c.after, Limit: pageWithoutLimit}
+	pg := store.Page{After: c.After, Limit: pageWithoutLimit}
 	if paging.Limit != "" {
 		pg.Limit = paging.Default
-		if v := c.first(paging.Limit); v != "" {
+		if v := c.First(paging.Limit); v != "" {
 			pg.Limit, _ = strconv.Atoi(v) // validated: an integer within the bounds
 		}
 	}
 	var asked []string // the filters given, as name=value, for the next link
 	for i, f := range rs.spec.Filters {
-		v, ok := c.query[f.Name()]
+		v, ok := c.Query[f.Name()]
 		if !ok || len(v) == 0 {
 			continue
 		}
@@ -370,7 +370,7 @@ func (s *Server) setNextLink(w http.ResponseWriter, r *http.Request, c *call, li
 	if c.op.Spec != rs.spec.List {
 		paging = spec.Paging{Cursor: spec.CursorParam}
 	}
-	w.Header()["Link"] = []string{nextLink(r, s.base+c.op.Spec.Template.ExpandRaw(c.params), paging, limit, asked, last)}
+	w.Header()["Link"] = []string{nextLink(r, s.base+c.op.Spec.Template.ExpandRaw(c.Params), paging, limit, asked, last)}
 }
 
 // queryKey returns the filter key of a query value: the same key as the
@@ -412,7 +412,7 @@ func putBuffer(b *[]byte) {
 // and its Location.
 func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 	rs := c.op.resource
-	item, _ := c.body.(map[string]any)
+	item, _ := c.Body.(map[string]any)
 	rs.withDefaults(item)
 	if e := rs.checkParent(c); e != nil {
 		return e
@@ -531,7 +531,7 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request, c *call) error {
 		return err
 	}
 	if d := c.op.deprecation; d != nil {
-		d.setHeaders(w.Header(), r, d.successorQuery(rs.spec, it.keys))
+		d.SetHeaders(w.Header(), r, d.SuccessorQuery(rs.spec, it.keys))
 	}
 	s.writeItem(w, c.op, c.op.Spec.Success, it.text)
 	return nil
@@ -545,7 +545,7 @@ func (s *Server) replace(w http.ResponseWriter, r *http.Request, c *call) error 
 	if err != nil {
 		return err
 	}
-	item, _ := c.body.(map[string]any)
+	item, _ := c.Body.(map[string]any)
 	rs.withDefaults(item)
 	rs.setParent(item, c)
 	return s.put(w, r, c, it, item)
@@ -565,7 +565,7 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, c *call) error {
 	if e != nil {
 		return fmt.Errorf("stored %s %d does not decode: %v", rs.singular, it.id, e)
 	}
-	merged, _ := mergePatch(current, c.body).(map[string]any)
+	merged, _ := mergePatch(current, c.Body).(map[string]any)
 	rs.setParent(merged, c)
 	// The merge may break what the schema of an item requires, such as
 	// a required property patched to null: that is the client's request

@@ -44,6 +44,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/petstore/contract/mockserver/answer"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver/edge"
@@ -175,7 +177,7 @@ type Server struct {
 	// expecting holds the expectations set by Expect.
 	expecting *expecting
 	events    *journal.Hub // what changed, for the subscriptions
-	docs      *servedDocs
+	docs      *answer.Documents
 	base      string // base path, such as "/v1"
 	// notes and warnings are what New found to say of the document,
 	// beyond what spec said: see Notes and Warnings.
@@ -237,7 +239,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	docs, err := newServedDocs(c)
+	docs, err := answer.NewDocuments(c)
 	if err != nil {
 		return nil, err
 	}
@@ -319,11 +321,11 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 				rs.spec.CollectionPath, rs.spec.Name, strings.Join(rs.spec.ParentParams, " and ")))
 		}
 	}
-	s.warnings = capWarnings(c)
+	s.warnings = answer.CapWarnings(c)
 	if err := s.bind(ctx, shapes); err != nil {
 		return nil, err
 	}
-	s.notes = append(s.notes, undocumentedNotes(c)...)
+	s.notes = append(s.notes, answer.UndocumentedNotes(c)...)
 	if err := s.fill(ctx, cfg); err != nil {
 		return nil, err
 	}
@@ -459,7 +461,7 @@ func (s *Server) isAPI(path string) bool {
 	if !strings.HasPrefix(path, s.base+"/") {
 		return false
 	}
-	return s.base != "" || path != docYAMLPath && path != docJSONPath
+	return s.base != "" || path != answer.DocYAMLPath && path != answer.DocJSONPath
 }
 
 // journaled reports whether the request of path is journaled: every
@@ -467,7 +469,7 @@ func (s *Server) isAPI(path string) bool {
 // sends there by mistake; not the document's, nor a browser's own
 // request for the icon of a page.
 func (s *Server) journaled(path string) bool {
-	return s.isAPI(path) || path != docYAMLPath && path != docJSONPath && path != "/favicon.ico"
+	return s.isAPI(path) || path != answer.DocYAMLPath && path != answer.DocJSONPath && path != "/favicon.ico"
 }
 
 // serve answers a request: the API under the base path, the document, or
@@ -488,8 +490,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Reco
 	}
 	var err error
 	var op *operation
-	if path := r.URL.Path; path == docYAMLPath || path == docJSONPath {
-		err = s.serveDoc(w, r)
+	if path := r.URL.Path; path == answer.DocYAMLPath || path == answer.DocJSONPath {
+		err = s.docs.Serve(w, r)
 	} else {
 		op, err = s.serveAPI(w, r, rec)
 	}
@@ -616,4 +618,15 @@ func redactError(r *journal.Redactor, e *edge.Error) *edge.Error {
 	c := *e
 	c.Message = m
 	return &c
+}
+
+// methodsFor returns the methods the path of r takes, as an Allow header
+// lists them both on a 405 and on an answer to OPTIONS: those of the
+// documents, or of the operations of its path. It returns nil for a path
+// that is nothing the server serves.
+func (s *Server) methodsFor(r *http.Request) []string {
+	if answer.IsDocument(r.URL.Path) {
+		return edge.Allow([]string{http.MethodGet})
+	}
+	return s.gate.MethodsFor(r)
 }

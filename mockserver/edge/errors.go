@@ -151,3 +151,12 @@ func WriteBody(w http.ResponseWriter, status int, contentType []string, body []b
 }
 
 var JSONContentType = []string{"application/json"}
+
+// StatusList writes statuses as a message lists them: "200, 400, 401".
+func StatusList(statuses []int) string {
+	list := make([]string, len(statuses))
+	for i, c := range statuses {
+		list[i] = strconv.Itoa(c)
+	}
+	return strings.Join(list, ", ")
+}

@@ -1,4 +1,4 @@
-package mockserver
+package answer
 
 import (
 	"bytes"
@@ -28,16 +28,16 @@ import (
 // matches the contract. A request answered with one is not processed: it
 // changes nothing.
 
-// canned is a checked answer, ready to write.
-type canned struct {
+// Canned is a checked answer, ready to write.
+type Canned struct {
 	status int
 	header http.Header // Content-Type and Content-Length included
 	body   []byte
 }
 
-// write answers with c. The headers the pipeline set before, such as the
+// Write answers with c. The headers the pipeline set before, such as the
 // deprecation's and CORS, stay; c's win.
-func (c *canned) write(w http.ResponseWriter) {
+func (c *Canned) Write(w http.ResponseWriter) {
 	h := w.Header()
 	for name, values := range c.header {
 		h[name] = values
@@ -48,9 +48,9 @@ func (c *canned) write(w http.ResponseWriter) {
 	}
 }
 
-// answerFacts are what a canned answer is checked against: a response
+// Facts are what a canned answer is checked against: a response
 // the operation documents, with its body's media type and schema.
-type answerFacts struct {
+type Facts struct {
 	resp *openapi3.Response
 	// mediaType is what petmock answers the body in: a JSON media type
 	// the response documents, or text/plain; "" when it documents no
@@ -71,19 +71,20 @@ type answerFacts struct {
 	check []openapi3.SchemaValidationOption
 }
 
-// responses are the facts of each response of an operation.
-type responses struct {
-	byStatus map[int]*answerFacts
-	fallback *answerFacts // of the default response; nil if none
+// Responses are the facts of each response of an operation.
+type Responses struct {
+	contract *spec.Contract
+	byStatus map[int]*Facts
+	fallback *Facts // of the default response; nil if none
 	// outage is the Error body of 500 and 503, which no operation needs
-	// to document (see outageCodes).
-	outage *answerFacts
+	// to document (see OutageCodes).
+	outage *Facts
 }
 
-// newResponses reads the responses of op, of the document of c. outage
+// NewResponses reads the responses of op, of the document of c. outage
 // is the facts of an outage's error body.
-func newResponses(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, outage *answerFacts) *responses {
-	rs := &responses{byStatus: map[int]*answerFacts{}, outage: outage}
+func NewResponses(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, outage *Facts) *Responses {
+	rs := &Responses{contract: c, byStatus: map[int]*Facts{}, outage: outage}
 	if op.Op.Responses == nil {
 		return rs
 	}
@@ -102,8 +103,8 @@ func newResponses(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, o
 }
 
 // newAnswerFacts reads one response.
-func newAnswerFacts(c *spec.Contract, resp *openapi3.Response, shapes *shape.Builder) *answerFacts {
-	f := &answerFacts{resp: resp, check: answerChecks(c)}
+func newAnswerFacts(c *spec.Contract, resp *openapi3.Response, shapes *shape.Builder) *Facts {
+	f := &Facts{resp: resp, check: answerChecks(c)}
 	if len(resp.Content) == 0 {
 		return f
 	}
@@ -137,74 +138,74 @@ func answerChecks(c *spec.Contract) []openapi3.SchemaValidationOption {
 	return append(spec.SchemaOptions(c.Doc), openapi3.VisitAsResponse())
 }
 
-// outageFacts are the facts of the error body of an outage an operation
+// OutageFacts are the facts of the error body of an outage an operation
 // does not document: the document's error body, in which petmock answers
 // one itself (spec.Contract.ErrorBody), or any JSON where that is problem
 // details.
-func outageFacts(c *spec.Contract, shapes *shape.Builder) *answerFacts {
+func OutageFacts(c *spec.Contract, shapes *shape.Builder) *Facts {
 	b := c.ErrorBody(nil, http.StatusServiceUnavailable)
-	f := &answerFacts{resp: &openapi3.Response{}, mediaType: b.MediaType, schema: b.Schema, check: answerChecks(c)}
+	f := &Facts{resp: &openapi3.Response{}, mediaType: b.MediaType, schema: b.Schema, check: answerChecks(c)}
 	f.shape = shapes.Of(f.schema)
 	return f
 }
 
 // of returns the facts of the response of status, or nil when op
 // documents none and status is no outage.
-func (rs *responses) of(status int) *answerFacts {
+func (rs *Responses) of(status int) *Facts {
 	if f := rs.byStatus[status]; f != nil {
 		return f
 	}
 	if rs.fallback != nil {
 		return rs.fallback
 	}
-	if slices.Contains(outageCodes, status) {
+	if slices.Contains(OutageCodes, status) {
 		return rs.outage
 	}
 	return nil
 }
 
-// answerSpec is an answer as it is given, before it is checked: its
-// status, headers and body, JSON text or nil for none.
-type answerSpec struct {
-	status int
-	header map[string]string
-	body   json.RawMessage
+// Given is an answer as it is given, before it is checked: its status,
+// headers and body, JSON text or nil for none.
+type Given struct {
+	Status int
+	Header map[string]string
+	Body   json.RawMessage
 }
 
 // hopHeaders are headers of the connection or of the framing of a body,
 // which petmock sets itself.
 var hopHeaders = []string{"Connection", "Content-Length", "Content-Type", "Keep-Alive", "Trailer", "Transfer-Encoding", "Upgrade"}
 
-// checkCanned checks the answer a to a request of op, whose responses
-// are rs, and returns it ready to write. field names a in the message of
+// Check checks the answer a to a request of op, whose responses are rs,
+// and returns it ready to write. field names a in the message of
 // the error, such as "answer": "answer.body.name: is required".
-func checkCanned(op *spec.Operation, rs *responses, a answerSpec, field string) (*canned, *edge.Error) {
-	if a.status < 100 || a.status > 599 {
-		return nil, edge.BadRequest(field+".status", "%d: want an HTTP status such as 200", a.status)
+func Check(op *spec.Operation, rs *Responses, a Given, field string) (*Canned, *edge.Error) {
+	if a.Status < 100 || a.Status > 599 {
+		return nil, edge.BadRequest(field+".status", "%d: want an HTTP status such as 200", a.Status)
 	}
-	facts := rs.of(a.status)
+	facts := rs.of(a.Status)
 	if facts == nil {
 		return nil, edge.BadRequest(field+".status", "%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
-			a.status, op.ID, statusList(op.Statuses))
+			a.Status, op.ID, edge.StatusList(op.Statuses))
 	}
-	what := strconv.Itoa(a.status) + " answer of " + op.ID
+	what := strconv.Itoa(a.Status) + " answer of " + op.ID
 	header := http.Header{}
 	given := map[string]string{} // the name given, of each header
-	for _, name := range slices.Sorted(maps.Keys(a.header)) {
+	for _, name := range slices.Sorted(maps.Keys(a.Header)) {
 		key := http.CanonicalHeaderKey(name)
-		if e := checkHeaderText(field+".headers."+name, name, a.header[name]); e != nil {
+		if e := checkHeaderText(field+".headers."+name, name, a.Header[name]); e != nil {
 			return nil, e
 		}
 		if slices.Contains(hopHeaders, key) {
 			return nil, edge.BadRequest(field+".headers."+name, "petmock sets it itself, from the document and the body")
 		}
-		header[key] = []string{a.header[name]}
+		header[key] = []string{a.Header[name]}
 		given[key] = name
 	}
 	if e := checkDocumentedHeaders(facts, header, given, field+".headers", what); e != nil {
 		return nil, e
 	}
-	if a.status == http.StatusUnauthorized && header.Get("WWW-Authenticate") == "" {
+	if a.Status == http.StatusUnauthorized && header.Get("WWW-Authenticate") == "" {
 		// HTTP requires a challenge with every 401.
 		if c := edge.Challenge(op); c != "" {
 			header.Set("WWW-Authenticate", c)
@@ -218,7 +219,7 @@ func checkCanned(op *spec.Operation, rs *responses, a answerSpec, field string) 
 		header.Set("Content-Type", facts.mediaType)
 		header.Set("Content-Length", strconv.Itoa(len(body)))
 	}
-	return &canned{status: a.status, header: header, body: body}, nil
+	return &Canned{status: a.Status, header: header, body: body}, nil
 }
 
 // checkHeaderText checks that a header's name is a token and its value
@@ -239,7 +240,7 @@ func checkHeaderText(field, name, value string) *edge.Error {
 // of facts documents: each one it requires is there, and each one with a
 // schema holds a value of it. given are the names as they were given,
 // which the messages use.
-func checkDocumentedHeaders(facts *answerFacts, header http.Header, given map[string]string, field, what string) *edge.Error {
+func checkDocumentedHeaders(facts *Facts, header http.Header, given map[string]string, field, what string) *edge.Error {
 	resp := facts.resp
 	for _, name := range slices.Sorted(maps.Keys(resp.Headers)) {
 		ref := resp.Headers[name]
@@ -298,18 +299,18 @@ func schemaViolation(field string, err error) *edge.Error {
 // checkCannedBody checks the body of a against facts, and returns it as
 // it is sent: JSON text in petmock's one way, or the text of a text/plain
 // string; nil for none.
-func checkCannedBody(facts *answerFacts, a answerSpec, field, what string) ([]byte, *edge.Error) {
+func checkCannedBody(facts *Facts, a Given, field, what string) ([]byte, *edge.Error) {
 	switch {
-	case a.body == nil && facts.mediaType == "" && facts.others == nil:
+	case a.Body == nil && facts.mediaType == "" && facts.others == nil:
 		return nil, nil
-	case a.body == nil && facts.others == nil:
+	case a.Body == nil && facts.others == nil:
 		return nil, edge.BadRequest(field, "is required: the %s has a body of %s", what, strings.TrimSuffix(facts.mediaType, "; charset=utf-8"))
 	case facts.others != nil:
 		return nil, edge.BadRequest(field, "the %s is %s, which petmock cannot check: it answers JSON or text", what, strings.Join(facts.others, ", "))
 	case facts.mediaType == "":
 		return nil, edge.BadRequest(field, "the %s has no body", what)
 	}
-	dec := json.NewDecoder(bytes.NewReader(a.body))
+	dec := json.NewDecoder(bytes.NewReader(a.Body))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
@@ -335,13 +336,18 @@ func checkCannedBody(facts *answerFacts, a answerSpec, field, what string) ([]by
 			return nil, edge.BadRequest(e.Field, "must be an integer (int%d)", e.Bits)
 		}
 	}
-	if a.status >= 400 {
+	if a.Status >= 400 {
 		// Every error is an Error body whose status is the HTTP status.
 		if m, ok := v.(map[string]any); ok {
-			if n, ok := m["status"].(json.Number); ok && string(n) != strconv.Itoa(a.status) {
-				return nil, edge.BadRequest(field+".status", "%s, but the answer's status is %d", n, a.status)
+			if n, ok := m["status"].(json.Number); ok && string(n) != strconv.Itoa(a.Status) {
+				return nil, edge.BadRequest(field+".status", "%s, but the answer's status is %d", n, a.Status)
 			}
 		}
 	}
 	return append(facts.shape.AppendKept(nil, v), '\n'), nil
 }
+
+// OutageCodes may be forced on any operation although no operation
+// documents them, so that an app can rehearse an outage. They lie outside
+// the contract.
+var OutageCodes = []int{http.StatusInternalServerError, http.StatusServiceUnavailable}

@@ -1,4 +1,4 @@
-package mockserver
+package answer
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/petstore/contract/mockserver/edge"
+	"github.com/petstore/contract/spec"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -24,10 +25,12 @@ import (
 // the 400 says where. A header the response requires is made from its
 // schema. The request is not processed: it changes nothing.
 
-// example returns the answer of the example of op named name, for status.
-func (s *Server) example(op *operation, status int, name string) (*canned, *edge.Error) {
-	facts := op.responses.of(status)
-	what := fmt.Sprintf("the %d answer of %s", status, op.Spec.ID)
+// Example returns the answer of the example named name of the response
+// rs, the responses of op, documents for status, with the headers it
+// requires made for seed.
+func (rs *Responses) Example(op *spec.Operation, status int, name string, seed uint64) (*Canned, *edge.Error) {
+	facts := rs.of(status)
+	what := fmt.Sprintf("the %d answer of %s", status, op.ID)
 	if facts == nil || len(facts.examples) == 0 {
 		return nil, edge.BadRequest("prefer", "example=%s: %s has no named examples", name, what)
 	}
@@ -43,11 +46,11 @@ func (s *Server) example(op *operation, status int, name string) (*canned, *edge
 	if err != nil {
 		return nil, edge.BadRequest("prefer", "example=%s: its value is no JSON value: %v", name, err)
 	}
-	header := s.madeHeaders(facts.resp)
+	header := madeHeaders(rs.contract, seed, facts.resp)
 	if status == http.StatusServiceUnavailable {
 		header["Retry-After"] = "1"
 	}
-	c, e := checkCanned(op.Spec, op.responses, answerSpec{status: status, header: header, body: body}, "example")
+	c, e := Check(op, rs, Given{Status: status, Header: header, Body: body}, "example")
 	if e != nil {
 		return nil, edge.BadRequest("prefer", "example=%s: the document's example breaks its own contract, so petmock does not answer it: %s", name, e.Message)
 	}
@@ -55,8 +58,8 @@ func (s *Server) example(op *operation, status int, name string) (*canned, *edge
 }
 
 // madeHeaders returns a value for each header resp requires, made from
-// its schema, examples first.
-func (s *Server) madeHeaders(resp *openapi3.Response) map[string]string {
+// its schema for seed, examples first.
+func madeHeaders(c *spec.Contract, seed uint64, resp *openapi3.Response) map[string]string {
 	out := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(resp.Headers)) {
 		ref := resp.Headers[name]
@@ -68,7 +71,7 @@ func (s *Server) madeHeaders(resp *openapi3.Response) map[string]string {
 		case h.Example != nil:
 			out[name] = headerText(h.Example)
 		case h.Schema != nil && h.Schema.Value != nil:
-			gen := &fake.Generator{Contract: s.contract, Faker: fake.NewFaker(s.seed), Examples: true}
+			gen := &fake.Generator{Contract: c, Faker: fake.NewFaker(seed), Examples: true}
 			if v, err := gen.Valid(h.Schema.Value, fake.Hint{Property: name}); err == nil {
 				out[name] = headerText(v)
 			}

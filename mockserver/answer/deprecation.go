@@ -1,4 +1,4 @@
-package mockserver
+package answer
 
 import (
 	"net/http"
@@ -13,11 +13,11 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// deprecation holds the headers every answer of a deprecated operation
+// Deprecation holds the headers every answer of a deprecated operation
 // carries, as far as the document gives their facts: Deprecation (RFC
 // 9745), Sunset (RFC 8594) and a Link to the replacement (RFC 8288,
 // rel="successor-version").
-type deprecation struct {
+type Deprecation struct {
 	// deprecation is "@<unix seconds>", and sunset an HTTP-date, each as
 	// a header's values, shared by every answer; nil when the document
 	// gives no date or no sunset.
@@ -30,9 +30,11 @@ type deprecation struct {
 	successorPath string
 }
 
-func newDeprecation(c *spec.Contract, op *spec.Operation, base string) *deprecation {
+// NewDeprecation reads the deprecation of op, whose successor is served
+// below base.
+func NewDeprecation(c *spec.Contract, op *spec.Operation, base string) *Deprecation {
 	d := op.Deprecation
-	dep := &deprecation{sunsetTime: d.Sunset}
+	dep := &Deprecation{sunsetTime: d.Sunset}
 	if !d.Since.IsZero() {
 		dep.deprecation = []string{"@" + strconv.FormatInt(d.Since.Unix(), 10)}
 	}
@@ -49,10 +51,10 @@ func newDeprecation(c *spec.Contract, op *spec.Operation, base string) *deprecat
 	return dep
 }
 
-// setHeaders sets the deprecation headers. The Link names the replacement,
+// SetHeaders sets the deprecation headers. The Link names the replacement,
 // with query when the answer is about an item that the replacement can
 // select, such as status=sold for a sold pet.
-func (d *deprecation) setHeaders(h http.Header, r *http.Request, query []string) {
+func (d *Deprecation) SetHeaders(h http.Header, r *http.Request, query []string) {
 	if d.deprecation != nil {
 		h["Deprecation"] = d.deprecation
 	}
@@ -79,10 +81,10 @@ func (d *deprecation) setHeaders(h http.Header, r *http.Request, query []string)
 	h["Link"] = []string{string(b)}
 }
 
-// successorQuery returns the query, as name, value pairs, that selects an
+// SuccessorQuery returns the query, as name, value pairs, that selects an
 // item of r whose filter keys are keys in the replacement: its values of
 // the filters the replacement has, when the replacement is r's list.
-func (d *deprecation) successorQuery(r *spec.Resource, keys []string) []string {
+func (d *Deprecation) SuccessorQuery(r *spec.Resource, keys []string) []string {
 	if d.successor == nil || d.successor != r.List {
 		return nil
 	}
@@ -95,15 +97,15 @@ func (d *deprecation) successorQuery(r *spec.Resource, keys []string) []string {
 	return q
 }
 
-// removed reports whether the operation is gone at now: its sunset has
+// Removed reports whether the operation is gone at now: its sunset has
 // come.
-func (d *deprecation) removed(now time.Time) bool {
+func (d *Deprecation) Removed(now time.Time) bool {
 	return !d.sunsetTime.IsZero() && !now.Before(d.sunsetTime)
 }
 
-// gone is the answer to a deprecated operation after its sunset. The
+// Gone is the answer to a deprecated operation after its sunset. The
 // headers set before still point to the replacement.
-func (d *deprecation) gone(operationID string) *edge.Error {
+func (d *Deprecation) Gone(operationID string) *edge.Error {
 	if d.successor == nil {
 		return edge.NewError(http.StatusGone, operationID, "removed on %s", d.sunsetTime.Format(time.DateOnly))
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package answer
 
 import (
 	"fmt"
@@ -44,9 +44,9 @@ var undocumentedStatuses = []undocumented{
 // maxNamed bounds the operations a note names.
 const maxNamed = 5
 
-// undocumentedNotes returns a note for each status HTTP requires of
+// UndocumentedNotes returns a note for each status HTTP requires of
 // petmock that some operations of c do not document, naming them.
-func undocumentedNotes(c *spec.Contract) []string {
+func UndocumentedNotes(c *spec.Contract) []string {
 	var notes []string
 	for _, u := range undocumentedStatuses {
 		var ids []string

@@ -1,4 +1,4 @@
-package mockserver
+package answer
 
 import (
 	"fmt"
@@ -17,13 +17,13 @@ import (
 	"github.com/petstore/contract/spec/fake"
 )
 
-// generated makes the answers of an operation that is not part of a
+// Generated makes the answers of an operation that is not part of a
 // resource, such as a report or an action: a value made from the schema
 // of its success response, examples first, that matches the schema; or,
 // where the document gives no schema, one of its examples, or a body of
 // its media type. The same request gets the same answer for the same
 // seed; another request, such as one with another query, gets another.
-type generated struct {
+type Generated struct {
 	contract    *spec.Contract
 	op          *spec.Operation
 	answer      spec.Answer
@@ -40,17 +40,17 @@ type generated struct {
 	made madeAnswers
 }
 
-// newGenerated returns the maker of op's answers. A schema no made value
+// NewGenerated returns the maker of op's answers. A schema no made value
 // matches is refused, in a document read strictly; read leniently, it is
 // served all the same, with the warning returned. tried holds what making
 // a value of each schema found, the error or nil, so that a schema many
 // operations answer with is tried once.
-func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, tried map[*openapi3.Schema]error) (*generated, string, error) {
+func NewGenerated(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, tried map[*openapi3.Schema]error) (*Generated, string, error) {
 	a, err := op.Answer()
 	if err != nil {
 		return nil, "", err
 	}
-	g := &generated{contract: c, op: op, answer: a}
+	g := &Generated{contract: c, op: op, answer: a}
 	if a.Kind == spec.AnswerEmpty {
 		return g, "", nil
 	}
@@ -78,7 +78,7 @@ func newGenerated(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, t
 
 // make makes the answer body of a request, identified by key, for seed,
 // following what of it the answer can show (see fit).
-func (g *generated) make(seed uint64, key string, req request) ([]byte, error) {
+func (g *Generated) make(seed uint64, key string, req request) ([]byte, error) {
 	h := fnv.New64a()
 	h.Write([]byte(g.op.ID))
 	h.Write([]byte{0})
@@ -109,7 +109,7 @@ func (g *generated) make(seed uint64, key string, req request) ([]byte, error) {
 
 // unschemed makes a body the document gives no schema to make it from:
 // one of its examples, or, without one, a body of its media type.
-func (g *generated) unschemed(f *gofakeit.Faker) []byte {
+func (g *Generated) unschemed(f *gofakeit.Faker) []byte {
 	a := g.answer
 	examples := a.Examples
 	if a.Kind == spec.AnswerBytes {
@@ -153,9 +153,15 @@ func textOf(v any) []byte {
 	return shape.Marshal(v)
 }
 
-// answer answers an operation of no resource with a made value.
-func (s *Server) answer(w http.ResponseWriter, r *http.Request, c *call) error {
-	g := c.op.answer
+// Note returns what petmock does that the document does not say of the
+// answers, such as the status of an operation that documents no success,
+// or "".
+func (g *Generated) Note() string { return g.answer.Note }
+
+// Serve answers a request of the operation, c, with a made value, for
+// seed; hides tells the values of the request that hold a key, which the
+// answer must not repeat.
+func (g *Generated) Serve(w http.ResponseWriter, r *http.Request, c *edge.Call, seed uint64, hides func(string) bool) error {
 	status := g.answer.Status
 	if g.answer.Kind == spec.AnswerEmpty {
 		w.WriteHeader(status)
@@ -168,10 +174,10 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, c *call) error {
 	if !ok {
 		var req request
 		if g.fit != nil {
-			req = s.requestOf(c)
+			req = requestOf(c, hides)
 		}
 		var err error
-		if body, err = g.make(s.seed, key, req); err != nil {
+		if body, err = g.make(seed, key, req); err != nil {
 			return fmt.Errorf("%s: %w", g.op.Where, err)
 		}
 		g.made.put(key, body)

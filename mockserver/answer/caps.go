@@ -1,4 +1,4 @@
-package mockserver
+package answer
 
 import (
 	"maps"
@@ -8,11 +8,11 @@ import (
 	"github.com/petstore/contract/spec/fake"
 )
 
-// capWarnings says where the response schemas of the document ask for
+// CapWarnings says where the response schemas of the document ask for
 // more than petmock makes, a string of a billion characters say, once for
 // each schema: its answers and its catalogue are made within fake's caps,
 // and may then not match the document, which validation still holds to.
-func capWarnings(c *spec.Contract) []string {
+func CapWarnings(c *spec.Contract) []string {
 	var caps fake.Caps
 	for _, op := range c.Operations {
 		if op.Op.Responses == nil {

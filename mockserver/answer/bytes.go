@@ -1,4 +1,4 @@
-package mockserver
+package answer
 
 import (
 	"bytes"

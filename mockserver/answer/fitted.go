@@ -1,4 +1,4 @@
-package mockserver
+package answer
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/mockserver/edge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -190,8 +191,8 @@ func (f *fit) apply(v any, req request) (any, bool) {
 	if f.list != "" {
 		list, _ = holder[f.list].([]any)
 	}
-	if f.limit != "" {
-		if n, err := strconv.Atoi(first(req.query, f.limit)); err == nil && n >= 0 && n < len(list) {
+	if vs := req.query[f.limit]; f.limit != "" && len(vs) > 0 {
+		if n, err := strconv.Atoi(vs[0]); err == nil && n >= 0 && n < len(list) {
 			list = list[:max(n, f.minItems, 0)]
 		}
 	}
@@ -256,18 +257,17 @@ func (p fitProp) setFrom(obj map[string]any, text string) bool {
 	return true
 }
 
-// requestOf returns what of the request of c a made answer may follow:
+// requestOf returns what of the request c a made answer may follow:
 // the values of its path parameters and query that hold none of the keys
 // petmock hides, which an answer must not repeat.
-func (s *Server) requestOf(c *call) request {
-	hides := s.redact.Hides
+func requestOf(c *edge.Call, hides func(string) bool) request {
 	req := request{params: map[string]string{}, query: map[string][]string{}}
-	for name, v := range c.params {
+	for name, v := range c.Params {
 		if !hides(pathValue(v)) {
 			req.params[name] = v
 		}
 	}
-	for name, vs := range c.query {
+	for name, vs := range c.Query {
 		if !slices.ContainsFunc(vs, hides) {
 			req.query[name] = vs
 		}
