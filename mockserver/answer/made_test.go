@@ -13,7 +13,6 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-
 // TestMadeAnswersAreKeptAsMade holds the answers kept for the requests
 // made again to the answers made afresh: the same bytes, for each query.
 func TestMadeAnswersAreKeptAsMade(t *testing.T) {
