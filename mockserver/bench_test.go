@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/spec"
 )
@@ -35,7 +37,7 @@ func (w *discardWriter) reset() {
 	w.status = 0
 }
 
-func benchServer(b *testing.B, items Items) *Server {
+func benchServer(b *testing.B, items catalogue.Items) *Server {
 	b.Helper()
 	s, err := New(Config{Items: items, JournalSize: -1})
 	if err != nil {
@@ -85,7 +87,7 @@ func BenchmarkServeGetPet(b *testing.B) {
 }
 
 func BenchmarkServeCreatePet(b *testing.B) {
-	s := benchServer(b, Items{})
+	s := benchServer(b, catalogue.Items{})
 	const body = `{"name":"Benchmark","categoryId":3,"status":"pending"}`
 	r := httptest.NewRequest("POST", "http://petmock/v1/pets", nil)
 	r.Header.Set("Authorization", "Bearer "+DefaultAPIKey)
@@ -114,7 +116,7 @@ func BenchmarkSeedMillion(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := New(Config{Contract: c, Catalogue: &Catalogue{Seed: 3, Count: 1_000_000}, JournalSize: -1}); err != nil {
+		if _, err := New(Config{Contract: c, Catalogue: &catalogue.Seeded{Seed: 3, Count: 1_000_000}, JournalSize: -1}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -223,14 +225,14 @@ func BenchmarkTakeOver(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	old, err := New(Config{Catalogue: &Catalogue{Count: 100_000}, JournalSize: -1})
+	old, err := New(Config{Catalogue: &catalogue.Seeded{Count: 100_000}, JournalSize: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		next, err := New(Config{Contract: evolved, Items: Items{}, JournalSize: -1})
+		next, err := New(Config{Contract: evolved, Items: catalogue.Items{}, JournalSize: -1})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -102,7 +102,7 @@ func TestUnmakeableItemsStartEmpty(t *testing.T) {
 	}) {
 		t.Errorf("warnings = %q, want one that begins %q", w, warning)
 	}
-	if n := srv.Store("things").Len(); n != 0 {
+	if n := srv.Items().Store("things").Len(); n != 0 {
 		t.Errorf("things holds %d items, want none", n)
 	}
 	if _, err := mockserver.New(mockserver.Config{Contract: strictDocument(t, paths)}); err == nil || !strings.Contains(err.Error(), "minimum string length is 1000000000") {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/conformance"
@@ -250,8 +252,8 @@ type Pet struct {
 }
 
 // items returns pets as the items of a Config.
-func items(pets []Pet) mockserver.Items {
-	out := mockserver.Items{"pets": []json.RawMessage{}}
+func items(pets []Pet) catalogue.Items {
+	out := catalogue.Items{"pets": []json.RawMessage{}}
 	for _, p := range pets {
 		b, err := json.Marshal(p)
 		if err != nil {
@@ -264,12 +266,12 @@ func items(pets []Pet) mockserver.Items {
 
 // generate returns the pets of a generated catalogue of the embedded
 // document.
-func generate(cat mockserver.Catalogue) ([]Pet, error) {
+func generate(cat catalogue.Seeded) ([]Pet, error) {
 	c, err := spec.Default()
 	if err != nil {
 		return nil, err
 	}
-	all, err := mockserver.Generate(c, cat)
+	all, err := catalogue.Generate(c, cat)
 	if err != nil {
 		return nil, err
 	}

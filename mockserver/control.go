@@ -17,7 +17,7 @@ type Subscription struct {
 // done with it.
 func (s *Server) Subscribe() *Subscription {
 	latest := s.Latest()
-	return &Subscription{srv: s, sub: s.events.Subscribe(), seen: latest, version: latest.Version()}
+	return &Subscription{srv: s, sub: s.events.Subscribe(), seen: latest, version: latest.items.Version()}
 }
 
 // Changed receives a value when a change may have come: then Take says
@@ -34,7 +34,7 @@ func (sub *Subscription) Done() <-chan struct{} { return sub.srv.events.Done() }
 func (sub *Subscription) Take() journal.Change {
 	c := sub.sub.Take()
 	srv := sub.srv.Latest()
-	if v := srv.Version(); srv != sub.seen || v != sub.version {
+	if v := srv.items.Version(); srv != sub.seen || v != sub.version {
 		sub.seen, sub.version, c = srv, v, c|journal.ChangeStore
 	}
 	return c

@@ -157,18 +157,18 @@ func TestJournalAndWhere(t *testing.T) {
 	if got := ts.Journal(0); len(got) != 0 {
 		t.Errorf("after ClearJournal: %+v", got)
 	}
-	where, err := ts.Where("pets", url.Values{"status": {"sold"}, "limit": {"3"}})
+	where, err := ts.Items().Where("pets", url.Values{"status": {"sold"}, "limit": {"3"}})
 	if err != nil || len(where) != 1 {
 		t.Fatalf("Where status=sold: %v, %v", where, err)
 	}
 	sold := ts.do(t, "GET", "/pets?status=sold&limit=100", "").pets(t)
-	if n := ts.Store("pets").Count(&where[0]); n != len(sold) {
+	if n := ts.Items().Store("pets").Count(&where[0]); n != len(sold) {
 		t.Errorf("Where status=sold counts %d, the list %d", n, len(sold))
 	}
-	if _, err := ts.Where("pets", url.Values{"status": {"lost"}}); err == nil || !strings.HasSuffix(err.Error(), "status: lost: want one of available, pending, sold") {
+	if _, err := ts.Items().Where("pets", url.Values{"status": {"lost"}}); err == nil || !strings.HasSuffix(err.Error(), "status: lost: want one of available, pending, sold") {
 		t.Errorf("Where status=lost: %v", err)
 	}
-	if _, err := ts.Where("owners", nil); err == nil {
+	if _, err := ts.Items().Where("owners", nil); err == nil {
 		t.Error("Where of no resource: no error")
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/conformance"
@@ -346,7 +348,7 @@ func TestCorpusResourcesRoundTrip(t *testing.T) {
 				t.Parallel()
 				// Empty stores, so that the first page of a list holds
 				// the item created.
-				srv, base := plainServer(t, mockserver.Config{Contract: c, Items: mockserver.Items{}})
+				srv, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
 				roundTrip(t, srv, newCorpusClient(t, c, base), r)
 			})
 		}

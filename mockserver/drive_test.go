@@ -41,7 +41,7 @@ func TestPreferForcesDocumentedAnswers(t *testing.T) {
 		// A forced answer still needs a key; without one, nothing else is said.
 		{"GET", "/pets/1", "", "code=404", 401, "unauthorized", "authorization: missing"},
 	}
-	before := ts.Store("pets").Len()
+	before := ts.Items().Store("pets").Len()
 	for i, tt := range tests {
 		headers := []string{"Prefer", tt.prefer}
 		if i == len(tests)-1 {
@@ -58,7 +58,7 @@ func TestPreferForcesDocumentedAnswers(t *testing.T) {
 			t.Errorf("%s: error = %+v, want code %s and a message starting %q", what, e, tt.wantCode, tt.wantMessage)
 		}
 	}
-	if after := ts.Store("pets").Len(); after != before {
+	if after := ts.Items().Store("pets").Len(); after != before {
 		t.Errorf("forced answers changed the store: %d pets, want %d", after, before)
 	}
 }
@@ -110,8 +110,8 @@ func TestPreferNowIsReported(t *testing.T) {
 
 func TestPreferSuccessCodeAnswersAsUsual(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{Items: items([]Pet{})})
-	if resp := ts.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`, "Prefer", "code=201"); resp.StatusCode != 201 || ts.Store("pets").Len() != 1 {
-		t.Errorf("POST with Prefer: code=201: %s with %d pets stored, want 201 and 1", resp, ts.Store("pets").Len())
+	if resp := ts.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`, "Prefer", "code=201"); resp.StatusCode != 201 || ts.Items().Store("pets").Len() != 1 {
+		t.Errorf("POST with Prefer: code=201: %s with %d pets stored, want 201 and 1", resp, ts.Items().Store("pets").Len())
 	}
 	if resp := ts.do(t, "POST", "/pets", `{"name":"Rex"}`, "Prefer", "code=201"); resp.StatusCode != 400 {
 		t.Errorf("invalid POST with Prefer: code=201: status = %d, want 400", resp.StatusCode)
@@ -198,8 +198,8 @@ func TestFailRateRepeatsForASeed(t *testing.T) {
 		t.Errorf("seeds 7 and 8 gave the same failures: %v", a)
 	}
 	all := newTestServer(t, mockserver.Config{FailRate: 1, Items: items(nil)})
-	if resp := all.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`); resp.StatusCode != 503 || all.Store("pets").Len() != 0 {
-		t.Errorf("fail rate 1: POST answered %d with %d pets stored, want 503 and nothing stored", resp.StatusCode, all.Store("pets").Len())
+	if resp := all.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`); resp.StatusCode != 503 || all.Items().Store("pets").Len() != 0 {
+		t.Errorf("fail rate 1: POST answered %d with %d pets stored, want 503 and nothing stored", resp.StatusCode, all.Items().Store("pets").Len())
 	}
 }
 

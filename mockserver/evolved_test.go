@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -24,7 +26,7 @@ func readContract(tb testing.TB, name string) *spec.Contract {
 // validated, stored as sent, answered in the document's order and read
 // back, with no change to the code.
 func TestEvolvedFieldIsKept(t *testing.T) {
-	ts := newTestServer(t, mockserver.Config{Contract: readContract(t, "evolved-field.yaml"), Items: mockserver.Items{}})
+	ts := newTestServer(t, mockserver.Config{Contract: readContract(t, "evolved-field.yaml"), Items: catalogue.Items{}})
 	created := ts.do(t, "POST", "/pets", `{"tag":"good boy","name":"Rex","categoryId":1,"unknown":1}`)
 	want := `{"id":1,"name":"Rex","categoryId":1,"status":"available","tag":"good boy"}` + "\n"
 	if created.StatusCode != 201 || string(created.body) != want {
@@ -126,22 +128,22 @@ func TestEvolvedResource(t *testing.T) {
 
 	// The control interface exports, replaces and resets every resource.
 	var export bytes.Buffer
-	if _, err := ts.Store("orders").Export(&export); err != nil || strings.Count(export.String(), `"petId"`) != 51 {
+	if _, err := ts.Items().Store("orders").Export(&export); err != nil || strings.Count(export.String(), `"petId"`) != 51 {
 		t.Errorf("export of orders: %v with %d orders, want 51", err, strings.Count(export.String(), `"petId"`))
 	}
-	if n, err := ts.ReplaceItems("orders", strings.NewReader(`[{"id":7,"petId":1,"quantity":1}]`)); n != 1 || err != nil {
+	if n, err := ts.Items().ReplaceItems("orders", strings.NewReader(`[{"id":7,"petId":1,"quantity":1}]`)); n != 1 || err != nil {
 		t.Errorf("ReplaceItems of an order: %d, %v", n, err)
 	}
-	if _, err := ts.ReplaceItems("orders", strings.NewReader(`[{"id":7,"petId":1,"quantity":12}]`)); err == nil || err.Error() != "orders[0]: quantity: must be at most 10" {
+	if _, err := ts.Items().ReplaceItems("orders", strings.NewReader(`[{"id":7,"petId":1,"quantity":12}]`)); err == nil || err.Error() != "orders[0]: quantity: must be at most 10" {
 		t.Errorf("ReplaceItems of a bad order: %v, want it named", err)
 	}
-	if health, err := ts.Health(); err != nil || health["orders"] != 1 || health["pets"] != 50 || len(health) != 2 {
+	if health, err := ts.Items().Health(); err != nil || health["orders"] != 1 || health["pets"] != 50 || len(health) != 2 {
 		t.Errorf("health: %v, %v", health, err)
 	}
-	if _, err := ts.Reset(); err != nil {
+	if _, err := ts.Items().Reset(); err != nil {
 		t.Fatal(err)
 	}
-	if health, err := ts.Health(); err != nil || health["orders"] != 50 || health["pets"] != 50 || len(health) != 2 {
+	if health, err := ts.Items().Health(); err != nil || health["orders"] != 50 || health["pets"] != 50 || len(health) != 2 {
 		t.Errorf("health after reset: %v, %v", health, err)
 	}
 }

@@ -6,13 +6,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 )
 
 // A Server is an http.Handler: here it serves a catalogue of three pets
 // made from seed 7, over a real connection, and answers a page of two.
 func ExampleNew() {
-	srv, err := mockserver.New(mockserver.Config{Catalogue: &mockserver.Catalogue{Seed: 7, Count: 3}})
+	srv, err := mockserver.New(mockserver.Config{Catalogue: &catalogue.Seeded{Seed: 7, Count: 3}})
 	if err != nil {
 		panic(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -138,15 +140,15 @@ func TestPreferExample(t *testing.T) {
 // TestPreferExampleChangesNothing: a write answered with an example is
 // not processed.
 func TestPreferExampleChangesNothing(t *testing.T) {
-	ts := newTestServer(t, mockserver.Config{Contract: exampleDocument(t), Items: mockserver.Items{"pets": nil}})
+	ts := newTestServer(t, mockserver.Config{Contract: exampleDocument(t), Items: catalogue.Items{"pets": nil}})
 	resp := ts.do(t, "POST", "/pets", `{"name":"Rex"}`, "Prefer", "example=rex")
 	if resp.StatusCode != 201 || string(resp.body) != `{"id":7,"name":"Rex"}`+"\n" {
 		t.Errorf("POST /v1/pets with Prefer: example=rex: %s, want 201 and the example", resp)
 	}
-	if n := ts.Store("pets").Len(); n != 0 {
+	if n := ts.Items().Store("pets").Len(); n != 0 {
 		t.Errorf("POST /v1/pets with Prefer: example=rex: %d pets stored, want none: an example is no write", n)
 	}
-	if resp := ts.do(t, "POST", "/pets", `{"name":"Rex"}`); resp.StatusCode != 201 || ts.Store("pets").Len() != 1 {
-		t.Errorf("POST /v1/pets without Prefer: %s with %d pets stored, want 201 and 1", resp, ts.Store("pets").Len())
+	if resp := ts.do(t, "POST", "/pets", `{"name":"Rex"}`); resp.StatusCode != 201 || ts.Items().Store("pets").Len() != 1 {
+		t.Errorf("POST /v1/pets without Prefer: %s with %d pets stored, want 201 and 1", resp, ts.Items().Store("pets").Len())
 	}
 }

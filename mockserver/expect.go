@@ -317,7 +317,7 @@ func expectedBody(op *operation, body map[string]json.RawMessage) ([]bodyMatch, 
 // expected returns the answer of the first expectation that matches r, a
 // request to op, with the call the edge checked, and the id of that
 // expectation; nil when none matches.
-func (s *Server) expected(op *operation, r *http.Request, c *call) (*answer.Canned, int64) {
+func (s *Server) expected(op *operation, r *http.Request, c *edge.Call) (*answer.Canned, int64) {
 	ex := s.expecting
 	if ex.n.Load() == 0 {
 		return nil, 0
@@ -345,7 +345,7 @@ func (s *Server) expected(op *operation, r *http.Request, c *call) (*answer.Cann
 
 // matches reports whether a request to op of the given path, with the
 // call the edge checked, matches x.
-func (x *expectation) matches(op *operation, path string, c *call) bool {
+func (x *expectation) matches(op *operation, path string, c *edge.Call) bool {
 	if x.op != op || x.path != "" && x.path != path {
 		return false
 	}

@@ -44,7 +44,7 @@ func TestExpectationsAnswerTheRequestsTheyMatch(t *testing.T) {
 	expect(t, ts.Server, `{"when":{"method":"GET","path":"/pets","query":{"status":"sold"}},"answer":{"status":200,"body":[]}}`)
 	expect(t, ts.Server, `{"when":{"method":"POST","path":"/v1/pets","body":{"/name":"Rex","/categoryId":2.0}},
 		"answer":{"status":201,"headers":{"Location":"/v1/pets/42"},"body":{"status":"pending","id":42,"name":"Rex","categoryId":2}}}`)
-	before := ts.Store("pets").Len()
+	before := ts.Items().Store("pets").Len()
 	for _, tt := range []struct {
 		method, path, body string
 		status             int
@@ -84,7 +84,7 @@ func TestExpectationsAnswerTheRequestsTheyMatch(t *testing.T) {
 		t.Errorf("GET /v1/pets/7 answered by an expectation: no Sunset; the deprecation's headers stay")
 	}
 	// Of the creates, only the one no expectation matched was made.
-	if n := ts.Store("pets").Len(); n != before+1 {
+	if n := ts.Items().Store("pets").Len(); n != before+1 {
 		t.Errorf("%d pets stored, want %d: a request an expectation answers is not processed", n, before+1)
 	}
 	if j := journaled(t, ts.Server, "GET", "/v1/pets/7"); len(j) != 1 || j[0].Expectation != 1 {

@@ -110,7 +110,7 @@ func TestFaultsReachARealClient(t *testing.T) {
 			if problem := tt.sees(resp, err, readErr); problem != "" {
 				t.Errorf("POST /v1/pets meeting %s: %s", tt.fault, problem)
 			}
-			if n := srv.Store("pets").Len(); n != 1 {
+			if n := srv.Items().Store("pets").Len(); n != 1 {
 				t.Errorf("POST /v1/pets meeting %s: %d pets stored, want 1: a fault means the request was not processed", tt.fault, n)
 			}
 			j := journaled(t, srv, "POST", "/v1/pets")
@@ -123,7 +123,7 @@ func TestFaultsReachARealClient(t *testing.T) {
 				t.Fatalf("POST /v1/pets after the fault: %v %v, want 201", resp, err)
 			}
 			resp.Body.Close()
-			if n := srv.Store("pets").Len(); n != 2 {
+			if n := srv.Items().Store("pets").Len(); n != 2 {
 				t.Errorf("after the fault: %d pets stored, want 2", n)
 			}
 		})
@@ -276,14 +276,14 @@ func TestSlowBodyIsSlowButWhole(t *testing.T) {
 	if err != nil || !bytes.Equal(body, wantBody) {
 		t.Errorf("GET /v1/pets/1, slow: %q, %v; want the body it has without the fault, %q", body, err, wantBody)
 	}
-	before := srv.Store("pets").Len()
+	before := srv.Items().Store("pets").Len()
 	resp, err = faultRequest(t, freshClient(time.Minute), "POST", url+"/pets", `{"name":"Slow","categoryId":1}`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body, err = io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if err != nil || resp.StatusCode != 201 || !bytes.Contains(body, []byte(`"name":"Slow"`)) || srv.Store("pets").Len() != before+1 {
+	if err != nil || resp.StatusCode != 201 || !bytes.Contains(body, []byte(`"name":"Slow"`)) || srv.Items().Store("pets").Len() != before+1 {
 		t.Errorf("POST /v1/pets, slow: %d %s, %v; want 201 with the pet, and the pet stored: a slow answer is processed", resp.StatusCode, body, err)
 	}
 	if j := journaled(t, srv, "POST", "/v1/pets"); len(j) != 1 || j[0].Fault != string(mockserver.FaultSlow) || j[0].Status != 201 {

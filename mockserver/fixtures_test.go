@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
@@ -16,18 +18,18 @@ func TestFixtureRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := mockserver.Generate(c, mockserver.Catalogue{Seed: 7, Count: 25, StatusMix: []int{6, 3, 1}})
+	items, err := catalogue.Generate(c, catalogue.Seeded{Seed: 7, Count: 25, StatusMix: []int{6, 3, 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := mockserver.WriteFixture(&buf, c, items); err != nil {
+	if err := catalogue.WriteFixture(&buf, c, items); err != nil {
 		t.Fatal(err)
 	}
 	if lines := strings.Count(buf.String(), "\n"); lines != len(items["pets"])+2 {
 		t.Errorf("fixture has %d lines, want one per pet and two for the brackets", lines)
 	}
-	back, err := mockserver.ReadFixture(c, bytes.NewReader(buf.Bytes()))
+	back, err := catalogue.ReadFixture(c, bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func TestFixtureRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var exported bytes.Buffer
-	if _, err := srv.Export(&exported); err != nil {
+	if _, err := srv.Items().Export(&exported); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(exported.Bytes(), buf.Bytes()) {
@@ -63,21 +65,21 @@ func TestStoreLimits(t *testing.T) {
 		!strings.HasPrefix(e.Message, "store: the store is full: it holds 3 pets") || !strings.HasSuffix(e.Message, "nothing was changed") {
 		t.Errorf("fourth pet over a cap of 3: %s, want a clear 507", resp)
 	}
-	if ts.Store("pets").Len() != 3 {
-		t.Errorf("the refused create changed the store: %d pets", ts.Store("pets").Len())
+	if ts.Items().Store("pets").Len() != 3 {
+		t.Errorf("the refused create changed the store: %d pets", ts.Items().Store("pets").Len())
 	}
-	if _, err := ts.ReplaceItems("pets", strings.NewReader(`[{"id":1,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":1},{"id":3,"name":"c","categoryId":1},{"id":4,"name":"d","categoryId":1}]`)); !errors.Is(err, store.ErrStoreFull) {
+	if _, err := ts.Items().ReplaceItems("pets", strings.NewReader(`[{"id":1,"name":"a","categoryId":1},{"id":2,"name":"b","categoryId":1},{"id":3,"name":"c","categoryId":1},{"id":4,"name":"d","categoryId":1}]`)); !errors.Is(err, store.ErrStoreFull) {
 		t.Errorf("ReplaceItems of 4 pets over a cap of 3: %v, want ErrStoreFull", err)
 	}
-	if _, err := ts.Reset(); err != nil {
+	if _, err := ts.Items().Reset(); err != nil {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("n", 300)
 	if resp := ts.do(t, "POST", "/pets", `{"name":"`+long+`","categoryId":1}`); resp.StatusCode != 507 {
 		t.Errorf("a 300-byte name in a store capped at 400 bytes: %s, want 507", resp)
 	}
-	if ts.Store("pets").Len() != 2 || ts.Store("pets").Bytes() > 400 {
-		t.Errorf("after refusals: %d pets in %d bytes", ts.Store("pets").Len(), ts.Store("pets").Bytes())
+	if ts.Items().Store("pets").Len() != 2 || ts.Items().Store("pets").Bytes() > 400 {
+		t.Errorf("after refusals: %d pets in %d bytes", ts.Items().Store("pets").Len(), ts.Items().Store("pets").Bytes())
 	}
 	if _, err := mockserver.New(mockserver.Config{Items: items(start), MaxItems: 1}); err == nil {
 		t.Error("New accepted a catalogue larger than MaxPets")
@@ -99,17 +101,20 @@ func TestLoadedFileLeavesUnnamedResourcesAtTheirStart(t *testing.T) {
 		what string
 		do   func(*mockserver.Server, string) error
 	}{
-		{"Load", func(s *mockserver.Server, f string) error { return s.Load(strings.NewReader(f)) }},
-		{"LoadFixture", func(s *mockserver.Server, f string) error { _, err := s.LoadFixture(strings.NewReader(f)); return err }},
+		{"Load", func(s *mockserver.Server, f string) error { return s.Items().Load(strings.NewReader(f)) }},
+		{"LoadFixture", func(s *mockserver.Server, f string) error {
+			_, err := s.Items().LoadFixture(strings.NewReader(f))
+			return err
+		}},
 	} {
 		for _, fixture := range []string{`{"orders":[` + order + `]}`, `{"orders":[` + order + `],"pets":[]}`} {
-			srv, err := mockserver.New(mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Seed: 3, Count: 5}})
+			srv, err := mockserver.New(mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Seed: 3, Count: 5}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			start := srv.Store("pets").Entries()
-			srv.Store("pets").Delete(1)
-			srv.Store("pets").Delete(2)
+			start := srv.Items().Store("pets").Entries()
+			srv.Items().Store("pets").Delete(1)
+			srv.Items().Store("pets").Delete(2)
 			if err := load.do(srv, fixture); err != nil {
 				t.Fatalf("%s %s: %v", load.what, fixture, err)
 			}
@@ -117,10 +122,10 @@ func TestLoadedFileLeavesUnnamedResourcesAtTheirStart(t *testing.T) {
 			if strings.Contains(fixture, `"pets":[]`) {
 				wantPets = nil
 			}
-			if got := srv.Store("pets").Entries(); len(got) != len(wantPets) || len(got) > 0 && got[0].ID != wantPets[0].ID {
+			if got := srv.Items().Store("pets").Entries(); len(got) != len(wantPets) || len(got) > 0 && got[0].ID != wantPets[0].ID {
 				t.Errorf("%s %s: %d pets, want %d", load.what, fixture, len(got), len(wantPets))
 			}
-			if got := srv.Store("orders").Entries(); len(got) != 1 || got[0].ID != 3 {
+			if got := srv.Items().Store("orders").Entries(); len(got) != 1 || got[0].ID != 3 {
 				t.Errorf("%s %s: orders %v, want the fixture's one", load.what, fixture, got)
 			}
 		}

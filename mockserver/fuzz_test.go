@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver/edge"
@@ -73,11 +75,11 @@ func FuzzCreatePet(f *testing.F) {
 	f.Add(`{"name":"Rex","categoryId":1}`, "")
 	ft := newFuzzTarget(f)
 	f.Fuzz(func(t *testing.T, body, contentType string) {
-		before := ft.srv.Store("pets").Len()
+		before := ft.srv.Items().Store("pets").Len()
 		req := authorized("POST", "/v1/pets", body)
 		req.Header.Set("Content-Type", contentType)
 		rec := ft.serve(t, req)
-		after := ft.srv.Store("pets").Len()
+		after := ft.srv.Items().Store("pets").Len()
 		if rec.Code != http.StatusCreated {
 			if after != before {
 				t.Fatalf("a refused body (%d) changed the store: %d pets, was %d", rec.Code, after, before)
@@ -88,7 +90,7 @@ func FuzzCreatePet(f *testing.F) {
 		if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil {
 			t.Fatal(err)
 		}
-		text, _, ok := ft.srv.Store("pets").Lookup(p.ID)
+		text, _, ok := ft.srv.Items().Store("pets").Lookup(p.ID)
 		var got Pet
 		if err := json.Unmarshal(text, &got); err != nil || !ok || got != p {
 			t.Fatalf("created %+v, stored %s (%v, %v)", p, text, ok, err)
@@ -136,7 +138,7 @@ func FuzzGetPet(f *testing.F) {
 	ft := newFuzzTarget(f)
 	f.Fuzz(func(t *testing.T, id string) {
 		rec := ft.serve(t, authorized("GET", "/v1/pets/"+id, ""))
-		if want, err := strconv.ParseInt(id, 10, 64); err == nil && want >= 1 && want <= mockserver.DefaultCount && rec.Code != http.StatusOK &&
+		if want, err := strconv.ParseInt(id, 10, 64); err == nil && want >= 1 && want <= catalogue.DefaultCount && rec.Code != http.StatusOK &&
 			!strings.ContainsAny(id, "+") {
 			t.Fatalf("GET /v1/pets/%s: %d, want the seeded pet", id, rec.Code)
 		}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/store"
 )
@@ -51,7 +53,7 @@ func TestConcurrentLargePagesMemory(t *testing.T) {
 	const path = "/v1/pets?limit=100"
 	const clients, perPage = 32, 100
 	name := strings.Repeat("n", mockserver.MaxBodyBytes-64)
-	srv, err := mockserver.New(mockserver.Config{Items: mockserver.Items{}})
+	srv, err := mockserver.New(mockserver.Config{Items: catalogue.Items{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +65,7 @@ func TestConcurrentLargePagesMemory(t *testing.T) {
 		text = append(append(text, name...), `","categoryId":1,"status":"available"}`...)
 		entries[i] = store.Entry{ID: int64(i + 1), Text: text, Keys: []string{"available"}}
 	}
-	if err := srv.Store("pets").Replace(entries); err != nil {
+	if err := srv.Items().Store("pets").Replace(entries); err != nil {
 		t.Fatal(err)
 	}
 	entries = nil

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver"
@@ -24,10 +26,10 @@ func TestWritesRefusedWhileItemsCannotBeKept(t *testing.T) {
 	// These 503s lie outside the contract, as an outage does.
 	ts.client.Transport.(*contractTransport).checker.outages = true
 	why := errors.New("cannot persist to /srv/petmock/state.json: no space left on device")
-	ts.SetPersistError(why)
+	ts.Items().SetPersistError(why)
 	wantMessage := "state: " + why.Error() + "; nothing was changed"
 
-	before := ts.Store("orders").Entries()
+	before := ts.Items().Store("orders").Entries()
 	writes := []struct{ method, path, body string }{
 		{"POST", "/pets", `{"name":"Lost","categoryId":1}`},
 		{"POST", "/store/orders", `{"petId":3,"quantity":2}`},
@@ -45,20 +47,20 @@ func TestWritesRefusedWhileItemsCannotBeKept(t *testing.T) {
 		what string
 		do   func() error
 	}{
-		{"Reset", func() error { _, err := ts.Reset(); return err }},
-		{"ReplaceItems", func() error { _, err := ts.ReplaceItems("pets", strings.NewReader("[]")); return err }},
-		{"Empty", func() error { _, err := ts.Empty(); return err }},
-		{"LoadFixture", func() error { _, err := ts.LoadFixture(strings.NewReader(`{"pets":[]}`)); return err }},
+		{"Reset", func() error { _, err := ts.Items().Reset(); return err }},
+		{"ReplaceItems", func() error { _, err := ts.Items().ReplaceItems("pets", strings.NewReader("[]")); return err }},
+		{"Empty", func() error { _, err := ts.Items().Empty(); return err }},
+		{"LoadFixture", func() error { _, err := ts.Items().LoadFixture(strings.NewReader(`{"pets":[]}`)); return err }},
 	} {
 		var e *edge.Error
 		if err := w.do(); !errors.As(err, &e) || e.Status != 503 || e.Message != wantMessage {
 			t.Errorf("%s while items cannot be kept: %v, want 503 %q", w.what, err, wantMessage)
 		}
 	}
-	if got := ts.Store("orders").Entries(); len(got) != len(before) || ts.Store("pets").Len() != mockserver.DefaultCount {
+	if got := ts.Items().Store("orders").Entries(); len(got) != len(before) || ts.Items().Store("pets").Len() != catalogue.DefaultCount {
 		t.Errorf("refused writes changed the stores")
 	}
-	if _, err := ts.Health(); err == nil || !strings.Contains(err.Error(), why.Error()) || !strings.HasPrefix(err.Error(), "503 ") {
+	if _, err := ts.Items().Health(); err == nil || !strings.Contains(err.Error(), why.Error()) || !strings.HasPrefix(err.Error(), "503 ") {
 		t.Errorf("Health while items cannot be kept: %v, want a 503 that says why", err)
 	}
 	if resp := ts.do(t, "GET", "/store/orders/1", ""); resp.StatusCode != 200 {
@@ -68,11 +70,11 @@ func TestWritesRefusedWhileItemsCannotBeKept(t *testing.T) {
 		t.Errorf("POST /v1/pets with a wrong key while items cannot be kept: %d, want 401 first", resp.StatusCode)
 	}
 
-	ts.SetPersistError(nil)
+	ts.Items().SetPersistError(nil)
 	if resp := ts.do(t, "POST", "/pets", `{"name":"Kept","categoryId":1}`); resp.StatusCode != 201 {
 		t.Errorf("POST /v1/pets once items can be kept again: %s, want 201", resp)
 	}
-	if _, err := ts.Health(); err != nil {
+	if _, err := ts.Items().Health(); err != nil {
 		t.Errorf("Health once items can be kept again: %v", err)
 	}
 }
@@ -90,7 +92,7 @@ func (f *failingWhileRead) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
 	if err != nil && !f.done {
 		f.done = true
-		f.srv.SetPersistError(errors.New("disk full"))
+		f.srv.Items().SetPersistError(errors.New("disk full"))
 	}
 	return n, err
 }
@@ -102,8 +104,11 @@ func TestFixtureRefusedWhenSavesFailWhileRead(t *testing.T) {
 		what string
 		load func(*mockserver.Server, io.Reader) error
 	}{
-		{"ReplaceItems", func(srv *mockserver.Server, r io.Reader) error { _, err := srv.ReplaceItems("pets", r); return err }},
-		{"LoadFixture", func(srv *mockserver.Server, r io.Reader) error { _, err := srv.LoadFixture(r); return err }},
+		{"ReplaceItems", func(srv *mockserver.Server, r io.Reader) error {
+			_, err := srv.Items().ReplaceItems("pets", r)
+			return err
+		}},
+		{"LoadFixture", func(srv *mockserver.Server, r io.Reader) error { _, err := srv.Items().LoadFixture(r); return err }},
 	} {
 		srv, err := mockserver.New(mockserver.Config{})
 		if err != nil {
@@ -114,8 +119,8 @@ func TestFixtureRefusedWhenSavesFailWhileRead(t *testing.T) {
 		if err := tt.load(srv, body); !errors.As(err, &e) || e.Status != 503 || !strings.Contains(e.Message, "disk full") {
 			t.Errorf("%s while saves began to fail: %v, want 503", tt.what, err)
 		}
-		if n := srv.Store("pets").Len(); n != mockserver.DefaultCount {
-			t.Errorf("%s while saves began to fail left %d pets, want the %d there were", tt.what, n, mockserver.DefaultCount)
+		if n := srv.Items().Store("pets").Len(); n != catalogue.DefaultCount {
+			t.Errorf("%s while saves began to fail left %d pets, want the %d there were", tt.what, n, catalogue.DefaultCount)
 		}
 	}
 }
@@ -157,14 +162,14 @@ var scenarioWrites = []struct {
 	what string
 	do   func(*mockserver.Server) error
 }{
-	{"Reset", func(s *mockserver.Server) error { _, err := s.Reset(); return err }},
-	{"Empty", func(s *mockserver.Server) error { _, err := s.Empty(); return err }},
+	{"Reset", func(s *mockserver.Server) error { _, err := s.Items().Reset(); return err }},
+	{"Empty", func(s *mockserver.Server) error { _, err := s.Items().Empty(); return err }},
 	{"LoadFixture", func(s *mockserver.Server) error {
-		_, err := s.LoadFixture(strings.NewReader(`{"pets":[{"id":7,"name":"Seven","categoryId":1}]}`))
+		_, err := s.Items().LoadFixture(strings.NewReader(`{"pets":[{"id":7,"name":"Seven","categoryId":1}]}`))
 		return err
 	}},
 	{"ReplaceItems", func(s *mockserver.Server) error {
-		_, err := s.ReplaceItems("pets", strings.NewReader(`[{"id":8,"name":"Eight","categoryId":1}]`))
+		_, err := s.Items().ReplaceItems("pets", strings.NewReader(`[{"id":8,"name":"Eight","categoryId":1}]`))
 		return err
 	}},
 }
@@ -190,15 +195,15 @@ func TestWritesAreAnsweredOnceKept(t *testing.T) {
 	var kept atomic.Bool
 	var calls atomic.Int64
 	var versionAtCommit atomic.Uint64
-	srv.SetCommit(func(ctx context.Context) error {
+	srv.Items().SetCommit(func(ctx context.Context) error {
 		calls.Add(1)
-		versionAtCommit.Store(srv.Version())
+		versionAtCommit.Store(srv.Items().Version())
 		kept.Store(true)
 		return nil
 	})
 	for _, w := range apiWrites {
 		kept.Store(false)
-		before, n := srv.Version(), calls.Load()
+		before, n := srv.Items().Version(), calls.Load()
 		rec := &orderWriter{ResponseRecorder: httptest.NewRecorder(), kept: &kept}
 		serveWrite(srv, rec, context.Background(), w.method, w.path, w.body)
 		switch {
@@ -213,7 +218,7 @@ func TestWritesAreAnsweredOnceKept(t *testing.T) {
 		}
 	}
 	for _, w := range scenarioWrites {
-		before, n := srv.Version(), calls.Load()
+		before, n := srv.Items().Version(), calls.Load()
 		if err := w.do(srv); err != nil {
 			t.Errorf("%s: %v", w.what, err)
 		}
@@ -246,7 +251,7 @@ func TestWriteNotKeptIsNotAcknowledged(t *testing.T) {
 	// These 503s lie outside the contract, as an outage does.
 	ts.client.Transport.(*contractTransport).checker.outages = true
 	why := errors.New("cannot persist to /srv/petmock/state.json: no space left on device")
-	ts.SetCommit(func(context.Context) error { return why })
+	ts.Items().SetCommit(func(context.Context) error { return why })
 	want := "state: " + why.Error() + "; the change was made in memory only, and is lost if petmock stops before a save succeeds"
 	for _, w := range apiWrites {
 		resp := ts.do(t, w.method, strings.TrimPrefix(w.path, "/v1"), w.body)
@@ -254,8 +259,8 @@ func TestWriteNotKeptIsNotAcknowledged(t *testing.T) {
 			t.Errorf("%s %s whose commit fails: %s, want 503 %q", w.method, w.path, resp, want)
 		}
 	}
-	if n := ts.Store("pets").Len(); n != mockserver.DefaultCount+1 {
-		t.Errorf("the create whose commit failed is not in memory: %d pets, want %d", n, mockserver.DefaultCount+1)
+	if n := ts.Items().Store("pets").Len(); n != catalogue.DefaultCount+1 {
+		t.Errorf("the create whose commit failed is not in memory: %d pets, want %d", n, catalogue.DefaultCount+1)
 	}
 	for _, w := range scenarioWrites {
 		var e *edge.Error
@@ -264,7 +269,7 @@ func TestWriteNotKeptIsNotAcknowledged(t *testing.T) {
 		}
 	}
 
-	ts.SetCommit(func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() })
+	ts.Items().SetCommit(func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() })
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rec := httptest.NewRecorder()
@@ -273,7 +278,7 @@ func TestWriteNotKeptIsNotAcknowledged(t *testing.T) {
 		t.Errorf("POST /v1/pets by a client gone while it waited: %d %s, want 503", rec.Code, rec.Body)
 	}
 
-	ts.SetCommit(nil)
+	ts.Items().SetCommit(nil)
 	if resp := ts.do(t, "POST", "/pets", `{"name":"At once","categoryId":1}`); resp.StatusCode != 201 {
 		t.Errorf("POST /v1/pets with no commit: %s, want 201", resp)
 	}

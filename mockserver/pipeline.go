@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver/answer"
 
 	"github.com/petstore/contract/mockserver/journal"
@@ -24,21 +26,13 @@ import (
 // the gate's facts, and how it is answered.
 type operation struct {
 	*edge.Operation
-	handle      func(w http.ResponseWriter, r *http.Request, c *call) error
-	resource    *resource           // nil for an operation of no resource
+	handle      func(w http.ResponseWriter, r *http.Request, c *edge.Call) error
 	deprecation *answer.Deprecation // nil unless the operation is deprecated with something to say
 	// answer makes the answers of an operation of no resource.
 	answer *answer.Generated
 	// responses are the facts of the documented responses, which a
 	// canned answer is checked against.
 	responses *answer.Responses
-}
-
-// call is a validated request, as a handler receives it: what the gate
-// found, and the operation it is for.
-type call struct {
-	*edge.Call
-	op *operation
 }
 
 // bind binds a handler to every operation of the document, by its role:
@@ -57,24 +51,31 @@ func (s *Server) bind(ctx context.Context, shapes *shape.Builder) error {
 		if so.Deprecation != nil {
 			op.deprecation = answer.NewDeprecation(s.contract, so, s.base)
 		}
+		var rs *catalogue.Resource
 		if so.Resource != nil {
-			op.resource = s.byName[so.Resource.Name]
+			rs = s.items.Resource(so.Resource.Name)
 		}
 		switch so.Role {
 		case spec.RoleList:
-			op.handle = s.list
+			op.handle = rs.List
 		case spec.RoleCreate:
-			op.handle = s.create
+			op.handle = rs.Create
 		case spec.RoleRead:
-			op.handle = s.read
+			var links func(h http.Header, r *http.Request, keys []string)
+			if d := op.deprecation; d != nil {
+				links = func(h http.Header, r *http.Request, keys []string) {
+					d.SetHeaders(h, r, d.SuccessorQuery(rs.Spec(), keys))
+				}
+			}
+			op.handle = func(w http.ResponseWriter, r *http.Request, c *edge.Call) error { return rs.Read(w, r, c, links) }
 		case spec.RoleReplace:
-			op.handle = s.replace
+			op.handle = rs.Replace
 		case spec.RoleUpdate:
-			op.handle = s.update
+			op.handle = rs.Update
 		case spec.RoleDelete:
-			op.handle = s.remove
+			op.handle = rs.Delete
 		case spec.RoleFind:
-			op.handle = s.findItems
+			op.handle = rs.Find
 		default:
 			g, warning, err := answer.NewGenerated(s.contract, so, shapes, tried)
 			if err != nil {
@@ -87,8 +88,8 @@ func (s *Server) bind(ctx context.Context, shapes *shape.Builder) error {
 				s.notes = append(s.notes, note)
 			}
 			op.answer = g
-			op.handle = func(w http.ResponseWriter, r *http.Request, c *call) error {
-				return g.Serve(w, r, c.Call, s.seed, s.redact.Hides)
+			op.handle = func(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
+				return g.Serve(w, r, c, s.seed, s.redact.Hides)
 			}
 		}
 	}
@@ -124,7 +125,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 		return op, err
 	}
 	if op.ChangesItems() {
-		if e := s.refuseWrite(); e != nil {
+		if e := s.items.RefuseWrite(); e != nil {
 			return op, e
 		}
 	}
@@ -295,7 +296,7 @@ func (s *Server) route(r *http.Request) (*operation, map[string]string, error) {
 // check checks the parameters and the body of r, a request of op with
 // its path parameters, and returns them as a call. rec, when not nil, is
 // told the body.
-func (s *Server) check(r *http.Request, op *operation, params map[string]string, rec *journal.Recorder) (*call, error) {
+func (s *Server) check(r *http.Request, op *operation, params map[string]string, rec *journal.Recorder) (*edge.Call, error) {
 	var br edge.BodyRecorder
 	if rec != nil {
 		br = rec
@@ -304,7 +305,7 @@ func (s *Server) check(r *http.Request, op *operation, params map[string]string,
 	if err != nil {
 		return nil, err
 	}
-	return &call{Call: c, op: op}, nil
+	return c, nil
 }
 
 // first returns the first value of a query parameter, or "".

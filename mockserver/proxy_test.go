@@ -188,8 +188,8 @@ func TestProxyRelaysTheBackend(t *testing.T) {
 	if got := p.Violations(0); len(got) != 0 {
 		t.Errorf("answers the document describes broke %+v", got)
 	}
-	if p.Store("pets").Len() != 50 {
-		t.Errorf("the mock's store holds %d pets after a create the backend answered, want the 50 it started with", p.Store("pets").Len())
+	if p.Items().Store("pets").Len() != 50 {
+		t.Errorf("the mock's store holds %d pets after a create the backend answered, want the 50 it started with", p.Items().Store("pets").Len())
 	}
 	journal := p.Journal(0)
 	if len(journal) != 2 || journal[0].Source != mockserver.SourceBackend || journal[0].Request.Body != `{"name":"Rex","categoryId":2}` || len(journal[0].Violations) != 0 {

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver/journal"
-
-	"github.com/petstore/contract/mockserver/store"
 )
 
 // A server is made for one document. When the document changes, as with
@@ -129,31 +127,7 @@ func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
 	if old == s {
 		return Reload{}, errors.New("a server cannot take over from itself")
 	}
-	old.handing.Lock()
-	defer old.handing.Unlock()
-	if old.successor.Load() != nil {
-		return Reload{}, errors.New("another server took over from this one already")
-	}
-	r := Reload{
-		Time: s.now(), Kept: map[string]int{}, Dropped: map[string]int{},
-		AddedResources: []string{}, RemovedResources: []string{}, AddedOperations: []string{}, RemovedOperations: []string{},
-	}
-	var moves []store.Move
-	var names []string
-	for _, rs := range s.resources {
-		prev := old.byName[rs.spec.Name]
-		if prev == nil {
-			r.AddedResources = append(r.AddedResources, rs.spec.Name)
-			continue
-		}
-		moves = append(moves, store.Move{From: prev.store, To: rs.store, Convert: carried(prev, rs)})
-		names = append(names, rs.spec.Name)
-	}
-	for _, rs := range old.resources {
-		if s.byName[rs.spec.Name] == nil {
-			r.RemovedResources = append(r.RemovedResources, rs.spec.Name)
-		}
-	}
+	r := Reload{Time: s.now(), AddedOperations: []string{}, RemovedOperations: []string{}}
 	for _, op := range s.contract.Operations {
 		if old.contract.Operation(op.ID) == nil {
 			r.AddedOperations = append(r.AddedOperations, op.ID)
@@ -164,7 +138,7 @@ func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
 			r.RemovedOperations = append(r.RemovedOperations, op.ID)
 		}
 	}
-	dropped, err := store.HandOver(moves, func() {
+	h, err := s.items.TakeOver(old.items, func() {
 		r.ForcedDropped, r.ExpectationsDropped = s.share(old)
 		old.successor.Store(s)
 		if publish != nil {
@@ -174,10 +148,7 @@ func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
 	if err != nil {
 		return Reload{}, err
 	}
-	for i, name := range names {
-		r.Dropped[name] = dropped[i]
-		r.Kept[name] = s.byName[name].store.Len()
-	}
+	r.Kept, r.Dropped, r.AddedResources, r.RemovedResources = h.Kept, h.Dropped, h.Added, h.Removed
 	s.reloads.mu.Lock()
 	s.reloads.status.Reloads++
 	s.reloads.status.Last = &r
@@ -194,7 +165,7 @@ func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
 func (s *Server) share(old *Server) (forcedDropped, expectationsDropped int) {
 	s.settings, s.chaos = old.settings, old.chaos
 	s.journal, s.violations = old.journal, old.violations
-	s.events, s.reloads, s.durable = old.events, old.reloads, old.durable
+	s.events, s.reloads = old.events, old.reloads
 
 	s.forced = old.forced
 	f := s.forced
@@ -230,20 +201,4 @@ func (s *Server) share(old *Server) (forcedDropped, expectationsDropped int) {
 	ex.n.Store(int32(len(list)))
 	ex.mu.Unlock()
 	return forcedDropped, expectationsDropped
-}
-
-// settled returns the server that holds the items now, s or the last that
-// took over from it, with no takeover from it under way until done is
-// called: a scenario, which writes every store, writes those of that
-// server, and none that was handed over.
-func (s *Server) settled() (srv *Server, done func()) {
-	for {
-		s.handing.RLock()
-		next := s.successor.Load()
-		if next == nil {
-			return s, s.handing.RUnlock
-		}
-		s.handing.RUnlock()
-		s = next
-	}
 }

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver"
@@ -122,8 +124,8 @@ func TestTakeOverKeepsItemsAndIDs(t *testing.T) {
 		t.Errorf("GET /v1/pets/4 after the reload: %d %s, want it with its tag", code, body)
 	}
 	// Reset returns to what the new document starts with: its catalogue.
-	if counts, err := rl.cur.Load().Reset(); err != nil || counts["pets"] != mockserver.DefaultCount {
-		t.Errorf("Reset after the reload = %v, %v; want the new document's %d pets", counts, err, mockserver.DefaultCount)
+	if counts, err := rl.cur.Load().Items().Reset(); err != nil || counts["pets"] != catalogue.DefaultCount {
+		t.Errorf("Reset after the reload = %v, %v; want the new document's %d pets", counts, err, catalogue.DefaultCount)
 	}
 }
 
@@ -131,7 +133,7 @@ func TestTakeOverKeepsItemsAndIDs(t *testing.T) {
 // is not given again after it.
 func TestTakeOverGivesNoIDTwice(t *testing.T) {
 	evolved := readContract(t, "evolved-ops.yaml")
-	first, err := mockserver.New(mockserver.Config{Contract: evolved, Items: mockserver.Items{}})
+	first, err := mockserver.New(mockserver.Config{Contract: evolved, Items: catalogue.Items{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +147,7 @@ func TestTakeOverGivesNoIDTwice(t *testing.T) {
 	if code, body := rl.do(t, "DELETE", "/v1/store/orders/2", "", bearer...); code >= 300 {
 		t.Fatalf("DELETE /v1/store/orders/2: %d %s", code, body)
 	}
-	rl.reload(t, mockserver.Config{Contract: evolved, Items: mockserver.Items{}})
+	rl.reload(t, mockserver.Config{Contract: evolved, Items: catalogue.Items{}})
 	if code, body := rl.do(t, "POST", "/v1/store/orders", order, bearer...); code != 201 || !strings.Contains(body, `"id":3`) {
 		t.Errorf("POST /v1/store/orders after the reload: %d %s, want 201 with id 3, after the 2 that was removed", code, body)
 	}
@@ -200,7 +202,7 @@ components:
         - $ref: '#/components/schemas/NewPet'
         - {type: object, required: [id], properties: {id: {type: integer, format: int64}}}
 `, "")
-	pets := mockserver.Items{"pets": {
+	pets := catalogue.Items{"pets": {
 		json.RawMessage(`{"id":1,"name":"a","colour":"red","size":"s"}`),
 		json.RawMessage(`{"id":2,"name":"b","size":"l"}`),
 		json.RawMessage(`{"id":3,"name":"c"}`),
@@ -256,12 +258,12 @@ components:
 				t.Fatal(err)
 			}
 			rl := newReloading(t, first)
-			next, r := rl.reload(t, mockserver.Config{Contract: resource(tt.pet, ""), Items: mockserver.Items{}})
+			next, r := rl.reload(t, mockserver.Config{Contract: resource(tt.pet, ""), Items: catalogue.Items{}})
 			if r.Dropped["pets"] != tt.dropped || r.Kept["pets"] != len(tt.want) {
 				t.Errorf("kept %d and dropped %d, want %d and %d", r.Kept["pets"], r.Dropped["pets"], len(tt.want), tt.dropped)
 			}
 			var got []string
-			for _, e := range next.Store("pets").Entries() {
+			for _, e := range next.Items().Store("pets").Entries() {
 				got = append(got, string(e.Text))
 			}
 			if !slices.Equal(got, tt.want) {
@@ -345,18 +347,18 @@ func TestTakeOverCarriesSettingsForcedAnswersAndExpectations(t *testing.T) {
 		t.Errorf("a write to the new server told the stream %b, want ChangeStore", got)
 	}
 	// The first server's scenarios play on the new one.
-	if _, err := first.Empty(); err != nil {
+	if _, err := first.Items().Empty(); err != nil {
 		t.Fatal(err)
 	}
-	if n := next.Store("pets").Len(); n != 0 {
+	if n := next.Items().Store("pets").Len(); n != 0 {
 		t.Errorf("Empty of the first server left %d pets in the new one, want none", n)
 	}
 	// What a saver tells either server, both hear.
-	first.SetPersistError(errors.New("cannot persist to state.json: disk full"))
-	if _, err := next.Health(); err == nil {
+	first.Items().SetPersistError(errors.New("cannot persist to state.json: disk full"))
+	if _, err := next.Items().Health(); err == nil {
 		t.Error("the new server is healthy while the first was told saves fail")
 	}
-	first.SetPersistError(nil)
+	first.Items().SetPersistError(nil)
 	if _, err := next.TakeOver(first, nil); err == nil {
 		t.Error("a second takeover of the first server succeeded")
 	}
@@ -389,7 +391,7 @@ func TestTakeOverKeepsAWriteInFlight(t *testing.T) {
 	if a.code != 201 || !strings.Contains(a.body, `"id":51`) {
 		t.Fatalf("the write in flight: %d %s, want 201 with id 51", a.code, a.body)
 	}
-	if text, _, ok := next.Store("pets").Lookup(51); !ok || !strings.Contains(string(text), "InFlight") {
+	if text, _, ok := next.Items().Store("pets").Lookup(51); !ok || !strings.Contains(string(text), "InFlight") {
 		t.Errorf("the new server's pet 51 = %s, %v; want the write in flight", text, ok)
 	}
 }
@@ -421,11 +423,11 @@ func TestTakeOverRefusesAWriteInFlightTheDocumentNoLongerTakes(t *testing.T) {
 		done <- code
 	}()
 	<-rl.active
-	next, _ := rl.reload(t, mockserver.Config{Contract: short, Items: mockserver.Items{}})
+	next, _ := rl.reload(t, mockserver.Config{Contract: short, Items: catalogue.Items{}})
 	if code := <-done; code != 503 {
 		t.Errorf("a write in flight the new document refuses: %d, want 503", code)
 	}
-	if n := next.Store("pets").Len(); n != 0 {
+	if n := next.Items().Store("pets").Len(); n != 0 {
 		t.Errorf("the new server holds %d pets, want none", n)
 	}
 }
@@ -468,7 +470,7 @@ components:
 		return c
 	}
 	own := "6f1c1f0e-4a57-4c2b-9a0e-3d1f5b7c9e21"
-	first, err := mockserver.New(mockserver.Config{Contract: doc(""), Items: mockserver.Items{"things": {json.RawMessage(`{"id":"` + own + `","name":"own"}`)}}})
+	first, err := mockserver.New(mockserver.Config{Contract: doc(""), Items: catalogue.Items{"things": {json.RawMessage(`{"id":"` + own + `","name":"own"}`)}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +480,7 @@ components:
 	if json.Unmarshal([]byte(body), &made); code != 201 || made.ID == "" {
 		t.Fatalf("POST /v1/things: %d %s", code, body)
 	}
-	rl.reload(t, mockserver.Config{Contract: doc(", colour: {type: string}"), Items: mockserver.Items{}})
+	rl.reload(t, mockserver.Config{Contract: doc(", colour: {type: string}"), Items: catalogue.Items{}})
 	for _, id := range []string{own, made.ID} {
 		if code, body := rl.do(t, "GET", "/v1/things/"+id, ""); code != 200 || !strings.Contains(body, `"id":"`+id+`"`) {
 			t.Errorf("GET /v1/things/%s after the reload: %d %s", id, code, body)

@@ -40,9 +40,10 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/petstore/contract/mockserver/catalogue"
 
 	"github.com/petstore/contract/mockserver/answer"
 
@@ -76,10 +77,11 @@ type Config struct {
 	// returns to, by resource name; a resource it does not name starts
 	// empty. They are checked against the document. Nil means a
 	// generated catalogue, as Catalogue says.
-	Items Items
+	Items catalogue.Items
 	// Catalogue describes the generated catalogue the stores start with
-	// when Items is nil. Nil means Catalogue{Seed: DefaultSeed}.
-	Catalogue *Catalogue
+	// when Items is nil. Nil means catalogue.Seeded{Seed:
+	// catalogue.DefaultSeed}.
+	Catalogue *catalogue.Seeded
 
 	// Logger receives one line per request: method, path, status and
 	// duration, with every accepted key hidden. Nil means no logging.
@@ -127,11 +129,11 @@ type Config struct {
 	ShowSecrets bool
 
 	// MaxItems caps the items each store holds: past it, a create is
-	// refused with 507. Zero means DefaultMaxItems.
+	// refused with 507. Zero means catalogue.DefaultMaxItems.
 	MaxItems int
 	// MaxStoreBytes caps the JSON text of all the items of a store
 	// together, since a name may be long. Zero means
-	// DefaultMaxStoreBytes.
+	// catalogue.DefaultMaxStoreBytes.
 	MaxStoreBytes int64
 
 	// Proxy, when its URL is set, puts petmock in front of a backend:
@@ -140,12 +142,6 @@ type Config struct {
 	// has nothing to say (see Proxy). The zero value mocks every answer.
 	Proxy Proxy
 }
-
-// Defaults of the stores' limits.
-const (
-	DefaultMaxItems      = 2_000_000
-	DefaultMaxStoreBytes = 512 << 20
-)
 
 // Server is the mock, an http.Handler.
 type Server struct {
@@ -160,15 +156,15 @@ type Server struct {
 	adminKeys edge.Keyring
 	// publishedKey is whether an Edge accepts DefaultAPIKey.
 	publishedKey bool
-	resources    []*resource // in the order of the contract
-	byName       map[string]*resource
-	log          *slog.Logger
-	now          func() time.Time
-	chaos        *chaos
-	seed         uint64           // of generated answers
-	journal      *journal.Journal // of the size the settings give
-	redact       *journal.Redactor
-	secrets      *journal.Secrets // the app's, which the journal hides
+	// items are the resources of the document and what they hold.
+	items   *catalogue.Resources
+	log     *slog.Logger
+	now     func() time.Time
+	chaos   *chaos
+	seed    uint64           // of generated answers
+	journal *journal.Journal // of the size the settings give
+	redact  *journal.Redactor
+	secrets *journal.Secrets // the app's, which the journal hides
 	// bodyKept is how much of each body the journal keeps: see
 	// journal.Redactor.KeptBytes.
 	bodyKept int
@@ -182,14 +178,7 @@ type Server struct {
 	// notes and warnings are what New found to say of the document,
 	// beyond what spec said: see Notes and Warnings.
 	notes, warnings []string
-	// durable is what a command that keeps the items told the server:
-	// see SetPersistError and SetCommit.
-	durable *durability
 
-	// handing is held by TakeOver while a successor takes over from s,
-	// and read-held by the scenarios, which write every store at once,
-	// so that none writes a store that was handed over (see settled).
-	handing sync.RWMutex
 	// successor is the server that took over from s, or nil.
 	successor atomic.Pointer[Server]
 	// reloads is what became of the versions of the document, shared
@@ -255,7 +244,6 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 	s := &Server{
 		gate:      gate,
 		contract:  c,
-		byName:    map[string]*resource{},
 		log:       cfg.Logger,
 		now:       now,
 		chaos:     newChaos(cfg.ChaosSeed),
@@ -269,7 +257,6 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		docs:      docs,
 		base:      c.Base,
 		proxy:     proxying,
-		durable:   &durability{},
 		reloads:   &reloads{},
 	}
 	s.adminKeys = adminKeys
@@ -294,97 +281,28 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 	s.bodyKept = s.redact.KeptBytes(journal.BodyBytes)
 	limits := store.Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
 	if limits.MaxItems <= 0 {
-		limits.MaxItems = DefaultMaxItems
+		limits.MaxItems = catalogue.DefaultMaxItems
 	}
 	if limits.MaxBytes <= 0 {
-		limits.MaxBytes = DefaultMaxStoreBytes
+		limits.MaxBytes = catalogue.DefaultMaxStoreBytes
 	}
-	seed := uint64(DefaultSeed)
+	seed := uint64(catalogue.DefaultSeed)
 	if cfg.Catalogue != nil {
 		seed = cfg.Catalogue.Seed
 	}
-	for _, r := range c.Resources {
-		rs := newResource(r, shapes, seed)
-		rs.store.SetLimits(limits)
-		s.resources = append(s.resources, rs)
-		s.byName[r.Name] = rs
-		if rs.note != "" {
-			s.notes = append(s.notes, rs.note)
-		}
-	}
-	for _, rs := range s.resources {
-		if p := rs.spec.Parent; p != nil {
-			rs.parent = s.byName[p.Name]
-		}
-		if cfg.Items == nil && rs.parentKey >= 0 && !rs.namesParent() && (rs.parent == nil || rs.parent.parentKey >= 0) {
-			s.notes = append(s.notes, fmt.Sprintf("paths.%s: the catalogue has no %s, as no resource holds the %s they belong to; what a client creates below one is kept",
-				rs.spec.CollectionPath, rs.spec.Name, strings.Join(rs.spec.ParentParams, " and ")))
-		}
-	}
+	s.items = catalogue.New(catalogue.Config{Contract: c, Shapes: shapes, Seed: seed, Limits: limits, Log: cfg.Logger, Events: s.events, Generate: cfg.Items == nil})
+	s.notes = append(s.notes, s.items.Notes()...)
 	s.warnings = answer.CapWarnings(c)
 	if err := s.bind(ctx, shapes); err != nil {
 		return nil, err
 	}
 	s.notes = append(s.notes, answer.UndocumentedNotes(c)...)
-	if err := s.fill(ctx, cfg); err != nil {
+	warnings, err := s.items.Fill(ctx, cfg.Items, cfg.Catalogue)
+	if err != nil {
 		return nil, err
 	}
+	s.warnings = append(s.warnings, warnings...)
 	return s, nil
-}
-
-// fill puts the starting items in the stores, and marks them as the state
-// a reset returns to.
-func (s *Server) fill(ctx context.Context, cfg Config) error {
-	items := cfg.Items
-	if items == nil {
-		cat := Catalogue{Seed: DefaultSeed}
-		if cfg.Catalogue != nil {
-			cat = *cfg.Catalogue
-		}
-		entries, warnings, err := s.generate(ctx, cat)
-		if err != nil {
-			return err
-		}
-		s.warnings = append(s.warnings, warnings...)
-		for _, rs := range s.resources {
-			if err := rs.store.Replace(entries[rs.spec.Name]); err != nil {
-				return fmt.Errorf("catalogue of %s: %w", rs.spec.Name, err)
-			}
-			rs.start = rs.store.Mark()
-		}
-		return nil
-	}
-	for name := range items {
-		if s.byName[name] == nil {
-			return fmt.Errorf("items of %s: the document has no such resource (it has %s)", name, s.resourceNames())
-		}
-	}
-	for _, rs := range s.resources {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		entries, err := rs.entries(items[rs.spec.Name])
-		if err != nil {
-			return err
-		}
-		if err := rs.store.Replace(entries); err != nil {
-			return fmt.Errorf("items of %s: %w", rs.spec.Name, err)
-		}
-		rs.start = rs.store.Mark()
-	}
-	return nil
-}
-
-// resourceNames lists the names of the resources, for messages.
-func (s *Server) resourceNames() string {
-	var names []string
-	for _, rs := range s.resources {
-		names = append(names, rs.spec.Name)
-	}
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
 }
 
 // Notes say, one line each, what the server does that the document does
@@ -401,13 +319,10 @@ func (s *Server) Warnings() []string { return slices.Clone(s.warnings) }
 // Contract returns the contract the server serves.
 func (s *Server) Contract() *spec.Contract { return s.contract }
 
-// Store returns the store of the resource of the given name, or nil.
-func (s *Server) Store(resource string) *store.Store {
-	if rs := s.byName[resource]; rs != nil {
-		return rs.store
-	}
-	return nil
-}
+// Items returns the resources of the document and what they hold: their
+// stores, the scenarios that change them all at once, and what a command
+// that keeps them tells them (see catalogue.Resources).
+func (s *Server) Items() *catalogue.Resources { return s.items }
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -553,7 +468,7 @@ func asError(err error, log func(msg string, args ...any)) *edge.Error {
 		return e // the common case, without a look down the chain
 	}
 	var e *edge.Error
-	var fe *FixtureError
+	var fe *catalogue.FixtureError
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &fe):

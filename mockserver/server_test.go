@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver"
@@ -140,7 +142,7 @@ func TestBadRequests(t *testing.T) {
 		{"DELETE", "/pets/1", "", "", 405, "method: DELETE is not allowed on /v1/pets/1; use GET, HEAD, OPTIONS"},
 		{"PUT", "/pets", "", "", 405, "method: PUT is not allowed on /v1/pets; use GET, HEAD, POST, OPTIONS"},
 	}
-	before := ts.Store("pets").Len()
+	before := ts.Items().Store("pets").Len()
 	for _, tt := range tests {
 		resp := ts.do(t, tt.method, tt.path, tt.body, "Content-Type", tt.contentType)
 		what := tt.method + " /v1" + tt.path
@@ -155,7 +157,7 @@ func TestBadRequests(t *testing.T) {
 			t.Errorf("%s: message = %q, want it to start %q", what, e.Message, tt.wantMessage)
 		}
 	}
-	if after := ts.Store("pets").Len(); after != before {
+	if after := ts.Items().Store("pets").Len(); after != before {
 		t.Errorf("refused requests changed the store: %d pets, want %d", after, before)
 	}
 }
@@ -403,8 +405,8 @@ func walk(t *testing.T, ts *testServer, first string) ([]Pet, int) {
 func TestPagination(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{})
 	all := ts.do(t, "GET", "/pets?limit=100", "").pets(t)
-	if len(all) != mockserver.DefaultCount {
-		t.Fatalf("catalogue: %d pets, want %d", len(all), mockserver.DefaultCount)
+	if len(all) != catalogue.DefaultCount {
+		t.Fatalf("catalogue: %d pets, want %d", len(all), catalogue.DefaultCount)
 	}
 	if link := ts.do(t, "GET", "/pets?limit=100", "").Header.Get("Link"); link != "" {
 		t.Errorf("last page: Link = %q, want none", link)
@@ -451,8 +453,8 @@ func TestPaginationSeesNewPets(t *testing.T) {
 	req.Header.Set("Authorization", "Bearer "+key)
 	rest := ts.send(t, req).pets(t)
 	all := append(first.pets(t), rest...)
-	if len(all) != mockserver.DefaultCount+1 || all[len(all)-1] != created {
-		t.Errorf("walk: %d pets ending with %+v, want %d ending with the new %+v", len(all), all[len(all)-1], mockserver.DefaultCount+1, created)
+	if len(all) != catalogue.DefaultCount+1 || all[len(all)-1] != created {
+		t.Errorf("walk: %d pets ending with %+v, want %d ending with the new %+v", len(all), all[len(all)-1], catalogue.DefaultCount+1, created)
 	}
 }
 
@@ -460,8 +462,8 @@ func TestSeededCatalogueRepeats(t *testing.T) {
 	page := func(cfg mockserver.Config) []byte {
 		return newTestServer(t, cfg).do(t, "GET", "/pets?limit=100", "").body
 	}
-	gen := func(seed uint64, count int) mockserver.Items {
-		pets, err := generate(mockserver.Catalogue{Seed: seed, Count: count})
+	gen := func(seed uint64, count int) catalogue.Items {
+		pets, err := generate(catalogue.Seeded{Seed: seed, Count: count})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -471,10 +473,10 @@ func TestSeededCatalogueRepeats(t *testing.T) {
 	if b := page(mockserver.Config{}); !bytes.Equal(a, b) {
 		t.Errorf("two default starts differ:\n%s\n%s", a, b)
 	}
-	if b := page(mockserver.Config{Items: gen(mockserver.DefaultSeed, mockserver.DefaultCount)}); !bytes.Equal(a, b) {
-		t.Errorf("the default start differs from seed %d with %d pets", mockserver.DefaultSeed, mockserver.DefaultCount)
+	if b := page(mockserver.Config{Items: gen(catalogue.DefaultSeed, catalogue.DefaultCount)}); !bytes.Equal(a, b) {
+		t.Errorf("the default start differs from seed %d with %d pets", catalogue.DefaultSeed, catalogue.DefaultCount)
 	}
-	if b := page(mockserver.Config{Items: gen(2, mockserver.DefaultCount)}); bytes.Equal(a, b) {
+	if b := page(mockserver.Config{Items: gen(2, catalogue.DefaultCount)}); bytes.Equal(a, b) {
 		t.Errorf("seeds 1 and 2 give the same catalogue")
 	}
 	if b, c := page(mockserver.Config{Items: gen(0, 10)}), page(mockserver.Config{Items: gen(0, 10)}); !bytes.Equal(b, c) {
@@ -483,12 +485,12 @@ func TestSeededCatalogueRepeats(t *testing.T) {
 }
 
 func TestSeededCatalogueLooksReal(t *testing.T) {
-	pets, err := generate(mockserver.Catalogue{})
+	pets, err := generate(catalogue.Seeded{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pets) != mockserver.DefaultCount {
-		t.Fatalf("%d pets, want %d", len(pets), mockserver.DefaultCount)
+	if len(pets) != catalogue.DefaultCount {
+		t.Fatalf("%d pets, want %d", len(pets), catalogue.DefaultCount)
 	}
 	statuses := map[string]int{}
 	names := map[string]bool{}
@@ -655,7 +657,7 @@ func TestConfigErrors(t *testing.T) {
 		{"key with a space", mockserver.Config{APIKeys: []string{"a b"}}},
 		{"duplicate ids", mockserver.Config{Items: items([]Pet{{ID: 1, Name: "a"}, {ID: 1, Name: "b"}})}},
 		{"unknown status", mockserver.Config{Items: items([]Pet{{ID: 1, Name: "a", Status: "lost"}})}},
-		{"unknown resource", mockserver.Config{Items: mockserver.Items{"owners": nil}}},
+		{"unknown resource", mockserver.Config{Items: catalogue.Items{"owners": nil}}},
 	}
 	for _, tt := range tests {
 		if _, err := mockserver.New(tt.cfg); err == nil {

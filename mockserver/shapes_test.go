@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -96,7 +98,7 @@ const petSchema = `
 // 404 once deleted; a create that sends the id of a pet replaces it.
 func TestSingularCollection(t *testing.T) {
 	c := documentWith(t, singularPaths, petSchema)
-	ts := newTestServer(t, mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Count: 6}})
+	ts := newTestServer(t, mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Count: 6}})
 
 	created := ts.do(t, "POST", "/pet", `{"id":999,"name":"Rex","status":"sold"}`, keyed...)
 	want(t, "POST /pet", created, 200)
@@ -214,7 +216,7 @@ func TestStringIDs(t *testing.T) {
 		t.Run(tt.schema, func(t *testing.T) {
 			paths, schemas := idPaths(tt.schema)
 			c := documentWith(t, paths, schemas)
-			ts := newTestServer(t, mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Count: 3}})
+			ts := newTestServer(t, mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Count: 3}})
 			listed := ts.do(t, "GET", "/things", "", keyed...).array(t)
 			created := ts.do(t, "POST", "/things", `{"label":"new"}`, keyed...)
 			want(t, "POST /things", created, 201)
@@ -245,7 +247,7 @@ func TestUUIDsRepeat(t *testing.T) {
 	paths, schemas := idPaths("{type: string, format: uuid}")
 	c := documentWith(t, paths, schemas)
 	run := func(seed uint64) string {
-		ts := newTestServer(t, mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Seed: seed, Count: 2}})
+		ts := newTestServer(t, mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Seed: seed, Count: 2}})
 		return string(ts.do(t, "GET", "/things", "", keyed...).body) + string(ts.do(t, "POST", "/things", `{"label":"new"}`, keyed...).body)
 	}
 	if a, b := run(1), run(1); a != b {
@@ -263,7 +265,7 @@ func TestFixturesOfStringIDs(t *testing.T) {
 	paths, schemas := idPaths("{type: string, format: uuid}")
 	c := documentWith(t, paths, schemas)
 	const a, b = "0b9e1c7a-1d2e-4f3a-8b4c-5d6e7f809a1b", "f47ac10b-58cc-4372-a567-0e02b2c3d479"
-	items := mockserver.Items{"things": {
+	items := catalogue.Items{"things": {
 		json.RawMessage(`{"id":"` + b + `","label":"first"}`),
 		json.RawMessage(`{"id":"` + a + `","label":"second"}`),
 	}}
@@ -282,7 +284,7 @@ func TestFixturesOfStringIDs(t *testing.T) {
 	if id, _ := created["id"].(string); !uuidV4.MatchString(id) || id == a || id == b {
 		t.Errorf("POST /things: id %v, want a new UUID", created["id"])
 	}
-	if _, err := ts.ReplaceItems("things", strings.NewReader(`[{"id":"`+a+`","label":"x"},{"id":"`+a+`","label":"y"}]`)); err == nil ||
+	if _, err := ts.Items().ReplaceItems("things", strings.NewReader(`[{"id":"`+a+`","label":"x"},{"id":"`+a+`","label":"y"}]`)); err == nil ||
 		!strings.Contains(err.Error(), `things[1]: id: "`+a+`" is also the id of things[0]`) {
 		t.Errorf("a fixture with one id twice: %v, want things[1] refused", err)
 	}
@@ -314,7 +316,7 @@ func TestIDsTheCreateSends(t *testing.T) {
         id: {type: integer, format: int64}
         username: {type: string}
         email: {type: string}`)
-	ts := newTestServer(t, mockserver.Config{Contract: c, Items: mockserver.Items{}})
+	ts := newTestServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
 	want(t, "POST /user alice", ts.do(t, "POST", "/user", `{"id":10,"username":"alice","email":"a@example.com"}`, keyed...), 200)
 	if resp := ts.do(t, "GET", "/user/alice", "", keyed...); resp.StatusCode != 200 || resp.object(t)["email"] != "a@example.com" {
 		t.Errorf("GET /user/alice: %s, want alice", resp)
@@ -335,9 +337,9 @@ func TestIDsTheCreateSends(t *testing.T) {
 
 	// A catalogue's users have user names such as a user picks, each its
 	// own, and are read by them.
-	ts = newTestServer(t, mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Count: 20}})
+	ts = newTestServer(t, mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Count: 20}})
 	seen := map[string]bool{}
-	for _, e := range ts.Store("user").Entries() {
+	for _, e := range ts.Items().Store("user").Entries() {
 		if e.Name == "" || seen[e.Name] || strings.Trim(e.Name, "0123456789") == "" {
 			t.Errorf("a user of the catalogue is named %q, want a user name, each once", e.Name)
 		}
@@ -400,7 +402,7 @@ func TestNestedResource(t *testing.T) {
       properties:
         id: {type: integer, readOnly: true}
         name: {type: string}`)
-	ts := newTestServer(t, mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Count: 4}})
+	ts := newTestServer(t, mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Count: 4}})
 	// The catalogue's pets go to each owner in turn.
 	for owner := 1; owner <= 4; owner++ {
 		if n := len(ts.do(t, "GET", fmt.Sprintf("/owners/%d/pets", owner), "", keyed...).array(t)); n != 1 {
@@ -435,7 +437,7 @@ func TestNestedResource(t *testing.T) {
 // the item gets the next id instead.
 func TestSentIDsTheItemPathRefuses(t *testing.T) {
 	paths := strings.Replace(singularPaths, "schema: {type: integer, format: int64}}", "schema: {type: integer, format: int64, minimum: 1, maximum: 100000}}", 1)
-	ts := newTestServer(t, mockserver.Config{Contract: documentWith(t, paths, petSchema), Items: mockserver.Items{}})
+	ts := newTestServer(t, mockserver.Config{Contract: documentWith(t, paths, petSchema), Items: catalogue.Items{}})
 	created := ts.do(t, "POST", "/pet", `{"id":500000,"name":"Far"}`, keyed...)
 	if pet := created.object(t); pet["id"] != 1.0 {
 		t.Errorf("POST /pet of id 500000, where petId goes to 100000: %v, want the next id, 1", pet)

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -82,10 +84,10 @@ func TestManyResourcesStartSmall(t *testing.T) {
 	}
 	runtime.ReadMemStats(&after)
 	if made := (after.TotalAlloc - before.TotalAlloc) >> 20; made > 64 {
-		t.Errorf("starting %d resources of %d items each took %d MiB, want at most 64", n, mockserver.DefaultCount, made)
+		t.Errorf("starting %d resources of %d items each took %d MiB, want at most 64", n, catalogue.DefaultCount, made)
 	}
 	ts := newTestServer(t, mockserver.Config{Contract: c})
-	if got := ts.do(t, "GET", fmt.Sprintf("/things%d/%d", n-1, mockserver.DefaultCount), "").StatusCode; got != 200 {
+	if got := ts.do(t, "GET", fmt.Sprintf("/things%d/%d", n-1, catalogue.DefaultCount), "").StatusCode; got != 200 {
 		t.Errorf("GET the last item of the last resource: %d, want 200", got)
 	}
 	runtime.KeepAlive(srv)
@@ -143,7 +145,7 @@ func TestStartStopsWhenCancelled(t *testing.T) {
 	for _, asks := range []int64{0, int64(len(c.Operations)), 2*int64(len(c.Operations)) + 5} {
 		ctx := &countdown{Context: context.Background()}
 		ctx.n.Store(asks)
-		if _, err := mockserver.NewContext(ctx, mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Count: 100_000}}); !errors.Is(err, context.Canceled) {
+		if _, err := mockserver.NewContext(ctx, mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Count: 100_000}}); !errors.Is(err, context.Canceled) {
 			t.Errorf("done after %d asks: NewContext = %v, want context.Canceled", asks, err)
 		}
 	}
@@ -156,7 +158,7 @@ func BenchmarkServeManyPaths(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := mockserver.New(mockserver.Config{Contract: c, Catalogue: &mockserver.Catalogue{Count: 5}})
+	srv, err := mockserver.New(mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Count: 5}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -18,7 +20,7 @@ import (
 // no duplicate and no gap, and the counts are exact.
 func TestStress(t *testing.T) {
 	const clients, opsPerClient, seeded = 8, 60, 40
-	start, err := generate(mockserver.Catalogue{Seed: 5, Count: seeded})
+	start, err := generate(catalogue.Seeded{Seed: 5, Count: seeded})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +96,8 @@ func TestStress(t *testing.T) {
 	wg.Wait()
 
 	final, _ := walk(t, ts, "/pets?limit=100")
-	if len(final) != len(acked) || ts.Store("pets").Len() != len(acked) {
-		t.Fatalf("%d pets listed, %d stored, %d acknowledged: the counts must be equal", len(final), ts.Store("pets").Len(), len(acked))
+	if len(final) != len(acked) || ts.Items().Store("pets").Len() != len(acked) {
+		t.Fatalf("%d pets listed, %d stored, %d acknowledged: the counts must be equal", len(final), ts.Items().Store("pets").Len(), len(acked))
 	}
 	checkWalk(t, "the final walk", final, acked, "")
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/catalogue"
 )
 
 // fixturesUsage heads the --help of petmock fixtures.
@@ -26,7 +26,7 @@ var fixturesAliases = map[string]string{
 // always give the same bytes.
 func fixtures(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("petmock fixtures", flag.ContinueOnError)
-	c := mockserver.Catalogue{Seed: mockserver.DefaultSeed, Count: mockserver.DefaultCount}
+	c := catalogue.Seeded{Seed: catalogue.DefaultSeed, Count: catalogue.DefaultCount}
 	fs.Uint64Var(&c.Seed, "seed", c.Seed, "seed; the same seed, count and mix give the same catalogue")
 	fs.IntVar(&c.Count, "count", c.Count, "`number` of items of each resource")
 	fs.Func("status-mix", "weights of the values of the status property, in the document's order, such as 60:30:10 for available:pending:sold (default: the document's x-petmock-mix)", func(v string) error {
@@ -47,16 +47,16 @@ func fixtures(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	items, err := mockserver.Generate(contract, c)
+	items, err := catalogue.Generate(contract, c)
 	if err != nil {
 		return usageError{err}
 	}
-	write := func(w io.Writer) error { return mockserver.WriteFixture(w, contract, items) }
+	write := func(w io.Writer) error { return catalogue.WriteFixture(w, contract, items) }
 	if *resource != "" {
 		if contract.Resource(*resource) == nil {
 			return usagef("--resource %q: the document has no such resource", *resource)
 		}
-		write = func(w io.Writer) error { return mockserver.WriteItems(w, items[*resource]) }
+		write = func(w io.Writer) error { return catalogue.WriteItems(w, items[*resource]) }
 	}
 	if *out == "" {
 		return write(stdout)

@@ -6,7 +6,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/spec"
 )
 
@@ -25,7 +26,7 @@ func readPets(data []byte) ([]pet, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := mockserver.ReadFixture(c, bytes.NewReader(data))
+	items, err := catalogue.ReadFixture(c, bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
@@ -52,13 +53,13 @@ func decodePets(items []json.RawMessage) ([]pet, error) {
 }
 
 // generatePets returns the pets of a generated catalogue.
-func generatePets(tb testing.TB, cat mockserver.Catalogue) []pet {
+func generatePets(tb testing.TB, cat catalogue.Seeded) []pet {
 	tb.Helper()
 	c, err := spec.Default()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	items, err := mockserver.Generate(c, cat)
+	items, err := catalogue.Generate(c, cat)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -14,8 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/cmd/internal/cli"
-	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
 
@@ -26,7 +27,7 @@ type seedOptions struct {
 	spec        string // the document's file; "" for the embedded one
 	resource    string // the resource to create items of; "" for the document's first
 	from        string
-	catalogue   mockserver.Catalogue
+	catalogue   catalogue.Seeded
 	concurrency int
 	retries     int
 	timeout     time.Duration
@@ -51,7 +52,7 @@ var seedAliases = map[string]string{
 func parseSeedOptions(args []string, getenv func(string) string, stdout io.Writer) (seedOptions, error) {
 	o := seedOptions{
 		apiKey:      getenv("PETSTORE_API_KEY"),
-		catalogue:   mockserver.Catalogue{Seed: mockserver.DefaultSeed},
+		catalogue:   catalogue.Seeded{Seed: catalogue.DefaultSeed},
 		concurrency: 1, // keeps the order of the items, and so their ids
 		retries:     5,
 		timeout:     10 * time.Second,
@@ -173,7 +174,7 @@ type seedBody struct {
 func seedBodies(o seedOptions, c *spec.Contract, res *spec.Resource) ([]seedBody, error) {
 	var items []json.RawMessage
 	if o.from == "" {
-		all, err := mockserver.Generate(c, o.catalogue)
+		all, err := catalogue.Generate(c, o.catalogue)
 		if err != nil {
 			return nil, usageError{err}
 		}
@@ -187,7 +188,7 @@ func seedBodies(o seedOptions, c *spec.Contract, res *spec.Resource) ([]seedBody
 	}
 	out := make([]seedBody, 0, len(items))
 	for i, item := range items {
-		b, err := mockserver.CreateBody(c, res, item)
+		b, err := catalogue.CreateBody(c, res, item)
 		if err != nil {
 			return nil, fmt.Errorf("%s[%d]: %w", res.Name, i, err)
 		}

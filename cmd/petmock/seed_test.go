@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
@@ -35,11 +37,11 @@ type seedTarget struct {
 // createPet and answers it itself when it returns true.
 func newSeedTarget(t *testing.T, fault func(w http.ResponseWriter, r *http.Request, n int64) bool) *seedTarget {
 	t.Helper()
-	srv, err := mockserver.New(mockserver.Config{Items: mockserver.Items{}})
+	srv, err := mockserver.New(mockserver.Config{Items: catalogue.Items{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &seedTarget{store: srv.Store("pets")}
+	st := &seedTarget{store: srv.Items().Store("pets")}
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st.requests.Add(1)
 		if r.Method == http.MethodPost {
@@ -88,7 +90,7 @@ func TestSeedCreatesEveryPet(t *testing.T) {
 	if st.store.Len() != 45 {
 		t.Errorf("store holds %d pets, want 45", st.store.Len())
 	}
-	want := generatePets(t, mockserver.Catalogue{Seed: 3, Count: 45})
+	want := generatePets(t, catalogue.Seeded{Seed: 3, Count: 45})
 	got := st.pets(t)
 	names := map[string]int{}
 	for _, p := range want {
@@ -341,7 +343,7 @@ func TestSeedPresentsTheKeyAsTheDocumentAsks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			srv, err := mockserver.New(mockserver.Config{Contract: c, Items: mockserver.Items{}, APIKeys: []string{key}})
+			srv, err := mockserver.New(mockserver.Config{Contract: c, Items: catalogue.Items{}, APIKeys: []string{key}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -358,7 +360,7 @@ func TestSeedPresentsTheKeyAsTheDocumentAsks(t *testing.T) {
 			if err != nil {
 				t.Fatalf("seed: %v\n%s%s", err, stdout, stderr)
 			}
-			if n := srv.Store("pets").Len(); n != 5 || !strings.Contains(stdout, "created 5, skipped 0, failed 0 of 5 pets") {
+			if n := srv.Items().Store("pets").Len(); n != 5 || !strings.Contains(stdout, "created 5, skipped 0, failed 0 of 5 pets") {
 				t.Errorf("store holds %d pets, report %q; want 5 created", n, stdout)
 			}
 			if requests.Load() != 6 || wrong.Load() != 0 {

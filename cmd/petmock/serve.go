@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver/edge"
@@ -94,14 +96,14 @@ var serveAliases = map[string]string{
 func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (options, error) {
 	o := options{
 		addr:        "127.0.0.1:4010",
-		seed:        mockserver.DefaultSeed,
-		pets:        mockserver.DefaultCount,
+		seed:        catalogue.DefaultSeed,
+		pets:        catalogue.DefaultCount,
 		logFormat:   "text",
 		onSaveError: refuseWrites,
 		journal:     journal.DefaultJournalSize,
 		secrets:     mockserver.SecretsHidden,
-		maxPets:     mockserver.DefaultMaxItems,
-		maxStoreMB:  mockserver.DefaultMaxStoreBytes >> 20,
+		maxPets:     catalogue.DefaultMaxItems,
+		maxStoreMB:  catalogue.DefaultMaxStoreBytes >> 20,
 		slowRate:    mockserver.DefaultSlowBytesPerSecond,
 	}
 	o.proxyTimeout = proxy.DefaultTimeout
@@ -402,11 +404,11 @@ func openDurably(o options, srv *mockserver.Server, logger *slog.Logger) (*state
 		return nil, err
 	}
 	if o.saveInterval > 0 {
-		srv.SetCommit(saver.acknowledge)
+		srv.Items().SetCommit(saver.acknowledge)
 		logger.Warn("--save-interval trades durability for speed: writes are answered before they are saved, and a crash loses those answered since the last save",
 			"interval", o.saveInterval)
 	} else {
-		srv.SetCommit(saver.commit)
+		srv.Items().SetCommit(saver.commit)
 	}
 	if !cfg.refuse {
 		logger.Warn("--on-save-error serve trades durability for availability: while saves fail, writes are answered from memory only, and lost if petmock stops")
@@ -485,8 +487,8 @@ func readDocument(ctx context.Context, path string, o spec.ReadOptions) (*spec.C
 // reset: those of the fixture file, or a generated catalogue. A resource
 // the fixture does not name starts with the generated catalogue's items,
 // as a resource any file loaded leaves out holds its starting items.
-func startingItems(o options, c *spec.Contract) (mockserver.Items, *mockserver.Catalogue, error) {
-	cat := &mockserver.Catalogue{Seed: o.seed, Count: o.pets}
+func startingItems(o options, c *spec.Contract) (catalogue.Items, *catalogue.Seeded, error) {
+	cat := &catalogue.Seeded{Seed: o.seed, Count: o.pets}
 	if o.fixtures != "" {
 		items, err := readFixtureFile(c, o.fixtures)
 		if err != nil {
@@ -495,7 +497,7 @@ func startingItems(o options, c *spec.Contract) (mockserver.Items, *mockserver.C
 		if len(items) == len(c.Resources) || o.pets == 0 {
 			return items, nil, nil
 		}
-		generated, err := mockserver.Generate(c, *cat)
+		generated, err := catalogue.Generate(c, *cat)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -507,21 +509,21 @@ func startingItems(o options, c *spec.Contract) (mockserver.Items, *mockserver.C
 		return items, nil, nil
 	}
 	if o.pets == 0 {
-		return mockserver.Items{}, nil, nil
+		return catalogue.Items{}, nil, nil
 	}
 	return nil, cat, nil
 }
 
 // readFixtureFile reads and checks the fixture in a file. It is more than
-// a wrapper of mockserver.ReadFixture: its errors begin with the file's
+// a wrapper of catalogue.ReadFixture: its errors begin with the file's
 // name, which ReadFixture, given a reader, does not know.
-func readFixtureFile(c *spec.Contract, path string) (mockserver.Items, error) {
+func readFixtureFile(c *spec.Contract, path string) (catalogue.Items, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	items, err := mockserver.ReadFixture(c, f)
+	items, err := catalogue.ReadFixture(c, f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

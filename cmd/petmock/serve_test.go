@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver"
@@ -34,14 +36,14 @@ func env(vars ...string) func(string) string {
 func TestParseOptions(t *testing.T) {
 	defaults := options{
 		addr:        "127.0.0.1:4010",
-		seed:        mockserver.DefaultSeed,
-		pets:        mockserver.DefaultCount,
+		seed:        catalogue.DefaultSeed,
+		pets:        catalogue.DefaultCount,
 		logFormat:   "text",
 		onSaveError: refuseWrites,
 		journal:     journal.DefaultJournalSize,
 		secrets:     mockserver.SecretsHidden,
-		maxPets:     mockserver.DefaultMaxItems,
-		maxStoreMB:  mockserver.DefaultMaxStoreBytes >> 20,
+		maxPets:     catalogue.DefaultMaxItems,
+		maxStoreMB:  catalogue.DefaultMaxStoreBytes >> 20,
 		slowRate:    mockserver.DefaultSlowBytesPerSecond,
 	}
 	defaults.proxyTimeout = proxy.DefaultTimeout
@@ -262,8 +264,8 @@ func TestRunServesAndPrintsKey(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || strings.Count(string(body), `"id"`) != mockserver.DefaultCount {
-		t.Errorf("GET /v1/pets?limit=100: %d with %d pets, want 200 with %d", resp.StatusCode, strings.Count(string(body), `"id"`), mockserver.DefaultCount)
+	if resp.StatusCode != 200 || strings.Count(string(body), `"id"`) != catalogue.DefaultCount {
+		t.Errorf("GET /v1/pets?limit=100: %d with %d pets, want 200 with %d", resp.StatusCode, strings.Count(string(body), `"id"`), catalogue.DefaultCount)
 	}
 }
 

@@ -132,7 +132,7 @@ func openState(path string, srv *mockserver.Server, log *slog.Logger, cfg stateC
 			return nil, err
 		}
 		s.changes = srv.Subscribe()
-		s.savedSrv, s.saved = srv, srv.Version()
+		s.savedSrv, s.saved = srv, srv.Items().Version()
 		s.settingsDirty = true // the file may lack what the flags set
 		if fi, err := os.Stat(file); err == nil {
 			s.size = fi.Size()
@@ -186,7 +186,7 @@ func (s *stateSaver) saveChanges() error {
 		// forced answers or expectations may have been dropped.
 		s.settingsDirty = true
 	}
-	if srv != s.savedSrv || srv.Version() != s.saved {
+	if srv != s.savedSrv || srv.Items().Version() != s.saved {
 		v, size, err := saveState(s.path, srv)
 		if err != nil {
 			return s.explain(err)
@@ -219,7 +219,7 @@ func (s *stateSaver) dirty() bool {
 	defer s.mu.Unlock()
 	s.noteSettings()
 	srv := s.srv.Latest()
-	return s.settingsDirty || srv != s.savedSrv || srv.Version() != s.saved
+	return s.settingsDirty || srv != s.savedSrv || srv.Items().Version() != s.saved
 }
 
 // explain returns the error of a failed save, or, when the path shows what
@@ -286,7 +286,7 @@ func (s *stateSaver) report(err error) {
 	// Under the lock, so that the server is told the outcomes in the
 	// order the log is.
 	if s.refuse {
-		s.srv.SetPersistError(err)
+		s.srv.Items().SetPersistError(err)
 	}
 	switch {
 	case err != nil && (s.failing == nil || s.failing.Error() != err.Error()):

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 )
@@ -170,7 +172,7 @@ var durabilities = []struct {
 
 func newSavedServer(t *testing.T, path string, cfg stateConfig) *savedServer {
 	t.Helper()
-	srv, err := mockserver.New(mockserver.Config{Catalogue: &mockserver.Catalogue{Seed: 1, Count: 3}})
+	srv, err := mockserver.New(mockserver.Config{Catalogue: &catalogue.Seeded{Seed: 1, Count: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,13 +271,13 @@ func saveFailure(t *testing.T, interval time.Duration, breakIt, mend func(dir, p
 	if status != 503 || !strings.Contains(body, "cannot persist to "+path) || !strings.Contains(body, want) {
 		t.Errorf("GET health once saves fail: %d %s, want a 503 saying %q", status, body, want)
 	}
-	before := s.srv.Store("pets").Len()
+	before := s.srv.Items().Store("pets").Len()
 	status, body = post(t, s.URL+"/v1/pets", "Refused")
 	if status != 503 || !strings.Contains(body, `"message":"state: cannot persist to `+path+": ") ||
 		!strings.Contains(body, want) || !strings.Contains(body, "; nothing was changed") {
 		t.Errorf("POST /v1/pets once saves fail: %d %s, want a 503 saying why", status, body)
 	}
-	if s.srv.Store("pets").Len() != before {
+	if s.srv.Items().Store("pets").Len() != before {
 		t.Errorf("a refused write changed the store")
 	}
 	if !strings.Contains(s.log.String(), "level=ERROR") {

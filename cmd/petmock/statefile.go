@@ -24,7 +24,7 @@ func loadState(path string, srv *mockserver.Server) error {
 		return err
 	}
 	defer f.Close()
-	if err := srv.Load(f); err != nil {
+	if err := srv.Items().Load(f); err != nil {
 		return fmt.Errorf("state file %s is corrupt, so petmock leaves it as it is; repair or remove it: %w", path, err)
 	}
 	return nil
@@ -36,7 +36,7 @@ func loadState(path string, srv *mockserver.Server) error {
 func saveState(path string, srv *mockserver.Server) (version uint64, size int64, err error) {
 	size, err = writeAtomically(path, func(w io.Writer) error {
 		var err error
-		version, err = srv.Export(w)
+		version, err = srv.Items().Export(w)
 		return err
 	})
 	return version, size, err

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -162,14 +164,14 @@ var BrokenServers = []BrokenServer{
 		// A catalogue of 150 pets, all of them sent for limit=1000.
 		Name: "answers limit=1000 with more than 100 pets",
 		Fault: func(tb testing.TB, _ http.Handler) http.Handler {
-			srv, err := mockserver.New(mockserver.Config{APIKeys: []string{Key}, Catalogue: &mockserver.Catalogue{Seed: 1, Count: 150}})
+			srv, err := mockserver.New(mockserver.Config{APIKeys: []string{Key}, Catalogue: &catalogue.Seeded{Seed: 1, Count: 150}})
 			if err != nil {
 				tb.Fatal(err)
 			}
 			return Intercept(srv, func(r *http.Request, rec *httptest.ResponseRecorder) {
 				if IsList(r) && r.URL.Query().Get("limit") == "1000" {
 					var all bytes.Buffer
-					srv.Export(&all)
+					srv.Items().Export(&all)
 					rec.Body = &all
 					rec.Code = http.StatusOK
 				}

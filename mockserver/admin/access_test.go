@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 )
@@ -65,8 +67,8 @@ func TestOtherPagesCannotUseTheControlPlane(t *testing.T) {
 	if got := ts.settings(t).FailRate; got != 0 {
 		t.Errorf("after the pages' PATCH, the fail rate is %v", got)
 	}
-	if n := ts.Store("pets").Len(); n != mockserver.DefaultCount {
-		t.Errorf("after the pages' POST empty and PUT pets, %d pets, want %d", n, mockserver.DefaultCount)
+	if n := ts.Items().Store("pets").Len(); n != catalogue.DefaultCount {
+		t.Errorf("after the pages' POST empty and PUT pets, %d pets, want %d", n, catalogue.DefaultCount)
 	}
 }
 

@@ -17,18 +17,16 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/mockserver/catalogue"
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver"
-	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
 )
 
@@ -43,13 +41,7 @@ type Control interface {
 	Contract() *spec.Contract
 	NewEdge(c *spec.Contract, cfg mockserver.EdgeConfig) (*mockserver.Edge, error)
 
-	Health() (map[string]int, error)
-	Store(resource string) *store.Store
-	Where(resource string, query url.Values) ([]store.Match, error)
-	Reset() (map[string]int, error)
-	Empty() (map[string]int, error)
-	LoadFixture(r io.Reader) (map[string]int, error)
-	ReplaceItems(resource string, r io.Reader) (int, error)
+	Items() *catalogue.Resources
 
 	Journal(limit int) []journal.Exchange
 	ClearJournal()

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -21,7 +23,7 @@ func TestAdminNeedsAKey(t *testing.T) {
 			}
 		}
 	}
-	if ts.Store("pets").Len() != mockserver.DefaultCount {
+	if ts.Items().Store("pets").Len() != catalogue.DefaultCount {
 		t.Errorf("refused admin requests changed the store")
 	}
 	health := ts.admin(t, "GET", "health", "", "")

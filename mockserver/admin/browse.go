@@ -102,11 +102,11 @@ func (h *handler) browse(w http.ResponseWriter, r *http.Request, c *mockserver.C
 		after = id
 	}
 	search := query.Get("q")
-	where, err := h.srv.Where(name, query)
+	where, err := h.srv.Items().Where(name, query)
 	if err != nil {
 		return err
 	}
-	st := h.srv.Store(name)
+	st := h.srv.Items().Store(name)
 
 	var page browsePage
 	var first *store.Match

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 )
@@ -148,7 +150,7 @@ func TestBrowseSearchesValues(t *testing.T) {
 // there, so that a search of a large store costs a bounded time a page.
 func TestBrowseSearchIsBounded(t *testing.T) {
 	const n = 25_000
-	ts := newTestServer(t, mockserver.Config{Catalogue: &mockserver.Catalogue{Seed: 3, Count: n}})
+	ts := newTestServer(t, mockserver.Config{Catalogue: &catalogue.Seeded{Seed: 3, Count: n}})
 	created := ts.do(t, "POST", "/pets", `{"name":"Needle in the haystack","categoryId":1}`).pet(t)
 	query := "pets?q=haystack&order=asc"
 	var found []int64

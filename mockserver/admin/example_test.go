@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 )
@@ -14,7 +16,7 @@ import (
 // three pets, and its answer to a path it does not have, an Error body as
 // the API's are.
 func ExampleNew() {
-	srv, err := mockserver.New(mockserver.Config{Catalogue: &mockserver.Catalogue{Seed: 7, Count: 3}})
+	srv, err := mockserver.New(mockserver.Config{Catalogue: &catalogue.Seeded{Seed: 7, Count: 3}})
 	if err != nil {
 		panic(err)
 	}

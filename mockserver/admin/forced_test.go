@@ -56,7 +56,7 @@ func TestForcedAnswersAreTakenInTurn(t *testing.T) {
 	if got := ts.forced(t); len(got) != 3 || got[0].Remaining != 2 || got[1].Operation != "" || got[2].Code != 401 {
 		t.Fatalf("GET forced = %+v", got)
 	}
-	before := ts.Store("pets").Len()
+	before := ts.Items().Store("pets").Len()
 	steps := []struct {
 		method, path, body string
 		headers            []string
@@ -91,7 +91,7 @@ func TestForcedAnswersAreTakenInTurn(t *testing.T) {
 	if got := ts.forced(t); len(got) != 0 {
 		t.Errorf("after every forced answer was taken: %+v left", got)
 	}
-	if after := ts.Store("pets").Len(); after != before+1 {
+	if after := ts.Items().Store("pets").Len(); after != before+1 {
 		t.Errorf("pets: %d, want %d: a forced answer must not create one", after, before+1)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/conformance"
@@ -177,8 +179,8 @@ func (r *response) pets(tb testing.TB) []Pet {
 }
 
 // items returns pets as the items of a Config.
-func items(pets []Pet) mockserver.Items {
-	out := mockserver.Items{"pets": []json.RawMessage{}}
+func items(pets []Pet) catalogue.Items {
+	out := catalogue.Items{"pets": []json.RawMessage{}}
 	for _, p := range pets {
 		b, err := json.Marshal(p)
 		if err != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 )
@@ -18,16 +20,16 @@ import (
 func TestAdminWritesRefusedWhileItemsCannotBeKept(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{Contract: readContract(t, "evolved-ops.yaml")})
 	why := errors.New("cannot persist to /srv/petmock/state.json: no space left on device")
-	ts.SetPersistError(why)
+	ts.Items().SetPersistError(why)
 	wantMessage := "state: " + why.Error() + "; nothing was changed"
-	before := ts.Store("orders").Entries()
+	before := ts.Items().Store("orders").Entries()
 	for _, w := range []struct{ method, name, body string }{{"POST", "reset", ""}, {"PUT", "pets", "[]"}, {"POST", "empty", ""}, {"PUT", "fixture", `{"pets":[]}`}} {
 		resp := ts.admin(t, w.method, w.name, w.body)
 		if resp.StatusCode != 503 || resp.apiError(t).Message != wantMessage {
 			t.Errorf("%s /__petmock/%s while items cannot be kept: %s, want 503 %q", w.method, w.name, resp, wantMessage)
 		}
 	}
-	if got := ts.Store("orders").Entries(); len(got) != len(before) || ts.Store("pets").Len() != mockserver.DefaultCount {
+	if got := ts.Items().Store("orders").Entries(); len(got) != len(before) || ts.Items().Store("pets").Len() != catalogue.DefaultCount {
 		t.Errorf("refused writes changed the stores")
 	}
 	health := ts.admin(t, "GET", "health", "", "")
@@ -37,7 +39,7 @@ func TestAdminWritesRefusedWhileItemsCannotBeKept(t *testing.T) {
 	if resp := ts.admin(t, "GET", "orders", ""); resp.StatusCode != 200 {
 		t.Errorf("GET /__petmock/orders while items cannot be kept: %s, want 200", resp)
 	}
-	ts.SetPersistError(nil)
+	ts.Items().SetPersistError(nil)
 	if health := ts.admin(t, "GET", "health", "", ""); health.StatusCode != 200 {
 		t.Errorf("GET health once items can be kept again: %s, want 200", health)
 	}
@@ -56,7 +58,7 @@ func (f *failingWhileRead) Read(p []byte) (int, error) {
 	n, err := f.r.Read(p)
 	if err != nil && !f.done {
 		f.done = true
-		f.srv.SetPersistError(errors.New("disk full"))
+		f.srv.Items().SetPersistError(errors.New("disk full"))
 	}
 	return n, err
 }
@@ -82,8 +84,8 @@ func TestUploadRefusedWhenSavesFailWhileRead(t *testing.T) {
 		if w.Code != 503 || !strings.Contains(w.Body.String(), "disk full") {
 			t.Errorf("PUT /__petmock/%s while saves began to fail: %d %s, want 503", name, w.Code, w.Body)
 		}
-		if n := srv.Store("pets").Len(); n != mockserver.DefaultCount {
-			t.Errorf("PUT /__petmock/%s while saves began to fail left %d pets, want the %d there were", name, n, mockserver.DefaultCount)
+		if n := srv.Items().Store("pets").Len(); n != catalogue.DefaultCount {
+			t.Errorf("PUT /__petmock/%s while saves began to fail left %d pets, want the %d there were", name, n, catalogue.DefaultCount)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 )
@@ -80,7 +82,7 @@ func TestReloadShowsTheNewDocument(t *testing.T) {
 		!slices.ContainsFunc(c.Resources, func(r struct{ Name string }) bool { return r.Name == "orders" }) {
 		t.Errorf("contract after the reload lacks the orders: %+v %+v", c.Operations, c.Resources)
 	}
-	if d := c.Document; d.Reloads != 1 || d.Refused != nil || d.Last == nil || !slices.Equal(d.Last.AddedResources, []string{"orders"}) || d.Last.Kept["pets"] != mockserver.DefaultCount {
+	if d := c.Document; d.Reloads != 1 || d.Refused != nil || d.Last == nil || !slices.Equal(d.Last.AddedResources, []string{"orders"}) || d.Last.Kept["pets"] != catalogue.DefaultCount {
 		t.Errorf("contract's document after the reload: %+v, last %+v", d, d.Last)
 	}
 	if resp := ts.admin(t, "GET", "orders", ""); resp.StatusCode != 200 {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
@@ -48,7 +50,7 @@ func TestLoadWholeFixture(t *testing.T) {
 			t.Errorf("PUT fixture %s: %s, want 400 %q", tt.body, resp, tt.want)
 		}
 	}
-	if n := ts.Store("pets").Len(); n != 2 {
+	if n := ts.Items().Store("pets").Len(); n != 2 {
 		t.Errorf("refused fixtures changed the store: %d pets, want 2", n)
 	}
 }
@@ -81,16 +83,16 @@ func TestRefusedFixtureChangesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := newTestServer(t, mockserver.Config{Contract: c, Items: mockserver.Items{}, MaxItems: 2})
-	pets, orders := ts.Store("pets").Entries(), ts.Store("orders").Entries()
+	ts := newTestServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}, MaxItems: 2})
+	pets, orders := ts.Items().Store("pets").Entries(), ts.Items().Store("orders").Entries()
 	fixture := `{"pets":[{"id":1,"name":"Kept?","categoryId":1}],` +
 		`"orders":[{"id":1,"petId":1,"quantity":1},{"id":2,"petId":1,"quantity":1},{"id":3,"petId":1,"quantity":1}]}`
 	unchanged := func(how string) {
 		t.Helper()
-		if got := ts.Store("pets").Entries(); !reflect.DeepEqual(got, pets) {
+		if got := ts.Items().Store("pets").Entries(); !reflect.DeepEqual(got, pets) {
 			t.Errorf("%s changed the pets: %d pets, want the %d there were", how, len(got), len(pets))
 		}
-		if got := ts.Store("orders").Entries(); !reflect.DeepEqual(got, orders) {
+		if got := ts.Items().Store("orders").Entries(); !reflect.DeepEqual(got, orders) {
 			t.Errorf("%s changed the orders: %d orders, want the %d there were", how, len(got), len(orders))
 		}
 	}
@@ -99,7 +101,7 @@ func TestRefusedFixtureChangesNothing(t *testing.T) {
 	}
 	unchanged("a refused PUT fixture")
 	// Server.Load, with which petmock --state starts, likewise.
-	if err := ts.Load(strings.NewReader(fixture)); !errors.Is(err, store.ErrStoreFull) {
+	if err := ts.Items().Load(strings.NewReader(fixture)); !errors.Is(err, store.ErrStoreFull) {
 		t.Fatalf("Load of more orders than the store holds: %v, want ErrStoreFull", err)
 	}
 	unchanged("a refused Load")

@@ -18,7 +18,7 @@ import (
 // health answers GET /__petmock/health: ok and the number of items of
 // each resource, or a 503 that says why while they cannot be kept.
 func (h *handler) health(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
-	counts, err := h.srv.Health()
+	counts, err := h.srv.Items().Health()
 	if err != nil {
 		return err
 	}
@@ -32,7 +32,7 @@ func (h *handler) health(w http.ResponseWriter, _ *http.Request, _ *mockserver.C
 
 // reset answers POST /__petmock/reset.
 func (h *handler) reset(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
-	counts, err := h.srv.Reset()
+	counts, err := h.srv.Items().Reset()
 	if err != nil {
 		return err
 	}
@@ -41,7 +41,7 @@ func (h *handler) reset(w http.ResponseWriter, _ *http.Request, _ *mockserver.Ca
 
 // empty answers POST /__petmock/empty.
 func (h *handler) empty(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
-	counts, err := h.srv.Empty()
+	counts, err := h.srv.Items().Empty()
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (h *handler) loadFixture(w http.ResponseWriter, r *http.Request, _ *mockser
 		return err
 	}
 	defer done()
-	counts, err := h.srv.LoadFixture(body)
+	counts, err := h.srv.Items().LoadFixture(body)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func (h *handler) loadFixture(w http.ResponseWriter, r *http.Request, _ *mockser
 // exportItems answers GET /__petmock/{resource} with the resource's
 // items, as a fixture, written from the store as it goes.
 func (h *handler) exportItems(w http.ResponseWriter, r *http.Request, _ *mockserver.Call) error {
-	st := h.srv.Store(r.PathValue("resource"))
+	st := h.srv.Items().Store(r.PathValue("resource"))
 	if st == nil {
 		return notAResource(r)
 	}
@@ -85,7 +85,7 @@ func (h *handler) replaceItems(w http.ResponseWriter, r *http.Request, _ *mockse
 		return err
 	}
 	defer done()
-	n, err := h.srv.ReplaceItems(name, body)
+	n, err := h.srv.Items().ReplaceItems(name, body)
 	if err != nil {
 		return err
 	}

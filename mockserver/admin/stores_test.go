@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver"
@@ -28,8 +30,8 @@ func TestAdminResetReturnsToTheCatalogue(t *testing.T) {
 		t.Errorf("after reset the list differs from the starting catalogue")
 	}
 	created := ts.do(t, "POST", "/pets", `{"name":"New","categoryId":1}`).pet(t)
-	if created.ID != mockserver.DefaultCount+1 {
-		t.Errorf("first pet after reset has id %d, want %d", created.ID, mockserver.DefaultCount+1)
+	if created.ID != catalogue.DefaultCount+1 {
+		t.Errorf("first pet after reset has id %d, want %d", created.ID, catalogue.DefaultCount+1)
 	}
 }
 
@@ -37,8 +39,8 @@ func TestAdminExportAndReplace(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{})
 	export := ts.admin(t, "GET", "pets", "")
 	var pets []Pet
-	if err := json.Unmarshal(export.body, &pets); err != nil || len(pets) != mockserver.DefaultCount {
-		t.Fatalf("GET pets: %d pets, %v; want %d", len(pets), err, mockserver.DefaultCount)
+	if err := json.Unmarshal(export.body, &pets); err != nil || len(pets) != catalogue.DefaultCount {
+		t.Fatalf("GET pets: %d pets, %v; want %d", len(pets), err, catalogue.DefaultCount)
 	}
 	if export.Header.Get("Content-Type") != "application/json" {
 		t.Errorf("GET pets: Content-Type %q", export.Header.Get("Content-Type"))
@@ -75,8 +77,8 @@ func TestAdminExportAndReplace(t *testing.T) {
 			t.Errorf("PUT pets %s: %s, want 400 %q", tt.body, resp, tt.want)
 		}
 	}
-	if ts.Store("pets").Len() != 3 {
-		t.Errorf("refused fixtures changed the store: %d pets, want 3", ts.Store("pets").Len())
+	if ts.Items().Store("pets").Len() != 3 {
+		t.Errorf("refused fixtures changed the store: %d pets, want 3", ts.Items().Store("pets").Len())
 	}
 }
 
@@ -113,7 +115,7 @@ func TestAdminFixtureSizeLimit(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("an endless chunked fixture: status = %d, want 413", resp.StatusCode)
 	}
-	if ts.Store("pets").Len() != mockserver.DefaultCount {
+	if ts.Items().Store("pets").Len() != catalogue.DefaultCount {
 		t.Errorf("an endless fixture changed the store")
 	}
 }
@@ -127,7 +129,7 @@ func TestAdminStoreFull(t *testing.T) {
 	if resp.StatusCode != 507 || resp.apiError(t).Code != edge.CodeStoreFull {
 		t.Errorf("PUT of 4 pets over a cap of 3: %s, want 507", resp)
 	}
-	if n := ts.Store("pets").Len(); n != 2 {
+	if n := ts.Items().Store("pets").Len(); n != 2 {
 		t.Errorf("the refused fixture changed the store: %d pets, want 2", n)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/catalogue"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 )
@@ -81,10 +83,10 @@ func TestAdminUploadsAreBounded(t *testing.T) {
 				tt.what, resp.StatusCode, resp.body, resp.Header.Get("Retry-After"))
 		}
 	}
-	if n := ts.Store("pets").Len(); n != mockserver.DefaultCount {
+	if n := ts.Items().Store("pets").Len(); n != catalogue.DefaultCount {
 		t.Errorf("refused uploads changed the store: %d pets", n)
 	}
-	if resp := ts.admin(t, "PUT", "pets", petsFixture(5, 10, 400_000)); resp.StatusCode != 200 || ts.Store("pets").Len() != 5 {
+	if resp := ts.admin(t, "PUT", "pets", petsFixture(5, 10, 400_000)); resp.StatusCode != 200 || ts.Items().Store("pets").Len() != 5 {
 		t.Errorf("a fixture that fits beside the one being read: %s, want 200", resp)
 	}
 
@@ -94,10 +96,10 @@ func TestAdminUploadsAreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != 200 || ts.Store("pets").Len() != 3 {
-		t.Errorf("the first upload: %d with %d pets stored, want 200 and 3", resp.StatusCode, ts.Store("pets").Len())
+	if resp.StatusCode != 200 || ts.Items().Store("pets").Len() != 3 {
+		t.Errorf("the first upload: %d with %d pets stored, want 200 and 3", resp.StatusCode, ts.Items().Store("pets").Len())
 	}
-	if resp := ts.admin(t, "PUT", "pets", petsFixture(4, 10, 600_000)); resp.StatusCode != 200 || ts.Store("pets").Len() != 4 {
+	if resp := ts.admin(t, "PUT", "pets", petsFixture(4, 10, 600_000)); resp.StatusCode != 200 || ts.Items().Store("pets").Len() != 4 {
 		t.Errorf("the second large fixture once the first is stored: %s, want 200", resp)
 	}
 }
@@ -124,10 +126,10 @@ func TestAdminUploadGivesMemoryBack(t *testing.T) {
 	before := retained()
 	resp := ts.send(t, req)
 	after := retained()
-	if resp.StatusCode != 200 || ts.Store("pets").Len() != pets {
+	if resp.StatusCode != 200 || ts.Items().Store("pets").Len() != pets {
 		t.Fatalf("PUT a fixture of %s: %s", mib(int64(len(fixture))), resp)
 	}
-	stored := ts.Store("pets").Bytes()
+	stored := ts.Items().Store("pets").Bytes()
 	kept := after - before
 	t.Logf("a fixture of %s stored in %s; the heap keeps %s more than before", mib(int64(len(fixture))), mib(stored), mib(kept))
 	if max := stored + 8<<20; kept > max {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/catalogue"
 	"github.com/petstore/contract/mockserver/store"
 )
 
@@ -24,18 +25,18 @@ var (
 	catalogue1M   []store.Entry
 )
 
-// catalogue returns the first n pets of a generated catalogue of a million.
-func catalogue(tb testing.TB, n int) []store.Entry {
+// generated returns the first n pets of a generated catalogue of a million.
+func generated(tb testing.TB, n int) []store.Entry {
 	tb.Helper()
 	catalogueOnce.Do(func() {
 		srv, err := mockserver.New(mockserver.Config{
-			Catalogue:   &mockserver.Catalogue{Seed: mockserver.DefaultSeed, Count: 1_000_000},
+			Catalogue:   &catalogue.Seeded{Seed: catalogue.DefaultSeed, Count: 1_000_000},
 			JournalSize: -1,
 		})
 		if err != nil {
 			tb.Fatal(err)
 		}
-		catalogue1M = srv.Store("pets").Entries()
+		catalogue1M = srv.Items().Store("pets").Entries()
 	})
 	if len(catalogue1M) < n {
 		tb.Fatalf("the catalogue has %d pets, want %d", len(catalogue1M), n)
@@ -46,7 +47,7 @@ func catalogue(tb testing.TB, n int) []store.Entry {
 func benchStore(b *testing.B, n int) *store.Store {
 	b.Helper()
 	s := store.New("pets", 1)
-	if err := s.Replace(catalogue(b, n)); err != nil {
+	if err := s.Replace(generated(b, n)); err != nil {
 		b.Fatal(err)
 	}
 	return s

@@ -1,4 +1,4 @@
-package mockserver
+package catalogue
 
 import (
 	"bufio"
@@ -8,9 +8,9 @@ import (
 
 // Version returns a number that grows with every write to any store, so
 // that a saver can tell whether anything changed.
-func (s *Server) Version() uint64 {
+func (set *Resources) Version() uint64 {
 	var v uint64
-	for _, rs := range s.resources {
+	for _, rs := range set.list {
 		v += rs.store.Version()
 	}
 	return v
@@ -18,18 +18,18 @@ func (s *Server) Version() uint64 {
 
 // Export writes the items of every resource as a fixture, each store from
 // one consistent state, and returns the version it wrote.
-func (s *Server) Export(w io.Writer) (uint64, error) {
+func (set *Resources) Export(w io.Writer) (uint64, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var version uint64
-	if len(s.resources) == 1 {
-		v, err := s.resources[0].store.Export(bw)
+	if len(set.list) == 1 {
+		v, err := set.list[0].store.Export(bw)
 		if err != nil {
 			return 0, err
 		}
 		return v, bw.Flush()
 	}
 	bw.WriteString("{")
-	for i, rs := range s.resources {
+	for i, rs := range set.list {
 		if i > 0 {
 			bw.WriteString(",")
 		}
@@ -55,12 +55,12 @@ func (s *Server) Export(w io.Writer) (uint64, error) {
 // item is checked first, and every store's limits: a fixture that is not
 // valid, or that a store cannot hold, changes nothing, and the error says
 // where it is wrong.
-func (s *Server) Load(r io.Reader) error {
-	s, done := s.settled()
+func (set *Resources) Load(r io.Reader) error {
+	set, done := set.settled()
 	defer done()
-	loaded, err := readFixture(r, s.resources, nil)
+	loaded, err := readFixture(r, set.list, nil)
 	if err != nil {
 		return err
 	}
-	return s.load(loaded)
+	return set.load(loaded)
 }

@@ -1,4 +1,4 @@
-package mockserver
+package catalogue
 
 import (
 	"bufio"
@@ -120,7 +120,7 @@ func writeArray(w *bufio.Writer, items []json.RawMessage, indent string) {
 // it is.
 func ReadFixture(c *spec.Contract, r io.Reader) (Items, error) {
 	shapes := shape.NewBuilder(c)
-	resources := make([]*resource, len(c.Resources))
+	resources := make([]*Resource, len(c.Resources))
 	for i, res := range c.Resources {
 		resources[i] = newResource(res, shapes, DefaultSeed)
 	}
@@ -146,7 +146,7 @@ func ReadFixture(c *spec.Contract, r io.Reader) (Items, error) {
 // items; otherwise an array is the first resource's items, and an object
 // holds an array for each resource it names. A fixture's fault is a
 // *FixtureError; a failure to read is returned as it is.
-func readFixture(r io.Reader, resources []*resource, only *resource) (map[*resource][]store.Entry, error) {
+func readFixture(r io.Reader, resources []*Resource, only *Resource) (map[*Resource][]store.Entry, error) {
 	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
 	dec.UseNumber()
 	whole := func(format string, args ...any) error {
@@ -159,8 +159,8 @@ func readFixture(r io.Reader, resources []*resource, only *resource) (map[*resou
 		}
 		return whole(format, append(args, err)...)
 	}
-	loaded := map[*resource][]store.Entry{}
-	read := func(rs *resource) error {
+	loaded := map[*Resource][]store.Entry{}
+	read := func(rs *Resource) error {
 		entries, err := readItems(dec, rs)
 		loaded[rs] = entries
 		return err
@@ -195,7 +195,7 @@ func readFixture(r io.Reader, resources []*resource, only *resource) (map[*resou
 				return nil, malformed(err, "malformed JSON: %v")
 			}
 			name, _ := tok.(string)
-			i := slices.IndexFunc(resources, func(rs *resource) bool { return rs.spec.Name == name })
+			i := slices.IndexFunc(resources, func(rs *Resource) bool { return rs.spec.Name == name })
 			if i < 0 {
 				return nil, whole("%q is no resource of the document (it has %s)", name, resourceList(resources))
 			}
@@ -223,7 +223,7 @@ func readFixture(r io.Reader, resources []*resource, only *resource) (map[*resou
 
 // readItems reads the items of rs from an array whose '[' has been read,
 // and its ']', checking each one.
-func readItems(dec *json.Decoder, rs *resource) ([]store.Entry, error) {
+func readItems(dec *json.Decoder, rs *Resource) ([]store.Entry, error) {
 	check := rs.newItemCheck()
 	entries := []store.Entry{}
 	i := 0
@@ -254,12 +254,12 @@ func readItems(dec *json.Decoder, rs *resource) ([]store.Entry, error) {
 // itemCheck checks the items of one resource in turn: each against the
 // item schema, and its id against those of the items before it.
 type itemCheck struct {
-	rs    *resource
+	rs    *Resource
 	seen  map[int64]int  // the position of each id
 	names map[string]int // the position of each name
 }
 
-func (rs *resource) newItemCheck() *itemCheck {
+func (rs *Resource) newItemCheck() *itemCheck {
 	return &itemCheck{rs: rs, seen: map[int64]int{}, names: map[string]int{}}
 }
 
@@ -315,7 +315,7 @@ func (c *itemCheck) finish(entries []store.Entry) {
 }
 
 // resourceList names resources, for messages.
-func resourceList(resources []*resource) string {
+func resourceList(resources []*Resource) string {
 	var b bytes.Buffer
 	for i, rs := range resources {
 		if i > 0 {
@@ -340,7 +340,7 @@ func readFailed(err error) bool {
 
 // decodeItem checks one decoded JSON value against the item schema and
 // returns its entry, in the form petmock answers with.
-func (rs *resource) decodeItem(v any) (store.Entry, error) {
+func (rs *Resource) decodeItem(v any) (store.Entry, error) {
 	if err := rs.spec.Item.VisitJSON(v, openapi3.DisableSchemaErrorDetails(), openapi3.VisitAsResponse()); err != nil {
 		var se *openapi3.SchemaError
 		if errors.As(err, &se) {
@@ -375,7 +375,7 @@ func (rs *resource) decodeItem(v any) (store.Entry, error) {
 }
 
 // entries reads items given as JSON texts, as Config.Items holds them.
-func (rs *resource) entries(items []json.RawMessage) ([]store.Entry, error) {
+func (rs *Resource) entries(items []json.RawMessage) ([]store.Entry, error) {
 	out := make([]store.Entry, 0, len(items))
 	check := rs.newItemCheck()
 	for i, raw := range items {

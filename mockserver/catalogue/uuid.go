@@ -1,4 +1,4 @@
-package mockserver
+package catalogue
 
 import (
 	"strings"

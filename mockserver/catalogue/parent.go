@@ -1,4 +1,4 @@
-package mockserver
+package catalogue
 
 import (
 	"encoding/json"
@@ -23,7 +23,7 @@ import (
 
 // parentOf returns the key of the parent the path of c names: the values
 // of the parent params, each as a filter key of its value.
-func (rs *resource) parentOf(c *call) string {
+func (rs *Resource) parentOf(c *edge.Call) string {
 	ps := rs.spec.ParentParams
 	if len(ps) == 1 {
 		return rs.parentValue(c, ps[0])
@@ -37,12 +37,12 @@ func (rs *resource) parentOf(c *call) string {
 
 // parentValue returns the key of the value of the path parameter name of
 // c: the same key an item's property of that value has.
-func (rs *resource) parentValue(c *call, name string) string {
+func (rs *Resource) parentValue(c *edge.Call, name string) string {
 	v := c.Params[name]
 	if u, err := url.PathUnescape(v); err == nil {
 		v = u
 	}
-	if p := c.op.Spec.Parameter("path", name); p != nil && p.Schema != nil {
+	if p := c.Op.Spec.Parameter("path", name); p != nil && p.Schema != nil {
 		switch spec.TypeOf(p.Schema.Value) {
 		case "integer", "number":
 			return shape.NumberKey(v)
@@ -53,7 +53,7 @@ func (rs *resource) parentValue(c *call, name string) string {
 
 // namesParent reports whether an item has a property of the parent
 // parameter's name, which says what parent it belongs to.
-func (rs *resource) namesParent() bool {
+func (rs *Resource) namesParent() bool {
 	ps := rs.spec.ParentParams
 	if len(ps) != 1 {
 		return false
@@ -63,14 +63,14 @@ func (rs *resource) namesParent() bool {
 }
 
 // ofParent reports whether the item it belongs to the parent c names.
-func (rs *resource) ofParent(it held, c *call) bool {
+func (rs *Resource) ofParent(it held, c *edge.Call) bool {
 	return rs.parentKey < 0 || it.keys[rs.parentKey] == rs.parentOf(c)
 }
 
 // setParent sets the property of item of the parent parameter's name, if
 // the item has one, to the parent c names, so that the item says where it
 // belongs.
-func (rs *resource) setParent(item map[string]any, c *call) {
+func (rs *Resource) setParent(item map[string]any, c *edge.Call) {
 	ps := rs.spec.ParentParams
 	if len(ps) != 1 || item == nil {
 		return
@@ -96,7 +96,7 @@ func (rs *resource) setParent(item map[string]any, c *call) {
 // checkParent refuses a request below a parent that is not there, where
 // the parent is an item of a resource, such as an owner of
 // /owners/{ownerId}/pets that no owner has the id of.
-func (rs *resource) checkParent(c *call) *edge.Error {
+func (rs *Resource) checkParent(c *edge.Call) *edge.Error {
 	p := rs.parent
 	if p == nil || len(p.spec.ParentParams) > 0 {
 		return nil

@@ -1,22 +1,22 @@
-package mockserver
+package catalogue
 
 import (
 	"fmt"
 	"net/http"
 
+	"github.com/petstore/contract/mockserver/edge"
 	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
 )
 
-// findItems answers a find, such as GET /pet/findByStatus?status=sold:
+// Find answers a find, such as GET /pet/findByStatus?status=sold:
 // the items held whose properties have the values its query asks for, a
 // filter left out taking its parameter's default, in pages as a list
 // without a limit has them.
-func (s *Server) findItems(w http.ResponseWriter, r *http.Request, c *call) error {
-	rs := c.op.resource
+func (rs *Resource) Find(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
 	pg := store.Page{After: c.After, Limit: pageWithoutLimit}
 	var asked []string
-	for _, f := range rs.finds[c.op.Spec.ID] {
+	for _, f := range rs.finds[c.Op.Spec.ID] {
 		v := c.First(f.Name())
 		if v == "" {
 			d := f.Param.Schema.Value.Default
@@ -28,7 +28,7 @@ func (s *Server) findItems(w http.ResponseWriter, r *http.Request, c *call) erro
 		pg.Where = append(pg.Where, store.Match{Filter: f.key, Key: queryKey(f.Filter, v)})
 		asked = append(asked, f.Name(), v)
 	}
-	return s.writePage(w, r, c, pg, asked)
+	return rs.writePage(w, r, c, pg, asked)
 }
 
 // defaultText writes the default of a query parameter as a query gives

@@ -1,4 +1,4 @@
-package mockserver
+package catalogue
 
 import (
 	"github.com/getkin/kin-openapi/openapi3"
@@ -31,7 +31,7 @@ import (
 // Nothing else is made up: an item that still breaks the schema, such as
 // one without a required property the document gives no default for, or
 // with a value outside a narrowed enumeration, is dropped.
-func carried(prev, rs *resource) func(store.Entry) (store.Entry, bool) {
+func carried(prev, rs *Resource) func(store.Entry) (store.Entry, bool) {
 	var declared map[string]bool
 	if ap := rs.spec.Item.AdditionalProperties.Has; ap != nil && !*ap {
 		declared = make(map[string]bool, len(rs.spec.Properties))

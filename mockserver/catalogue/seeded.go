@@ -1,4 +1,4 @@
-package mockserver
+package catalogue
 
 import (
 	"context"
@@ -19,6 +19,12 @@ import (
 	"github.com/petstore/contract/spec/fake"
 )
 
+// Defaults of the stores' limits.
+const (
+	DefaultMaxItems      = 2_000_000
+	DefaultMaxStoreBytes = 512 << 20
+)
+
 // Defaults of the generated catalogue: every start of petmock without
 // options shows the same 50 items of each resource.
 const (
@@ -26,9 +32,9 @@ const (
 	DefaultCount = 50
 )
 
-// Catalogue describes a generated catalogue. The default catalogue is
-// Catalogue{Seed: DefaultSeed}.
-type Catalogue struct {
+// Seeded describes a catalogue made from a seed. The default catalogue is
+// Seeded{Seed: DefaultSeed}.
+type Seeded struct {
 	// Seed makes the catalogue repeat: the same Seed, Count and StatusMix
 	// always give the same items, byte for byte. Zero is a seed like any
 	// other.
@@ -50,7 +56,7 @@ type Items map[string][]json.RawMessage
 // with ids from 1 to Count. Every property of an item gets a value made
 // from its schema, realistic where its name says what it holds (the name
 // of a pet is a pet name; a petId is the id of a generated pet).
-func Generate(c *spec.Contract, cat Catalogue) (Items, error) {
+func Generate(c *spec.Contract, cat Seeded) (Items, error) {
 	entries, _, err := generate(context.Background(), c, shape.NewBuilder(c), cat, false)
 	if err != nil {
 		return nil, err
@@ -66,17 +72,10 @@ func Generate(c *spec.Contract, cat Catalogue) (Items, error) {
 	return out, nil
 }
 
-// generate makes the store entries of a catalogue. A resource no item of
-// which can be made, as its schema asks for more than fake makes, starts
-// empty, with a warning, unless the document was read strictly.
-func (s *Server) generate(ctx context.Context, cat Catalogue) (map[string][]store.Entry, []string, error) {
-	return generate(ctx, s.contract, shape.NewBuilder(s.contract), cat, !s.contract.Strict)
-}
-
 // generate makes the store entries of a catalogue, until ctx is done.
 // When lenient, a resource whose items cannot be made starts empty, and
 // the warnings say which; otherwise it fails.
-func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat Catalogue, lenient bool) (map[string][]store.Entry, []string, error) {
+func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat Seeded, lenient bool) (map[string][]store.Entry, []string, error) {
 	if cat.Count < 0 {
 		return nil, nil, fmt.Errorf("count %d: must not be negative", cat.Count)
 	}
@@ -200,7 +199,7 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 			id, name := int64(n+1), ""
 			if names != nil {
 				for try := 0; name == "" || names[name]; try++ {
-					if try == maxCatalogueNameTries {
+					if try == maxSeededNameTries {
 						return nil, nil, fmt.Errorf("%s: %s: %d items, and the schema of %s allows no more names petmock finds; ask for fewer", r.Name, r.IDProperty, n, r.IDProperty)
 					}
 					name, _ = namePlan().(string)
@@ -235,9 +234,9 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 	return out, warnings, nil
 }
 
-// maxCatalogueNameTries bounds the names made for one item of a
+// maxSeededNameTries bounds the names made for one item of a
 // catalogue, when those made before are taken.
-const maxCatalogueNameTries = 1000
+const maxSeededNameTries = 1000
 
 // makeValue makes the value of one property of a generated item. An
 // inexact schema, one the generator may miss, is checked.

@@ -1,4 +1,4 @@
-package mockserver
+package catalogue
 
 import (
 	"net/http"
@@ -16,10 +16,10 @@ import (
 // the store's Scan and Count; a filter left out or empty selects
 // everything. A value a filter does not allow is refused with a 400 that
 // names the filter.
-func (s *Server) Where(resource string, query url.Values) ([]store.Match, error) {
-	rs := s.byName[resource]
+func (set *Resources) Where(resource string, query url.Values) ([]store.Match, error) {
+	rs := set.byName[resource]
 	if rs == nil {
-		return nil, edge.NewError(http.StatusNotFound, "resource", "%s is no resource of the document (it has %s)", resource, resourceList(s.resources))
+		return nil, edge.NewError(http.StatusNotFound, "resource", "%s is no resource of the document (it has %s)", resource, resourceList(set.list))
 	}
 	var where []store.Match
 	for i, f := range rs.spec.Filters {

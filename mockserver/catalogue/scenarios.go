@@ -1,4 +1,4 @@
-package mockserver
+package catalogue
 
 import (
 	"context"
@@ -25,32 +25,32 @@ import (
 // Reset returns every resource to the items it started with, those of
 // Config.Items or the generated catalogue, and returns how many each
 // holds.
-func (s *Server) Reset() (map[string]int, error) {
-	s, done := s.settled()
+func (set *Resources) Reset() (map[string]int, error) {
+	set, done := set.settled()
 	defer done()
-	if e := s.refuseWrite(); e != nil {
+	if e := set.RefuseWrite(); e != nil {
 		return nil, e
 	}
-	for _, rs := range s.resources {
+	for _, rs := range set.list {
 		rs.store.Restore(rs.start)
 	}
-	s.scenario("reset")
-	return s.keptCounts()
+	set.scenario("reset")
+	return set.keptCounts()
 }
 
 // Empty empties every resource; ids start again from 1. Reset returns to
 // the starting items.
-func (s *Server) Empty() (map[string]int, error) {
-	s, done := s.settled()
+func (set *Resources) Empty() (map[string]int, error) {
+	set, done := set.settled()
 	defer done()
-	if e := s.refuseWrite(); e != nil {
+	if e := set.RefuseWrite(); e != nil {
 		return nil, e
 	}
-	if err := s.replaceAll(nil); err != nil {
+	if err := set.replaceAll(nil); err != nil {
 		return nil, err
 	}
-	s.scenario("empty")
-	return s.keptCounts()
+	set.scenario("empty")
+	return set.keptCounts()
 }
 
 // LoadFixture makes the items of every resource those of a fixture: an
@@ -60,61 +60,61 @@ func (s *Server) Empty() (map[string]int, error) {
 // loaded (see Load). Every item is checked before anything changes; the
 // first bad one is named in a *FixtureError. It returns how many items
 // each resource holds.
-func (s *Server) LoadFixture(r io.Reader) (map[string]int, error) {
-	s, done := s.settled()
+func (set *Resources) LoadFixture(r io.Reader) (map[string]int, error) {
+	set, done := set.settled()
 	defer done()
-	if e := s.refuseWrite(); e != nil {
+	if e := set.RefuseWrite(); e != nil {
 		return nil, e
 	}
-	loaded, err := readFixture(r, s.resources, nil)
+	loaded, err := readFixture(r, set.list, nil)
 	if err != nil {
 		return nil, err
 	}
-	if e := s.refuseWrite(); e != nil {
+	if e := set.RefuseWrite(); e != nil {
 		return nil, e // saves began to fail while the fixture was read
 	}
-	if err := s.load(loaded); err != nil {
+	if err := set.load(loaded); err != nil {
 		return nil, err
 	}
-	s.scenario("fixture")
-	return s.keptCounts()
+	set.scenario("fixture")
+	return set.keptCounts()
 }
 
 // ReplaceItems makes the items of one resource those of a fixture, an
 // array, if every one is valid; otherwise nothing changes, and the first
 // bad item is named in a *FixtureError. It returns how many items the
 // resource holds.
-func (s *Server) ReplaceItems(resource string, r io.Reader) (int, error) {
-	s, done := s.settled()
+func (set *Resources) ReplaceItems(resource string, r io.Reader) (int, error) {
+	set, done := set.settled()
 	defer done()
-	rs := s.byName[resource]
+	rs := set.byName[resource]
 	if rs == nil {
-		return 0, edge.NewError(http.StatusNotFound, "resource", "%s is no resource of the document (it has %s)", resource, resourceList(s.resources))
+		return 0, edge.NewError(http.StatusNotFound, "resource", "%s is no resource of the document (it has %s)", resource, resourceList(set.list))
 	}
-	if e := s.refuseWrite(); e != nil {
+	if e := set.RefuseWrite(); e != nil {
 		return 0, e
 	}
-	loaded, err := readFixture(r, s.resources, rs)
+	loaded, err := readFixture(r, set.list, rs)
 	if err != nil {
 		return 0, err
 	}
-	if e := s.refuseWrite(); e != nil {
+	if e := set.RefuseWrite(); e != nil {
 		return 0, e // saves began to fail while the fixture was read
 	}
 	if err := rs.store.Replace(loaded[rs]); err != nil {
 		return 0, err
 	}
-	s.events.Publish(journal.ChangeStore)
-	if e := s.kept(context.Background()); e != nil {
+	set.events.Publish(journal.ChangeStore)
+	if e := set.kept(context.Background()); e != nil {
 		return 0, e
 	}
 	return rs.store.Len(), nil
 }
 
 // Counts returns how many items each resource holds, by name.
-func (s *Server) Counts() map[string]int {
-	out := make(map[string]int, len(s.resources))
-	for _, rs := range s.resources {
+func (set *Resources) Counts() map[string]int {
+	out := make(map[string]int, len(set.list))
+	for _, rs := range set.list {
 		out[rs.spec.Name] = rs.store.Len()
 	}
 	return out
@@ -123,20 +123,20 @@ func (s *Server) Counts() map[string]int {
 // keptCounts waits until a scenario's change is kept (see SetCommit), and
 // returns how many items each resource holds, or the 503 of a change that
 // could not be kept.
-func (s *Server) keptCounts() (map[string]int, error) {
-	if e := s.kept(context.Background()); e != nil {
+func (set *Resources) keptCounts() (map[string]int, error) {
+	if e := set.kept(context.Background()); e != nil {
 		return nil, e
 	}
-	return s.Counts(), nil
+	return set.Counts(), nil
 }
 
 // load gives every resource a fixture names its items, and every other
 // resource its starting items, all or nothing: a fixture sets what it
 // names, and leaves the rest as petmock starts.
-func (s *Server) load(loaded map[*resource][]store.Entry) error {
+func (set *Resources) load(loaded map[*Resource][]store.Entry) error {
 	var stores []*store.Store
 	var entries [][]store.Entry
-	for _, rs := range s.resources {
+	for _, rs := range set.list {
 		if items, ok := loaded[rs]; ok {
 			stores, entries = append(stores, rs.store), append(entries, items)
 		}
@@ -144,7 +144,7 @@ func (s *Server) load(loaded map[*resource][]store.Entry) error {
 	if err := store.ReplaceAll(stores, entries); err != nil {
 		return err
 	}
-	for _, rs := range s.resources {
+	for _, rs := range set.list {
 		if _, ok := loaded[rs]; !ok {
 			rs.store.Restore(rs.start)
 		}
@@ -154,19 +154,19 @@ func (s *Server) load(loaded map[*resource][]store.Entry) error {
 
 // replaceAll gives every resource its items, none for a resource items
 // leaves out, all or nothing (see store.ReplaceAll).
-func (s *Server) replaceAll(items map[*resource][]store.Entry) error {
-	stores := make([]*store.Store, len(s.resources))
-	entries := make([][]store.Entry, len(s.resources))
-	for i, rs := range s.resources {
+func (set *Resources) replaceAll(items map[*Resource][]store.Entry) error {
+	stores := make([]*store.Store, len(set.list))
+	entries := make([][]store.Entry, len(set.list))
+	for i, rs := range set.list {
 		stores[i], entries[i] = rs.store, items[rs]
 	}
 	return store.ReplaceAll(stores, entries)
 }
 
 // scenario logs that a scenario was played, and tells the event streams.
-func (s *Server) scenario(name string) {
-	if s.log != nil {
-		s.log.Info("scenario", "scenario", name, "items", s.Counts())
+func (set *Resources) scenario(name string) {
+	if set.log != nil {
+		set.log.Info("scenario", "scenario", name, "items", set.Counts())
 	}
-	s.events.Publish(journal.ChangeStore)
+	set.events.Publish(journal.ChangeStore)
 }

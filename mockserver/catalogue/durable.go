@@ -1,4 +1,4 @@
-package mockserver
+package catalogue
 
 import (
 	"context"
@@ -6,11 +6,9 @@ import (
 	"sync/atomic"
 
 	"github.com/petstore/contract/mockserver/edge"
-
-	"github.com/petstore/contract/spec"
 )
 
-// A server keeps its items in memory; a command that saves them, such as
+// A catalogue keeps its items in memory; a command that saves them, such as
 // petmock --state, tells the server two things. With SetCommit, it makes
 // every write wait, before it is answered, until the write is saved, so
 // that an acknowledged write is never lost. With SetPersistError, it says
@@ -31,19 +29,19 @@ type durability struct {
 	commit atomic.Pointer[func(context.Context) error]
 }
 
-// SetPersistError tells the server whether what it holds can be kept.
+// SetPersistError tells the catalogue whether what it holds can be kept.
 // While err is not nil, Health, and so GET /__petmock/health, answers 503
 // with err, and every request that would change items (a create, replace,
 // update or delete of the API, and Reset, Empty, LoadFixture and
 // ReplaceItems) is refused with 503 before it changes anything. nil lifts
 // both. err says what cannot be kept and why, such as "cannot persist to
 // state.json: no space left on device". It is safe to call at any time.
-func (s *Server) SetPersistError(err error) {
+func (set *Resources) SetPersistError(err error) {
 	if err == nil {
-		s.durable.persistErr.Store(nil)
+		set.durable.persistErr.Store(nil)
 		return
 	}
-	s.durable.persistErr.Store(&err)
+	set.durable.persistErr.Store(&err)
 }
 
 // SetCommit makes every write wait for commit before it is answered: a
@@ -58,18 +56,18 @@ func (s *Server) SetPersistError(err error) {
 // Many writes wait at once, each in its own call: commit may keep them
 // all with one save. nil, the default, answers writes at once. It is safe
 // to call at any time.
-func (s *Server) SetCommit(commit func(ctx context.Context) error) {
+func (set *Resources) SetCommit(commit func(ctx context.Context) error) {
 	if commit == nil {
-		s.durable.commit.Store(nil)
+		set.durable.commit.Store(nil)
 		return
 	}
-	s.durable.commit.Store(&commit)
+	set.durable.commit.Store(&commit)
 }
 
 // kept waits until the change a write has just made is kept (see
 // SetCommit), and returns the 503 of a change that could not be, or nil.
-func (s *Server) kept(ctx context.Context) *edge.Error {
-	p := s.durable.commit.Load()
+func (set *Resources) kept(ctx context.Context) *edge.Error {
+	p := set.durable.commit.Load()
 	if p == nil {
 		return nil
 	}
@@ -85,30 +83,21 @@ func (s *Server) kept(ctx context.Context) *edge.Error {
 		"%v; the change was made in memory only, and is lost if petmock stops before a save succeeds", err)
 }
 
-// refuseWrite returns the 503 of a write while items cannot be kept, or
+// RefuseWrite returns the 503 of a write while items cannot be kept, or
 // nil.
-func (s *Server) refuseWrite() *edge.Error {
-	p := s.durable.persistErr.Load()
+func (set *Resources) RefuseWrite() *edge.Error {
+	p := set.durable.persistErr.Load()
 	if p == nil {
 		return nil
 	}
 	return edge.NewError(http.StatusServiceUnavailable, "state", "%v; nothing was changed", *p)
 }
 
-// changesItems reports whether op changes the items of its resource.
-func (op *operation) changesItems() bool {
-	switch op.Spec.Role {
-	case spec.RoleCreate, spec.RoleReplace, spec.RoleUpdate, spec.RoleDelete:
-		return true
-	}
-	return false
-}
-
 // Health returns how many items each resource holds, or, while they
 // cannot be kept (see SetPersistError), a 503 *edge.Error that says why.
-func (s *Server) Health() (map[string]int, error) {
-	if p := s.durable.persistErr.Load(); p != nil {
+func (set *Resources) Health() (map[string]int, error) {
+	if p := set.durable.persistErr.Load(); p != nil {
 		return nil, edge.NewError(http.StatusServiceUnavailable, "state", "%v; writes are refused until a save succeeds", *p)
 	}
-	return s.Counts(), nil
+	return set.Counts(), nil
 }

@@ -1,4 +1,4 @@
-package mockserver
+package catalogue
 
 import (
 	"encoding/json"
@@ -21,9 +21,11 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// resource is the state of one resource of the document: its store and
-// how its items are written.
-type resource struct {
+// Resource is the state of one resource of the document: its store and
+// how its items are written. Its methods List, Create, Read, Replace,
+// Update, Delete and Find answer the operations of the resource.
+type Resource struct {
+	set   *Resources // that it is one of
 	spec  *spec.Resource
 	store *store.Store
 	start store.Mark   // the starting items, for reset
@@ -42,7 +44,7 @@ type resource struct {
 	// owners of /owners/{ownerId}/pets, or nil; parentKey is the index of
 	// the key of an item's parent among the store's keys, or -1 for a
 	// resource of no parent params.
-	parent    *resource
+	parent    *Resource
 	parentKey int
 	// nkeys is the number of keys of an item in the store.
 	nkeys int
@@ -60,8 +62,8 @@ type keyedFilter struct {
 
 // newResource returns the state of r, whose new ids, where made, are
 // drawn from seed.
-func newResource(r *spec.Resource, shapes *shape.Builder, seed uint64) *resource {
-	rs := &resource{
+func newResource(r *spec.Resource, shapes *shape.Builder, seed uint64) *Resource {
+	rs := &Resource{
 		spec:      r,
 		shape:     shapes.Item(r),
 		singular:  singular(r.Name),
@@ -106,6 +108,12 @@ func singular(name string) string {
 	return name
 }
 
+// Spec returns the resource as the document gives it.
+func (rs *Resource) Spec() *spec.Resource { return rs.spec }
+
+// Store returns the store of the resource's items.
+func (rs *Resource) Store() *store.Store { return rs.store }
+
 // pageWithoutLimit is the size of the pages of a list whose document gives
 // it no limit parameter: the list is still paged, with the same links.
 const pageWithoutLimit = 100
@@ -113,7 +121,7 @@ const pageWithoutLimit = 100
 // entry returns the store entry of item, a decoded JSON object, with the
 // id set to id, or to name for an item known by a name. Its parent is the
 // one its property of the parent's name says, if any: see withParent.
-func (rs *resource) entry(id int64, name string, item map[string]any) store.Entry {
+func (rs *Resource) entry(id int64, name string, item map[string]any) store.Entry {
 	rs.setID(item, id, name)
 	e := store.Entry{ID: id, Name: name, Text: rs.shape.AppendJSON(nil, item)}
 	e.Keys = make([]string, rs.nkeys)
@@ -123,7 +131,7 @@ func (rs *resource) entry(id int64, name string, item map[string]any) store.Entr
 
 // setID sets the id property of item to id, or to name for an item known
 // by a name.
-func (rs *resource) setID(item map[string]any, id int64, name string) {
+func (rs *Resource) setID(item map[string]any, id int64, name string) {
 	switch {
 	case name != "":
 		item[rs.spec.IDProperty] = name
@@ -137,7 +145,7 @@ func (rs *resource) setID(item map[string]any, id int64, name string) {
 // appendEntry is entry for a catalogue: the text is appended to buf, which
 // it returns, and the filter keys are left for keys to fill. The id is
 // written as it is, not set in item.
-func (rs *resource) appendEntry(buf []byte, id int64, name string, item map[string]any) (store.Entry, []byte) {
+func (rs *Resource) appendEntry(buf []byte, id int64, name string, item map[string]any) (store.Entry, []byte) {
 	start := len(buf)
 	buf = rs.shape.AppendItem(buf, item, func(dst []byte) []byte {
 		if name != "" {
@@ -150,7 +158,7 @@ func (rs *resource) appendEntry(buf []byte, id int64, name string, item map[stri
 
 // keys fills keys with the filter keys of item, and the key of its parent
 // as its property of the parent's name gives it.
-func (rs *resource) keys(item map[string]any, keys []string) {
+func (rs *Resource) keys(item map[string]any, keys []string) {
 	for i, name := range rs.keyProps {
 		v, ok := item[name]
 		keys[i] = shape.FilterKey(v, ok)
@@ -167,7 +175,7 @@ func (rs *resource) keys(item map[string]any, keys []string) {
 
 // withDefaults sets the properties a created item lacks to the values
 // x-petmock-defaults gives.
-func (rs *resource) withDefaults(item map[string]any) {
+func (rs *Resource) withDefaults(item map[string]any) {
 	for name, v := range rs.spec.Defaults {
 		if _, ok := item[name]; !ok {
 			item[name] = jsonValue(v)
@@ -208,9 +216,9 @@ type held struct {
 // find finds the item a request names: by the id parameter of its path,
 // or, for an operation of the collection, by the id property of its body.
 // An item below another parent than the request's is not found.
-func (rs *resource) find(c *call) (held, error) {
+func (rs *Resource) find(c *edge.Call) (held, error) {
 	var text string
-	if rs.spec.ByBody(c.op.Spec) {
+	if rs.spec.ByBody(c.Op.Spec) {
 		body, _ := c.Body.(map[string]any)
 		switch v := body[rs.spec.IDProperty].(type) {
 		case json.Number:
@@ -247,7 +255,7 @@ func parseInt(text string) (int64, bool) {
 }
 
 // lookup finds the item whose id is text, as clients know it.
-func (rs *resource) lookup(text string) (held, bool) {
+func (rs *Resource) lookup(text string) (held, bool) {
 	var it held
 	var ok bool
 	switch {
@@ -267,7 +275,7 @@ func (rs *resource) lookup(text string) (held, bool) {
 }
 
 // idText returns the id of the item of id and name as clients know it.
-func (rs *resource) idText(id int64, name string) string {
+func (rs *Resource) idText(id int64, name string) string {
 	if name != "" {
 		return name
 	}
@@ -275,9 +283,9 @@ func (rs *resource) idText(id int64, name string) string {
 }
 
 // notFound is the 404 of an id, as a request gave it, that no item has.
-func (rs *resource) notFound(c *call, id string) *edge.Error {
+func (rs *Resource) notFound(c *edge.Call, id string) *edge.Error {
 	field := rs.spec.IDParam
-	if rs.spec.ByBody(c.op.Spec) {
+	if rs.spec.ByBody(c.Op.Spec) {
 		field = rs.spec.IDProperty
 	}
 	return edge.NewError(http.StatusNotFound, field, "no %s has id %s", rs.singular, id)
@@ -285,14 +293,13 @@ func (rs *resource) notFound(c *call, id string) *edge.Error {
 
 // location returns the path of the item of id below the collection the
 // request named.
-func (rs *resource) location(s *Server, c *call, id string) string {
-	return s.base + rs.spec.CreateOp.Template.ExpandRaw(c.Params) + "/" + url.PathEscape(id)
+func (rs *Resource) location(c *edge.Call, id string) string {
+	return rs.set.base + rs.spec.CreateOp.Template.ExpandRaw(c.Params) + "/" + url.PathEscape(id)
 }
 
-// list answers a list: items ordered by id, at most the limit, those the
+// List answers a list: items ordered by id, at most the limit, those the
 // filters ask for, with a Link to the next page when more follow.
-func (s *Server) list(w http.ResponseWriter, r *http.Request, c *call) error {
-	rs := c.op.resource
+func (rs *Resource) List(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
 	paging := rs.spec.Paging
 	pg := store.Page{After: c.After, Limit: pageWithoutLimit}
 	if paging.Limit != "" {
@@ -310,14 +317,13 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, c *call) error {
 		pg.Where = append(pg.Where, store.Match{Filter: i, Key: queryKey(f, v[0])})
 		asked = append(asked, f.Name(), v[0])
 	}
-	return s.writePage(w, r, c, pg, asked)
+	return rs.writePage(w, r, c, pg, asked)
 }
 
 // writePage answers a list or a find with the page pg of the items below
 // the request's parent; asked are the filters given, as name, value
 // pairs, for the link to the next page.
-func (s *Server) writePage(w http.ResponseWriter, r *http.Request, c *call, pg store.Page, asked []string) error {
-	rs := c.op.resource
+func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Call, pg store.Page, asked []string) error {
 	if rs.parentKey >= 0 {
 		if e := rs.checkParent(c); e != nil {
 			return e
@@ -326,16 +332,16 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, c *call, pg s
 	}
 	v := rs.store.View(pg)
 	if v.MayExceed(maxPooledBuffer) {
-		return s.streamPage(w, r, c, v, pg.Limit, asked)
+		return rs.streamPage(w, r, c, v, pg.Limit, asked)
 	}
 	buf := getBuffer()
 	defer putBuffer(buf)
 	body, last, more := v.AppendTo(*buf)
 	if more {
-		s.setNextLink(w, r, c, pg.Limit, asked, last)
+		rs.setNextLink(w, r, c, pg.Limit, asked, last)
 	}
 	*buf = append(body, '\n')
-	edge.WriteBody(w, c.op.Spec.Success, c.op.ContentType, *buf)
+	edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, *buf)
 	return nil
 }
 
@@ -343,15 +349,15 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, c *call, pg s
 // buffer: items may be up to a mebibyte each, and a hundred of them for
 // each of many clients at once would take gigabytes. The page is written
 // from the store's memory instead, item by item.
-func (s *Server) streamPage(w http.ResponseWriter, r *http.Request, c *call, v store.PageView, limit int, asked []string) error {
+func (rs *Resource) streamPage(w http.ResponseWriter, r *http.Request, c *edge.Call, v store.PageView, limit int, asked []string) error {
 	size, last, more := v.Measure()
 	if more {
-		s.setNextLink(w, r, c, limit, asked, last)
+		rs.setNextLink(w, r, c, limit, asked, last)
 	}
 	h := w.Header()
-	h["Content-Type"] = c.op.ContentType
+	h["Content-Type"] = c.Op.ContentType
 	h["Content-Length"] = []string{strconv.Itoa(size + len("\n"))}
-	w.WriteHeader(c.op.Spec.Success)
+	w.WriteHeader(c.Op.Spec.Success)
 	if r.Method == http.MethodHead {
 		return nil
 	}
@@ -364,13 +370,12 @@ func (s *Server) streamPage(w http.ResponseWriter, r *http.Request, c *call, v s
 }
 
 // setNextLink sets the Link to the page after the item with id last.
-func (s *Server) setNextLink(w http.ResponseWriter, r *http.Request, c *call, limit int, asked []string, last int64) {
-	rs := c.op.resource
+func (rs *Resource) setNextLink(w http.ResponseWriter, r *http.Request, c *edge.Call, limit int, asked []string, last int64) {
 	paging := rs.spec.Paging
-	if c.op.Spec != rs.spec.List {
+	if c.Op.Spec != rs.spec.List {
 		paging = spec.Paging{Cursor: spec.CursorParam}
 	}
-	w.Header()["Link"] = []string{nextLink(r, s.base+c.op.Spec.Template.ExpandRaw(c.Params), paging, limit, asked, last)}
+	w.Header()["Link"] = []string{nextLink(r, rs.set.base+c.Op.Spec.Template.ExpandRaw(c.Params), paging, limit, asked, last)}
 }
 
 // queryKey returns the filter key of a query value: the same key as the
@@ -407,11 +412,10 @@ func putBuffer(b *[]byte) {
 	buffers.Put(b)
 }
 
-// create answers a create: the item stored under a new id, with the
+// Create answers a create: the item stored under a new id, with the
 // defaults of the properties it lacks, below the parent the path names,
 // and its Location.
-func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
-	rs := c.op.resource
+func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
 	item, _ := c.Body.(map[string]any)
 	rs.withDefaults(item)
 	if e := rs.checkParent(c); e != nil {
@@ -422,17 +426,17 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 	if err != nil {
 		return err
 	}
-	if unkept := s.kept(r.Context()); unkept != nil {
+	if unkept := rs.set.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	w.Header().Set("Location", edge.AbsoluteURL(r, rs.location(s, c, rs.idText(e.ID, e.Name))))
-	if c.op.Spec.JSONSchema(c.op.Spec.Success) == nil {
-		w.WriteHeader(c.op.Spec.Success)
+	w.Header().Set("Location", edge.AbsoluteURL(r, rs.location(c, rs.idText(e.ID, e.Name))))
+	if c.Op.Spec.JSONSchema(c.Op.Spec.Success) == nil {
+		w.WriteHeader(c.Op.Spec.Success)
 		return nil
 	}
 	// The text is the one built for the store, which kept a copy: it is
 	// this answer's to extend.
-	edge.WriteBody(w, c.op.Spec.Success, c.op.ContentType, append(e.Text, '\n'))
+	edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, append(e.Text, '\n'))
 	return nil
 }
 
@@ -441,7 +445,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *call) error {
 // in place of the item of that id if there is one, as the servers of
 // such documents do; else under the next id, named, where ids are
 // names, by one made for it.
-func (rs *resource) add(c *call, item map[string]any) (store.Entry, error) {
+func (rs *Resource) add(c *edge.Call, item map[string]any) (store.Entry, error) {
 	if !rs.spec.IDSent && !rs.ids.named && rs.parentKey < 0 {
 		// The Petstore's: the next id, and nothing else to decide.
 		return rs.store.Add(func(id int64) (store.Entry, error) { return rs.entry(id, "", item), nil })
@@ -506,7 +510,7 @@ func (rs *resource) add(c *call, item map[string]any) (store.Entry, error) {
 // item path takes: an id its parameter's schema refuses, such as 500000
 // where it takes up to 100000, would name an item no read can reach, and
 // is not kept.
-func (rs *resource) addressable(v any) bool {
+func (rs *Resource) addressable(v any) bool {
 	for _, op := range []*spec.Operation{rs.spec.Read, rs.spec.Delete, rs.spec.Replace, rs.spec.Update} {
 		if op == nil || rs.spec.ByBody(op) {
 			continue
@@ -523,24 +527,24 @@ func (rs *resource) addressable(v any) bool {
 	return true
 }
 
-// read answers a read: the item, or 404.
-func (s *Server) read(w http.ResponseWriter, r *http.Request, c *call) error {
-	rs := c.op.resource
+// Read answers a read: the item, or 404. links, when not nil, is told
+// the filter keys of the item read, to set the links of the answer, such
+// as a deprecated read's to its successor.
+func (rs *Resource) Read(w http.ResponseWriter, r *http.Request, c *edge.Call, links func(h http.Header, r *http.Request, keys []string)) error {
 	it, err := rs.find(c)
 	if err != nil {
 		return err
 	}
-	if d := c.op.deprecation; d != nil {
-		d.SetHeaders(w.Header(), r, d.SuccessorQuery(rs.spec, it.keys))
+	if links != nil {
+		links(w.Header(), r, it.keys)
 	}
-	s.writeItem(w, c.op, c.op.Spec.Success, it.text)
+	writeItem(w, c.Op, c.Op.Spec.Success, it.text)
 	return nil
 }
 
-// replace answers a replace: the item becomes the body, with the defaults
+// Replace answers a replace: the item becomes the body, with the defaults
 // of the properties it lacks, under the same id and parent.
-func (s *Server) replace(w http.ResponseWriter, r *http.Request, c *call) error {
-	rs := c.op.resource
+func (rs *Resource) Replace(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
 	it, err := rs.find(c)
 	if err != nil {
 		return err
@@ -548,15 +552,14 @@ func (s *Server) replace(w http.ResponseWriter, r *http.Request, c *call) error 
 	item, _ := c.Body.(map[string]any)
 	rs.withDefaults(item)
 	rs.setParent(item, c)
-	return s.put(w, r, c, it, item)
+	return rs.put(w, r, c, it, item)
 }
 
-// update answers an update: the body is merged into the item as a JSON
+// Update answers an update: the body is merged into the item as a JSON
 // merge patch (RFC 7396): a member replaces the item's, null removes it,
 // and an object is merged member by member. The result must still be an
 // item of the schema.
-func (s *Server) update(w http.ResponseWriter, r *http.Request, c *call) error {
-	rs := c.op.resource
+func (rs *Resource) Update(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
 	it, err := rs.find(c)
 	if err != nil {
 		return err
@@ -582,13 +585,12 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, c *call) error {
 		}
 		return edge.BadRequest("body", "%v", err)
 	}
-	return s.put(w, r, c, it, merged)
+	return rs.put(w, r, c, it, merged)
 }
 
 // put stores item in place of the item it was, and answers with it. The
 // item keeps its id, its name and its parent.
-func (s *Server) put(w http.ResponseWriter, r *http.Request, c *call, it held, item map[string]any) error {
-	rs := c.op.resource
+func (rs *Resource) put(w http.ResponseWriter, r *http.Request, c *edge.Call, it held, item map[string]any) error {
 	e := rs.entry(it.id, it.name, item)
 	if rs.parentKey >= 0 {
 		e.Keys[rs.parentKey] = it.keys[rs.parentKey]
@@ -600,16 +602,15 @@ func (s *Server) put(w http.ResponseWriter, r *http.Request, c *call, it held, i
 	case !found:
 		return rs.notFound(c, rs.idText(it.id, it.name))
 	}
-	if unkept := s.kept(r.Context()); unkept != nil {
+	if unkept := rs.set.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	s.writeItem(w, c.op, c.op.Spec.Success, e.Text)
+	writeItem(w, c.Op, c.Op.Spec.Success, e.Text)
 	return nil
 }
 
-// remove answers a delete: the item is gone.
-func (s *Server) remove(w http.ResponseWriter, r *http.Request, c *call) error {
-	rs := c.op.resource
+// Delete answers a delete: the item is gone.
+func (rs *Resource) Delete(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
 	it, err := rs.find(c)
 	if err != nil {
 		return err
@@ -617,16 +618,16 @@ func (s *Server) remove(w http.ResponseWriter, r *http.Request, c *call) error {
 	if !rs.store.Delete(it.id) {
 		return rs.notFound(c, rs.idText(it.id, it.name))
 	}
-	if unkept := s.kept(r.Context()); unkept != nil {
+	if unkept := rs.set.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	s.writeItem(w, c.op, c.op.Spec.Success, it.text)
+	writeItem(w, c.Op, c.Op.Spec.Success, it.text)
 	return nil
 }
 
 // writeItem answers with the item's text, or with no body when the
 // operation documents none for status, such as a 204.
-func (s *Server) writeItem(w http.ResponseWriter, op *operation, status int, text []byte) {
+func writeItem(w http.ResponseWriter, op *edge.Operation, status int, text []byte) {
 	if op.Spec.JSONSchema(status) == nil {
 		w.WriteHeader(status)
 		return
