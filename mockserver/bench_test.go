@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/catalogue"
 
 	"github.com/petstore/contract/mockserver/shape"
@@ -178,21 +180,21 @@ func BenchmarkServeGetPetExpectations(b *testing.B) {
 		match bool // and one of this one, last
 	}{
 		{"none", 0, false},
-		{"100 others", MaxExpectations, false},
+		{"100 others", steer.MaxExpectations, false},
 		{"matched", 0, true},
 	} {
 		b.Run(tt.name, func(b *testing.B) {
 			s := benchServer(b, nil)
 			pet := `{"id":1,"name":"Rex","categoryId":1}`
 			for i := range tt.set {
-				e := Expectation{When: RequestMatch{Method: "GET", Path: "/v1/pets/" + strings.Repeat("9", 1+i%9) + "0" + string(rune('0'+i/10))},
-					Answer: CannedAnswer{Status: 200, Body: json.RawMessage(pet)}}
-				if _, err := s.Expect(e); err != nil {
+				e := steer.Expectation{When: steer.RequestMatch{Method: "GET", Path: "/v1/pets/" + strings.Repeat("9", 1+i%9) + "0" + string(rune('0'+i/10))},
+					Answer: steer.CannedAnswer{Status: 200, Body: json.RawMessage(pet)}}
+				if _, err := s.Steering().Expect(e); err != nil {
 					b.Fatal(err)
 				}
 			}
 			if tt.match {
-				if _, err := s.Expect(Expectation{When: RequestMatch{Method: "GET", Path: "/v1/pets/1"}, Answer: CannedAnswer{Status: 200, Body: json.RawMessage(pet)}}); err != nil {
+				if _, err := s.Steering().Expect(steer.Expectation{When: steer.RequestMatch{Method: "GET", Path: "/v1/pets/1"}, Answer: steer.CannedAnswer{Status: 200, Body: json.RawMessage(pet)}}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,6 +1,9 @@
 package mockserver
 
-import "github.com/petstore/contract/mockserver/journal"
+import (
+	"github.com/petstore/contract/mockserver/journal"
+	"github.com/petstore/contract/mockserver/steer"
+)
 
 // Subscription receives the changes of a server, and of those that take
 // over from it (see TakeOver), until it is closed.
@@ -51,17 +54,15 @@ func (s *Server) Close() {
 	s.events.Close()
 }
 
-// Journal returns up to limit of the last requests of the API, and
-// outside its base path, and their answers, newest first, without a key in
-// them (see journal.Message), nor, unless the journalSecrets setting shows
-// them, the app's secrets (see journal.Secrets); a limit of 0 or less
-// returns all the journal keeps.
-func (s *Server) Journal(limit int) []journal.Exchange {
-	return s.journal.Recent(limit)
-}
+// Journal returns the journal of the last requests of the API, and
+// outside its base path, and their answers.
+func (s *Server) Journal() *journal.Journal { return s.journal }
 
-// ClearJournal empties the journal.
-func (s *Server) ClearJournal() {
-	s.journal.Clear()
-	s.events.Publish(journal.ChangeJournal)
-}
+// Violations returns the backend's answers that broke the document, each
+// with its request and every rule it broke; it keeps none unless petmock
+// proxies (Config.Proxy).
+func (s *Server) Violations() *journal.Journal { return s.violations }
+
+// Steering returns what steers the answers of the API: the settings, the
+// forced answers and the expectations.
+func (s *Server) Steering() *steer.Steering { return s.steer }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver/edge"
@@ -24,7 +26,7 @@ func TestChangeSettingsRefusesBadValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := srv.Settings()
+	before := srv.Steering().Settings()
 	for _, tt := range []struct {
 		changes map[string]any
 		want    string
@@ -40,25 +42,25 @@ func TestChangeSettingsRefusesBadValues(t *testing.T) {
 		// One bad change changes nothing, however many good ones come with it.
 		{map[string]any{"latency": "1s", "failRate": 0.5, "journal": 10001}, "journal: "},
 	} {
-		err := srv.ChangeSettings(tt.changes)
+		err := srv.Steering().ChangeSettings(tt.changes)
 		var e *edge.Error
 		if !errors.As(err, &e) || e.Status != 400 || !strings.HasPrefix(e.Message, tt.want) {
 			t.Errorf("ChangeSettings(%v): %v, want a 400 %q", tt.changes, err, tt.want)
 		}
 	}
-	if after := srv.Settings(); after.Latency != before.Latency || after.FailRate != before.FailRate || after.Journal != before.Journal || len(after.Changes) != 0 {
+	if after := srv.Steering().Settings(); after.Latency != before.Latency || after.FailRate != before.FailRate || after.Journal != before.Journal || len(after.Changes) != 0 {
 		t.Errorf("refused changes changed the settings: %+v, want %+v", after, before)
 	}
-	if err := srv.ChangeSettings(map[string]any{"latency": "10ms", "now": "2031-01-01", "journal": 5}); err != nil {
+	if err := srv.Steering().ChangeSettings(map[string]any{"latency": "10ms", "now": "2031-01-01", "journal": 5}); err != nil {
 		t.Fatal(err)
 	}
-	if got := srv.Settings(); got.Latency != "10ms" || got.Clock != "set" || got.Journal != 5 || srv.Clock().Year() != 2031 || len(got.Changes) != 3 {
-		t.Errorf("after a change: %+v, clock %s", got, srv.Clock())
+	if got := srv.Steering().Settings(); got.Latency != "10ms" || got.Clock != "set" || got.Journal != 5 || srv.Steering().Clock().Year() != 2031 || len(got.Changes) != 3 {
+		t.Errorf("after a change: %+v, clock %s", got, srv.Steering().Clock())
 	}
-	if err := srv.ChangeSettings(map[string]any{"latency": nil, "now": nil, "journal": nil}); err != nil {
+	if err := srv.Steering().ChangeSettings(map[string]any{"latency": nil, "now": nil, "journal": nil}); err != nil {
 		t.Fatal(err)
 	}
-	if got := srv.Settings(); got.Latency != "0s" || got.Clock != "real" || got.Journal != journal.DefaultJournalSize {
+	if got := srv.Steering().Settings(); got.Latency != "0s" || got.Clock != "real" || got.Journal != journal.DefaultJournalSize {
 		t.Errorf("after changes back to the defaults: %+v", got)
 	}
 }
@@ -81,23 +83,23 @@ func TestForceRefusesBadAnswers(t *testing.T) {
 		{404, 1, "listPets", "code: 404 is not documented for listPets"},
 		{418, 1, "", "code: 418 is documented for no operation"},
 	} {
-		err := srv.Force(tt.code, tt.count, tt.operation)
+		err := srv.Steering().Force(tt.code, tt.count, tt.operation)
 		var e *edge.Error
 		if !errors.As(err, &e) || e.Status != 400 || !strings.HasPrefix(e.Message, tt.want) {
 			t.Errorf("Force(%d, %d, %q): %v, want a 400 %q", tt.code, tt.count, tt.operation, err, tt.want)
 		}
 	}
-	if got := srv.Forced(); len(got) != 0 {
+	if got := srv.Steering().Forced(); len(got) != 0 {
 		t.Errorf("refused answers were kept: %+v", got)
 	}
-	if err := srv.Force(503, 2, "listPets"); err != nil {
+	if err := srv.Steering().Force(503, 2, "listPets"); err != nil {
 		t.Fatal(err)
 	}
-	if got := srv.Forced(); len(got) != 1 || got[0] != (mockserver.ForcedAnswer{ID: 1, Operation: "listPets", Code: 503, Remaining: 2}) {
+	if got := srv.Steering().Forced(); len(got) != 1 || got[0] != (steer.ForcedAnswer{ID: 1, Operation: "listPets", Code: 503, Remaining: 2}) {
 		t.Errorf("Forced = %+v", got)
 	}
-	srv.ClearForced()
-	if got := srv.Forced(); len(got) != 0 {
+	srv.Steering().ClearForced()
+	if got := srv.Steering().Forced(); len(got) != 0 {
 		t.Errorf("after ClearForced: %+v", got)
 	}
 }
@@ -112,9 +114,9 @@ func TestSubscriptionTakesWhatChanged(t *testing.T) {
 	if got := sub.Take(); got != 0 {
 		t.Errorf("Take before any change = %b, want none", got)
 	}
-	ts.Force(503, 1, "")
-	ts.ChangeSettings(map[string]any{"latency": "1ms"})
-	ts.ClearJournal()
+	ts.Steering().Force(503, 1, "")
+	ts.Steering().ChangeSettings(map[string]any{"latency": "1ms"})
+	ts.Journal().Clear()
 	select {
 	case <-sub.Changed():
 	case <-time.After(10 * time.Second):
@@ -123,7 +125,7 @@ func TestSubscriptionTakesWhatChanged(t *testing.T) {
 	if got, want := sub.Take(), journal.ChangeForced|journal.ChangeSettings|journal.ChangeJournal; got != want {
 		t.Errorf("Take = %b, want %b", got, want)
 	}
-	ts.ClearForced() // which the create would take otherwise
+	ts.Steering().ClearForced() // which the create would take otherwise
 	sub.Take()
 	ts.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`)
 	if got := sub.Take(); got&journal.ChangeStore == 0 || got&journal.ChangeJournal == 0 {
@@ -147,14 +149,14 @@ func TestJournalAndWhere(t *testing.T) {
 	for _, q := range []string{"limit=1", "limit=2", "limit=3", "limit=4"} {
 		ts.do(t, "GET", "/pets?"+q, "")
 	}
-	if got := ts.Journal(0); len(got) != 3 || got[0].Query != "limit=4" {
+	if got := ts.Journal().Recent(0); len(got) != 3 || got[0].Query != "limit=4" {
 		t.Errorf("Journal(0) = %d exchanges, the newest %+v; want the 3 kept, newest first", len(got), got[0])
 	}
-	if got := ts.Journal(1); len(got) != 1 || got[0].Query != "limit=4" {
+	if got := ts.Journal().Recent(1); len(got) != 1 || got[0].Query != "limit=4" {
 		t.Errorf("Journal(1) = %+v", got)
 	}
-	ts.ClearJournal()
-	if got := ts.Journal(0); len(got) != 0 {
+	ts.Journal().Clear()
+	if got := ts.Journal().Recent(0); len(got) != 0 {
 		t.Errorf("after ClearJournal: %+v", got)
 	}
 	where, err := ts.Items().Where("pets", url.Values{"status": {"sold"}, "limit": {"3"}})

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -89,7 +91,7 @@ func TestPreferAppliedAndHeaders(t *testing.T) {
 // TestKeyBeforeChaos checks that a request without a key gets its 401 at
 // once, whatever the latency, the fail rate or its Prefer header say.
 func TestKeyBeforeChaos(t *testing.T) {
-	ts := newTestServer(t, mockserver.Config{FailRate: 1, Latency: mockserver.Latency{Min: time.Second, Max: time.Second}})
+	ts := newTestServer(t, mockserver.Config{FailRate: 1, Latency: steer.Latency{Min: time.Second, Max: time.Second}})
 	start := time.Now()
 	resp := ts.do(t, "GET", "/pets", "", "Authorization", "", "Prefer", "delay=3000")
 	if resp.StatusCode != 401 {
@@ -134,7 +136,7 @@ func TestDelays(t *testing.T) {
 		}
 	})
 	t.Run("latency", func(t *testing.T) {
-		ts := newTestServer(t, mockserver.Config{Latency: mockserver.Latency{Min: d, Max: d + time.Millisecond}})
+		ts := newTestServer(t, mockserver.Config{Latency: steer.Latency{Min: d, Max: d + time.Millisecond}})
 		for _, path := range []string{"/pets", "/pets/1"} {
 			start := time.Now()
 			if resp := ts.do(t, "GET", path, ""); resp.StatusCode != 200 || time.Since(start) < d {
@@ -147,19 +149,19 @@ func TestDelays(t *testing.T) {
 func TestParseLatency(t *testing.T) {
 	tests := []struct {
 		in      string
-		want    mockserver.Latency
+		want    steer.Latency
 		wantErr bool
 	}{
-		{"100ms", mockserver.Latency{Min: 100 * time.Millisecond, Max: 100 * time.Millisecond}, false},
-		{"50ms-300ms", mockserver.Latency{Min: 50 * time.Millisecond, Max: 300 * time.Millisecond}, false},
-		{"0s-1s", mockserver.Latency{Max: time.Second}, false},
-		{"300ms-50ms", mockserver.Latency{}, true},
-		{"1m", mockserver.Latency{}, true},
-		{"fast", mockserver.Latency{}, true},
-		{"50ms-", mockserver.Latency{}, true},
+		{"100ms", steer.Latency{Min: 100 * time.Millisecond, Max: 100 * time.Millisecond}, false},
+		{"50ms-300ms", steer.Latency{Min: 50 * time.Millisecond, Max: 300 * time.Millisecond}, false},
+		{"0s-1s", steer.Latency{Max: time.Second}, false},
+		{"300ms-50ms", steer.Latency{}, true},
+		{"1m", steer.Latency{}, true},
+		{"fast", steer.Latency{}, true},
+		{"50ms-", steer.Latency{}, true},
 	}
 	for _, tt := range tests {
-		got, err := mockserver.ParseLatency(tt.in)
+		got, err := steer.ParseLatency(tt.in)
 		if (err != nil) != tt.wantErr || (!tt.wantErr && got != tt.want) {
 			t.Errorf("ParseLatency(%q) = %+v, %v; want %+v, error %v", tt.in, got, err, tt.want, tt.wantErr)
 		}

@@ -36,15 +36,15 @@ func ExampleNew() {
 	// [{"id":1,"name":"Winnie the Poodle","categoryId":1,"status":"pending"},{"id":2,"name":"Bob","categoryId":2,"status":"available"}]
 }
 
-// The control interface changes a server while it runs: here the next
+// The steering changes a server's answers while it runs: here the next
 // request to listPets is made to answer 503, as POST /__petmock/forced
 // does, and the forced answer is taken.
-func ExampleServer_Force() {
+func ExampleServer_Steering() {
 	srv, err := mockserver.New(mockserver.Config{})
 	if err != nil {
 		panic(err)
 	}
-	if err := srv.Force(503, 1, "listPets"); err != nil {
+	if err := srv.Steering().Force(503, 1, "listPets"); err != nil {
 		panic(err)
 	}
 	req := httptest.NewRequest("GET", "http://petmock/v1/pets", nil)
@@ -52,7 +52,7 @@ func ExampleServer_Force() {
 	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, req)
 	fmt.Print(w.Code, " ", w.Body)
-	fmt.Println(len(srv.Forced()), "forced answers left")
+	fmt.Println(len(srv.Steering().Forced()), "forced answers left")
 	// Output:
 	// 503 {"code":"unavailable","message":"forced: answer forced by the admin API (POST /__petmock/forced); the last of them","status":503}
 	// 0 forced answers left

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver"
@@ -16,9 +18,9 @@ import (
 
 // expectation reads an expectation written as JSON, as PUT
 // /__petmock/expectations takes it.
-func expectation(tb testing.TB, text string) mockserver.Expectation {
+func expectation(tb testing.TB, text string) steer.Expectation {
 	tb.Helper()
-	var e mockserver.Expectation
+	var e steer.Expectation
 	if err := json.Unmarshal([]byte(text), &e); err != nil {
 		tb.Fatalf("expectation %s: %v", text, err)
 	}
@@ -27,9 +29,9 @@ func expectation(tb testing.TB, text string) mockserver.Expectation {
 
 // expect sets the expectation written as JSON, and fails the test if it
 // is refused.
-func expect(tb testing.TB, srv *mockserver.Server, text string) mockserver.Expectation {
+func expect(tb testing.TB, srv *mockserver.Server, text string) steer.Expectation {
 	tb.Helper()
-	set, err := srv.Expect(expectation(tb, text))
+	set, err := srv.Steering().Expect(expectation(tb, text))
 	if err != nil {
 		tb.Fatalf("Expect %s: %v", text, err)
 	}
@@ -94,7 +96,7 @@ func TestExpectationsAnswerTheRequestsTheyMatch(t *testing.T) {
 		t.Errorf("GET /v1/pets/7 without a key: %s, want 401 whatever an expectation says", resp)
 	}
 	var matched []int64
-	for _, e := range ts.Expectations() {
+	for _, e := range ts.Steering().Expectations() {
 		matched = append(matched, e.Matched)
 	}
 	if fmt.Sprint(matched) != "[3 2 3]" {
@@ -116,13 +118,13 @@ func TestExpectationsTemplatesOrderAndTimes(t *testing.T) {
 	if strings.Join(got, " ") != "first first second second" {
 		t.Errorf("messages %v, want the first expectation twice, then the second", got)
 	}
-	if all := ts.Expectations(); len(all) != 1 || all[0].When.Path != "/v1/pets/{petId}" {
+	if all := ts.Steering().Expectations(); len(all) != 1 || all[0].When.Path != "/v1/pets/{petId}" {
 		t.Errorf("expectations %+v, want the second alone, the first dropped once it answered its times", all)
 	}
-	if err := ts.RemoveExpectation(first.ID); !isStatus(err, 404) {
+	if err := ts.Steering().RemoveExpectation(first.ID); !isStatus(err, 404) {
 		t.Errorf("RemoveExpectation of a dropped one: %v, want a 404", err)
 	}
-	ts.ClearExpectations()
+	ts.Steering().ClearExpectations()
 	if resp := ts.do(t, "GET", "/pets/1", ""); resp.StatusCode != 200 {
 		t.Errorf("GET /v1/pets/1 after ClearExpectations: %s, want 200", resp)
 	}
@@ -141,7 +143,7 @@ func TestPreferAndForcedAnswersWinOverExpectations(t *testing.T) {
 	if resp := ts.do(t, "GET", "/pets/7", "", "Prefer", "code=400"); resp.StatusCode != 400 {
 		t.Errorf("GET /v1/pets/7 with Prefer: code=400: %s, want 400", resp)
 	}
-	if err := ts.Force(401, 1, "getPet"); err != nil {
+	if err := ts.Steering().Force(401, 1, "getPet"); err != nil {
 		t.Fatal(err)
 	}
 	if resp := ts.do(t, "GET", "/pets/7", ""); resp.StatusCode != 401 {
@@ -195,13 +197,13 @@ func TestExpectationsThatBreakTheDocument(t *testing.T) {
 		{`{"when":{"method":"POST","path":"/v1/pets","body":{"name":"Rex"}},"answer":{"status":201,"body":` + pet + `}}`, "when.body.name: not a JSON pointer"},
 		{`{"when":{"method":"GET","path":"/v1/pets/1"},"answer":{"status":200,"body":` + pet + `},"times":-1}`, "times: -1: want a number of requests"},
 	} {
-		_, err := ts.Expect(expectation(t, tt.text))
+		_, err := ts.Steering().Expect(expectation(t, tt.text))
 		var e *edge.Error
 		if !errors.As(err, &e) || e.Status != 400 || !strings.HasPrefix(e.Message, tt.want) {
 			t.Errorf("Expect %s: %v, want 400 %q", tt.text, err, tt.want)
 		}
 	}
-	if n := len(ts.Expectations()); n != 0 {
+	if n := len(ts.Steering().Expectations()); n != 0 {
 		t.Errorf("%d expectations set, want none", n)
 	}
 }
@@ -221,7 +223,7 @@ func TestExpectationsOfARequiredHeader(t *testing.T) {
 		{`{"when":{"method":"GET","path":"/v1/motd"},"answer":{"status":200,"body":{"text":"hi"}}}`,
 			"answer.body: must be a string"},
 	} {
-		if _, err := ts.Expect(expectation(t, tt.text)); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := ts.Steering().Expect(expectation(t, tt.text)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Expect %s: %v, want 400 %q", tt.text, err, tt.want)
 		}
 	}
@@ -239,14 +241,14 @@ func TestExpectationsOfARequiredHeader(t *testing.T) {
 // MaxExpectationBytes together, one more is refused.
 func TestExpectationsAreBounded(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{})
-	for i := range mockserver.MaxExpectations {
+	for i := range steer.MaxExpectations {
 		expect(t, ts.Server, fmt.Sprintf(`{"when":{"method":"GET","path":"/v1/pets/%d"},"answer":{"status":404,"body":%s}}`, i+1, missing7))
 	}
 	one := fmt.Sprintf(`{"when":{"method":"GET","path":"/v1/pets/1000"},"answer":{"status":404,"body":%s}}`, missing7)
-	if _, err := ts.Expect(expectation(t, one)); !isStatus(err, 400) || !strings.Contains(err.Error(), "expectations: 100 are set already") {
-		t.Errorf("Expect past %d: %v, want a 400 that says so", mockserver.MaxExpectations, err)
+	if _, err := ts.Steering().Expect(expectation(t, one)); !isStatus(err, 400) || !strings.Contains(err.Error(), "expectations: 100 are set already") {
+		t.Errorf("Expect past %d: %v, want a 400 that says so", steer.MaxExpectations, err)
 	}
-	ts.ClearExpectations()
+	ts.Steering().ClearExpectations()
 
 	var pets []string
 	for i := range 1000 {
@@ -255,13 +257,13 @@ func TestExpectationsAreBounded(t *testing.T) {
 	large := `{"when":{"method":"GET","path":"/v1/pets"},"answer":{"status":200,"body":[` + strings.Join(pets, ",") + `]}}`
 	set := 0
 	var err error
-	for ; err == nil && set <= mockserver.MaxExpectations; set++ {
-		_, err = ts.Expect(expectation(t, large))
+	for ; err == nil && set <= steer.MaxExpectations; set++ {
+		_, err = ts.Steering().Expect(expectation(t, large))
 	}
 	if !isStatus(err, 400) || !strings.Contains(err.Error(), "past the 4194304 the expectations may hold together") {
 		t.Errorf("Expect of %d large expectations: %v, want a 400 of the bytes they hold", set, err)
 	}
-	if held := len(ts.Expectations()) * len(large); held > mockserver.MaxExpectationBytes+len(large) {
+	if held := len(ts.Steering().Expectations()) * len(large); held > steer.MaxExpectationBytes+len(large) {
 		t.Errorf("the expectations hold about %d bytes, past the bound", held)
 	}
 }
@@ -274,14 +276,14 @@ func TestExpectationsHideTheKey(t *testing.T) {
 	pet := `{"id":1,"name":"` + key + `","categoryId":1}`
 	expect(t, ts.Server, `{"when":{"method":"POST","path":"/v1/pets","body":{"/name":"`+key+`"}},
 		"answer":{"status":201,"headers":{"Location":"/v1/pets/1?k=`+key+`","Authorization":"x"},"body":`+pet+`}}`)
-	view, err := json.Marshal(ts.Expectations())
+	view, err := json.Marshal(ts.Steering().Expectations())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(string(view), key) || !strings.Contains(string(view), "[redacted]") || !json.Valid(view) {
 		t.Errorf("Expectations: %s, want the key hidden", view)
 	}
-	kept, _ := json.Marshal(ts.ExpectationsAsSet())
+	kept, _ := json.Marshal(ts.Steering().ExpectationsAsSet())
 	if strings.Count(string(kept), key) != 3 {
 		t.Errorf("ExpectationsAsSet: %s, want the key kept where it was set", kept)
 	}
@@ -315,12 +317,12 @@ func TestExpectationsUnderLoad(t *testing.T) {
 	}
 	go func() {
 		for i := range 20 {
-			var e mockserver.Expectation
+			var e steer.Expectation
 			json.Unmarshal(fmt.Appendf(nil, `{"when":{"method":"GET","path":"/v1/pets","query":{"limit":"%d"}},"answer":{"status":200,"body":[]}}`, i+1), &e)
-			if set, err := ts.Expect(e); err == nil {
-				ts.RemoveExpectation(set.ID)
+			if set, err := ts.Steering().Expect(e); err == nil {
+				ts.Steering().RemoveExpectation(set.ID)
 			}
-			ts.Expectations()
+			ts.Steering().Expectations()
 		}
 		done <- 0
 	}()
@@ -362,7 +364,7 @@ func TestExpectationsOfAnotherDocument(t *testing.T) {
 	// A 503 getThing does not document is judged as an outage is: in the
 	// document's error body.
 	ts.client.Transport.(*contractTransport).checker.outages = true
-	if _, err := ts.Expect(expectation(t, `{"when":{"method":"GET","path":"/v1/things/7"},"answer":{"status":503,"body":{"oops":1}}}`)); err == nil || !strings.Contains(err.Error(), "answer.body") {
+	if _, err := ts.Steering().Expect(expectation(t, `{"when":{"method":"GET","path":"/v1/things/7"},"answer":{"status":503,"body":{"oops":1}}}`)); err == nil || !strings.Contains(err.Error(), "answer.body") {
 		t.Errorf("an outage that is not the document's Failure: %v, want a 400 naming answer.body", err)
 	}
 	expect(t, ts.Server, `{"when":{"method":"GET","path":"/v1/things/7"},"answer":{"status":503,"body":{"code":503,"reason":"down"}}}`)
@@ -388,7 +390,7 @@ paths:
 		t.Fatal(err)
 	}
 	srv, _ := plainServer(t, mockserver.Config{Contract: c})
-	if _, err := srv.Expect(expectation(t, `{"when":{"method":"GET","path":"/version"},"answer":{"status":200,"body":{"major":4}}}`)); err == nil || !strings.Contains(err.Error(), "answer.body") {
+	if _, err := srv.Steering().Expect(expectation(t, `{"when":{"method":"GET","path":"/version"},"answer":{"status":200,"body":{"major":4}}}`)); err == nil || !strings.Contains(err.Error(), "answer.body") {
 		t.Errorf("major 4 where the schema's const is 3: %v, want a 400 naming answer.body", err)
 	}
 	expect(t, srv, `{"when":{"method":"GET","path":"/version"},"answer":{"status":200,"body":{"major":3}}}`)

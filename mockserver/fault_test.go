@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver/edge"
@@ -62,25 +64,25 @@ func faultRequest(tb testing.TB, client *http.Client, method, url, body string) 
 // that the journal names the fault.
 func TestFaultsReachARealClient(t *testing.T) {
 	for _, tt := range []struct {
-		fault mockserver.Fault
+		fault steer.Fault
 		// sees checks what the client got: the error of the request, or
 		// the response and the error of reading its body.
 		sees   func(resp *http.Response, err error, readErr error) string
 		status int // the journal's
 	}{
-		{mockserver.FaultReset, func(_ *http.Response, err, _ error) string {
+		{steer.FaultReset, func(_ *http.Response, err, _ error) string {
 			if !errors.Is(err, syscall.ECONNRESET) {
 				return "want ECONNRESET, got " + errorText(err)
 			}
 			return ""
 		}, 0},
-		{mockserver.FaultEmpty, func(_ *http.Response, err, _ error) string {
+		{steer.FaultEmpty, func(_ *http.Response, err, _ error) string {
 			if !errors.Is(err, io.EOF) {
 				return "want EOF before any answer, got " + errorText(err)
 			}
 			return ""
 		}, 0},
-		{mockserver.FaultMalformedChunk, func(resp *http.Response, err, readErr error) string {
+		{steer.FaultMalformedChunk, func(resp *http.Response, err, readErr error) string {
 			switch {
 			case err != nil:
 				return "want a head, got " + err.Error()
@@ -98,7 +100,7 @@ func TestFaultsReachARealClient(t *testing.T) {
 				t.Fatal(err)
 			}
 			url := listenedServer(t, srv)
-			if err := srv.ForceAnswer(mockserver.ForcedAnswer{Fault: tt.fault, Remaining: 1, Operation: "createPet"}); err != nil {
+			if err := srv.Steering().ForceAnswer(steer.ForcedAnswer{Fault: tt.fault, Remaining: 1, Operation: "createPet"}); err != nil {
 				t.Fatal(err)
 			}
 			resp, err := faultRequest(t, freshClient(10*time.Second), "POST", url+"/pets", `{"name":"Toto","categoryId":2}`)
@@ -139,7 +141,7 @@ func journaled(tb testing.TB, srv *mockserver.Server, method, path string) []jou
 	defer sub.Close()
 	deadline := time.After(10 * time.Second)
 	for {
-		j := srv.Journal(1)
+		j := srv.Journal().Recent(1)
 		if len(j) == 1 && j[0].Method == method && j[0].Path == path {
 			return j
 		}
@@ -169,15 +171,15 @@ func TestFaultsAfterALargeBody(t *testing.T) {
 	}
 	url := listenedServer(t, srv)
 	body := `{"name":"` + strings.Repeat("n", 900<<10) + `","categoryId":1}`
-	for _, fault := range []mockserver.Fault{mockserver.FaultEmpty, mockserver.FaultMalformedChunk} {
-		if err := srv.ForceAnswer(mockserver.ForcedAnswer{Fault: fault, Remaining: 1}); err != nil {
+	for _, fault := range []steer.Fault{steer.FaultEmpty, steer.FaultMalformedChunk} {
+		if err := srv.Steering().ForceAnswer(steer.ForcedAnswer{Fault: fault, Remaining: 1}); err != nil {
 			t.Fatal(err)
 		}
 		resp, err := faultRequest(t, freshClient(10*time.Second), "POST", url+"/pets", body)
 		switch {
-		case fault == mockserver.FaultEmpty && !errors.Is(err, io.EOF):
+		case fault == steer.FaultEmpty && !errors.Is(err, io.EOF):
 			t.Errorf("POST /v1/pets of 900 KiB meeting empty: %v, want EOF", err)
-		case fault == mockserver.FaultMalformedChunk && err != nil:
+		case fault == steer.FaultMalformedChunk && err != nil:
 			t.Errorf("POST /v1/pets of 900 KiB meeting malformed-chunk: %v, want the head", err)
 		case err == nil:
 			resp.Body.Close()
@@ -193,7 +195,7 @@ func TestResetOfARead(t *testing.T) {
 		t.Fatal(err)
 	}
 	url := listenedServer(t, srv)
-	if err := srv.ForceAnswer(mockserver.ForcedAnswer{Fault: mockserver.FaultReset, Remaining: 1}); err != nil {
+	if err := srv.Steering().ForceAnswer(steer.ForcedAnswer{Fault: steer.FaultReset, Remaining: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := faultRequest(t, freshClient(10*time.Second), "GET", url+"/pets", ""); !errors.Is(err, syscall.ECONNRESET) {
@@ -210,7 +212,7 @@ func TestMalformedChunkOfARead(t *testing.T) {
 		t.Fatal(err)
 	}
 	url := listenedServer(t, srv)
-	if err := srv.ForceAnswer(mockserver.ForcedAnswer{Fault: mockserver.FaultMalformedChunk, Remaining: 1}); err != nil {
+	if err := srv.Steering().ForceAnswer(steer.ForcedAnswer{Fault: steer.FaultMalformedChunk, Remaining: 1}); err != nil {
 		t.Fatal(err)
 	}
 	req, _ := http.NewRequest("GET", url+"/pets", nil)
@@ -240,7 +242,7 @@ func TestSlowBodyIsSlowButWhole(t *testing.T) {
 	url := listenedServer(t, srv)
 
 	// 100 pets take some 7 KB: at 100 bytes a second, over a minute.
-	if err := srv.ForceAnswer(mockserver.ForcedAnswer{Fault: mockserver.FaultSlow, Remaining: 1, BytesPerSecond: 100}); err != nil {
+	if err := srv.Steering().ForceAnswer(steer.ForcedAnswer{Fault: steer.FaultSlow, Remaining: 1, BytesPerSecond: 100}); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := faultRequest(t, freshClient(3*time.Second), "GET", url+"/pets?limit=100", "")
@@ -264,7 +266,7 @@ func TestSlowBodyIsSlowButWhole(t *testing.T) {
 	}
 	wantBody, _ := io.ReadAll(want.Body)
 	want.Body.Close()
-	if err := srv.ForceAnswer(mockserver.ForcedAnswer{Fault: mockserver.FaultSlow, Remaining: 2, BytesPerSecond: 400}); err != nil {
+	if err := srv.Steering().ForceAnswer(steer.ForcedAnswer{Fault: steer.FaultSlow, Remaining: 2, BytesPerSecond: 400}); err != nil {
 		t.Fatal(err)
 	}
 	resp, err = faultRequest(t, freshClient(time.Minute), "GET", url+"/pets/1", "")
@@ -286,7 +288,7 @@ func TestSlowBodyIsSlowButWhole(t *testing.T) {
 	if err != nil || resp.StatusCode != 201 || !bytes.Contains(body, []byte(`"name":"Slow"`)) || srv.Items().Store("pets").Len() != before+1 {
 		t.Errorf("POST /v1/pets, slow: %d %s, %v; want 201 with the pet, and the pet stored: a slow answer is processed", resp.StatusCode, body, err)
 	}
-	if j := journaled(t, srv, "POST", "/v1/pets"); len(j) != 1 || j[0].Fault != string(mockserver.FaultSlow) || j[0].Status != 201 {
+	if j := journaled(t, srv, "POST", "/v1/pets"); len(j) != 1 || j[0].Fault != string(steer.FaultSlow) || j[0].Status != 201 {
 		t.Errorf("journal after a slow answer: %+v, want the fault named, status 201", j)
 	}
 }
@@ -300,7 +302,7 @@ func TestFaultsInTheSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	url := listenedServer(t, srv)
-	if err := srv.ChangeSettings(map[string]any{"fault": "empty", "faultRate": 1}); err != nil {
+	if err := srv.Steering().ChangeSettings(map[string]any{"fault": "empty", "faultRate": 1}); err != nil {
 		t.Fatal(err)
 	}
 	client := freshClient(10 * time.Second)
@@ -317,7 +319,7 @@ func TestFaultsInTheSettings(t *testing.T) {
 	}
 
 	faults := func(seed uint64) string {
-		srv, err := mockserver.New(mockserver.Config{ChaosSeed: seed, Fault: mockserver.FaultReset, FaultRate: 0.5})
+		srv, err := mockserver.New(mockserver.Config{ChaosSeed: seed, Fault: steer.FaultReset, FaultRate: 0.5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -355,20 +357,20 @@ func TestFaultsSeenByCurl(t *testing.T) {
 	}
 	url := listenedServer(t, srv)
 	for _, tt := range []struct {
-		fault  mockserver.Fault
+		fault  steer.Fault
 		status int
 		says   string
 	}{
-		{mockserver.FaultReset, 56, "reset"},
-		{mockserver.FaultEmpty, 52, "Empty reply"},
-		{mockserver.FaultMalformedChunk, 56, "chunk"},
-		{mockserver.FaultSlow, 28, "timed out"},
+		{steer.FaultReset, 56, "reset"},
+		{steer.FaultEmpty, 52, "Empty reply"},
+		{steer.FaultMalformedChunk, 56, "chunk"},
+		{steer.FaultSlow, 28, "timed out"},
 	} {
-		a := mockserver.ForcedAnswer{Fault: tt.fault, Remaining: 1}
-		if tt.fault == mockserver.FaultSlow {
+		a := steer.ForcedAnswer{Fault: tt.fault, Remaining: 1}
+		if tt.fault == steer.FaultSlow {
 			a.BytesPerSecond = 10
 		}
-		if err := srv.ForceAnswer(a); err != nil {
+		if err := srv.Steering().ForceAnswer(a); err != nil {
 			t.Fatal(err)
 		}
 		cmd := exec.Command(curl, "-sS", "--max-time", "2", "-H", "Authorization: Bearer "+key, url+"/pets?limit=50")
@@ -390,7 +392,7 @@ func TestFaultOnAConnectionThatCannotBeFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.ForceAnswer(mockserver.ForcedAnswer{Fault: mockserver.FaultReset, Remaining: 1}); err != nil {
+	if err := srv.Steering().ForceAnswer(steer.ForcedAnswer{Fault: steer.FaultReset, Remaining: 1}); err != nil {
 		t.Fatal(err)
 	}
 	req := httptest.NewRequest("GET", "/v1/pets", nil)

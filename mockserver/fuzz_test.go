@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/catalogue"
 
 	"github.com/petstore/contract/mockserver/journal"
@@ -265,7 +267,7 @@ func FuzzJournalSecrets(f *testing.F) {
 		if len(value) < 4 || strings.Contains("[redacted]", value) {
 			return
 		}
-		for _, e := range ft.srv.Journal(1) {
+		for _, e := range ft.srv.Journal().Recent(1) {
 			seen := []string{e.Method, e.Path, e.Query, e.Request.Body, e.Response.Body}
 			for _, m := range []journal.Message{e.Request, e.Response} {
 				for n, vs := range m.Header {
@@ -296,12 +298,12 @@ func FuzzExpect(f *testing.F) {
 	f.Add(`{"when":{"method":"HEAD","path":"/v1/pets/1"},"answer":{"status":503,"body":{"code":"unavailable","message":"down","status":503}}}`, "HEAD", "/v1/pets/1", "")
 	f.Add(`{"when":{"method":"POST","path":"/v1/pets","body":{"/tags/0":1}},"answer":{"status":400,"body":{"code":"x","message":"y","status":400}}}`, "POST", "/v1/pets", `{"name":"a","categoryId":1}`)
 	f.Fuzz(func(t *testing.T, text, method, target, body string) {
-		defer ft.srv.ClearExpectations()
-		var e mockserver.Expectation
+		defer ft.srv.Steering().ClearExpectations()
+		var e steer.Expectation
 		if json.Unmarshal([]byte(text), &e) != nil {
 			return
 		}
-		set, err := ft.srv.Expect(e)
+		set, err := ft.srv.Steering().Expect(e)
 		if err != nil {
 			var me *edge.Error
 			if !errors.As(err, &me) || me.Status != 400 {

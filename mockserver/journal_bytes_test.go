@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver"
@@ -14,13 +16,13 @@ import (
 // whose headers and bodies fit its budget of bytes, and drops the oldest.
 func TestJournalIsBoundedInBytes(t *testing.T) {
 	const budget = 1 << 20
-	ts := newTestServer(t, mockserver.Config{JournalSize: mockserver.MaxJournalSize, JournalBytes: budget})
+	ts := newTestServer(t, mockserver.Config{JournalSize: steer.MaxJournalSize, JournalBytes: budget})
 	large := strings.Repeat("x", 60<<10)
 	const sent = 50 // 3 MiB of headers
 	for i := range sent {
 		ts.do(t, "GET", "/pets?limit=1", "", "X-Large", large, "X-Nth", string(rune('A'+i%26))+strings.Repeat("n", i))
 	}
-	kept := ts.Journal(0)
+	kept := ts.Journal().Recent(0)
 	var bytes int
 	for _, e := range kept {
 		for _, m := range []journal.Message{e.Request, e.Response} {
@@ -43,11 +45,11 @@ func TestJournalIsBoundedInBytes(t *testing.T) {
 		t.Errorf("the newest request journaled is the one with %d bytes of X-Nth, want the last sent, %d", got, sent)
 	}
 	// Ordinary requests still fill it by number.
-	ts.ClearJournal()
+	ts.Journal().Clear()
 	for range 30 {
 		ts.do(t, "GET", "/pets?limit=1", "")
 	}
-	if got := len(ts.Journal(0)); got != 30 {
+	if got := len(ts.Journal().Recent(0)); got != 30 {
 		t.Errorf("after 30 ordinary requests, the journal holds %d", got)
 	}
 }

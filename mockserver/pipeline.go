@@ -1,12 +1,8 @@
 package mockserver
 
 import (
-	"cmp"
 	"context"
 	"net/http"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/petstore/contract/mockserver/catalogue"
 
@@ -129,71 +125,15 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 			return op, e
 		}
 	}
-	var prefs preferences
-	if values := r.Header.Values("Prefer"); len(values) > 0 {
-		var e *edge.Error
-		if prefs, e = parsePrefer(values); e != nil {
-			return op, e
-		}
-	}
-	// An example that cannot be answered is refused before the request
-	// waits or meets a fault.
-	var example *answer.Canned
-	if prefs.example != "" && (prefs.code == 0 || forceable(op.Spec, prefs.code)) {
-		var e *edge.Error
-		if example, e = op.responses.Example(op.Spec, cmp.Or(prefs.code, op.Spec.Success), prefs.example, s.seed); e != nil {
-			return op, e
-		}
-	}
-	// Latency, failures and faults come after the key, so that a request
-	// without one learns nothing else, and stray requests do not draw
-	// from the seeded source.
-	fault, err := s.injectChaos(r, &prefs)
+	v, err := s.steer.Steer(w, r, op.Operation, rec, op.responses, op.deprecation)
 	if err != nil {
 		return op, err
 	}
-	if w, err = s.inject(w, r, op, rec, fault); err != nil {
-		return op, err
-	}
-	// A removed operation is gone, whatever else a client prefers.
-	var answer *edge.Error
-	if d := op.deprecation; d != nil {
-		now := prefs.now
-		if now.IsZero() {
-			now = s.Clock()
-		}
-		if d.Removed(now) {
-			answer = d.Gone(op.Spec.ID)
-		}
-	}
-	if answer == nil && prefs.code != 0 {
-		refused, applied := forced(op.Spec, prefs.code)
-		switch {
-		case example != nil && (applied || refused == nil):
-			// The example of the code, a documented success included.
-			s.preferenceApplied(w, append(prefs.applied, "code="+strconv.Itoa(prefs.code), "example="+prefs.example))
-			example.Write(w)
-			return op, nil
-		case applied:
-			prefs.applied = append(prefs.applied, "code="+strconv.Itoa(prefs.code))
-		}
-		answer = refused
-	}
-	if answer == nil && prefs.code == 0 && prefs.example == "" {
-		forcedAnswer, forcedFault := s.takeForced(op.Spec)
-		if w, err = s.inject(w, r, op, rec, forcedFault); err != nil {
-			return op, err
-		}
-		answer = forcedAnswer
-	}
-	s.preferenceApplied(w, prefs.applied)
-	if answer != nil {
-		return op, answer
-	}
+	w = v.Writer
 	// With a backend, an expectation answers ahead of it (expectahead.go),
 	// and an example Prefer asks for is petmock's to give, below.
-	if s.proxy != nil && example == nil {
-		a, id, err := s.expectedAhead(r, op, params, rec)
+	if s.proxy != nil && v.Example == nil {
+		a, id, err := s.steer.ExpectedAhead(r, op.Operation, params, rec)
 		if err != nil {
 			return op, err
 		}
@@ -209,12 +149,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 	if err != nil {
 		return op, err
 	}
-	if example != nil {
-		s.preferenceApplied(w, append(prefs.applied, "example="+prefs.example))
-		example.Write(w)
+	if v.Example != nil {
+		v.AnswerExample()
 		return op, nil
 	}
-	if a, id := s.expected(op, r, c); a != nil {
+	if a, id := s.steer.Expected(op.Operation, r, c); a != nil {
 		answerExpected(w, rec, a, id)
 		return op, nil
 	}
@@ -228,60 +167,6 @@ func answerExpected(w http.ResponseWriter, rec *journal.Recorder, a *answer.Cann
 		rec.Expectation = id
 	}
 	a.Write(w)
-}
-
-// preferenceApplied reports the preferences applied.
-func (s *Server) preferenceApplied(w http.ResponseWriter, applied []string) {
-	if len(applied) > 0 {
-		w.Header().Set("Preference-Applied", strings.Join(applied, ", "))
-	}
-}
-
-// inject puts the fault f in place of the answer to r, and returns
-// errAnswered; or, for a slow one, returns w made to dribble the answer;
-// or, for none, returns w.
-func (s *Server) inject(w http.ResponseWriter, r *http.Request, op *operation, rec *journal.Recorder, f injected) (http.ResponseWriter, error) {
-	switch f.fault {
-	case "":
-		return w, nil
-	case FaultSlow:
-		if rec != nil {
-			rec.Fault = string(FaultSlow)
-		}
-		return dribble(r.Context(), w, f.rate), nil
-	}
-	return w, s.fail(w, r, op, rec, f.fault)
-}
-
-// injectChaos delays the answer, by Prefer: delay= or else by the
-// configured latency, fails it with 503 at the configured rate, and
-// returns the fault to put in its place at the configured rate.
-func (s *Server) injectChaos(r *http.Request, prefs *preferences) (injected, error) {
-	var delay time.Duration
-	var fail, faulted bool
-	st := s.settings.load()
-	if st.chaotic() {
-		faultRate := 0.0
-		if st.faulty() {
-			faultRate = st.faultRate
-		}
-		delay, fail, faulted = s.chaos.draw(st.latency, st.failRate, faultRate)
-	}
-	if prefs.hasDelay {
-		delay = prefs.delay
-		prefs.applied = append(prefs.applied, "delay="+strconv.FormatInt(prefs.delay.Milliseconds(), 10))
-	}
-	if !sleep(r.Context(), delay) {
-		return injected{}, edge.NewError(http.StatusServiceUnavailable, "request", "cancelled by the client during the delay")
-	}
-	if fail {
-		return injected{}, edge.NewError(http.StatusServiceUnavailable, "server", "injected failure (fail rate %v)", st.failRate).
-			WithHeader("Retry-After", "1")
-	}
-	if faulted {
-		return injected{fault: st.fault, rate: st.slowRate}, nil
-	}
-	return injected{}, nil
 }
 
 // route finds the operation of a request (see edge.Gate.Route).

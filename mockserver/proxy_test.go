@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver"
@@ -185,13 +187,13 @@ func TestProxyRelaysTheBackend(t *testing.T) {
 	if created.StatusCode != 201 || created.Header.Get("Location") != p.url+"/pets/51" {
 		t.Errorf("POST /v1/pets: %s, Location %q; want 201 and Location %s", created, created.Header.Get("Location"), p.url+"/pets/51")
 	}
-	if got := p.Violations(0); len(got) != 0 {
+	if got := p.Violations().Recent(0); len(got) != 0 {
 		t.Errorf("answers the document describes broke %+v", got)
 	}
 	if p.Items().Store("pets").Len() != 50 {
 		t.Errorf("the mock's store holds %d pets after a create the backend answered, want the 50 it started with", p.Items().Store("pets").Len())
 	}
-	journal := p.Journal(0)
+	journal := p.Journal().Recent(0)
 	if len(journal) != 2 || journal[0].Source != mockserver.SourceBackend || journal[0].Request.Body != `{"name":"Rex","categoryId":2}` || len(journal[0].Violations) != 0 {
 		t.Errorf("journal = %+v, want the two requests, by the backend, the create's body kept, and no violation", journal)
 	}
@@ -250,7 +252,7 @@ func TestProxyRecordsViolations(t *testing.T) {
 			if got.Header.Get(mockserver.SourceHeader) != mockserver.SourceBackend {
 				t.Fatalf("GET /v1%s: %s from %q, want the backend's answer relayed", tc.path, got, got.Header.Get(mockserver.SourceHeader))
 			}
-			violations := p.Violations(0)
+			violations := p.Violations().Recent(0)
 			if len(violations) != 1 || !slices.Equal(violationRules(violations[0]), tc.rules) {
 				t.Fatalf("violations = %+v, want one answer breaking %v", violations, tc.rules)
 			}
@@ -261,7 +263,7 @@ func TestProxyRecordsViolations(t *testing.T) {
 			if !strings.Contains(v.Violations[0].Message, tc.says) {
 				t.Errorf("the message %q does not say %q", v.Violations[0].Message, tc.says)
 			}
-			if journal := p.Journal(0); len(journal) != 1 || !slices.Equal(violationRules(journal[0]), tc.rules) {
+			if journal := p.Journal().Recent(0); len(journal) != 1 || !slices.Equal(violationRules(journal[0]), tc.rules) {
 				t.Errorf("journal = %+v, want the exchange marked with %v", journal, tc.rules)
 			}
 			lines := strings.Count(p.log.String(), "the backend's answer breaks the document")
@@ -300,7 +302,7 @@ func TestProxyViolationsNewestFirst(t *testing.T) {
 	for range 5 {
 		p.do(t, "GET", "/pets", "")
 	}
-	got := p.Violations(0)
+	got := p.Violations().Recent(0)
 	var bodies []string
 	for _, x := range got {
 		bodies = append(bodies, x.Response.Body)
@@ -309,11 +311,11 @@ func TestProxyViolationsNewestFirst(t *testing.T) {
 	if !slices.Equal(bodies, want) {
 		t.Errorf("violations kept %q, want the last three, newest first: %q", bodies, want)
 	}
-	if got := p.Violations(1); len(got) != 1 {
+	if got := p.Violations().Recent(1); len(got) != 1 {
 		t.Errorf("Violations(1) = %d answers", len(got))
 	}
-	p.ClearViolations()
-	if got := p.Violations(0); len(got) != 0 {
+	p.Violations().Clear()
+	if got := p.Violations().Recent(0); len(got) != 0 {
 		t.Errorf("after ClearViolations: %d answers", len(got))
 	}
 
@@ -322,7 +324,7 @@ func TestProxyViolationsNewestFirst(t *testing.T) {
 	for range 10 {
 		p.do(t, "GET", "/pets", "")
 	}
-	if got := len(p.Violations(0)); got == 0 || got > 6 {
+	if got := len(p.Violations().Recent(0)); got == 0 || got > 6 {
 		t.Errorf("a view of 30,000 bytes keeps %d answers whose bodies it keeps 4 KiB of, want a few and no more", got)
 	}
 }
@@ -371,15 +373,15 @@ func TestProxyFallsBackToTheMock(t *testing.T) {
 			if src := got.Header.Get(mockserver.SourceHeader); src != tc.source || got.StatusCode != tc.status {
 				t.Fatalf("%s /v1%s: %s from %q, want %d from %s", tc.method, tc.path, got, src, tc.status, tc.source)
 			}
-			x := p.Journal(1)[0]
+			x := p.Journal().Recent(1)[0]
 			if x.Source != tc.source || !strings.Contains(x.Fallback, tc.because) || (tc.because == "") != (x.Fallback == "") {
 				t.Errorf("journal: source %q, fallback %q; want %s, because %q", x.Source, x.Fallback, tc.source, tc.because)
 			}
 			if tc.source == mockserver.SourceBackend {
 				return
 			}
-			if len(p.Violations(0)) != 0 {
-				t.Errorf("the mock's answer is recorded as a violation: %+v", p.Violations(0))
+			if len(p.Violations().Recent(0)) != 0 {
+				t.Errorf("the mock's answer is recorded as a violation: %+v", p.Violations().Recent(0))
 			}
 			if tc.method == "POST" && !strings.Contains(string(got.body), `"name":"Mocked"`) {
 				t.Errorf("the mock created %s, want the pet the client sent", got.body)
@@ -424,7 +426,7 @@ func TestProxyOfAnotherErrorBody(t *testing.T) {
 			if src := got.Header.Get(mockserver.SourceHeader); src != tc.source || tc.status != 0 && got.StatusCode != tc.status {
 				t.Fatalf("GET /v1/things/7: %s from %q, want %d from %s", got, src, tc.status, tc.source)
 			}
-			x := p.Journal(1)[0]
+			x := p.Journal().Recent(1)[0]
 			if !strings.Contains(x.Fallback, tc.because) || (tc.because == "") != (x.Fallback == "") {
 				t.Errorf("journal: fallback %q, want %q", x.Fallback, tc.because)
 			}
@@ -449,8 +451,8 @@ func TestProxyKeepsPetmocksStages(t *testing.T) {
 	}{
 		{"a wrong key", nil, []string{"Authorization", "Bearer nope"}, 401},
 		{"Prefer: code=401", nil, []string{"Prefer", "code=401"}, 401},
-		{"an answer forced", func() { p.Force(503, 1, spec.ListPets) }, nil, 503},
-		{"a fail rate of 1", func() { p.ChangeSettings(map[string]any{"failRate": 1}) }, nil, 503},
+		{"an answer forced", func() { p.Steering().Force(503, 1, spec.ListPets) }, nil, 503},
+		{"a fail rate of 1", func() { p.Steering().ChangeSettings(map[string]any{"failRate": 1}) }, nil, 503},
 	} {
 		if tc.prepare != nil {
 			tc.prepare()
@@ -463,7 +465,7 @@ func TestProxyKeepsPetmocksStages(t *testing.T) {
 		if p.hits.Load() != before {
 			t.Errorf("%s: the backend got the request", tc.name)
 		}
-		p.ChangeSettings(map[string]any{"failRate": nil})
+		p.Steering().ChangeSettings(map[string]any{"failRate": nil})
 	}
 
 	const delay = 120 * time.Millisecond
@@ -473,7 +475,7 @@ func TestProxyKeepsPetmocksStages(t *testing.T) {
 		t.Errorf("Prefer: delay=120: %s after %s, Preference-Applied %q; want the backend's 200 after at least %s, saying so",
 			got, elapsed, got.Header.Get("Preference-Applied"), delay)
 	}
-	p.ChangeSettings(map[string]any{"latency": "120ms"})
+	p.Steering().ChangeSettings(map[string]any{"latency": "120ms"})
 	start = time.Now()
 	if got := p.do(t, "GET", "/pets", ""); got.StatusCode != 200 || time.Since(start) < delay {
 		t.Errorf("latency 120ms: %s after %s", got, time.Since(start))
@@ -544,7 +546,7 @@ func TestProxyHidesKeys(t *testing.T) {
 	if got.StatusCode != 200 || !strings.Contains(string(got.body), backendKey) {
 		t.Fatalf("the backend answered %s; want it to repeat its key, for the test", got)
 	}
-	views, _ := json.Marshal(map[string]any{"journal": p.Journal(0), "violations": p.Violations(0)})
+	views, _ := json.Marshal(map[string]any{"journal": p.Journal().Recent(0), "violations": p.Violations().Recent(0)})
 	for _, k := range []string{"petmock-secret-key", backendKey} {
 		for what, text := range map[string]string{"the journal and the violations": string(views), "the log": p.log.String()} {
 			if strings.Contains(text, k) {
@@ -552,7 +554,7 @@ func TestProxyHidesKeys(t *testing.T) {
 			}
 		}
 	}
-	if len(p.Violations(0)) != 1 {
+	if len(p.Violations().Recent(0)) != 1 {
 		t.Errorf("the violation is not recorded: %s", views)
 	}
 }
@@ -596,7 +598,7 @@ components:
 		if got.StatusCode != 200 || got.Header.Get(mockserver.SourceHeader) != mockserver.SourceMock {
 			t.Fatalf("proxy key %q: %s, want the mock's answer", proxyKey, got)
 		}
-		journal, _ := json.Marshal(p.Journal(0))
+		journal, _ := json.Marshal(p.Journal().Recent(0))
 		if !strings.Contains(p.log.String(), "fallback=") {
 			t.Fatalf("the log does not say why the mock answered:\n%s", p.log)
 		}
@@ -638,8 +640,8 @@ func TestProxyStaysBelowItsBase(t *testing.T) {
 func TestProxyWithoutJournalOrLog(t *testing.T) {
 	p := newProxiedLogging(t, answerWith(418, `{"code":"x","message":"y","status":418}`), mockserver.Config{JournalSize: -1}, false)
 	p.do(t, "GET", "/pets", "")
-	if len(p.Violations(0)) != 1 {
-		t.Errorf("violations = %+v, want the answer of 418", p.Violations(0))
+	if len(p.Violations().Recent(0)) != 1 {
+		t.Errorf("violations = %+v, want the answer of 418", p.Violations().Recent(0))
 	}
 }
 
@@ -661,7 +663,7 @@ func TestProxyBoundsWhatItReads(t *testing.T) {
 			t.Errorf("an answer of %d bytes, %d: %d, %d bytes from %q; want it relayed whole", len(large), tc.status, got.StatusCode, len(got.body), got.Header.Get(mockserver.SourceHeader))
 		}
 		var rules []string
-		for _, x := range p.Violations(0) {
+		for _, x := range p.Violations().Recent(0) {
 			rules = append(rules, violationRules(x)...)
 			if len(x.Response.Body) > 5000 || !x.Response.Truncated {
 				t.Errorf("the violation keeps %d bytes of the body, truncated %v", len(x.Response.Body), x.Response.Truncated)
@@ -691,13 +693,13 @@ func TestProxyAnswersExpectationsAhead(t *testing.T) {
 		}
 		answerWith(404, backendError)(w, r)
 	}, mockserver.Config{})
-	for _, e := range []mockserver.Expectation{
-		{When: mockserver.RequestMatch{Method: "GET", Path: "/v1/pets/7"},
-			Answer: mockserver.CannedAnswer{Status: 200, Body: json.RawMessage(`{"id":7,"name":"Expected Rex","categoryId":1}`)}},
-		{When: mockserver.RequestMatch{Method: "POST", Path: "/v1/pets", Body: map[string]json.RawMessage{"/name": json.RawMessage(`"Canned"`)}},
-			Answer: mockserver.CannedAnswer{Status: 201, Body: json.RawMessage(`{"id":80,"name":"Canned","categoryId":1}`)}},
+	for _, e := range []steer.Expectation{
+		{When: steer.RequestMatch{Method: "GET", Path: "/v1/pets/7"},
+			Answer: steer.CannedAnswer{Status: 200, Body: json.RawMessage(`{"id":7,"name":"Expected Rex","categoryId":1}`)}},
+		{When: steer.RequestMatch{Method: "POST", Path: "/v1/pets", Body: map[string]json.RawMessage{"/name": json.RawMessage(`"Canned"`)}},
+			Answer: steer.CannedAnswer{Status: 201, Body: json.RawMessage(`{"id":80,"name":"Canned","categoryId":1}`)}},
 	} {
-		if _, err := p.Expect(e); err != nil {
+		if _, err := p.Steering().Expect(e); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -731,12 +733,12 @@ func TestProxyAnswersExpectationsAhead(t *testing.T) {
 		if asked && sent != tc.body {
 			t.Errorf("%s: the backend was sent %q, want %q", tc.name, sent, tc.body)
 		}
-		if x := p.Journal(1)[0]; (x.Expectation != 0) != (tc.source == mockserver.SourceMock) {
+		if x := p.Journal().Recent(1)[0]; (x.Expectation != 0) != (tc.source == mockserver.SourceMock) {
 			t.Errorf("%s: the journal names expectation %d", tc.name, x.Expectation)
 		}
 	}
 
-	if err := p.ForceAnswer(mockserver.ForcedAnswer{Fault: mockserver.FaultReset, Remaining: 1, Operation: spec.GetPet}); err != nil {
+	if err := p.Steering().ForceAnswer(steer.ForcedAnswer{Fault: steer.FaultReset, Remaining: 1, Operation: spec.GetPet}); err != nil {
 		t.Fatal(err)
 	}
 	before := p.hits.Load()

@@ -145,7 +145,7 @@ func TestKeyNeverShown(t *testing.T) {
 			}
 		}
 	}
-	journal, err := json.Marshal(ts.Journal(1000))
+	journal, err := json.Marshal(ts.Journal().Recent(1000))
 	if err != nil || holdsKey(string(journal), secretKey) {
 		t.Errorf("the journal shows the key: %v %s", err, journal)
 	}
@@ -210,7 +210,7 @@ func FuzzKeyNeverShown(f *testing.F) {
 		if holdsKey(log.String(), secretKey) {
 			t.Fatalf("the log shows the key: %s", log.String())
 		}
-		journal, err := json.Marshal(srv.Journal(0))
+		journal, err := json.Marshal(srv.Journal().Recent(0))
 		if err != nil || holdsKey(string(journal), secretKey) {
 			t.Fatalf("the journal shows the key: %v %s", err, journal)
 		}
@@ -235,7 +235,7 @@ func TestKeyAcrossTheJournalCut(t *testing.T) {
 			req.Header.Set("Content-Type", "application/json")
 			srv.ServeHTTP(httptest.NewRecorder(), req)
 
-			got := srv.Journal(0)
+			got := srv.Journal().Recent(0)
 			if len(got) != 1 {
 				t.Fatalf("Journal: %d exchanges, want 1", len(got))
 			}

@@ -163,42 +163,7 @@ func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
 // expectations s's document does not allow, returning how many. s serves
 // nothing yet, and old's scenarios and writes wait.
 func (s *Server) share(old *Server) (forcedDropped, expectationsDropped int) {
-	s.settings, s.chaos = old.settings, old.chaos
 	s.journal, s.violations = old.journal, old.violations
 	s.events, s.reloads = old.events, old.reloads
-
-	s.forced = old.forced
-	f := s.forced
-	f.mu.Lock()
-	allowed := f.rules[:0:0]
-	for _, a := range f.rules {
-		if s.checkForced(a) != nil {
-			forcedDropped++
-			continue
-		}
-		allowed = append(allowed, a)
-	}
-	f.rules = allowed
-	f.n.Store(int32(len(allowed)))
-	f.mu.Unlock()
-
-	s.expecting = old.expecting
-	ex := s.expecting
-	ex.mu.Lock()
-	var list []*expectation
-	bytes := 0
-	for _, x := range ex.list {
-		nx, err := s.compileExpectation(x.Expectation)
-		if err != nil {
-			expectationsDropped++
-			continue
-		}
-		nx.ID = x.ID
-		list = append(list, nx)
-		bytes += nx.size
-	}
-	ex.list, ex.bytes = list, bytes
-	ex.n.Store(int32(len(list)))
-	ex.mu.Unlock()
-	return forcedDropped, expectationsDropped
+	return s.steer.TakeOver(old.steer)
 }

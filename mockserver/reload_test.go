@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/catalogue"
 
 	"github.com/petstore/contract/mockserver/journal"
@@ -282,24 +284,24 @@ func TestTakeOverCarriesSettingsForcedAnswersAndExpectations(t *testing.T) {
 	sub := first.Subscribe()
 	defer sub.Close()
 	sub.Take()
-	if err := first.ChangeSettings(map[string]any{"failRate": 0.25, "now": "2031-01-01"}); err != nil {
+	if err := first.Steering().ChangeSettings(map[string]any{"failRate": 0.25, "now": "2031-01-01"}); err != nil {
 		t.Fatal(err)
 	}
 	rl.do(t, "GET", "/v1/pets?limit=1", "", bearer...)
-	for _, a := range []mockserver.ForcedAnswer{
+	for _, a := range []steer.ForcedAnswer{
 		{Code: 503, Remaining: 2, Operation: "listOrders"}, // an operation the new document drops
 		{Code: 503, Remaining: 3, Operation: "listPets"},
 	} {
-		if err := first.ForceAnswer(a); err != nil {
+		if err := first.Steering().ForceAnswer(a); err != nil {
 			t.Fatal(err)
 		}
 	}
 	notFound := json.RawMessage(`{"code":"not_found","message":"no such thing","status":404}`)
-	for _, e := range []mockserver.Expectation{
-		{When: mockserver.RequestMatch{Method: "GET", Path: "/v1/store/orders/1"}, Answer: mockserver.CannedAnswer{Status: 404, Body: notFound}},
-		{When: mockserver.RequestMatch{Method: "GET", Path: "/v1/pets/7"}, Answer: mockserver.CannedAnswer{Status: 404, Body: notFound}, Times: 2},
+	for _, e := range []steer.Expectation{
+		{When: steer.RequestMatch{Method: "GET", Path: "/v1/store/orders/1"}, Answer: steer.CannedAnswer{Status: 404, Body: notFound}},
+		{When: steer.RequestMatch{Method: "GET", Path: "/v1/pets/7"}, Answer: steer.CannedAnswer{Status: 404, Body: notFound}, Times: 2},
 	} {
-		if _, err := first.Expect(e); err != nil {
+		if _, err := first.Steering().Expect(e); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -319,16 +321,16 @@ func TestTakeOverCarriesSettingsForcedAnswersAndExpectations(t *testing.T) {
 		!slices.Contains(r.RemovedOperations, "listOrders") || slices.Contains(r.RemovedOperations, "listPets") || len(r.AddedOperations) != 0 {
 		t.Errorf("reload = %+v, want the orders and their operations removed", r)
 	}
-	if st := next.Settings(); st.FailRate != 0.25 || st.Clock != "set" || next.Clock().Year() != 2031 || st.Journal != 10 {
-		t.Errorf("settings after the reload: %+v, clock %s; want those set before", st, next.Clock())
+	if st := next.Steering().Settings(); st.FailRate != 0.25 || st.Clock != "set" || next.Steering().Clock().Year() != 2031 || st.Journal != 10 {
+		t.Errorf("settings after the reload: %+v, clock %s; want those set before", st, next.Steering().Clock())
 	}
-	if forced := next.Forced(); len(forced) != 1 || forced[0].ID != 2 || forced[0].Operation != "listPets" || forced[0].Remaining != 3 {
+	if forced := next.Steering().Forced(); len(forced) != 1 || forced[0].ID != 2 || forced[0].Operation != "listPets" || forced[0].Remaining != 3 {
 		t.Errorf("forced answers after the reload: %+v, want listPets's, id 2", forced)
 	}
-	if ex := next.Expectations(); len(ex) != 1 || ex[0].ID != 2 || ex[0].Operation != "getPet" {
+	if ex := next.Steering().Expectations(); len(ex) != 1 || ex[0].ID != 2 || ex[0].Operation != "getPet" {
 		t.Errorf("expectations after the reload: %+v, want getPet's, id 2", ex)
 	}
-	if j := next.Journal(0); len(j) != 1 || j[0].Path != "/v1/pets" {
+	if j := next.Journal().Recent(0); len(j) != 1 || j[0].Path != "/v1/pets" {
 		t.Errorf("journal after the reload: %+v, want the request made before", j)
 	}
 	if st := next.DocumentStatus(); st.Reloads != 1 || st.Last == nil || st.Refused != nil {
@@ -339,7 +341,7 @@ func TestTakeOverCarriesSettingsForcedAnswersAndExpectations(t *testing.T) {
 	if got := sub.Take(); got&journal.ChangeDocument == 0 || got&journal.ChangeStore == 0 {
 		t.Errorf("the reload told the stream %b, want ChangeDocument and ChangeStore", got)
 	}
-	next.ChangeSettings(map[string]any{"failRate": 0})
+	next.Steering().ChangeSettings(map[string]any{"failRate": 0})
 	if code, _ := rl.do(t, "POST", "/v1/pets", `{"name":"Rex","categoryId":1}`, bearer...); code != 201 {
 		t.Fatalf("POST after the reload: %d", code)
 	}
@@ -371,7 +373,7 @@ func TestTakeOverCarriesSettingsForcedAnswersAndExpectations(t *testing.T) {
 // old server before the takeover and is made after it is in the new
 // server's store, answered and kept.
 func TestTakeOverKeepsAWriteInFlight(t *testing.T) {
-	first, err := mockserver.New(mockserver.Config{Latency: mockserver.Latency{Min: 300 * time.Millisecond, Max: 300 * time.Millisecond}})
+	first, err := mockserver.New(mockserver.Config{Latency: steer.Latency{Min: 300 * time.Millisecond, Max: 300 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +414,7 @@ func TestTakeOverRefusesAWriteInFlightTheDocumentNoLongerTakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := mockserver.New(mockserver.Config{Latency: mockserver.Latency{Min: 300 * time.Millisecond, Max: 300 * time.Millisecond}})
+	first, err := mockserver.New(mockserver.Config{Latency: steer.Latency{Min: 300 * time.Millisecond, Max: 300 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

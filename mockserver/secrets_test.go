@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -56,10 +58,10 @@ func TestJournalHidesTheAppsSecrets(t *testing.T) {
 			t.Errorf("the journal does not show %s: %s", shown, journal)
 		}
 	}
-	if err := ts.ChangeSettings(map[string]any{"journalSecrets": "shown"}); err != nil {
+	if err := ts.Steering().ChangeSettings(map[string]any{"journalSecrets": "shown"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := ts.Settings().JournalSecrets; got != mockserver.SecretsShown {
+	if got := ts.Steering().Settings().JournalSecrets; got != steer.SecretsShown {
 		t.Fatalf("journalSecrets = %q after it was shown", got)
 	}
 	journal = journalText(t, ts.Server)
@@ -71,10 +73,10 @@ func TestJournalHidesTheAppsSecrets(t *testing.T) {
 	if strings.Contains(journal, key) || strings.Contains(journal, "cookie-value-3") {
 		t.Error("with journalSecrets shown, the journal shows petmock's key or the Cookie, which are hidden always")
 	}
-	if err := ts.ChangeSettings(map[string]any{"journalSecrets": nil}); err != nil || ts.Settings().JournalSecrets != mockserver.SecretsHidden {
-		t.Errorf("journalSecrets null: %v, %q; want hidden again", err, ts.Settings().JournalSecrets)
+	if err := ts.Steering().ChangeSettings(map[string]any{"journalSecrets": nil}); err != nil || ts.Steering().Settings().JournalSecrets != steer.SecretsHidden {
+		t.Errorf("journalSecrets null: %v, %q; want hidden again", err, ts.Steering().Settings().JournalSecrets)
 	}
-	if err := ts.ChangeSettings(map[string]any{"journalSecrets": "visible"}); err == nil || !strings.Contains(err.Error(), "journalSecrets: ") {
+	if err := ts.Steering().ChangeSettings(map[string]any{"journalSecrets": "visible"}); err == nil || !strings.Contains(err.Error(), "journalSecrets: ") {
 		t.Errorf("journalSecrets visible: %v, want an error naming it", err)
 	}
 }
@@ -118,7 +120,7 @@ components:
 // journalText is the journal of srv as JSON.
 func journalText(tb testing.TB, srv *mockserver.Server) string {
 	tb.Helper()
-	b, err := json.Marshal(srv.Journal(0))
+	b, err := json.Marshal(srv.Journal().Recent(0))
 	if err != nil {
 		tb.Fatal(err)
 	}

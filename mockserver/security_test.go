@@ -132,7 +132,7 @@ func TestForcedRefusalChallenges(t *testing.T) {
 		if got := resp.Header.Get("WWW-Authenticate"); got != tt.challenge {
 			t.Errorf("GET %s, Prefer: code=401: WWW-Authenticate = %q, want %q", tt.path, got, tt.challenge)
 		}
-		if err := ts.Force(401, 1, tt.path[1:]); err != nil { // the operation ids are the paths
+		if err := ts.Steering().Force(401, 1, tt.path[1:]); err != nil { // the operation ids are the paths
 			t.Fatal(err)
 		}
 		resp = ts.do(t, "GET", tt.path, "", tt.headers...)

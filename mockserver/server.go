@@ -43,6 +43,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/catalogue"
 
 	"github.com/petstore/contract/mockserver/answer"
@@ -99,7 +101,7 @@ type Config struct {
 	// Latency delays every answer under the base path. It, FailRate,
 	// ClockAt and JournalSize are where the settings start;
 	// ChangeSettings changes them while the server runs.
-	Latency Latency
+	Latency steer.Latency
 	// FailRate is the share of requests under the base path answered 503,
 	// from 0 to 1.
 	FailRate float64
@@ -113,7 +115,7 @@ type Config struct {
 	// Fault). SlowBytesPerSecond is how fast a slow body comes; zero
 	// means DefaultSlowBytesPerSecond. Like Latency, they are where the
 	// settings start.
-	Fault              Fault
+	Fault              steer.Fault
 	FaultRate          float64
 	SlowBytesPerSecond int
 
@@ -160,7 +162,6 @@ type Server struct {
 	items   *catalogue.Resources
 	log     *slog.Logger
 	now     func() time.Time
-	chaos   *chaos
 	seed    uint64           // of generated answers
 	journal *journal.Journal // of the size the settings give
 	redact  *journal.Redactor
@@ -168,13 +169,11 @@ type Server struct {
 	// bodyKept is how much of each body the journal keeps: see
 	// journal.Redactor.KeptBytes.
 	bodyKept int
-	settings *liveSettings
-	forced   *forcing // answers forced by Force
-	// expecting holds the expectations set by Expect.
-	expecting *expecting
-	events    *journal.Hub // what changed, for the subscriptions
-	docs      *answer.Documents
-	base      string // base path, such as "/v1"
+	// steer holds the settings, the forced answers and the expectations.
+	steer  *steer.Steering
+	events *journal.Hub // what changed, for the subscriptions
+	docs   *answer.Documents
+	base   string // base path, such as "/v1"
 	// notes and warnings are what New found to say of the document,
 	// beyond what spec said: see Notes and Warnings.
 	notes, warnings []string
@@ -224,10 +223,6 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 	if now == nil {
 		now = time.Now
 	}
-	settings, err := newSettings(cfg, now)
-	if err != nil {
-		return nil, err
-	}
 	docs, err := answer.NewDocuments(c)
 	if err != nil {
 		return nil, err
@@ -242,22 +237,18 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		gate:      gate,
-		contract:  c,
-		log:       cfg.Logger,
-		now:       now,
-		chaos:     newChaos(cfg.ChaosSeed),
-		seed:      cfg.ChaosSeed,
-		redact:    journal.NewRedactor(append(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...), cfg.Proxy.Key)),
-		secrets:   journal.NewSecrets(c),
-		settings:  settings,
-		forced:    &forcing{},
-		expecting: &expecting{},
-		events:    journal.NewHub(),
-		docs:      docs,
-		base:      c.Base,
-		proxy:     proxying,
-		reloads:   &reloads{},
+		gate:     gate,
+		contract: c,
+		log:      cfg.Logger,
+		now:      now,
+		seed:     cfg.ChaosSeed,
+		redact:   journal.NewRedactor(append(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...), cfg.Proxy.Key)),
+		secrets:  journal.NewSecrets(c),
+		events:   journal.NewHub(),
+		docs:     docs,
+		base:     c.Base,
+		proxy:    proxying,
+		reloads:  &reloads{},
 	}
 	s.adminKeys = adminKeys
 	s.publishedKey = adminKeys.Accepts(DefaultAPIKey)
@@ -265,9 +256,27 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 	if journalBytes <= 0 {
 		journalBytes = journal.DefaultJournalBytes
 	}
-	showSecrets := func() bool { return settings.load().showSecrets }
-	s.journal = journal.New(settings.load().journal, journalBytes, s.redact, s.secrets, showSecrets)
-	s.violations = journal.New(0, 0, s.redact, s.secrets, showSecrets)
+	s.steer, err = steer.New(steer.Config{
+		Gate:          gate,
+		Responses:     func(op *edge.Operation) *answer.Responses { return s.ops[op.Index].responses },
+		Seed:          cfg.ChaosSeed,
+		Now:           now,
+		Log:           cfg.Logger,
+		Events:        s.events,
+		Redact:        s.redact,
+		ResizeJournal: func(size int) { s.journal.Resize(size) },
+		Start: steer.Start{
+			Latency: cfg.Latency, FailRate: cfg.FailRate, Fault: cfg.Fault, FaultRate: cfg.FaultRate,
+			SlowBytesPerSecond: cfg.SlowBytesPerSecond, JournalSize: cfg.JournalSize, ShowSecrets: cfg.ShowSecrets, ClockAt: cfg.ClockAt,
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	showSecrets := func() bool { return s.steer.ShowSecrets() }
+	s.journal = journal.New(journal.Config{Size: s.steer.JournalSize(), MaxBytes: journalBytes, Redact: s.redact, Secrets: s.secrets,
+		ShowSecrets: showSecrets, Events: s.events, Change: journal.ChangeJournal})
+	s.violations = journal.New(journal.Config{Redact: s.redact, Secrets: s.secrets, ShowSecrets: showSecrets, Events: s.events, Change: journal.ChangeViolations})
 	if proxying != nil {
 		size, bytes := cfg.Proxy.MaxViolations, cfg.Proxy.MaxViolationBytes
 		if size <= 0 {
@@ -276,7 +285,8 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		if bytes <= 0 {
 			bytes = DefaultMaxViolationBytes
 		}
-		s.violations = journal.New(size, bytes, s.redact, s.secrets, showSecrets)
+		s.violations = journal.New(journal.Config{Size: size, MaxBytes: bytes, Redact: s.redact, Secrets: s.secrets,
+			ShowSecrets: showSecrets, Events: s.events, Change: journal.ChangeViolations})
 	}
 	s.bodyKept = s.redact.KeptBytes(journal.BodyBytes)
 	limits := store.Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
@@ -327,7 +337,7 @@ func (s *Server) Items() *catalogue.Resources { return s.items }
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	kept := s.journaled(r.URL.Path)
-	journaling := kept && s.settings.load().journal > 0
+	journaling := kept && s.steer.JournalSize() > 0
 	if s.log == nil && !journaling {
 		s.serve(w, r, nil)
 		if kept {
@@ -410,7 +420,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Reco
 	} else {
 		op, err = s.serveAPI(w, r, rec)
 	}
-	if err != nil && err != errAnswered {
+	if err != nil && err != steer.ErrAnswered {
 		var gop *edge.Operation
 		if op != nil {
 			gop = op.Operation

@@ -24,20 +24,6 @@ const (
 // shows them as the journal does: without a key, nor, unless the
 // journalSecrets setting shows them, the app's secrets.
 
-// Violations returns up to limit of the last answers of the backend that
-// broke the document, newest first, each an Exchange with its
-// Violations; a limit of 0 or less returns all the view keeps. It is
-// empty unless petmock proxies (Config.Proxy).
-func (s *Server) Violations(limit int) []journal.Exchange {
-	return s.violations.Recent(limit)
-}
-
-// ClearViolations empties the violations view.
-func (s *Server) ClearViolations() {
-	s.violations.Clear()
-	s.events.Publish(journal.ChangeViolations)
-}
-
 // recordViolations keeps the exchange of a backend's answer a that broke
 // the document, and writes a line of the log for each rule it broke, the
 // keys hidden.

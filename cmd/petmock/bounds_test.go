@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 )
@@ -78,8 +80,8 @@ func TestDefaultBoundsAreSet(t *testing.T) {
 	if hs.ReadHeaderTimeout <= 0 || hs.ReadTimeout <= 0 || hs.WriteTimeout <= 0 || hs.IdleTimeout <= 0 || hs.MaxHeaderBytes <= 0 {
 		t.Errorf("an unbounded server: %+v", defaultBounds)
 	}
-	if hs.WriteTimeout <= mockserver.MaxDelay || hs.ReadTimeout < hs.ReadHeaderTimeout {
-		t.Errorf("the write timeout %s leaves no room for a delay of %s", hs.WriteTimeout, mockserver.MaxDelay)
+	if hs.WriteTimeout <= steer.MaxDelay || hs.ReadTimeout < hs.ReadHeaderTimeout {
+		t.Errorf("the write timeout %s leaves no room for a delay of %s", hs.WriteTimeout, steer.MaxDelay)
 	}
 }
 

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/catalogue"
 
 	"github.com/petstore/contract/mockserver/journal"
@@ -46,9 +48,9 @@ type options struct {
 	state        string
 	saveInterval time.Duration // 0 saves every write before it is answered
 	onSaveError  string        // refuseWrites or keepServing
-	latency      mockserver.Latency
+	latency      steer.Latency
 	failRate     float64
-	fault        mockserver.Fault
+	fault        steer.Fault
 	faultRate    float64
 	slowRate     int       // bytes a second of a slow body
 	now          time.Time // zero for the real clock
@@ -101,10 +103,10 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		logFormat:   "text",
 		onSaveError: refuseWrites,
 		journal:     journal.DefaultJournalSize,
-		secrets:     mockserver.SecretsHidden,
+		secrets:     steer.SecretsHidden,
 		maxPets:     catalogue.DefaultMaxItems,
 		maxStoreMB:  catalogue.DefaultMaxStoreBytes >> 20,
-		slowRate:    mockserver.DefaultSlowBytesPerSecond,
+		slowRate:    steer.DefaultSlowBytesPerSecond,
 	}
 	o.proxyTimeout = proxy.DefaultTimeout
 	fs := flag.NewFlagSet("petmock", flag.ContinueOnError)
@@ -147,14 +149,14 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 	fs.DurationVar(&o.saveInterval, "save-interval", 0, "save to --state at this interval instead, and answer writes before they are saved: faster, but a crash loses the writes since the last save (default: every write is saved before it is answered)")
 	fs.StringVar(&o.onSaveError, "on-save-error", o.onSaveError, "while --state cannot be saved: refuse writes with 503 until a save succeeds, or serve them from memory only")
 	fs.Func("latency", "delay every answer by this `duration` or range, such as 100ms or 50ms-300ms", func(v string) error {
-		l, err := mockserver.ParseLatency(v)
+		l, err := steer.ParseLatency(v)
 		o.latency = l
 		return err
 	})
 	fs.Float64Var(&o.failRate, "fail-rate", 0, "share of requests answered 503, from 0 to 1, such as 0.05")
 	fs.Func("fault", "put this `fault` below HTTP in place of the answer of a share --fault-rate of the requests: reset, empty, malformed-chunk or slow", func(v string) error {
-		o.fault = mockserver.Fault(v)
-		if !slices.Contains(mockserver.Faults, o.fault) {
+		o.fault = steer.Fault(v)
+		if !slices.Contains(steer.Faults, o.fault) {
 			return fmt.Errorf("want one of %s", faultNames())
 		}
 		return nil
@@ -162,7 +164,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 	fs.Float64Var(&o.faultRate, "fault-rate", 0, "share of requests that meet --fault, from 0 to 1, such as 0.05")
 	fs.IntVar(&o.slowRate, "slow-bytes-per-second", o.slowRate, "how many `bytes` a second the body of a slow fault comes at")
 	fs.Func("now", "act as if the time were this `date` (2031-01-01) or time (2031-01-01T12:00:00Z), then let it run", func(v string) error {
-		t, err := mockserver.ParseInstant(v)
+		t, err := steer.ParseInstant(v)
 		if err != nil {
 			return errors.New("want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z")
 		}
@@ -228,14 +230,14 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return o, usagef("--fault-rate %v: must be from 0 to 1", o.faultRate)
 	case o.faultRate > 0 && o.fault == "":
 		return o, usagef("--fault-rate %v: says how often --fault comes; give --fault too", o.faultRate)
-	case o.slowRate < 1 || o.slowRate > mockserver.MaxSlowBytesPerSecond:
-		return o, usagef("--slow-bytes-per-second %d: must be from 1 to %d", o.slowRate, mockserver.MaxSlowBytesPerSecond)
+	case o.slowRate < 1 || o.slowRate > steer.MaxSlowBytesPerSecond:
+		return o, usagef("--slow-bytes-per-second %d: must be from 1 to %d", o.slowRate, steer.MaxSlowBytesPerSecond)
 	case o.given["save-interval"] && o.saveInterval <= 0:
 		return o, usagef("--save-interval %s: must be positive; leave it out to save every write before it is answered", o.saveInterval)
 	case o.onSaveError != refuseWrites && o.onSaveError != keepServing:
 		return o, usagef("--on-save-error %q: must be %s or %s", o.onSaveError, refuseWrites, keepServing)
-	case o.secrets != mockserver.SecretsHidden && o.secrets != mockserver.SecretsShown:
-		return o, usagef("--journal-secrets %q: must be %s or %s", o.secrets, mockserver.SecretsHidden, mockserver.SecretsShown)
+	case o.secrets != steer.SecretsHidden && o.secrets != steer.SecretsShown:
+		return o, usagef("--journal-secrets %q: must be %s or %s", o.secrets, steer.SecretsHidden, steer.SecretsShown)
 	case o.journal < 0:
 		return o, usagef("--journal %d: must not be negative", o.journal)
 	case o.maxPets < 1:
@@ -258,8 +260,8 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 
 // faultNames lists the faults, for messages.
 func faultNames() string {
-	names := make([]string, len(mockserver.Faults))
-	for i, f := range mockserver.Faults {
+	names := make([]string, len(steer.Faults))
+	for i, f := range steer.Faults {
 		names[i] = string(f)
 	}
 	return strings.Join(names, ", ")
@@ -440,7 +442,7 @@ type bounds struct {
 var defaultBounds = bounds{
 	readHeader:     10 * time.Second,
 	read:           time.Minute,
-	write:          time.Minute + mockserver.MaxDelay,
+	write:          time.Minute + steer.MaxDelay,
 	idle:           2 * time.Minute,
 	maxHeaderBytes: 64 << 10,
 }

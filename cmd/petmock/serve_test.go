@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/catalogue"
 
 	"github.com/petstore/contract/mockserver/journal"
@@ -41,10 +43,10 @@ func TestParseOptions(t *testing.T) {
 		logFormat:   "text",
 		onSaveError: refuseWrites,
 		journal:     journal.DefaultJournalSize,
-		secrets:     mockserver.SecretsHidden,
+		secrets:     steer.SecretsHidden,
 		maxPets:     catalogue.DefaultMaxItems,
 		maxStoreMB:  catalogue.DefaultMaxStoreBytes >> 20,
-		slowRate:    mockserver.DefaultSlowBytesPerSecond,
+		slowRate:    steer.DefaultSlowBytesPerSecond,
 	}
 	defaults.proxyTimeout = proxy.DefaultTimeout
 	with := func(edit func(*options)) options {
@@ -70,11 +72,11 @@ func TestParseOptions(t *testing.T) {
 			"--fault", "slow", "--fault-rate", "0.25", "--slow-bytes-per-second", "10", "--watch",
 		}, env(), options{
 			spec: "evolved.yaml", addr: ":0", apiKeys: []string{"a", "b"}, seed: 7, pets: 0, fixtures: "f.json", state: "s.json",
-			saveInterval: time.Minute, onSaveError: keepServing, latency: mockserver.Latency{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond},
+			saveInterval: time.Minute, onSaveError: keepServing, latency: steer.Latency{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond},
 			failRate: 0.5, now: now, journal: 5, maxPets: 9, maxStoreMB: 3, logFormat: "json",
-			secrets: mockserver.SecretsShown, adminKey: "k", adminOrigins: []string{"http://localhost:5173", "*"}, allowHosts: []string{"petmock.test", "*"},
+			secrets: steer.SecretsShown, adminKey: "k", adminOrigins: []string{"http://localhost:5173", "*"}, allowHosts: []string{"petmock.test", "*"},
 			proxy: "https://staging.example/v1", proxyKey: "staging-key", proxyTimeout: 3 * time.Second,
-			fault: mockserver.FaultSlow, faultRate: 0.25, slowRate: 10, watch: true,
+			fault: steer.FaultSlow, faultRate: 0.25, slowRate: 10, watch: true,
 			given: given("watch", "spec", "addr", "api-key", "seed", "pets", "fixtures", "state", "save-interval", "latency", "fail-rate",
 				"now", "journal", "max-pets", "max-store-mb", "log-format", "on-save-error", "admin-key", "admin-origin", "allow-host", "journal-secrets",
 				"proxy", "proxy-key", "proxy-timeout", "fault", "fault-rate", "slow-bytes-per-second"),
@@ -83,7 +85,7 @@ func TestParseOptions(t *testing.T) {
 			"PETMOCK_LOG_FORMAT", "json", "PETMOCK_SPEC", "other.yaml", "PETMOCK_NOW", "2031-01-01", "PETMOCK_LATENCY", "5ms"),
 			with(func(o *options) {
 				o.addr, o.apiKeys, o.seed, o.pets, o.logFormat, o.spec, o.now = ":9", []string{"x", "y"}, 3, 5, "json", "other.yaml", now
-				o.latency = mockserver.Latency{Min: 5 * time.Millisecond, Max: 5 * time.Millisecond}
+				o.latency = steer.Latency{Min: 5 * time.Millisecond, Max: 5 * time.Millisecond}
 				o.given = given("addr", "api-key", "seed", "pets", "log-format", "spec", "now", "latency")
 			})},
 		{"control plane in the environment", nil, env("PETMOCK_ADMIN_KEY", "ak", "PETMOCK_ADMIN_ORIGIN", "http://a.test, https://b.test:8443",

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"runtime/debug"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 	"github.com/petstore/contract/spec"
@@ -114,7 +116,7 @@ func newServer(ctx context.Context, o options, logger *slog.Logger) (*mockserver
 
 		ChaosSeed:     o.seed,
 		JournalSize:   o.journal,
-		ShowSecrets:   o.secrets == mockserver.SecretsShown,
+		ShowSecrets:   o.secrets == steer.SecretsShown,
 		MaxItems:      o.maxPets,
 		MaxStoreBytes: o.maxStoreMB << 20,
 		Proxy:         mockserver.Proxy{URL: o.proxy, Key: o.proxyKey, Timeout: o.proxyTimeout},

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver"
 )
 
@@ -45,31 +47,31 @@ type savedSettings struct {
 	JournalSecrets string `json:"journalSecrets,omitempty"`
 	// Fault, FaultRate and SlowBytesPerSecond are absent from a file of an
 	// earlier petmock, which put no faults: the defaults are restored.
-	Fault              mockserver.Fault          `json:"fault,omitempty"`
-	FaultRate          float64                   `json:"faultRate,omitempty"`
-	SlowBytesPerSecond int                       `json:"slowBytesPerSecond,omitempty"`
-	Forced             []mockserver.ForcedAnswer `json:"forced"`
+	Fault              steer.Fault          `json:"fault,omitempty"`
+	FaultRate          float64              `json:"faultRate,omitempty"`
+	SlowBytesPerSecond int                  `json:"slowBytesPerSecond,omitempty"`
+	Forced             []steer.ForcedAnswer `json:"forced"`
 	// Expectations are in the order a request looks at them, as they
 	// were set, keys and all.
-	Expectations []mockserver.Expectation `json:"expectations,omitempty"`
+	Expectations []steer.Expectation `json:"expectations,omitempty"`
 }
 
 // saveSettings writes the settings, forced answers and expectations of
 // srv to the settings file at path, atomically, and returns its size.
 func saveSettings(path string, srv *mockserver.Server) (int64, error) {
-	v := srv.Settings()
+	v := srv.Steering().Settings()
 	saved := savedSettings{
 		SavedAt:  time.Now().UTC(),
 		Latency:  v.Latency,
 		FailRate: v.FailRate,
 		Journal:  v.Journal,
-		Forced:   srv.Forced(),
+		Forced:   srv.Steering().Forced(),
 
 		JournalSecrets:     v.JournalSecrets,
 		Fault:              v.Fault,
 		FaultRate:          v.FaultRate,
 		SlowBytesPerSecond: v.SlowBytesPerSecond,
-		Expectations:       srv.ExpectationsAsSet(),
+		Expectations:       srv.Steering().ExpectationsAsSet(),
 	}
 	if v.Clock == "set" {
 		saved.Now = &v.Now
@@ -136,12 +138,12 @@ func restoreSettings(path string, srv *mockserver.Server, given map[string]bool,
 			restored = append(restored, f.name, v)
 		}
 	}
-	if err := srv.ChangeSettings(changes); err != nil {
+	if err := srv.Steering().ChangeSettings(changes); err != nil {
 		return nil, corrupt(err)
 	}
 	forced := 0
 	for _, f := range saved.Forced {
-		if err := srv.ForceAnswer(f); err != nil {
+		if err := srv.Steering().ForceAnswer(f); err != nil {
 			log.Warn("a forced answer of the settings file is left out", "path", path, "err", err)
 			continue
 		}
@@ -149,7 +151,7 @@ func restoreSettings(path string, srv *mockserver.Server, given map[string]bool,
 	}
 	expectations := 0
 	for _, e := range saved.Expectations {
-		if _, err := srv.Expect(e); err != nil {
+		if _, err := srv.Steering().Expect(e); err != nil {
 			log.Warn("an expectation of the settings file is left out", "path", path, "id", e.ID, "err", err)
 			continue
 		}

@@ -11,21 +11,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/spec"
 )
 
 // settingsOf returns the settings and the forced answers of a running
 // petmock, from its admin API.
-func settingsOf(t *testing.T, s *started) (mockserver.SettingsView, []mockserver.ForcedAnswer) {
+func settingsOf(t *testing.T, s *started) (steer.SettingsView, []steer.ForcedAnswer) {
 	t.Helper()
 	root := strings.TrimSuffix(s.url, "/v1")
-	var v mockserver.SettingsView
+	var v steer.SettingsView
 	status, body := get(t, "GET", root+"/__petmock/settings", "")
 	if err := json.Unmarshal([]byte(body), &v); status != 200 || err != nil {
 		t.Fatalf("GET settings: %d %s", status, body)
 	}
-	var f struct{ Forced []mockserver.ForcedAnswer }
+	var f struct{ Forced []steer.ForcedAnswer }
 	status, body = get(t, "GET", root+"/__petmock/forced", "")
 	if err := json.Unmarshal([]byte(body), &f); status != 200 || err != nil {
 		t.Fatalf("GET forced: %d %s", status, body)
@@ -127,10 +128,10 @@ func TestExpectationsAndFaultsSurviveRestarts(t *testing.T) {
 	second := start(t, "--state", path, "--pets", "3")
 	root = strings.TrimSuffix(second.url, "/v1")
 	v, forced := settingsOf(t, second)
-	if v.Fault != mockserver.FaultMalformedChunk || v.FaultRate != 0.125 || v.SlowBytesPerSecond != 20 {
+	if v.Fault != steer.FaultMalformedChunk || v.FaultRate != 0.125 || v.SlowBytesPerSecond != 20 {
 		t.Errorf("settings of faults after a restart: %q at %v, %d bytes a second; want malformed-chunk at 0.125, 20", v.Fault, v.FaultRate, v.SlowBytesPerSecond)
 	}
-	if len(forced) != 1 || forced[0].Fault != mockserver.FaultSlow || forced[0].BytesPerSecond != 50 || forced[0].Operation != "getPet" {
+	if len(forced) != 1 || forced[0].Fault != steer.FaultSlow || forced[0].BytesPerSecond != 50 || forced[0].Operation != "getPet" {
 		t.Errorf("forced answers after a restart: %+v, want the slow body of getPet at 50 bytes a second", forced)
 	}
 	// With the faults off, the first expectation answers, and counts.
@@ -140,7 +141,7 @@ func TestExpectationsAndFaultsSurviveRestarts(t *testing.T) {
 		t.Errorf("GET /v1/pets/7 after a restart: %d %s, want the expectation's 404", status, body)
 	}
 	status, body := get(t, "GET", root+"/__petmock/expectations", "")
-	var list struct{ Expectations []mockserver.Expectation }
+	var list struct{ Expectations []steer.Expectation }
 	if err := json.Unmarshal([]byte(body), &list); status != 200 || err != nil {
 		t.Fatalf("GET expectations: %d %s", status, body)
 	}
@@ -157,7 +158,7 @@ func TestExpectationsAndFaultsSurviveRestarts(t *testing.T) {
 	third := start(t, "--state", path, "--spec", doc, "--fault", "empty")
 	root = strings.TrimSuffix(third.url, "/v1")
 	v, _ = settingsOf(t, third)
-	if v.Fault != mockserver.FaultEmpty || v.FaultRate != 0.125 {
+	if v.Fault != steer.FaultEmpty || v.FaultRate != 0.125 {
 		t.Errorf("settings after a restart with --fault empty: %q at %v, want the flag's fault at the saved rate", v.Fault, v.FaultRate)
 	}
 	_, body = get(t, "GET", root+"/__petmock/expectations", "")

@@ -25,6 +25,7 @@ import (
 
 	"github.com/petstore/contract/mockserver/catalogue"
 	"github.com/petstore/contract/mockserver/journal"
+	"github.com/petstore/contract/mockserver/steer"
 
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
@@ -40,27 +41,14 @@ type Control interface {
 	http.Handler
 	Contract() *spec.Contract
 	NewEdge(c *spec.Contract, cfg mockserver.EdgeConfig) (*mockserver.Edge, error)
+	PublishedKey() bool
 
 	Items() *catalogue.Resources
-
-	Journal(limit int) []journal.Exchange
-	ClearJournal()
+	Steering() *steer.Steering
+	Journal() *journal.Journal
+	Violations() *journal.Journal
 	Backend() string
-	Violations(limit int) []journal.Exchange
-	ClearViolations()
-	Settings() mockserver.SettingsView
-	ChangeSettings(changes map[string]any) error
-	Forced() []mockserver.ForcedAnswer
-	Force(code, count int, operation string) error
-	ForceAnswer(a mockserver.ForcedAnswer) error
-	ClearForced()
-	Expectations() []mockserver.Expectation
-	Expect(e mockserver.Expectation) (mockserver.Expectation, error)
-	RemoveExpectation(id int64) error
-	ClearExpectations()
-	Clock() time.Time
 	Subscribe() *mockserver.Subscription
-	PublishedKey() bool
 	DocumentStatus() mockserver.DocumentStatus
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/petstore/contract/mockserver"
@@ -46,7 +48,7 @@ func TestConsoleExpectations(t *testing.T) {
 	c.waitUntil(t, "the first is gone", `document.querySelector('#exp-list li[data-id="1"]') === null && document.querySelectorAll("#exp-list li").length === 1`)
 	c.do(t, "dropping them all", press("#exp-clear"))
 	c.waitUntil(t, "none is listed", `document.querySelectorAll("#exp-list li").length === 0 && !document.getElementById("exp-empty").hidden`)
-	if n := len(c.ts.Expectations()); n != 0 {
+	if n := len(c.ts.Steering().Expectations()); n != 0 {
 		t.Errorf("%d expectations after the page dropped them all", n)
 	}
 	c.noErrors(t)
@@ -84,7 +86,7 @@ func TestConsoleForcesAFault(t *testing.T) {
 		chromedp.Click(chromedp.ID("set-apply")),
 	)
 	c.waitUntil(t, "the change is listed", `document.getElementById("set-changes").textContent.includes("none → slow")`)
-	if s := c.ts.settings(t); s.Fault != mockserver.FaultSlow || s.FaultRate != 0.5 {
+	if s := c.ts.settings(t); s.Fault != steer.FaultSlow || s.FaultRate != 0.5 {
 		t.Errorf("after the page set them, the fault is %q at %v, want slow at 0.5", s.Fault, s.FaultRate)
 	}
 	c.noErrors(t)

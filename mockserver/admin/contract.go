@@ -92,7 +92,7 @@ type filterView struct {
 
 // contractView returns the body of GET /__petmock/contract.
 func (h *handler) contractView() contractView {
-	now := h.srv.Clock()
+	now := h.srv.Steering().Clock()
 	c := h.srv.Contract()
 	info := c.Doc.Info
 	v := contractView{

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
 )
@@ -62,7 +64,7 @@ func TestAdminOptionsAndCORS(t *testing.T) {
 // after a latency: the admin API is not slowed down.
 func TestAdminIsNotDelayed(t *testing.T) {
 	const d = 300 * time.Millisecond
-	ts := newTestServer(t, mockserver.Config{Latency: mockserver.Latency{Min: d, Max: d}})
+	ts := newTestServer(t, mockserver.Config{Latency: steer.Latency{Min: d, Max: d}})
 	start := time.Now()
 	if resp := ts.admin(t, "GET", "health", ""); resp.StatusCode != 200 {
 		t.Fatalf("GET health: %s", resp)

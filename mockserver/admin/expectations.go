@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver"
@@ -19,7 +21,7 @@ import (
 // expectations answers GET /__petmock/expectations, and DELETE of one
 // or all of them with those left: {"expectations": [...]}.
 func (h *handler) expectations(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
-	return writeValue(w, http.StatusOK, map[string]any{"expectations": h.srv.Expectations()})
+	return writeValue(w, http.StatusOK, map[string]any{"expectations": h.srv.Steering().Expectations()})
 }
 
 // expect answers PUT /__petmock/expectations: the body sets one more
@@ -32,14 +34,14 @@ func (h *handler) expect(w http.ResponseWriter, _ *http.Request, c *mockserver.C
 	if err != nil {
 		return err
 	}
-	var e mockserver.Expectation
+	var e steer.Expectation
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&e); err != nil {
 		return edge.NewError(http.StatusBadRequest, "body", "%v", err)
 	}
 	e.Remaining, e.Matched = 0, 0 // counted by the server
-	set, err := h.srv.Expect(e)
+	set, err := h.srv.Steering().Expect(e)
 	if err != nil {
 		return err
 	}
@@ -49,14 +51,14 @@ func (h *handler) expect(w http.ResponseWriter, _ *http.Request, c *mockserver.C
 
 // clearExpectations answers DELETE /__petmock/expectations.
 func (h *handler) clearExpectations(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
-	h.srv.ClearExpectations()
+	h.srv.Steering().ClearExpectations()
 	return h.expectations(w, r, c)
 }
 
 // expectation answers GET /__petmock/expectations/{id}.
 func (h *handler) expectation(w http.ResponseWriter, _ *http.Request, c *mockserver.Call) error {
 	id, _ := strconv.ParseInt(c.Params["id"], 10, 64) // the edge checked it is an integer
-	for _, e := range h.srv.Expectations() {
+	for _, e := range h.srv.Steering().Expectations() {
 		if e.ID == id {
 			return writeValue(w, http.StatusOK, e)
 		}
@@ -68,7 +70,7 @@ func (h *handler) expectation(w http.ResponseWriter, _ *http.Request, c *mockser
 // expectations left.
 func (h *handler) removeExpectation(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
 	id, _ := strconv.ParseInt(c.Params["id"], 10, 64)
-	if err := h.srv.RemoveExpectation(id); err != nil {
+	if err := h.srv.Steering().RemoveExpectation(id); err != nil {
 		return err
 	}
 	return h.expectations(w, r, c)

@@ -10,14 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver"
 )
 
 // expectationList decodes {"expectations": [...]}.
-func (r *response) expectationList(tb testing.TB) []mockserver.Expectation {
+func (r *response) expectationList(tb testing.TB) []steer.Expectation {
 	tb.Helper()
 	var v struct {
-		Expectations []mockserver.Expectation `json:"expectations"`
+		Expectations []steer.Expectation `json:"expectations"`
 	}
 	if err := json.Unmarshal(r.body, &v); err != nil {
 		tb.Fatalf("decoding %s: %v", r.body, err)
@@ -35,7 +37,7 @@ func TestExpectationsEndpoints(t *testing.T) {
 	if resp.StatusCode != 201 || resp.Header.Get("Location") != "/__petmock/expectations/1" {
 		t.Fatalf("PUT expectations: %s with Location %q, want 201 at /__petmock/expectations/1", resp, resp.Header.Get("Location"))
 	}
-	var set mockserver.Expectation
+	var set steer.Expectation
 	if err := json.Unmarshal(resp.body, &set); err != nil || set.ID != 1 || set.Operation != "getPet" || set.Remaining != 2 {
 		t.Errorf("PUT expectations: %s, want id 1, operation getPet, 2 remaining", resp.body)
 	}

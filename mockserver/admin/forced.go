@@ -4,13 +4,15 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver"
 )
 
 // forced answers GET /__petmock/forced, and each of the endpoints below
 // with what it leaves: {"forced": [...]}.
 func (h *handler) forced(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
-	return writeValue(w, http.StatusOK, map[string]any{"forced": h.srv.Forced()})
+	return writeValue(w, http.StatusOK, map[string]any{"forced": h.srv.Steering().Forced()})
 }
 
 // force answers POST /__petmock/forced: the body, which the edge checked
@@ -18,16 +20,16 @@ func (h *handler) forced(w http.ResponseWriter, _ *http.Request, _ *mockserver.C
 // documents its code for its operation, or the next faults.
 func (h *handler) force(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
 	body, _ := c.Body.(map[string]any)
-	a := mockserver.ForcedAnswer{Remaining: 1}
+	a := steer.ForcedAnswer{Remaining: 1}
 	a.Code, _ = integer(body["code"])
 	if n, ok := integer(body["count"]); ok {
 		a.Remaining = n
 	}
 	a.Operation, _ = body["operation"].(string)
 	fault, _ := body["fault"].(string)
-	a.Fault = mockserver.Fault(fault)
+	a.Fault = steer.Fault(fault)
 	a.BytesPerSecond, _ = integer(body["bytesPerSecond"])
-	if err := h.srv.ForceAnswer(a); err != nil {
+	if err := h.srv.Steering().ForceAnswer(a); err != nil {
 		return err
 	}
 	return h.forced(w, r, c)
@@ -35,7 +37,7 @@ func (h *handler) force(w http.ResponseWriter, r *http.Request, c *mockserver.Ca
 
 // clearForced answers DELETE /__petmock/forced.
 func (h *handler) clearForced(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
-	h.srv.ClearForced()
+	h.srv.Steering().ClearForced()
 	return h.forced(w, r, c)
 }
 

@@ -5,13 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver"
 )
 
 // forced reads GET /__petmock/forced.
-func (ts *testServer) forced(t testing.TB) []mockserver.ForcedAnswer {
+func (ts *testServer) forced(t testing.TB) []steer.ForcedAnswer {
 	t.Helper()
-	var got struct{ Forced []mockserver.ForcedAnswer }
+	var got struct{ Forced []steer.ForcedAnswer }
 	if resp := ts.admin(t, "GET", "forced", ""); resp.StatusCode != 200 || json.Unmarshal(resp.body, &got) != nil {
 		t.Fatalf("GET forced: %s", resp)
 	}
@@ -122,14 +124,14 @@ func TestForcedSuccessAnswersAsUsual(t *testing.T) {
 // wait at once, since every request looks through them.
 func TestForcedAnswersAreBounded(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{})
-	for i := range mockserver.MaxForcedAnswers {
+	for i := range steer.MaxForcedAnswers {
 		if resp := ts.admin(t, "POST", "forced", `{"code":404,"operation":"getPet"}`); resp.StatusCode != 200 {
 			t.Fatalf("POST forced %d: %s", i+1, resp)
 		}
 	}
 	resp := ts.admin(t, "POST", "forced", `{"code":404,"operation":"getPet"}`)
 	if resp.StatusCode != 400 || !strings.HasPrefix(resp.apiError(t).Message, "forced: ") {
-		t.Errorf("POST forced past %d: %s, want a 400 that names forced", mockserver.MaxForcedAnswers, resp)
+		t.Errorf("POST forced past %d: %s, want a 400 that names forced", steer.MaxForcedAnswers, resp)
 	}
 	if resp := ts.admin(t, "DELETE", "forced", ""); resp.StatusCode != 200 {
 		t.Fatalf("DELETE forced: %s", resp)

@@ -13,11 +13,11 @@ import (
 // newest first, as many as limit asks for, or all the journal keeps.
 func (h *handler) journal(w http.ResponseWriter, _ *http.Request, c *mockserver.Call) error {
 	limit, _ := strconv.Atoi(c.Query.Get("limit")) // an integer of at least 1, or none
-	return writeValue(w, http.StatusOK, map[string]any{"requests": h.srv.Journal(limit)})
+	return writeValue(w, http.StatusOK, map[string]any{"requests": h.srv.Journal().Recent(limit)})
 }
 
 // clearJournal answers DELETE /__petmock/requests with the journal, empty.
 func (h *handler) clearJournal(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
-	h.srv.ClearJournal()
+	h.srv.Journal().Clear()
 	return writeValue(w, http.StatusOK, map[string]any{"requests": []journal.Exchange{}})
 }

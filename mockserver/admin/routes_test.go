@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -73,9 +75,9 @@ func TestDocumentBoundsAreTheServers(t *testing.T) {
 		schema, property string
 		max              int
 	}{
-		{"SettingsChange", "journal", mockserver.MaxJournalSize},
-		{"Settings", "journal", mockserver.MaxJournalSize},
-		{"ForceRequest", "count", mockserver.MaxForcedCount},
+		{"SettingsChange", "journal", steer.MaxJournalSize},
+		{"Settings", "journal", steer.MaxJournalSize},
+		{"ForceRequest", "count", steer.MaxForcedCount},
 	} {
 		p := schemas[tt.schema].Value.Properties[tt.property].Value
 		if p.Max == nil || int(*p.Max) != tt.max {

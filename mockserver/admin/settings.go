@@ -8,7 +8,7 @@ import (
 
 // settings answers GET /__petmock/settings.
 func (h *handler) settings(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
-	return writeValue(w, http.StatusOK, h.srv.Settings())
+	return writeValue(w, http.StatusOK, h.srv.Steering().Settings())
 }
 
 // changeSettings answers PATCH /__petmock/settings: each member of the
@@ -17,8 +17,8 @@ func (h *handler) settings(w http.ResponseWriter, _ *http.Request, _ *mockserver
 // value.
 func (h *handler) changeSettings(w http.ResponseWriter, _ *http.Request, c *mockserver.Call) error {
 	changes, _ := c.Body.(map[string]any)
-	if err := h.srv.ChangeSettings(changes); err != nil {
+	if err := h.srv.Steering().ChangeSettings(changes); err != nil {
 		return err
 	}
-	return writeValue(w, http.StatusOK, h.srv.Settings())
+	return writeValue(w, http.StatusOK, h.srv.Steering().Settings())
 }

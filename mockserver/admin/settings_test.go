@@ -10,16 +10,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver/steer"
+
 	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver"
 )
 
 // settings reads GET /__petmock/settings.
-func (ts *testServer) settings(t testing.TB) mockserver.SettingsView {
+func (ts *testServer) settings(t testing.TB) steer.SettingsView {
 	t.Helper()
 	resp := ts.admin(t, "GET", "settings", "")
-	var v mockserver.SettingsView
+	var v steer.SettingsView
 	if resp.StatusCode != 200 || json.Unmarshal(resp.body, &v) != nil {
 		t.Fatalf("GET settings: %s", resp)
 	}
@@ -41,14 +43,14 @@ func TestSettingsStartFromTheConfig(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		cfg  mockserver.Config
-		want mockserver.SettingsView
+		want steer.SettingsView
 	}{
-		{"defaults", mockserver.Config{}, mockserver.SettingsView{Latency: "0s", Clock: "real", Journal: 100}},
+		{"defaults", mockserver.Config{}, steer.SettingsView{Latency: "0s", Clock: "real", Journal: 100}},
 		{"flags", mockserver.Config{
-			Latency: mockserver.Latency{Min: 50 * time.Millisecond, Max: 300 * time.Millisecond}, FailRate: 0.25, JournalSize: 7, ClockAt: clock,
-		}, mockserver.SettingsView{Latency: "50ms-300ms", FailRate: 0.25, Clock: "set", Journal: 7}},
-		{"journal off", mockserver.Config{JournalSize: -1}, mockserver.SettingsView{Latency: "0s", Clock: "real", Journal: 0}},
-		{"fixed latency", mockserver.Config{Latency: mockserver.Latency{Min: time.Second, Max: time.Second}}, mockserver.SettingsView{Latency: "1s", Clock: "real", Journal: 100}},
+			Latency: steer.Latency{Min: 50 * time.Millisecond, Max: 300 * time.Millisecond}, FailRate: 0.25, JournalSize: 7, ClockAt: clock,
+		}, steer.SettingsView{Latency: "50ms-300ms", FailRate: 0.25, Clock: "set", Journal: 7}},
+		{"journal off", mockserver.Config{JournalSize: -1}, steer.SettingsView{Latency: "0s", Clock: "real", Journal: 0}},
+		{"fixed latency", mockserver.Config{Latency: steer.Latency{Min: time.Second, Max: time.Second}}, steer.SettingsView{Latency: "1s", Clock: "real", Journal: 100}},
 	} {
 		ts := newTestServer(t, tt.cfg)
 		got := ts.settings(t)

@@ -14,12 +14,12 @@ import (
 // as many as limit asks for, or all the view keeps.
 func (h *handler) violations(w http.ResponseWriter, _ *http.Request, c *mockserver.Call) error {
 	limit, _ := strconv.Atoi(c.Query.Get("limit")) // an integer of at least 1, or none
-	return writeValue(w, http.StatusOK, map[string]any{"backend": h.srv.Backend(), "violations": h.srv.Violations(limit)})
+	return writeValue(w, http.StatusOK, map[string]any{"backend": h.srv.Backend(), "violations": h.srv.Violations().Recent(limit)})
 }
 
 // clearViolations answers DELETE /__petmock/violations with the view,
 // empty.
 func (h *handler) clearViolations(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
-	h.srv.ClearViolations()
+	h.srv.Violations().Clear()
 	return writeValue(w, http.StatusOK, map[string]any{"backend": h.srv.Backend(), "violations": []journal.Exchange{}})
 }

@@ -146,6 +146,8 @@ type Journal struct {
 	secrets     *Secrets
 	showSecrets func() bool
 	maxBytes    int64 // of the headers and bodies of the entries held
+	events      *Hub
+	change      Change
 
 	mu    sync.Mutex // guards ring, head, count and bytes
 	ring  []Entry
@@ -154,12 +156,26 @@ type Journal struct {
 	bytes int64 // of the entries held, as entry.size counts them
 }
 
-// New returns a journal that keeps size exchanges and at most maxBytes of
-// their headers and bodies, and shows them with the keys redact hides and,
-// unless showSecrets, which may be nil, says otherwise, the secrets
-// secrets finds hidden too.
-func New(size int, maxBytes int64, redact *Redactor, secrets *Secrets, showSecrets func() bool) *Journal {
-	return &Journal{ring: make([]Entry, max(size, 0)), maxBytes: maxBytes, redact: redact, secrets: secrets, showSecrets: showSecrets}
+// Config configures a Journal.
+type Config struct {
+	// Size is how many exchanges it keeps, and MaxBytes how many bytes
+	// of their headers and bodies.
+	Size     int
+	MaxBytes int64
+	// Redact hides the keys, and Secrets the app's secrets unless
+	// ShowSecrets, which may be nil, says to show them.
+	Redact      *Redactor
+	Secrets     *Secrets
+	ShowSecrets func() bool
+	// Events, when not nil, is told Change when the journal is cleared.
+	Events *Hub
+	Change Change
+}
+
+// New returns the journal cfg describes.
+func New(cfg Config) *Journal {
+	return &Journal{ring: make([]Entry, max(cfg.Size, 0)), maxBytes: cfg.MaxBytes, redact: cfg.Redact, secrets: cfg.Secrets,
+		showSecrets: cfg.ShowSecrets, events: cfg.Events, change: cfg.Change}
 }
 
 // size counts the bytes an entry holds on to: its headers and bodies,
@@ -249,15 +265,18 @@ func (j *Journal) Recent(n int) []Exchange {
 	return out
 }
 
-// Clear empties the journal.
+// Clear empties the journal, and tells the event streams.
 func (j *Journal) Clear() {
 	if j == nil {
 		return
 	}
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	clear(j.ring)
 	j.head, j.count, j.bytes = 0, 0, 0
+	j.mu.Unlock()
+	if j.events != nil {
+		j.events.Publish(j.change)
+	}
 }
 
 // KeepBody returns what the journal keeps of a request body: the body

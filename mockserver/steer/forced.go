@@ -1,4 +1,4 @@
-package mockserver
+package steer
 
 import (
 	"cmp"
@@ -59,7 +59,7 @@ func (a *ForcedAnswer) fits(op *spec.Operation) bool {
 	if a.Operation != "" && a.Operation != op.ID {
 		return false
 	}
-	return a.Fault != "" || forceable(op, a.Code)
+	return a.Fault != "" || Forceable(op, a.Code)
 }
 
 // forcing holds the forced answers, in the order they were set: a request
@@ -72,9 +72,9 @@ type forcing struct {
 	next  int64
 }
 
-// forceable reports whether code may be forced on op: the operation
+// Forceable reports whether code may be forced on op: the operation
 // documents it, or it is an outage.
-func forceable(op *spec.Operation, code int) bool {
+func Forceable(op *spec.Operation, code int) bool {
 	return slices.Contains(op.Statuses, code) || slices.Contains(answer.OutageCodes, code)
 }
 
@@ -97,7 +97,7 @@ func forcedAnswer(op *spec.Operation, code int, field, format string, args ...an
 // takeForced returns the answer or the fault forced on the next request
 // to op, if any, and counts the request against it. A documented success
 // is counted and forces nothing.
-func (s *Server) takeForced(op *spec.Operation) (*edge.Error, injected) {
+func (s *Steering) takeForced(op *spec.Operation) (*edge.Error, injected) {
 	f := s.forced
 	if f.n.Load() == 0 {
 		return nil, injected{}
@@ -130,7 +130,7 @@ func (s *Server) takeForced(op *spec.Operation) (*edge.Error, injected) {
 }
 
 // Forced returns the answers forced on the next requests, oldest first.
-func (s *Server) Forced() []ForcedAnswer {
+func (s *Steering) Forced() []ForcedAnswer {
 	f := s.forced
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -147,14 +147,14 @@ const MaxForcedAnswers = 100
 // 503 to rehearse an outage; count is from 1 to MaxForcedCount. The
 // answers wait in turn behind those forced before, at most
 // MaxForcedAnswers of them.
-func (s *Server) Force(code, count int, operation string) error {
+func (s *Steering) Force(code, count int, operation string) error {
 	return s.ForceAnswer(ForcedAnswer{Code: code, Remaining: count, Operation: operation})
 }
 
 // ForceAnswer makes the next a.Remaining requests to a.Operation, or to
 // any operation with an Operation of "", answer a.Code, as Force does, or
 // meet a.Fault when it is set instead (see Fault). Its ID is given here.
-func (s *Server) ForceAnswer(a ForcedAnswer) error {
+func (s *Steering) ForceAnswer(a ForcedAnswer) error {
 	a.ID = 0
 	if e := s.checkForced(a); e != nil {
 		return e
@@ -184,7 +184,7 @@ func (s *Server) ForceAnswer(a ForcedAnswer) error {
 
 // ClearForced forces nothing more: the forced answers that wait are
 // dropped.
-func (s *Server) ClearForced() {
+func (s *Steering) ClearForced() {
 	f := s.forced
 	f.mu.Lock()
 	f.rules = nil
@@ -194,7 +194,7 @@ func (s *Server) ClearForced() {
 }
 
 // checkForced checks a forced answer against the document.
-func (s *Server) checkForced(a ForcedAnswer) *edge.Error {
+func (s *Steering) checkForced(a ForcedAnswer) *edge.Error {
 	if a.Fault != "" {
 		return s.checkForcedFault(a)
 	}
@@ -212,7 +212,7 @@ func (s *Server) checkForced(a ForcedAnswer) *edge.Error {
 	}
 	if a.Operation != "" {
 		op := s.contract.Operation(a.Operation)
-		if !forceable(op, a.Code) {
+		if !Forceable(op, a.Code) {
 			return edge.BadRequest("code", "%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
 				a.Code, op.ID, edge.StatusList(op.Statuses))
 		}
@@ -220,7 +220,7 @@ func (s *Server) checkForced(a ForcedAnswer) *edge.Error {
 	}
 	var all []int
 	for _, op := range s.contract.Operations {
-		if forceable(op, a.Code) {
+		if Forceable(op, a.Code) {
 			return nil
 		}
 		all = append(all, op.Statuses...)
@@ -231,7 +231,7 @@ func (s *Server) checkForced(a ForcedAnswer) *edge.Error {
 }
 
 // checkForcedFor checks the count and the operation of a forced answer.
-func (s *Server) checkForcedFor(a ForcedAnswer) *edge.Error {
+func (s *Steering) checkForcedFor(a ForcedAnswer) *edge.Error {
 	if a.Remaining < 1 || a.Remaining > MaxForcedCount {
 		return edge.BadRequest("count", "%d: want a number of requests from 1 to %d", a.Remaining, MaxForcedCount)
 	}
@@ -242,7 +242,7 @@ func (s *Server) checkForcedFor(a ForcedAnswer) *edge.Error {
 }
 
 // checkForcedFault checks a forced fault.
-func (s *Server) checkForcedFault(a ForcedAnswer) *edge.Error {
+func (s *Steering) checkForcedFault(a ForcedAnswer) *edge.Error {
 	switch {
 	case a.Code != 0:
 		return edge.BadRequest("fault", "give a code or a fault, not both")
@@ -259,7 +259,7 @@ func (s *Server) checkForcedFault(a ForcedAnswer) *edge.Error {
 }
 
 // operationIDs lists the operation ids of the document, for messages.
-func (s *Server) operationIDs() string {
+func (s *Steering) operationIDs() string {
 	ids := make([]string, len(s.contract.Operations))
 	for i, op := range s.contract.Operations {
 		ids[i] = op.ID

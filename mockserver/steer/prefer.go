@@ -1,4 +1,4 @@
-package mockserver
+package steer
 
 import (
 	"strconv"
@@ -13,22 +13,22 @@ import (
 // MaxDelay is the longest delay a client may ask for with Prefer: delay=.
 const MaxDelay = 30 * time.Second
 
-// preferences are what a client asked for in its Prefer headers (RFC 7240),
-// in Prism's syntax: "Prefer: code=404, delay=800, example=missing".
-type preferences struct {
-	code     int           // force this status; 0 for none
+// Preferences are what a client asked for in its Prefer headers (RFC
+// 7240), in Prism's syntax: "Prefer: code=404, delay=800, example=missing".
+type Preferences struct {
+	Code     int           // force this status; 0 for none
 	delay    time.Duration // delay the answer; set only if hasDelay
 	hasDelay bool
-	now      time.Time // the time to act at; zero for the server's clock
-	example  string    // the name of an example of the document to answer; "" for none
-	applied  []string  // the preferences to report in Preference-Applied
+	Now      time.Time // the time to act at; zero for the server's clock
+	Example  string    // the name of an example of the document to answer; "" for none
+	Applied  []string  // the preferences to report in Preference-Applied
 }
 
-// parsePrefer reads the Prefer header values. Preferences petmock does not
-// know are ignored, as RFC 7240 asks; a known one with a bad value is an
-// error, so that a typo does not go unnoticed.
-func parsePrefer(values []string) (preferences, *edge.Error) {
-	var p preferences
+// ParsePrefer reads the Prefer header values. Preferences petmock does
+// not know are ignored, as RFC 7240 asks; a known one with a bad value is
+// an error, so that a typo does not go unnoticed.
+func ParsePrefer(values []string) (Preferences, *edge.Error) {
+	var p Preferences
 	for _, v := range values {
 		for _, item := range strings.Split(v, ",") {
 			// Parameters after ";" qualify a preference; petmock has none.
@@ -42,7 +42,7 @@ func parsePrefer(values []string) (preferences, *edge.Error) {
 				if err != nil || code < 100 || code > 599 {
 					return p, edge.BadRequest("prefer", "code=%s: want an HTTP status such as code=404", value)
 				}
-				p.code = code
+				p.Code = code
 			case "delay":
 				ms, err := strconv.Atoi(value)
 				if err != nil || ms < 0 || time.Duration(ms)*time.Millisecond > MaxDelay {
@@ -54,13 +54,13 @@ func parsePrefer(values []string) (preferences, *edge.Error) {
 				if err != nil {
 					return p, edge.BadRequest("prefer", "now=%s: want a date such as 2031-01-01 or a time such as 2031-01-01T12:00:00Z", value)
 				}
-				p.now = t
-				p.applied = append(p.applied, "now="+value)
+				p.Now = t
+				p.Applied = append(p.Applied, "now="+value)
 			case "example":
 				if value == "" {
 					return p, edge.BadRequest("prefer", "example=: want the name of an example of the document, such as example=empty")
 				}
-				p.example = value
+				p.Example = value
 			}
 		}
 	}
@@ -76,14 +76,14 @@ func ParseInstant(s string) (time.Time, error) {
 	return time.Parse(time.RFC3339, s)
 }
 
-// forced returns the answer that Prefer: code=N forces for op, and
+// forcedByPrefer returns the answer that Prefer: code=N forces for op, and
 // whether it applied the preference. A success status the operation
 // documents forces nothing: the request is answered as usual. A code the
 // operation does not document is refused with a 400 that lists those it
 // does.
-func forced(op *spec.Operation, code int) (*edge.Error, bool) {
+func forcedByPrefer(op *spec.Operation, code int) (*edge.Error, bool) {
 	switch {
-	case !forceable(op, code):
+	case !Forceable(op, code):
 		return edge.BadRequest("prefer", "code=%d is not documented for %s; use one of %s, or 500 or 503 to rehearse an outage",
 			code, op.ID, edge.StatusList(op.Statuses)), false
 	case code >= 200 && code < 300:

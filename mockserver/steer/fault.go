@@ -1,4 +1,4 @@
-package mockserver
+package steer
 
 import (
 	"bytes"
@@ -89,14 +89,14 @@ type injected struct {
 // fail puts the fault f in place of the answer to r, a request to op,
 // which is not processed. f is any fault but FaultSlow. rec, when not
 // nil, is told the fault, and the status of a head that was sent.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, op *operation, rec *journal.Recorder, f Fault) error {
+func fail(w http.ResponseWriter, r *http.Request, op *edge.Operation, rec *journal.Recorder, f Fault) error {
 	if f == FaultEmpty || f == FaultMalformedChunk {
 		// Read what the client sent, within the bound of a body, so that
 		// closing the connection sends FIN, which a client reads as the
 		// end of what was sent, rather than the reset that the kernel
 		// sends for unread bytes, which may discard the answer's head
 		// before the client reads it.
-		io.Copy(io.Discard, io.LimitReader(r.Body, MaxBodyBytes))
+		io.Copy(io.Discard, io.LimitReader(r.Body, edge.MaxBodyBytes))
 	}
 	var head []byte
 	status := 0
@@ -125,17 +125,18 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, op *operation, rec
 		buf.Flush()
 	}
 	conn.Close()
-	return errAnswered
+	return ErrAnswered
 }
 
-// errAnswered says that the pipeline answered the request itself, below
-// HTTP, and nothing more is to be written.
-var errAnswered = errors.New("answered below HTTP")
+// ErrAnswered says that the steering answered the request itself, with
+// a fault below HTTP or a named example, and nothing more is to be
+// written.
+var ErrAnswered = errors.New("answered by the steering")
 
 // malformedStatus is the status of the head of a malformed chunk: the
 // operation's success, where a client cannot take it to say that a write
 // was made, and a status whose answer has a body; 503 otherwise.
-func malformedStatus(op *operation) int {
+func malformedStatus(op *edge.Operation) int {
 	status := op.Spec.Success
 	if op.ChangesItems() || status == 0 || status == http.StatusNoContent || status == http.StatusNotModified {
 		return http.StatusServiceUnavailable

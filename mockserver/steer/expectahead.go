@@ -1,4 +1,4 @@
-package mockserver
+package steer
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/petstore/contract/mockserver/answer"
+	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver/journal"
 )
@@ -19,12 +20,12 @@ import (
 // checks refuse, or none matches, goes to the backend as it came, which
 // then answers it in its own words.
 
-// expectedAhead returns the answer of the first expectation that matches
+// ExpectedAhead returns the answer of the first expectation that matches
 // r, a request of op that petmock would forward to the backend, with its
 // path parameters, and the id of that expectation; nil when none does.
 // r's body is left to be read again. The error is that of a body that
 // cannot be read, which would not reach the backend either.
-func (s *Server) expectedAhead(r *http.Request, op *operation, params map[string]string, rec *journal.Recorder) (*answer.Canned, int64, error) {
+func (s *Steering) ExpectedAhead(r *http.Request, op *edge.Operation, params map[string]string, rec *journal.Recorder) (*answer.Canned, int64, error) {
 	if !s.expecting.awaits(op) {
 		return nil, 0, nil
 	}
@@ -39,12 +40,12 @@ func (s *Server) expectedAhead(r *http.Request, op *operation, params map[string
 		}
 	}
 	again()
-	c, err := s.check(r, op, params, nil)
+	c, err := s.gate.Check(r, op, params, nil, false)
 	again()
 	if err != nil {
 		return nil, 0, nil
 	}
-	a, id := s.expected(op, r, c)
+	a, id := s.Expected(op, r, c)
 	if a != nil && rec != nil {
 		rec.ReqBody = body
 	}
@@ -52,7 +53,7 @@ func (s *Server) expectedAhead(r *http.Request, op *operation, params map[string
 }
 
 // awaits reports whether an expectation of op is set.
-func (ex *expecting) awaits(op *operation) bool {
+func (ex *expecting) awaits(op *edge.Operation) bool {
 	if ex.n.Load() == 0 {
 		return false
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package steer
 
 import (
 	"bytes"
@@ -87,7 +87,7 @@ type SettingChange struct {
 func (ls *liveSettings) load() *settings { return ls.cur.Load() }
 
 // newSettings returns the settings a server starts with.
-func newSettings(cfg Config, now func() time.Time) (*liveSettings, error) {
+func newSettings(cfg Start, now func() time.Time) (*liveSettings, error) {
 	if err := cfg.Latency.validate(); err != nil {
 		return nil, err
 	}
@@ -125,9 +125,9 @@ func newSettings(cfg Config, now func() time.Time) (*liveSettings, error) {
 	return ls, nil
 }
 
-// Clock returns the time the server acts at: Config.Now, moved by the
+// Clock returns the time petmock acts at: Config.Now, moved by the
 // settings, by which a sunset comes.
-func (s *Server) Clock() time.Time {
+func (s *Steering) Clock() time.Time {
 	return s.now().Add(s.settings.load().offset)
 }
 
@@ -160,7 +160,7 @@ type SettingsView struct {
 }
 
 // Settings returns the settings, and their last changes.
-func (s *Server) Settings() SettingsView {
+func (s *Steering) Settings() SettingsView {
 	st := s.settings.load()
 	v := SettingsView{
 		Latency:  formatLatency(st.latency),
@@ -224,7 +224,7 @@ var settingNames = []string{"latency", "failRate", "now", "journal", "journalSec
 // failures, the real time, journal.DefaultJournalSize, secrets hidden, no fault, a
 // fault rate of 0, DefaultSlowBytesPerSecond. Every change is checked
 // first: if one is wrong, nothing changes, and the *edge.Error names it.
-func (s *Server) ChangeSettings(changes map[string]any) error {
+func (s *Steering) ChangeSettings(changes map[string]any) error {
 	members := make(map[string]json.RawMessage, len(changes))
 	for _, name := range slices.Sorted(maps.Keys(changes)) {
 		if !slices.Contains(settingNames, name) {
@@ -244,7 +244,7 @@ func (s *Server) ChangeSettings(changes map[string]any) error {
 
 // changeSettings applies the settings in members, all of them or, if one
 // is wrong, none, then logs and records each change.
-func (s *Server) changeSettings(members map[string]json.RawMessage) *edge.Error {
+func (s *Steering) changeSettings(members map[string]json.RawMessage) *edge.Error {
 	s.settings.mu.Lock()
 	defer s.settings.mu.Unlock()
 	cur := s.settings.load()
@@ -259,12 +259,12 @@ func (s *Server) changeSettings(members map[string]json.RawMessage) *edge.Error 
 	changes := s.describeChanges(cur, &next)
 	// The journal grows before the pipeline may fill it, and shrinks
 	// after the pipeline stopped expecting room.
-	if next.journal > cur.journal {
-		s.journal.Resize(next.journal)
+	if next.journal > cur.journal && s.resize != nil {
+		s.resize(next.journal)
 	}
 	s.settings.cur.Store(&next)
-	if next.journal < cur.journal {
-		s.journal.Resize(next.journal)
+	if next.journal < cur.journal && s.resize != nil {
+		s.resize(next.journal)
 	}
 	s.settings.changes = append(s.settings.changes, changes...)
 	if n := len(s.settings.changes); n > maxChanges {
@@ -282,7 +282,7 @@ func (s *Server) changeSettings(members map[string]json.RawMessage) *edge.Error 
 }
 
 // applySetting sets the setting name of st to the JSON value raw.
-func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *edge.Error {
+func (s *Steering) applySetting(st *settings, name string, raw json.RawMessage) *edge.Error {
 	null := bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
 	var text string
 	isText := json.Unmarshal(raw, &text) == nil
@@ -373,7 +373,7 @@ func (s *Server) applySetting(st *settings, name string, raw json.RawMessage) *e
 }
 
 // describeChanges lists what differs between two settings.
-func (s *Server) describeChanges(from, to *settings) []SettingChange {
+func (s *Steering) describeChanges(from, to *settings) []SettingChange {
 	at := time.Now().UTC().Truncate(time.Millisecond)
 	var out []SettingChange
 	add := func(name, a, b string) {

@@ -1,4 +1,4 @@
-package mockserver
+package steer
 
 import (
 	"bytes"
@@ -102,7 +102,7 @@ type CannedAnswer struct {
 // compiled.
 type expectation struct {
 	Expectation
-	op *operation
+	op *edge.Operation
 	// path is a concrete path, decoded, as a request's URL.Path holds
 	// it, with the base path; "" for a template, which any path of the
 	// operation matches.
@@ -132,7 +132,7 @@ type expecting struct {
 // the document and to answer as the document says, and returns it as set,
 // with its ID and operation. The error, a 400 *edge.Error, names the member at
 // fault, such as "answer.body.name: is required".
-func (s *Server) Expect(e Expectation) (Expectation, error) {
+func (s *Steering) Expect(e Expectation) (Expectation, error) {
 	x, err := s.compileExpectation(e)
 	if err != nil {
 		return Expectation{}, err
@@ -165,7 +165,7 @@ func (s *Server) Expect(e Expectation) (Expectation, error) {
 }
 
 // compileExpectation checks e against the document, and compiles it.
-func (s *Server) compileExpectation(e Expectation) (*expectation, *edge.Error) {
+func (s *Steering) compileExpectation(e Expectation) (*expectation, *edge.Error) {
 	e.ID, e.Operation = 0, ""
 	e.When.Method = strings.ToUpper(strings.TrimSpace(e.When.Method))
 	if e.Times < 0 || e.Times > MaxExpectationTimes {
@@ -189,7 +189,7 @@ func (s *Server) compileExpectation(e Expectation) (*expectation, *edge.Error) {
 		return nil, err
 	}
 	a := e.Answer
-	if x.answer, err = answer.Check(op.Spec, op.responses, answer.Given{Status: a.Status, Header: a.Headers, Body: a.Body}, "answer"); err != nil {
+	if x.answer, err = answer.Check(op.Spec, s.responses(op), answer.Given{Status: a.Status, Header: a.Headers, Body: a.Body}, "answer"); err != nil {
 		return nil, err
 	}
 	x.Expectation = e
@@ -201,7 +201,7 @@ func (s *Server) compileExpectation(e Expectation) (*expectation, *edge.Error) {
 // expectedOperation finds the operation of a match, and, of a concrete
 // path, its parameters and the path decoded, as a request's URL.Path
 // holds it; nil and "" for a template.
-func (s *Server) expectedOperation(m RequestMatch) (*operation, map[string]string, string, *edge.Error) {
+func (s *Steering) expectedOperation(m RequestMatch) (*edge.Operation, map[string]string, string, *edge.Error) {
 	if m.Method == "" || strings.ContainsFunc(m.Method, func(r rune) bool { return r < 'A' || r > 'Z' }) {
 		return nil, nil, "", edge.BadRequest("when.method", "%q: want an HTTP method such as GET", m.Method)
 	}
@@ -222,13 +222,13 @@ func (s *Server) expectedOperation(m RequestMatch) (*operation, map[string]strin
 		if so == nil {
 			return nil, nil, "", edge.BadRequest("when.path", "%s %s is no operation of the document; a template must be one of its paths as it writes them", m.Method, rel)
 		}
-		return s.ops[s.gate.Operation(so.ID).Index], nil, "", nil
+		return s.gate.Operation(so.ID), nil, "", nil
 	}
 	u, err := url.Parse(s.base + rel)
 	if err != nil {
 		return nil, nil, "", edge.BadRequest("when.path", "%s: %v", path, err)
 	}
-	op, params, routeErr := s.route(&http.Request{Method: method, URL: u, Host: "petmock", Header: http.Header{}})
+	op, params, routeErr := s.gate.Route(&http.Request{Method: method, URL: u, Host: "petmock", Header: http.Header{}})
 	if routeErr != nil {
 		return nil, nil, "", edge.BadRequest("when.path", "%s %s is no operation of the document", m.Method, s.base+rel)
 	}
@@ -250,7 +250,7 @@ func expectedPath(path, base string) string {
 // checkExpectedValues checks the path parameters and the query values a
 // match gives: a name the operation does not declare, or a value its
 // checks would refuse, could never match a request.
-func (s *Server) checkExpectedValues(op *operation, params map[string]string, m RequestMatch) *edge.Error {
+func (s *Steering) checkExpectedValues(op *edge.Operation, params map[string]string, m RequestMatch) *edge.Error {
 	q := url.Values{}
 	for _, name := range slices.Sorted(maps.Keys(m.Query)) {
 		if !slices.Contains(op.QueryParams, name) {
@@ -272,7 +272,7 @@ func (s *Server) checkExpectedValues(op *operation, params map[string]string, m 
 		default:
 			continue
 		}
-		if e := s.gate.CheckParameter(op.Operation, params, q, p); e != nil {
+		if e := s.gate.CheckParameter(op, params, q, p); e != nil {
 			e.Message = field + ": " + e.Message
 			return e
 		}
@@ -281,7 +281,7 @@ func (s *Server) checkExpectedValues(op *operation, params map[string]string, m 
 }
 
 // expectedBody compiles the body members of a match.
-func expectedBody(op *operation, body map[string]json.RawMessage) ([]bodyMatch, *edge.Error) {
+func expectedBody(op *edge.Operation, body map[string]json.RawMessage) ([]bodyMatch, *edge.Error) {
 	if len(body) == 0 {
 		return nil, nil
 	}
@@ -314,10 +314,10 @@ func expectedBody(op *operation, body map[string]json.RawMessage) ([]bodyMatch, 
 	return out, nil
 }
 
-// expected returns the answer of the first expectation that matches r, a
+// Expected returns the answer of the first expectation that matches r, a
 // request to op, with the call the edge checked, and the id of that
 // expectation; nil when none matches.
-func (s *Server) expected(op *operation, r *http.Request, c *edge.Call) (*answer.Canned, int64) {
+func (s *Steering) Expected(op *edge.Operation, r *http.Request, c *edge.Call) (*answer.Canned, int64) {
 	ex := s.expecting
 	if ex.n.Load() == 0 {
 		return nil, 0
@@ -345,7 +345,7 @@ func (s *Server) expected(op *operation, r *http.Request, c *edge.Call) (*answer
 
 // matches reports whether a request to op of the given path, with the
 // call the edge checked, matches x.
-func (x *expectation) matches(op *operation, path string, c *edge.Call) bool {
+func (x *expectation) matches(op *edge.Operation, path string, c *edge.Call) bool {
 	if x.op != op || x.path != "" && x.path != path {
 		return false
 	}
@@ -419,7 +419,7 @@ func equalJSON(a, b any) bool {
 // Expectations returns the expectations set, in the order they are
 // looked at, without a key petmock accepts in them, as GET
 // /__petmock/expectations shows them.
-func (s *Server) Expectations() []Expectation {
+func (s *Steering) Expectations() []Expectation {
 	all := s.ExpectationsAsSet()
 	for i := range all {
 		all[i] = s.redactExpectation(all[i])
@@ -430,7 +430,7 @@ func (s *Server) Expectations() []Expectation {
 // ExpectationsAsSet returns the expectations set, in the order they are
 // looked at, as they were set, keys and all, for a command that keeps
 // them, such as petmock --state, to set them again.
-func (s *Server) ExpectationsAsSet() []Expectation {
+func (s *Steering) ExpectationsAsSet() []Expectation {
 	ex := s.expecting
 	ex.mu.Lock()
 	defer ex.mu.Unlock()
@@ -443,7 +443,7 @@ func (s *Server) ExpectationsAsSet() []Expectation {
 
 // RemoveExpectation drops the expectation of the given id; a 404 *edge.Error
 // says there is none.
-func (s *Server) RemoveExpectation(id int64) error {
+func (s *Steering) RemoveExpectation(id int64) error {
 	ex := s.expecting
 	ex.mu.Lock()
 	i := slices.IndexFunc(ex.list, func(x *expectation) bool { return x.ID == id })
@@ -460,7 +460,7 @@ func (s *Server) RemoveExpectation(id int64) error {
 }
 
 // ClearExpectations drops every expectation.
-func (s *Server) ClearExpectations() {
+func (s *Steering) ClearExpectations() {
 	ex := s.expecting
 	ex.mu.Lock()
 	ex.list, ex.bytes = nil, 0
@@ -471,7 +471,7 @@ func (s *Server) ClearExpectations() {
 
 // redactExpectation returns e without a key petmock accepts in any of
 // its texts.
-func (s *Server) redactExpectation(e Expectation) Expectation {
+func (s *Steering) redactExpectation(e Expectation) Expectation {
 	r := s.redact
 	e.When.Path = r.Text(e.When.Path)
 	e.When.Query = r.Values(e.When.Query)
