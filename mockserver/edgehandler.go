@@ -99,13 +99,13 @@ func (e *Edge) Handler(h func(w http.ResponseWriter, r *http.Request, c *Call) e
 func (e *Edge) serve(w http.ResponseWriter, r *http.Request, h func(http.ResponseWriter, *http.Request, *Call) error) {
 	defer func() {
 		if v := recover(); v != nil {
-			e.srv.panicked(w, r, v)
+			e.srv.errs.panicked(w, r, e.ed, v)
 		}
 	}()
 	if e.admit != nil {
 		if err := e.admit(r); err != nil {
 			w.Header()["Vary"] = edge.VaryOrigin
-			e.srv.writeErrorOf(w, e.ed, nil, err)
+			e.srv.errs.write(w, e.ed, nil, err)
 			return
 		}
 	}
@@ -113,7 +113,7 @@ func (e *Edge) serve(w http.ResponseWriter, r *http.Request, h func(http.Respons
 	edge.SetCORS(w.Header(), r)
 	if edge.IsPreflight(r) {
 		if err := edge.Preflight(w, r, e.ed.MethodsFor(r)); err != nil {
-			e.srv.writeErrorOf(w, e.ed, nil, err)
+			e.srv.errs.write(w, e.ed, nil, err)
 		}
 		return
 	}
@@ -122,7 +122,7 @@ func (e *Edge) serve(w http.ResponseWriter, r *http.Request, h func(http.Respons
 		err = h(w, r, c)
 	}
 	if err != nil {
-		e.srv.writeErrorOf(w, e.ed, op, err)
+		e.srv.errs.write(w, e.ed, op, err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"log/slog"
 	"maps"
 	"net/http"
 	"slices"
@@ -76,7 +77,8 @@ var (
 	sourceMock    = []string{SourceMock}
 )
 
-// proxying is what a server that proxies holds.
+// proxying is the stage of the request pipeline that forwards a request
+// to the backend, in a server that proxies.
 type proxying struct {
 	backend *proxy.Backend
 	checker *answercheck.Checker
@@ -84,10 +86,22 @@ type proxying struct {
 	// whose credentials the client sent are not forwarded with a key.
 	key     string
 	schemes []*spec.Scheme
+
+	gate *edge.Gate
+	base string
+	log  *slog.Logger
+	// redact hides keys in the log, and bodyKept is how much of a body
+	// the violations keep.
+	redact   *journal.Redactor
+	bodyKept int
+	// violations keeps the answers that break the document, and events
+	// is told of each: the server's, shared with those that take over.
+	violations *journal.Journal
+	events     *journal.Hub
 }
 
-// newProxying returns what the server needs to proxy to cfg's backend, or
-// nil when it has none.
+// newProxying returns the stage that proxies to cfg's backend, or nil when
+// there is none. The server gives it the rest of what it needs.
 func newProxying(c *spec.Contract, cfg Proxy) (*proxying, error) {
 	if cfg.URL == "" {
 		return nil, nil
@@ -125,9 +139,9 @@ func (s *Server) Backend() string {
 // forward sends r, a request of op with its path parameters, to the
 // backend, and relays its answer. It reports whether it answered: when it
 // did not, the mock answers r, whose body it left to be read again.
-func (s *Server) forward(w http.ResponseWriter, r *http.Request, op *operation, params map[string]string, rec *journal.Recorder) (bool, error) {
+func (p *proxying) forward(w http.ResponseWriter, r *http.Request, op *edge.Operation, params map[string]string, rec *journal.Recorder) (bool, error) {
 	start := time.Now()
-	body, e := s.gate.ReadBody(r)
+	body, e := p.gate.ReadBody(r)
 	if e != nil {
 		return true, e
 	}
@@ -140,9 +154,9 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, op *operation, 
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 	}
 	scheme, host := edge.Origin(r)
-	a, err := s.proxy.backend.Forward(proxy.Request{
-		In: r, Path: strings.TrimPrefix(r.URL.EscapedPath(), s.base), Body: body,
-		Proto: scheme, Host: host, Present: s.proxy.present(op.Spec),
+	a, err := p.backend.Forward(proxy.Request{
+		In: r, Path: strings.TrimPrefix(r.URL.EscapedPath(), p.base), Body: body,
+		Proto: scheme, Host: host, Present: p.present(op.Spec),
 	})
 	var pathErr *proxy.PathError
 	var unreachable *proxy.UnreachableError
@@ -150,25 +164,25 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, op *operation, 
 	case errors.As(err, &pathErr):
 		return true, edge.BadRequest("path", "%s holds a dot segment, which petmock does not forward", r.URL.EscapedPath())
 	case errors.As(err, &unreachable):
-		s.fellBack(rec, unreachable.Error())
+		fellBack(rec, unreachable.Error())
 		return false, nil
 	case err != nil:
 		return true, edge.NewError(http.StatusServiceUnavailable, "request", "cancelled by the client while the backend answered")
 	}
 	defer a.Close()
-	violations := s.proxy.checker.CheckOperation(op.Spec, params, r, answercheck.Answer{Status: a.Status, Header: a.Header, Body: a.Body, Unread: !a.Whole})
+	violations := p.checker.CheckOperation(op.Spec, params, r, answercheck.Answer{Status: a.Status, Header: a.Header, Body: a.Body, Unread: !a.Whole})
 	if reason := notBuilt(op.Spec, a.Status, violations); reason != "" {
-		s.fellBack(rec, reason)
+		fellBack(rec, reason)
 		return false, nil
 	}
-	s.proxy.backend.Rebase(a.Header, edge.AbsoluteURL(r, s.base))
+	p.backend.Rebase(a.Header, edge.AbsoluteURL(r, p.base))
 	relayHeader(w.Header(), a.Header)
 	if rec != nil {
 		rec.Source, rec.Violations = SourceBackend, violations
 	}
 	relayErr := a.Relay(w)
 	if len(violations) > 0 {
-		s.recordViolations(r, op.Spec.ID, body, a, w.Header(), violations, start)
+		p.record(r, op.Spec.ID, body, a, w.Header(), violations, start)
 	}
 	if relayErr != nil && r.Context().Err() == nil {
 		// The backend broke off a body larger than was read, after its
@@ -181,7 +195,7 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, op *operation, 
 
 // fellBack notes why the mock answers in the backend's place, for the
 // journal and the log.
-func (s *Server) fellBack(rec *journal.Recorder, reason string) {
+func fellBack(rec *journal.Recorder, reason string) {
 	if rec != nil {
 		rec.Source, rec.Fallback = SourceMock, reason
 	}
@@ -279,5 +293,53 @@ func withdraw(r *http.Request, sc *spec.Scheme) {
 		}
 	default:
 		r.Header.Del(name)
+	}
+}
+
+// Defaults of the violations view's bounds.
+const (
+	DefaultMaxViolations     = 200
+	DefaultMaxViolationBytes = 16 << 20
+)
+
+// The violations view keeps the backend's answers that break the
+// document, each with its request and every rule it breaks, apart from
+// the journal, so that the requests of a busy app do not push them out of
+// sight. It is bounded as the journal is, in answers and in bytes, and
+// shows them as the journal does: without a key, nor, unless the
+// journalSecrets setting shows them, the app's secrets.
+
+// record keeps the exchange of a backend's answer a that broke
+// the document, and writes a line of the log for each rule it broke, the
+// keys hidden.
+func (p *proxying) record(r *http.Request, op string, body []byte, a *proxy.Answer, header http.Header, violations []answercheck.Violation, start time.Time) {
+	p.violations.Add(journal.Entry{
+		Start:      start,
+		Elapsed:    time.Since(start),
+		Method:     r.Method,
+		Path:       r.URL.Path,
+		Query:      r.URL.RawQuery,
+		Status:     a.Status,
+		ReqHeader:  r.Header,
+		ReqBody:    journal.KeepBody(body, p.bodyKept),
+		RespHeader: header,
+		RespBody:   journal.KeepBody(a.Body, p.bodyKept),
+		RespCut:    !a.Whole,
+		Source:     SourceBackend,
+		Violations: violations,
+	})
+	p.events.Publish(journal.ChangeViolations)
+	if p.log == nil || !p.log.Enabled(r.Context(), slog.LevelWarn) {
+		return
+	}
+	for _, v := range violations {
+		p.log.LogAttrs(r.Context(), slog.LevelWarn, "the backend's answer breaks the document",
+			slog.String("method", p.redact.Text(r.Method)),
+			slog.String("path", p.redact.Text(r.URL.Path)),
+			slog.String("operation", op),
+			slog.Int("status", a.Status),
+			slog.String("rule", v.Rule),
+			slog.String("message", p.redact.Text(v.Message)),
+		)
 	}
 }

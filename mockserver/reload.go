@@ -139,7 +139,14 @@ func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
 		}
 	}
 	h, err := s.items.TakeOver(old.items, func() {
-		r.ForcedDropped, r.ExpectationsDropped = s.share(old)
+		// s shares old's journal, violations, event streams and history
+		// of reloads, and its steering, held to s's document.
+		s.journal, s.violations = old.journal, old.violations
+		s.events, s.reloads = old.events, old.reloads
+		if s.proxy != nil && old.proxy != nil {
+			s.proxy.violations, s.proxy.events = old.violations, old.events
+		}
+		r.ForcedDropped, r.ExpectationsDropped = s.steer.TakeOver(old.steer)
 		old.successor.Store(s)
 		if publish != nil {
 			publish()
@@ -156,14 +163,4 @@ func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
 	s.reloads.mu.Unlock()
 	s.events.Publish(journal.ChangeDocument | journal.ChangeStore | journal.ChangeForced | journal.ChangeExpectations)
 	return r, nil
-}
-
-// share makes s share old's settings, journal, event streams, forced
-// answers, expectations and durability, and drops the forced answers and
-// expectations s's document does not allow, returning how many. s serves
-// nothing yet, and old's scenarios and writes wait.
-func (s *Server) share(old *Server) (forcedDropped, expectationsDropped int) {
-	s.journal, s.violations = old.journal, old.violations
-	s.events, s.reloads = old.events, old.reloads
-	return s.steer.TakeOver(old.steer)
 }

@@ -32,14 +32,10 @@ package mockserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
-	"runtime/debug"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -169,6 +165,8 @@ type Server struct {
 	// bodyKept is how much of each body the journal keeps: see
 	// journal.Redactor.KeptBytes.
 	bodyKept int
+	// errs writes every error the server sends.
+	errs *failures
 	// steer holds the settings, the forced answers and the expectations.
 	steer  *steer.Steering
 	events *journal.Hub // what changed, for the subscriptions
@@ -250,6 +248,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		proxy:    proxying,
 		reloads:  &reloads{},
 	}
+	s.errs = &failures{redact: s.redact, log: cfg.Logger}
 	s.adminKeys = adminKeys
 	s.publishedKey = adminKeys.Accepts(DefaultAPIKey)
 	journalBytes := cfg.JournalBytes
@@ -278,6 +277,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		ShowSecrets: showSecrets, Events: s.events, Change: journal.ChangeJournal})
 	s.violations = journal.New(journal.Config{Redact: s.redact, Secrets: s.secrets, ShowSecrets: showSecrets, Events: s.events, Change: journal.ChangeViolations})
 	if proxying != nil {
+		proxying.gate, proxying.base, proxying.log, proxying.redact, proxying.events = gate, c.Base, cfg.Logger, s.redact, s.events
 		size, bytes := cfg.Proxy.MaxViolations, cfg.Proxy.MaxViolationBytes
 		if size <= 0 {
 			size = DefaultMaxViolations
@@ -289,6 +289,9 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 			ShowSecrets: showSecrets, Events: s.events, Change: journal.ChangeViolations})
 	}
 	s.bodyKept = s.redact.KeptBytes(journal.BodyBytes)
+	if proxying != nil {
+		proxying.violations, proxying.bodyKept = s.violations, s.bodyKept
+	}
 	limits := store.Limits{MaxItems: cfg.MaxItems, MaxBytes: cfg.MaxStoreBytes}
 	if limits.MaxItems <= 0 {
 		limits.MaxItems = catalogue.DefaultMaxItems
@@ -334,179 +337,6 @@ func (s *Server) Contract() *spec.Contract { return s.contract }
 // that keeps them tells them (see catalogue.Resources).
 func (s *Server) Items() *catalogue.Resources { return s.items }
 
-// ServeHTTP answers one request.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	kept := s.journaled(r.URL.Path)
-	journaling := kept && s.steer.JournalSize() > 0
-	if s.log == nil && !journaling {
-		s.serve(w, r, nil)
-		if kept {
-			s.events.Publish(journal.ChangeJournal)
-		}
-		return
-	}
-	start := time.Now()
-	rec := &journal.Recorder{ResponseWriter: w}
-	if journaling {
-		rec.Limit = s.bodyKept
-	}
-	s.serve(rec, r, rec)
-	elapsed := time.Since(start)
-	if s.log != nil {
-		journal.LogRequest(s.log, s.redact, r, rec, start, elapsed)
-	}
-	if journaling {
-		s.journal.Add(journal.Entry{
-			Start:       start,
-			Elapsed:     elapsed,
-			Method:      r.Method,
-			Path:        r.URL.Path,
-			Query:       r.URL.RawQuery,
-			Status:      rec.Status,
-			Fault:       rec.Fault,
-			Expectation: rec.Expectation,
-			ReqHeader:   r.Header,
-			ReqBody:     journal.KeepBody(rec.ReqBody, rec.Limit),
-			RespHeader:  w.Header(),
-			RespBody:    rec.Body,
-			Source:      rec.Source,
-			Fallback:    rec.Fallback,
-			Violations:  rec.Violations,
-		})
-	}
-	if kept {
-		s.events.Publish(journal.ChangeJournal)
-	}
-}
-
-// isAPI reports whether path is one of the API's, under the base path,
-// rather than the document's. With a base path of "/", every path is
-// under it.
-func (s *Server) isAPI(path string) bool {
-	if !strings.HasPrefix(path, s.base+"/") {
-		return false
-	}
-	return s.base != "" || path != answer.DocYAMLPath && path != answer.DocJSONPath
-}
-
-// journaled reports whether the request of path is journaled: every
-// request of the API, and every one outside its base path, which an app
-// sends there by mistake; not the document's, nor a browser's own
-// request for the icon of a page.
-func (s *Server) journaled(path string) bool {
-	return s.isAPI(path) || path != answer.DocYAMLPath && path != answer.DocJSONPath && path != "/favicon.ico"
-}
-
-// serve answers a request: the API under the base path, the document, or
-// a 404. rec, when not nil, is told the request body.
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Recorder) {
-	defer func() {
-		if v := recover(); v != nil {
-			s.panicked(w, r, v)
-		}
-	}()
-	r = s.redact.WithoutEchoedKeys(r)
-	edge.SetCORS(w.Header(), r)
-	if edge.IsPreflight(r) {
-		if e := edge.Preflight(w, r, s.methodsFor(r)); e != nil {
-			s.writeError(w, e)
-		}
-		return
-	}
-	var err error
-	var op *operation
-	if path := r.URL.Path; path == answer.DocYAMLPath || path == answer.DocJSONPath {
-		err = s.docs.Serve(w, r)
-	} else {
-		op, err = s.serveAPI(w, r, rec)
-	}
-	if err != nil && err != steer.ErrAnswered {
-		var gop *edge.Operation
-		if op != nil {
-			gop = op.Operation
-		}
-		s.writeErrorOf(w, s.gate, gop, err)
-	}
-}
-
-// panicked answers a request whose handler panicked with v: a 500, and a
-// line of the log with the stack. A client that went away is not
-// answered.
-func (s *Server) panicked(w http.ResponseWriter, r *http.Request, v any) {
-	if v == http.ErrAbortHandler {
-		panic(v)
-	}
-	if s.log != nil {
-		s.log.Error("handler panicked", "method", s.redact.Text(r.Method), "path", s.redact.Text(r.URL.Path),
-			"panic", s.redact.Text(fmt.Sprint(v)), "stack", string(debug.Stack()))
-	}
-	s.writeError(w, edge.NewError(http.StatusInternalServerError, "server", "internal error"))
-}
-
-// writeError answers with the error err maps to, of a request of no
-// operation, without a key in it.
-func (s *Server) writeError(w http.ResponseWriter, err error) {
-	s.writeErrorOf(w, s.gate, nil, err)
-}
-
-// writeErrorOf answers with the error err maps to, of a request of op of
-// the edge's document, nil for none, in the body that document describes
-// for it, without a key in it: every error the server sends passes here.
-func (s *Server) writeErrorOf(w http.ResponseWriter, g *edge.Gate, op *edge.Operation, err error) {
-	g.WriteError(w, op, redactError(s.redact, s.asError(err)))
-}
-
-// asError is asError with the server's log.
-func (s *Server) asError(err error) *edge.Error {
-	var log func(string, ...any)
-	if s.log != nil {
-		log = func(msg string, args ...any) {
-			for i, a := range args {
-				args[i] = s.redact.Text(fmt.Sprint(a))
-			}
-			s.log.Error(msg, args...)
-		}
-	}
-	return asError(err, log)
-}
-
-// asError turns what a handler or the pipeline returned into the *Error to
-// answer with. Sentinel errors of the store map to their status here, and
-// only here; anything else is an internal error, logged.
-func asError(err error, log func(msg string, args ...any)) *edge.Error {
-	if e, ok := err.(*edge.Error); ok {
-		return e // the common case, without a look down the chain
-	}
-	var e *edge.Error
-	var fe *catalogue.FixtureError
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &fe):
-		// The message names the item at fault, where its *Error's names
-		// only the field.
-		named := *fe.Err
-		named.Message = fe.Error()
-		return &named
-	case errors.As(err, &e):
-		return e
-	case errors.Is(err, store.ErrStoreFull), errors.Is(err, store.ErrIDsExhausted):
-		return edge.NewError(http.StatusInsufficientStorage, "store", "%v; nothing was changed", err)
-	case errors.Is(err, store.ErrUnfit), errors.Is(err, store.ErrRetired):
-		// A write of a request in flight when the document was reloaded
-		// (see TakeOver), whose item the new document does not take.
-		return edge.NewError(http.StatusServiceUnavailable, "document",
-			"the document was reloaded while this request was answered, and the item does not fit it; nothing was changed: send the request again").
-			WithHeader("Retry-After", "1")
-
-	case errors.As(err, &tooBig):
-		return edge.TooLarge(tooBig.Limit)
-	}
-	if log != nil {
-		log("internal error", "err", err)
-	}
-	return edge.NewError(http.StatusInternalServerError, "server", "internal error")
-}
-
 // DefaultAPIKey is the key petmock accepts when no other is configured. It
 // is a development key, published in the README, and guards nothing.
 const DefaultAPIKey = "petmock-dev-key"
@@ -530,28 +360,4 @@ const MaxBodyBytes = edge.MaxBodyBytes
 // accepted (see TakeOver).
 func (s *Server) Listener(ln net.Listener, limits edge.WireLimits) net.Listener {
 	return edge.Listener(ln, limits, func() *edge.ErrorPlan { return s.Latest().gate.ErrorBody() })
-}
-
-// redactError returns e, or a copy of it whose message holds no key: a
-// message may repeat what a client sent, such as a path, a method or a
-// header.
-func redactError(r *journal.Redactor, e *edge.Error) *edge.Error {
-	m := r.Text(e.Message)
-	if m == e.Message {
-		return e
-	}
-	c := *e
-	c.Message = m
-	return &c
-}
-
-// methodsFor returns the methods the path of r takes, as an Allow header
-// lists them both on a 405 and on an answer to OPTIONS: those of the
-// documents, or of the operations of its path. It returns nil for a path
-// that is nothing the server serves.
-func (s *Server) methodsFor(r *http.Request) []string {
-	if answer.IsDocument(r.URL.Path) {
-		return edge.Allow([]string{http.MethodGet})
-	}
-	return s.gate.MethodsFor(r)
 }
