@@ -256,7 +256,7 @@ func (p *proxying) present(op *spec.Operation) func(*http.Request) {
 	}
 	return func(out *http.Request) {
 		for _, sc := range p.schemes {
-			withdraw(out, sc)
+			sc.Withdraw(out)
 		}
 		for _, req := range op.Requirements {
 			if len(req) == 0 {
@@ -267,32 +267,6 @@ func (p *proxying) present(op *spec.Operation) func(*http.Request) {
 			}
 			return
 		}
-	}
-}
-
-// withdraw takes the credential of a scheme out of a request.
-func withdraw(r *http.Request, sc *spec.Scheme) {
-	in, name, _ := sc.Credential("")
-	switch in {
-	case spec.InQuery:
-		q := r.URL.Query()
-		if q.Has(name) {
-			q.Del(name)
-			r.URL.RawQuery = q.Encode()
-		}
-	case spec.InCookie:
-		var kept []string
-		for _, c := range r.Cookies() {
-			if c.Name != name {
-				kept = append(kept, c.String())
-			}
-		}
-		r.Header.Del("Cookie")
-		if len(kept) > 0 {
-			r.Header.Set("Cookie", strings.Join(kept, "; "))
-		}
-	default:
-		r.Header.Del(name)
 	}
 }
 

@@ -161,12 +161,30 @@ func (s *Scheme) Credential(key string) (in, name, value string) {
 // Present sets key on r as the scheme asks, replacing any credential of
 // the same name r has.
 func (s *Scheme) Present(r *http.Request, key string) {
+	s.Withdraw(r)
 	in, name, value := s.Credential(key)
 	switch in {
 	case InQuery:
 		q := r.URL.Query()
 		q.Set(name, value)
 		r.URL.RawQuery = q.Encode()
+	case InCookie:
+		r.AddCookie(&http.Cookie{Name: name, Value: value})
+	default:
+		r.Header.Set(name, value)
+	}
+}
+
+// Withdraw takes the scheme's credential out of r, wherever it travels.
+func (s *Scheme) Withdraw(r *http.Request) {
+	in, name, _ := s.Credential("")
+	switch in {
+	case InQuery:
+		q := r.URL.Query()
+		if q.Has(name) {
+			q.Del(name)
+			r.URL.RawQuery = q.Encode()
+		}
 	case InCookie:
 		var kept []string
 		for _, c := range r.Cookies() {
@@ -178,11 +196,27 @@ func (s *Scheme) Present(r *http.Request, key string) {
 		if len(kept) > 0 {
 			r.Header.Set("Cookie", strings.Join(kept, "; "))
 		}
-		r.AddCookie(&http.Cookie{Name: name, Value: value})
 	default:
-		r.Header.Set(name, value)
+		r.Header.Del(name)
 	}
 }
+
+// HeaderForm says how the key travels where the scheme takes it in a
+// header: the header's name, and the scheme its value begins with, such
+// as Bearer or Basic, or "" for the key as it is. ok is false for a key
+// that travels in the query or a cookie.
+func (s *Scheme) HeaderForm() (header, scheme string, ok bool) {
+	in, name, value := s.Credential("")
+	if in != InHeader {
+		return "", "", false
+	}
+	scheme, _, _ = strings.Cut(value, " ")
+	return name, scheme, true
+}
+
+// Bearer reports whether the key goes as a bearer token: the scheme is
+// http bearer, OAuth 2 or OpenID Connect.
+func (s *Scheme) Bearer() bool { return s.bearer() }
 
 // CredentialError says what is wrong with the credential of a request:
 // missing, sent twice, malformed or refused. Its message names the field

@@ -47,12 +47,10 @@ type keyView struct {
 // the browser's history and in logs, and a page cannot set a cookie on
 // its fetch.
 func consoleKey(c *spec.Contract) keyView {
-	s := c.FirstScheme()
-	switch {
-	case s != nil && s.Kind == spec.SchemeBasic:
-		return keyView{Header: "Authorization", Scheme: "Basic"}
-	case s != nil && s.Kind == spec.SchemeAPIKey && s.In == spec.InHeader:
-		return keyView{Header: s.Param}
+	if s := c.FirstScheme(); s != nil {
+		if header, scheme, ok := s.HeaderForm(); ok {
+			return keyView{Header: header, Scheme: scheme}
+		}
 	}
 	return keyView{Header: "Authorization", Scheme: "Bearer"}
 }

@@ -3,11 +3,13 @@ package admin
 import (
 	"bytes"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"net/http"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/spec"
 )
@@ -62,19 +64,19 @@ const documentScheme = "documentKey"
 // A bearer scheme, and a scheme petmock does not check, add nothing.
 func takeDocumentKey(root *yaml.Node, served *spec.Contract) error {
 	s := served.FirstScheme()
-	var def string
-	switch {
-	case s == nil:
-		return nil
-	case s.Kind == spec.SchemeAPIKey:
-		def = fmt.Sprintf("{type: apiKey, in: %s, name: %q, description: 'A key the API accepts, as the document it serves asks for it.'}", s.In, s.Param)
-	case s.Kind == spec.SchemeBasic:
-		def = "{type: http, scheme: basic, description: 'A key the API accepts, as the password of HTTP basic credentials, as the document it serves asks for it.'}"
-	default:
+	if s == nil || s.Bearer() || s.Unsupported != "" {
 		return nil
 	}
+	// The scheme as the served document defines it, apiKey or http basic,
+	// without what is its own, such as its description and extensions.
+	def := openapi3.SecurityScheme{Type: s.Def.Type, In: s.Def.In, Name: s.Def.Name, Scheme: s.Def.Scheme,
+		Description: "A key the API accepts, as the document it serves asks for it."}
+	text, err := json.Marshal(&def)
+	if err != nil {
+		return err
+	}
 	var scheme, alternative yaml.Node
-	if err := yaml.Unmarshal([]byte(def), &scheme); err != nil {
+	if err := yaml.Unmarshal(text, &scheme); err != nil {
 		return err
 	}
 	if err := yaml.Unmarshal([]byte("{"+documentScheme+": []}"), &alternative); err != nil {
