@@ -1,33 +1,3 @@
-// Package mockserver implements petmock: a stateful mock of the API that an
-// OpenAPI document describes, by default the Petstore's in package spec.
-//
-// Everything it serves comes from the document, whose facts package spec
-// reads: its operations and path templates, security schemes, resources
-// and answers. The paths that form a resource (a collection with POST, and
-// an item below it) keep what clients create, in the stores of package
-// mockserver/store, under the ids the document's schema gives them, and
-// list, find, replace, update and delete it where the document has those
-// operations; every other operation answers with data made from its
-// response schema and the request. Every request is checked against the
-// document at the edge, before any handler runs: routing, authentication,
-// parameters and body. Handlers then assume valid input. Every error is an
-// Error body whose status is the HTTP status.
-//
-// The Petstore's own rules are choices the document marks with x-petmock-
-// extensions, such as the default status of a pet or the date getPet was
-// deprecated, so another document brings its own.
-//
-// A Server also has a control interface, exported methods that change it
-// while it runs: its stores (Reset, Empty, LoadFixture, ReplaceItems), its
-// settings (ChangeSettings), the answers it is made to force (Force), its
-// journal (Journal, ClearJournal), and a Subscription to what changes.
-// Package mockserver/admin serves them as the admin API, whose requests an
-// Edge checks as the API's are.
-//
-// With Config.Proxy, a Server stands in front of a backend instead: the
-// API's requests go to it, and its answers are checked against the
-// document before they are relayed, the mock answering only what the
-// backend cannot (proxy.go).
 package mockserver
 
 import (
