@@ -228,3 +228,161 @@ func TestTheManifest(t *testing.T) {
 		}
 	}
 }
+
+func gzipped(tb testing.TB, s string) string {
+	tb.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write([]byte(s)); err != nil {
+		tb.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.String()
+}
+
+// TestTrialDocumentsAreFetchedApart: the trial list is fetched only when
+// asked for, so the documents' tests do not wait for its packages, and a
+// gzipped document is gunzipped.
+func TestTrialDocumentsAreFetchedApart(t *testing.T) {
+	docs := tarball(t, map[string]string{"package/a.yaml": "openapi: 3.0.0\n"})
+	docsURL, docsDownloads := registry(t, docs)
+	trialPkg := tarball(t, map[string]string{
+		"package/b.yaml":          "openapi: 3.1.0\n",
+		"package/specs/k.json.gz": gzipped(t, `{"swagger":"2.0"}`),
+	})
+	trialURL, trialDownloads := registry(t, trialPkg)
+	m := &Manifest{
+		Packages: map[string]Package{
+			"p": {Name: "p@1.0.0", Tarball: docsURL, Integrity: sri(docs)},
+			"q": {Name: "q@2.0.0", Tarball: trialURL, Integrity: sri(trialPkg)},
+		},
+		Documents: []Document{{Name: "a", Source: "example.com a", Package: "p", Path: "package/a.yaml"}},
+		Trial: []Document{
+			{Name: "b", Source: "example.com b", Package: "q", Path: "package/b.yaml"},
+			{Name: "k", Source: "example.com k", Package: "q", Path: "package/specs/k.json.gz"},
+			{Name: "a-again", Source: "example.com a", Package: "p", Path: "package/a.yaml"},
+		},
+	}
+	c := &Cache{Dir: t.TempDir()}
+	files, err := c.Documents(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[0].Name != "a" {
+		t.Fatalf("documents = %+v, want a alone", files)
+	}
+	if n := trialDownloads.Load(); n != 0 {
+		t.Errorf("the documents downloaded the trial's package %d times", n)
+	}
+	for range 2 {
+		trial, err := c.Trial(context.Background(), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(trial) != 3 || trial[0].Name != "b" || trial[1].Name != "k" || trial[2].Name != "a-again" || trial[1].Source != "example.com k" {
+			t.Fatalf("trial = %+v", trial)
+		}
+		if got, _ := os.ReadFile(trial[0].Path); string(got) != "openapi: 3.1.0\n" {
+			t.Errorf("b = %q", got)
+		}
+		if got, _ := os.ReadFile(trial[1].Path); string(got) != `{"swagger":"2.0"}` || filepath.Ext(trial[1].Path) != ".json" {
+			t.Errorf("k at %s = %q, want the document gunzipped into a .json file", trial[1].Path, got)
+		}
+	}
+	if d, tr := docsDownloads.Load(), trialDownloads.Load(); d != 1 || tr != 1 {
+		t.Errorf("downloads = %d and %d, want 1 each: the cache keeps the packages", d, tr)
+	}
+}
+
+// TestOnlyTheNamedFilesAreUnpacked: a package of Unpack "named" has only
+// the files the manifest names in the cache, so that a file past MaxFile
+// that no document names does not refuse the package.
+func TestOnlyTheNamedFilesAreUnpacked(t *testing.T) {
+	data := tarball(t, map[string]string{
+		"package/api/a.json":  `{"openapi":"3.0.0"}`,
+		"package/api/b.json":  `{"openapi":"3.1.0"}`,
+		"package/api/c.json":  `{"openapi":"3.0.3"}`,
+		"package/sweep/d.yml": "openapi: 3.0.0\n",
+		"package/huge.json":   strings.Repeat(" ", MaxFile+1),
+	})
+	url, _ := registry(t, data)
+	m := &Manifest{
+		Packages:  map[string]Package{"dir": {Name: "dir@1.0.0", Tarball: url, Integrity: sri(data), Unpack: UnpackNamed, Sweep: "package/sweep/*.yml"}},
+		Documents: []Document{{Name: "a", Package: "dir", Path: "package/api/a.json"}},
+		Trial:     []Document{{Name: "b", Package: "dir", Path: "package/api/b.json"}},
+	}
+	c := &Cache{Dir: t.TempDir()}
+	files, err := c.Documents(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trial, err := c.Trial(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sweep, err := c.Sweep(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || len(trial) != 1 || len(sweep) != 1 || sweep[0].Name != "dir/package/sweep/d.yml" {
+		t.Fatalf("documents %+v, trial %+v, sweep %+v", files, trial, sweep)
+	}
+	dir := filepath.Dir(filepath.Dir(filepath.Dir(files[0].Path)))
+	if filepath.Dir(filepath.Dir(filepath.Dir(trial[0].Path))) != dir {
+		t.Errorf("the documents and the trial unpacked the package into two folders: %s, %s", files[0].Path, trial[0].Path)
+	}
+	for _, name := range []string{"package/api/c.json", "package/huge.json"} {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name))); err == nil {
+			t.Errorf("%s, which no document names, was unpacked", name)
+		}
+	}
+
+	// Another choice of files is another folder, which has them all.
+	m.Trial = append(m.Trial, Document{Name: "c", Package: "dir", Path: "package/api/c.json"})
+	trial, err = c.Trial(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trial) != 2 || filepath.Dir(filepath.Dir(filepath.Dir(trial[1].Path))) == dir {
+		t.Errorf("trial = %+v, want c unpacked into a folder of its own", trial)
+	}
+}
+
+func TestTheManifestIsChecked(t *testing.T) {
+	for _, tc := range []struct{ manifest, err string }{
+		{`{"packages":{"p":{"name":"p@1"}},"documents":[{"name":"a","package":"p"}],"trial":[{"name":"b","package":"q"}]}`,
+			`trial document b: package "q" is not among the packages`},
+		{`{"packages":{"p":{"name":"p@1"}},"documents":[{"name":"a","package":"p"}],"trial":[{"name":"a","package":"p"}]}`,
+			"trial document a: another document has that name"},
+		{`{"packages":{"p":{"name":"p@1","unpack":"some"}},"documents":[{"name":"a","package":"p"}]}`,
+			`package p: unpack "some"`},
+	} {
+		path := filepath.Join(t.TempDir(), "documents.json")
+		if err := os.WriteFile(path, []byte(tc.manifest), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadManifest(path); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("ReadManifest(%s): err = %v, want %q", tc.manifest, err, tc.err)
+		}
+	}
+}
+
+// TestTheTrialList: each trial document of the project's manifest says
+// where it is published and which file of a package holds it.
+func TestTheTrialList(t *testing.T) {
+	path, err := FindManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadManifest(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range m.Trial {
+		if d.Source == "" || d.Path == "" {
+			t.Errorf("trial document %s does not say where it is published and which file holds it", d.Name)
+		}
+	}
+}

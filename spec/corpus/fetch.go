@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -48,20 +49,38 @@ type Cache struct {
 // Documents returns the manifest's documents in the cache, fetching the
 // packages it lacks.
 func (c *Cache) Documents(ctx context.Context, m *Manifest) ([]File, error) {
+	return c.files(ctx, m, m.Documents)
+}
+
+// Trial returns the manifest's trial documents in the cache, fetching the
+// packages it lacks.
+func (c *Cache) Trial(ctx context.Context, m *Manifest) ([]File, error) {
+	return c.files(ctx, m, m.Trial)
+}
+
+// files returns docs, documents of m, in the cache, fetching the packages
+// they come from where the cache lacks them.
+func (c *Cache) files(ctx context.Context, m *Manifest, docs []Document) ([]File, error) {
 	var files []File
-	for _, d := range m.Documents {
-		dir, err := c.unpacked(ctx, m.Packages[d.Package])
+	for _, d := range docs {
+		pkg := m.Packages[d.Package]
+		dir, err := c.unpacked(ctx, m, d.Package)
 		if err != nil {
 			return nil, fmt.Errorf("document %s: %w", d.Name, err)
 		}
 		p := filepath.Join(dir, filepath.FromSlash(d.Path))
-		if d.Literal != "" {
+		if _, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("document %s: %s is not in %s", d.Name, d.Path, pkg.Name)
+		}
+		switch {
+		case d.Literal != "":
 			if p, err = literalFile(dir, d); err != nil {
 				return nil, fmt.Errorf("document %s: %w", d.Name, err)
 			}
-		}
-		if _, err := os.Stat(p); err != nil {
-			return nil, fmt.Errorf("document %s: %s is not in %s", d.Name, d.Path, m.Packages[d.Package].Name)
+		case strings.HasSuffix(d.Path, ".gz"):
+			if p, err = gunzipFile(dir, d); err != nil {
+				return nil, fmt.Errorf("document %s: %w", d.Name, err)
+			}
 		}
 		files = append(files, File{Name: d.Name, Source: d.Source, Path: p})
 	}
@@ -76,7 +95,7 @@ func (c *Cache) Sweep(ctx context.Context, m *Manifest) ([]File, error) {
 		if pkg.Sweep == "" {
 			continue
 		}
-		dir, err := c.unpacked(ctx, pkg)
+		dir, err := c.unpacked(ctx, m, name)
 		if err != nil {
 			return nil, err
 		}
@@ -92,16 +111,31 @@ func (c *Cache) Sweep(ctx context.Context, m *Manifest) ([]File, error) {
 	return files, nil
 }
 
-// unpacked returns the folder that holds pkg unpacked, downloading and
-// unpacking it first where the cache does not have it. The folder is
-// named by the package's integrity and appears whole or not at all, so
-// that test processes running at once share it.
-func (c *Cache) unpacked(ctx context.Context, pkg Package) (string, error) {
+// unpacked returns the folder that holds the package of m of that short
+// name unpacked, downloading and unpacking it first where the cache does
+// not have it. The folder is named by the package's integrity, and, for a
+// package of which only the files the manifest names are unpacked, by
+// those names too, and appears whole or not at all, so that test
+// processes running at once share it.
+func (c *Cache) unpacked(ctx context.Context, m *Manifest, short string) (string, error) {
+	pkg := m.Packages[short]
 	sum, err := integrity(pkg.Integrity)
 	if err != nil {
 		return "", fmt.Errorf("package %s: %w", pkg.Name, err)
 	}
+	keep := func(string) bool { return true }
 	dir := filepath.Join(c.Dir, hex.EncodeToString(sum[:12]))
+	if pkg.Unpack == UnpackNamed {
+		names := m.named(short)
+		keep = func(name string) bool {
+			if names[name] {
+				return true
+			}
+			ok, _ := path.Match(pkg.Sweep, name)
+			return pkg.Sweep != "" && ok
+		}
+		dir += "-" + namesKey(names, pkg.Sweep)
+	}
 	if _, err := os.Stat(dir); err == nil {
 		return dir, nil
 	}
@@ -120,7 +154,7 @@ func (c *Cache) unpacked(ctx context.Context, pkg Package) (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	if err := untar(data, tmp); err != nil {
+	if err := untar(data, tmp, keep); err != nil {
 		return "", fmt.Errorf("package %s: %w", pkg.Name, err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
@@ -130,6 +164,33 @@ func (c *Cache) unpacked(ctx context.Context, pkg Package) (string, error) {
 		return "", err
 	}
 	return dir, nil
+}
+
+// named returns the paths of the files that the documents and the trial
+// documents of m take from the package of that short name.
+func (m *Manifest) named(short string) map[string]bool {
+	names := map[string]bool{}
+	for _, list := range [][]Document{m.Documents, m.Trial} {
+		for _, d := range list {
+			if d.Package == short {
+				names[path.Clean(d.Path)] = true
+			}
+		}
+	}
+	return names
+}
+
+// namesKey is a short hex digest of the names a package's files are
+// unpacked by, so that another manifest's choice of files is kept in a
+// folder of its own.
+func namesKey(names map[string]bool, sweep string) string {
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	slices.Sort(sorted)
+	sum := sha512.Sum512([]byte(strings.Join(sorted, "\n") + "\n" + sweep))
+	return hex.EncodeToString(sum[:6])
 }
 
 // integrity decodes an npm integrity string of sha512.
@@ -172,9 +233,9 @@ func (c *Cache) download(ctx context.Context, url string) ([]byte, error) {
 	return data, nil
 }
 
-// untar writes the regular files of a gzipped tarball under dir, refusing
-// a name that would leave it.
-func untar(data []byte, dir string) error {
+// untar writes the regular files of a gzipped tarball that keep takes
+// under dir, refusing a name that would leave it.
+func untar(data []byte, dir string, keep func(name string) bool) error {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return err
@@ -194,6 +255,9 @@ func untar(data []byte, dir string) error {
 		name := path.Clean(h.Name)
 		if !filepath.IsLocal(name) {
 			return fmt.Errorf("%s: a name outside the package", h.Name)
+		}
+		if !keep(name) {
+			continue
 		}
 		if h.Size > MaxFile {
 			return fmt.Errorf("%s: more than %d bytes", h.Name, MaxFile)

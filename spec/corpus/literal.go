@@ -26,22 +26,7 @@ func literalFile(dir string, d Document) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", d.Path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".literal-")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(doc); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	return p, os.Rename(tmp.Name(), p)
+	return p, writeNew(p, []byte(doc))
 }
 
 // Literal returns the text of the double-quoted string literal that is

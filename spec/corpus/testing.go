@@ -22,6 +22,15 @@ var fetched struct {
 	err       error
 }
 
+// trial is the trial list of this test process, fetched once, apart from
+// the documents, so that a test that does not ask for it does not wait
+// for its packages.
+var trial struct {
+	once  sync.Once
+	files []File
+	err   error
+}
+
 // Dir is the cache of the corpus: PETMOCK_CORPUS_DIR, or a folder of the
 // user's cache.
 func Dir() string {
@@ -56,6 +65,23 @@ func fetch() {
 	}()
 }
 
+func fetchTrial() {
+	trial.err = func() error {
+		path, err := FindManifest()
+		if err != nil {
+			return err
+		}
+		m, err := ReadManifest(path)
+		if err != nil {
+			return err
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		trial.files, err = (&Cache{Dir: Dir()}).Trial(ctx, m)
+		return err
+	}()
+}
+
 // Documents returns the documents of the manifest for a test: they are
 // fetched once per process, and where they cannot be the test is skipped,
 // or failed when PETMOCK_CORPUS is Required.
@@ -74,13 +100,42 @@ func SweepFiles(tb testing.TB) []File {
 	return fetched.sweep
 }
 
+// TrialDocuments returns the trial documents of the manifest for a test,
+// as Documents does: fetched once per process, when a test first asks.
+func TrialDocuments(tb testing.TB) []File {
+	tb.Helper()
+	trial.once.Do(fetchTrial)
+	unavailableErr(tb, trial.err)
+	return trial.files
+}
+
+// Trial returns the trial document of that name for a test, as
+// TrialDocuments does, and fails the test where the trial list has none.
+func Trial(tb testing.TB, name string) File {
+	tb.Helper()
+	for _, f := range TrialDocuments(tb) {
+		if f.Name == name {
+			return f
+		}
+	}
+	tb.Fatalf("corpus: no trial document %s in %s", name, ManifestFile)
+	return File{}
+}
+
 func unavailable(tb testing.TB) {
 	tb.Helper()
-	if fetched.err == nil {
+	unavailableErr(tb, fetched.err)
+}
+
+// unavailableErr skips the test for err, the reason the corpus could not
+// be had, or fails it when PETMOCK_CORPUS is Required.
+func unavailableErr(tb testing.TB, err error) {
+	tb.Helper()
+	if err == nil {
 		return
 	}
 	if os.Getenv("PETMOCK_CORPUS") == Required {
-		tb.Fatalf("corpus: %v", fetched.err)
+		tb.Fatalf("corpus: %v", err)
 	}
-	tb.Skipf("corpus: %v (PETMOCK_CORPUS=%s fails instead)", fetched.err, Required)
+	tb.Skipf("corpus: %v (PETMOCK_CORPUS=%s fails instead)", err, Required)
 }
