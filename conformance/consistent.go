@@ -46,14 +46,14 @@ func (h *harness) checkListedReadsSame(ctx context.Context, res *spec.Resource, 
 				}
 			}
 			if !query.Has(filter.Name()) {
-				return skipf("no %s listed has %s, to list by", singularOf(res), filter.Name())
+				return skipf("no %s listed has %s, to list by", spec.Singular(res.Name), filter.Name())
 			}
 			if _, listed, err = h.listPageOf(ctx, res, params, query, ruleItemSame); err != nil {
 				return err
 			}
 		}
 		if len(listed) == 0 {
-			return skipf("%s %s lists no %s to read", res.List.ID, query.Encode(), singularOf(res))
+			return skipf("%s %s lists no %s to read", res.List.ID, query.Encode(), spec.Singular(res.Name))
 		}
 		it := listed[h.rnd.IntN(len(listed))]
 		id := it.id(res.IDProperty)
@@ -95,11 +95,11 @@ func (h *harness) checkListedReadsSame(ctx context.Context, res *spec.Resource, 
 				}
 			}
 		}
-		if err := x.require(x.status == http.StatusOK, ruleItemSame, fmt.Sprintf("%s of the %s %s lists (%s %s): status %d, want 200; it is listed still", res.Read.ID, singularOf(res), res.List.ID, res.IDProperty, id, x.status)); err != nil {
+		if err := x.require(x.status == http.StatusOK, ruleItemSame, fmt.Sprintf("%s of the %s %s lists (%s %s): status %d, want 200; it is listed still", res.Read.ID, spec.Singular(res.Name), res.List.ID, res.IDProperty, id, x.status)); err != nil {
 			return err
 		}
 		diff := differences(got, fresh)
-		return x.require(diff == "", ruleItemSame, fmt.Sprintf("the %s %s %s lists reads otherwise through %s, again when listed afresh: %s", singularOf(res), id, res.List.ID, res.Read.ID, diff))
+		return x.require(diff == "", ruleItemSame, fmt.Sprintf("the %s %s %s lists reads otherwise through %s, again when listed afresh: %s", spec.Singular(res.Name), id, res.List.ID, res.Read.ID, diff))
 	}
 	return skipf("the last %d %s listed were gone before %s could read them: other clients are changing them, so %s could not be judged", maxListedTries, res.Name, res.Read.ID, res.Read.ID)
 }

@@ -77,7 +77,7 @@ func (h *harness) checkKept(ctx context.Context) error {
 		}
 		id := k.item.id(k.res.IDProperty)
 		age := time.Since(k.at).Round(time.Millisecond)
-		if err := x.require(x.status == http.StatusOK, ruleItemKept, fmt.Sprintf("%s of the %s the run created %v ago (%s %s): status %d, want 200", read.ID, singularOf(k.res), age, k.res.IDProperty, id, x.status)); err != nil {
+		if err := x.require(x.status == http.StatusOK, ruleItemKept, fmt.Sprintf("%s of the %s the run created %v ago (%s %s): status %d, want 200", read.ID, spec.Singular(k.res.Name), age, k.res.IDProperty, id, x.status)); err != nil {
 			return err
 		}
 		got, err := x.item()
@@ -85,7 +85,7 @@ func (h *harness) checkKept(ctx context.Context) error {
 			return err
 		}
 		if diff := differences(got, k.item); diff != "" {
-			return x.require(false, ruleItemKept, fmt.Sprintf("the %s the run created %v ago (%s %s) reads otherwise now: %s", singularOf(k.res), age, k.res.IDProperty, id, diff))
+			return x.require(false, ruleItemKept, fmt.Sprintf("the %s the run created %v ago (%s %s) reads otherwise now: %s", spec.Singular(k.res.Name), age, k.res.IDProperty, id, diff))
 		}
 	}
 	return nil

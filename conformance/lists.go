@@ -156,7 +156,7 @@ func (h *harness) checkListFilter(ctx context.Context, res *spec.Resource, fv fi
 			}
 		}
 		if value == "" {
-			return skipf("no %s listed has %s, to filter the list by", singularOf(res), name)
+			return skipf("no %s listed has %s, to filter the list by", spec.Singular(res.Name), name)
 		}
 		query := url.Values{name: {value}}
 		for k, v := range count {
@@ -180,7 +180,7 @@ func (h *harness) checkListFilter(ctx context.Context, res *spec.Resource, fv fi
 		case err != nil || found:
 			return err
 		case attempt == 2:
-			return x.require(false, ruleListFilter, fmt.Sprintf("the list shows %s, but %s=%s returns no %s, again when listed afresh", *shown, name, value, singularOf(res)))
+			return x.require(false, ruleListFilter, fmt.Sprintf("the list shows %s, but %s=%s returns no %s, again when listed afresh", *shown, name, value, spec.Singular(res.Name)))
 		}
 	}
 }

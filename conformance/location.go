@@ -39,7 +39,7 @@ func (h *harness) checkLocation(x *exchange, res *spec.Resource, params map[stri
 		return nil // the document's item path parsed once already
 	}
 	want := tmpl.Expand(values)
-	return x.require(strings.HasSuffix(strings.TrimSuffix(u.EscapedPath(), "/"), want), r, fmt.Sprintf("Location %q names no URL of the %s created, %s %s: its path does not end in %s", loc, singularOf(res), res.IDProperty, id, want))
+	return x.require(strings.HasSuffix(strings.TrimSuffix(u.EscapedPath(), "/"), want), r, fmt.Sprintf("Location %q names no URL of the %s created, %s %s: its path does not end in %s", loc, spec.Singular(res.Name), res.IDProperty, id, want))
 }
 
 // itemTemplate returns the path template of the items of res.

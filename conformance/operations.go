@@ -295,7 +295,7 @@ func (h *harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := x.require(created.id(res.IDProperty) != "", ruleItemCreate, fmt.Sprintf("the %s created has no %s", singularOf(res), res.IDProperty)); err != nil {
+	if err := x.require(created.id(res.IDProperty) != "", ruleItemCreate, fmt.Sprintf("the %s created has no %s", spec.Singular(res.Name), res.IDProperty)); err != nil {
 		return nil, nil, err
 	}
 	if diff := differences(created, body); diff != "" {
@@ -305,14 +305,6 @@ func (h *harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 		return nil, nil, err
 	}
 	return created, params, nil
-}
-
-// singularOf names one item of a resource in messages.
-func singularOf(res *spec.Resource) string {
-	if n := res.Name; strings.HasSuffix(n, "s") && len(n) > 1 {
-		return strings.TrimSuffix(n, "s")
-	}
-	return res.Name
 }
 
 // invalidRequest is a request of an operation that breaks its schema in

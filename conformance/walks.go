@@ -229,7 +229,7 @@ func (h *harness) walkView(ctx context.Context, res *spec.Resource, filter *spec
 		}
 		if filter != nil {
 			if value == nil {
-				return v, skipf("the %s created has no %s, to walk the list filtered by", singularOf(res), filter.Name())
+				return v, skipf("the %s created has no %s, to walk the list filtered by", spec.Singular(res.Name), filter.Name())
 			}
 			v.value = valueText(value)
 		}
@@ -245,7 +245,7 @@ func (h *harness) walkView(ctx context.Context, res *spec.Resource, filter *spec
 			}
 		}
 		if v.value == "" {
-			return v, skipf("no %s listed has %s, to walk the list filtered by", singularOf(res), filter.Name())
+			return v, skipf("no %s listed has %s, to walk the list filtered by", spec.Singular(res.Name), filter.Name())
 		}
 	}
 	if filter != nil {
