@@ -122,8 +122,9 @@ func (h *harness) credentials(op *spec.Operation, key string) option {
 			switch {
 			case key == "":
 				value = ""
-			case s.Kind == spec.SchemeBasic && key == keyVar:
-				r.basic, r.basicKey, value = s, key, ""
+			case s.Place().As == spec.AsBasic && key == keyVar:
+				place := s.Place()
+				r.basic, r.basicKey, value = &place, key, ""
 			}
 			setCredential(r, in, name, value)
 		}

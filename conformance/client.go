@@ -121,10 +121,10 @@ type request struct {
 	// madeUp says that the path names something the suite made up and the
 	// operation documents a 404.
 	mustExist, madeUp bool
-	// basic, if set, is the HTTP basic scheme that basicKey, a form of
-	// the run's key such as keyVar, is sent with, encoded on the wire
-	// only.
-	basic    *spec.Scheme
+	// basic, if set, is the place of HTTP basic credentials that
+	// basicKey, a form of the run's key such as keyVar, is sent at,
+	// encoded on the wire only.
+	basic    *spec.Place
 	basicKey string
 	// params are the path parameters of a request of the generic checks.
 	params map[string]string

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 
 	"github.com/petstore/contract/spec"
 )
@@ -24,45 +23,22 @@ type nearMiss struct {
 	present func(r *request)
 }
 
-// place is where a credential travels, and as what.
-type place struct {
-	in, name string // name lowercased
-	as       string // "bearer", "basic" or "key"
-}
-
-// placeOf returns where a scheme's credential travels.
-func placeOf(s *spec.Scheme) place {
-	in, name, _ := s.Credential("")
-	p := place{in: in, name: strings.ToLower(name), as: "key"}
-	switch s.Kind {
-	case spec.SchemeBasic:
-		p.as = "basic"
-	case spec.SchemeBearer, spec.SchemeOAuth2, spec.SchemeOpenIDConnect:
-		p.as = "bearer"
-	}
-	return p
-}
-
 // documentedPlaces returns the places of every scheme of every security
 // requirement of op: the key is rightly taken in any of them.
-func documentedPlaces(op *spec.Operation) []place {
-	var out []place
+func documentedPlaces(op *spec.Operation) []spec.Place {
+	var out []spec.Place
 	for _, req := range op.Requirements {
 		for _, s := range req {
-			out = append(out, placeOf(s))
+			out = append(out, s.Place())
 		}
 	}
 	return out
 }
 
-// basicScheme presents a key as HTTP basic credentials, the key as the
-// password, for a near miss of a document that has no such scheme.
-var basicScheme = &spec.Scheme{Name: "basic", Kind: spec.SchemeBasic, In: spec.InHeader, Param: "Authorization"}
-
 // nearMisses returns the near misses of the run's key for scheme s of
 // op: the key in another case (where that is another key), with a
 // character added or its last one left out, an empty key, and the key in
-// the common places the document does not give op.
+// the places next to s's that the document does not give op.
 func nearMisses(key string, op *spec.Operation, s *spec.Scheme) []nearMiss {
 	var out []nearMiss
 	for _, f := range []struct {
@@ -81,67 +57,31 @@ func nearMisses(key string, op *spec.Operation, s *spec.Scheme) []nearMiss {
 		out = append(out, nearMiss{f.name, func(r *request) { presentAs(r, s, f.form.shown) }})
 	}
 	documented := documentedPlaces(op)
-	for _, w := range wrongPlaces(s) {
-		if !slices.Contains(documented, w.at) {
-			out = append(out, nearMiss{w.name, w.present})
+	for _, w := range s.WrongPlaces() {
+		if !slices.ContainsFunc(documented, w.Same) {
+			out = append(out, nearMiss{w.Name, func(r *request) { presentAt(r, w.Place, keyVar) }})
 		}
 	}
 	return out
 }
 
-// wrongPlace is a place a key may be sent to by mistake.
-type wrongPlace struct {
-	name    string
-	at      place
-	present func(r *request)
-}
-
-var (
-	asBearer = wrongPlace{"the key as a bearer token", place{spec.InHeader, "authorization", "bearer"}, func(r *request) {
-		r.header.Set("Authorization", "Bearer "+keyVar)
-	}}
-	asBasic = wrongPlace{"the key as HTTP basic credentials", place{spec.InHeader, "authorization", "basic"}, func(r *request) {
-		r.basic, r.basicKey = basicScheme, keyVar
-	}}
-	asBare = wrongPlace{"the bare key in Authorization", place{spec.InHeader, "authorization", "key"}, func(r *request) {
-		r.header.Set("Authorization", keyVar)
-	}}
-	asAccessToken = wrongPlace{"the key in the query as access_token", place{spec.InQuery, "access_token", "key"}, func(r *request) {
-		sendCredential(r, spec.InQuery, "access_token", keyVar)
-	}}
-)
-
-// wrongPlaces are the places next to where scheme s puts the key: the
-// other schemes of Authorization, and the query of RFC 6750, for a bearer
-// token or basic credentials; for an API key, the header, query or
-// cookie of its name it is not sent in, and a bearer token.
-func wrongPlaces(s *spec.Scheme) []wrongPlace {
-	named := func(in string) wrongPlace {
-		return wrongPlace{"the key in the " + in + " as " + s.Param, place{in, strings.ToLower(s.Param), "key"}, func(r *request) {
-			sendCredential(r, in, s.Param, keyVar)
-		}}
+// presentAt sends the credential of form, a form of the run's key or ""
+// for an empty one, at place p. Basic credentials of a form of the key
+// are encoded on the wire only, where the form is replaced.
+func presentAt(r *request, p spec.Place, form string) {
+	if p.As == spec.AsBasic {
+		r.basic, r.basicKey = &p, form
+		return
 	}
-	switch own := placeOf(s); {
-	case own.as == "bearer":
-		return []wrongPlace{asBasic, asBare, asAccessToken}
-	case own.as == "basic":
-		return []wrongPlace{asBearer, asBare}
-	case own.name == "authorization":
-		return []wrongPlace{asBearer, asBasic}
-	case own.in == spec.InHeader:
-		return []wrongPlace{asBearer, named(spec.InQuery)}
-	case own.in == spec.InQuery:
-		return []wrongPlace{asBearer, named(spec.InHeader)}
-	default:
-		return []wrongPlace{named(spec.InHeader), named(spec.InQuery)}
-	}
+	in, name, value := p.Credential(form)
+	sendCredential(r, in, name, value)
 }
 
 // presentAs sends the credential of scheme s with form, a form of the
 // run's key or "" for an empty one, where s puts the key.
 func presentAs(r *request, s *spec.Scheme, form string) {
-	if s.Kind == spec.SchemeBasic {
-		r.basic, r.basicKey = s, form
+	if s.Place().As == spec.AsBasic {
+		presentAt(r, s.Place(), form)
 		return
 	}
 	in, name, value := s.Credential(form)
@@ -201,7 +141,7 @@ func schemeTrials(c *spec.Contract) []schemeTrial {
 		cheap := op.Method == http.MethodGet && !needsParameters(op)
 		for _, req := range op.Requirements {
 			for _, s := range req {
-				if s.Kind == spec.SchemeUnsupported {
+				if s.Unsupported != "" {
 					continue
 				}
 				i, ok := seen[s.Name]

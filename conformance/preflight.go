@@ -145,8 +145,7 @@ func documentedForm(op *spec.Operation) keyPresentation {
 func requirementForm(req spec.Requirement) keyPresentation {
 	var names []string
 	for _, s := range req {
-		in, name, _ := s.Credential("")
-		names = append(names, describePlace(in, name, s.Kind))
+		names = append(names, describePlace(s.Place()))
 	}
 	return keyPresentation{strings.Join(names, " and "), func(r *http.Request, key string) {
 		for _, s := range req {
@@ -156,14 +155,14 @@ func requirementForm(req spec.Requirement) keyPresentation {
 }
 
 // describePlace names where a credential goes, for messages.
-func describePlace(in, name string, kind spec.SchemeKind) string {
+func describePlace(p spec.Place) string {
 	switch {
-	case kind == spec.SchemeBasic:
+	case p.As == spec.AsBasic:
 		return "HTTP basic credentials"
-	case in == spec.InHeader && strings.EqualFold(name, "Authorization"):
+	case p.In == spec.InHeader && strings.EqualFold(p.Name, "Authorization"):
 		return "a bearer token"
 	}
-	return "the " + in + " " + name
+	return "the " + p.In + " " + p.Name
 }
 
 // commonForms are the ways of sending a key that deployments take most
