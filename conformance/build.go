@@ -85,7 +85,7 @@ func (h *harness) requiredHeaders(op *spec.Operation, r *request) {
 		if gen == nil {
 			gen = &fake.Generator{Contract: h.contract.Contract, Faker: fake.NewFaker(h.rnd.Uint64())}
 		}
-		r.header.Set(p.Name, paramText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
+		r.header.Set(p.Name, spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
 	}
 }
 
@@ -250,11 +250,11 @@ func (h *harness) pathParams(ctx context.Context, op *spec.Operation, fixed map[
 				return nil, false, err
 			}
 			if len(ids) > 0 {
-				params[p.Name] = valueText(ids[h.rnd.IntN(len(ids))])
+				params[p.Name] = spec.ValueText(ids[h.rnd.IntN(len(ids))])
 				continue
 			}
 		}
-		params[p.Name] = paramText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
+		params[p.Name] = spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
 		madeUp = true
 	}
 	return params, madeUp, failed()
@@ -285,7 +285,7 @@ func (h *harness) requiredQuery(ctx context.Context, op *spec.Operation) (url.Va
 	gen, failed := h.generator(ctx)
 	for _, p := range op.Parameters {
 		if p.In == openapi3.ParameterInQuery && p.Required {
-			addQuery(q, p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
+			spec.AddQuery(q, p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
 		}
 	}
 	return q, failed()
@@ -375,7 +375,7 @@ func mostCommon(items []item, prop string) (any, bool) {
 	values := map[string]any{}
 	for _, it := range items {
 		if v, ok := it[prop]; ok {
-			k := valueText(v)
+			k := spec.ValueText(v)
 			counts[k]++
 			values[k] = v
 		}

@@ -41,7 +41,7 @@ func (h *harness) checkListedReadsSame(ctx context.Context, res *spec.Resource, 
 		if filter != nil && !query.Has(filter.Name()) {
 			for _, it := range listed {
 				if v, ok := it[filter.Name()]; ok && v != nil {
-					query.Set(filter.Name(), valueText(v))
+					query.Set(filter.Name(), spec.ValueText(v))
 					break
 				}
 			}

@@ -53,7 +53,7 @@ func invalidRequests(c *spec.Contract, op *spec.Operation) []invalidRequest {
 		}
 		name := p.Name
 		for _, v := range badValues(p.Schema.Value) {
-			text := valueText(v.value)
+			text := spec.ValueText(v.value)
 			_, isString := v.value.(string)
 			switch t := spec.TypeOf(p.Schema.Value); {
 			case !isString && t == "string":
@@ -240,7 +240,7 @@ func (h *harness) sampleItem(ctx context.Context, res *spec.Resource, op *spec.O
 	if len(ids) == 0 {
 		return "", nil, skipf("the list of %s shows no item for %s", res.Name, op.ID)
 	}
-	id := valueText(ids[h.rnd.IntN(len(ids))])
+	id := spec.ValueText(ids[h.rnd.IntN(len(ids))])
 	params, err := h.collectionParams(ctx, res)
 	return id, params, err
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/petstore/contract/spec"
@@ -32,25 +31,7 @@ func (x *exchange) item() (item, error) {
 // id returns the item's id, the value of the property prop, as text: the
 // digits of an integer, or a string as it is.
 func (it item) id(prop string) string {
-	return valueText(it[prop])
-}
-
-// valueText returns the one text of a value, so that 1e2, 100 and 100.0
-// are the same id.
-func valueText(v any) string {
-	switch v := v.(type) {
-	case json.Number:
-		if n, ok := spec.ExactInt64(string(v)); ok {
-			return strconv.FormatInt(n, 10)
-		}
-		return string(v)
-	case string:
-		return v
-	case nil:
-		return ""
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	return spec.ValueText(it[prop])
 }
 
 func (it item) String() string {

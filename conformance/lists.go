@@ -150,8 +150,8 @@ func (h *harness) checkListFilter(ctx context.Context, res *spec.Resource, fv fi
 		value := fv.value
 		var shown *item
 		for _, it := range census {
-			if v, ok := it[name]; ok && v != nil && (value == "" || valueText(v) == value) {
-				shown, value = &it, valueText(v)
+			if v, ok := it[name]; ok && v != nil && (value == "" || spec.ValueText(v) == value) {
+				shown, value = &it, spec.ValueText(v)
 				break
 			}
 		}
@@ -170,7 +170,7 @@ func (h *harness) checkListFilter(ctx context.Context, res *spec.Resource, fv fi
 				return false, err
 			}
 			for _, it := range page {
-				if err := x.require(valueText(it[name]) == value, ruleListFilter, fmt.Sprintf("asked for %s=%s, got %s", name, value, it)); err != nil {
+				if err := x.require(spec.ValueText(it[name]) == value, ruleListFilter, fmt.Sprintf("asked for %s=%s, got %s", name, value, it)); err != nil {
 					return false, err
 				}
 			}

@@ -59,7 +59,7 @@ func (h *harness) validRequest(ctx context.Context, op *spec.Operation) (r *requ
 			if len(ids) == 0 {
 				return nil, false, skipf("the list of %s shows no item for %s to read", res.Name, op.ID)
 			}
-			fixed[res.IDParam] = valueText(ids[h.rnd.IntN(len(ids))])
+			fixed[res.IDParam] = spec.ValueText(ids[h.rnd.IntN(len(ids))])
 		}
 	}
 	params, madeUp, err := h.pathParams(ctx, op, fixed)
@@ -140,7 +140,7 @@ func (h *harness) checkValidRequest(ctx context.Context, op *spec.Operation) err
 func listedTexts(ids []any) []string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		out[i] = valueText(id)
+		out[i] = spec.ValueText(id)
 	}
 	return out
 }

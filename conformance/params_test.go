@@ -82,11 +82,11 @@ func TestParametersFollowTheirStyle(t *testing.T) {
 		{"count", json.Number("7"), "count=7"},
 	} {
 		one := url.Values{}
-		addQuery(one, param(tc.name), tc.v)
+		spec.AddQuery(one, param(tc.name), tc.v)
 		if got := one.Encode(); got != tc.want {
 			t.Errorf("query %s of %v: %s, want %s", tc.name, tc.v, got, tc.want)
 		}
-		addQuery(q, param(tc.name), tc.v)
+		spec.AddQuery(q, param(tc.name), tc.v)
 	}
 	for _, tc := range []struct {
 		name string
@@ -98,7 +98,7 @@ func TestParametersFollowTheirStyle(t *testing.T) {
 		{"matrix", colours, ";matrix=red;matrix=green"},
 		{"X-Colours", colours, "red,green"},
 	} {
-		if got := paramText(param(tc.name), tc.v); got != tc.want {
+		if got := spec.ParamText(param(tc.name), tc.v); got != tc.want {
 			t.Errorf("%s of %v: %q, want %q", tc.name, tc.v, got, tc.want)
 		}
 	}
@@ -110,7 +110,7 @@ func TestParametersFollowTheirStyle(t *testing.T) {
 		{&openapi3.Parameter{Name: "p", In: "query"}, "x=3&y=-4"},
 	} {
 		one := url.Values{}
-		addQuery(one, tc.p, point)
+		spec.AddQuery(one, tc.p, point)
 		if got := one.Encode(); got != tc.want {
 			t.Errorf("an object in the query, explode %v: %s, want %s", tc.p.Explode == nil, got, tc.want)
 		}
@@ -125,19 +125,19 @@ func TestParametersFollowTheirStyle(t *testing.T) {
 		{&openapi3.Parameter{Name: "p", In: "path", Style: "matrix"}, ";p=x,3,y,-4"},
 		{&openapi3.Parameter{Name: "p", In: "path", Style: "matrix", Explode: openapi3.Ptr(true)}, ";x=3;y=-4"},
 	} {
-		if got := paramText(tc.p, point); got != tc.want {
+		if got := spec.ParamText(tc.p, point); got != tc.want {
 			t.Errorf("an object in the path, style %q, explode %v: %q, want %q", tc.p.Style, tc.p.Explode != nil, got, tc.want)
 		}
 	}
 
 	// The document's validator reads the request so written as valid.
 	path := expandPath(op.Template, map[string]string{
-		"simple": paramText(param("simple"), colours),
-		"label":  paramText(param("label"), colours),
-		"matrix": paramText(param("matrix"), colours),
+		"simple": spec.ParamText(param("simple"), colours),
+		"label":  spec.ParamText(param("label"), colours),
+		"matrix": spec.ParamText(param("matrix"), colours),
 	})
 	req := httptest.NewRequest(http.MethodGet, "http://example.test/s"+path+"?"+q.Encode(), nil)
-	req.Header.Set("X-Colours", paramText(param("X-Colours"), colours))
+	req.Header.Set("X-Colours", spec.ParamText(param("X-Colours"), colours))
 	router, err := spec.NewRouter(c.Doc)
 	if err != nil {
 		t.Fatal(err)

@@ -106,7 +106,7 @@ func (h *harness) replaced(res *spec.Resource, created item, body map[string]any
 
 // isDefault reports whether v is the default the schema documents.
 func isDefault(s *openapi3.Schema, v any) bool {
-	return s.Default != nil && valueText(v) == valueText(s.Default)
+	return s.Default != nil && spec.ValueText(v) == spec.ValueText(s.Default)
 }
 
 // awayFromDefaults returns the edit of a body of res that gives each
@@ -122,10 +122,10 @@ func (h *harness) awayFromDefaults(res *spec.Resource) func(body map[string]any)
 			}
 			switch {
 			case spec.TypeOf(p.Schema) == "boolean":
-				body[p.Name] = !(valueText(p.Schema.Default) == "true")
+				body[p.Name] = !(spec.ValueText(p.Schema.Default) == "true")
 			case len(p.Schema.Enum) > 1:
 				for _, e := range p.Schema.Enum {
-					if valueText(e) != valueText(p.Schema.Default) {
+					if spec.ValueText(e) != spec.ValueText(p.Schema.Default) {
 						body[p.Name] = e
 						break
 					}
@@ -332,7 +332,7 @@ func (h *harness) findItemListed(ctx context.Context, res *spec.Resource, params
 	}
 	for _, f := range res.Filters {
 		if v, ok := it[f.Name()]; ok && v != nil {
-			query.Set(f.Name(), valueText(v))
+			query.Set(f.Name(), spec.ValueText(v))
 		}
 	}
 	id := it.id(res.IDProperty)
@@ -367,7 +367,7 @@ func (h *harness) change(ctx context.Context, res *spec.Resource, created item) 
 			continue
 		}
 		for _, v := range p.Schema.Enum {
-			if cur, ok := created[p.Name]; !ok || valueText(cur) != valueText(v) {
+			if cur, ok := created[p.Name]; !ok || spec.ValueText(cur) != spec.ValueText(v) {
 				if sv, isString := v.(string); isString {
 					return map[string]any{p.Name: sv}, nil
 				}

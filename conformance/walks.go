@@ -143,7 +143,7 @@ func (h *harness) walkOnce(ctx context.Context, res *spec.Resource, v walkView) 
 	a.w, err = h.walkItems(ctx, first, rulePagesComplete, func(x *exchange, page []item) (bool, error) {
 		for _, it := range page {
 			if v.filter != nil {
-				if err := x.require(valueText(it[v.filter.Name()]) == v.value, ruleListFilter, fmt.Sprintf("a page of the walk of %s %s holds %s", res.List.ID, query.Encode(), it)); err != nil {
+				if err := x.require(spec.ValueText(it[v.filter.Name()]) == v.value, ruleListFilter, fmt.Sprintf("a page of the walk of %s %s holds %s", res.List.ID, query.Encode(), it)); err != nil {
 					return false, err
 				}
 			}
@@ -223,7 +223,7 @@ func (h *harness) walkView(ctx context.Context, res *spec.Resource, filter *spec
 			if value == nil {
 				value = created[filter.Name()]
 			}
-			if value != nil && valueText(created[filter.Name()]) == valueText(value) {
+			if value != nil && spec.ValueText(created[filter.Name()]) == spec.ValueText(value) {
 				v.created = append(v.created, created.id(res.IDProperty))
 			}
 		}
@@ -231,7 +231,7 @@ func (h *harness) walkView(ctx context.Context, res *spec.Resource, filter *spec
 			if value == nil {
 				return v, skipf("the %s created has no %s, to walk the list filtered by", spec.Singular(res.Name), filter.Name())
 			}
-			v.value = valueText(value)
+			v.value = spec.ValueText(value)
 		}
 	case filter != nil:
 		_, listed, err := h.listPageOf(ctx, res, v.params, v.count, rulePagesComplete)
@@ -240,7 +240,7 @@ func (h *harness) walkView(ctx context.Context, res *spec.Resource, filter *spec
 		}
 		for _, it := range listed {
 			if value, ok := it[filter.Name()]; ok && value != nil {
-				v.value = valueText(value)
+				v.value = spec.ValueText(value)
 				break
 			}
 		}
