@@ -92,8 +92,9 @@ type Config struct {
 	// made from the clock and the seed.
 	RunID string
 	// Seed seeds the suite's random choices (ids that do not exist, limits,
-	// statuses). Zero means Ginkgo's random seed, which the report prints,
-	// so a run can be repeated exactly.
+	// statuses). Zero means the seed the checks are ordered by
+	// (RunOptions.Seed), which the report prints, so a run can be
+	// repeated exactly.
 	Seed uint64
 	// Transport sends the requests. Nil means a clone of
 	// http.DefaultTransport that reads at most MaxHeaderBytes of headers.

@@ -41,6 +41,6 @@
 // failures and skips. AnswerJudge judges one answer on its own, as the
 // suite's client judges each.
 //
-// Run registers the specs and runs them, once per process; ExampleRun
-// shows a run against petmock.
+// Run registers the specs and runs them, once per process, as RunOptions
+// ask; ExampleRun shows a run against petmock.
 package conformance

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -12,19 +13,54 @@ import (
 // SuiteDescription names the suite in reports.
 const SuiteDescription = "Petstore conformance"
 
+// RunOptions say how a run goes and what it reports as it goes; what it
+// judges is the Config's. Each zero value leaves Ginkgo's default, or,
+// under go test, what the -ginkgo.* flags say.
+type RunOptions struct {
+	// LabelFilter runs only the checks whose labels match it, a label
+	// expression such as "auth || limit" (see CheckLabelFilter); empty
+	// runs them all. Run narrows it with Config.ReadOnly and
+	// Config.Strict.
+	LabelFilter string
+	// Seed orders the checks, where they run in random order, and seeds
+	// the run's random choices where Config.Seed is zero. The report
+	// prints it, so that a run can be repeated. Zero means one from the
+	// clock.
+	Seed int64
+	// Randomize runs the checks in an order of the seed rather than as
+	// they are declared: checks must pass in any order.
+	Randomize bool
+	// Timeout bounds the whole run: past it the checks left do not run,
+	// and the run fails. Zero means an hour.
+	Timeout time.Duration
+	// NoColor prints no colour codes.
+	NoColor bool
+	// Verbose reports every check as it runs, not only the failures;
+	// Succinct reports a line for the run.
+	Verbose, Succinct bool
+}
+
+// CheckLabelFilter returns an error, which says where, if expr is not a
+// label expression RunOptions.LabelFilter can take: labels joined by &&,
+// || and !, grouped by parentheses, as Ginkgo reads them.
+func CheckLabelFilter(expr string) error {
+	_, err := types.ParseLabelFilter(expr)
+	return err
+}
+
 // Run registers the specs, runs them against the deployment cfg describes
-// and reports whether all passed. Ginkgo allows it once per process.
+// as opts ask and reports whether all passed. Ginkgo runs them, and allows
+// that once per process. Run returns an error, and runs nothing, when
+// opts cannot be run: a label filter that does not parse.
 //
 // Checks fail through the suite's own reports, never through a Gomega
 // matcher, so no fail handler is registered with Gomega: the values a
 // matcher prints come from the server and are not redacted.
-//
-// suiteConfig and reporterConfig are Ginkgo's; pass GinkgoConfiguration()
-// to honour the --ginkgo.* flags of go test, or set fields of it (the
-// JUnit report path, the label filter, colours, verbosity, the seed,
-// RandomizeAllSpecs). Run narrows the label filter with cfg: ReadOnly
-// leaves out LabelMutating, and without Strict LabelStrict is left out.
-func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterConfig types.ReporterConfig) bool {
+func Run(cfg Config, opts RunOptions) (bool, error) {
+	if err := CheckLabelFilter(opts.LabelFilter); err != nil {
+		return false, fmt.Errorf("label filter %q: %w", opts.LabelFilter, err)
+	}
+	suiteConfig, reporterConfig := opts.ginkgo()
 	// The tree needs facts of the document, such as the PetStatus values
 	// that make one entry each, so the document is read here, once; the
 	// harness waits for BeforeSuite.
@@ -46,7 +82,7 @@ func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterCo
 		junit = s.afterSuite(cfg, p, report)
 	})
 	suiteConfig.LabelFilter = cfg.labelFilter(suiteConfig.LabelFilter)
-	passed := RunSpecs(t, SuiteDescription, suiteConfig, reporterConfig)
+	passed := RunSpecs(noTestingT{}, SuiteDescription, suiteConfig, reporterConfig)
 	// The JUnit report is written once Ginkgo is done, so that a signal
 	// that comes meanwhile is the command's alone to act on.
 	if junit != nil {
@@ -54,8 +90,35 @@ func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterCo
 			fmt.Fprintf(cfg.output(), "conformance: writing the JUnit report: %v\n", err)
 		}
 	}
-	return passed
+	return passed, nil
 }
+
+// ginkgo returns Ginkgo's configuration of a run of o: what Ginkgo holds,
+// its defaults or the -ginkgo.* flags of go test, with o's settings on
+// it.
+func (o RunOptions) ginkgo() (types.SuiteConfig, types.ReporterConfig) {
+	suiteConfig, reporterConfig := GinkgoConfiguration()
+	if o.LabelFilter != "" {
+		suiteConfig.LabelFilter = o.LabelFilter
+	}
+	if o.Seed != 0 {
+		suiteConfig.RandomSeed = o.Seed
+	}
+	if o.Timeout > 0 {
+		suiteConfig.Timeout = o.Timeout
+	}
+	suiteConfig.RandomizeAllSpecs = suiteConfig.RandomizeAllSpecs || o.Randomize
+	reporterConfig.NoColor = reporterConfig.NoColor || o.NoColor
+	reporterConfig.Verbose = reporterConfig.Verbose || o.Verbose
+	reporterConfig.Succinct = reporterConfig.Succinct || o.Succinct
+	return suiteConfig, reporterConfig
+}
+
+// noTestingT is the GinkgoTestingT of a run: Run's result says whether a
+// check failed.
+type noTestingT struct{}
+
+func (noTestingT) Fail() {}
 
 // afterSuite writes what a run ends with on cfg.Output: the coverage
 // summary and the checks skipped, with their reasons. It returns the
