@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -20,19 +23,40 @@ import (
 // document says of it, with requests made from its parameters and body
 // schema. This file makes those requests.
 
+// NamePrefix begins the name of every pet the suite creates, followed by
+// the run id, so that they can be found later: the interface has no way to
+// delete a pet.
+const NamePrefix = "conformance-"
+
+// maker makes the requests of the generic checks from the document: valid
+// ones, with values of its schemas, ids of the items the deployment lists
+// and names of the run; and the run's key, where the document asks for it.
+type maker struct {
+	contract *spec.Contract
+	client   *client    // lists the ids that requests name
+	rnd      *rand.Rand // shared with the checks: Ginkgo runs specs one at a time
+	runID    string
+	named    atomic.Int64 // names made so far
+}
+
+// petName returns a new name for an item this run creates.
+func (m *maker) petName() string {
+	return NamePrefix + m.runID + "-" + strconv.FormatInt(m.named.Add(1), 10)
+}
+
 // opRequest returns a request of op with the given path parameters, query
 // and body (nil for none), and the run's key sent as op's security asks.
 // A request of an operation on one item calls for 404: the item may not
 // be there.
-func (h *harness) opRequest(op *spec.Operation, params map[string]string, query url.Values, body any, opts ...option) *request {
+func (m *maker) opRequest(op *spec.Operation, params map[string]string, query url.Values, body any, opts ...option) *request {
 	var raw []byte
 	if body != nil {
 		raw = []byte(jsonText(body))
 	}
-	r := h.newRequest(op.ID, op.Method, expandPath(op.Template, params), query.Encode(), raw)
+	r := newRequest(op.ID, op.Method, expandPath(op.Template, params), query.Encode(), raw)
 	r.header.Set("Accept", accepts(op))
-	h.requiredHeaders(op, r)
-	h.credentials(op, keyVar)(r)
+	m.requiredHeaders(op, r)
+	m.credentials(op, keyVar)(r)
 	if onItem(op) {
 		callingFor(http.StatusNotFound)(r)
 	}
@@ -72,7 +96,7 @@ func accepts(op *spec.Operation) string {
 // requiredHeaders sets, on r, values made from the document for the
 // required header parameters of op. Accept, Content-Type and
 // Authorization are no parameters (OpenAPI 3.0, 4.7.12.1).
-func (h *harness) requiredHeaders(op *spec.Operation, r *request) {
+func (m *maker) requiredHeaders(op *spec.Operation, r *request) {
 	var gen *fake.Generator
 	for _, p := range op.Parameters {
 		if p.In != openapi3.ParameterInHeader || !p.Required || r.header.Get(p.Name) != "" {
@@ -83,7 +107,7 @@ func (h *harness) requiredHeaders(op *spec.Operation, r *request) {
 			continue
 		}
 		if gen == nil {
-			gen = &fake.Generator{Contract: h.contract.Contract, Faker: fake.NewFaker(h.rnd.Uint64())}
+			gen = &fake.Generator{Contract: m.contract, Faker: fake.NewFaker(m.rnd.Uint64())}
 		}
 		r.header.Set(p.Name, spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
 	}
@@ -110,7 +134,7 @@ func cannotSend(op *spec.Operation) string {
 // operation gets none either way. The run's key sent as HTTP basic
 // credentials is encoded on the wire only, where keyVar is replaced by the
 // key.
-func (h *harness) credentials(op *spec.Operation, key string) option {
+func (m *maker) credentials(op *spec.Operation, key string) option {
 	return func(r *request) {
 		r.header.Del("Authorization")
 		r.basic = nil
@@ -159,17 +183,17 @@ func setCredential(r *request, in, name, value string) {
 // seeded from the run's source, whose references point at items the
 // deployment lists. Listing them may meet a verdict, which failed returns
 // once the values are made: the maker cannot return it.
-func (h *harness) generator(ctx context.Context) (gen *fake.Generator, failed func() error) {
+func (m *maker) generator(ctx context.Context) (gen *fake.Generator, failed func() error) {
 	var listErr error
 	return &fake.Generator{
-		Contract: h.contract.Contract,
-		Faker:    fake.NewFaker(h.rnd.Uint64()),
+		Contract: m.contract,
+		Faker:    fake.NewFaker(m.rnd.Uint64()),
 		Refs: func(name string) (func(*gofakeit.Faker) any, bool) {
-			res := h.contract.Resource(name)
+			res := m.contract.Resource(name)
 			if res == nil || listErr != nil {
 				return nil, false
 			}
-			ids, err := h.listedIDs(ctx, res)
+			ids, err := m.listedIDs(ctx, res)
 			if err != nil {
 				listErr = err
 			}
@@ -184,7 +208,7 @@ func (h *harness) generator(ctx context.Context) (gen *fake.Generator, failed fu
 // itemCensus returns the first page of a resource's list at its largest
 // limit, or nil when the list does not answer 200, or the resource has
 // none, as Swagger Petstore v3's pets have not.
-func (h *harness) itemCensus(ctx context.Context, res *spec.Resource) ([]item, error) {
+func (m *maker) itemCensus(ctx context.Context, res *spec.Resource) ([]item, error) {
 	if res.List == nil {
 		return nil, nil
 	}
@@ -192,11 +216,11 @@ func (h *harness) itemCensus(ctx context.Context, res *spec.Resource) ([]item, e
 	if p := res.Paging; p.Limit != "" && p.Max > 0 {
 		query.Set(p.Limit, fmt.Sprint(p.Max))
 	}
-	params, err := h.collectionParams(ctx, res)
+	params, err := m.collectionParams(ctx, res)
 	if err != nil {
 		return nil, err
 	}
-	x, err := h.send(ctx, h.opRequest(res.List, params, query, nil))
+	x, err := m.client.send(ctx, m.opRequest(res.List, params, query, nil))
 	if err != nil || x.status != http.StatusOK {
 		return nil, err
 	}
@@ -204,8 +228,8 @@ func (h *harness) itemCensus(ctx context.Context, res *spec.Resource) ([]item, e
 }
 
 // listedIDs returns the ids of the items of a resource's first page.
-func (h *harness) listedIDs(ctx context.Context, res *spec.Resource) ([]any, error) {
-	items, err := h.itemCensus(ctx, res)
+func (m *maker) listedIDs(ctx context.Context, res *spec.Resource) ([]any, error) {
+	items, err := m.itemCensus(ctx, res)
 	if err != nil {
 		return nil, err
 	}
@@ -221,9 +245,9 @@ func (h *harness) listedIDs(ctx context.Context, res *spec.Resource) ([]any, err
 // collectionParams returns the path parameters of a resource's collection,
 // such as the owner of /owners/{ownerId}/pets: ids of listed items of the
 // resources they name, or made-up values.
-func (h *harness) collectionParams(ctx context.Context, res *spec.Resource) (map[string]string, error) {
+func (m *maker) collectionParams(ctx context.Context, res *spec.Resource) (map[string]string, error) {
 	// The create is on the collection path, and every resource has one.
-	params, _, err := h.pathParams(ctx, res.CreateOp, nil)
+	params, _, err := m.pathParams(ctx, res.CreateOp, nil)
 	return params, err
 }
 
@@ -231,12 +255,12 @@ func (h *harness) collectionParams(ctx context.Context, res *spec.Resource) (map
 // not give: the id of a listed item where a resource's item path names
 // the parameter, such as petId, and made-up values otherwise, which
 // madeUp reports.
-func (h *harness) pathParams(ctx context.Context, op *spec.Operation, fixed map[string]string) (params map[string]string, madeUp bool, err error) {
+func (m *maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[string]string) (params map[string]string, madeUp bool, err error) {
 	params = maps.Clone(fixed)
 	if params == nil {
 		params = map[string]string{}
 	}
-	gen, failed := h.generator(ctx)
+	gen, failed := m.generator(ctx)
 	for _, p := range op.Parameters {
 		if p.In != openapi3.ParameterInPath {
 			continue
@@ -244,13 +268,13 @@ func (h *harness) pathParams(ctx context.Context, op *spec.Operation, fixed map[
 		if _, ok := params[p.Name]; ok {
 			continue
 		}
-		if res := h.resourceOfParam(p.Name); res != nil {
-			ids, err := h.listedIDs(ctx, res)
+		if res := m.resourceOfParam(p.Name); res != nil {
+			ids, err := m.listedIDs(ctx, res)
 			if err != nil {
 				return nil, false, err
 			}
 			if len(ids) > 0 {
-				params[p.Name] = spec.ValueText(ids[h.rnd.IntN(len(ids))])
+				params[p.Name] = spec.ValueText(ids[m.rnd.IntN(len(ids))])
 				continue
 			}
 		}
@@ -262,8 +286,8 @@ func (h *harness) pathParams(ctx context.Context, op *spec.Operation, fixed map[
 
 // resourceOfParam returns the resource whose items a path parameter such
 // as petId names, or nil.
-func (h *harness) resourceOfParam(name string) *spec.Resource {
-	for _, r := range h.contract.Resources {
+func (m *maker) resourceOfParam(name string) *spec.Resource {
+	for _, r := range m.contract.Resources {
 		if r.IDParam == name {
 			return r
 		}
@@ -280,9 +304,9 @@ func schemaOf(p *openapi3.Parameter) *openapi3.Schema {
 
 // requiredQuery returns values for the required query parameters of op,
 // each written as its style and explode ask.
-func (h *harness) requiredQuery(ctx context.Context, op *spec.Operation) (url.Values, error) {
+func (m *maker) requiredQuery(ctx context.Context, op *spec.Operation) (url.Values, error) {
 	q := url.Values{}
-	gen, failed := h.generator(ctx)
+	gen, failed := m.generator(ctx)
 	for _, p := range op.Parameters {
 		if p.In == openapi3.ParameterInQuery && p.Required {
 			spec.AddQuery(q, p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
@@ -296,7 +320,7 @@ func (h *harness) requiredQuery(ctx context.Context, op *spec.Operation) (url.Va
 // run, so that items the suite created can be found later, and an id
 // property that names no resource, such as categoryId, gets the value most
 // items listed have: one the deployment knows.
-func (h *harness) body(ctx context.Context, op *spec.Operation) (map[string]any, error) {
+func (m *maker) body(ctx context.Context, op *spec.Operation) (map[string]any, error) {
 	s := op.RequestSchema()
 	if s == nil {
 		return nil, nil
@@ -304,7 +328,7 @@ func (h *harness) body(ctx context.Context, op *spec.Operation) (map[string]any,
 	if t := spec.TypeOf(s); t != "object" && t != "" {
 		return nil, skipf("%s takes a JSON %s as its body, and the suite makes object bodies only", op.ID, t)
 	}
-	gen, failed := h.generator(ctx)
+	gen, failed := m.generator(ctx)
 	resName := ""
 	if op.Resource != nil {
 		resName = op.Resource.Name
@@ -318,7 +342,7 @@ func (h *harness) body(ctx context.Context, op *spec.Operation) (map[string]any,
 			break
 		}
 		if op.Resource != nil {
-			if err := h.knownValues(ctx, op.Resource, s, v); err != nil {
+			if err := m.knownValues(ctx, op.Resource, s, v); err != nil {
 				return nil, err
 			}
 		}
@@ -333,19 +357,19 @@ func (h *harness) body(ctx context.Context, op *spec.Operation) (map[string]any,
 // the deployment must know rather than take from any: a name of this run,
 // and references to things the interface does not describe, such as a
 // category, to the value most listed items have.
-func (h *harness) knownValues(ctx context.Context, res *spec.Resource, s *openapi3.Schema, body map[string]any) error {
+func (m *maker) knownValues(ctx context.Context, res *spec.Resource, s *openapi3.Schema, body map[string]any) error {
 	var census []item
-	for _, p := range h.contract.Properties(s) {
+	for _, p := range m.contract.Properties(s) {
 		if _, sent := body[p.Name]; !sent {
 			continue
 		}
 		switch {
 		case p.Name == "name" && spec.TypeOf(p.Schema) == "string" && len(p.Schema.Enum) == 0 && p.Schema.Pattern == "":
-			body[p.Name] = h.petName()
-		case strings.HasSuffix(p.Name, "Id") && !h.namesResource(strings.TrimSuffix(p.Name, "Id")):
+			body[p.Name] = m.petName()
+		case strings.HasSuffix(p.Name, "Id") && !m.namesResource(strings.TrimSuffix(p.Name, "Id")):
 			if census == nil {
 				var err error
-				if census, err = h.itemCensus(ctx, res); err != nil {
+				if census, err = m.itemCensus(ctx, res); err != nil {
 					return err
 				}
 			}
@@ -359,9 +383,9 @@ func (h *harness) knownValues(ctx context.Context, res *spec.Resource, s *openap
 
 // namesResource reports whether a noun such as "pet" names a resource of
 // the document.
-func (h *harness) namesResource(noun string) bool {
+func (m *maker) namesResource(noun string) bool {
 	for _, name := range fake.ReferredNames(noun) {
-		if h.contract.Resource(name) != nil {
+		if m.contract.Resource(name) != nil {
 			return true
 		}
 	}
@@ -391,4 +415,19 @@ func mostCommon(items []item, prop string) (any, bool) {
 		}
 	}
 	return values[best], true
+}
+
+// mutating reports whether a request of op can change state.
+func mutating(op *spec.Operation) bool {
+	return op.Method != http.MethodGet && op.Method != http.MethodHead && op.Method != http.MethodOptions
+}
+
+// onItem reports whether op acts on one item of a resource, which may not
+// be there: its read, replace, update or delete.
+func onItem(op *spec.Operation) bool {
+	switch op.Role {
+	case spec.RoleRead, spec.RoleReplace, spec.RoleUpdate, spec.RoleDelete:
+		return op.Resource != nil
+	}
+	return false
 }

@@ -2,8 +2,6 @@ package conformance
 
 import (
 	"slices"
-
-	"github.com/petstore/contract/spec"
 )
 
 // HTTP requires some statuses of a server whatever its document says: 401
@@ -37,14 +35,4 @@ func callingFor(statuses ...int) option {
 			}
 		}
 	}
-}
-
-// onItem reports whether op acts on one item of a resource, which may not
-// be there: its read, replace, update or delete.
-func onItem(op *spec.Operation) bool {
-	switch op.Role {
-	case spec.RoleRead, spec.RoleReplace, spec.RoleUpdate, spec.RoleDelete:
-		return op.Resource != nil
-	}
-	return false
 }

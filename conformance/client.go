@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -18,82 +16,63 @@ import (
 	"github.com/petstore/contract/spec/answercheck"
 )
 
-// harness is the suite's view of the deployment under test: its HTTP
-// client, which checks every answer against the contract, and what the
-// specs need to know of the run. BeforeSuite builds it from a Config.
-type harness struct {
-	cfg      Config
-	base     *url.URL // BaseURL, without a trailing slash
-	docBase  string   // base path of the document, such as "/v1"
-	checker  *answercheck.Checker
-	contract contract
-	http     *http.Client
-	rnd      *rand.Rand // Ginkgo runs specs one at a time
-	runID    string
+// client is the suite's HTTP client: it sends each request to the
+// deployment and judges the answer against everything that holds for
+// every answer, in one place, before any check looks at it (send).
+type client struct {
+	cfg  clientConfig
+	http *http.Client
 
-	coverage            *coverage         // the answers seen, by operation
-	samples             map[string]sample // by resource; Ginkgo runs specs one at a time
-	kept                []keptItem        // items to read again at the end, earliest first; as samples
-	creates             atomic.Int64      // POST requests sent
-	named               atomic.Int64      // pets named so far
-	transportFailures   atomic.Int64      // requests without a complete answer
-	rateLimitedRequests atomic.Int64      // requests still answered 429 after their retries
+	creates             atomic.Int64 // POST requests sent
+	transportFailures   atomic.Int64 // requests without a complete answer
+	rateLimitedRequests atomic.Int64 // requests still answered 429 after their retries
 }
 
-// prepared is what a run reads of its Config once, before any spec runs:
-// the facts the specs need of the document, and the checker that holds
-// answers to it.
-type prepared struct {
-	contract contract
-	docBase  string // base path of the document, such as "/v1"
-	// checker holds answers to the document: without Config.Strict,
-	// to the document without the header schemas that are petmock's
-	// choices.
-	checker *answercheck.Checker
+// clientConfig says where a client sends its requests and what it judges
+// their answers by.
+type clientConfig struct {
+	// Base is the deployment's base URL, without a trailing slash.
+	Base *url.URL
+	// APIKey is the run's key, put in place of keyVar on the wire only,
+	// and redacted in every report.
+	APIKey string
+	// ReadOnly refuses to send any method but GET.
+	ReadOnly bool
+	// MaxCreates bounds the POST requests sent; one past it is skipped.
+	MaxCreates int
+	// Timeout bounds each request, from sending it to the last byte of
+	// the answer.
+	Timeout time.Duration
+	// Transport sends the requests; nil means a clone of
+	// http.DefaultTransport that reads at most MaxHeaderBytes of headers.
+	Transport http.RoundTripper
+	// Contract is the document the answers are judged by, and Checker
+	// holds them to it.
+	Contract *spec.Contract
+	Checker  *answercheck.Checker
+	// Pets is the paging of the Petstore's listPets, whose pages are held
+	// to the Petstore's rules of limit; nil where the document has not
+	// the Petstore's operations.
+	Pets *spec.Paging
+	// Seen, if not nil, is told of the status of every answer, by
+	// operation: the run's coverage.
+	Seen func(op string, status int)
 }
 
-// prepare reads what the run needs of the contract of cfg
-// (spec.Default() if it has none).
-func prepare(cfg Config) (prepared, error) {
-	var p prepared
-	c, err := cfg.contract()
-	if err != nil {
-		return p, err
-	}
-	if p.contract, err = readContract(c); err != nil {
-		return p, fmt.Errorf("document: %w", err)
-	}
-	p.docBase = c.Base
-	if p.checker, err = answercheck.New(c, cfg.Strict); err != nil {
-		return p, fmt.Errorf("document: %w", err)
-	}
-	return p, nil
+// newClient returns a client that sends and judges as cfg says.
+func newClient(cfg clientConfig) *client {
+	return &client{cfg: cfg, http: newHTTPClient(cfg.Transport)}
 }
 
-// newHarness builds the harness of a run from a Config whose fields have
-// been validated and what prepare read of it.
-func newHarness(cfg Config, p prepared, seed uint64) *harness {
-	base, _ := cfg.baseURL()
-	if cfg.Seed != 0 {
-		seed = cfg.Seed
-	}
-	rnd := rand.New(rand.NewPCG(seed, 0x5eed))
-	runID := cfg.RunID
-	if runID == "" {
-		runID = cfg.now().UTC().Format("20060102t150405") + "-" + strconv.FormatUint(rnd.Uint64N(36*36*36), 36)
-	}
-	return &harness{
-		cfg:      cfg,
-		base:     base,
-		docBase:  p.docBase,
-		checker:  p.checker,
-		contract: p.contract,
-		rnd:      rnd,
-		runID:    runID,
-		http:     newClient(cfg.Transport),
-		coverage: &coverage{},
-	}
-}
+// Base returns the deployment's base URL, without a trailing slash.
+func (c *client) Base() *url.URL { return c.cfg.Base }
+
+// Posts returns how many POST requests the client has sent, those it
+// refused past MaxCreates included.
+func (c *client) Posts() int64 { return c.creates.Load() }
+
+// CloseIdleConnections closes the connections the client keeps open.
+func (c *client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 
 // request is one request to send. Header values may hold keyVar, which is
 // replaced by the API key on the wire only.
@@ -169,7 +148,10 @@ func withAuth(value string) option {
 	}
 }
 
-func (h *harness) newRequest(op, method, path, query string, body []byte, opts ...option) *request {
+// newRequest returns a request of the operation op: method, path below
+// the base URL, raw query and body (nil for none), JSON accepted and sent,
+// and the run's key as a bearer token, which opts may change.
+func newRequest(op, method, path, query string, body []byte, opts ...option) *request {
 	r := &request{op: op, method: method, path: path, query: query, body: body, header: http.Header{}}
 	r.header.Set("Accept", "application/json")
 	r.header.Set("Authorization", "Bearer "+keyVar)
@@ -182,115 +164,100 @@ func (h *harness) newRequest(op, method, path, query string, body []byte, opts .
 	return r
 }
 
-// listPets sends GET /pets with a raw query.
-func (h *harness) listPets(ctx context.Context, query string, opts ...option) (*exchange, error) {
-	return h.send(ctx, h.newRequest(spec.ListPets, http.MethodGet, "/pets", query, nil, opts...))
-}
-
-// getPet sends GET /pets/{id}.
-func (h *harness) getPet(ctx context.Context, id int64, opts ...option) (*exchange, error) {
-	return h.send(ctx, h.newRequest(spec.GetPet, http.MethodGet, "/pets/"+strconv.FormatInt(id, 10), "", nil, opts...))
-}
-
-// createPet sends POST /pets with body as it is, even if it is not JSON.
-func (h *harness) createPet(ctx context.Context, body string, opts ...option) (*exchange, error) {
-	return h.send(ctx, h.newRequest(spec.CreatePet, http.MethodPost, "/pets", "", []byte(body), opts...))
-}
-
 // send sends r and checks the answer against everything that holds for
 // every answer: it came in full, within the timeout and MaxBodyBytes, it is
 // no redirect, its status is documented for the operation, it matches the
 // document, an error is a proper Error, and a list has no duplicate id and
 // no more pets than its limit. It returns the verdict on the first rule
 // broken, with the exchange as far as it went.
-func (h *harness) send(ctx context.Context, r *request) (*exchange, error) {
+func (c *client) send(ctx context.Context, r *request) (*exchange, error) {
 	target := r.target
 	if target == nil {
-		u := *h.base
+		u := *c.cfg.Base
 		u.Path += r.path
 		u.RawQuery = r.query
 		target = &u
 	}
 	x := &exchange{
 		method: r.method, url: target.String(), path: r.path, reqHeader: r.header, reqBody: r.body,
-		op: r.op, key: h.cfg.APIKey, lenient: r.lenient,
+		op: r.op, key: c.cfg.APIKey, lenient: r.lenient,
 	}
-	if h.cfg.ReadOnly && r.method != http.MethodGet {
+	if c.cfg.ReadOnly && r.method != http.MethodGet {
 		return x, errors.New(x.redact("read-only run: refusing to send " + r.method + " " + x.url))
 	}
 	if r.method == http.MethodPost {
-		if n := h.creates.Add(1); n > int64(h.cfg.maxCreates()) {
-			return x, skipf("max creates reached: this run may send at most %d POST requests", h.cfg.maxCreates())
+		if n := c.creates.Add(1); n > int64(c.cfg.MaxCreates) {
+			return x, skipf("max creates reached: this run may send at most %d POST requests", c.cfg.MaxCreates)
 		}
 	}
 	for retries := 0; ; retries++ {
-		if err := h.roundTrip(ctx, r, x); err != nil {
+		if err := c.roundTrip(ctx, r, x); err != nil {
 			return x, err
 		}
 		if x.status != http.StatusTooManyRequests {
 			break
 		}
 		if retries == MaxRateLimitRetries {
-			return x, h.rateLimited(x)
+			return x, c.rateLimited(x)
 		}
 		wait := time.NewTimer(retryAfter(x.header, time.Now(), MaxRetryWait))
 		select {
 		case <-wait.C:
 		case <-ctx.Done():
 			wait.Stop()
-			return x, h.rateLimited(x)
+			return x, c.rateLimited(x)
 		}
 	}
-	return x, h.judge(r, x)
+	return x, c.judge(r, x)
 }
 
 // roundTrip sends r once and reads the answer into x. It returns the
 // verdict on an answer that does not come in full.
-func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) error {
-	ctx, cancel := context.WithTimeout(ctx, h.cfg.timeout())
+func (c *client) roundTrip(ctx context.Context, r *request, x *exchange) error {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	var body io.Reader = http.NoBody
 	if r.body != nil {
 		body = bytes.NewReader(r.body)
 	}
 	// A key sent in the query is put in place on the wire only.
-	wire := urlOnTheWire(x.url, h.cfg.APIKey)
+	wire := urlOnTheWire(x.url, c.cfg.APIKey)
 	req, err := http.NewRequestWithContext(ctx, r.method, wire, body)
 	if err != nil {
 		return breaks(x, ruleTransport, err.Error())
 	}
 	for name, values := range r.header {
 		for _, v := range values {
-			req.Header.Add(name, onTheWire(v, h.cfg.APIKey))
+			req.Header.Add(name, onTheWire(v, c.cfg.APIKey))
 		}
 	}
 	if r.basic != nil {
-		_, name, value := r.basic.Credential(onTheWire(r.basicKey, h.cfg.APIKey))
+		_, name, value := r.basic.Credential(onTheWire(r.basicKey, c.cfg.APIKey))
 		req.Header.Set(name, value)
 		x.reqHeader.Set(name, "Basic <base64 of :"+r.basicKey+">")
 	}
 	req.Header.Set("User-Agent", "petstore-conformance")
-	resp, err := h.http.Do(req)
+	resp, err := c.http.Do(req)
 	if err != nil {
-		return h.failTransport(x, describeNoAnswer(err, errors.Is(ctx.Err(), context.DeadlineExceeded), h.cfg.timeout()))
+		return c.failTransport(x, describeNoAnswer(err, errors.Is(ctx.Err(), context.DeadlineExceeded), c.cfg.Timeout))
 	}
 	defer resp.Body.Close()
 	x.status, x.header = resp.StatusCode, resp.Header
 	if resp.ContentLength > MaxBodyBytes {
-		return h.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: Content-Length announced %d; not read", MaxBodyBytes, resp.ContentLength))
+		return c.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: Content-Length announced %d; not read", MaxBodyBytes, resp.ContentLength))
 	}
 	x.body, err = io.ReadAll(io.LimitReader(resp.Body, MaxBodyBytes+1))
 	switch {
 	case err != nil:
-		return h.failTransport(x, describeBrokenBody(err, errors.Is(ctx.Err(), context.DeadlineExceeded), h.cfg.timeout(), len(x.body), resp.ContentLength))
+		return c.failTransport(x, describeBrokenBody(err, errors.Is(ctx.Err(), context.DeadlineExceeded), c.cfg.Timeout, len(x.body), resp.ContentLength))
 	case len(x.body) > MaxBodyBytes:
-		return h.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: reading stopped there", MaxBodyBytes))
+		return c.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: reading stopped there", MaxBodyBytes))
 	case jsonValues(x.body, MaxBodyValues) > MaxBodyValues && json.Valid(x.body):
 		// The work and the memory of judging a body grow with its values,
 		// faster than with its bytes: no answer of the document holds more
 		// than a few thousand, so one with more is not judged, and counts
 		// as an answer the suite could not take.
-		return h.failTransport(x, fmt.Sprintf("a body of more than %d JSON values, far more than any answer of the document holds: the suite judges it no further", MaxBodyValues))
+		return c.failTransport(x, fmt.Sprintf("a body of more than %d JSON values, far more than any answer of the document holds: the suite judges it no further", MaxBodyValues))
 	}
 	return nil
 }
@@ -299,9 +266,9 @@ func (h *harness) roundTrip(ctx context.Context, r *request, x *exchange) error 
 // full: it breaks rule transport. The MaxTransportFailures-th such answer
 // stops the run: the deployment is not answering, and each check left
 // would only wait for its timeout.
-func (h *harness) failTransport(x *exchange, detail string) error {
+func (c *client) failTransport(x *exchange, detail string) error {
 	broken := breaks(x, ruleTransport, detail)
-	if n := h.transportFailures.Add(1); n >= MaxTransportFailures {
+	if n := c.transportFailures.Add(1); n >= MaxTransportFailures {
 		return &Aborted{Err: broken, Reason: fmt.Sprintf("the run stops: %d requests got no complete answer the suite could judge, so the checks left are skipped", n)}
 	}
 	return broken

@@ -35,11 +35,6 @@ const (
 	DefaultRecheck = 500 * time.Millisecond
 )
 
-// NamePrefix begins the name of every pet the suite creates, followed by
-// the run id, so that they can be found later: the interface has no way to
-// delete a pet.
-const NamePrefix = "conformance-"
-
 // Labels that select specs. Run adds them to the label filter from Config.
 const (
 	// LabelMutating marks every spec that sends a request that can change
@@ -175,6 +170,28 @@ func (c Config) baseURL() (*url.URL, error) {
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
+}
+
+// settings returns the settings of a run of c, every default resolved;
+// seen is told of the status of every answer, by operation. Its fields
+// must have been validated.
+func (c Config) settings(seen func(op string, status int)) settings {
+	base, _ := c.baseURL()
+	return settings{
+		Base: base, APIKey: c.APIKey, Strict: c.Strict, ReadOnly: c.ReadOnly,
+		MaxCreates: c.maxCreates(), Timeout: c.timeout(), Settle: c.settle(), Recheck: c.recheck(),
+		RunID: c.RunID, Seed: c.Seed, Transport: c.Transport, Now: c.now, Seen: seen,
+	}
+}
+
+// prepare reads what a run of c needs of its document, spec.Default() if
+// it has none.
+func prepare(c Config) (prepared, error) {
+	doc, err := c.contract()
+	if err != nil {
+		return prepared{}, err
+	}
+	return prepareContract(doc, c.Strict)
 }
 
 // contract returns the contract of the run: Contract, or spec.Default().

@@ -204,6 +204,6 @@ func (h *harness) checkStrictLocation(ctx context.Context) error {
 	if err := x.require(parseErr == nil, ruleStrictLocation, fmt.Sprintf("Location %q is not a URL", location)); err != nil {
 		return err
 	}
-	want := h.base.String() + "/pets/" + strconv.FormatInt(created.id(), 10)
+	want := h.Base().String() + "/pets/" + strconv.FormatInt(created.id(), 10)
 	return x.require(u.String() == want, ruleStrictLocation, fmt.Sprintf("Location %q, want %s", location, want))
 }

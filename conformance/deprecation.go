@@ -95,7 +95,7 @@ const clockSkew = time.Minute
 // the suite's, or the deployment's Date, so that a deployment whose clock
 // is ahead is not blamed for it, with clockSkew to spare.
 func (h *harness) answeredAt(x *exchange) time.Time {
-	now := h.cfg.now()
+	now := h.cfg.Now()
 	if date, err := http.ParseTime(x.header.Get("Date")); err == nil && date.After(now) {
 		now = date
 	}

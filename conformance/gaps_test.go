@@ -117,7 +117,7 @@ func TestNextLinkToAnotherPath(t *testing.T) {
 	ctx := checkContext(t)
 
 	h := judgeOver(t, server, Config{})
-	origin := strings.TrimSuffix(h.base.String(), "/v1")
+	origin := strings.TrimSuffix(h.Base().String(), "/v1")
 	wantSkipped(t, "a created pet listed", h.checkCreatedListed(ctx, "pending"),
 		"a next link led to "+origin+"/v1/pages/gone?limit=100&offset=100&status=pending", "whose answer is not one of listPets")
 	strict := judgeOver(t, server, Config{Strict: true})

@@ -21,7 +21,7 @@ func testHarness(tb testing.TB, cfg Config, seed uint64) *harness {
 	if err := cfg.validateFields(); err != nil {
 		tb.Fatal(err)
 	}
-	return newHarness(cfg, preparedFor(tb, cfg), seed)
+	return newHarness(cfg.settings(nil), preparedFor(tb, cfg), seed)
 }
 
 // preparedRuns holds what prepare read for each document and strictness

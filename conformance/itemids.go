@@ -16,11 +16,11 @@ import (
 // up, where the schema leaves it optional: the deployment gives one, and
 // the suite's made-up ids, such as an example's, the same for every
 // create, would land on the items of other checks.
-func (h *harness) withoutOwnID(res *spec.Resource, body map[string]any) {
+func (m *maker) withoutOwnID(res *spec.Resource, body map[string]any) {
 	if !res.IDSent || body == nil {
 		return
 	}
-	for _, p := range h.contract.Properties(res.Create) {
+	for _, p := range m.contract.Properties(res.Create) {
 		if p.Name == res.IDProperty && p.Required {
 			return
 		}
@@ -35,11 +35,11 @@ func (h *harness) withoutOwnID(res *spec.Resource, body map[string]any) {
 // property to that item's id, where op's body has one: a replace of the
 // collection names the item by it, and a replace of the item path keeps
 // it rather than ask for another.
-func (h *harness) namesItem(res *spec.Resource, op *spec.Operation, body map[string]any, created item) {
+func (m *maker) namesItem(res *spec.Resource, op *spec.Operation, body map[string]any, created item) {
 	if body == nil || op.RequestSchema() == nil {
 		return
 	}
-	if slices.ContainsFunc(h.contract.Properties(op.RequestSchema()), func(p spec.Property) bool { return p.Name == res.IDProperty }) {
+	if slices.ContainsFunc(m.contract.Properties(op.RequestSchema()), func(p spec.Property) bool { return p.Name == res.IDProperty }) {
 		body[res.IDProperty] = created[res.IDProperty]
 	}
 }

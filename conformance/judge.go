@@ -18,34 +18,36 @@ import (
 
 // judge checks a complete answer x to r against the rules that hold for
 // every answer, and returns the verdict on the first one broken.
-func (h *harness) judge(r *request, x *exchange) error {
-	h.coverage.saw(r.op, x.status)
-	if h.missing(r, x.status) {
-		return h.broken(x, ruleOpExists, fmt.Sprintf("%s %s answered %d: the operation %s, which the document describes, is missing", r.method, x.url, x.status, r.op))
+func (c *client) judge(r *request, x *exchange) error {
+	if c.cfg.Seen != nil {
+		c.cfg.Seen(r.op, x.status)
 	}
-	violations, err := h.check(r, x)
+	if c.missing(r, x.status) {
+		return x.broken(ruleOpExists, fmt.Sprintf("%s %s answered %d: the operation %s, which the document describes, is missing", r.method, x.url, x.status, r.op))
+	}
+	violations, err := c.check(r, x)
 	if err != nil {
-		return h.broken(x, ruleContract, err.Error())
+		return x.broken(ruleContract, err.Error())
 	}
 	if len(violations) > 0 && violations[0].Rule == answercheck.RuleStatus && slices.Contains(r.calledFor, x.status) {
 		// A status HTTP requires, which r called for: its body is held
 		// to the document's error body, as an error the operation does
 		// not document (calledfor.go).
-		violations = h.checker.CheckError(h.probe(r), answercheck.Answer{Status: x.status, Header: x.header, Body: x.body})
+		violations = c.cfg.Checker.CheckError(c.probe(r), answercheck.Answer{Status: x.status, Header: x.header, Body: x.body})
 	}
 	if len(violations) > 0 {
 		switch v := violations[0]; {
 		case v.Rule == answercheck.RuleStatus && isRedirect(x.status, x.header):
-			return h.broken(x, ruleRedirect, h.describeRedirect(x))
+			return x.broken(ruleRedirect, c.describeRedirect(x))
 		case v.Rule == answercheck.RuleErrorShape:
-			return h.broken(x, ruleErrorShape, v.Message)
+			return x.broken(ruleErrorShape, v.Message)
 		default:
-			return h.broken(x, ruleContract, v.Message)
+			return x.broken(ruleContract, v.Message)
 		}
 	}
-	petstoreList := h.contract.petstore && r.op == spec.ListPets
-	if op := h.contract.Operation(r.op); op != nil && op.Role == spec.RoleList && !petstoreList && x.status == http.StatusOK {
-		return h.judgeList(op.Resource, r, x)
+	petstoreList := c.cfg.Pets != nil && r.op == spec.ListPets
+	if op := c.cfg.Contract.Operation(r.op); op != nil && op.Role == spec.RoleList && !petstoreList && x.status == http.StatusOK {
+		return c.judgeList(op.Resource, r, x)
 	}
 	if petstoreList && x.status == http.StatusOK {
 		pets, err := x.pets()
@@ -53,12 +55,12 @@ func (h *harness) judge(r *request, x *exchange) error {
 			return err
 		}
 		if id, dup := firstDuplicate(pets); dup {
-			return h.broken(x, ruleUniqueIDs, fmt.Sprintf("id %d appears more than once", id))
+			return x.broken(ruleUniqueIDs, fmt.Sprintf("id %d appears more than once", id))
 		}
-		limit, rl, asked := h.pageLimit(r)
+		limit, rl, asked := c.pageLimit(r)
 		x.limit = limit
 		if len(pets) > limit {
-			return h.broken(x, rl, fmt.Sprintf("%s: %d pets, want at most %d", asked, len(pets), limit))
+			return x.broken(rl, fmt.Sprintf("%s: %d pets, want at most %d", asked, len(pets), limit))
 		}
 	}
 	return nil
@@ -67,7 +69,7 @@ func (h *harness) judge(r *request, x *exchange) error {
 // broken returns the verdict that x breaks rule r. If x answers a request
 // the interface may not cover (a link to another path), the check is
 // skipped instead, saying why.
-func (h *harness) broken(x *exchange, r rule, detail string) error {
+func (x *exchange) broken(r rule, detail string) error {
 	if x.lenient {
 		return &Skipped{Reason: x.redact(fmt.Sprintf("a next link led to %s, whose answer is not one of listPets (%s: %s); the interface does not show how to request a later page, so the check cannot go on", x.url, r.id, detail))}
 	}
@@ -80,19 +82,19 @@ func (h *harness) broken(x *exchange, r rule, detail string) error {
 // that a link led to, and whose URL carries no limit, holds at most what
 // the page before it could. It also returns the rule that sets the bound,
 // and how the limit was asked for.
-func (h *harness) pageLimit(r *request) (int, rule, string) {
-	c := h.contract
+func (c *client) pageLimit(r *request) (int, rule, string) {
+	p := c.cfg.Pets
 	values, _ := url.ParseQuery(r.query)
 	v, ok := values["limit"]
 	switch {
 	case !ok && r.pageLimit > 0:
 		return r.pageLimit, ruleLimit, fmt.Sprintf("a next page of a list of limit=%d", r.pageLimit)
 	case !ok:
-		return c.limitDefault, ruleLimitDefault, "no limit"
+		return p.Default, ruleLimitDefault, "no limit"
 	}
 	asked := "limit=" + strings.Join(v, "&limit=")
 	if len(v) == 1 {
-		if n, err := strconv.Atoi(v[0]); err == nil && n >= c.limitMin && n <= c.limitMax {
+		if n, err := strconv.Atoi(v[0]); err == nil && n >= p.Min && n <= p.Max {
 			// A next link that asks for more than the page before it
 			// could hold gives no leave to send more.
 			if r.pageLimit > 0 && n > r.pageLimit {
@@ -101,14 +103,14 @@ func (h *harness) pageLimit(r *request) (int, rule, string) {
 			return n, ruleLimit, asked
 		}
 	}
-	return c.limitMax, ruleLimitBad, asked
+	return p.Max, ruleLimitBad, asked
 }
 
 // judgeList checks x, a 200 of the list of res asked for by r, against
 // what holds for every page of a list: its ids are unique, and it holds
 // no more items than its limit.
-func (h *harness) judgeList(res *spec.Resource, r *request, x *exchange) error {
-	x.limit = h.listLimit(res, r)
+func (c *client) judgeList(res *spec.Resource, r *request, x *exchange) error {
+	x.limit = c.listLimit(res, r)
 	items, err := x.items()
 	if err != nil {
 		return err
@@ -120,12 +122,12 @@ func (h *harness) judgeList(res *spec.Resource, r *request, x *exchange) error {
 			continue
 		}
 		if seen[id] {
-			return h.broken(x, ruleUniqueIDs, fmt.Sprintf("%s %s appears more than once", res.IDProperty, id))
+			return x.broken(ruleUniqueIDs, fmt.Sprintf("%s %s appears more than once", res.IDProperty, id))
 		}
 		seen[id] = true
 	}
 	if x.limit > 0 && len(items) > x.limit {
-		return h.broken(x, ruleListLimit, fmt.Sprintf("%s: %d items, want at most %d", describeLimit(res, r, x.limit), len(items), x.limit))
+		return x.broken(ruleListLimit, fmt.Sprintf("%s: %d items, want at most %d", describeLimit(res, r, x.limit), len(items), x.limit))
 	}
 	return nil
 }
@@ -147,8 +149,8 @@ func describeLimit(res *spec.Resource, r *request, limit int) string {
 }
 
 // documents reports whether the operation of id documents status.
-func (h *harness) documents(id string, status int) bool {
-	op := h.contract.Operation(id)
+func (c *client) documents(id string, status int) bool {
+	op := c.cfg.Contract.Operation(id)
 	return op != nil && op.Documents(status)
 }
 
@@ -157,7 +159,7 @@ func (h *harness) documents(id string, status int) bool {
 // document allows it, and no more than the page before it for a page a
 // next link led to; without one, the default the document gives, else its
 // largest limit. A server may clamp a limit out of range to the largest.
-func (h *harness) listLimit(res *spec.Resource, r *request) int {
+func (c *client) listLimit(res *spec.Resource, r *request) int {
 	p := res.Paging
 	if p.Limit == "" {
 		return 0
@@ -185,17 +187,17 @@ func (h *harness) listLimit(res *spec.Resource, r *request) int {
 // check checks the answer of x against the document: a status documented
 // for the operation, its headers, Content-Type and body, and the shape of
 // an error. It returns what x breaks, first what a reader would fix first.
-func (h *harness) check(r *request, x *exchange) ([]answercheck.Violation, error) {
-	return h.checker.Check(h.probe(r), answercheck.Answer{Status: x.status, Header: x.header, Body: x.body})
+func (c *client) check(r *request, x *exchange) ([]answercheck.Violation, error) {
+	return c.cfg.Checker.Check(c.probe(r), answercheck.Answer{Status: x.status, Header: x.header, Body: x.body})
 }
 
 // probe returns r as the checker finds its operation: below the
 // document's base path, which the checker's router knows, whatever the
 // path of the deployment's base URL.
-func (h *harness) probe(r *request) *http.Request {
+func (c *client) probe(r *request) *http.Request {
 	return (&http.Request{
 		Method: r.method,
-		URL:    &url.URL{Path: h.docBase + r.path, RawQuery: r.query},
+		URL:    &url.URL{Path: c.cfg.Contract.Base + r.path, RawQuery: r.query},
 		Header: r.header,
 	}).WithContext(context.Background())
 }
@@ -207,14 +209,14 @@ func (h *harness) probe(r *request) *http.Request {
 // input" that is all Swagger Petstore documents of addPet. A 404 to a
 // path that names something the suite made up is not missing either,
 // where the operation documents a 404 or by default, or r called for one.
-func (h *harness) missing(r *request, status int) bool {
+func (c *client) missing(r *request, status int) bool {
 	if !r.mustExist || status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
 		return false
 	}
-	if op := h.contract.Operation(r.op); op != nil && slices.Contains(op.Statuses, status) {
+	if op := c.cfg.Contract.Operation(r.op); op != nil && slices.Contains(op.Statuses, status) {
 		return false
 	}
-	return status != http.StatusNotFound || !r.madeUp || !h.documents(r.op, status) && !slices.Contains(r.calledFor, status)
+	return status != http.StatusNotFound || !r.madeUp || !c.documents(r.op, status) && !slices.Contains(r.calledFor, status)
 }
 
 // ErrNoOperation says that a request is no operation of the document, so

@@ -51,7 +51,7 @@ func (h *harness) checkKept(ctx context.Context) error {
 	if len(h.kept) == 0 {
 		return skipf("the run created no item that it left alone, to read again")
 	}
-	if wait := time.Until(h.kept[0].at.Add(h.cfg.recheck())); wait > 0 {
+	if wait := time.Until(h.kept[0].at.Add(h.cfg.Recheck)); wait > 0 {
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
@@ -64,7 +64,7 @@ func (h *harness) checkKept(ctx context.Context) error {
 		read := k.res.Read
 		// An item created late in the run was read back when it was
 		// created: only the early ones tell more now.
-		if read == nil || h.served(read) != nil || time.Since(k.at) < h.cfg.recheck() {
+		if read == nil || h.served(read) != nil || time.Since(k.at) < h.cfg.Recheck {
 			continue
 		}
 		var x *exchange

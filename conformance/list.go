@@ -161,7 +161,7 @@ func (h *harness) checkFullPage(ctx context.Context) error {
 		}
 		// Pets removed meanwhile are not: judge again.
 		if attempt == 2 {
-			return h.broken(ref, ruleLimit, fmt.Sprintf("limit=%d gave %d pets, yet the lists of each status and the page after show %d distinct pets: a page may hold fewer pets than its limit only when no more exist", c.limitMax, shown, len(seen)))
+			return ref.broken(ruleLimit, fmt.Sprintf("limit=%d gave %d pets, yet the lists of each status and the page after show %d distinct pets: a page may hold fewer pets than its limit only when no more exist", c.limitMax, shown, len(seen)))
 		}
 	}
 }
@@ -272,7 +272,7 @@ func (h *harness) checkStatusFound(ctx context.Context, status string) error {
 		// Another client may have changed that pet meanwhile: judge again
 		// by a fresh listing.
 		if attempt == 2 {
-			return h.broken(x, ruleStatusFound, fmt.Sprintf("listPets shows %s, but status=%s returns no pet, again when listed afresh", shown, status))
+			return x.broken(ruleStatusFound, fmt.Sprintf("listPets shows %s, but status=%s returns no pet, again when listed afresh", shown, status))
 		}
 	}
 }

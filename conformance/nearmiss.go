@@ -1,11 +1,11 @@
 package conformance
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/petstore/contract/spec"
 )
@@ -104,17 +104,17 @@ func sendCredential(r *request, in, name, value string) {
 }
 
 // withNearMiss returns the option that sends the credentials of req, a
-// security requirement of op, with m in place of scheme s's, and those of
+// security requirement of op, with miss in place of scheme s's, and those of
 // its other schemes as they should be: nothing else of the run's key.
-func (h *harness) withNearMiss(op *spec.Operation, req spec.Requirement, s *spec.Scheme, m nearMiss) option {
+func (m *maker) withNearMiss(op *spec.Operation, req spec.Requirement, s *spec.Scheme, miss nearMiss) option {
 	return func(r *request) {
-		h.credentials(op, "")(r)
+		m.credentials(op, "")(r)
 		for _, other := range req {
 			if other != s {
 				presentAs(r, other, keyVar)
 			}
 		}
-		m.present(r)
+		miss.present(r)
 	}
 }
 
@@ -178,8 +178,13 @@ func keyOptional(op *spec.Operation) bool {
 	return len(op.Requirements) > 0 && !requiresKey(op)
 }
 
-// checkNearMiss sends a request of the trial's operation with m in place
-// of the scheme's credential: it must be refused like a wrong key.
-func (h *harness) checkNearMiss(ctx context.Context, t schemeTrial, m nearMiss) error {
-	return h.checkRefusedWith(ctx, t.op, h.withNearMiss(t.op, t.req, t.scheme, m), fmt.Sprintf("%s for %s", m.name, t.scheme.Name))
+// needsParameters reports whether op has a path parameter or another
+// required one.
+func needsParameters(op *spec.Operation) bool {
+	for _, p := range op.Parameters {
+		if p.In == openapi3.ParameterInPath || p.Required {
+			return true
+		}
+	}
+	return false
 }

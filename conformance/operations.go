@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,16 +16,11 @@ import (
 // requests without a valid key, and one that takes input refuses input
 // that breaks its schema (invalid.go).
 
-// mutating reports whether a request of op can change state.
-func mutating(op *spec.Operation) bool {
-	return op.Method != http.MethodGet && op.Method != http.MethodHead && op.Method != http.MethodOptions
-}
-
 // served skips a check of a deprecated operation once its sunset has
 // come, as it need not answer any more, and of an operation the suite
 // cannot make a valid request of, saying why.
 func (h *harness) served(op *spec.Operation) error {
-	if d := op.Deprecation; d != nil && !d.Sunset.IsZero() && !h.cfg.now().Before(d.Sunset) {
+	if d := op.Deprecation; d != nil && !d.Sunset.IsZero() && !h.cfg.Now().Before(d.Sunset) {
 		return skipf("%s was to be removed on %s: it need not answer any more", op.ID, d.Sunset.Format("2006-01-02"))
 	}
 	if why := cannotSend(op); why != "" {
@@ -307,15 +301,8 @@ func (h *harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 	return created, params, nil
 }
 
-// invalidRequest is a request of an operation that breaks its schema in
-// one way.
-type invalidRequest struct {
-	name string
-	// body changes a valid body; nil leaves it. query changes a valid
-	// query; nil leaves it.
-	body  func(map[string]any) any
-	query func(url.Values)
-	// inQuery says that the fault is in the query, where a 400 is a gap of
-	// the interface for the Petstore's list.
-	inQuery bool
+// checkNearMiss sends a request of the trial's operation with m in place
+// of the scheme's credential: it must be refused like a wrong key.
+func (h *harness) checkNearMiss(ctx context.Context, t schemeTrial, m nearMiss) error {
+	return h.checkRefusedWith(ctx, t.op, h.withNearMiss(t.op, t.req, t.scheme, m), fmt.Sprintf("%s for %s", m.name, t.scheme.Name))
 }

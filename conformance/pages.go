@@ -84,14 +84,14 @@ func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit 
 	beforeN := 0         // its items
 	for pages := 1; ; pages++ {
 		if x.status != http.StatusOK {
-			return walked{}, h.broken(x, r, fmt.Sprintf("status %d, want 200", x.status))
+			return walked{}, x.broken(r, fmt.Sprintf("status %d, want 200", x.status))
 		}
 		more, n, err := visit(x)
 		switch {
 		case err != nil:
 			return walked{}, err
 		case n == 0 && before != nil && before.limit > 0 && beforeN < before.limit && linkTarget(x.header, "next") == "":
-			return walked{}, h.broken(before, rulePagesEnd, fmt.Sprintf("a page of %d items, fewer than its limit of %d, links to a next page, %s, which holds none and links nowhere: the link is on the last page", beforeN, before.limit, x.url))
+			return walked{}, before.broken(rulePagesEnd, fmt.Sprintf("a page of %d items, fewer than its limit of %d, links to a next page, %s, which holds none and links nowhere: the link is on the last page", beforeN, before.limit, x.url))
 		case !more:
 			return walked{end: walkStopped, last: x}, nil
 		}
@@ -111,7 +111,7 @@ func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit 
 		case next == nil:
 			return walked{end: walkCut, last: x, why: why}, nil
 		case visited[next.url]:
-			return walked{}, h.broken(x, rulePagesLoop, fmt.Sprintf("the next link of page %d leads back to %s, a page this walk has visited: the walk would never end", pages, next.url))
+			return walked{}, x.broken(rulePagesLoop, fmt.Sprintf("the next link of page %d leads back to %s, a page this walk has visited: the walk would never end", pages, next.url))
 		}
 		visited[next.url] = true
 		before, beforeN, x = x, n, next
@@ -144,24 +144,24 @@ func (h *harness) nextPage(ctx context.Context, x *exchange) (*exchange, string,
 	switch {
 	case err != nil:
 		why = fmt.Sprintf("the next link %q is not a URL", target)
-	case origin(u) != origin(h.base):
-		why = fmt.Sprintf("the next link leads to another origin, %s; the API key is sent to %s only", u.Redacted(), origin(h.base))
-	case u.Path == h.base.Path+x.path:
+	case origin(u) != origin(h.Base()):
+		why = fmt.Sprintf("the next link leads to another origin, %s; the API key is sent to %s only", u.Redacted(), origin(h.Base()))
+	case u.Path == h.Base().Path+x.path:
 	case h.cfg.Strict:
-		why = fmt.Sprintf("the next link leads to %s, not to %s at %s%s", u.Redacted(), x.op, h.base, x.path)
-	case strings.HasPrefix(u.Path, h.base.Path+"/"):
+		why = fmt.Sprintf("the next link leads to %s, not to %s at %s%s", u.Redacted(), x.op, h.Base(), x.path)
+	case strings.HasPrefix(u.Path, h.Base().Path+"/"):
 		lenient = true
 	default:
-		why = fmt.Sprintf("the next link leads to %s, outside the base URL %s", u.Redacted(), h.base)
+		why = fmt.Sprintf("the next link leads to %s, outside the base URL %s", u.Redacted(), h.Base())
 	}
 	if why != "" {
 		if h.cfg.Strict {
-			return nil, "", h.broken(x, ruleStrictPagination, why)
+			return nil, "", x.broken(ruleStrictPagination, why)
 		}
 		return nil, redactKey(why, h.cfg.APIKey), nil
 	}
 	u.User, u.Fragment = nil, ""
-	r := h.newRequest(x.op, http.MethodGet, x.path, u.RawQuery, nil)
+	r := newRequest(x.op, http.MethodGet, x.path, u.RawQuery, nil)
 	if op := h.contract.Operation(x.op); op != nil {
 		h.credentials(op, keyVar)(r)
 	}

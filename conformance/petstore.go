@@ -78,11 +78,6 @@ func (h *harness) invalidKey() string {
 	return "conformance-invalid-" + strconv.FormatUint(h.rnd.Uint64(), 36)
 }
 
-// petName returns a new name for a pet this run creates.
-func (h *harness) petName() string {
-	return NamePrefix + h.runID + "-" + strconv.FormatInt(h.named.Add(1), 10)
-}
-
 // randomStatus returns one of the PetStatus values.
 func (h *harness) randomStatus() string {
 	return h.contract.Statuses[h.rnd.IntN(len(h.contract.Statuses))]
@@ -90,7 +85,7 @@ func (h *harness) randomStatus() string {
 
 // pastSunset reports whether getPet's removal date has come.
 func (h *harness) pastSunset() bool {
-	return !h.cfg.now().Before(h.contract.Deprecation.Sunset)
+	return !h.cfg.Now().Before(h.contract.Deprecation.Sunset)
 }
 
 // beforeSunset skips a check of getPet once it may have been removed.

@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
 	"github.com/petstore/contract/spec"
 )
 
@@ -77,7 +75,7 @@ func Preflight(ctx context.Context, cfg Config) (string, error) {
 	if len(ops) == 0 {
 		return "no operation of the document can be sent without parameters: the base URL and the key are first tried by the checks", nil
 	}
-	p := &preflight{cfg: cfg, client: newClient(cfg.Transport)}
+	p := &preflight{cfg: cfg, client: newHTTPClient(cfg.Transport)}
 	p.base, _ = cfg.baseURL()
 	defer p.client.CloseIdleConnections()
 
@@ -302,17 +300,6 @@ func preflightOperations(c *spec.Contract) []*spec.Operation {
 		}
 	}
 	return append(append(lists, secured...), public...)
-}
-
-// needsParameters reports whether op has a path parameter or another
-// required one.
-func needsParameters(op *spec.Operation) bool {
-	for _, p := range op.Parameters {
-		if p.In == openapi3.ParameterInPath || p.Required {
-			return true
-		}
-	}
-	return false
 }
 
 // keyEnvName is the variable the commands read the key from.

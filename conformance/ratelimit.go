@@ -46,9 +46,9 @@ func retryAfter(header http.Header, now time.Time, limit time.Duration) time.Dur
 // rateLimited returns the verdict on x, a request still answered 429
 // after its retries: the check is skipped, since rate limits are not the
 // interface's, and the MaxRateLimited-th such request stops the run.
-func (h *harness) rateLimited(x *exchange) error {
+func (c *client) rateLimited(x *exchange) error {
 	skipped := &Skipped{Reason: x.describe(fmt.Sprintf("rate limited: the deployment answered 429 Too Many Requests %d times in a row, waiting as Retry-After asked (at most %v); rate limits are a gap of the interface, so this is no breach of it, but this check could not be judged", MaxRateLimitRetries+1, MaxRetryWait), "")}
-	if n := h.rateLimitedRequests.Add(1); n >= MaxRateLimited {
+	if n := c.rateLimitedRequests.Add(1); n >= MaxRateLimited {
 		return &Aborted{Err: skipped, Reason: fmt.Sprintf("the run stops: %d requests were still rate limited after their retries, so the checks left are skipped; run again later, or with a higher quota", n)}
 	}
 	return skipped

@@ -210,7 +210,7 @@ func (h *harness) checkItemDeleted(ctx context.Context, res *spec.Resource) erro
 		return err
 	}
 	if err := read.require(read.status == http.StatusNotFound || read.status == http.StatusGone, ruleItemDelete,
-		fmt.Sprintf("%s of the item deleted: status %d, want 404 (read again for %v)", res.Read.ID, read.status, h.cfg.settle())); err != nil {
+		fmt.Sprintf("%s of the item deleted: status %d, want 404 (read again for %v)", res.Read.ID, read.status, h.cfg.Settle)); err != nil {
 		return err
 	}
 	return h.checkUnlisted(ctx, res, params, created)
@@ -241,7 +241,7 @@ func (h *harness) checkUnlisted(ctx context.Context, res *spec.Resource, params 
 	if found == nil {
 		return nil
 	}
-	return last.require(false, ruleItemDelete, fmt.Sprintf("the %s deleted (%s %s) is still listed by %s %s (listed again for %v)", spec.Singular(res.Name), res.IDProperty, deleted.id(res.IDProperty), res.List.ID, query.Encode(), h.cfg.settle()))
+	return last.require(false, ruleItemDelete, fmt.Sprintf("the %s deleted (%s %s) is still listed by %s %s (listed again for %v)", spec.Singular(res.Name), res.IDProperty, deleted.id(res.IDProperty), res.List.ID, query.Encode(), h.cfg.Settle))
 }
 
 // sameAs returns the check of an item read back: it holds every property
@@ -278,7 +278,7 @@ func (h *harness) readItemBack(ctx context.Context, res *spec.Resource, params m
 	}); err != nil {
 		return err
 	}
-	if err := x.require(x.status == http.StatusOK, r, fmt.Sprintf("%s of the %s just written (%s %s): status %d, want 200 (read again for %v)", res.Read.ID, spec.Singular(res.Name), res.IDProperty, created.id(res.IDProperty), x.status, h.cfg.settle())); err != nil {
+	if err := x.require(x.status == http.StatusOK, r, fmt.Sprintf("%s of the %s just written (%s %s): status %d, want 200 (read again for %v)", res.Read.ID, spec.Singular(res.Name), res.IDProperty, created.id(res.IDProperty), x.status, h.cfg.Settle)); err != nil {
 		return err
 	}
 	return x.require(diff == "", r, fmt.Sprintf("the %s read back differs from what was written: %s", spec.Singular(res.Name), diff))
@@ -315,7 +315,7 @@ func (h *harness) checkItemListed(ctx context.Context, res *spec.Resource, param
 		}
 		return nil
 	case walk.end == walkComplete:
-		return walk.last.require(false, ruleItemListed, fmt.Sprintf("the %s just created (%s %s) is not listed by %s %s (listed again for %v)", spec.Singular(res.Name), res.IDProperty, id, res.List.ID, query.Encode(), h.cfg.settle()))
+		return walk.last.require(false, ruleItemListed, fmt.Sprintf("the %s just created (%s %s) is not listed by %s %s (listed again for %v)", spec.Singular(res.Name), res.IDProperty, id, res.List.ID, query.Encode(), h.cfg.Settle))
 	default:
 		return skipf("cannot tell whether the %s created is listed: it is not on the pages seen, and %s", spec.Singular(res.Name), walk.why)
 	}

@@ -65,7 +65,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 	// that make one entry each, so the document is read here, once; the
 	// harness waits for BeforeSuite.
 	p, setupErr := prepare(cfg)
-	s := &suite{contract: p.contract, key: cfg.APIKey, strict: cfg.Strict, readOnly: cfg.ReadOnly}
+	s := &suite{contract: p.contract, key: cfg.APIKey, strict: cfg.Strict, readOnly: cfg.ReadOnly, coverage: &coverage{}}
 	BeforeSuite(func() {
 		if setupErr == nil {
 			setupErr = cfg.validateFields()
@@ -73,7 +73,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 		if setupErr != nil {
 			Fail(redactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
 		}
-		s.h = newHarness(cfg, p, uint64(GinkgoRandomSeed()))
+		s.h = newHarness(cfg.settings(s.coverage.saw), p, uint64(GinkgoRandomSeed()))
 		fmt.Fprintf(cfg.output(), "conformance: run id %s; items created are named %s%s-N\n", s.h.runID, NamePrefix, s.h.runID)
 	})
 	s.register()
@@ -129,12 +129,12 @@ func (s *suite) afterSuite(cfg Config, p prepared, report Report) func() error {
 	runID := cfg.RunID
 	// A run that selected no check has no harness: it still says what
 	// it left out.
-	seen, posts := &coverage{}, 0
+	posts := 0
 	if s.h != nil {
-		seen, posts, runID = s.h.coverage, int(min(s.h.creates.Load(), int64(cfg.maxCreates()))), s.h.runID
+		posts, runID = int(min(s.h.Posts(), int64(cfg.maxCreates()))), s.h.runID
 	}
 	if p.contract.Contract != nil {
-		cov = seen.summarize(p.contract, report, cfg.ReadOnly)
+		cov = s.coverage.summarize(p.contract, report, cfg.ReadOnly)
 		writeCoverage(out, cov, posts, cfg.maxCreates())
 	}
 	writeSkipped(out, report)
@@ -196,6 +196,8 @@ type suite struct {
 	// only be left out is not declared at all, so that no check is
 	// reported skipped without a reason.
 	strict, readOnly bool
+	// coverage notes the answers of the run, by operation.
+	coverage *coverage
 }
 
 // runs reports whether a check with these labels is part of the run: no

@@ -18,7 +18,7 @@ import (
 // returns it. Otherwise the caller judges, with its own report, what the
 // last probe saw.
 func (h *harness) settle(ctx context.Context, probe func() (bool, error)) (bool, error) {
-	window := h.cfg.settle()
+	window := h.cfg.Settle
 	if window <= 0 {
 		return probe()
 	}
@@ -52,7 +52,7 @@ func (h *harness) readBack(ctx context.Context, created pet) error {
 	if err != nil {
 		return err
 	}
-	if err := x.require(x.status == http.StatusOK, ruleReadBack, fmt.Sprintf("getPet of the pet just created (id %s): status %d, want 200 (read again for %v)", created.ID, x.status, h.cfg.settle())); err != nil {
+	if err := x.require(x.status == http.StatusOK, ruleReadBack, fmt.Sprintf("getPet of the pet just created (id %s): status %d, want 200 (read again for %v)", created.ID, x.status, h.cfg.Settle)); err != nil {
 		return err
 	}
 	got, err := x.pet()
@@ -97,7 +97,7 @@ func (h *harness) checkListed(ctx context.Context, created pet) error {
 	case found:
 		return nil
 	case walk.end == walkComplete:
-		return walk.last.require(false, ruleListed, fmt.Sprintf("the pet just created, %s, is not in the list of status %s (listed again for %v)", created, status, h.cfg.settle()))
+		return walk.last.require(false, ruleListed, fmt.Sprintf("the pet just created, %s, is not in the list of status %s (listed again for %v)", created, status, h.cfg.Settle))
 	default:
 		return skipf("cannot tell whether the pet created is listed: it is not on the pages seen, and %s", walk.why)
 	}

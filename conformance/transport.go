@@ -36,12 +36,12 @@ const (
 	MaxTransportFailures = 3
 )
 
-// newClient returns the suite's HTTP client. It sends over transport, or
+// newHTTPClient returns the suite's HTTP client. It sends over transport, or
 // over a clone of http.DefaultTransport that reads at most MaxHeaderBytes
 // of headers. It follows no redirect: the interface documents none, so a
 // redirect is an answer to report, and the API key goes to the base URL's
 // host only.
-func newClient(transport http.RoundTripper) *http.Client {
+func newHTTPClient(transport http.RoundTripper) *http.Client {
 	if transport == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxResponseHeaderBytes = MaxHeaderBytes
@@ -99,15 +99,15 @@ func isRedirect(status int, header http.Header) bool {
 
 // describeRedirect says where a redirect of x leads, and that the suite
 // does not go there.
-func (h *harness) describeRedirect(x *exchange) string {
+func (c *client) describeRedirect(x *exchange) string {
 	loc := x.header.Get("Location")
 	from, _ := url.Parse(x.url)
 	to, err := from.Parse(loc)
 	switch {
 	case err != nil:
 		return fmt.Sprintf("redirect not followed: %d to %q, which is not a URL", x.status, loc)
-	case origin(to) != origin(h.base):
-		return fmt.Sprintf("redirect to another host refused: %d to %s; the API key is sent to %s only", x.status, to, origin(h.base))
+	case origin(to) != origin(c.cfg.Base):
+		return fmt.Sprintf("redirect to another host refused: %d to %s; the API key is sent to %s only", x.status, to, origin(c.cfg.Base))
 	case to.String() == x.url:
 		return fmt.Sprintf("redirect loop refused: %d to the URL that was asked for", x.status)
 	default:

@@ -95,13 +95,13 @@ func (h *harness) checkPages(ctx context.Context, res *spec.Resource, filter *sp
 	case !a.stable:
 		return skipf("the list %s %s changed during every walk of its pages, as another client writes to it: what a walk misses or shows twice cannot be told from the shift of its pages", res.List.ID, v.count.Encode())
 	case a.repeated != "":
-		return h.broken(a.at, rulePagesRepeat, fmt.Sprintf("%s %s shows on two pages of the walk of %s %s", res.IDProperty, a.repeated, res.List.ID, v.query.Encode()))
+		return a.at.broken(rulePagesRepeat, fmt.Sprintf("%s %s shows on two pages of the walk of %s %s", res.IDProperty, a.repeated, res.List.ID, v.query.Encode()))
 	case a.w.end != walkComplete:
 		return skipf("cannot tell whether the walk of %s %s sees every item: %s", res.List.ID, v.query.Encode(), a.w.why)
 	case len(a.missingCreated) > 0:
-		return h.broken(a.w.last, rulePagesComplete, fmt.Sprintf("the walk of %s %s to its last page shows no %s %s, which the run created (walked again for %v)", res.List.ID, v.query.Encode(), res.IDProperty, strings.Join(a.missingCreated, ", "), h.cfg.settle()))
+		return a.w.last.broken(rulePagesComplete, fmt.Sprintf("the walk of %s %s to its last page shows no %s %s, which the run created (walked again for %v)", res.List.ID, v.query.Encode(), res.IDProperty, strings.Join(a.missingCreated, ", "), h.cfg.Settle))
 	case a.missingListed != "":
-		return h.broken(a.w.last, rulePagesComplete, fmt.Sprintf("the walk of %s %s to its last page shows no %s %s, which %s %s listed before the walk and after it", res.List.ID, v.query.Encode(), res.IDProperty, a.missingListed, res.List.ID, v.count.Encode()))
+		return a.w.last.broken(rulePagesComplete, fmt.Sprintf("the walk of %s %s to its last page shows no %s %s, which %s %s listed before the walk and after it", res.List.ID, v.query.Encode(), res.IDProperty, a.missingListed, res.List.ID, v.count.Encode()))
 	}
 	return nil
 }
