@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -140,7 +141,7 @@ func TestErrorsThatBreakTheirDocumentFail(t *testing.T) {
 			failed := 0
 			for _, chk := range genericChecks(h.contract, h.cfg.APIKey) {
 				err := chk.run(h, ctx)
-				var b *Broken
+				var b *judge.Broken
 				switch {
 				case err == nil:
 				case !errors.As(err, &b):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/petstore/contract/conformance/judge"
 )
 
 // describeAuth declares the authentication specs: each operation, sent
@@ -25,7 +26,7 @@ func (s *suite) describeAuth() {
 			}
 		}
 		DescribeTable("answers 401 with an Error body",
-			func(ctx SpecContext, send func(context.Context, *harness, option) (*exchange, error), header func(*harness) string) {
+			func(ctx SpecContext, send func(context.Context, *harness, judge.Option) (*judge.Exchange, error), header func(*harness) string) {
 				verdict(s.h.checkUnauthorized(ctx, send, header))
 			},
 			entries,

@@ -15,6 +15,7 @@ import (
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/fake"
 )
@@ -33,8 +34,8 @@ const NamePrefix = "conformance-"
 // and names of the run; and the run's key, where the document asks for it.
 type maker struct {
 	contract *spec.Contract
-	client   *client    // lists the ids that requests name
-	rnd      *rand.Rand // shared with the checks: Ginkgo runs specs one at a time
+	client   *judge.Client // lists the ids that requests name
+	rnd      *rand.Rand    // shared with the checks: Ginkgo runs specs one at a time
 	runID    string
 	named    atomic.Int64 // names made so far
 }
@@ -48,17 +49,17 @@ func (m *maker) petName() string {
 // and body (nil for none), and the run's key sent as op's security asks.
 // A request of an operation on one item calls for 404: the item may not
 // be there.
-func (m *maker) opRequest(op *spec.Operation, params map[string]string, query url.Values, body any, opts ...option) *request {
+func (m *maker) opRequest(op *spec.Operation, params map[string]string, query url.Values, body any, opts ...judge.Option) *judge.Request {
 	var raw []byte
 	if body != nil {
-		raw = []byte(jsonText(body))
+		raw = []byte(judge.JSONText(body))
 	}
-	r := newRequest(op.ID, op.Method, expandPath(op.Template, params), query.Encode(), raw)
-	r.header.Set("Accept", accepts(op))
+	r := judge.NewRequest(op.ID, op.Method, expandPath(op.Template, params), query.Encode(), raw)
+	r.Header.Set("Accept", accepts(op))
 	m.requiredHeaders(op, r)
-	m.credentials(op, keyVar)(r)
+	m.credentials(op, judge.KeyVar)(r)
 	if onItem(op) {
-		callingFor(http.StatusNotFound)(r)
+		judge.CallingFor(http.StatusNotFound)(r)
 	}
 	for _, o := range opts {
 		o(r)
@@ -79,7 +80,7 @@ func accepts(op *spec.Operation) string {
 			continue
 		}
 		for _, mediaType := range slices.Sorted(maps.Keys(resp.Content)) {
-			if isJSON(mediaType) {
+			if judge.IsJSON(mediaType) {
 				return "application/json"
 			}
 			if !slices.Contains(others, mediaType) {
@@ -96,10 +97,10 @@ func accepts(op *spec.Operation) string {
 // requiredHeaders sets, on r, values made from the document for the
 // required header parameters of op. Accept, Content-Type and
 // Authorization are no parameters (OpenAPI 3.0, 4.7.12.1).
-func (m *maker) requiredHeaders(op *spec.Operation, r *request) {
+func (m *maker) requiredHeaders(op *spec.Operation, r *judge.Request) {
 	var gen *fake.Generator
 	for _, p := range op.Parameters {
-		if p.In != openapi3.ParameterInHeader || !p.Required || r.header.Get(p.Name) != "" {
+		if p.In != openapi3.ParameterInHeader || !p.Required || r.Header.Get(p.Name) != "" {
 			continue
 		}
 		switch http.CanonicalHeaderKey(p.Name) {
@@ -109,7 +110,7 @@ func (m *maker) requiredHeaders(op *spec.Operation, r *request) {
 		if gen == nil {
 			gen = &fake.Generator{Contract: m.contract, Faker: fake.NewFaker(m.rnd.Uint64())}
 		}
-		r.header.Set(p.Name, spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
+		r.Header.Set(p.Name, spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
 	}
 }
 
@@ -134,10 +135,10 @@ func cannotSend(op *spec.Operation) string {
 // operation gets none either way. The run's key sent as HTTP basic
 // credentials is encoded on the wire only, where keyVar is replaced by the
 // key.
-func (m *maker) credentials(op *spec.Operation, key string) option {
-	return func(r *request) {
-		r.header.Del("Authorization")
-		r.basic = nil
+func (m *maker) credentials(op *spec.Operation, key string) judge.Option {
+	return func(r *judge.Request) {
+		r.Header.Del("Authorization")
+		r.Basic = nil
 		if len(op.Requirements) == 0 {
 			return
 		}
@@ -146,9 +147,9 @@ func (m *maker) credentials(op *spec.Operation, key string) option {
 			switch {
 			case key == "":
 				value = ""
-			case s.Place().As == spec.AsBasic && key == keyVar:
+			case s.Place().As == spec.AsBasic && key == judge.KeyVar:
 				place := s.Place()
-				r.basic, r.basicKey, value = &place, key, ""
+				r.Basic, r.BasicKey, value = &place, key, ""
 			}
 			setCredential(r, in, name, value)
 		}
@@ -157,24 +158,24 @@ func (m *maker) credentials(op *spec.Operation, key string) option {
 
 // setCredential sets the credential called name, sent in the header, the
 // query or a cookie, to value, or removes it for "".
-func setCredential(r *request, in, name, value string) {
+func setCredential(r *judge.Request, in, name, value string) {
 	switch in {
 	case spec.InQuery:
-		q, _ := url.ParseQuery(r.query)
+		q, _ := url.ParseQuery(r.Query)
 		q.Del(name)
 		if value != "" {
 			q.Set(name, value)
 		}
-		r.query = q.Encode()
+		r.Query = q.Encode()
 	case spec.InCookie:
-		r.header.Del("Cookie")
+		r.Header.Del("Cookie")
 		if value != "" {
-			r.header.Set("Cookie", name+"="+value)
+			r.Header.Set("Cookie", name+"="+value)
 		}
 	default:
-		r.header.Del(name)
+		r.Header.Del(name)
 		if value != "" {
-			r.header.Set(name, value)
+			r.Header.Set(name, value)
 		}
 	}
 }
@@ -208,7 +209,7 @@ func (m *maker) generator(ctx context.Context) (gen *fake.Generator, failed func
 // itemCensus returns the first page of a resource's list at its largest
 // limit, or nil when the list does not answer 200, or the resource has
 // none, as Swagger Petstore v3's pets have not.
-func (m *maker) itemCensus(ctx context.Context, res *spec.Resource) ([]item, error) {
+func (m *maker) itemCensus(ctx context.Context, res *spec.Resource) ([]judge.Item, error) {
 	if res.List == nil {
 		return nil, nil
 	}
@@ -220,11 +221,11 @@ func (m *maker) itemCensus(ctx context.Context, res *spec.Resource) ([]item, err
 	if err != nil {
 		return nil, err
 	}
-	x, err := m.client.send(ctx, m.opRequest(res.List, params, query, nil))
-	if err != nil || x.status != http.StatusOK {
+	x, err := m.client.Send(ctx, m.opRequest(res.List, params, query, nil))
+	if err != nil || x.Status != http.StatusOK {
 		return nil, err
 	}
-	return x.items()
+	return x.Items()
 }
 
 // listedIDs returns the ids of the items of a resource's first page.
@@ -326,7 +327,7 @@ func (m *maker) body(ctx context.Context, op *spec.Operation) (map[string]any, e
 		return nil, nil
 	}
 	if t := spec.TypeOf(s); t != "object" && t != "" {
-		return nil, skipf("%s takes a JSON %s as its body, and the suite makes object bodies only", op.ID, t)
+		return nil, judge.Skipf("%s takes a JSON %s as its body, and the suite makes object bodies only", op.ID, t)
 	}
 	gen, failed := m.generator(ctx)
 	resName := ""
@@ -350,7 +351,7 @@ func (m *maker) body(ctx context.Context, op *spec.Operation) (map[string]any, e
 			return v, nil
 		}
 	}
-	return nil, skipf("%s: the suite could not make a body that matches the document's schema", op.ID)
+	return nil, judge.Skipf("%s: the suite could not make a body that matches the document's schema", op.ID)
 }
 
 // knownValues sets, in a body made for res, the properties whose values
@@ -358,7 +359,7 @@ func (m *maker) body(ctx context.Context, op *spec.Operation) (map[string]any, e
 // and references to things the interface does not describe, such as a
 // category, to the value most listed items have.
 func (m *maker) knownValues(ctx context.Context, res *spec.Resource, s *openapi3.Schema, body map[string]any) error {
-	var census []item
+	var census []judge.Item
 	for _, p := range m.contract.Properties(s) {
 		if _, sent := body[p.Name]; !sent {
 			continue
@@ -394,7 +395,7 @@ func (m *maker) namesResource(noun string) bool {
 
 // mostCommon returns the value of prop most items have, the first in
 // order of value among equals.
-func mostCommon(items []item, prop string) (any, bool) {
+func mostCommon(items []judge.Item, prop string) (any, bool) {
 	counts := map[string]int{}
 	values := map[string]any{}
 	for _, it := range items {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -220,7 +221,7 @@ func judgeOver(tb testing.TB, handler http.Handler, cfg Config) *harness {
 		cfg.Recheck = 150 * time.Millisecond
 	}
 	h := testHarness(tb, cfg, 1)
-	tb.Cleanup(h.http.CloseIdleConnections)
+	tb.Cleanup(h.CloseIdleConnections)
 	return h
 }
 
@@ -233,9 +234,9 @@ func checkContext(tb testing.TB) context.Context {
 
 // wantBroken fails the test unless err is a *Broken of rule, whose report
 // names it and holds no key.
-func wantBroken(tb testing.TB, what string, err error, rule string) *Broken {
+func wantBroken(tb testing.TB, what string, err error, rule string) *judge.Broken {
 	tb.Helper()
-	var broken *Broken
+	var broken *judge.Broken
 	if !errors.As(err, &broken) || broken.Rule != rule {
 		tb.Errorf("%s: verdict %v, want a *Broken of rule %s", what, err, rule)
 		return nil
@@ -254,8 +255,8 @@ func wantBroken(tb testing.TB, what string, err error, rule string) *Broken {
 // each of says, and no key.
 func wantSkipped(tb testing.TB, what string, err error, says ...string) {
 	tb.Helper()
-	var skipped *Skipped
-	if !errors.As(err, &skipped) || errors.As(err, new(*Aborted)) {
+	var skipped *judge.Skipped
+	if !errors.As(err, &skipped) || errors.As(err, new(*judge.Aborted)) {
 		tb.Errorf("%s: verdict %v, want a *Skipped", what, err)
 		return
 	}

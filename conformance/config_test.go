@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -153,8 +154,8 @@ func TestPreflightErrors(t *testing.T) {
 	defer hs.Close()
 
 	_, err := Preflight(context.Background(), Config{BaseURL: hs.URL + "/echo", APIKey: key})
-	if err == nil || !strings.Contains(err.Error(), "no HTTP answer: ") || !strings.Contains(err.Error(), keyVar) {
-		t.Errorf("Preflight of a server that echoes the key as its status line = %v, want no HTTP answer, with %s", err, keyVar)
+	if err == nil || !strings.Contains(err.Error(), "no HTTP answer: ") || !strings.Contains(err.Error(), judge.KeyVar) {
+		t.Errorf("Preflight of a server that echoes the key as its status line = %v, want no HTTP answer, with %s", err, judge.KeyVar)
 	}
 	for e := err; e != nil; e = errors.Unwrap(e) {
 		if strings.Contains(e.Error(), key) {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -34,7 +35,7 @@ func (h *harness) checkListedReadsSame(ctx context.Context, res *spec.Resource, 
 		query.Set(p.Limit, strconv.Itoa(censusLimit(p)))
 	}
 	for range maxListedTries {
-		_, listed, err := h.listPageOf(ctx, res, params, query, ruleItemSame)
+		_, listed, err := h.listPageOf(ctx, res, params, query, judge.RuleItemSame)
 		if err != nil {
 			return err
 		}
@@ -46,29 +47,29 @@ func (h *harness) checkListedReadsSame(ctx context.Context, res *spec.Resource, 
 				}
 			}
 			if !query.Has(filter.Name()) {
-				return skipf("no %s listed has %s, to list by", spec.Singular(res.Name), filter.Name())
+				return judge.Skipf("no %s listed has %s, to list by", spec.Singular(res.Name), filter.Name())
 			}
-			if _, listed, err = h.listPageOf(ctx, res, params, query, ruleItemSame); err != nil {
+			if _, listed, err = h.listPageOf(ctx, res, params, query, judge.RuleItemSame); err != nil {
 				return err
 			}
 		}
 		if len(listed) == 0 {
-			return skipf("%s %s lists no %s to read", res.List.ID, query.Encode(), spec.Singular(res.Name))
+			return judge.Skipf("%s %s lists no %s to read", res.List.ID, query.Encode(), spec.Singular(res.Name))
 		}
 		it := listed[h.rnd.IntN(len(listed))]
-		id := it.id(res.IDProperty)
+		id := it.ID(res.IDProperty)
 		read := maps.Clone(params)
 		read[res.IDParam] = id
-		x, err := h.send(ctx, h.opRequest(res.Read, read, nil, nil))
+		x, err := h.Send(ctx, h.opRequest(res.Read, read, nil, nil))
 		if err != nil {
 			return err
 		}
-		var got item
-		if x.status == http.StatusOK {
-			if got, err = x.item(); err != nil {
+		var got judge.Item
+		if x.Status == http.StatusOK {
+			if got, err = x.Item(); err != nil {
 				return err
 			}
-			if differences(got, it) == "" {
+			if judge.Differences(got, it) == "" {
 				return nil
 			}
 		}
@@ -81,38 +82,38 @@ func (h *harness) checkListedReadsSame(ctx context.Context, res *spec.Resource, 
 		}
 		// An item listed still, but not found, may be one just created
 		// that the read shows within the settle window.
-		if x.status == http.StatusNotFound {
+		if x.Status == http.StatusNotFound {
 			if _, err := h.settle(ctx, func() (bool, error) {
 				var err error
-				x, err = h.send(ctx, h.opRequest(res.Read, read, nil, nil))
-				return x.status != http.StatusNotFound, err
+				x, err = h.Send(ctx, h.opRequest(res.Read, read, nil, nil))
+				return x.Status != http.StatusNotFound, err
 			}); err != nil {
 				return err
 			}
-			if x.status == http.StatusOK {
-				if got, err = x.item(); err != nil {
+			if x.Status == http.StatusOK {
+				if got, err = x.Item(); err != nil {
 					return err
 				}
 			}
 		}
-		if err := x.require(x.status == http.StatusOK, ruleItemSame, fmt.Sprintf("%s of the %s %s lists (%s %s): status %d, want 200; it is listed still", res.Read.ID, spec.Singular(res.Name), res.List.ID, res.IDProperty, id, x.status)); err != nil {
+		if err := x.Require(x.Status == http.StatusOK, judge.RuleItemSame, fmt.Sprintf("%s of the %s %s lists (%s %s): status %d, want 200; it is listed still", res.Read.ID, spec.Singular(res.Name), res.List.ID, res.IDProperty, id, x.Status)); err != nil {
 			return err
 		}
-		diff := differences(got, fresh)
-		return x.require(diff == "", ruleItemSame, fmt.Sprintf("the %s %s %s lists reads otherwise through %s, again when listed afresh: %s", spec.Singular(res.Name), id, res.List.ID, res.Read.ID, diff))
+		diff := judge.Differences(got, fresh)
+		return x.Require(diff == "", judge.RuleItemSame, fmt.Sprintf("the %s %s %s lists reads otherwise through %s, again when listed afresh: %s", spec.Singular(res.Name), id, res.List.ID, res.Read.ID, diff))
 	}
-	return skipf("the last %d %s listed were gone before %s could read them: other clients are changing them, so %s could not be judged", maxListedTries, res.Name, res.Read.ID, res.Read.ID)
+	return judge.Skipf("the last %d %s listed were gone before %s could read them: other clients are changing them, so %s could not be judged", maxListedTries, res.Name, res.Read.ID, res.Read.ID)
 }
 
 // listedAgain lists res afresh with query and returns the item of id as
 // listed, or nil if it is not on the first page.
-func (h *harness) listedAgain(ctx context.Context, res *spec.Resource, params map[string]string, query url.Values, id string) (item, error) {
-	_, listed, err := h.listPageOf(ctx, res, params, query, ruleItemSame)
+func (h *harness) listedAgain(ctx context.Context, res *spec.Resource, params map[string]string, query url.Values, id string) (judge.Item, error) {
+	_, listed, err := h.listPageOf(ctx, res, params, query, judge.RuleItemSame)
 	if err != nil {
 		return nil, err
 	}
 	for _, it := range listed {
-		if it.id(res.IDProperty) == id {
+		if it.ID(res.IDProperty) == id {
 			return it, nil
 		}
 	}

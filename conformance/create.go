@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"github.com/petstore/contract/conformance/judge"
 	"math"
 	"net/http"
 	"net/url"
@@ -45,7 +46,7 @@ var extremeCategories = []extremeCategory{
 func (h *harness) checkExtremeCategory(ctx context.Context, categoryID int64) error {
 	name := h.petName()
 	x, err := h.createPet(ctx, newPetBody(name, categoryID, ""))
-	if err != nil || x.status == http.StatusBadRequest {
+	if err != nil || x.Status == http.StatusBadRequest {
 		return err // a 400 carries an Error body; the client has checked it
 	}
 	_, err = checkCreated(x, name, categoryID, "")
@@ -60,7 +61,7 @@ func (h *harness) checkStrictCategory(ctx context.Context, categoryID int64) err
 	if err != nil {
 		return err
 	}
-	if err := x.require(x.status == http.StatusCreated, ruleStrictCategory, fmt.Sprintf("categoryId %d: status %d, want 201", categoryID, x.status)); err != nil {
+	if err := x.Require(x.Status == http.StatusCreated, judge.RuleStrictCategory, fmt.Sprintf("categoryId %d: status %d, want 201", categoryID, x.Status)); err != nil {
 		return err
 	}
 	_, err = checkCreated(x, name, categoryID, "")
@@ -82,7 +83,7 @@ func (h *harness) checkNewIDs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := x.require(first.id() != second.id(), ruleNewID, fmt.Sprintf("the pet created before, %s, got id %s too", first, first.ID)); err != nil {
+	if err := x.Require(first.IntID() != second.IntID(), judge.RuleNewID, fmt.Sprintf("the pet created before, %s, got id %s too", first, first.ID)); err != nil {
 		return err
 	}
 	if err := h.beforeSunset(); err != nil {
@@ -166,7 +167,7 @@ func (h *harness) checkInvalidBody(ctx context.Context, body string) error {
 	if err != nil {
 		return err
 	}
-	return x.require(x.status == http.StatusBadRequest, ruleCreateBad, fmt.Sprintf("status %d, want 400", x.status))
+	return x.Require(x.Status == http.StatusBadRequest, judge.RuleCreateBad, fmt.Sprintf("status %d, want 400", x.Status))
 }
 
 // checkStrictDefaultStatus creates a pet without a status: petmock gives
@@ -181,7 +182,7 @@ func (h *harness) checkStrictDefaultStatus(ctx context.Context) error {
 		return err
 	}
 	want := h.contract.DefaultStatus
-	return x.require(created.status() == want, ruleStrictDefault, fmt.Sprintf("status %s, want %q", quoteOrNone(created.Status), want))
+	return x.Require(created.StatusValue() == want, judge.RuleStrictDefault, fmt.Sprintf("status %s, want %q", judge.QuoteOrNone(created.Status), want))
 }
 
 // checkStrictLocation creates a pet: petmock's 201 carries the URL of the
@@ -195,15 +196,15 @@ func (h *harness) checkStrictLocation(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	location := x.header.Get("Location")
-	if err := x.require(location != "", ruleStrictLocation, "no Location header"); err != nil {
+	location := x.Header.Get("Location")
+	if err := x.Require(location != "", judge.RuleStrictLocation, "no Location header"); err != nil {
 		return err
 	}
-	from, _ := url.Parse(x.url)
+	from, _ := url.Parse(x.URL)
 	u, parseErr := from.Parse(location)
-	if err := x.require(parseErr == nil, ruleStrictLocation, fmt.Sprintf("Location %q is not a URL", location)); err != nil {
+	if err := x.Require(parseErr == nil, judge.RuleStrictLocation, fmt.Sprintf("Location %q is not a URL", location)); err != nil {
 		return err
 	}
-	want := h.Base().String() + "/pets/" + strconv.FormatInt(created.id(), 10)
-	return x.require(u.String() == want, ruleStrictLocation, fmt.Sprintf("Location %q, want %s", location, want))
+	want := h.Base().String() + "/pets/" + strconv.FormatInt(created.IntID(), 10)
+	return x.Require(u.String() == want, judge.RuleStrictLocation, fmt.Sprintf("Location %q, want %s", location, want))
 }

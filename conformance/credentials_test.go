@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -60,13 +61,13 @@ func TestCredentials(t *testing.T) {
 		query         string
 		basicKey      bool
 	}{
-		{spec.ListPets, keyVar, "Bearer " + keyVar, "", "", "limit=5", false},
-		{"header", keyVar, "", keyVar, "", "limit=5", false},
-		{"query", keyVar, "", "", "", "api_key=" + url.QueryEscape(keyVar) + "&limit=5", false},
-		{"cookie", keyVar, "", "", "session=" + keyVar, "limit=5", false},
-		{"basic", keyVar, "", "", "", "limit=5", true},
+		{spec.ListPets, judge.KeyVar, "Bearer " + judge.KeyVar, "", "", "limit=5", false},
+		{"header", judge.KeyVar, "", judge.KeyVar, "", "limit=5", false},
+		{"query", judge.KeyVar, "", "", "", "api_key=" + url.QueryEscape(judge.KeyVar) + "&limit=5", false},
+		{"cookie", judge.KeyVar, "", "", "session=" + judge.KeyVar, "limit=5", false},
+		{"basic", judge.KeyVar, "", "", "", "limit=5", true},
 		{"basic", "other", "Basic Om90aGVy", "", "", "limit=5", false}, // base64 of ":other"
-		{"both", keyVar, "", keyVar, "", "api_key=" + url.QueryEscape(keyVar) + "&limit=5", false},
+		{"both", judge.KeyVar, "", judge.KeyVar, "", "api_key=" + url.QueryEscape(judge.KeyVar) + "&limit=5", false},
 		{"header", "", "", "", "", "limit=5", false},
 		{"header", "other", "", "other", "", "limit=5", false},
 		{"query", "", "", "", "", "limit=5", false},
@@ -75,19 +76,19 @@ func TestCredentials(t *testing.T) {
 		{"basic", "", "", "", "", "limit=5", false},
 		{"both", "", "", "", "", "limit=5", false},
 		{spec.ListPets, "", "", "", "", "limit=5", false},
-		{"public", keyVar, "", "", "", "limit=5", false},
+		{"public", judge.KeyVar, "", "", "", "limit=5", false},
 	}
 	for _, tt := range tests {
 		op := c.Operation(tt.op)
 		r := h.opRequest(op, nil, url.Values{"limit": {"5"}}, nil, h.credentials(op, tt.key))
-		if got := [3]string{r.header.Get("Authorization"), r.header.Get("X-API-Key"), r.header.Get("Cookie")}; got != [3]string{tt.authorization, tt.apiKey, tt.cookie} || r.query != tt.query || (r.basic != nil) != tt.basicKey {
+		if got := [3]string{r.Header.Get("Authorization"), r.Header.Get("X-API-Key"), r.Header.Get("Cookie")}; got != [3]string{tt.authorization, tt.apiKey, tt.cookie} || r.Query != tt.query || (r.Basic != nil) != tt.basicKey {
 			t.Errorf("%s with key %q: Authorization %q, X-API-Key %q, Cookie %q, query %q, basic %v; want %q, %q, %q, %q, %v",
-				tt.op, tt.key, got[0], got[1], got[2], r.query, r.basic != nil, tt.authorization, tt.apiKey, tt.cookie, tt.query, tt.basicKey)
+				tt.op, tt.key, got[0], got[1], got[2], r.Query, r.Basic != nil, tt.authorization, tt.apiKey, tt.cookie, tt.query, tt.basicKey)
 		}
 	}
 	// The path of a generic request is expanded from its template, escaped.
-	if r := h.opRequest(c.Operation(spec.GetPet), map[string]string{"petId": "a b/c"}, nil, nil); r.path != "/pets/a%20b%2Fc" {
-		t.Errorf("getPet of petId %q: path %q, want /pets/a%%20b%%2Fc", "a b/c", r.path)
+	if r := h.opRequest(c.Operation(spec.GetPet), map[string]string{"petId": "a b/c"}, nil, nil); r.Path != "/pets/a%20b%2Fc" {
+		t.Errorf("getPet of petId %q: path %q, want /pets/a%%20b%%2Fc", "a b/c", r.Path)
 	}
 }
 
@@ -103,14 +104,14 @@ func TestBasicKeyOnTheWire(t *testing.T) {
 	}))
 	defer srv.Close()
 	h := testHarness(t, Config{BaseURL: srv.URL + "/v1", APIKey: "s3cret", Contract: c}, 1)
-	x, err := h.send(context.Background(), h.opRequest(c.Operation("basic"), nil, nil, nil))
+	x, err := h.Send(context.Background(), h.opRequest(c.Operation("basic"), nil, nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got != "Basic OnMzY3JldA==" { // base64 of ":s3cret"
 		t.Errorf("Authorization on the wire %q, want Basic OnMzY3JldA==", got)
 	}
-	if shown := x.reqHeader.Get("Authorization"); shown != "Basic <base64 of :"+keyVar+">" || strings.Contains(shown, "s3cret") {
+	if shown := x.RequestHeader.Get("Authorization"); shown != "Basic <base64 of :"+judge.KeyVar+">" || strings.Contains(shown, "s3cret") {
 		t.Errorf("Authorization shown %q, want the key's place only", shown)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -20,70 +21,70 @@ var deprecationDate = regexp.MustCompile(`^@(-?[0-9]+)$`)
 // checks judge.
 type deprecatedAnswer struct {
 	name string
-	get  func(ctx context.Context, h *harness) (*exchange, error)
+	get  func(ctx context.Context, h *harness) (*judge.Exchange, error)
 }
 
 // deprecatedAnswers are the answers of getPet the checks judge.
 var deprecatedAnswers = []deprecatedAnswer{
-	{"on a 200 for a listed pet", func(ctx context.Context, h *harness) (*exchange, error) {
+	{"on a 200 for a listed pet", func(ctx context.Context, h *harness) (*judge.Exchange, error) {
 		return h.readListed(ctx)
 	}},
-	{"on a 404 for an id no pet has", func(ctx context.Context, h *harness) (*exchange, error) {
+	{"on a 404 for an id no pet has", func(ctx context.Context, h *harness) (*judge.Exchange, error) {
 		x, err := h.getPet(ctx, h.absentID())
 		if err != nil {
 			return x, err
 		}
-		return x, x.require(x.status == http.StatusNotFound, ruleNotFound, fmt.Sprintf("status %d, want 404", x.status))
+		return x, x.Require(x.Status == http.StatusNotFound, judge.RuleNotFound, fmt.Sprintf("status %d, want 404", x.Status))
 	}},
 }
 
 // checkSunset judges the Sunset header of an answer, where present: an
 // HTTP-date on the removal day.
-func (h *harness) checkSunset(ctx context.Context, get func(context.Context, *harness) (*exchange, error)) error {
+func (h *harness) checkSunset(ctx context.Context, get func(context.Context, *harness) (*judge.Exchange, error)) error {
 	x, err := get(ctx, h)
 	if err != nil {
 		return err
 	}
-	v := x.header.Get("Sunset")
+	v := x.Header.Get("Sunset")
 	if v == "" {
 		return nil
 	}
 	t, parseErr := http.ParseTime(v)
-	if err := x.require(parseErr == nil, ruleSunset, fmt.Sprintf("Sunset %q is not an HTTP-date", v)); err != nil {
+	if err := x.Require(parseErr == nil, judge.RuleSunset, fmt.Sprintf("Sunset %q is not an HTTP-date", v)); err != nil {
 		return err
 	}
-	return x.require(t.UTC().Format(time.DateOnly) == h.contract.SunsetDay, ruleSunset, fmt.Sprintf("Sunset %q is not on %s", v, h.contract.SunsetDay))
+	return x.Require(t.UTC().Format(time.DateOnly) == h.contract.SunsetDay, judge.RuleSunset, fmt.Sprintf("Sunset %q is not on %s", v, h.contract.SunsetDay))
 }
 
 // checkDeprecation judges the Deprecation header of an answer, where
 // present: an RFC 9745 date no later than the Sunset.
-func (h *harness) checkDeprecation(ctx context.Context, get func(context.Context, *harness) (*exchange, error)) error {
+func (h *harness) checkDeprecation(ctx context.Context, get func(context.Context, *harness) (*judge.Exchange, error)) error {
 	x, err := get(ctx, h)
 	if err != nil {
 		return err
 	}
-	v := x.header.Get("Deprecation")
+	v := x.Header.Get("Deprecation")
 	if v == "" {
 		return nil
 	}
 	m := deprecationDate.FindStringSubmatch(v)
-	if err := x.require(m != nil, ruleDeprecation, fmt.Sprintf("Deprecation %q is not @<unix seconds>", v)); err != nil {
+	if err := x.Require(m != nil, judge.RuleDeprecation, fmt.Sprintf("Deprecation %q is not @<unix seconds>", v)); err != nil {
 		return err
 	}
 	secs, parseErr := strconv.ParseInt(m[1], 10, 64)
-	if err := x.require(parseErr == nil, ruleDeprecation, fmt.Sprintf("Deprecation %q is out of range", v)); err != nil {
+	if err := x.Require(parseErr == nil, judge.RuleDeprecation, fmt.Sprintf("Deprecation %q is out of range", v)); err != nil {
 		return err
 	}
 	sunset := h.contract.Deprecation.Sunset
-	if t, err := http.ParseTime(x.header.Get("Sunset")); err == nil {
+	if t, err := http.ParseTime(x.Header.Get("Sunset")); err == nil {
 		sunset = t
 	}
-	if err := x.require(secs <= sunset.Unix(), ruleDeprecation,
+	if err := x.Require(secs <= sunset.Unix(), judge.RuleDeprecation,
 		fmt.Sprintf("Deprecation %q (%s) is after the Sunset (%s)", v, time.Unix(secs, 0).UTC().Format(time.RFC3339), sunset.UTC().Format(time.RFC3339))); err != nil {
 		return err
 	}
 	now := h.answeredAt(x)
-	return x.require(!time.Unix(secs, 0).After(now), ruleDeprecation,
+	return x.Require(!time.Unix(secs, 0).After(now), judge.RuleDeprecation,
 		fmt.Sprintf("Deprecation %q (%s) is in the future (the answer came at %s): the interface says getPet is deprecated already", v, time.Unix(secs, 0).UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339)))
 }
 
@@ -94,9 +95,9 @@ const clockSkew = time.Minute
 // answeredAt returns when x was answered, as late as either clock says:
 // the suite's, or the deployment's Date, so that a deployment whose clock
 // is ahead is not blamed for it, with clockSkew to spare.
-func (h *harness) answeredAt(x *exchange) time.Time {
+func (h *harness) answeredAt(x *judge.Exchange) time.Time {
 	now := h.cfg.Now()
-	if date, err := http.ParseTime(x.header.Get("Date")); err == nil && date.After(now) {
+	if date, err := http.ParseTime(x.Header.Get("Date")); err == nil && date.After(now) {
 		now = date
 	}
 	return now.Add(clockSkew)
@@ -107,8 +108,8 @@ func (h *harness) answeredAt(x *exchange) time.Time {
 // date of deprecation, RFC 9745's @<unix seconds> or an HTTP-date of its
 // drafts, must not be in the future. Other values, such as the drafts'
 // "true", say no date.
-func (h *harness) checkDeprecatedAnswer(op *spec.Operation, x *exchange) error {
-	v := x.header.Get("Deprecation")
+func (h *harness) checkDeprecatedAnswer(op *spec.Operation, x *judge.Exchange) error {
+	v := x.Header.Get("Deprecation")
 	if op.Deprecation == nil || v == "" {
 		return nil
 	}
@@ -125,24 +126,24 @@ func (h *harness) checkDeprecatedAnswer(op *spec.Operation, x *exchange) error {
 		return nil
 	}
 	now := h.answeredAt(x)
-	return x.require(!at.After(now), ruleOpDeprecation, fmt.Sprintf("Deprecation %q (%s) is in the future (the answer came at %s), but the document says %s is deprecated already", v, at.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339), op.ID))
+	return x.Require(!at.After(now), judge.RuleOpDeprecation, fmt.Sprintf("Deprecation %q (%s) is in the future (the answer came at %s), but the document says %s is deprecated already", v, at.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339), op.ID))
 }
 
 // checkStrictDeprecation judges the headers of an answer as petmock sends
 // them: the document's Deprecation and Sunset, and a successor-version
 // Link.
-func (h *harness) checkStrictDeprecation(ctx context.Context, get func(context.Context, *harness) (*exchange, error)) error {
+func (h *harness) checkStrictDeprecation(ctx context.Context, get func(context.Context, *harness) (*judge.Exchange, error)) error {
 	d := h.contract.Deprecation
 	x, err := get(ctx, h)
 	if err != nil {
 		return err
 	}
 	sunset, deprecation := d.Sunset.UTC().Format(http.TimeFormat), "@"+strconv.FormatInt(d.Since.Unix(), 10)
-	if err := x.require(x.header.Get("Sunset") == sunset, ruleStrictDeprecation, fmt.Sprintf("Sunset %q, want %q", x.header.Get("Sunset"), sunset)); err != nil {
+	if err := x.Require(x.Header.Get("Sunset") == sunset, judge.RuleStrictDeprecation, fmt.Sprintf("Sunset %q, want %q", x.Header.Get("Sunset"), sunset)); err != nil {
 		return err
 	}
-	if err := x.require(x.header.Get("Deprecation") == deprecation, ruleStrictDeprecation, fmt.Sprintf("Deprecation %q, want %q", x.header.Get("Deprecation"), deprecation)); err != nil {
+	if err := x.Require(x.Header.Get("Deprecation") == deprecation, judge.RuleStrictDeprecation, fmt.Sprintf("Deprecation %q, want %q", x.Header.Get("Deprecation"), deprecation)); err != nil {
 		return err
 	}
-	return x.require(linkTarget(x.header, "successor-version") != "", ruleStrictDeprecation, `no Link with rel="successor-version"`)
+	return x.Require(linkTarget(x.Header, "successor-version") != "", judge.RuleStrictDeprecation, `no Link with rel="successor-version"`)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/petstore/contract/conformance/judge"
 )
 
 // describeDeprecation declares the specs of getPet's deprecation headers,
@@ -18,14 +19,14 @@ func (s *suite) describeDeprecation() {
 		}
 
 		DescribeTable("a Sunset header, where present, names the removal day",
-			func(ctx SpecContext, get func(context.Context, *harness) (*exchange, error)) {
+			func(ctx SpecContext, get func(context.Context, *harness) (*judge.Exchange, error)) {
 				verdict(s.h.checkSunset(ctx, get))
 			},
 			answers,
 		)
 
 		DescribeTable("a Deprecation header, where present, is an RFC 9745 date no later than the Sunset",
-			func(ctx SpecContext, get func(context.Context, *harness) (*exchange, error)) {
+			func(ctx SpecContext, get func(context.Context, *harness) (*judge.Exchange, error)) {
 				verdict(s.h.checkDeprecation(ctx, get))
 			},
 			answers,
@@ -35,7 +36,7 @@ func (s *suite) describeDeprecation() {
 			return
 		}
 		DescribeTable("strict: carries Deprecation, Sunset and a successor-version Link", Label(LabelStrict),
-			func(ctx SpecContext, get func(context.Context, *harness) (*exchange, error)) {
+			func(ctx SpecContext, get func(context.Context, *harness) (*judge.Exchange, error)) {
 				verdict(s.h.checkStrictDeprecation(ctx, get))
 			},
 			answers,

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"github.com/petstore/contract/conformance/judge"
 	"slices"
 	"strconv"
 )
@@ -11,42 +12,42 @@ import (
 // Error codes its document lists.
 type refusedRequest struct {
 	name     string
-	send     func(ctx context.Context, h *harness) (*exchange, error)
+	send     func(ctx context.Context, h *harness) (*judge.Exchange, error)
 	mutating bool
 }
 
 // refusedRequests are the requests the check of error codes sends.
 var refusedRequests = []refusedRequest{
-	{"401 of listPets", func(ctx context.Context, h *harness) (*exchange, error) {
-		return h.listPets(ctx, "", withAuth(""))
+	{"401 of listPets", func(ctx context.Context, h *harness) (*judge.Exchange, error) {
+		return h.listPets(ctx, "", judge.WithAuth(""))
 	}, false},
-	{"400 of listPets", func(ctx context.Context, h *harness) (*exchange, error) {
+	{"400 of listPets", func(ctx context.Context, h *harness) (*judge.Exchange, error) {
 		return h.listPets(ctx, "limit="+strconv.Itoa(h.contract.limitMax+1))
 	}, false},
-	{"404 of getPet", func(ctx context.Context, h *harness) (*exchange, error) {
+	{"404 of getPet", func(ctx context.Context, h *harness) (*judge.Exchange, error) {
 		if err := h.beforeSunset(); err != nil {
 			return nil, err
 		}
 		return h.getPet(ctx, h.absentID())
 	}, false},
-	{"400 of createPet", func(ctx context.Context, h *harness) (*exchange, error) {
+	{"400 of createPet", func(ctx context.Context, h *harness) (*judge.Exchange, error) {
 		return h.createPet(ctx, `{"categoryId":1}`)
 	}, true},
 }
 
 // checkStrictErrorCode sends a request petmock refuses: the Error's code
 // must be one the document lists.
-func (h *harness) checkStrictErrorCode(ctx context.Context, send func(context.Context, *harness) (*exchange, error)) error {
+func (h *harness) checkStrictErrorCode(ctx context.Context, send func(context.Context, *harness) (*judge.Exchange, error)) error {
 	x, err := send(ctx, h)
 	if err != nil {
 		return err
 	}
-	if err := x.require(x.status >= 400, ruleStrictCode, fmt.Sprintf("status %d: this request should be refused", x.status)); err != nil {
+	if err := x.Require(x.Status >= 400, judge.RuleStrictCode, fmt.Sprintf("status %d: this request should be refused", x.Status)); err != nil {
 		return err
 	}
-	code, err := x.errorCode()
+	code, err := x.ErrorCode()
 	if err != nil {
 		return err
 	}
-	return x.require(slices.Contains(h.contract.errorCodes, code), ruleStrictCode, fmt.Sprintf("code %q is not one of %v", code, h.contract.errorCodes))
+	return x.Require(slices.Contains(h.contract.errorCodes, code), judge.RuleStrictCode, fmt.Sprintf("code %q is not one of %v", code, h.contract.errorCodes))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/petstore/contract/conformance/judge"
 )
 
 // describeErrorCodes declares petmock's set of Error codes.
@@ -22,7 +23,7 @@ func (s *suite) describeErrorCodes() {
 	}
 	Describe("error codes", Label("errors", LabelStrict), func() {
 		DescribeTable("strict: uses the codes the document lists",
-			func(ctx SpecContext, send func(context.Context, *harness) (*exchange, error)) {
+			func(ctx SpecContext, send func(context.Context, *harness) (*judge.Exchange, error)) {
 				verdict(s.h.checkStrictErrorCode(ctx, send))
 			},
 			entries,

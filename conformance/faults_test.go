@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -238,7 +239,7 @@ func brokenEvolvedChecks() map[string]check {
 					return h.checkInvalidRequest(ctx, op, c)
 				}
 			}
-			return skipf("placeOrder makes no request with a quantity above its maximum")
+			return judge.Skipf("placeOrder makes no request with a quantity above its maximum")
 		}),
 		"tells the inventory to anyone": operation("getInventory", func(h *harness, ctx context.Context, op *spec.Operation) error {
 			return h.checkRefused(ctx, op, "")

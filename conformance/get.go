@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"github.com/petstore/contract/conformance/judge"
 	"net/http"
 )
 
@@ -23,5 +24,5 @@ func (h *harness) checkNotFound(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return x.require(x.status == http.StatusNotFound, ruleNotFound, fmt.Sprintf("id %d: status %d, want 404", id, x.status))
+	return x.Require(x.Status == http.StatusNotFound, judge.RuleNotFound, fmt.Sprintf("id %d: status %d, want 404", id, x.Status))
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/answercheck"
 )
@@ -18,7 +19,7 @@ import (
 // its document, its random source, and the items it created. BeforeSuite
 // builds it.
 type harness struct {
-	*client
+	*judge.Client
 	*maker
 	cfg      settings
 	contract contract
@@ -100,12 +101,12 @@ func newHarness(s settings, p prepared, seed uint64) *harness {
 	if p.contract.petstore {
 		pets = &p.contract.Pets.Paging
 	}
-	cl := newClient(clientConfig{
+	cl := judge.NewClient(judge.Config{
 		Base: s.Base, APIKey: s.APIKey, ReadOnly: s.ReadOnly, MaxCreates: s.MaxCreates, Timeout: s.Timeout,
 		Transport: s.Transport, Contract: p.contract.Contract, Checker: p.checker, Pets: pets, Seen: s.Seen,
 	})
 	return &harness{
-		client:   cl,
+		Client:   cl,
 		maker:    &maker{contract: p.contract.Contract, client: cl, rnd: rnd, runID: runID},
 		cfg:      s,
 		contract: p.contract,
@@ -114,16 +115,16 @@ func newHarness(s settings, p prepared, seed uint64) *harness {
 }
 
 // listPets sends GET /pets with a raw query.
-func (h *harness) listPets(ctx context.Context, query string, opts ...option) (*exchange, error) {
-	return h.send(ctx, newRequest(spec.ListPets, http.MethodGet, "/pets", query, nil, opts...))
+func (h *harness) listPets(ctx context.Context, query string, opts ...judge.Option) (*judge.Exchange, error) {
+	return h.Send(ctx, judge.NewRequest(spec.ListPets, http.MethodGet, "/pets", query, nil, opts...))
 }
 
 // getPet sends GET /pets/{id}.
-func (h *harness) getPet(ctx context.Context, id int64, opts ...option) (*exchange, error) {
-	return h.send(ctx, newRequest(spec.GetPet, http.MethodGet, "/pets/"+strconv.FormatInt(id, 10), "", nil, opts...))
+func (h *harness) getPet(ctx context.Context, id int64, opts ...judge.Option) (*judge.Exchange, error) {
+	return h.Send(ctx, judge.NewRequest(spec.GetPet, http.MethodGet, "/pets/"+strconv.FormatInt(id, 10), "", nil, opts...))
 }
 
 // createPet sends POST /pets with body as it is, even if it is not JSON.
-func (h *harness) createPet(ctx context.Context, body string, opts ...option) (*exchange, error) {
-	return h.send(ctx, newRequest(spec.CreatePet, http.MethodPost, "/pets", "", []byte(body), opts...))
+func (h *harness) createPet(ctx context.Context, body string, opts ...judge.Option) (*judge.Exchange, error) {
+	return h.Send(ctx, judge.NewRequest(spec.CreatePet, http.MethodPost, "/pets", "", []byte(body), opts...))
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -158,7 +159,7 @@ func TestVerdictMatcher(t *testing.T) {
 	if ok, err := m.Match(nil); !ok || err != nil {
 		t.Errorf("Match(nil) = %v, %v; want true, nil", ok, err)
 	}
-	b := &Skipped{Reason: "broken rule x: status 200, want 401"}
+	b := &judge.Skipped{Reason: "broken rule x: status 200, want 401"}
 	if ok, err := m.Match(error(b)); ok || err != nil {
 		t.Errorf("Match(a verdict) = %v, %v; want false, nil", ok, err)
 	}

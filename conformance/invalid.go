@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -53,13 +54,13 @@ func choiceOnly(op *spec.Operation, statuses []int) bool {
 func (h *harness) checkInvalidRequest(ctx context.Context, op *spec.Operation, c invalidRequest) error {
 	statuses := badInputStatuses(op)
 	if len(statuses) == 0 && !h.cfg.Strict {
-		return skipf("%s documents no 4xx for a request that breaks its schema, so the suite cannot tell what it should get; --strict holds it to 400, as petmock answers", op.ID)
+		return judge.Skipf("%s documents no 4xx for a request that breaks its schema, so the suite cannot tell what it should get; --strict holds it to 400, as petmock answers", op.ID)
 	}
 	// Where the 4xx is only petmock's choice, the interface lets a server
 	// answer otherwise, and only a strict run holds it to the 4xx.
-	r := ruleOpInvalid
+	r := judge.RuleOpInvalid
 	if choiceOnly(op, statuses) {
-		r = ruleStrictInvalid
+		r = judge.RuleStrictInvalid
 	}
 	if !slices.Contains(statuses, http.StatusBadRequest) {
 		statuses = append(statuses, http.StatusBadRequest)
@@ -95,18 +96,18 @@ func (h *harness) checkInvalidRequest(ctx context.Context, op *spec.Operation, c
 			body = c.body(maps.Clone(b))
 		}
 	}
-	x, err := h.send(ctx, h.opRequest(op, params, query, body, callingFor(http.StatusBadRequest)))
+	x, err := h.Send(ctx, h.opRequest(op, params, query, body, judge.CallingFor(http.StatusBadRequest)))
 	if err != nil {
 		return err
 	}
-	if r == ruleStrictInvalid && !h.cfg.Strict && x.status >= 200 && x.status < 300 {
+	if r == judge.RuleStrictInvalid && !h.cfg.Strict && x.Status >= 200 && x.Status < 300 {
 		return nil
 	}
 	want := make([]string, len(statuses))
 	for i, s := range statuses {
 		want[i] = strconv.Itoa(s)
 	}
-	return x.require(slices.Contains(statuses, x.status), r, fmt.Sprintf("%s with %s: status %d, want %s", op.ID, c.name, x.status, strings.Join(want, " or ")))
+	return x.Require(slices.Contains(statuses, x.Status), r, fmt.Sprintf("%s with %s: status %d, want %s", op.ID, c.name, x.Status, strings.Join(want, " or ")))
 }
 
 // sample is an item the suite created for the invalid requests of its
@@ -133,15 +134,15 @@ func (h *harness) sampleItem(ctx context.Context, res *spec.Resource, op *spec.O
 		if h.samples == nil {
 			h.samples = map[string]sample{}
 		}
-		h.samples[res.Name] = sample{created.id(res.IDProperty), params}
-		return created.id(res.IDProperty), maps.Clone(params), nil
+		h.samples[res.Name] = sample{created.ID(res.IDProperty), params}
+		return created.ID(res.IDProperty), maps.Clone(params), nil
 	}
 	ids, err := h.listedIDs(ctx, res)
 	if err != nil {
 		return "", nil, err
 	}
 	if len(ids) == 0 {
-		return "", nil, skipf("the list of %s shows no item for %s", res.Name, op.ID)
+		return "", nil, judge.Skipf("the list of %s shows no item for %s", res.Name, op.ID)
 	}
 	id := spec.ValueText(ids[h.rnd.IntN(len(ids))])
 	params, err := h.collectionParams(ctx, res)

@@ -3,6 +3,7 @@ package conformance
 import (
 	"slices"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -35,7 +36,7 @@ func (m *maker) withoutOwnID(res *spec.Resource, body map[string]any) {
 // property to that item's id, where op's body has one: a replace of the
 // collection names the item by it, and a replace of the item path keeps
 // it rather than ask for another.
-func (m *maker) namesItem(res *spec.Resource, op *spec.Operation, body map[string]any, created item) {
+func (m *maker) namesItem(res *spec.Resource, op *spec.Operation, body map[string]any, created judge.Item) {
 	if body == nil || op.RequestSchema() == nil {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -23,14 +24,14 @@ const maxKept = 20
 type keptItem struct {
 	res    *spec.Resource
 	params map[string]string // of its collection, and its id
-	item   item
+	item   judge.Item
 	at     time.Time // when it was created
 }
 
 // keep notes an item the run created, with the path parameters of its
 // collection, to read again at the end of the run. Only checks that leave
 // their items alone keep them.
-func (h *harness) keep(res *spec.Resource, params map[string]string, it item) {
+func (h *harness) keep(res *spec.Resource, params map[string]string, it judge.Item) {
 	if len(h.kept) == maxKept {
 		return
 	}
@@ -38,7 +39,7 @@ func (h *harness) keep(res *spec.Resource, params map[string]string, it item) {
 	if params == nil {
 		params = map[string]string{}
 	}
-	params[res.IDParam] = it.id(res.IDProperty)
+	params[res.IDParam] = it.ID(res.IDProperty)
 	h.kept = append(h.kept, keptItem{res: res, params: params, item: it, at: time.Now()})
 }
 
@@ -49,7 +50,7 @@ func (h *harness) keep(res *spec.Resource, params map[string]string, it item) {
 // deployment that loses items after a while shows it even in a quick run.
 func (h *harness) checkKept(ctx context.Context) error {
 	if len(h.kept) == 0 {
-		return skipf("the run created no item that it left alone, to read again")
+		return judge.Skipf("the run created no item that it left alone, to read again")
 	}
 	if wait := time.Until(h.kept[0].at.Add(h.cfg.Recheck)); wait > 0 {
 		t := time.NewTimer(wait)
@@ -67,25 +68,25 @@ func (h *harness) checkKept(ctx context.Context) error {
 		if read == nil || h.served(read) != nil || time.Since(k.at) < h.cfg.Recheck {
 			continue
 		}
-		var x *exchange
+		var x *judge.Exchange
 		if _, err := h.settle(ctx, func() (bool, error) {
 			var err error
-			x, err = h.send(ctx, h.opRequest(read, k.params, nil, nil))
-			return x.status != http.StatusNotFound, err
+			x, err = h.Send(ctx, h.opRequest(read, k.params, nil, nil))
+			return x.Status != http.StatusNotFound, err
 		}); err != nil {
 			return err
 		}
-		id := k.item.id(k.res.IDProperty)
+		id := k.item.ID(k.res.IDProperty)
 		age := time.Since(k.at).Round(time.Millisecond)
-		if err := x.require(x.status == http.StatusOK, ruleItemKept, fmt.Sprintf("%s of the %s the run created %v ago (%s %s): status %d, want 200", read.ID, spec.Singular(k.res.Name), age, k.res.IDProperty, id, x.status)); err != nil {
+		if err := x.Require(x.Status == http.StatusOK, judge.RuleItemKept, fmt.Sprintf("%s of the %s the run created %v ago (%s %s): status %d, want 200", read.ID, spec.Singular(k.res.Name), age, k.res.IDProperty, id, x.Status)); err != nil {
 			return err
 		}
-		got, err := x.item()
+		got, err := x.Item()
 		if err != nil {
 			return err
 		}
-		if diff := differences(got, k.item); diff != "" {
-			return x.require(false, ruleItemKept, fmt.Sprintf("the %s the run created %v ago (%s %s) reads otherwise now: %s", spec.Singular(k.res.Name), age, k.res.IDProperty, id, diff))
+		if diff := judge.Differences(got, k.item); diff != "" {
+			return x.Require(false, judge.RuleItemKept, fmt.Sprintf("the %s the run created %v ago (%s %s) reads otherwise now: %s", spec.Singular(k.res.Name), age, k.res.IDProperty, id, diff))
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/conformance/judge"
 )
 
 // TestKeyEchoedInValues: a server that echoes the key into a value that a
@@ -31,7 +32,7 @@ func TestKeyEchoedInValues(t *testing.T) {
 			}
 			h := judgeOver(t, ct.Echoing(tc)(t, ct.Petmock(t)), Config{Strict: true})
 			err := check(h, checkContext(t))
-			if !errors.As(err, new(*Broken)) || !strings.Contains(err.Error(), tc.Shows) {
+			if !errors.As(err, new(*judge.Broken)) || !strings.Contains(err.Error(), tc.Shows) {
 				t.Errorf("verdict %v, want a *Broken that shows %q", err, tc.Shows)
 			}
 			noKey(t, tc.Name, err)

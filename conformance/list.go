@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"github.com/petstore/contract/conformance/judge"
 	"net/http"
 	"net/url"
 	"slices"
@@ -30,10 +31,10 @@ func (h *harness) checkLimitDefault(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := x.require(x.status == http.StatusOK, ruleLimitDefault, fmt.Sprintf("status %d, want 200", x.status)); err != nil {
+	if err := x.Require(x.Status == http.StatusOK, judge.RuleLimitDefault, fmt.Sprintf("status %d, want 200", x.Status)); err != nil {
 		return err
 	}
-	pets, err := x.pets()
+	pets, err := x.Pets()
 	if err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func (h *harness) checkLimitDefault(ctx context.Context) error {
 	}
 	// Others may create pets meanwhile: judge by the fewer.
 	available := min(len(before), len(after))
-	return x.require(len(pets) >= min(available, c.limitDefault), ruleLimitDefault, fmt.Sprintf("got %d pets, but at least %d exist (seen with limit=%d)", len(pets), available, c.limitMax))
+	return x.Require(len(pets) >= min(available, c.limitDefault), judge.RuleLimitDefault, fmt.Sprintf("got %d pets, but at least %d exist (seen with limit=%d)", len(pets), available, c.limitMax))
 }
 
 // limitChoice is a limit the check of limit asks for, chosen once the
@@ -84,10 +85,10 @@ func (h *harness) checkLimit(ctx context.Context, choose func(h *harness, availa
 	if err != nil {
 		return err
 	}
-	if err := x.require(x.status == http.StatusOK, ruleLimit, fmt.Sprintf("limit=%d is valid; status %d, want 200", limit, x.status)); err != nil {
+	if err := x.Require(x.Status == http.StatusOK, judge.RuleLimit, fmt.Sprintf("limit=%d is valid; status %d, want 200", limit, x.Status)); err != nil {
 		return err
 	}
-	pets, err := x.pets()
+	pets, err := x.Pets()
 	if err != nil {
 		return err
 	}
@@ -96,7 +97,7 @@ func (h *harness) checkLimit(ctx context.Context, choose func(h *harness, availa
 		return err
 	}
 	available := min(len(before), len(after))
-	return x.require(len(pets) >= min(available, limit), ruleLimit, fmt.Sprintf("got %d pets for limit=%d, but %d exist (seen with limit=%d)", len(pets), limit, available, c.limitMax))
+	return x.Require(len(pets) >= min(available, limit), judge.RuleLimit, fmt.Sprintf("got %d pets for limit=%d, but %d exist (seen with limit=%d)", len(pets), limit, available, c.limitMax))
 }
 
 // checkFullPage checks what the other checks of limit take for granted:
@@ -110,10 +111,10 @@ func (h *harness) checkFullPage(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := ref.require(ref.status == http.StatusOK, ruleLimit, fmt.Sprintf("limit=%d is valid; status %d, want 200", c.limitMax, ref.status)); err != nil {
+		if err := ref.Require(ref.Status == http.StatusOK, judge.RuleLimit, fmt.Sprintf("limit=%d is valid; status %d, want 200", c.limitMax, ref.Status)); err != nil {
 			return err
 		}
-		refPets, err := ref.pets()
+		refPets, err := ref.Pets()
 		if err != nil {
 			return err
 		}
@@ -122,13 +123,13 @@ func (h *harness) checkFullPage(ctx context.Context) error {
 			return nil
 		}
 		seen := map[int64]bool{}
-		add := func(x *exchange) error {
-			if x == nil || x.status != http.StatusOK {
+		add := func(x *judge.Exchange) error {
+			if x == nil || x.Status != http.StatusOK {
 				return nil
 			}
-			pets, err := x.pets()
+			pets, err := x.Pets()
 			for _, p := range pets {
-				seen[p.id()] = true
+				seen[p.IntID()] = true
 			}
 			return err
 		}
@@ -161,7 +162,7 @@ func (h *harness) checkFullPage(ctx context.Context) error {
 		}
 		// Pets removed meanwhile are not: judge again.
 		if attempt == 2 {
-			return ref.broken(ruleLimit, fmt.Sprintf("limit=%d gave %d pets, yet the lists of each status and the page after show %d distinct pets: a page may hold fewer pets than its limit only when no more exist", c.limitMax, shown, len(seen)))
+			return ref.Breaks(judge.RuleLimit, fmt.Sprintf("limit=%d gave %d pets, yet the lists of each status and the page after show %d distinct pets: a page may hold fewer pets than its limit only when no more exist", c.limitMax, shown, len(seen)))
 		}
 	}
 }
@@ -194,7 +195,7 @@ func (h *harness) checkBadLimit(ctx context.Context, query string) error {
 	// A 5xx is not documented, and a page of more than the maximum breaks
 	// the limit, so the client has judged those already; the interface
 	// lists no 400 for listPets, so a clamped page passes too.
-	return x.require(x.status == http.StatusOK || x.status == http.StatusBadRequest, ruleLimitBad, fmt.Sprintf("status %d", x.status))
+	return x.Require(x.Status == http.StatusOK || x.Status == http.StatusBadRequest, judge.RuleLimitBad, fmt.Sprintf("status %d", x.Status))
 }
 
 // checkStrictBadLimit lists pets with a bad limit: petmock answers 400.
@@ -203,7 +204,7 @@ func (h *harness) checkStrictBadLimit(ctx context.Context, query string) error {
 	if err != nil {
 		return err
 	}
-	return x.require(x.status == http.StatusBadRequest, ruleStrictLimit, fmt.Sprintf("status %d, want 400", x.status))
+	return x.Require(x.Status == http.StatusBadRequest, judge.RuleStrictLimit, fmt.Sprintf("status %d, want 400", x.Status))
 }
 
 // checkStatusFilter lists pets of a status: every pet listed must have it.
@@ -212,15 +213,15 @@ func (h *harness) checkStatusFilter(ctx context.Context, status string) error {
 	if err != nil {
 		return err
 	}
-	if err := x.require(x.status == http.StatusOK, ruleStatus, fmt.Sprintf("status=%s is a PetStatus; status %d, want 200", status, x.status)); err != nil {
+	if err := x.Require(x.Status == http.StatusOK, judge.RuleStatus, fmt.Sprintf("status=%s is a PetStatus; status %d, want 200", status, x.Status)); err != nil {
 		return err
 	}
-	pets, err := x.pets()
+	pets, err := x.Pets()
 	if err != nil {
 		return err
 	}
 	for _, p := range pets {
-		if err := x.require(p.status() == status, ruleStatus, fmt.Sprintf("asked for %s, got %s", status, p)); err != nil {
+		if err := x.Require(p.StatusValue() == status, judge.RuleStatus, fmt.Sprintf("asked for %s, got %s", status, p)); err != nil {
 			return err
 		}
 	}
@@ -236,31 +237,31 @@ func (h *harness) checkStatusFound(ctx context.Context, status string) error {
 		if err != nil {
 			return err
 		}
-		var shown *pet
+		var shown *judge.Pet
 		for _, p := range census {
-			if p.status() == status {
+			if p.StatusValue() == status {
 				shown = &p
 				break
 			}
 		}
 		switch {
 		case shown == nil && attempt == 1:
-			return skipf("the first page of listPets shows no pet of status %s", status)
+			return judge.Skipf("the first page of listPets shows no pet of status %s", status)
 		case shown == nil:
-			return skipf("the pet of status %s that listPets showed changed or went away meanwhile, and no other took its place", status)
+			return judge.Skipf("the pet of status %s that listPets showed changed or went away meanwhile, and no other took its place", status)
 		}
 		// The filter may show a change a little after the unfiltered list
 		// does.
-		var x *exchange
+		var x *judge.Exchange
 		found, err := h.settle(ctx, func() (bool, error) {
 			var err error
 			if x, err = h.listPets(ctx, "status="+url.QueryEscape(status)+"&limit="+strconv.Itoa(c.limitMax)); err != nil {
 				return false, err
 			}
-			if err := x.require(x.status == http.StatusOK, ruleStatusFound, fmt.Sprintf("status=%s is a PetStatus; status %d, want 200", status, x.status)); err != nil {
+			if err := x.Require(x.Status == http.StatusOK, judge.RuleStatusFound, fmt.Sprintf("status=%s is a PetStatus; status %d, want 200", status, x.Status)); err != nil {
 				return false, err
 			}
-			pets, err := x.pets()
+			pets, err := x.Pets()
 			return len(pets) > 0, err
 		})
 		switch {
@@ -272,7 +273,7 @@ func (h *harness) checkStatusFound(ctx context.Context, status string) error {
 		// Another client may have changed that pet meanwhile: judge again
 		// by a fresh listing.
 		if attempt == 2 {
-			return x.broken(ruleStatusFound, fmt.Sprintf("listPets shows %s, but status=%s returns no pet, again when listed afresh", shown, status))
+			return x.Breaks(judge.RuleStatusFound, fmt.Sprintf("listPets shows %s, but status=%s returns no pet, again when listed afresh", shown, status))
 		}
 	}
 }
@@ -289,18 +290,18 @@ func (h *harness) checkUnknownStatus(ctx context.Context, value string) error {
 	if err != nil {
 		return err
 	}
-	if err := x.require(x.status == http.StatusOK || x.status == http.StatusBadRequest, ruleStatusBad, fmt.Sprintf("status %d", x.status)); err != nil {
+	if err := x.Require(x.Status == http.StatusOK || x.Status == http.StatusBadRequest, judge.RuleStatusBad, fmt.Sprintf("status %d", x.Status)); err != nil {
 		return err
 	}
-	if x.status != http.StatusOK {
+	if x.Status != http.StatusOK {
 		return nil
 	}
-	pets, err := x.pets()
+	pets, err := x.Pets()
 	if err != nil {
 		return err
 	}
 	for _, p := range pets {
-		if err := x.require(p.status() == value, ruleStatusBad, fmt.Sprintf("asked for %q, got %s", value, p)); err != nil {
+		if err := x.Require(p.StatusValue() == value, judge.RuleStatusBad, fmt.Sprintf("asked for %q, got %s", value, p)); err != nil {
 			return err
 		}
 	}
@@ -314,7 +315,7 @@ func (h *harness) checkStrictUnknownStatus(ctx context.Context, value string) er
 	if err != nil {
 		return err
 	}
-	return x.require(x.status == http.StatusBadRequest, ruleStrictStatus, fmt.Sprintf("status=%q: status %d, want 400", value, x.status))
+	return x.Require(x.Status == http.StatusBadRequest, judge.RuleStrictStatus, fmt.Sprintf("status=%q: status %d, want 400", value, x.Status))
 }
 
 // checkOneIDPerPet checks what the client cannot, which finds an id twice
@@ -323,16 +324,16 @@ func (h *harness) checkStrictUnknownStatus(ctx context.Context, value string) er
 // meanwhile).
 func (h *harness) checkOneIDPerPet(ctx context.Context) error {
 	c := h.contract
-	named := map[int64]pet{}
-	note := func(x *exchange, page []pet) error {
+	named := map[int64]judge.Pet{}
+	note := func(x *judge.Exchange, page []judge.Pet) error {
 		for _, p := range page {
-			q, ok := named[p.id()]
+			q, ok := named[p.IntID()]
 			if !ok {
-				named[p.id()] = p
+				named[p.IntID()] = p
 				continue
 			}
-			if err := x.require(p.Name == q.Name && sameNumber(p.CategoryID, q.CategoryID), ruleUniqueIDs,
-				fmt.Sprintf("id %d names two pets: %s here, %s in another list", p.id(), p, q)); err != nil {
+			if err := x.Require(p.Name == q.Name && judge.SameNumber(p.CategoryID, q.CategoryID), judge.RuleUniqueIDs,
+				fmt.Sprintf("id %d names two pets: %s here, %s in another list", p.IntID(), p, q)); err != nil {
 				return err
 			}
 		}
@@ -343,7 +344,7 @@ func (h *harness) checkOneIDPerPet(ctx context.Context) error {
 		return err
 	}
 	pages := 0
-	if _, err := h.walk(ctx, first, ruleUniqueIDs, func(x *exchange, page []pet) (bool, error) {
+	if _, err := h.walk(ctx, first, judge.RuleUniqueIDs, func(x *judge.Exchange, page []judge.Pet) (bool, error) {
 		pages++
 		return pages < maxUniquePages, note(x, page)
 	}); err != nil {
@@ -354,10 +355,10 @@ func (h *harness) checkOneIDPerPet(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := x.require(x.status == http.StatusOK, ruleUniqueIDs, fmt.Sprintf("status=%s is a PetStatus; status %d, want 200", st, x.status)); err != nil {
+		if err := x.Require(x.Status == http.StatusOK, judge.RuleUniqueIDs, fmt.Sprintf("status=%s is a PetStatus; status %d, want 200", st, x.Status)); err != nil {
 			return err
 		}
-		pets, err := x.pets()
+		pets, err := x.Pets()
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"github.com/petstore/contract/conformance/judge"
 	"net/http"
 )
 
@@ -20,18 +21,18 @@ const maxListedTries = 3
 // still disagrees with the fresh listing. A pet gone from it was removed
 // meanwhile, and another listed pet is read. A pet still listed that
 // getPet does not find gets the settle window to show.
-func (h *harness) readListed(ctx context.Context) (*exchange, error) {
+func (h *harness) readListed(ctx context.Context) (*judge.Exchange, error) {
 	for range maxListedTries {
 		listed, err := h.listedPet(ctx)
 		if err != nil {
 			return nil, err
 		}
-		id := listed.id()
+		id := listed.IntID()
 		x, err := h.getPet(ctx, id)
 		if err != nil {
 			return x, err
 		}
-		if x.status == http.StatusNotFound {
+		if x.Status == http.StatusNotFound {
 			_, ok, err := h.findListed(ctx, id)
 			switch {
 			case err != nil:
@@ -42,22 +43,22 @@ func (h *harness) readListed(ctx context.Context) (*exchange, error) {
 			if _, err := h.settle(ctx, func() (bool, error) {
 				var err error
 				x, err = h.getPet(ctx, id)
-				return x.status != http.StatusNotFound, err
+				return x.Status != http.StatusNotFound, err
 			}); err != nil {
 				return x, err
 			}
 		}
-		if err := x.require(x.status == http.StatusOK, ruleGet, fmt.Sprintf("getPet of listed pet %s: status %d, want 200 until %s; the pet is listed still", listed, x.status, h.contract.SunsetDay)); err != nil {
+		if err := x.Require(x.Status == http.StatusOK, judge.RuleGet, fmt.Sprintf("getPet of listed pet %s: status %d, want 200 until %s; the pet is listed still", listed, x.Status, h.contract.SunsetDay)); err != nil {
 			return x, err
 		}
-		got, err := x.pet()
+		got, err := x.Pet()
 		if err != nil {
 			return x, err
 		}
-		if err := x.require(sameNumber(got.ID, listed.ID), ruleGet, fmt.Sprintf("getPet of listed pet %s answered with another pet, %s", listed, got)); err != nil {
+		if err := x.Require(judge.SameNumber(got.ID, listed.ID), judge.RuleGet, fmt.Sprintf("getPet of listed pet %s answered with another pet, %s", listed, got)); err != nil {
 			return x, err
 		}
-		if same, _ := got.same(listed); same {
+		if same, _ := got.Same(listed); same {
 			return x, nil
 		}
 		fresh, ok, err := h.findListed(ctx, id)
@@ -67,22 +68,22 @@ func (h *harness) readListed(ctx context.Context) (*exchange, error) {
 		case !ok:
 			continue
 		}
-		same, diff := got.same(fresh)
-		return x, x.require(same, ruleGet, "the pet differs from the one listed, again when listed afresh: "+diff)
+		same, diff := got.Same(fresh)
+		return x, x.Require(same, judge.RuleGet, "the pet differs from the one listed, again when listed afresh: "+diff)
 	}
-	return nil, skipf("the last %d pets listed were gone before getPet could read them: other clients are removing pets, so getPet could not be judged", maxListedTries)
+	return nil, judge.Skipf("the last %d pets listed were gone before getPet could read them: other clients are removing pets, so getPet could not be judged", maxListedTries)
 }
 
 // findListed looks for the pet of id in a fresh census.
-func (h *harness) findListed(ctx context.Context, id int64) (pet, bool, error) {
+func (h *harness) findListed(ctx context.Context, id int64) (judge.Pet, bool, error) {
 	pets, err := h.census(ctx)
 	if err != nil {
-		return pet{}, false, err
+		return judge.Pet{}, false, err
 	}
 	for _, p := range pets {
-		if p.id() == id {
+		if p.IntID() == id {
 			return p, true, nil
 		}
 	}
-	return pet{}, false, nil
+	return judge.Pet{}, false, nil
 }

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -34,7 +35,7 @@ func (c contract) genericList(res *spec.Resource) bool {
 // listPage sends a list of res with query, with the path parameters of
 // its collection, and returns the answer and its items; an answer that is
 // not a 200 breaks rule r.
-func (h *harness) listPage(ctx context.Context, res *spec.Resource, query url.Values, r rule) (*exchange, []item, error) {
+func (h *harness) listPage(ctx context.Context, res *spec.Resource, query url.Values, r judge.Rule) (*judge.Exchange, []judge.Item, error) {
 	params, err := h.collectionParams(ctx, res)
 	if err != nil {
 		return nil, nil, err
@@ -43,15 +44,15 @@ func (h *harness) listPage(ctx context.Context, res *spec.Resource, query url.Va
 }
 
 // listPageOf is listPage with the path parameters params.
-func (h *harness) listPageOf(ctx context.Context, res *spec.Resource, params map[string]string, query url.Values, r rule) (*exchange, []item, error) {
-	x, err := h.send(ctx, h.opRequest(res.List, params, query, nil))
+func (h *harness) listPageOf(ctx context.Context, res *spec.Resource, params map[string]string, query url.Values, r judge.Rule) (*judge.Exchange, []judge.Item, error) {
+	x, err := h.Send(ctx, h.opRequest(res.List, params, query, nil))
 	if err != nil {
 		return x, nil, err
 	}
-	if err := x.require(x.status == http.StatusOK, r, fmt.Sprintf("%s %s: status %d, want 200", res.List.ID, query.Encode(), x.status)); err != nil {
+	if err := x.Require(x.Status == http.StatusOK, r, fmt.Sprintf("%s %s: status %d, want 200", res.List.ID, query.Encode(), x.Status)); err != nil {
 		return x, nil, err
 	}
-	items, err := x.items()
+	items, err := x.Items()
 	return x, items, err
 }
 
@@ -61,39 +62,39 @@ func (h *harness) listPageOf(ctx context.Context, res *spec.Resource, params map
 func (h *harness) checkListLimit(ctx context.Context, res *spec.Resource) error {
 	p := res.Paging
 	count := url.Values{p.Limit: {strconv.Itoa(censusLimit(p))}}
-	_, before, err := h.listPage(ctx, res, count, ruleListLimit)
+	_, before, err := h.listPage(ctx, res, count, judge.RuleListLimit)
 	if err != nil {
 		return err
 	}
 	hi := min(len(before)-1, censusLimit(p)-1)
 	if hi < p.Min {
-		return skipf("the list of %s shows %d items: too few to tell whether %s is honoured", res.Name, len(before), p.Limit)
+		return judge.Skipf("the list of %s shows %d items: too few to tell whether %s is honoured", res.Name, len(before), p.Limit)
 	}
 	limit := p.Min + h.rnd.IntN(hi-p.Min+1)
-	x, page, err := h.listPage(ctx, res, url.Values{p.Limit: {strconv.Itoa(limit)}}, ruleListLimit)
+	x, page, err := h.listPage(ctx, res, url.Values{p.Limit: {strconv.Itoa(limit)}}, judge.RuleListLimit)
 	if err != nil {
 		return err
 	}
-	var plain *exchange
-	var plainPage []item
+	var plain *judge.Exchange
+	var plainPage []judge.Item
 	if p.LimitSchema.Default != nil {
-		if plain, plainPage, err = h.listPage(ctx, res, url.Values{}, ruleListLimit); err != nil {
+		if plain, plainPage, err = h.listPage(ctx, res, url.Values{}, judge.RuleListLimit); err != nil {
 			return err
 		}
 	}
-	_, after, err := h.listPage(ctx, res, count, ruleListLimit)
+	_, after, err := h.listPage(ctx, res, count, judge.RuleListLimit)
 	if err != nil {
 		return err
 	}
 	// Others may remove items meanwhile: judge by the fewer.
 	available := min(len(before), len(after))
-	if err := x.require(len(page) >= min(limit, available), ruleListLimit, fmt.Sprintf("%s=%d gave %d items, but %d exist (seen with %s=%d)", p.Limit, limit, len(page), available, p.Limit, censusLimit(p))); err != nil {
+	if err := x.Require(len(page) >= min(limit, available), judge.RuleListLimit, fmt.Sprintf("%s=%d gave %d items, but %d exist (seen with %s=%d)", p.Limit, limit, len(page), available, p.Limit, censusLimit(p))); err != nil {
 		return err
 	}
 	if plain == nil {
 		return nil
 	}
-	return plain.require(len(plainPage) >= min(p.Default, available), ruleListLimit, fmt.Sprintf("without %s, whose default is %d, the list gave %d items, but %d exist (seen with %s=%d)", p.Limit, p.Default, len(plainPage), available, p.Limit, censusLimit(p)))
+	return plain.Require(len(plainPage) >= min(p.Default, available), judge.RuleListLimit, fmt.Sprintf("without %s, whose default is %d, the list gave %d items, but %d exist (seen with %s=%d)", p.Limit, p.Default, len(plainPage), available, p.Limit, censusLimit(p)))
 }
 
 // filterValue is a value a check of a filter asks for: one of its
@@ -143,12 +144,12 @@ func (h *harness) checkListFilter(ctx context.Context, res *spec.Resource, fv fi
 		count.Set(p.Limit, strconv.Itoa(censusLimit(p)))
 	}
 	for attempt := 1; ; attempt++ {
-		_, census, err := h.listPage(ctx, res, count, ruleListFilter)
+		_, census, err := h.listPage(ctx, res, count, judge.RuleListFilter)
 		if err != nil {
 			return err
 		}
 		value := fv.value
-		var shown *item
+		var shown *judge.Item
 		for _, it := range census {
 			if v, ok := it[name]; ok && v != nil && (value == "" || spec.ValueText(v) == value) {
 				shown, value = &it, spec.ValueText(v)
@@ -156,21 +157,21 @@ func (h *harness) checkListFilter(ctx context.Context, res *spec.Resource, fv fi
 			}
 		}
 		if value == "" {
-			return skipf("no %s listed has %s, to filter the list by", spec.Singular(res.Name), name)
+			return judge.Skipf("no %s listed has %s, to filter the list by", spec.Singular(res.Name), name)
 		}
 		query := url.Values{name: {value}}
 		for k, v := range count {
 			query[k] = v
 		}
-		var x *exchange
+		var x *judge.Exchange
 		found, err := h.settle(ctx, func() (bool, error) {
-			var page []item
+			var page []judge.Item
 			var err error
-			if x, page, err = h.listPage(ctx, res, query, ruleListFilter); err != nil {
+			if x, page, err = h.listPage(ctx, res, query, judge.RuleListFilter); err != nil {
 				return false, err
 			}
 			for _, it := range page {
-				if err := x.require(spec.ValueText(it[name]) == value, ruleListFilter, fmt.Sprintf("asked for %s=%s, got %s", name, value, it)); err != nil {
+				if err := x.Require(spec.ValueText(it[name]) == value, judge.RuleListFilter, fmt.Sprintf("asked for %s=%s, got %s", name, value, it)); err != nil {
 					return false, err
 				}
 			}
@@ -180,7 +181,7 @@ func (h *harness) checkListFilter(ctx context.Context, res *spec.Resource, fv fi
 		case err != nil || found:
 			return err
 		case attempt == 2:
-			return x.require(false, ruleListFilter, fmt.Sprintf("the list shows %s, but %s=%s returns no %s, again when listed afresh", *shown, name, value, spec.Singular(res.Name)))
+			return x.Require(false, judge.RuleListFilter, fmt.Sprintf("the list shows %s, but %s=%s returns no %s, again when listed afresh", *shown, name, value, spec.Singular(res.Name)))
 		}
 	}
 }

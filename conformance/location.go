@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -19,14 +20,14 @@ import (
 // item path, a slash after it or not (the base path before it may be a
 // proxy's). A Location that names another item, or the collection, breaks
 // r.
-func (h *harness) checkLocation(x *exchange, res *spec.Resource, params map[string]string, id string, r rule) error {
-	loc := x.header.Get("Location")
+func (h *harness) checkLocation(x *judge.Exchange, res *spec.Resource, params map[string]string, id string, r judge.Rule) error {
+	loc := x.Header.Get("Location")
 	if loc == "" {
 		return nil
 	}
-	from, _ := url.Parse(x.url)
+	from, _ := url.Parse(x.URL)
 	u, err := from.Parse(loc)
-	if err := x.require(err == nil, r, fmt.Sprintf("Location %q is not a URL", loc)); err != nil {
+	if err := x.Require(err == nil, r, fmt.Sprintf("Location %q is not a URL", loc)); err != nil {
 		return err
 	}
 	values := maps.Clone(params)
@@ -39,7 +40,7 @@ func (h *harness) checkLocation(x *exchange, res *spec.Resource, params map[stri
 		return nil // the document's item path parsed once already
 	}
 	want := tmpl.Expand(values)
-	return x.require(strings.HasSuffix(strings.TrimSuffix(u.EscapedPath(), "/"), want), r, fmt.Sprintf("Location %q names no URL of the %s created, %s %s: its path does not end in %s", loc, spec.Singular(res.Name), res.IDProperty, id, want))
+	return x.Require(strings.HasSuffix(strings.TrimSuffix(u.EscapedPath(), "/"), want), r, fmt.Sprintf("Location %q names no URL of the %s created, %s %s: its path does not end in %s", loc, spec.Singular(res.Name), res.IDProperty, id, want))
 }
 
 // itemTemplate returns the path template of the items of res.

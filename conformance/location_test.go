@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"github.com/petstore/contract/conformance/judge"
 	"net/http"
 	"testing"
 )
@@ -27,11 +28,11 @@ func TestLocation(t *testing.T) {
 		{"/v1/pets", false},
 		{"/v1/xpets/51", false},
 	} {
-		x := &exchange{url: "https://petstore.example/v1/pets", status: http.StatusCreated, header: http.Header{}}
+		x := &judge.Exchange{URL: "https://petstore.example/v1/pets", Status: http.StatusCreated, Header: http.Header{}}
 		if tc.location != "" {
-			x.header.Set("Location", tc.location)
+			x.Header.Set("Location", tc.location)
 		}
-		err := h.checkLocation(x, pets, nil, "51", ruleCreateLocation)
+		err := h.checkLocation(x, pets, nil, "51", judge.RuleCreateLocation)
 		if (err == nil) != tc.ok {
 			t.Errorf("Location %q of pet 51: %v, want ok %v", tc.location, err, tc.ok)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -20,7 +21,7 @@ import (
 // the document puts none.
 type nearMiss struct {
 	name    string
-	present func(r *request)
+	present func(r *judge.Request)
 }
 
 // documentedPlaces returns the places of every scheme of every security
@@ -43,23 +44,23 @@ func nearMisses(key string, op *spec.Operation, s *spec.Scheme) []nearMiss {
 	var out []nearMiss
 	for _, f := range []struct {
 		name    string
-		form    keyForm
+		form    judge.KeyForm
 		applies bool
 	}{
-		{"the key in another case", formOtherCase, swapCase(key) != key},
-		{"the key with a character added", formLonger, true},
-		{"the key without its last character", formShorter, len(key) > 1},
-		{"an empty key", keyForm{shown: ""}, true},
+		{"the key in another case", judge.FormOtherCase, judge.SwapCase(key) != key},
+		{"the key with a character added", judge.FormLonger, true},
+		{"the key without its last character", judge.FormShorter, len(key) > 1},
+		{"an empty key", judge.KeyForm{Shown: ""}, true},
 	} {
 		if !f.applies {
 			continue
 		}
-		out = append(out, nearMiss{f.name, func(r *request) { presentAs(r, s, f.form.shown) }})
+		out = append(out, nearMiss{f.name, func(r *judge.Request) { presentAs(r, s, f.form.Shown) }})
 	}
 	documented := documentedPlaces(op)
 	for _, w := range s.WrongPlaces() {
 		if !slices.ContainsFunc(documented, w.Same) {
-			out = append(out, nearMiss{w.Name, func(r *request) { presentAt(r, w.Place, keyVar) }})
+			out = append(out, nearMiss{w.Name, func(r *judge.Request) { presentAt(r, w.Place, judge.KeyVar) }})
 		}
 	}
 	return out
@@ -68,9 +69,9 @@ func nearMisses(key string, op *spec.Operation, s *spec.Scheme) []nearMiss {
 // presentAt sends the credential of form, a form of the run's key or ""
 // for an empty one, at place p. Basic credentials of a form of the key
 // are encoded on the wire only, where the form is replaced.
-func presentAt(r *request, p spec.Place, form string) {
+func presentAt(r *judge.Request, p spec.Place, form string) {
 	if p.As == spec.AsBasic {
-		r.basic, r.basicKey = &p, form
+		r.Basic, r.BasicKey = &p, form
 		return
 	}
 	in, name, value := p.Credential(form)
@@ -79,7 +80,7 @@ func presentAt(r *request, p spec.Place, form string) {
 
 // presentAs sends the credential of scheme s with form, a form of the
 // run's key or "" for an empty one, where s puts the key.
-func presentAs(r *request, s *spec.Scheme, form string) {
+func presentAs(r *judge.Request, s *spec.Scheme, form string) {
 	if s.Place().As == spec.AsBasic {
 		presentAt(r, s.Place(), form)
 		return
@@ -90,28 +91,28 @@ func presentAs(r *request, s *spec.Scheme, form string) {
 
 // sendCredential sets the credential called name, sent in the header,
 // the query or a cookie, to value, even an empty one.
-func sendCredential(r *request, in, name, value string) {
+func sendCredential(r *judge.Request, in, name, value string) {
 	switch in {
 	case spec.InQuery:
-		q, _ := url.ParseQuery(r.query)
+		q, _ := url.ParseQuery(r.Query)
 		q.Set(name, value)
-		r.query = q.Encode()
+		r.Query = q.Encode()
 	case spec.InCookie:
-		r.header.Set("Cookie", name+"="+value)
+		r.Header.Set("Cookie", name+"="+value)
 	default:
-		r.header.Set(name, value)
+		r.Header.Set(name, value)
 	}
 }
 
 // withNearMiss returns the option that sends the credentials of req, a
 // security requirement of op, with miss in place of scheme s's, and those of
 // its other schemes as they should be: nothing else of the run's key.
-func (m *maker) withNearMiss(op *spec.Operation, req spec.Requirement, s *spec.Scheme, miss nearMiss) option {
-	return func(r *request) {
+func (m *maker) withNearMiss(op *spec.Operation, req spec.Requirement, s *spec.Scheme, miss nearMiss) judge.Option {
+	return func(r *judge.Request) {
 		m.credentials(op, "")(r)
 		for _, other := range req {
 			if other != s {
-				presentAs(r, other, keyVar)
+				presentAs(r, other, judge.KeyVar)
 			}
 		}
 		miss.present(r)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -21,10 +22,10 @@ import (
 // cannot make a valid request of, saying why.
 func (h *harness) served(op *spec.Operation) error {
 	if d := op.Deprecation; d != nil && !d.Sunset.IsZero() && !h.cfg.Now().Before(d.Sunset) {
-		return skipf("%s was to be removed on %s: it need not answer any more", op.ID, d.Sunset.Format("2006-01-02"))
+		return judge.Skipf("%s was to be removed on %s: it need not answer any more", op.ID, d.Sunset.Format("2006-01-02"))
 	}
 	if why := cannotSend(op); why != "" {
-		return skipf("%s", why)
+		return judge.Skipf("%s", why)
 	}
 	return nil
 }
@@ -34,9 +35,9 @@ func (h *harness) served(op *spec.Operation) error {
 // reads, and values made from the document for everything else. madeUp
 // says that the path names something the suite made up, which the
 // deployment may rightly not find.
-func (h *harness) validRequest(ctx context.Context, op *spec.Operation) (r *request, madeUp bool, err error) {
+func (h *harness) validRequest(ctx context.Context, op *spec.Operation) (r *judge.Request, madeUp bool, err error) {
 	fixed := map[string]string{}
-	var created item // of a mutating operation on one item
+	var created judge.Item // of a mutating operation on one item
 	if res := op.Resource; res != nil && op.Role != spec.RoleList && op.Role != spec.RoleCreate {
 		if mutating(op) {
 			var params map[string]string
@@ -44,14 +45,14 @@ func (h *harness) validRequest(ctx context.Context, op *spec.Operation) (r *requ
 				return nil, false, err
 			}
 			fixed = params
-			fixed[res.IDParam] = created.id(res.IDProperty)
+			fixed[res.IDParam] = created.ID(res.IDProperty)
 		} else {
 			ids, err := h.listedIDs(ctx, res)
 			if err != nil {
 				return nil, false, err
 			}
 			if len(ids) == 0 {
-				return nil, false, skipf("the list of %s shows no item for %s to read", res.Name, op.ID)
+				return nil, false, judge.Skipf("the list of %s shows no item for %s to read", res.Name, op.ID)
 			}
 			fixed[res.IDParam] = spec.ValueText(ids[h.rnd.IntN(len(ids))])
 		}
@@ -76,7 +77,7 @@ func (h *harness) validRequest(ctx context.Context, op *spec.Operation) (r *requ
 		return nil, false, err
 	}
 	r = h.opRequest(op, params, query, body)
-	r.mustExist, r.madeUp, r.params = true, madeUp, params
+	r.MustExist, r.MadeUp, r.Params = true, madeUp, params
 	return r, madeUp, nil
 }
 
@@ -95,14 +96,14 @@ func (h *harness) checkValidRequest(ctx context.Context, op *spec.Operation) err
 			return err
 		}
 		if res := op.Resource; op.Role == spec.RoleRead && !madeUp {
-			id := r.params[res.IDParam]
+			id := r.Params[res.IDParam]
 			probe := *r
-			probe.mustExist = false
-			x, err := h.send(ctx, &probe)
+			probe.MustExist = false
+			x, err := h.Send(ctx, &probe)
 			if err != nil {
 				return err
 			}
-			if x.status == http.StatusNotFound {
+			if x.Status == http.StatusNotFound {
 				ids, err := h.listedIDs(ctx, res)
 				if err != nil {
 					return err
@@ -112,14 +113,14 @@ func (h *harness) checkValidRequest(ctx context.Context, op *spec.Operation) err
 				}
 				if _, err := h.settle(ctx, func() (bool, error) {
 					var err error
-					x, err = h.send(ctx, &probe)
-					return x.status != http.StatusNotFound, err
+					x, err = h.Send(ctx, &probe)
+					return x.Status != http.StatusNotFound, err
 				}); err != nil {
 					return err
 				}
 			}
-			if x.status != http.StatusNotFound {
-				if err := answeredValid(op, x, ruleOpSuccess, fmt.Sprintf("%s of listed item %s", op.ID, id)); err != nil {
+			if x.Status != http.StatusNotFound {
+				if err := answeredValid(op, x, judge.RuleOpSuccess, fmt.Sprintf("%s of listed item %s", op.ID, id)); err != nil {
 					return err
 				}
 				return h.checkDeprecatedAnswer(op, x)
@@ -127,7 +128,7 @@ func (h *harness) checkValidRequest(ctx context.Context, op *spec.Operation) err
 		}
 		return h.checkAnswer(ctx, op, r, madeUp)
 	}
-	return skipf("the last %d items listed were gone before %s could read them: other clients are removing them, so %s could not be judged", maxListedTries, op.ID, op.ID)
+	return judge.Skipf("the last %d items listed were gone before %s could read them: other clients are removing them, so %s could not be judged", maxListedTries, op.ID, op.ID)
 }
 
 // listedTexts returns ids as text.
@@ -140,15 +141,15 @@ func listedTexts(ids []any) []string {
 }
 
 // checkAnswer sends r, a valid request of op, and judges the answer.
-func (h *harness) checkAnswer(ctx context.Context, op *spec.Operation, r *request, madeUp bool) error {
-	x, err := h.send(ctx, r)
+func (h *harness) checkAnswer(ctx context.Context, op *spec.Operation, r *judge.Request, madeUp bool) error {
+	x, err := h.Send(ctx, r)
 	if err != nil {
 		return err
 	}
-	if x.status == http.StatusNotFound && madeUp {
-		return skipf("%s answered 404 for a path the suite made up: the deployment may rightly know no such thing", op.ID)
+	if x.Status == http.StatusNotFound && madeUp {
+		return judge.Skipf("%s answered 404 for a path the suite made up: the deployment may rightly know no such thing", op.ID)
 	}
-	if err := answeredValid(op, x, ruleOpSuccess, op.ID); err != nil {
+	if err := answeredValid(op, x, judge.RuleOpSuccess, op.ID); err != nil {
 		return err
 	}
 	return h.checkDeprecatedAnswer(op, x)
@@ -160,15 +161,15 @@ func (h *harness) checkAnswer(ctx context.Context, op *spec.Operation, r *reques
 // addPet, which documents only "405: Invalid input", cannot be held to
 // one: its answer is a status it documents, which is all the document
 // says, and the check is skipped, saying so. what names the request.
-func answeredValid(op *spec.Operation, x *exchange, r rule, what string) error {
-	if op.Success == 0 && (x.status < 200 || x.status >= 300) {
+func answeredValid(op *spec.Operation, x *judge.Exchange, r judge.Rule, what string) error {
+	if op.Success == 0 && (x.Status < 200 || x.Status >= 300) {
 		documented := make([]string, len(op.Statuses))
 		for i, s := range op.Statuses {
 			documented[i] = strconv.Itoa(s)
 		}
-		return skipf("%s documents no success, only %s, and answered %d, which it documents: the document says no more of what a valid request gets", op.ID, strings.Join(documented, ", "), x.status)
+		return judge.Skipf("%s documents no success, only %s, and answered %d, which it documents: the document says no more of what a valid request gets", op.ID, strings.Join(documented, ", "), x.Status)
 	}
-	return x.require(x.status >= 200 && x.status < 300, r, fmt.Sprintf("%s: status %d, want a documented 2xx", what, x.status))
+	return x.Require(x.Status >= 200 && x.Status < 300, r, fmt.Sprintf("%s: status %d, want a documented 2xx", what, x.Status))
 }
 
 // checkWithoutKey sends a valid request of op, whose document makes the
@@ -179,14 +180,14 @@ func (h *harness) checkWithoutKey(ctx context.Context, op *spec.Operation) error
 		return err
 	}
 	h.credentials(op, "")(r)
-	x, err := h.send(ctx, r)
+	x, err := h.Send(ctx, r)
 	if err != nil {
 		return err
 	}
-	if x.status == http.StatusNotFound && madeUp {
-		return skipf("%s answered 404 for a path the suite made up: the deployment may rightly know no such thing", op.ID)
+	if x.Status == http.StatusNotFound && madeUp {
+		return judge.Skipf("%s answered 404 for a path the suite made up: the deployment may rightly know no such thing", op.ID)
 	}
-	return answeredValid(op, x, ruleOpOptionalKey, op.ID+" without a key")
+	return answeredValid(op, x, judge.RuleOpOptionalKey, op.ID+" without a key")
 }
 
 // checkRefused sends a request of op without a key, or with key, which is
@@ -204,7 +205,7 @@ func (h *harness) checkRefused(ctx context.Context, op *spec.Operation, key stri
 // which sent names and which are not the run's key: it must get 401 where
 // op documents it, else 403 where op documents that, else either, which
 // the request then calls for.
-func (h *harness) checkRefusedWith(ctx context.Context, op *spec.Operation, cred option, sent string) error {
+func (h *harness) checkRefusedWith(ctx context.Context, op *spec.Operation, cred judge.Option, sent string) error {
 	params, _, err := h.pathParams(ctx, op, nil)
 	if err != nil {
 		return err
@@ -222,11 +223,11 @@ func (h *harness) checkRefusedWith(ctx context.Context, op *spec.Operation, cred
 		return err
 	}
 	want := refusals(op)
-	x, err := h.send(ctx, h.opRequest(op, params, query, body, cred, callingFor(want...)))
+	x, err := h.Send(ctx, h.opRequest(op, params, query, body, cred, judge.CallingFor(want...)))
 	if err != nil {
 		return err
 	}
-	return x.require(slices.Contains(want, x.status), ruleOpAuth, fmt.Sprintf("%s with %s: status %d, want %s", op.ID, sent, x.status, statusList(want)))
+	return x.Require(slices.Contains(want, x.Status), judge.RuleOpAuth, fmt.Sprintf("%s with %s: status %d, want %s", op.ID, sent, x.Status, statusList(want)))
 }
 
 // refusals are the statuses a request of op without a valid key may get:
@@ -253,15 +254,15 @@ func statusList(statuses []int) string {
 // createItem creates an item of res through its create operation, checks
 // that it was created, and returns it with the path parameters of its
 // collection.
-func (h *harness) createItem(ctx context.Context, res *spec.Resource) (item, map[string]string, error) {
+func (h *harness) createItem(ctx context.Context, res *spec.Resource) (judge.Item, map[string]string, error) {
 	return h.createItemWith(ctx, res, nil)
 }
 
 // createItemWith is createItem, with edit, if not nil, changing the body
 // made from the document before it is sent.
-func (h *harness) createItemWith(ctx context.Context, res *spec.Resource, edit func(body map[string]any)) (item, map[string]string, error) {
+func (h *harness) createItemWith(ctx context.Context, res *spec.Resource, edit func(body map[string]any)) (judge.Item, map[string]string, error) {
 	if res.CreateOp == nil {
-		return nil, nil, skipf("%s has no create operation to make an item with", res.Name)
+		return nil, nil, judge.Skipf("%s has no create operation to make an item with", res.Name)
 	}
 	params, err := h.collectionParams(ctx, res)
 	if err != nil {
@@ -275,27 +276,27 @@ func (h *harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 	if edit != nil {
 		edit(body)
 	}
-	x, err := h.send(ctx, h.opRequest(res.CreateOp, params, nil, body))
+	x, err := h.Send(ctx, h.opRequest(res.CreateOp, params, nil, body))
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := x.require(x.status >= 200 && x.status < 300, ruleItemCreate, fmt.Sprintf("%s of a valid item: status %d, want a documented 2xx", res.CreateOp.ID, x.status)); err != nil {
+	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemCreate, fmt.Sprintf("%s of a valid item: status %d, want a documented 2xx", res.CreateOp.ID, x.Status)); err != nil {
 		return nil, nil, err
 	}
-	if res.CreateOp.JSONSchema(x.status) == nil {
-		return nil, nil, skipf("%s answers %d without a body, so the id of the item created is not known", res.CreateOp.ID, x.status)
+	if res.CreateOp.JSONSchema(x.Status) == nil {
+		return nil, nil, judge.Skipf("%s answers %d without a body, so the id of the item created is not known", res.CreateOp.ID, x.Status)
 	}
-	created, err := x.item()
+	created, err := x.Item()
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := x.require(created.id(res.IDProperty) != "", ruleItemCreate, fmt.Sprintf("the %s created has no %s", spec.Singular(res.Name), res.IDProperty)); err != nil {
+	if err := x.Require(created.ID(res.IDProperty) != "", judge.RuleItemCreate, fmt.Sprintf("the %s created has no %s", spec.Singular(res.Name), res.IDProperty)); err != nil {
 		return nil, nil, err
 	}
-	if diff := differences(created, body); diff != "" {
-		return nil, nil, x.require(false, ruleItemCreate, "the item created differs from what was sent: "+diff)
+	if diff := judge.Differences(created, body); diff != "" {
+		return nil, nil, x.Require(false, judge.RuleItemCreate, "the item created differs from what was sent: "+diff)
 	}
-	if err := h.checkLocation(x, res, params, created.id(res.IDProperty), ruleItemLocation); err != nil {
+	if err := h.checkLocation(x, res, params, created.ID(res.IDProperty), judge.RuleItemLocation); err != nil {
 		return nil, nil, err
 	}
 	return created, params, nil

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"github.com/petstore/contract/conformance/judge"
 	"net/http"
 	"net/url"
 	"strings"
@@ -29,7 +30,7 @@ const (
 // page visited and, if the walk was cut, why.
 type walked struct {
 	end  walkEnd
-	last *exchange
+	last *judge.Exchange
 	why  string
 	// full says that the walk was cut at a last page as full as its
 	// limit that links to no next one: the list may end there, or go on
@@ -46,9 +47,9 @@ type walked struct {
 // The interface does not show how to request a later page. The suite
 // follows rel="next" links (RFC 8288), the one way it can find without
 // guessing; see nextPage for which.
-func (h *harness) walk(ctx context.Context, first *exchange, r rule, visit func(x *exchange, page []pet) (bool, error)) (walked, error) {
-	return h.walkPages(ctx, first, r, func(x *exchange) (bool, int, error) {
-		page, err := x.pets()
+func (h *harness) walk(ctx context.Context, first *judge.Exchange, r judge.Rule, visit func(x *judge.Exchange, page []judge.Pet) (bool, error)) (walked, error) {
+	return h.walkPages(ctx, first, r, func(x *judge.Exchange) (bool, int, error) {
+		page, err := x.Pets()
 		if err != nil {
 			return false, 0, err
 		}
@@ -58,9 +59,9 @@ func (h *harness) walk(ctx context.Context, first *exchange, r rule, visit func(
 }
 
 // walkItems is walk for the list of any resource.
-func (h *harness) walkItems(ctx context.Context, first *exchange, r rule, visit func(x *exchange, page []item) (bool, error)) (walked, error) {
-	return h.walkPages(ctx, first, r, func(x *exchange) (bool, int, error) {
-		page, err := x.items()
+func (h *harness) walkItems(ctx context.Context, first *judge.Exchange, r judge.Rule, visit func(x *judge.Exchange, page []judge.Item) (bool, error)) (walked, error) {
+	return h.walkPages(ctx, first, r, func(x *judge.Exchange) (bool, int, error) {
+		page, err := x.Items()
 		if err != nil {
 			return false, 0, err
 		}
@@ -77,26 +78,26 @@ func (h *harness) walkItems(ctx context.Context, first *exchange, r rule, visit 
 // shorter than its limit, the last, links to no next page: one that does,
 // to a page that holds nothing and links nowhere, has its link on the
 // last page.
-func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit func(x *exchange) (bool, int, error)) (walked, error) {
+func (h *harness) walkPages(ctx context.Context, first *judge.Exchange, r judge.Rule, visit func(x *judge.Exchange) (bool, int, error)) (walked, error) {
 	x := first
-	visited := map[string]bool{first.url: true}
-	var before *exchange // the page that linked to x
-	beforeN := 0         // its items
+	visited := map[string]bool{first.URL: true}
+	var before *judge.Exchange // the page that linked to x
+	beforeN := 0               // its items
 	for pages := 1; ; pages++ {
-		if x.status != http.StatusOK {
-			return walked{}, x.broken(r, fmt.Sprintf("status %d, want 200", x.status))
+		if x.Status != http.StatusOK {
+			return walked{}, x.Breaks(r, fmt.Sprintf("status %d, want 200", x.Status))
 		}
 		more, n, err := visit(x)
 		switch {
 		case err != nil:
 			return walked{}, err
-		case n == 0 && before != nil && before.limit > 0 && beforeN < before.limit && linkTarget(x.header, "next") == "":
-			return walked{}, before.broken(rulePagesEnd, fmt.Sprintf("a page of %d items, fewer than its limit of %d, links to a next page, %s, which holds none and links nowhere: the link is on the last page", beforeN, before.limit, x.url))
+		case n == 0 && before != nil && before.Limit > 0 && beforeN < before.Limit && linkTarget(x.Header, "next") == "":
+			return walked{}, before.Breaks(judge.RulePagesEnd, fmt.Sprintf("a page of %d items, fewer than its limit of %d, links to a next page, %s, which holds none and links nowhere: the link is on the last page", beforeN, before.Limit, x.URL))
 		case !more:
 			return walked{end: walkStopped, last: x}, nil
 		}
-		if linkTarget(x.header, "next") == "" {
-			if x.limit == 0 || n < x.limit {
+		if linkTarget(x.Header, "next") == "" {
+			if x.Limit == 0 || n < x.Limit {
 				return walked{end: walkComplete, last: x}, nil
 			}
 			return walked{end: walkCut, last: x, full: true, why: fmt.Sprintf("a page of %d items, as many as its limit, carries no rel=\"next\" link, and the interface does not show how else to request the next page", n)}, nil
@@ -110,10 +111,10 @@ func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit 
 			return walked{}, err
 		case next == nil:
 			return walked{end: walkCut, last: x, why: why}, nil
-		case visited[next.url]:
-			return walked{}, x.broken(rulePagesLoop, fmt.Sprintf("the next link of page %d leads back to %s, a page this walk has visited: the walk would never end", pages, next.url))
+		case visited[next.URL]:
+			return walked{}, x.Breaks(judge.RulePagesLoop, fmt.Sprintf("the next link of page %d leads back to %s, a page this walk has visited: the walk would never end", pages, next.URL))
 		}
-		visited[next.url] = true
+		visited[next.URL] = true
 		before, beforeN, x = x, n, next
 	}
 }
@@ -132,23 +133,23 @@ func (h *harness) walkPages(ctx context.Context, first *exchange, r rule, visit 
 // is not followed. With Config.Strict every link must lead to listPets on
 // the base URL's origin, as petmock's do, and any other breaks
 // strict.pagination.
-func (h *harness) nextPage(ctx context.Context, x *exchange) (*exchange, string, error) {
-	target := linkTarget(x.header, "next")
+func (h *harness) nextPage(ctx context.Context, x *judge.Exchange) (*judge.Exchange, string, error) {
+	target := linkTarget(x.Header, "next")
 	if target == "" {
 		return nil, "no rel=\"next\" link", nil
 	}
-	from, _ := url.Parse(x.url)
+	from, _ := url.Parse(x.URL)
 	u, err := from.Parse(target)
 	var why string
 	lenient := false
 	switch {
 	case err != nil:
 		why = fmt.Sprintf("the next link %q is not a URL", target)
-	case origin(u) != origin(h.Base()):
-		why = fmt.Sprintf("the next link leads to another origin, %s; the API key is sent to %s only", u.Redacted(), origin(h.Base()))
-	case u.Path == h.Base().Path+x.path:
+	case judge.Origin(u) != judge.Origin(h.Base()):
+		why = fmt.Sprintf("the next link leads to another origin, %s; the API key is sent to %s only", u.Redacted(), judge.Origin(h.Base()))
+	case u.Path == h.Base().Path+x.Path:
 	case h.cfg.Strict:
-		why = fmt.Sprintf("the next link leads to %s, not to %s at %s%s", u.Redacted(), x.op, h.Base(), x.path)
+		why = fmt.Sprintf("the next link leads to %s, not to %s at %s%s", u.Redacted(), x.Op, h.Base(), x.Path)
 	case strings.HasPrefix(u.Path, h.Base().Path+"/"):
 		lenient = true
 	default:
@@ -156,16 +157,16 @@ func (h *harness) nextPage(ctx context.Context, x *exchange) (*exchange, string,
 	}
 	if why != "" {
 		if h.cfg.Strict {
-			return nil, "", x.broken(ruleStrictPagination, why)
+			return nil, "", x.Breaks(judge.RuleStrictPagination, why)
 		}
-		return nil, redactKey(why, h.cfg.APIKey), nil
+		return nil, judge.RedactKey(why, h.cfg.APIKey), nil
 	}
 	u.User, u.Fragment = nil, ""
-	r := newRequest(x.op, http.MethodGet, x.path, u.RawQuery, nil)
-	if op := h.contract.Operation(x.op); op != nil {
-		h.credentials(op, keyVar)(r)
+	r := judge.NewRequest(x.Op, http.MethodGet, x.Path, u.RawQuery, nil)
+	if op := h.contract.Operation(x.Op); op != nil {
+		h.credentials(op, judge.KeyVar)(r)
 	}
-	r.target, r.pageLimit, r.lenient = u, x.limit, lenient
-	next, err := h.send(ctx, r)
+	r.Target, r.PageLimit, r.Lenient = u, x.Limit, lenient
+	next, err := h.Send(ctx, r)
 	return next, "", err
 }

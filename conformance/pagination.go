@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"github.com/petstore/contract/conformance/judge"
 	"net/http"
 	"net/url"
 	"slices"
@@ -23,43 +24,43 @@ func (h *harness) checkStrictPages(ctx context.Context, status string) error {
 	if err != nil {
 		return err
 	}
-	if err := ref.require(ref.status == http.StatusOK, ruleStrictPagination, fmt.Sprintf("status %d, want 200", ref.status)); err != nil {
+	if err := ref.Require(ref.Status == http.StatusOK, judge.RuleStrictPagination, fmt.Sprintf("status %d, want 200", ref.Status)); err != nil {
 		return err
 	}
-	want, err := ref.pets()
+	want, err := ref.Pets()
 	if err != nil {
 		return err
 	}
 	complete := len(want) < c.limitMax
 	if len(want) == 0 {
-		return ref.require(linkTarget(ref.header, "next") == "", ruleStrictPagination, "an empty list links to a next page")
+		return ref.Require(linkTarget(ref.Header, "next") == "", judge.RuleStrictPagination, "an empty list links to a next page")
 	}
-	last := want[len(want)-1].id()
+	last := want[len(want)-1].IntID()
 	size := min(max(len(want)/4, 1), 10)
 
-	var seen []pet
+	var seen []judge.Pet
 	first, err := h.listPets(ctx, filter+"limit="+strconv.Itoa(size))
 	if err != nil {
 		return err
 	}
-	if _, err := h.walk(ctx, first, ruleStrictPagination, func(x *exchange, page []pet) (bool, error) {
+	if _, err := h.walk(ctx, first, judge.RuleStrictPagination, func(x *judge.Exchange, page []judge.Pet) (bool, error) {
 		for _, p := range page {
 			if status != "" {
-				if err := x.require(p.status() == status, ruleStatus, fmt.Sprintf("a later page of status=%s holds %s", status, p)); err != nil {
+				if err := x.Require(p.StatusValue() == status, judge.RuleStatus, fmt.Sprintf("a later page of status=%s holds %s", status, p)); err != nil {
 					return false, err
 				}
 			}
 			if n := len(seen); n > 0 {
-				if err := x.require(p.id() > seen[n-1].id(), ruleStrictPagination,
-					fmt.Sprintf("id %d follows id %d: pets repeat or are out of order", p.id(), seen[n-1].id())); err != nil {
+				if err := x.Require(p.IntID() > seen[n-1].IntID(), judge.RuleStrictPagination,
+					fmt.Sprintf("id %d follows id %d: pets repeat or are out of order", p.IntID(), seen[n-1].IntID())); err != nil {
 					return false, err
 				}
 			}
 			seen = append(seen, p)
 		}
-		passed := len(seen) > 0 && seen[len(seen)-1].id() >= last
+		passed := len(seen) > 0 && seen[len(seen)-1].IntID() >= last
 		if !passed {
-			if err := x.require(linkTarget(x.header, "next") != "", ruleStrictPagination,
+			if err := x.Require(linkTarget(x.Header, "next") != "", judge.RuleStrictPagination,
 				fmt.Sprintf("no next link after %d pets, but pets up to id %d exist", len(seen), last)); err != nil {
 				return false, err
 			}
@@ -75,7 +76,7 @@ func (h *harness) checkStrictPages(ctx context.Context, status string) error {
 	// pets created meanwhile come after it.
 	var walked []string
 	for _, p := range seen {
-		if p.id() <= last {
+		if p.IntID() <= last {
 			walked = append(walked, string(p.ID))
 		}
 	}
@@ -83,6 +84,6 @@ func (h *harness) checkStrictPages(ctx context.Context, status string) error {
 	for _, p := range want {
 		expected = append(expected, string(p.ID))
 	}
-	return ref.require(slices.Equal(walked, expected), ruleStrictPagination,
+	return ref.Require(slices.Equal(walked, expected), judge.RuleStrictPagination,
 		fmt.Sprintf("walking pages of limit=%d gave other pets than one page of limit=%d", size, c.limitMax))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/petstore/contract/conformance/judge"
 	"maps"
 	"math"
 	"net/http"
@@ -15,26 +16,26 @@ import (
 // send, and pets to create.
 
 // census returns the first page of listPets at the largest limit.
-func (h *harness) census(ctx context.Context) ([]pet, error) {
+func (h *harness) census(ctx context.Context) ([]judge.Pet, error) {
 	x, err := h.listPets(ctx, "limit="+strconv.Itoa(h.contract.limitMax))
 	if err != nil {
 		return nil, err
 	}
-	if err := x.require(x.status == http.StatusOK, ruleContract, fmt.Sprintf("listPets with a valid key and limit must answer 200; status %d", x.status)); err != nil {
+	if err := x.Require(x.Status == http.StatusOK, judge.RuleContract, fmt.Sprintf("listPets with a valid key and limit must answer 200; status %d", x.Status)); err != nil {
 		return nil, err
 	}
-	return x.pets()
+	return x.Pets()
 }
 
 // listedPet returns a pet taken from listPets, so that read checks need
 // no pet of their own. It skips the check if the catalogue is empty.
-func (h *harness) listedPet(ctx context.Context) (pet, error) {
+func (h *harness) listedPet(ctx context.Context) (judge.Pet, error) {
 	pets, err := h.census(ctx)
 	if err != nil {
-		return pet{}, err
+		return judge.Pet{}, err
 	}
 	if len(pets) == 0 {
-		return pet{}, skipf("the catalogue is empty: no pet to read")
+		return judge.Pet{}, judge.Skipf("the catalogue is empty: no pet to read")
 	}
 	return pets[h.rnd.IntN(len(pets))], nil
 }
@@ -54,7 +55,7 @@ func (h *harness) category(ctx context.Context) (int64, error) {
 	}
 	counts := map[int64]int{}
 	for _, p := range pets {
-		if id, ok := exactInt(p.CategoryID); ok {
+		if id, ok := judge.ExactInt(p.CategoryID); ok {
 			counts[id]++
 		}
 	}
@@ -91,7 +92,7 @@ func (h *harness) pastSunset() bool {
 // beforeSunset skips a check of getPet once it may have been removed.
 func (h *harness) beforeSunset() error {
 	if h.pastSunset() {
-		return skipf("getPet was to be removed on %s: it need not answer any more", h.contract.SunsetDay)
+		return judge.Skipf("getPet was to be removed on %s: it need not answer any more", h.contract.SunsetDay)
 	}
 	return nil
 }
@@ -108,20 +109,20 @@ func newPetBody(name string, categoryID int64, status string) string {
 
 // create creates a pet and checks the answer: 201 with the pet sent and
 // an integer id. It returns the pet as sent, with the id it got.
-func (h *harness) create(ctx context.Context, categoryID int64, status string) (*exchange, pet, error) {
+func (h *harness) create(ctx context.Context, categoryID int64, status string) (*judge.Exchange, judge.Pet, error) {
 	name := h.petName()
 	x, err := h.createPet(ctx, newPetBody(name, categoryID, status))
 	if err != nil {
-		return x, pet{}, err
+		return x, judge.Pet{}, err
 	}
 	created, err := checkCreated(x, name, categoryID, status)
 	if err != nil {
 		return x, created, err
 	}
-	if err := h.checkLocation(x, h.contract.Pets, nil, string(created.ID), ruleCreateLocation); err != nil {
+	if err := h.checkLocation(x, h.contract.Pets, nil, string(created.ID), judge.RuleCreateLocation); err != nil {
 		return x, created, err
 	}
-	if it, err := x.item(); err == nil {
+	if it, err := x.Item(); err == nil {
 		h.keep(h.contract.Pets, nil, it)
 	}
 	return x, created, nil
@@ -130,24 +131,24 @@ func (h *harness) create(ctx context.Context, categoryID int64, status string) (
 // checkCreated checks x, the answer to a createPet of the pet of name,
 // categoryID and status: 201 with that pet and an integer id. It returns
 // the pet as sent, with the id it got.
-func checkCreated(x *exchange, name string, categoryID int64, status string) (pet, error) {
-	if err := x.require(x.status == http.StatusCreated, ruleCreate, fmt.Sprintf("status %d, want 201", x.status)); err != nil {
-		return pet{}, err
+func checkCreated(x *judge.Exchange, name string, categoryID int64, status string) (judge.Pet, error) {
+	if err := x.Require(x.Status == http.StatusCreated, judge.RuleCreate, fmt.Sprintf("status %d, want 201", x.Status)); err != nil {
+		return judge.Pet{}, err
 	}
-	got, err := x.pet()
+	got, err := x.Pet()
 	if err != nil {
-		return pet{}, err
+		return judge.Pet{}, err
 	}
-	_, ok := exactInt(got.ID)
-	if err := x.require(ok, ruleCreate, fmt.Sprintf("id %s is not an int64 integer", got.ID)); err != nil {
-		return pet{}, err
+	_, ok := judge.ExactInt(got.ID)
+	if err := x.Require(ok, judge.RuleCreate, fmt.Sprintf("id %s is not an int64 integer", got.ID)); err != nil {
+		return judge.Pet{}, err
 	}
-	want := pet{ID: got.ID, Name: name, CategoryID: json.Number(strconv.FormatInt(categoryID, 10))}
+	want := judge.Pet{ID: got.ID, Name: name, CategoryID: json.Number(strconv.FormatInt(categoryID, 10))}
 	if status != "" {
 		want.Status = &status
 	} else {
 		want.Status = got.Status // any PetStatus or none; the schema checked which
 	}
-	same, diff := got.same(want)
-	return got, x.require(same, ruleCreate, "the created pet differs from what was sent: "+diff)
+	same, diff := got.Same(want)
+	return got, x.Require(same, judge.RuleCreate, "the created pet differs from what was sent: "+diff)
 }

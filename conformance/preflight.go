@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -75,7 +76,7 @@ func Preflight(ctx context.Context, cfg Config) (string, error) {
 	if len(ops) == 0 {
 		return "no operation of the document can be sent without parameters: the base URL and the key are first tried by the checks", nil
 	}
-	p := &preflight{cfg: cfg, client: newHTTPClient(cfg.Transport)}
+	p := &preflight{cfg: cfg, client: judge.NewHTTPClient(cfg.Transport)}
 	p.base, _ = cfg.baseURL()
 	defer p.client.CloseIdleConnections()
 
@@ -227,7 +228,7 @@ func accepted(status int) bool {
 // deployment's fault, for the checks to judge.
 func (p *preflight) setupMistake(a preflightAnswer) error {
 	switch {
-	case isRedirect(a.status, a.header):
+	case judge.IsRedirect(a.status, a.header):
 		return p.setup(a.line, "a redirect to "+a.header.Get("Location")+", which the suite does not follow: is the base URL right (https rather than http, or the API rather than a login page)?")
 	case looksLikeHTML(a.body):
 		return p.setup(a.line, "an HTML page, not the API: is the base URL the API's, such as https://petstore.example.com/v1?")
@@ -256,13 +257,13 @@ func (p *preflight) send(ctx context.Context, op *spec.Operation, f keyPresentat
 		return preflightAnswer{}, &UnreachableError{URL: u.String(), Err: err}
 	}
 	f.present(req, p.cfg.APIKey)
-	shown := redactKey(req.URL.String(), p.cfg.APIKey)
+	shown := judge.RedactKey(req.URL.String(), p.cfg.APIKey)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "petstore-conformance")
 	resp, err := p.client.Do(req)
 	if err != nil {
-		msg := describeNoAnswer(err, errors.Is(ctx.Err(), context.DeadlineExceeded), p.cfg.timeout())
-		return preflightAnswer{}, &UnreachableError{URL: redactKey(u.String(), p.cfg.APIKey), Err: redactError(msg, err, p.cfg.APIKey)}
+		msg := judge.DescribeNoAnswer(err, errors.Is(ctx.Err(), context.DeadlineExceeded), p.cfg.timeout())
+		return preflightAnswer{}, &UnreachableError{URL: judge.RedactKey(u.String(), p.cfg.APIKey), Err: redactError(msg, err, p.cfg.APIKey)}
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, preflightBodyBytes))
@@ -279,7 +280,7 @@ func (p *preflight) setup(answer, fix string) error {
 	return &SetupError{Answer: p.redact(answer), Fix: p.redact(fix)}
 }
 
-func (p *preflight) redact(s string) string { return redactKey(s, p.cfg.APIKey) }
+func (p *preflight) redact(s string) string { return judge.RedactKey(s, p.cfg.APIKey) }
 
 // preflightOperations are the operations the preflight may send: GETs
 // that need no path parameter and no other required parameter, lists of
@@ -321,5 +322,5 @@ func redactError(msg string, err error, key string) error {
 	if key != "" && strings.Contains(err.Error(), key) {
 		err = nil
 	}
-	return redactedError{msg: redactKey(msg, key), err: err}
+	return redactedError{msg: judge.RedactKey(msg, key), err: err}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -25,7 +26,7 @@ func (h *harness) checkItemCreated(ctx context.Context, res *spec.Resource) erro
 		return err
 	}
 	h.keep(res, params, created)
-	if err := h.readItemBack(ctx, res, params, created, sameAs(created), ruleItemRead); err != nil {
+	if err := h.readItemBack(ctx, res, params, created, sameAs(created), judge.RuleItemRead); err != nil {
 		return err
 	}
 	return h.checkItemListed(ctx, res, params, created)
@@ -43,7 +44,7 @@ func (h *harness) checkItemReplaced(ctx context.Context, res *spec.Resource) err
 	if err != nil {
 		return err
 	}
-	id := created.id(res.IDProperty)
+	id := created.ID(res.IDProperty)
 	body, err := h.body(ctx, res.Replace)
 	if err != nil {
 		return err
@@ -51,23 +52,23 @@ func (h *harness) checkItemReplaced(ctx context.Context, res *spec.Resource) err
 	h.namesItem(res, res.Replace, body, created)
 	check := h.replaced(res, created, body)
 	params[res.IDParam] = id
-	x, err := h.send(ctx, h.opRequest(res.Replace, params, nil, body))
+	x, err := h.Send(ctx, h.opRequest(res.Replace, params, nil, body))
 	if err != nil {
 		return err
 	}
-	if err := x.require(x.status >= 200 && x.status < 300, ruleItemReplace, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Replace.ID, x.status)); err != nil {
+	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemReplace, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Replace.ID, x.Status)); err != nil {
 		return err
 	}
-	if res.Replace.JSONSchema(x.status) != nil {
-		got, err := x.item()
+	if res.Replace.JSONSchema(x.Status) != nil {
+		got, err := x.Item()
 		if err != nil {
 			return err
 		}
 		if diff := check(got); diff != "" {
-			return x.require(false, ruleItemReplace, "the item replaced differs from what was sent: "+diff)
+			return x.Require(false, judge.RuleItemReplace, "the item replaced differs from what was sent: "+diff)
 		}
 	}
-	return h.readItemBack(ctx, res, params, created, check, ruleItemReplace)
+	return h.readItemBack(ctx, res, params, created, check, judge.RuleItemReplace)
 }
 
 // replaced returns the check of an item that body replaced, body left
@@ -78,7 +79,7 @@ func (h *harness) checkItemReplaced(ctx context.Context, res *spec.Resource) err
 // where the document leaves its default open (x-petmock-defaults), or
 // with one the deployment filled in otherwise: only the value from before
 // shows a merge.
-func (h *harness) replaced(res *spec.Resource, created item, body map[string]any) func(got item) string {
+func (h *harness) replaced(res *spec.Resource, created judge.Item, body map[string]any) func(got judge.Item) string {
 	before := map[string]any{}
 	for _, p := range h.contract.Properties(res.Replace.RequestSchema()) {
 		if p.Required || p.Schema.ReadOnly || p.Name == res.IDProperty {
@@ -90,14 +91,14 @@ func (h *harness) replaced(res *spec.Resource, created item, body map[string]any
 			before[p.Name] = v
 		}
 	}
-	return func(got item) string {
-		diff := differences(got, body)
+	return func(got judge.Item) string {
+		diff := judge.Differences(got, body)
 		for _, name := range slices.Sorted(maps.Keys(before)) {
-			if v, ok := got[name]; ok && sameValue(v, before[name]) {
+			if v, ok := got[name]; ok && judge.SameValue(v, before[name]) {
 				if diff != "" {
 					diff += "; "
 				}
-				diff += fmt.Sprintf("%s is still %s, which the body left out: the replace merged the body into the item", name, jsonText(v))
+				diff += fmt.Sprintf("%s is still %s, which the body left out: the replace merged the body into the item", name, judge.JSONText(v))
 			}
 		}
 		return diff
@@ -150,31 +151,31 @@ func (h *harness) checkItemUpdated(ctx context.Context, res *spec.Resource) erro
 		return err
 	}
 	if len(change) == 0 {
-		return skipf("%s: the suite found no property it can change", res.Update.ID)
+		return judge.Skipf("%s: the suite found no property it can change", res.Update.ID)
 	}
 	if res.ByBody(res.Update) {
 		change[res.IDProperty] = created[res.IDProperty]
 	}
-	params[res.IDParam] = created.id(res.IDProperty)
-	x, err := h.send(ctx, h.opRequest(res.Update, params, nil, change))
+	params[res.IDParam] = created.ID(res.IDProperty)
+	x, err := h.Send(ctx, h.opRequest(res.Update, params, nil, change))
 	if err != nil {
 		return err
 	}
-	if err := x.require(x.status >= 200 && x.status < 300, ruleItemUpdate, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Update.ID, x.status)); err != nil {
+	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemUpdate, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Update.ID, x.Status)); err != nil {
 		return err
 	}
 	want := maps.Clone(map[string]any(created))
 	maps.Copy(want, change)
-	if res.Update.JSONSchema(x.status) != nil {
-		got, err := x.item()
+	if res.Update.JSONSchema(x.Status) != nil {
+		got, err := x.Item()
 		if err != nil {
 			return err
 		}
-		if diff := differences(got, want); diff != "" {
-			return x.require(false, ruleItemUpdate, "the item updated, as answered, differs from what was written: "+diff)
+		if diff := judge.Differences(got, want); diff != "" {
+			return x.Require(false, judge.RuleItemUpdate, "the item updated, as answered, differs from what was written: "+diff)
 		}
 	}
-	return h.readItemBack(ctx, res, params, created, sameAs(want), ruleItemUpdate)
+	return h.readItemBack(ctx, res, params, created, sameAs(want), judge.RuleItemUpdate)
 }
 
 // checkItemDeleted deletes an item the suite created: it must then read
@@ -187,12 +188,12 @@ func (h *harness) checkItemDeleted(ctx context.Context, res *spec.Resource) erro
 	if err != nil {
 		return err
 	}
-	params[res.IDParam] = created.id(res.IDProperty)
-	x, err := h.send(ctx, h.opRequest(res.Delete, params, nil, nil))
+	params[res.IDParam] = created.ID(res.IDProperty)
+	x, err := h.Send(ctx, h.opRequest(res.Delete, params, nil, nil))
 	if err != nil {
 		return err
 	}
-	if err := x.require(x.status >= 200 && x.status < 300, ruleItemDelete, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Delete.ID, x.status)); err != nil {
+	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemDelete, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Delete.ID, x.Status)); err != nil {
 		return err
 	}
 	if res.Read == nil {
@@ -201,16 +202,16 @@ func (h *harness) checkItemDeleted(ctx context.Context, res *spec.Resource) erro
 	if err := h.served(res.Read); err != nil {
 		return err
 	}
-	var read *exchange
+	var read *judge.Exchange
 	if _, err := h.settle(ctx, func() (bool, error) {
 		var err error
-		read, err = h.send(ctx, h.opRequest(res.Read, params, nil, nil))
-		return read.status == http.StatusNotFound || read.status == http.StatusGone, err
+		read, err = h.Send(ctx, h.opRequest(res.Read, params, nil, nil))
+		return read.Status == http.StatusNotFound || read.Status == http.StatusGone, err
 	}); err != nil {
 		return err
 	}
-	if err := read.require(read.status == http.StatusNotFound || read.status == http.StatusGone, ruleItemDelete,
-		fmt.Sprintf("%s of the item deleted: status %d, want 404 (read again for %v)", res.Read.ID, read.status, h.cfg.Settle)); err != nil {
+	if err := read.Require(read.Status == http.StatusNotFound || read.Status == http.StatusGone, judge.RuleItemDelete,
+		fmt.Sprintf("%s of the item deleted: status %d, want 404 (read again for %v)", res.Read.ID, read.Status, h.cfg.Settle)); err != nil {
 		return err
 	}
 	return h.checkUnlisted(ctx, res, params, created)
@@ -220,13 +221,13 @@ func (h *harness) checkItemDeleted(ctx context.Context, res *spec.Resource) erro
 // values where the list has filters, until the item deleted is gone from
 // it, within the settle window. A walk cut short, with pages the suite
 // cannot reach, judges what it saw.
-func (h *harness) checkUnlisted(ctx context.Context, res *spec.Resource, params map[string]string, deleted item) error {
+func (h *harness) checkUnlisted(ctx context.Context, res *spec.Resource, params map[string]string, deleted judge.Item) error {
 	if res.List == nil || h.served(res.List) != nil {
 		return nil
 	}
 	var (
-		found *item
-		last  *exchange
+		found *judge.Item
+		last  *judge.Exchange
 		query url.Values
 	)
 	if _, err := h.settle(ctx, func() (bool, error) {
@@ -241,19 +242,19 @@ func (h *harness) checkUnlisted(ctx context.Context, res *spec.Resource, params 
 	if found == nil {
 		return nil
 	}
-	return last.require(false, ruleItemDelete, fmt.Sprintf("the %s deleted (%s %s) is still listed by %s %s (listed again for %v)", spec.Singular(res.Name), res.IDProperty, deleted.id(res.IDProperty), res.List.ID, query.Encode(), h.cfg.Settle))
+	return last.Require(false, judge.RuleItemDelete, fmt.Sprintf("the %s deleted (%s %s) is still listed by %s %s (listed again for %v)", spec.Singular(res.Name), res.IDProperty, deleted.ID(res.IDProperty), res.List.ID, query.Encode(), h.cfg.Settle))
 }
 
 // sameAs returns the check of an item read back: it holds every property
 // of want, equal.
-func sameAs(want map[string]any) func(got item) string {
-	return func(got item) string { return differences(got, want) }
+func sameAs(want map[string]any) func(got judge.Item) string {
+	return func(got judge.Item) string { return judge.Differences(got, want) }
 }
 
 // readItemBack reads the item created through the resource's read
 // operation, within the settle window: check must find nothing wrong with
 // it. Without a read operation there is nothing to read it with.
-func (h *harness) readItemBack(ctx context.Context, res *spec.Resource, params map[string]string, created item, check func(got item) string, r rule) error {
+func (h *harness) readItemBack(ctx context.Context, res *spec.Resource, params map[string]string, created judge.Item, check func(got judge.Item) string, r judge.Rule) error {
 	if res.Read == nil {
 		return nil
 	}
@@ -261,15 +262,15 @@ func (h *harness) readItemBack(ctx context.Context, res *spec.Resource, params m
 		return err
 	}
 	params = maps.Clone(params)
-	params[res.IDParam] = created.id(res.IDProperty)
-	var x *exchange
+	params[res.IDParam] = created.ID(res.IDProperty)
+	var x *judge.Exchange
 	var diff string
 	if _, err := h.settle(ctx, func() (bool, error) {
 		var err error
-		if x, err = h.send(ctx, h.opRequest(res.Read, params, nil, nil)); err != nil || x.status != http.StatusOK {
+		if x, err = h.Send(ctx, h.opRequest(res.Read, params, nil, nil)); err != nil || x.Status != http.StatusOK {
 			return false, err
 		}
-		got, err := x.item()
+		got, err := x.Item()
 		if err != nil {
 			return false, err
 		}
@@ -278,17 +279,17 @@ func (h *harness) readItemBack(ctx context.Context, res *spec.Resource, params m
 	}); err != nil {
 		return err
 	}
-	if err := x.require(x.status == http.StatusOK, r, fmt.Sprintf("%s of the %s just written (%s %s): status %d, want 200 (read again for %v)", res.Read.ID, spec.Singular(res.Name), res.IDProperty, created.id(res.IDProperty), x.status, h.cfg.Settle)); err != nil {
+	if err := x.Require(x.Status == http.StatusOK, r, fmt.Sprintf("%s of the %s just written (%s %s): status %d, want 200 (read again for %v)", res.Read.ID, spec.Singular(res.Name), res.IDProperty, created.ID(res.IDProperty), x.Status, h.cfg.Settle)); err != nil {
 		return err
 	}
-	return x.require(diff == "", r, fmt.Sprintf("the %s read back differs from what was written: %s", spec.Singular(res.Name), diff))
+	return x.Require(diff == "", r, fmt.Sprintf("the %s read back differs from what was written: %s", spec.Singular(res.Name), diff))
 }
 
 // checkItemListed walks the resource's list, filtered by the item's own
 // values where the list has filters, until it finds the item created: it
 // must be there, unchanged. A walk cut short, with pages the suite cannot
 // reach, skips the check, and so does a resource without a list.
-func (h *harness) checkItemListed(ctx context.Context, res *spec.Resource, params map[string]string, created item) error {
+func (h *harness) checkItemListed(ctx context.Context, res *spec.Resource, params map[string]string, created judge.Item) error {
 	if res.List == nil {
 		return nil
 	}
@@ -296,7 +297,7 @@ func (h *harness) checkItemListed(ctx context.Context, res *spec.Resource, param
 		return err
 	}
 	var (
-		found *item
+		found *judge.Item
 		walk  walked
 		query url.Values
 	)
@@ -305,19 +306,19 @@ func (h *harness) checkItemListed(ctx context.Context, res *spec.Resource, param
 		found, walk, query, err = h.findItemListed(ctx, res, params, created)
 		return found != nil || walk.end == walkCut, err
 	})
-	id := created.id(res.IDProperty)
+	id := created.ID(res.IDProperty)
 	switch {
 	case err != nil:
 		return err
 	case found != nil:
-		if diff := differences(*found, map[string]any(created)); diff != "" {
-			return walk.last.require(false, ruleItemListed, "the listed item differs from the one created: "+diff)
+		if diff := judge.Differences(*found, map[string]any(created)); diff != "" {
+			return walk.last.Require(false, judge.RuleItemListed, "the listed item differs from the one created: "+diff)
 		}
 		return nil
 	case walk.end == walkComplete:
-		return walk.last.require(false, ruleItemListed, fmt.Sprintf("the %s just created (%s %s) is not listed by %s %s (listed again for %v)", spec.Singular(res.Name), res.IDProperty, id, res.List.ID, query.Encode(), h.cfg.Settle))
+		return walk.last.Require(false, judge.RuleItemListed, fmt.Sprintf("the %s just created (%s %s) is not listed by %s %s (listed again for %v)", spec.Singular(res.Name), res.IDProperty, id, res.List.ID, query.Encode(), h.cfg.Settle))
 	default:
-		return skipf("cannot tell whether the %s created is listed: it is not on the pages seen, and %s", spec.Singular(res.Name), walk.why)
+		return judge.Skipf("cannot tell whether the %s created is listed: it is not on the pages seen, and %s", spec.Singular(res.Name), walk.why)
 	}
 }
 
@@ -325,7 +326,7 @@ func (h *harness) checkItemListed(ctx context.Context, res *spec.Resource, param
 // where the list has filters, until it finds the item of it's id, and
 // returns it as listed, nil if the walk ended without, how the walk ended
 // and the query of its first page.
-func (h *harness) findItemListed(ctx context.Context, res *spec.Resource, params map[string]string, it item) (*item, walked, url.Values, error) {
+func (h *harness) findItemListed(ctx context.Context, res *spec.Resource, params map[string]string, it judge.Item) (*judge.Item, walked, url.Values, error) {
 	query := url.Values{}
 	if p := res.Paging; p.Limit != "" && p.Max > 0 {
 		query.Set(p.Limit, fmt.Sprint(p.Max))
@@ -335,15 +336,15 @@ func (h *harness) findItemListed(ctx context.Context, res *spec.Resource, params
 			query.Set(f.Name(), spec.ValueText(v))
 		}
 	}
-	id := it.id(res.IDProperty)
-	first, err := h.send(ctx, h.opRequest(res.List, params, query, nil))
+	id := it.ID(res.IDProperty)
+	first, err := h.Send(ctx, h.opRequest(res.List, params, query, nil))
 	if err != nil {
 		return nil, walked{}, query, err
 	}
-	var found *item
-	walk, err := h.walkItems(ctx, first, ruleItemListed, func(x *exchange, page []item) (bool, error) {
+	var found *judge.Item
+	walk, err := h.walkItems(ctx, first, judge.RuleItemListed, func(x *judge.Exchange, page []judge.Item) (bool, error) {
 		for _, listed := range page {
-			if listed.id(res.IDProperty) == id {
+			if listed.ID(res.IDProperty) == id {
 				found = &listed
 				return false, nil
 			}
@@ -356,7 +357,7 @@ func (h *harness) findItemListed(ctx context.Context, res *spec.Resource, params
 // change returns a change to the created item that the update operation
 // takes: a new value of its first enumeration, or else of its first other
 // property, as the update's schema allows.
-func (h *harness) change(ctx context.Context, res *spec.Resource, created item) (map[string]any, error) {
+func (h *harness) change(ctx context.Context, res *spec.Resource, created judge.Item) (map[string]any, error) {
 	s := res.Update.RequestSchema()
 	if s == nil {
 		return nil, nil

@@ -8,6 +8,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
+	"github.com/petstore/contract/conformance/judge"
 )
 
 // SuiteDescription names the suite in reports.
@@ -71,7 +72,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 			setupErr = cfg.validateFields()
 		}
 		if setupErr != nil {
-			Fail(redactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
+			Fail(judge.RedactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
 		}
 		s.h = newHarness(cfg.settings(s.coverage.saw), p, uint64(GinkgoRandomSeed()))
 		fmt.Fprintf(cfg.output(), "conformance: run id %s; items created are named %s%s-N\n", s.h.runID, NamePrefix, s.h.runID)

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"github.com/petstore/contract/conformance/judge"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -42,33 +43,33 @@ func (h *harness) settle(ctx context.Context, probe func() (bool, error)) (bool,
 
 // readBack reads a pet the suite created through getPet, within the settle
 // window. Unless getPet finds it, unchanged, it breaks create.read-back.
-func (h *harness) readBack(ctx context.Context, created pet) error {
-	var x *exchange
+func (h *harness) readBack(ctx context.Context, created judge.Pet) error {
+	var x *judge.Exchange
 	_, err := h.settle(ctx, func() (bool, error) {
 		var err error
-		x, err = h.getPet(ctx, created.id())
-		return x.status != http.StatusNotFound, err
+		x, err = h.getPet(ctx, created.IntID())
+		return x.Status != http.StatusNotFound, err
 	})
 	if err != nil {
 		return err
 	}
-	if err := x.require(x.status == http.StatusOK, ruleReadBack, fmt.Sprintf("getPet of the pet just created (id %s): status %d, want 200 (read again for %v)", created.ID, x.status, h.cfg.Settle)); err != nil {
+	if err := x.Require(x.Status == http.StatusOK, judge.RuleReadBack, fmt.Sprintf("getPet of the pet just created (id %s): status %d, want 200 (read again for %v)", created.ID, x.Status, h.cfg.Settle)); err != nil {
 		return err
 	}
-	got, err := x.pet()
+	got, err := x.Pet()
 	if err != nil {
 		return err
 	}
-	same, diff := got.same(created)
-	return x.require(same, ruleReadBack, "the pet read back differs from the one created: "+diff)
+	same, diff := got.Same(created)
+	return x.Require(same, judge.RuleReadBack, "the pet read back differs from the one created: "+diff)
 }
 
 // checkListed checks that a pet the suite created shows, within the settle
 // window, in listPets filtered by its status, unchanged. It skips the check
 // if the pages the suite can follow end before all pets of that status
 // were seen.
-func (h *harness) checkListed(ctx context.Context, created pet) error {
-	status := created.status()
+func (h *harness) checkListed(ctx context.Context, created judge.Pet) error {
+	status := created.StatusValue()
 	var (
 		found bool
 		walk  walked
@@ -78,12 +79,12 @@ func (h *harness) checkListed(ctx context.Context, created pet) error {
 		if err != nil {
 			return false, err
 		}
-		walk, err = h.walk(ctx, first, ruleListed, func(x *exchange, page []pet) (bool, error) {
+		walk, err = h.walk(ctx, first, judge.RuleListed, func(x *judge.Exchange, page []judge.Pet) (bool, error) {
 			for _, p := range page {
-				if p.id() == created.id() {
-					same, diff := p.same(created)
+				if p.IntID() == created.IntID() {
+					same, diff := p.Same(created)
 					found = true
-					return false, x.require(same, ruleListed, "the listed pet differs from the one created: "+diff)
+					return false, x.Require(same, judge.RuleListed, "the listed pet differs from the one created: "+diff)
 				}
 			}
 			return true, nil
@@ -97,8 +98,8 @@ func (h *harness) checkListed(ctx context.Context, created pet) error {
 	case found:
 		return nil
 	case walk.end == walkComplete:
-		return walk.last.require(false, ruleListed, fmt.Sprintf("the pet just created, %s, is not in the list of status %s (listed again for %v)", created, status, h.cfg.Settle))
+		return walk.last.Require(false, judge.RuleListed, fmt.Sprintf("the pet just created, %s, is not in the list of status %s (listed again for %v)", created, status, h.cfg.Settle))
 	default:
-		return skipf("cannot tell whether the pet created is listed: it is not on the pages seen, and %s", walk.why)
+		return judge.Skipf("cannot tell whether the pet created is listed: it is not on the pages seen, and %s", walk.why)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/conformance/judge"
 )
 
 // hostileTimeout is Config.Timeout against a hostile server whose answer
@@ -122,9 +123,9 @@ var hostileServers = []struct {
 				s.Flood(ct.Hijack(w), ct.Head("Content-Length: "+strconv.Itoa(fiftyMB)+"\r\n"), false, ct.EchoedPets(r, 64<<10), fiftyMB)
 			})
 		},
-		says: []string{fmt.Sprintf("body larger than %d bytes, the most the suite reads: Content-Length announced %d; not read", MaxBodyBytes, fiftyMB)},
+		says: []string{fmt.Sprintf("body larger than %d bytes, the most the suite reads: Content-Length announced %d; not read", judge.MaxBodyBytes, fiftyMB)},
 		rule: "transport", stops: true,
-		wrote: MaxBodyBytes,
+		wrote: judge.MaxBodyBytes,
 	},
 	{
 		name: "streams 50 MB without Content-Length",
@@ -134,11 +135,11 @@ var hostileServers = []struct {
 			})
 		},
 		says: []string{
-			fmt.Sprintf("body larger than %d bytes, the most the suite reads: reading stopped there", MaxBodyBytes),
+			fmt.Sprintf("body larger than %d bytes, the most the suite reads: reading stopped there", judge.MaxBodyBytes),
 			`[{"id":1,"name":"Bearer $PETSTORE_API_KEY"`,
 		},
 		rule: "transport", stops: true,
-		wrote: MaxBodyBytes,
+		wrote: judge.MaxBodyBytes,
 	},
 	{
 		name: "sends endless headers",
@@ -148,9 +149,9 @@ var hostileServers = []struct {
 				s.Flood(ct.Hijack(w), "HTTP/1.1 200 OK\r\n", false, []byte(strings.Repeat(line, 1000)), fiftyMB)
 			})
 		},
-		says: []string{"no HTTP answer: ", fmt.Sprintf("server response headers exceeded %d bytes", MaxHeaderBytes)},
+		says: []string{"no HTTP answer: ", fmt.Sprintf("server response headers exceeded %d bytes", judge.MaxHeaderBytes)},
 		rule: "transport", stops: true,
-		wrote: MaxHeaderBytes,
+		wrote: judge.MaxHeaderBytes,
 	},
 	{
 		name: "answers with invalid JSON",
@@ -274,14 +275,14 @@ func TestHostileServers(t *testing.T) {
 				cfg.Timeout = hostileTimeout
 			}
 			h := testHarness(t, cfg, 1)
-			t.Cleanup(h.http.CloseIdleConnections)
+			t.Cleanup(h.CloseIdleConnections)
 			ctx := checkContext(t)
-			for i := 1; i <= MaxTransportFailures; i++ {
+			for i := 1; i <= judge.MaxTransportFailures; i++ {
 				what := fmt.Sprintf("request %d", i)
 				err := h.checkStatusFilter(ctx, "available")
-				var aborted *Aborted
+				var aborted *judge.Aborted
 				stopped := errors.As(err, &aborted)
-				if want := tc.stops && i == MaxTransportFailures; stopped != want {
+				if want := tc.stops && i == judge.MaxTransportFailures; stopped != want {
 					t.Errorf("%s: verdict %v; the run stops: %v, want %v", what, err, stopped, want)
 				}
 				if stopped && !strings.Contains(err.Error(), "the run stops: 3 requests got no complete answer") {
@@ -355,21 +356,21 @@ func TestRateLimitedRunStops(t *testing.T) {
 	h := testHarness(t, Config{BaseURL: s.URL, APIKey: ct.Key}, 1)
 	ctx := checkContext(t)
 	const says = "rate limited: the deployment answered 429 Too Many Requests 3 times in a row"
-	for i := 1; i < MaxRateLimited; i++ {
+	for i := 1; i < judge.MaxRateLimited; i++ {
 		wantSkipped(t, fmt.Sprintf("request %d", i), h.checkNotFound(ctx), says)
 	}
 	err := h.checkNotFound(ctx)
-	var aborted *Aborted
-	if !errors.As(err, &aborted) || !errors.As(aborted.Err, new(*Skipped)) {
-		t.Fatalf("request %d: verdict %v, want an *Aborted of a *Skipped", MaxRateLimited, err)
+	var aborted *judge.Aborted
+	if !errors.As(err, &aborted) || !errors.As(aborted.Err, new(*judge.Skipped)) {
+		t.Fatalf("request %d: verdict %v, want an *Aborted of a *Skipped", judge.MaxRateLimited, err)
 	}
 	for _, want := range []string{says, "the run stops: 3 requests were still rate limited"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the verdict does not say %q:\n%s", want, err)
 		}
 	}
-	if n := s.Requests.Load(); n != MaxRateLimited*(1+MaxRateLimitRetries) {
-		t.Errorf("the server got %d requests, want %d requests sent %d times each", n, MaxRateLimited, 1+MaxRateLimitRetries)
+	if n := s.Requests.Load(); n != judge.MaxRateLimited*(1+judge.MaxRateLimitRetries) {
+		t.Errorf("the server got %d requests, want %d requests sent %d times each", n, judge.MaxRateLimited, 1+judge.MaxRateLimitRetries)
 	}
 }
 
@@ -390,7 +391,7 @@ func TestPreflightOfHostileServers(t *testing.T) {
 				line := "X-Echo: " + r.Header.Get("Authorization") + "\r\n"
 				s.Flood(ct.Hijack(w), "HTTP/1.1 200 OK\r\n", false, []byte(strings.Repeat(line, 1000)), fiftyMB)
 			})
-		}, []string{"cannot reach $URL/pets?limit=1: no HTTP answer: ", fmt.Sprintf("server response headers exceeded %d bytes", MaxHeaderBytes)}, false},
+		}, []string{"cannot reach $URL/pets?limit=1: no HTTP answer: ", fmt.Sprintf("server response headers exceeded %d bytes", judge.MaxHeaderBytes)}, false},
 		{"redirects every request", func(tb testing.TB) *ct.HostileServer {
 			return ct.NewHostile(tb, func(s *ct.HostileServer, w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Location", r.URL.Path+"?echo="+url.QueryEscape(r.Header.Get("Authorization")))

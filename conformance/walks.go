@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -93,15 +94,15 @@ func (h *harness) checkPages(ctx context.Context, res *spec.Resource, filter *sp
 	}
 	switch {
 	case !a.stable:
-		return skipf("the list %s %s changed during every walk of its pages, as another client writes to it: what a walk misses or shows twice cannot be told from the shift of its pages", res.List.ID, v.count.Encode())
+		return judge.Skipf("the list %s %s changed during every walk of its pages, as another client writes to it: what a walk misses or shows twice cannot be told from the shift of its pages", res.List.ID, v.count.Encode())
 	case a.repeated != "":
-		return a.at.broken(rulePagesRepeat, fmt.Sprintf("%s %s shows on two pages of the walk of %s %s", res.IDProperty, a.repeated, res.List.ID, v.query.Encode()))
+		return a.at.Breaks(judge.RulePagesRepeat, fmt.Sprintf("%s %s shows on two pages of the walk of %s %s", res.IDProperty, a.repeated, res.List.ID, v.query.Encode()))
 	case a.w.end != walkComplete:
-		return skipf("cannot tell whether the walk of %s %s sees every item: %s", res.List.ID, v.query.Encode(), a.w.why)
+		return judge.Skipf("cannot tell whether the walk of %s %s sees every item: %s", res.List.ID, v.query.Encode(), a.w.why)
 	case len(a.missingCreated) > 0:
-		return a.w.last.broken(rulePagesComplete, fmt.Sprintf("the walk of %s %s to its last page shows no %s %s, which the run created (walked again for %v)", res.List.ID, v.query.Encode(), res.IDProperty, strings.Join(a.missingCreated, ", "), h.cfg.Settle))
+		return a.w.last.Breaks(judge.RulePagesComplete, fmt.Sprintf("the walk of %s %s to its last page shows no %s %s, which the run created (walked again for %v)", res.List.ID, v.query.Encode(), res.IDProperty, strings.Join(a.missingCreated, ", "), h.cfg.Settle))
 	case a.missingListed != "":
-		return a.w.last.broken(rulePagesComplete, fmt.Sprintf("the walk of %s %s to its last page shows no %s %s, which %s %s listed before the walk and after it", res.List.ID, v.query.Encode(), res.IDProperty, a.missingListed, res.List.ID, v.count.Encode()))
+		return a.w.last.Breaks(judge.RulePagesComplete, fmt.Sprintf("the walk of %s %s to its last page shows no %s %s, which %s %s listed before the walk and after it", res.List.ID, v.query.Encode(), res.IDProperty, a.missingListed, res.List.ID, v.count.Encode()))
 	}
 	return nil
 }
@@ -114,7 +115,7 @@ type walkAttempt struct {
 	stable bool
 	// repeated is an id the walk saw twice, the second time on page at.
 	repeated string
-	at       *exchange
+	at       *judge.Exchange
 	// missingCreated are ids the run created that the walk did not see;
 	// missingListed one the counts before and after saw and it did not.
 	missingCreated []string
@@ -127,7 +128,7 @@ type walkAttempt struct {
 // page over its limit, a loop, a link on the last page.
 func (h *harness) walkOnce(ctx context.Context, res *spec.Resource, v walkView) (walkAttempt, error) {
 	var a walkAttempt
-	_, before, err := h.listPageOf(ctx, res, v.params, v.count, rulePagesComplete)
+	_, before, err := h.listPageOf(ctx, res, v.params, v.count, judge.RulePagesComplete)
 	if err != nil {
 		return a, err
 	}
@@ -135,19 +136,19 @@ func (h *harness) walkOnce(ctx context.Context, res *spec.Resource, v walkView) 
 	if p := res.Paging; p.Limit != "" {
 		query.Set(p.Limit, strconv.Itoa(walkSize(len(before), p)))
 	}
-	first, err := h.send(ctx, h.opRequest(res.List, v.params, query, nil))
+	first, err := h.Send(ctx, h.opRequest(res.List, v.params, query, nil))
 	if err != nil {
 		return a, err
 	}
 	seen := map[string]bool{}
-	a.w, err = h.walkItems(ctx, first, rulePagesComplete, func(x *exchange, page []item) (bool, error) {
+	a.w, err = h.walkItems(ctx, first, judge.RulePagesComplete, func(x *judge.Exchange, page []judge.Item) (bool, error) {
 		for _, it := range page {
 			if v.filter != nil {
-				if err := x.require(spec.ValueText(it[v.filter.Name()]) == v.value, ruleListFilter, fmt.Sprintf("a page of the walk of %s %s holds %s", res.List.ID, query.Encode(), it)); err != nil {
+				if err := x.Require(spec.ValueText(it[v.filter.Name()]) == v.value, judge.RuleListFilter, fmt.Sprintf("a page of the walk of %s %s holds %s", res.List.ID, query.Encode(), it)); err != nil {
 					return false, err
 				}
 			}
-			id := it.id(res.IDProperty)
+			id := it.ID(res.IDProperty)
 			if seen[id] && a.repeated == "" {
 				a.repeated, a.at = id, x
 			}
@@ -158,7 +159,7 @@ func (h *harness) walkOnce(ctx context.Context, res *spec.Resource, v walkView) 
 	if err != nil {
 		return a, err
 	}
-	_, after, err := h.listPageOf(ctx, res, v.params, v.count, rulePagesComplete)
+	_, after, err := h.listPageOf(ctx, res, v.params, v.count, judge.RulePagesComplete)
 	if err != nil {
 		return a, err
 	}
@@ -166,7 +167,7 @@ func (h *harness) walkOnce(ctx context.Context, res *spec.Resource, v walkView) 
 	// A list that ends with a full page needs no next link: the walk is
 	// complete when it saw all the count saw, and the count saw the whole
 	// list.
-	if a.w.full && len(before) < censusLimit(res.Paging) && !slices.ContainsFunc(before, func(it item) bool { return !seen[it.id(res.IDProperty)] }) {
+	if a.w.full && len(before) < censusLimit(res.Paging) && !slices.ContainsFunc(before, func(it judge.Item) bool { return !seen[it.ID(res.IDProperty)] }) {
 		a.w.end = walkComplete
 	}
 	for _, id := range v.created {
@@ -175,7 +176,7 @@ func (h *harness) walkOnce(ctx context.Context, res *spec.Resource, v walkView) 
 		}
 	}
 	for _, it := range before {
-		if id := it.id(res.IDProperty); !seen[id] {
+		if id := it.ID(res.IDProperty); !seen[id] {
 			a.missingListed = id
 			break
 		}
@@ -185,8 +186,8 @@ func (h *harness) walkOnce(ctx context.Context, res *spec.Resource, v walkView) 
 
 // sameIDs reports whether two lists hold the items of the same ids, in
 // the same order.
-func sameIDs(a, b []item, prop string) bool {
-	return slices.EqualFunc(a, b, func(x, y item) bool { return x.id(prop) == y.id(prop) })
+func sameIDs(a, b []judge.Item, prop string) bool {
+	return slices.EqualFunc(a, b, func(x, y judge.Item) bool { return x.ID(prop) == y.ID(prop) })
 }
 
 // walkView returns what a walk of the list of res asks for: with create,
@@ -217,24 +218,24 @@ func (h *harness) walkView(ctx context.Context, res *spec.Resource, filter *spec
 			}
 			h.keep(res, v.params, created)
 			if filter == nil {
-				v.created = append(v.created, created.id(res.IDProperty))
+				v.created = append(v.created, created.ID(res.IDProperty))
 				continue
 			}
 			if value == nil {
 				value = created[filter.Name()]
 			}
 			if value != nil && spec.ValueText(created[filter.Name()]) == spec.ValueText(value) {
-				v.created = append(v.created, created.id(res.IDProperty))
+				v.created = append(v.created, created.ID(res.IDProperty))
 			}
 		}
 		if filter != nil {
 			if value == nil {
-				return v, skipf("the %s created has no %s, to walk the list filtered by", spec.Singular(res.Name), filter.Name())
+				return v, judge.Skipf("the %s created has no %s, to walk the list filtered by", spec.Singular(res.Name), filter.Name())
 			}
 			v.value = spec.ValueText(value)
 		}
 	case filter != nil:
-		_, listed, err := h.listPageOf(ctx, res, v.params, v.count, rulePagesComplete)
+		_, listed, err := h.listPageOf(ctx, res, v.params, v.count, judge.RulePagesComplete)
 		if err != nil {
 			return v, err
 		}
@@ -245,7 +246,7 @@ func (h *harness) walkView(ctx context.Context, res *spec.Resource, filter *spec
 			}
 		}
 		if v.value == "" {
-			return v, skipf("no %s listed has %s, to walk the list filtered by", spec.Singular(res.Name), filter.Name())
+			return v, judge.Skipf("no %s listed has %s, to walk the list filtered by", spec.Singular(res.Name), filter.Name())
 		}
 	}
 	if filter != nil {

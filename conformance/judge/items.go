@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"bytes"
@@ -10,39 +10,39 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// item is an item of any resource as received: a JSON object, numbers as
+// Item is an item of any resource as received: a JSON object, numbers as
 // sent, so that an int64 a server rounded through a float64 is seen as it
 // is.
-type item map[string]any
+type Item map[string]any
 
-// items decodes the body of x as a list of items. The schema has been
+// Items decodes the body of x as a list of items. The schema has been
 // checked.
-func (x *exchange) items() ([]item, error) {
-	var out []item
+func (x *Exchange) Items() ([]Item, error) {
+	var out []Item
 	return out, x.decode(&out)
 }
 
-// item decodes the body of x as one item.
-func (x *exchange) item() (item, error) {
-	var out item
+// Item decodes the body of x as one item.
+func (x *Exchange) Item() (Item, error) {
+	var out Item
 	return out, x.decode(&out)
 }
 
-// id returns the item's id, the value of the property prop, as text: the
+// ID returns the item's id, the value of the property prop, as text: the
 // digits of an integer, or a string as it is.
-func (it item) id(prop string) string {
+func (it Item) ID(prop string) string {
 	return spec.ValueText(it[prop])
 }
 
-func (it item) String() string {
+func (it Item) String() string {
 	b, _ := json.Marshal(map[string]any(it))
 	return string(b)
 }
 
-// sameValue reports whether two JSON values are equal, numbers compared
+// SameValue reports whether two JSON values are equal, numbers compared
 // by value and exactly: 1e2 equals 100, and 9223372036854775807 does not
 // equal 9223372036854775808.
-func sameValue(a, b any) bool {
+func SameValue(a, b any) bool {
 	switch a := a.(type) {
 	case json.Number:
 		b, ok := b.(json.Number)
@@ -62,20 +62,20 @@ func sameValue(a, b any) bool {
 			return false
 		}
 		for k, v := range a {
-			if w, ok := b[k]; !ok || !sameValue(v, w) {
+			if w, ok := b[k]; !ok || !SameValue(v, w) {
 				return false
 			}
 		}
 		return true
-	case item:
-		return sameValue(map[string]any(a), b)
+	case Item:
+		return SameValue(map[string]any(a), b)
 	case []any:
 		b, ok := b.([]any)
 		if !ok || len(a) != len(b) {
 			return false
 		}
 		for i := range a {
-			if !sameValue(a[i], b[i]) {
+			if !SameValue(a[i], b[i]) {
 				return false
 			}
 		}
@@ -84,9 +84,9 @@ func sameValue(a, b any) bool {
 	return a == b
 }
 
-// differences says how got differs from sent in the properties that were
+// Differences says how got differs from sent in the properties that were
 // sent: each must come back equal. Properties not sent may hold anything.
-func differences(got item, sent map[string]any) string {
+func Differences(got Item, sent map[string]any) string {
 	var diffs []string
 	names := make([]string, 0, len(sent))
 	for k := range sent {
@@ -97,16 +97,16 @@ func differences(got item, sent map[string]any) string {
 		v, ok := got[k]
 		switch {
 		case !ok:
-			diffs = append(diffs, fmt.Sprintf("%s is missing, want %s", k, jsonText(sent[k])))
-		case !sameValue(v, sent[k]):
-			diffs = append(diffs, fmt.Sprintf("%s %s, want %s", k, jsonText(v), jsonText(sent[k])))
+			diffs = append(diffs, fmt.Sprintf("%s is missing, want %s", k, JSONText(sent[k])))
+		case !SameValue(v, sent[k]):
+			diffs = append(diffs, fmt.Sprintf("%s %s, want %s", k, JSONText(v), JSONText(sent[k])))
 		}
 	}
 	return strings.Join(diffs, "; ")
 }
 
-// jsonText writes a value as JSON, numbers as sent.
-func jsonText(v any) string {
+// JSONText writes a value as JSON, numbers as sent.
+func JSONText(v any) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"bytes"
@@ -9,30 +9,30 @@ import (
 	"strings"
 )
 
-// pet is a Pet as received. Numbers stay as sent, so that an int64 that a
+// Pet is a Pet as received. Numbers stay as sent, so that an int64 that a
 // server rounded through a float64 is seen as it is.
-type pet struct {
+type Pet struct {
 	ID         json.Number `json:"id"`
 	Name       string      `json:"name"`
 	CategoryID json.Number `json:"categoryId"`
 	Status     *string     `json:"status"`
 }
 
-// id returns the pet's id. The schema has checked that it is an integer.
-func (p pet) id() int64 {
-	n, _ := exactInt(p.ID)
+// IntID returns the pet's id. The schema has checked that it is an integer.
+func (p Pet) IntID() int64 {
+	n, _ := ExactInt(p.ID)
 	return n
 }
 
-// status returns the pet's status, or "" if it has none.
-func (p pet) status() string {
+// StatusValue returns the pet's status, or "" if it has none.
+func (p Pet) StatusValue() string {
 	if p.Status == nil {
 		return ""
 	}
 	return *p.Status
 }
 
-func (p pet) String() string {
+func (p Pet) String() string {
 	s := fmt.Sprintf("{id %s, name %q, categoryId %s", p.ID, p.Name, p.CategoryID)
 	if p.Status != nil {
 		s += fmt.Sprintf(", status %q", *p.Status)
@@ -40,48 +40,48 @@ func (p pet) String() string {
 	return s + "}"
 }
 
-// same reports whether two pets are equal, numbers compared exactly, and
+// Same reports whether two pets are equal, numbers compared exactly, and
 // if not, how they differ.
-func (p pet) same(q pet) (bool, string) {
+func (p Pet) Same(q Pet) (bool, string) {
 	var diffs []string
-	if !sameNumber(p.ID, q.ID) {
+	if !SameNumber(p.ID, q.ID) {
 		diffs = append(diffs, fmt.Sprintf("id %s, want %s", p.ID, q.ID))
 	}
 	if p.Name != q.Name {
 		diffs = append(diffs, fmt.Sprintf("name %q, want %q", p.Name, q.Name))
 	}
-	if !sameNumber(p.CategoryID, q.CategoryID) {
+	if !SameNumber(p.CategoryID, q.CategoryID) {
 		diffs = append(diffs, fmt.Sprintf("categoryId %s, want %s", p.CategoryID, q.CategoryID))
 	}
-	if (p.Status == nil) != (q.Status == nil) || p.status() != q.status() {
-		diffs = append(diffs, fmt.Sprintf("status %s, want %s", quoteOrNone(p.Status), quoteOrNone(q.Status)))
+	if (p.Status == nil) != (q.Status == nil) || p.StatusValue() != q.StatusValue() {
+		diffs = append(diffs, fmt.Sprintf("status %s, want %s", QuoteOrNone(p.Status), QuoteOrNone(q.Status)))
 	}
 	return len(diffs) == 0, strings.Join(diffs, "; ")
 }
 
-func quoteOrNone(s *string) string {
+func QuoteOrNone(s *string) string {
 	if s == nil {
 		return "none"
 	}
 	return strconv.Quote(*s)
 }
 
-// pets decodes the body of x as Pets. The schema has been checked, so a
+// Pets decodes the body of x as Pets. The schema has been checked, so a
 // failure here means the document and the body disagree on something the
 // schema does not say.
-func (x *exchange) pets() ([]pet, error) {
-	var out []pet
+func (x *Exchange) Pets() ([]Pet, error) {
+	var out []Pet
 	return out, x.decode(&out)
 }
 
-// pet decodes the body of x as a Pet.
-func (x *exchange) pet() (pet, error) {
-	var out pet
+// Pet decodes the body of x as a Pet.
+func (x *Exchange) Pet() (Pet, error) {
+	var out Pet
 	return out, x.decode(&out)
 }
 
-// errorCode returns the code of the Error body of x.
-func (x *exchange) errorCode() (string, error) {
+// ErrorCode returns the code of the Error body of x.
+func (x *Exchange) ErrorCode() (string, error) {
 	var e struct {
 		Code string `json:"code"`
 	}
@@ -90,20 +90,20 @@ func (x *exchange) errorCode() (string, error) {
 
 // decode decodes the body of x into v, numbers as sent. A body that does
 // not decode breaks rule contract.response.
-func (x *exchange) decode(v any) error {
+func (x *Exchange) decode(v any) error {
 	dec := json.NewDecoder(bytes.NewReader(x.body))
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
-		return breaks(x, ruleContract, "decoding the body: "+err.Error())
+		return breaks(x, RuleContract, "decoding the body: "+err.Error())
 	}
 	return nil
 }
 
 // firstDuplicate returns the first id that appears twice in pets.
-func firstDuplicate(pets []pet) (int64, bool) {
+func firstDuplicate(pets []Pet) (int64, bool) {
 	seen := make(map[int64]bool, len(pets))
 	for _, p := range pets {
-		id := p.id()
+		id := p.IntID()
 		if seen[id] {
 			return id, true
 		}
@@ -112,10 +112,10 @@ func firstDuplicate(pets []pet) (int64, bool) {
 	return 0, false
 }
 
-// exactInt returns the value of a JSON number if it is exactly an integer
+// ExactInt returns the value of a JSON number if it is exactly an integer
 // in the int64 range: 12, 1.0 and 1e2 are, 1.5 and 9.223372036854776e18
 // (MaxInt64 rounded through a float64) are not.
-func exactInt(n json.Number) (int64, bool) {
+func ExactInt(n json.Number) (int64, bool) {
 	s := string(n)
 	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return v, true
@@ -134,9 +134,9 @@ func exactInt(n json.Number) (int64, bool) {
 	return r.Num().Int64(), true
 }
 
-// sameNumber reports whether two JSON numbers are the same integer.
-func sameNumber(a, b json.Number) bool {
-	x, okA := exactInt(a)
-	y, okB := exactInt(b)
+// SameNumber reports whether two JSON numbers are the same integer.
+func SameNumber(a, b json.Number) bool {
+	x, okA := ExactInt(a)
+	y, okB := ExactInt(b)
 	return okA && okB && x == y
 }

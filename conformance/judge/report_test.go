@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"net/http"
@@ -15,10 +15,10 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 	}
 	for _, s := range []string{
 		"plain",
-		"Authorization: Bearer " + keyVar,
-		"Authorization: " + keyVar,
+		"Authorization: Bearer " + KeyVar,
+		"Authorization: " + KeyVar,
 		`{"name":"it's \"quoted\" $HOME ` + "`id`" + ` !x \\"}`,
-		"Basic " + keyVar + " and $HOME and \"" + keyVar + "\"",
+		"Basic " + KeyVar + " and $HOME and \"" + KeyVar + "\"",
 		"",
 	} {
 		cmd := exec.Command("sh", "-c", "printf %s "+shellQuote(s))
@@ -27,7 +27,7 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("sh -c printf %%s %s: %v", shellQuote(s), err)
 		}
-		if want := strings.ReplaceAll(s, keyVar, "the-key"); string(out) != want {
+		if want := strings.ReplaceAll(s, KeyVar, "the-key"); string(out) != want {
 			t.Errorf("shellQuote(%q) = %s; the shell reads %q, want %q", s, shellQuote(s), out, want)
 		}
 	}
@@ -36,22 +36,22 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 func TestCurl(t *testing.T) {
 	tests := []struct {
 		name string
-		x    exchange
+		x    Exchange
 		want string
 	}{
 		{
 			"GET with the key",
-			exchange{method: "GET", url: "http://h/v1/pets?limit=1", reqHeader: http.Header{"Authorization": {"Bearer " + keyVar}}},
+			Exchange{method: "GET", URL: "http://h/v1/pets?limit=1", RequestHeader: http.Header{"Authorization": {"Bearer " + KeyVar}}},
 			`curl -sS -i -H "Authorization: Bearer $PETSTORE_API_KEY" 'http://h/v1/pets?limit=1'`,
 		},
 		{
 			"POST with a body",
-			exchange{method: "POST", url: "http://h/v1/pets", reqBody: []byte(`{"name":"O'Neil"}`), reqHeader: http.Header{"Content-Type": {"application/json"}}},
+			Exchange{method: "POST", URL: "http://h/v1/pets", reqBody: []byte(`{"name":"O'Neil"}`), RequestHeader: http.Header{"Content-Type": {"application/json"}}},
 			`curl -sS -i -X POST -H 'Content-Type: application/json' --data-raw '{"name":"O'\''Neil"}' 'http://h/v1/pets'`,
 		},
 		{
 			"POST with an empty body",
-			exchange{method: "POST", url: "http://h/v1/pets", reqBody: []byte{}, reqHeader: http.Header{}},
+			Exchange{method: "POST", URL: "http://h/v1/pets", reqBody: []byte{}, RequestHeader: http.Header{}},
 			`curl -sS -i -X POST --data-raw '' 'http://h/v1/pets'`,
 		},
 	}
@@ -65,17 +65,17 @@ func TestCurl(t *testing.T) {
 // TestReportRedactsKey: a server that echoes the key in a header or body
 // gets it shown as $PETSTORE_API_KEY, and only relevant headers are shown.
 func TestReportRedactsKey(t *testing.T) {
-	x := &exchange{
-		method: "GET", url: "http://h/v1/pets", key: "s3cret",
-		reqHeader: http.Header{"Authorization": {"Bearer " + keyVar}},
-		status:    401,
-		header: http.Header{
+	x := &Exchange{
+		method: "GET", URL: "http://h/v1/pets", key: "s3cret",
+		RequestHeader: http.Header{"Authorization": {"Bearer " + KeyVar}},
+		Status:        401,
+		Header: http.Header{
 			"Www-Authenticate": {`Bearer error="s3cret"`},
 			"Set-Cookie":       {"session=abc"},
 		},
 		body: []byte(`{"message":"bad key s3cret"}`),
 	}
-	got := x.report(ruleAuth, "detail")
+	got := x.report(RuleAuth, "detail")
 	for _, want := range []string{
 		"broken rule auth.required: ",
 		"  detail\n",
@@ -96,8 +96,8 @@ func TestReportRedactsKey(t *testing.T) {
 }
 
 func TestReportTruncatesBody(t *testing.T) {
-	x := &exchange{method: "GET", url: "http://h/v1/pets", status: 200, header: http.Header{}, body: []byte(strings.Repeat("x", bodyShown+100))}
-	got := x.report(ruleContract, "")
+	x := &Exchange{method: "GET", URL: "http://h/v1/pets", Status: 200, Header: http.Header{}, body: []byte(strings.Repeat("x", bodyShown+100))}
+	got := x.report(RuleContract, "")
 	if strings.Contains(got, strings.Repeat("x", bodyShown+1)) || !strings.Contains(got, "truncated; 2148 bytes read") {
 		t.Errorf("the body is not truncated to %d bytes:\n%.200s…", bodyShown, got)
 	}
@@ -109,12 +109,12 @@ func TestReportTruncatesBody(t *testing.T) {
 func TestReportRedactsKeyAcrossTheCut(t *testing.T) {
 	const key = "s3cret-key-0123456789"
 	body := strings.Repeat("x", bodyShown-5) + key + strings.Repeat("y", 100)
-	x := &exchange{method: "GET", url: "http://h/v1/pets", key: key, status: 200, header: http.Header{}, body: []byte(body)}
-	got := x.report(ruleContract, "")
+	x := &Exchange{method: "GET", URL: "http://h/v1/pets", key: key, Status: 200, Header: http.Header{}, body: []byte(body)}
+	got := x.report(RuleContract, "")
 	if strings.Contains(got, key[:5]) {
 		t.Errorf("the report shows the start of the key, %q:\n…%s", key[:5], got[strings.Index(got, "xxxxx"+key[:5]):])
 	}
-	if !strings.Contains(got, "xxxxx"+keyVar[:5]+" … (truncated;") {
+	if !strings.Contains(got, "xxxxx"+KeyVar[:5]+" … (truncated;") {
 		t.Errorf("the report does not cut the redacted body:\n%.300s…", got[strings.LastIndex(got, "xxxxx"):])
 	}
 }

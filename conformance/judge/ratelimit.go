@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"fmt"
@@ -46,7 +46,7 @@ func retryAfter(header http.Header, now time.Time, limit time.Duration) time.Dur
 // rateLimited returns the verdict on x, a request still answered 429
 // after its retries: the check is skipped, since rate limits are not the
 // interface's, and the MaxRateLimited-th such request stops the run.
-func (c *client) rateLimited(x *exchange) error {
+func (c *Client) rateLimited(x *Exchange) error {
 	skipped := &Skipped{Reason: x.describe(fmt.Sprintf("rate limited: the deployment answered 429 Too Many Requests %d times in a row, waiting as Retry-After asked (at most %v); rate limits are a gap of the interface, so this is no breach of it, but this check could not be judged", MaxRateLimitRetries+1, MaxRetryWait), "")}
 	if n := c.rateLimitedRequests.Add(1); n >= MaxRateLimited {
 		return &Aborted{Err: skipped, Reason: fmt.Sprintf("the run stops: %d requests were still rate limited after their retries, so the checks left are skipped; run again later, or with a higher quota", n)}

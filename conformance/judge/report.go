@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"strings"
 )
 
-// keyVar stands for the API key wherever a request is shown. Requests are
+// KeyVar stands for the API key wherever a request is shown. Requests are
 // built with it and the key is put in its place only on the wire, so what
 // is shown can be pasted into a shell that has the variable set.
-const keyVar = "$PETSTORE_API_KEY"
+const KeyVar = "$PETSTORE_API_KEY"
 
 // bodyShown is how much of a response body a failure shows.
 const bodyShown = 2048
@@ -26,13 +26,13 @@ var shownHeaders = []string{
 // report describes a broken rule: the rule, what was wrong, a curl command
 // that repeats the request and what came back. The API key never appears
 // in it.
-func (x *exchange) report(r rule, detail string) string {
-	return x.describe("broken rule "+r.id+": "+r.text, detail)
+func (x *Exchange) report(r Rule, detail string) string {
+	return x.describe("broken rule "+r.ID+": "+r.Text, detail)
 }
 
 // describe describes x under a headline: the detail, a curl command that
 // repeats the request and what came back. The API key never appears in it.
-func (x *exchange) describe(headline, detail string) string {
+func (x *Exchange) describe(headline, detail string) string {
 	var b strings.Builder
 	b.WriteString(headline + "\n")
 	if detail != "" {
@@ -41,12 +41,12 @@ func (x *exchange) describe(headline, detail string) string {
 	b.WriteString("request:\n  ")
 	b.WriteString(x.curl())
 	b.WriteString("\n")
-	if x.status == 0 {
+	if x.Status == 0 {
 		return x.redact(b.String())
 	}
-	fmt.Fprintf(&b, "response:\n  HTTP %d %s\n", x.status, http.StatusText(x.status))
+	fmt.Fprintf(&b, "response:\n  HTTP %d %s\n", x.Status, http.StatusText(x.Status))
 	for _, name := range shownHeaders {
-		for _, v := range x.header.Values(name) {
+		for _, v := range x.Header.Values(name) {
 			fmt.Fprintf(&b, "  %s: %s\n", name, v)
 		}
 	}
@@ -70,12 +70,12 @@ func (x *exchange) describe(headline, detail string) string {
 	return x.redact(b.String())
 }
 
-// require returns the verdict that x breaks rule r unless ok, and nil if
+// Require returns the verdict that x breaks rule r unless ok, and nil if
 // ok. Checks compare in Go and fail through require, never through a
 // Gomega matcher: a matcher's message prints the values it compared,
 // unredacted, and those come from the server, which may have echoed the
 // key into them.
-func (x *exchange) require(ok bool, r rule, detail ...string) error {
+func (x *Exchange) Require(ok bool, r Rule, detail ...string) error {
 	if ok {
 		return nil
 	}
@@ -84,31 +84,31 @@ func (x *exchange) require(ok bool, r rule, detail ...string) error {
 
 // redact replaces the API key in s. A server could echo the key in a body
 // or header.
-func (x *exchange) redact(s string) string {
-	return redactKey(s, x.key)
+func (x *Exchange) redact(s string) string {
+	return RedactKey(s, x.key)
 }
 
 // curl returns a command that repeats the request. Header values holding
-// keyVar are double-quoted so that the shell expands it; everything else is
+// KeyVar are double-quoted so that the shell expands it; everything else is
 // single-quoted.
-func (x *exchange) curl() string {
+func (x *Exchange) curl() string {
 	parts := []string{"curl", "-sS", "-i"}
 	if x.method != http.MethodGet {
 		parts = append(parts, "-X", x.method)
 	}
-	names := make([]string, 0, len(x.reqHeader))
-	for name := range x.reqHeader {
+	names := make([]string, 0, len(x.RequestHeader))
+	for name := range x.RequestHeader {
 		names = append(names, name)
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		for _, v := range x.reqHeader[name] {
+		for _, v := range x.RequestHeader[name] {
 			parts = append(parts, "-H", shellQuote(name+": "+v))
 		}
 	}
 	if x.reqBody != nil {
 		parts = append(parts, "--data-raw", shellQuote(string(x.reqBody)))
 	}
-	parts = append(parts, shellQuote(x.url))
+	parts = append(parts, shellQuote(x.URL))
 	return strings.Join(parts, " ")
 }

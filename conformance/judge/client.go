@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"bytes"
@@ -16,11 +16,11 @@ import (
 	"github.com/petstore/contract/spec/answercheck"
 )
 
-// client is the suite's HTTP client: it sends each request to the
+// Client is the suite's HTTP client: it sends each request to the
 // deployment and judges the answer against everything that holds for
-// every answer, in one place, before any check looks at it (send).
-type client struct {
-	cfg  clientConfig
+// every answer, in one place, before any check looks at it (Send).
+type Client struct {
+	cfg  Config
 	http *http.Client
 
 	creates             atomic.Int64 // POST requests sent
@@ -28,12 +28,12 @@ type client struct {
 	rateLimitedRequests atomic.Int64 // requests still answered 429 after their retries
 }
 
-// clientConfig says where a client sends its requests and what it judges
+// Config says where a client sends its requests and what it judges
 // their answers by.
-type clientConfig struct {
+type Config struct {
 	// Base is the deployment's base URL, without a trailing slash.
 	Base *url.URL
-	// APIKey is the run's key, put in place of keyVar on the wire only,
+	// APIKey is the run's key, put in place of KeyVar on the wire only,
 	// and redacted in every report.
 	APIKey string
 	// ReadOnly refuses to send any method but GET.
@@ -59,54 +59,54 @@ type clientConfig struct {
 	Seen func(op string, status int)
 }
 
-// newClient returns a client that sends and judges as cfg says.
-func newClient(cfg clientConfig) *client {
-	return &client{cfg: cfg, http: newHTTPClient(cfg.Transport)}
+// NewClient returns a client that sends and judges as cfg says.
+func NewClient(cfg Config) *Client {
+	return &Client{cfg: cfg, http: NewHTTPClient(cfg.Transport)}
 }
 
 // Base returns the deployment's base URL, without a trailing slash.
-func (c *client) Base() *url.URL { return c.cfg.Base }
+func (c *Client) Base() *url.URL { return c.cfg.Base }
 
 // Posts returns how many POST requests the client has sent, those it
 // refused past MaxCreates included.
-func (c *client) Posts() int64 { return c.creates.Load() }
+func (c *Client) Posts() int64 { return c.creates.Load() }
 
 // CloseIdleConnections closes the connections the client keeps open.
-func (c *client) CloseIdleConnections() { c.http.CloseIdleConnections() }
+func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 
-// request is one request to send. Header values may hold keyVar, which is
+// Request is one request to send. Header values may hold KeyVar, which is
 // replaced by the API key on the wire only.
-type request struct {
+type Request struct {
 	op     string // operation id, to find what the document says of the answer
 	method string
-	path   string // below the base URL, such as "/pets/12"
-	query  string // raw query, without "?"
-	header http.Header
+	Path   string // below the base URL, such as "/pets/12"
+	Query  string // raw query, without "?"
+	Header http.Header
 	body   []byte // nil for none
 
-	// target, if set, is where the request goes instead of path and
+	// Target, if set, is where the request goes instead of path and
 	// query below the base URL: the URL of a link. The answer is judged
 	// as one to path and query.
-	target *url.URL
-	// pageLimit is the most pets the page before this one could hold,
+	Target *url.URL
+	// PageLimit is the most pets the page before this one could hold,
 	// for a later page of listPets whose URL carries no limit.
-	pageLimit int
-	// lenient marks a request the suite cannot be sure the interface
+	PageLimit int
+	// Lenient marks a request the suite cannot be sure the interface
 	// covers, such as a link to another path: an answer that breaks the
 	// rules skips the check instead of failing it.
-	lenient bool
-	// mustExist marks a valid request of an operation the document
+	Lenient bool
+	// MustExist marks a valid request of an operation the document
 	// describes: a 404 or a 405 says that the operation is missing, unless
-	// madeUp says that the path names something the suite made up and the
+	// MadeUp says that the path names something the suite made up and the
 	// operation documents a 404.
-	mustExist, madeUp bool
-	// basic, if set, is the place of HTTP basic credentials that
-	// basicKey, a form of the run's key such as keyVar, is sent at,
+	MustExist, MadeUp bool
+	// Basic, if set, is the place of HTTP basic credentials that
+	// BasicKey, a form of the run's key such as KeyVar, is sent at,
 	// encoded on the wire only.
-	basic    *spec.Place
-	basicKey string
-	// params are the path parameters of a request of the generic checks.
-	params map[string]string
+	Basic    *spec.Place
+	BasicKey string
+	// Params are the path parameters of a request of the generic checks.
+	Params map[string]string
 	// calledFor are the statuses the request calls for on purpose, which
 	// HTTP requires whatever the document says, such as 401 of a request
 	// without a key: its answer may have one that its operation does not
@@ -114,49 +114,49 @@ type request struct {
 	calledFor []int
 }
 
-// exchange is a request as sent and the answer as received, body read.
-type exchange struct {
-	method    string
-	url       string
-	path      string      // below the base URL, as the document knows it, such as "/pets"
-	reqHeader http.Header // as built, with keyVar in place of the key
-	reqBody   []byte
-	op        string
+// Exchange is a request as sent and the answer as received, body read.
+type Exchange struct {
+	method        string
+	URL           string
+	Path          string      // below the base URL, as the document knows it, such as "/pets"
+	RequestHeader http.Header // as built, with KeyVar in place of the key
+	reqBody       []byte
+	Op            string
 
-	status int // 0 if no answer came
-	header http.Header
+	Status int // 0 if no answer came
+	Header http.Header
 	body   []byte
 
-	limit   int  // for a 200 of listPets, the most pets it may hold
+	Limit   int  // for a 200 of listPets, the most pets it may hold
 	lenient bool // as the request
 
 	key string // to redact
 }
 
-// option changes a request before it is sent.
-type option func(*request)
+// Option changes a request before it is sent.
+type Option func(*Request)
 
-// withAuth sends value as the Authorization header. keyVar in value stands
+// WithAuth sends value as the Authorization header. KeyVar in value stands
 // for the key; an empty value sends no Authorization header.
-func withAuth(value string) option {
-	return func(r *request) {
+func WithAuth(value string) Option {
+	return func(r *Request) {
 		if value == "" {
-			r.header.Del("Authorization")
+			r.Header.Del("Authorization")
 			return
 		}
-		r.header.Set("Authorization", value)
+		r.Header.Set("Authorization", value)
 	}
 }
 
-// newRequest returns a request of the operation op: method, path below
+// NewRequest returns a request of the operation op: method, path below
 // the base URL, raw query and body (nil for none), JSON accepted and sent,
 // and the run's key as a bearer token, which opts may change.
-func newRequest(op, method, path, query string, body []byte, opts ...option) *request {
-	r := &request{op: op, method: method, path: path, query: query, body: body, header: http.Header{}}
-	r.header.Set("Accept", "application/json")
-	r.header.Set("Authorization", "Bearer "+keyVar)
+func NewRequest(op, method, path, query string, body []byte, opts ...Option) *Request {
+	r := &Request{op: op, method: method, Path: path, Query: query, body: body, Header: http.Header{}}
+	r.Header.Set("Accept", "application/json")
+	r.Header.Set("Authorization", "Bearer "+KeyVar)
 	if body != nil {
-		r.header.Set("Content-Type", "application/json")
+		r.Header.Set("Content-Type", "application/json")
 	}
 	for _, o := range opts {
 		o(r)
@@ -164,43 +164,43 @@ func newRequest(op, method, path, query string, body []byte, opts ...option) *re
 	return r
 }
 
-// send sends r and checks the answer against everything that holds for
+// Send sends r and checks the answer against everything that holds for
 // every answer: it came in full, within the timeout and MaxBodyBytes, it is
 // no redirect, its status is documented for the operation, it matches the
 // document, an error is a proper Error, and a list has no duplicate id and
 // no more pets than its limit. It returns the verdict on the first rule
 // broken, with the exchange as far as it went.
-func (c *client) send(ctx context.Context, r *request) (*exchange, error) {
-	target := r.target
+func (c *Client) Send(ctx context.Context, r *Request) (*Exchange, error) {
+	target := r.Target
 	if target == nil {
 		u := *c.cfg.Base
-		u.Path += r.path
-		u.RawQuery = r.query
+		u.Path += r.Path
+		u.RawQuery = r.Query
 		target = &u
 	}
-	x := &exchange{
-		method: r.method, url: target.String(), path: r.path, reqHeader: r.header, reqBody: r.body,
-		op: r.op, key: c.cfg.APIKey, lenient: r.lenient,
+	x := &Exchange{
+		method: r.method, URL: target.String(), Path: r.Path, RequestHeader: r.Header, reqBody: r.body,
+		Op: r.op, key: c.cfg.APIKey, lenient: r.Lenient,
 	}
 	if c.cfg.ReadOnly && r.method != http.MethodGet {
-		return x, errors.New(x.redact("read-only run: refusing to send " + r.method + " " + x.url))
+		return x, errors.New(x.redact("read-only run: refusing to send " + r.method + " " + x.URL))
 	}
 	if r.method == http.MethodPost {
 		if n := c.creates.Add(1); n > int64(c.cfg.MaxCreates) {
-			return x, skipf("max creates reached: this run may send at most %d POST requests", c.cfg.MaxCreates)
+			return x, Skipf("max creates reached: this run may send at most %d POST requests", c.cfg.MaxCreates)
 		}
 	}
 	for retries := 0; ; retries++ {
 		if err := c.roundTrip(ctx, r, x); err != nil {
 			return x, err
 		}
-		if x.status != http.StatusTooManyRequests {
+		if x.Status != http.StatusTooManyRequests {
 			break
 		}
 		if retries == MaxRateLimitRetries {
 			return x, c.rateLimited(x)
 		}
-		wait := time.NewTimer(retryAfter(x.header, time.Now(), MaxRetryWait))
+		wait := time.NewTimer(retryAfter(x.Header, time.Now(), MaxRetryWait))
 		select {
 		case <-wait.C:
 		case <-ctx.Done():
@@ -213,7 +213,7 @@ func (c *client) send(ctx context.Context, r *request) (*exchange, error) {
 
 // roundTrip sends r once and reads the answer into x. It returns the
 // verdict on an answer that does not come in full.
-func (c *client) roundTrip(ctx context.Context, r *request, x *exchange) error {
+func (c *Client) roundTrip(ctx context.Context, r *Request, x *Exchange) error {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	var body io.Reader = http.NoBody
@@ -221,28 +221,28 @@ func (c *client) roundTrip(ctx context.Context, r *request, x *exchange) error {
 		body = bytes.NewReader(r.body)
 	}
 	// A key sent in the query is put in place on the wire only.
-	wire := urlOnTheWire(x.url, c.cfg.APIKey)
+	wire := urlOnTheWire(x.URL, c.cfg.APIKey)
 	req, err := http.NewRequestWithContext(ctx, r.method, wire, body)
 	if err != nil {
-		return breaks(x, ruleTransport, err.Error())
+		return breaks(x, RuleTransport, err.Error())
 	}
-	for name, values := range r.header {
+	for name, values := range r.Header {
 		for _, v := range values {
 			req.Header.Add(name, onTheWire(v, c.cfg.APIKey))
 		}
 	}
-	if r.basic != nil {
-		_, name, value := r.basic.Credential(onTheWire(r.basicKey, c.cfg.APIKey))
+	if r.Basic != nil {
+		_, name, value := r.Basic.Credential(onTheWire(r.BasicKey, c.cfg.APIKey))
 		req.Header.Set(name, value)
-		x.reqHeader.Set(name, "Basic <base64 of :"+r.basicKey+">")
+		x.RequestHeader.Set(name, "Basic <base64 of :"+r.BasicKey+">")
 	}
 	req.Header.Set("User-Agent", "petstore-conformance")
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return c.failTransport(x, describeNoAnswer(err, errors.Is(ctx.Err(), context.DeadlineExceeded), c.cfg.Timeout))
+		return c.failTransport(x, DescribeNoAnswer(err, errors.Is(ctx.Err(), context.DeadlineExceeded), c.cfg.Timeout))
 	}
 	defer resp.Body.Close()
-	x.status, x.header = resp.StatusCode, resp.Header
+	x.Status, x.Header = resp.StatusCode, resp.Header
 	if resp.ContentLength > MaxBodyBytes {
 		return c.failTransport(x, fmt.Sprintf("body larger than %d bytes, the most the suite reads: Content-Length announced %d; not read", MaxBodyBytes, resp.ContentLength))
 	}
@@ -266,8 +266,8 @@ func (c *client) roundTrip(ctx context.Context, r *request, x *exchange) error {
 // full: it breaks rule transport. The MaxTransportFailures-th such answer
 // stops the run: the deployment is not answering, and each check left
 // would only wait for its timeout.
-func (c *client) failTransport(x *exchange, detail string) error {
-	broken := breaks(x, ruleTransport, detail)
+func (c *Client) failTransport(x *Exchange, detail string) error {
+	broken := breaks(x, RuleTransport, detail)
 	if n := c.transportFailures.Add(1); n >= MaxTransportFailures {
 		return &Aborted{Err: broken, Reason: fmt.Sprintf("the run stops: %d requests got no complete answer the suite could judge, so the checks left are skipped", n)}
 	}

@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"fmt"
@@ -53,9 +53,9 @@ func (j *AnswerJudge) Judge(req *http.Request, status int, header http.Header, b
 	}
 	x := answered(req, status, header, body)
 	if v := violations[0]; v.Rule == answercheck.RuleErrorShape {
-		return breaks(x, ruleErrorShape, v.Message)
+		return breaks(x, RuleErrorShape, v.Message)
 	}
-	return breaks(x, ruleContract, violations[0].Message)
+	return breaks(x, RuleContract, violations[0].Message)
 }
 
 // JudgeError judges an error that the document does not describe for
@@ -71,14 +71,14 @@ func (j *AnswerJudge) JudgeError(req *http.Request, status int, header http.Head
 	if len(violations) == 0 {
 		return nil
 	}
-	return breaks(answered(req, status, header, body), ruleErrorShape, violations[0].Message)
+	return breaks(answered(req, status, header, body), RuleErrorShape, violations[0].Message)
 }
 
 // answered returns the exchange of an answer judged on its own. The key
 // is not known, so nothing is redacted.
-func answered(req *http.Request, status int, header http.Header, body []byte) *exchange {
-	return &exchange{
-		method: req.Method, url: req.URL.String(), path: req.URL.Path, reqHeader: req.Header,
-		status: status, header: header, body: body,
+func answered(req *http.Request, status int, header http.Header, body []byte) *Exchange {
+	return &Exchange{
+		method: req.Method, URL: req.URL.String(), Path: req.URL.Path, RequestHeader: req.Header,
+		Status: status, Header: header, body: body,
 	}
 }

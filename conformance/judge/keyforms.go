@@ -1,49 +1,49 @@
-package conformance
+package judge
 
 import (
 	"net/url"
 	"strings"
 )
 
-// keyForm is a value of the run's key, or one derived from it, such as
+// KeyForm is a value of the run's key, or one derived from it, such as
 // the key in another case. Requests are built with its shell expression,
 // and the value is put in its place on the wire only, so that what a report
 // shows can be pasted into a shell that has $PETSTORE_API_KEY set, and
 // never shows the key or most of it.
-type keyForm struct {
-	// shown is the shell expression that reports show in its place.
-	shown string
+type KeyForm struct {
+	// Shown is the shell expression that reports show in its place.
+	Shown string
 	// derive returns the value sent for the run's key.
 	derive func(key string) string
 }
 
 var (
 	// formKey is the run's key.
-	formKey = keyForm{keyVar, func(key string) string { return key }}
-	// formOtherCase is the key with the case of its ASCII letters
+	formKey = KeyForm{KeyVar, func(key string) string { return key }}
+	// FormOtherCase is the key with the case of its ASCII letters
 	// swapped, as tr does.
-	formOtherCase = keyForm{`$(printf %s "` + keyVar + `" | tr a-zA-Z A-Za-z)`, swapCase}
-	// formLonger is the key with a character added.
-	formLonger = keyForm{"${PETSTORE_API_KEY}x", func(key string) string { return key + "x" }}
-	// formShorter is the key without its last character.
-	formShorter = keyForm{"${PETSTORE_API_KEY%?}", func(key string) string { return key[:max(len(key)-1, 0)] }}
+	FormOtherCase = KeyForm{`$(printf %s "` + KeyVar + `" | tr a-zA-Z A-Za-z)`, SwapCase}
+	// FormLonger is the key with a character added.
+	FormLonger = KeyForm{"${PETSTORE_API_KEY}x", func(key string) string { return key + "x" }}
+	// FormShorter is the key without its last character.
+	FormShorter = KeyForm{"${PETSTORE_API_KEY%?}", func(key string) string { return key[:max(len(key)-1, 0)] }}
 )
 
 // wireForms are the forms put in place on the wire, the derived ones
-// first: the expression of formOtherCase holds keyVar.
-var wireForms = []keyForm{formOtherCase, formLonger, formShorter, formKey}
+// first: the expression of FormOtherCase holds KeyVar.
+var wireForms = []KeyForm{FormOtherCase, FormLonger, FormShorter, formKey}
 
 // redactedForms are the forms redacted in what the suite shows, longest
 // value first, so that the key with a character added is shown as such
 // rather than as the key and a character.
-var redactedForms = []keyForm{formLonger, formKey, formOtherCase, formShorter}
+var redactedForms = []KeyForm{FormLonger, formKey, FormOtherCase, FormShorter}
 
 // minRedacted is the shortest derived value redacted: a shorter one would
 // be replaced inside ordinary words, and shows little of the key.
 const minRedacted = 4
 
-// swapCase returns s with the case of its ASCII letters swapped.
-func swapCase(s string) string {
+// SwapCase returns s with the case of its ASCII letters swapped.
+func SwapCase(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
 		case 'a' <= r && r <= 'z':
@@ -59,7 +59,7 @@ func swapCase(s string) string {
 // place.
 func onTheWire(s, key string) string {
 	for _, f := range wireForms {
-		s = strings.ReplaceAll(s, f.shown, f.derive(key))
+		s = strings.ReplaceAll(s, f.Shown, f.derive(key))
 	}
 	return s
 }
@@ -68,32 +68,32 @@ func onTheWire(s, key string) string {
 // escaped, with every form in place.
 func urlOnTheWire(u, key string) string {
 	for _, f := range wireForms {
-		u = strings.ReplaceAll(u, url.QueryEscape(f.shown), url.QueryEscape(f.derive(key)))
+		u = strings.ReplaceAll(u, url.QueryEscape(f.Shown), url.QueryEscape(f.derive(key)))
 	}
 	return u
 }
 
-// redactKey replaces the API key in s by $PETSTORE_API_KEY, and values
+// RedactKey replaces the API key in s by $PETSTORE_API_KEY, and values
 // derived from it by the expressions of their forms. A deployment can
 // echo the key anywhere: in a body, a header, even a status line that ends
 // up in an error message. Every report and every error of the suite goes
-// through redactKey, so none holds the key, and a curl line copied from it
+// through RedactKey, so none holds the key, and a curl line copied from it
 // still works where the variable is set.
 //
 // The commands redact their own messages with cli.RedactKey, which
 // replaces the key alone: this library cannot import the commands'
 // internal package, the commands must not link the suite for so little,
 // and only the suite sends values derived from the key.
-func redactKey(s, key string) string {
+func RedactKey(s, key string) string {
 	if key == "" {
 		return s
 	}
 	for _, f := range redactedForms {
 		v := f.derive(key)
-		if f.shown != keyVar && (v == key || len(v) < minRedacted) {
+		if f.Shown != KeyVar && (v == key || len(v) < minRedacted) {
 			continue
 		}
-		s = strings.ReplaceAll(s, v, f.shown)
+		s = strings.ReplaceAll(s, v, f.Shown)
 	}
 	return s
 }
@@ -102,7 +102,7 @@ func redactKey(s, key string) string {
 // is double-quoted with every other expansion escaped, so that only the
 // forms of the key expand.
 func shellQuote(s string) string {
-	if !strings.Contains(s, keyVar) && !strings.Contains(s, "${PETSTORE_API_KEY") {
+	if !strings.Contains(s, KeyVar) && !strings.Contains(s, "${PETSTORE_API_KEY") {
 		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	var b strings.Builder
@@ -128,8 +128,8 @@ func shellQuote(s string) string {
 // with, if any.
 func formAt(s string) (string, bool) {
 	for _, f := range wireForms {
-		if strings.HasPrefix(s, f.shown) {
-			return f.shown, true
+		if strings.HasPrefix(s, f.Shown) {
+			return f.Shown, true
 		}
 	}
 	return "", false

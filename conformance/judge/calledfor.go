@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"slices"
@@ -24,11 +24,11 @@ import (
 // 415. This holds in a strict run too: petmock answers those statuses
 // itself.
 
-// callingFor returns the option that marks a request as one that calls
+// CallingFor returns the option that marks a request as one that calls
 // for statuses, which its answer may have whether its operation documents
 // them or not.
-func callingFor(statuses ...int) option {
-	return func(r *request) {
+func CallingFor(statuses ...int) Option {
+	return func(r *Request) {
 		for _, s := range statuses {
 			if !slices.Contains(r.calledFor, s) {
 				r.calledFor = append(r.calledFor, s)

@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"errors"
@@ -36,12 +36,12 @@ const (
 	MaxTransportFailures = 3
 )
 
-// newHTTPClient returns the suite's HTTP client. It sends over transport, or
+// NewHTTPClient returns the suite's HTTP client. It sends over transport, or
 // over a clone of http.DefaultTransport that reads at most MaxHeaderBytes
 // of headers. It follows no redirect: the interface documents none, so a
 // redirect is an answer to report, and the API key goes to the base URL's
 // host only.
-func newHTTPClient(transport http.RoundTripper) *http.Client {
+func NewHTTPClient(transport http.RoundTripper) *http.Client {
 	if transport == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxResponseHeaderBytes = MaxHeaderBytes
@@ -53,9 +53,9 @@ func newHTTPClient(transport http.RoundTripper) *http.Client {
 	}
 }
 
-// describeNoAnswer says why a request got no HTTP answer. timedOut says
+// DescribeNoAnswer says why a request got no HTTP answer. timedOut says
 // whether its deadline, timeout after it was sent, had passed.
-func describeNoAnswer(err error, timedOut bool, timeout time.Duration) string {
+func DescribeNoAnswer(err error, timedOut bool, timeout time.Duration) string {
 	if timedOut {
 		return "no answer within " + timeout.String()
 	}
@@ -91,31 +91,31 @@ func describeBrokenBody(err error, timedOut bool, timeout time.Duration, got int
 	return fmt.Sprintf("%s (received %d bytes)", what, got)
 }
 
-// isRedirect reports whether an answer is a redirect: a 3xx with a
+// IsRedirect reports whether an answer is a redirect: a 3xx with a
 // Location.
-func isRedirect(status int, header http.Header) bool {
+func IsRedirect(status int, header http.Header) bool {
 	return status >= 300 && status < 400 && header.Get("Location") != ""
 }
 
 // describeRedirect says where a redirect of x leads, and that the suite
 // does not go there.
-func (c *client) describeRedirect(x *exchange) string {
-	loc := x.header.Get("Location")
-	from, _ := url.Parse(x.url)
+func (c *Client) describeRedirect(x *Exchange) string {
+	loc := x.Header.Get("Location")
+	from, _ := url.Parse(x.URL)
 	to, err := from.Parse(loc)
 	switch {
 	case err != nil:
-		return fmt.Sprintf("redirect not followed: %d to %q, which is not a URL", x.status, loc)
-	case origin(to) != origin(c.cfg.Base):
-		return fmt.Sprintf("redirect to another host refused: %d to %s; the API key is sent to %s only", x.status, to, origin(c.cfg.Base))
-	case to.String() == x.url:
-		return fmt.Sprintf("redirect loop refused: %d to the URL that was asked for", x.status)
+		return fmt.Sprintf("redirect not followed: %d to %q, which is not a URL", x.Status, loc)
+	case Origin(to) != Origin(c.cfg.Base):
+		return fmt.Sprintf("redirect to another host refused: %d to %s; the API key is sent to %s only", x.Status, to, Origin(c.cfg.Base))
+	case to.String() == x.URL:
+		return fmt.Sprintf("redirect loop refused: %d to the URL that was asked for", x.Status)
 	default:
-		return fmt.Sprintf("redirect not followed: %d to %s; the interface documents no redirect", x.status, to)
+		return fmt.Sprintf("redirect not followed: %d to %s; the interface documents no redirect", x.Status, to)
 	}
 }
 
-// origin returns the scheme and host of u, such as "https://h:8443".
-func origin(u *url.URL) string {
+// Origin returns the scheme and host of u, such as "https://h:8443".
+func Origin(u *url.URL) string {
 	return u.Scheme + "://" + u.Host
 }
