@@ -10,6 +10,7 @@ import (
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
 	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -97,9 +98,9 @@ func TestOperationsThatCannotAllBeExercised(t *testing.T) {
 			t.Errorf("%s: %v, want a pass", id, err)
 		}
 	}
-	for _, ir := range invalidRequests(c, c.Operation("listTagged")) {
-		if strings.Contains(ir.name, "tags") {
-			t.Errorf("listTagged: %q is made an invalid request, but one value of a query array is an array of one", ir.name)
+	for _, ir := range request.InvalidRequests(c, c.Operation("listTagged")) {
+		if strings.Contains(ir.Name, "tags") {
+			t.Errorf("listTagged: %q is made an invalid request, but one value of a query array is an array of one", ir.Name)
 		}
 	}
 	wantSkipped(t, "submitForm", h.served(c.Operation("submitForm")), "submitForm takes its body as application/x-www-form-urlencoded, and the suite makes JSON bodies only")

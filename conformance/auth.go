@@ -29,7 +29,7 @@ var authOperations = []authOperation{
 		if err != nil {
 			return nil, err
 		}
-		return h.createPet(ctx, newPetBody(h.petName(), category, ""), auth)
+		return h.createPet(ctx, newPetBody(h.PetName(), category, ""), auth)
 	}, true},
 	{"getPet", func(ctx context.Context, h *harness, auth judge.Option) (*judge.Exchange, error) {
 		if err := h.beforeSunset(); err != nil {

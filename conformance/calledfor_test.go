@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -33,9 +34,9 @@ type notesCheck struct {
 // read, a valid request of each operation.
 func notesChecks(c *spec.Contract) []notesCheck {
 	op := c.Operation
-	text := func(name string) invalidRequest {
-		i := slices.IndexFunc(invalidRequests(c, op("addNote")), func(ir invalidRequest) bool { return ir.name == name })
-		return invalidRequests(c, op("addNote"))[i]
+	text := func(name string) request.InvalidRequest {
+		i := slices.IndexFunc(request.InvalidRequests(c, op("addNote")), func(ir request.InvalidRequest) bool { return ir.Name == name })
+		return request.InvalidRequests(c, op("addNote"))[i]
 	}
 	return []notesCheck{
 		{"listNotes without a key", func(h *harness, ctx context.Context) error { return h.checkRefused(ctx, op("listNotes"), "") }},
@@ -196,8 +197,8 @@ func TestInvalidRequestOfNoDocumented4xx(t *testing.T) {
 	path := ct.WriteDocument(t, ct.Notes)
 	c := readFile(t, path)
 	op := c.Operation("listNotes")
-	cases := invalidRequests(c, op)
-	i := slices.IndexFunc(cases, func(ir invalidRequest) bool { return ir.name == "query: limit a string instead of a number" })
+	cases := request.InvalidRequests(c, op)
+	i := slices.IndexFunc(cases, func(ir request.InvalidRequest) bool { return ir.Name == "query: limit a string instead of a number" })
 	if i < 0 {
 		t.Fatalf("no invalid limit among %v", cases)
 	}

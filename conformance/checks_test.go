@@ -13,6 +13,7 @@ import (
 
 	"github.com/petstore/contract/conformance/conformancetest"
 	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -131,22 +132,22 @@ func genericChecks(c contract, key string) []namedCheck {
 				return run(h, ctx)
 			}
 		}
-		add("operation "+op.ID+" answers", false, mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkValidRequest(ctx, op) }))
+		add("operation "+op.ID+" answers", false, request.Mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkValidRequest(ctx, op) }))
 		switch {
-		case requiresKey(op):
-			add("operation "+op.ID+" without a key", false, mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkRefused(ctx, op, "") }))
-			add("operation "+op.ID+" with a wrong key", false, mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkRefused(ctx, op, h.invalidKey()) }))
-		case keyOptional(op):
-			add("operation "+op.ID+" without a key, which is optional", false, mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkWithoutKey(ctx, op) }))
+		case request.RequiresKey(op):
+			add("operation "+op.ID+" without a key", false, request.Mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkRefused(ctx, op, "") }))
+			add("operation "+op.ID+" with a wrong key", false, request.Mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkRefused(ctx, op, h.invalidKey()) }))
+		case request.KeyOptional(op):
+			add("operation "+op.ID+" without a key, which is optional", false, request.Mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkWithoutKey(ctx, op) }))
 		}
-		for _, ir := range invalidRequests(c.Contract, op) {
-			add("operation "+op.ID+" with "+ir.name, false, mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkInvalidRequest(ctx, op, ir) }))
+		for _, ir := range request.InvalidRequests(c.Contract, op) {
+			add("operation "+op.ID+" with "+ir.Name, false, request.Mutating(op), served(func(h *harness, ctx context.Context) error { return h.checkInvalidRequest(ctx, op, ir) }))
 		}
 	}
-	for _, t := range schemeTrials(c.Contract) {
-		for _, m := range nearMisses(key, t.op, t.scheme) {
-			add("security scheme "+t.scheme.Name+" with "+m.name, false, mutating(t.op), func(h *harness, ctx context.Context) error {
-				if err := h.served(t.op); err != nil {
+	for _, t := range request.SchemeTrials(c.Contract) {
+		for _, m := range request.NearMisses(key, t.Op, t.Scheme) {
+			add("security scheme "+t.Scheme.Name+" with "+m.Name, false, request.Mutating(t.Op), func(h *harness, ctx context.Context) error {
+				if err := h.served(t.Op); err != nil {
 					return err
 				}
 				return h.checkNearMiss(ctx, t, m)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -34,6 +35,11 @@ const (
 	// that a run against petmock stays under a second.
 	DefaultRecheck = 500 * time.Millisecond
 )
+
+// NamePrefix begins the name of every item the suite creates, followed by
+// the run id, so that they can be found later: the Petstore's interface
+// has no way to delete a pet.
+const NamePrefix = request.NamePrefix
 
 // Labels that select specs. Run adds them to the label filter from Config.
 const (

@@ -26,7 +26,7 @@ func (h *harness) checkListedReadsSame(ctx context.Context, res *spec.Resource, 
 	if err := h.served(res.Read); err != nil {
 		return err
 	}
-	params, err := h.collectionParams(ctx, res)
+	params, err := h.CollectionParams(ctx, res)
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func (h *harness) checkListedReadsSame(ctx context.Context, res *spec.Resource, 
 		id := it.ID(res.IDProperty)
 		read := maps.Clone(params)
 		read[res.IDParam] = id
-		x, err := h.Send(ctx, h.opRequest(res.Read, read, nil, nil))
+		x, err := h.Send(ctx, h.OpRequest(res.Read, read, nil, nil))
 		if err != nil {
 			return err
 		}
@@ -85,7 +85,7 @@ func (h *harness) checkListedReadsSame(ctx context.Context, res *spec.Resource, 
 		if x.Status == http.StatusNotFound {
 			if _, err := h.settle(ctx, func() (bool, error) {
 				var err error
-				x, err = h.Send(ctx, h.opRequest(res.Read, read, nil, nil))
+				x, err = h.Send(ctx, h.OpRequest(res.Read, read, nil, nil))
 				return x.Status != http.StatusNotFound, err
 			}); err != nil {
 				return err

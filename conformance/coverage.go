@@ -10,6 +10,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -128,7 +129,7 @@ func notRun(op *spec.Operation, report types.Report, readOnly, seen bool) string
 	switch {
 	case len(skipped) > 0:
 		return "skipped: " + strings.Join(skipped, "; ")
-	case !ran && !seen && readOnly && mutating(op):
+	case !ran && !seen && readOnly && request.Mutating(op):
 		return "not run: read-only"
 	case !ran && !seen:
 		return "not run: not selected by the label filter"

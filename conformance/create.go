@@ -44,7 +44,7 @@ var extremeCategories = []extremeCategory{
 // the answer must be 201 with the categoryId sent, digit for digit, or 400
 // for a category the deployment does not know.
 func (h *harness) checkExtremeCategory(ctx context.Context, categoryID int64) error {
-	name := h.petName()
+	name := h.PetName()
 	x, err := h.createPet(ctx, newPetBody(name, categoryID, ""))
 	if err != nil || x.Status == http.StatusBadRequest {
 		return err // a 400 carries an Error body; the client has checked it
@@ -56,7 +56,7 @@ func (h *harness) checkExtremeCategory(ctx context.Context, categoryID int64) er
 // checkStrictCategory creates a pet of a categoryId at the edge of int64:
 // petmock accepts any.
 func (h *harness) checkStrictCategory(ctx context.Context, categoryID int64) error {
-	name := h.petName()
+	name := h.PetName()
 	x, err := h.createPet(ctx, newPetBody(name, categoryID, ""))
 	if err != nil {
 		return err
@@ -162,7 +162,7 @@ func (h *harness) checkInvalidBody(ctx context.Context, body string) error {
 		}
 		body = strings.ReplaceAll(body, "CATEGORY", strconv.FormatInt(category, 10))
 	}
-	body = strings.ReplaceAll(body, "NAME", strconv.Quote(h.petName()))
+	body = strings.ReplaceAll(body, "NAME", strconv.Quote(h.PetName()))
 	x, err := h.createPet(ctx, body)
 	if err != nil {
 		return err

@@ -80,14 +80,14 @@ func TestCredentials(t *testing.T) {
 	}
 	for _, tt := range tests {
 		op := c.Operation(tt.op)
-		r := h.opRequest(op, nil, url.Values{"limit": {"5"}}, nil, h.credentials(op, tt.key))
+		r := h.OpRequest(op, nil, url.Values{"limit": {"5"}}, nil, h.Credentials(op, tt.key))
 		if got := [3]string{r.Header.Get("Authorization"), r.Header.Get("X-API-Key"), r.Header.Get("Cookie")}; got != [3]string{tt.authorization, tt.apiKey, tt.cookie} || r.Query != tt.query || (r.Basic != nil) != tt.basicKey {
 			t.Errorf("%s with key %q: Authorization %q, X-API-Key %q, Cookie %q, query %q, basic %v; want %q, %q, %q, %q, %v",
 				tt.op, tt.key, got[0], got[1], got[2], r.Query, r.Basic != nil, tt.authorization, tt.apiKey, tt.cookie, tt.query, tt.basicKey)
 		}
 	}
 	// The path of a generic request is expanded from its template, escaped.
-	if r := h.opRequest(c.Operation(spec.GetPet), map[string]string{"petId": "a b/c"}, nil, nil); r.Path != "/pets/a%20b%2Fc" {
+	if r := h.OpRequest(c.Operation(spec.GetPet), map[string]string{"petId": "a b/c"}, nil, nil); r.Path != "/pets/a%20b%2Fc" {
 		t.Errorf("getPet of petId %q: path %q, want /pets/a%%20b%%2Fc", "a b/c", r.Path)
 	}
 }
@@ -104,7 +104,7 @@ func TestBasicKeyOnTheWire(t *testing.T) {
 	}))
 	defer srv.Close()
 	h := testHarness(t, Config{BaseURL: srv.URL + "/v1", APIKey: "s3cret", Contract: c}, 1)
-	x, err := h.Send(context.Background(), h.opRequest(c.Operation("basic"), nil, nil, nil))
+	x, err := h.Send(context.Background(), h.OpRequest(c.Operation("basic"), nil, nil, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

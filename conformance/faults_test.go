@@ -9,6 +9,7 @@ import (
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
 	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -32,9 +33,9 @@ func authCheck(tb testing.TB, operation, credential string) check {
 func nearMissCheck(tb testing.TB, name string) check {
 	tb.Helper()
 	return func(h *harness, ctx context.Context) error {
-		for _, t := range schemeTrials(h.contract.Contract) {
-			for _, m := range nearMisses(h.cfg.APIKey, t.op, t.scheme) {
-				if m.name == name {
+		for _, t := range request.SchemeTrials(h.contract.Contract) {
+			for _, m := range request.NearMisses(h.cfg.APIKey, t.Op, t.Scheme) {
+				if m.Name == name {
 					return h.checkNearMiss(ctx, t, m)
 				}
 			}
@@ -234,8 +235,8 @@ func brokenEvolvedChecks() map[string]check {
 			return h.checkItemUpdated(ctx, res)
 		}),
 		"takes any quantity of an order": operation("placeOrder", func(h *harness, ctx context.Context, op *spec.Operation) error {
-			for _, c := range invalidRequests(h.contract.Contract, op) {
-				if c.name == "body: quantity above its maximum" {
+			for _, c := range request.InvalidRequests(h.contract.Contract, op) {
+				if c.Name == "body: quantity above its maximum" {
 					return h.checkInvalidRequest(ctx, op, c)
 				}
 			}

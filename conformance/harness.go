@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/answercheck"
 )
@@ -20,7 +21,7 @@ import (
 // builds it.
 type harness struct {
 	*judge.Client
-	*maker
+	*request.Maker
 	cfg      settings
 	contract contract
 	rnd      *rand.Rand // Ginkgo runs specs one at a time
@@ -107,7 +108,7 @@ func newHarness(s settings, p prepared, seed uint64) *harness {
 	})
 	return &harness{
 		Client:   cl,
-		maker:    &maker{contract: p.contract.Contract, client: cl, rnd: rnd, runID: runID},
+		Maker:    request.NewMaker(p.contract.Contract, cl, rnd, runID),
 		cfg:      s,
 		contract: p.contract,
 		rnd:      rnd,

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -76,11 +77,11 @@ func TestRunsRepeat(t *testing.T) {
 	now := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	a := testHarness(t, Config{BaseURL: "http://h/v1", APIKey: "k", Now: now}, 42)
 	b := testHarness(t, Config{BaseURL: "http://h/v1", APIKey: "k", Now: now}, 42)
-	if a.runID != b.runID || a.absentID() != b.absentID() {
-		t.Errorf("two harnesses of seed 42 differ: run ids %s, %s", a.runID, b.runID)
+	if a.RunID() != b.RunID() || a.absentID() != b.absentID() {
+		t.Errorf("two harnesses of seed 42 differ: run ids %s, %s", a.RunID(), b.RunID())
 	}
-	if name := a.petName(); !strings.HasPrefix(name, NamePrefix+a.runID+"-") {
-		t.Errorf("petName() = %q, want the prefix %s%s-", name, NamePrefix, a.runID)
+	if name := a.PetName(); !strings.HasPrefix(name, request.NamePrefix+a.RunID()+"-") {
+		t.Errorf("PetName() = %q, want the prefix %s%s-", name, request.NamePrefix, a.RunID())
 	}
 	if id := a.absentID(); id < 1<<53 {
 		t.Errorf("absentID() = %d, want one in a range no catalogue fills", id)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -51,7 +52,7 @@ func choiceOnly(op *spec.Operation, statuses []int) bool {
 // is strict. Where op documents none, the document does not say that the
 // request is refused: only a strict run judges it, and holds it to the 400
 // petmock answers.
-func (h *harness) checkInvalidRequest(ctx context.Context, op *spec.Operation, c invalidRequest) error {
+func (h *harness) checkInvalidRequest(ctx context.Context, op *spec.Operation, c request.InvalidRequest) error {
 	statuses := badInputStatuses(op)
 	if len(statuses) == 0 && !h.cfg.Strict {
 		return judge.Skipf("%s documents no 4xx for a request that breaks its schema, so the suite cannot tell what it should get; --strict holds it to 400, as petmock answers", op.ID)
@@ -74,29 +75,29 @@ func (h *harness) checkInvalidRequest(ctx context.Context, op *spec.Operation, c
 		fixed = params
 		fixed[res.IDParam] = id
 	}
-	params, _, err := h.pathParams(ctx, op, fixed)
+	params, _, err := h.PathParams(ctx, op, fixed)
 	if err != nil {
 		return err
 	}
-	query, err := h.requiredQuery(ctx, op)
+	query, err := h.RequiredQuery(ctx, op)
 	if err != nil {
 		return err
 	}
-	if c.query != nil {
-		c.query(query)
+	if c.Query != nil {
+		c.Query(query)
 	}
 	var body any
-	b, err := h.body(ctx, op)
+	b, err := h.Body(ctx, op)
 	if err != nil {
 		return err
 	}
 	if b != nil {
 		body = b
-		if c.body != nil {
-			body = c.body(maps.Clone(b))
+		if c.Body != nil {
+			body = c.Body(maps.Clone(b))
 		}
 	}
-	x, err := h.Send(ctx, h.opRequest(op, params, query, body, judge.CallingFor(http.StatusBadRequest)))
+	x, err := h.Send(ctx, h.OpRequest(op, params, query, body, judge.CallingFor(http.StatusBadRequest)))
 	if err != nil {
 		return err
 	}
@@ -107,7 +108,7 @@ func (h *harness) checkInvalidRequest(ctx context.Context, op *spec.Operation, c
 	for i, s := range statuses {
 		want[i] = strconv.Itoa(s)
 	}
-	return x.Require(slices.Contains(statuses, x.Status), r, fmt.Sprintf("%s with %s: status %d, want %s", op.ID, c.name, x.Status, strings.Join(want, " or ")))
+	return x.Require(slices.Contains(statuses, x.Status), r, fmt.Sprintf("%s with %s: status %d, want %s", op.ID, c.Name, x.Status, strings.Join(want, " or ")))
 }
 
 // sample is an item the suite created for the invalid requests of its
@@ -121,7 +122,7 @@ type sample struct {
 // operation on its items, with the path parameters of its collection: one
 // the suite created, when op can change it, and a listed one otherwise.
 func (h *harness) sampleItem(ctx context.Context, res *spec.Resource, op *spec.Operation) (string, map[string]string, error) {
-	if mutating(op) {
+	if request.Mutating(op) {
 		// One item serves every invalid request of the resource: none of
 		// them may change it.
 		if s, ok := h.samples[res.Name]; ok {
@@ -137,7 +138,7 @@ func (h *harness) sampleItem(ctx context.Context, res *spec.Resource, op *spec.O
 		h.samples[res.Name] = sample{created.ID(res.IDProperty), params}
 		return created.ID(res.IDProperty), maps.Clone(params), nil
 	}
-	ids, err := h.listedIDs(ctx, res)
+	ids, err := h.ListedIDs(ctx, res)
 	if err != nil {
 		return "", nil, err
 	}
@@ -145,6 +146,6 @@ func (h *harness) sampleItem(ctx context.Context, res *spec.Resource, op *spec.O
 		return "", nil, judge.Skipf("the list of %s shows no item for %s", res.Name, op.ID)
 	}
 	id := spec.ValueText(ids[h.rnd.IntN(len(ids))])
-	params, err := h.collectionParams(ctx, res)
+	params, err := h.CollectionParams(ctx, res)
 	return id, params, err
 }

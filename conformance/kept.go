@@ -71,7 +71,7 @@ func (h *harness) checkKept(ctx context.Context) error {
 		var x *judge.Exchange
 		if _, err := h.settle(ctx, func() (bool, error) {
 			var err error
-			x, err = h.Send(ctx, h.opRequest(read, k.params, nil, nil))
+			x, err = h.Send(ctx, h.OpRequest(read, k.params, nil, nil))
 			return x.Status != http.StatusNotFound, err
 		}); err != nil {
 			return err

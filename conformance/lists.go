@@ -36,7 +36,7 @@ func (c contract) genericList(res *spec.Resource) bool {
 // its collection, and returns the answer and its items; an answer that is
 // not a 200 breaks rule r.
 func (h *harness) listPage(ctx context.Context, res *spec.Resource, query url.Values, r judge.Rule) (*judge.Exchange, []judge.Item, error) {
-	params, err := h.collectionParams(ctx, res)
+	params, err := h.CollectionParams(ctx, res)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -45,7 +45,7 @@ func (h *harness) listPage(ctx context.Context, res *spec.Resource, query url.Va
 
 // listPageOf is listPage with the path parameters params.
 func (h *harness) listPageOf(ctx context.Context, res *spec.Resource, params map[string]string, query url.Values, r judge.Rule) (*judge.Exchange, []judge.Item, error) {
-	x, err := h.Send(ctx, h.opRequest(res.List, params, query, nil))
+	x, err := h.Send(ctx, h.OpRequest(res.List, params, query, nil))
 	if err != nil {
 		return x, nil, err
 	}

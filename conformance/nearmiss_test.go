@@ -9,6 +9,7 @@ import (
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
 	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/conformance/request"
 )
 
 // TestNearMissesNeverShown: a deployment that takes a key near the run's,
@@ -59,8 +60,8 @@ func TestNearMissesOfTheDocument(t *testing.T) {
 	c := schemesContract(t)
 	names := func(key, op, scheme string) []string {
 		var out []string
-		for _, m := range nearMisses(key, c.Operation(op), c.Scheme(scheme)) {
-			out = append(out, m.name)
+		for _, m := range request.NearMisses(key, c.Operation(op), c.Scheme(scheme)) {
+			out = append(out, m.Name)
 		}
 		return out
 	}
@@ -94,12 +95,12 @@ func TestOptionalKey(t *testing.T) {
 	t.Parallel()
 	c := schemesContract(t)
 	op := c.Operation("maybe")
-	if requiresKey(op) || !keyOptional(op) {
-		t.Fatalf("maybe: requires a key %v, optional %v; want optional", requiresKey(op), keyOptional(op))
+	if request.RequiresKey(op) || !request.KeyOptional(op) {
+		t.Fatalf("maybe: requires a key %v, optional %v; want optional", request.RequiresKey(op), request.KeyOptional(op))
 	}
-	for _, tr := range schemeTrials(c) {
-		if tr.op == op {
-			t.Errorf("the near misses of %s are tried on maybe, whose key is optional", tr.scheme.Name)
+	for _, tr := range request.SchemeTrials(c) {
+		if tr.Op == op {
+			t.Errorf("the near misses of %s are tried on maybe, whose key is optional", tr.Scheme.Name)
 		}
 	}
 	serve := func(needKey bool) http.Handler {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -24,7 +25,7 @@ func (h *harness) served(op *spec.Operation) error {
 	if d := op.Deprecation; d != nil && !d.Sunset.IsZero() && !h.cfg.Now().Before(d.Sunset) {
 		return judge.Skipf("%s was to be removed on %s: it need not answer any more", op.ID, d.Sunset.Format("2006-01-02"))
 	}
-	if why := cannotSend(op); why != "" {
+	if why := request.CannotSend(op); why != "" {
 		return judge.Skipf("%s", why)
 	}
 	return nil
@@ -39,7 +40,7 @@ func (h *harness) validRequest(ctx context.Context, op *spec.Operation) (r *judg
 	fixed := map[string]string{}
 	var created judge.Item // of a mutating operation on one item
 	if res := op.Resource; res != nil && op.Role != spec.RoleList && op.Role != spec.RoleCreate {
-		if mutating(op) {
+		if request.Mutating(op) {
 			var params map[string]string
 			if created, params, err = h.createItem(ctx, res); err != nil {
 				return nil, false, err
@@ -47,7 +48,7 @@ func (h *harness) validRequest(ctx context.Context, op *spec.Operation) (r *judg
 			fixed = params
 			fixed[res.IDParam] = created.ID(res.IDProperty)
 		} else {
-			ids, err := h.listedIDs(ctx, res)
+			ids, err := h.ListedIDs(ctx, res)
 			if err != nil {
 				return nil, false, err
 			}
@@ -57,26 +58,26 @@ func (h *harness) validRequest(ctx context.Context, op *spec.Operation) (r *judg
 			fixed[res.IDParam] = spec.ValueText(ids[h.rnd.IntN(len(ids))])
 		}
 	}
-	params, madeUp, err := h.pathParams(ctx, op, fixed)
+	params, madeUp, err := h.PathParams(ctx, op, fixed)
 	if err != nil {
 		return nil, false, err
 	}
 	var body any
-	b, err := h.body(ctx, op)
+	b, err := h.Body(ctx, op)
 	if err != nil {
 		return nil, false, err
 	}
 	if created != nil {
-		h.namesItem(op.Resource, op, b, created)
+		h.NamesItem(op.Resource, op, b, created)
 	}
 	if b != nil {
 		body = b
 	}
-	query, err := h.requiredQuery(ctx, op)
+	query, err := h.RequiredQuery(ctx, op)
 	if err != nil {
 		return nil, false, err
 	}
-	r = h.opRequest(op, params, query, body)
+	r = h.OpRequest(op, params, query, body)
 	r.MustExist, r.MadeUp, r.Params = true, madeUp, params
 	return r, madeUp, nil
 }
@@ -104,7 +105,7 @@ func (h *harness) checkValidRequest(ctx context.Context, op *spec.Operation) err
 				return err
 			}
 			if x.Status == http.StatusNotFound {
-				ids, err := h.listedIDs(ctx, res)
+				ids, err := h.ListedIDs(ctx, res)
 				if err != nil {
 					return err
 				}
@@ -179,7 +180,7 @@ func (h *harness) checkWithoutKey(ctx context.Context, op *spec.Operation) error
 	if err != nil {
 		return err
 	}
-	h.credentials(op, "")(r)
+	h.Credentials(op, "")(r)
 	x, err := h.Send(ctx, r)
 	if err != nil {
 		return err
@@ -198,7 +199,7 @@ func (h *harness) checkRefused(ctx context.Context, op *spec.Operation, key stri
 	if key != "" {
 		sent = "a key the deployment never issued"
 	}
-	return h.checkRefusedWith(ctx, op, h.credentials(op, key), sent)
+	return h.checkRefusedWith(ctx, op, h.Credentials(op, key), sent)
 }
 
 // checkRefusedWith sends a request of op with the credentials cred sets,
@@ -206,24 +207,24 @@ func (h *harness) checkRefused(ctx context.Context, op *spec.Operation, key stri
 // op documents it, else 403 where op documents that, else either, which
 // the request then calls for.
 func (h *harness) checkRefusedWith(ctx context.Context, op *spec.Operation, cred judge.Option, sent string) error {
-	params, _, err := h.pathParams(ctx, op, nil)
+	params, _, err := h.PathParams(ctx, op, nil)
 	if err != nil {
 		return err
 	}
 	var body any
-	b, err := h.body(ctx, op)
+	b, err := h.Body(ctx, op)
 	if err != nil {
 		return err
 	}
 	if b != nil {
 		body = b
 	}
-	query, err := h.requiredQuery(ctx, op)
+	query, err := h.RequiredQuery(ctx, op)
 	if err != nil {
 		return err
 	}
 	want := refusals(op)
-	x, err := h.Send(ctx, h.opRequest(op, params, query, body, cred, judge.CallingFor(want...)))
+	x, err := h.Send(ctx, h.OpRequest(op, params, query, body, cred, judge.CallingFor(want...)))
 	if err != nil {
 		return err
 	}
@@ -264,19 +265,19 @@ func (h *harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 	if res.CreateOp == nil {
 		return nil, nil, judge.Skipf("%s has no create operation to make an item with", res.Name)
 	}
-	params, err := h.collectionParams(ctx, res)
+	params, err := h.CollectionParams(ctx, res)
 	if err != nil {
 		return nil, nil, err
 	}
-	body, err := h.body(ctx, res.CreateOp)
+	body, err := h.Body(ctx, res.CreateOp)
 	if err != nil {
 		return nil, nil, err
 	}
-	h.withoutOwnID(res, body)
+	h.WithoutOwnID(res, body)
 	if edit != nil {
 		edit(body)
 	}
-	x, err := h.Send(ctx, h.opRequest(res.CreateOp, params, nil, body))
+	x, err := h.Send(ctx, h.OpRequest(res.CreateOp, params, nil, body))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -304,6 +305,6 @@ func (h *harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 
 // checkNearMiss sends a request of the trial's operation with m in place
 // of the scheme's credential: it must be refused like a wrong key.
-func (h *harness) checkNearMiss(ctx context.Context, t schemeTrial, m nearMiss) error {
-	return h.checkRefusedWith(ctx, t.op, h.withNearMiss(t.op, t.req, t.scheme, m), fmt.Sprintf("%s for %s", m.name, t.scheme.Name))
+func (h *harness) checkNearMiss(ctx context.Context, t request.SchemeTrial, m request.NearMiss) error {
+	return h.checkRefusedWith(ctx, t.Op, h.WithNearMiss(t.Op, t.Requirement, t.Scheme, m), fmt.Sprintf("%s for %s", m.Name, t.Scheme.Name))
 }

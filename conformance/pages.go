@@ -164,7 +164,7 @@ func (h *harness) nextPage(ctx context.Context, x *judge.Exchange) (*judge.Excha
 	u.User, u.Fragment = nil, ""
 	r := judge.NewRequest(x.Op, http.MethodGet, x.Path, u.RawQuery, nil)
 	if op := h.contract.Operation(x.Op); op != nil {
-		h.credentials(op, judge.KeyVar)(r)
+		h.Credentials(op, judge.KeyVar)(r)
 	}
 	r.Target, r.PageLimit, r.Lenient = u, x.Limit, lenient
 	next, err := h.Send(ctx, r)

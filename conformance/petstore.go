@@ -110,7 +110,7 @@ func newPetBody(name string, categoryID int64, status string) string {
 // create creates a pet and checks the answer: 201 with the pet sent and
 // an integer id. It returns the pet as sent, with the id it got.
 func (h *harness) create(ctx context.Context, categoryID int64, status string) (*judge.Exchange, judge.Pet, error) {
-	name := h.petName()
+	name := h.PetName()
 	x, err := h.createPet(ctx, newPetBody(name, categoryID, status))
 	if err != nil {
 		return x, judge.Pet{}, err

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -288,7 +289,7 @@ func (p *preflight) redact(s string) string { return judge.RedactKey(s, p.cfg.AP
 func preflightOperations(c *spec.Contract) []*spec.Operation {
 	var lists, secured, public []*spec.Operation
 	for _, op := range c.Operations {
-		if op.Method != http.MethodGet || needsParameters(op) || op.Success == 0 {
+		if op.Method != http.MethodGet || request.NeedsParameters(op) || op.Success == 0 {
 			continue
 		}
 		switch {

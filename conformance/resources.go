@@ -45,14 +45,14 @@ func (h *harness) checkItemReplaced(ctx context.Context, res *spec.Resource) err
 		return err
 	}
 	id := created.ID(res.IDProperty)
-	body, err := h.body(ctx, res.Replace)
+	body, err := h.Body(ctx, res.Replace)
 	if err != nil {
 		return err
 	}
-	h.namesItem(res, res.Replace, body, created)
+	h.NamesItem(res, res.Replace, body, created)
 	check := h.replaced(res, created, body)
 	params[res.IDParam] = id
-	x, err := h.Send(ctx, h.opRequest(res.Replace, params, nil, body))
+	x, err := h.Send(ctx, h.OpRequest(res.Replace, params, nil, body))
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func (h *harness) checkItemUpdated(ctx context.Context, res *spec.Resource) erro
 		change[res.IDProperty] = created[res.IDProperty]
 	}
 	params[res.IDParam] = created.ID(res.IDProperty)
-	x, err := h.Send(ctx, h.opRequest(res.Update, params, nil, change))
+	x, err := h.Send(ctx, h.OpRequest(res.Update, params, nil, change))
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func (h *harness) checkItemDeleted(ctx context.Context, res *spec.Resource) erro
 		return err
 	}
 	params[res.IDParam] = created.ID(res.IDProperty)
-	x, err := h.Send(ctx, h.opRequest(res.Delete, params, nil, nil))
+	x, err := h.Send(ctx, h.OpRequest(res.Delete, params, nil, nil))
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func (h *harness) checkItemDeleted(ctx context.Context, res *spec.Resource) erro
 	var read *judge.Exchange
 	if _, err := h.settle(ctx, func() (bool, error) {
 		var err error
-		read, err = h.Send(ctx, h.opRequest(res.Read, params, nil, nil))
+		read, err = h.Send(ctx, h.OpRequest(res.Read, params, nil, nil))
 		return read.Status == http.StatusNotFound || read.Status == http.StatusGone, err
 	}); err != nil {
 		return err
@@ -267,7 +267,7 @@ func (h *harness) readItemBack(ctx context.Context, res *spec.Resource, params m
 	var diff string
 	if _, err := h.settle(ctx, func() (bool, error) {
 		var err error
-		if x, err = h.Send(ctx, h.opRequest(res.Read, params, nil, nil)); err != nil || x.Status != http.StatusOK {
+		if x, err = h.Send(ctx, h.OpRequest(res.Read, params, nil, nil)); err != nil || x.Status != http.StatusOK {
 			return false, err
 		}
 		got, err := x.Item()
@@ -337,7 +337,7 @@ func (h *harness) findItemListed(ctx context.Context, res *spec.Resource, params
 		}
 	}
 	id := it.ID(res.IDProperty)
-	first, err := h.Send(ctx, h.opRequest(res.List, params, query, nil))
+	first, err := h.Send(ctx, h.OpRequest(res.List, params, query, nil))
 	if err != nil {
 		return nil, walked{}, query, err
 	}
@@ -375,7 +375,7 @@ func (h *harness) change(ctx context.Context, res *spec.Resource, created judge.
 			}
 		}
 	}
-	body, err := h.body(ctx, res.Update)
+	body, err := h.Body(ctx, res.Update)
 	if err != nil {
 		return nil, err
 	}

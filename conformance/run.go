@@ -8,6 +8,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
+
 	"github.com/petstore/contract/conformance/judge"
 )
 
@@ -75,7 +76,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 			Fail(judge.RedactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
 		}
 		s.h = newHarness(cfg.settings(s.coverage.saw), p, uint64(GinkgoRandomSeed()))
-		fmt.Fprintf(cfg.output(), "conformance: run id %s; items created are named %s%s-N\n", s.h.runID, NamePrefix, s.h.runID)
+		fmt.Fprintf(cfg.output(), "conformance: run id %s; items created are named %s%s-N\n", s.h.RunID(), NamePrefix, s.h.RunID())
 	})
 	s.register()
 	var junit func() error
@@ -132,7 +133,7 @@ func (s *suite) afterSuite(cfg Config, p prepared, report Report) func() error {
 	// it left out.
 	posts := 0
 	if s.h != nil {
-		posts, runID = int(min(s.h.Posts(), int64(cfg.maxCreates()))), s.h.runID
+		posts, runID = int(min(s.h.Posts(), int64(cfg.maxCreates()))), s.h.RunID()
 	}
 	if p.contract.Contract != nil {
 		cov = s.coverage.summarize(p.contract, report, cfg.ReadOnly)

@@ -136,7 +136,7 @@ func (h *harness) walkOnce(ctx context.Context, res *spec.Resource, v walkView) 
 	if p := res.Paging; p.Limit != "" {
 		query.Set(p.Limit, strconv.Itoa(walkSize(len(before), p)))
 	}
-	first, err := h.Send(ctx, h.opRequest(res.List, v.params, query, nil))
+	first, err := h.Send(ctx, h.OpRequest(res.List, v.params, query, nil))
 	if err != nil {
 		return a, err
 	}
@@ -196,7 +196,7 @@ func sameIDs(a, b []judge.Item, prop string) bool {
 func (h *harness) walkView(ctx context.Context, res *spec.Resource, filter *spec.Filter, create bool) (walkView, error) {
 	v := walkView{filter: filter, query: url.Values{}, count: url.Values{}}
 	var err error
-	if v.params, err = h.collectionParams(ctx, res); err != nil {
+	if v.params, err = h.CollectionParams(ctx, res); err != nil {
 		return v, err
 	}
 	if p := res.Paging; p.Limit != "" {

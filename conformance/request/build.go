@@ -1,4 +1,4 @@
-package conformance
+package request
 
 import (
 	"context"
@@ -22,17 +22,18 @@ import (
 
 // The generic checks judge every operation of the document from what the
 // document says of it, with requests made from its parameters and body
-// schema. This file makes those requests.
+// schema, and the ids of items the deployment lists. This file makes
+// those requests.
 
 // NamePrefix begins the name of every pet the suite creates, followed by
 // the run id, so that they can be found later: the interface has no way to
 // delete a pet.
 const NamePrefix = "conformance-"
 
-// maker makes the requests of the generic checks from the document: valid
+// Maker makes the requests of the generic checks from the document: valid
 // ones, with values of its schemas, ids of the items the deployment lists
 // and names of the run; and the run's key, where the document asks for it.
-type maker struct {
+type Maker struct {
 	contract *spec.Contract
 	client   *judge.Client // lists the ids that requests name
 	rnd      *rand.Rand    // shared with the checks: Ginkgo runs specs one at a time
@@ -40,16 +41,27 @@ type maker struct {
 	named    atomic.Int64 // names made so far
 }
 
-// petName returns a new name for an item this run creates.
-func (m *maker) petName() string {
+// NewMaker returns the maker of the requests of a run of the document of
+// c, which lists ids with client, draws its values from rnd and names
+// what the run creates after runID.
+func NewMaker(c *spec.Contract, client *judge.Client, rnd *rand.Rand, runID string) *Maker {
+	return &Maker{contract: c, client: client, rnd: rnd, runID: runID}
+}
+
+// RunID returns the id of the run, which the names of the items it
+// creates carry after NamePrefix.
+func (m *Maker) RunID() string { return m.runID }
+
+// PetName returns a new name for an item this run creates.
+func (m *Maker) PetName() string {
 	return NamePrefix + m.runID + "-" + strconv.FormatInt(m.named.Add(1), 10)
 }
 
-// opRequest returns a request of op with the given path parameters, query
+// OpRequest returns a request of op with the given path parameters, query
 // and body (nil for none), and the run's key sent as op's security asks.
 // A request of an operation on one item calls for 404: the item may not
 // be there.
-func (m *maker) opRequest(op *spec.Operation, params map[string]string, query url.Values, body any, opts ...judge.Option) *judge.Request {
+func (m *Maker) OpRequest(op *spec.Operation, params map[string]string, query url.Values, body any, opts ...judge.Option) *judge.Request {
 	var raw []byte
 	if body != nil {
 		raw = []byte(judge.JSONText(body))
@@ -57,7 +69,7 @@ func (m *maker) opRequest(op *spec.Operation, params map[string]string, query ur
 	r := judge.NewRequest(op.ID, op.Method, expandPath(op.Template, params), query.Encode(), raw)
 	r.Header.Set("Accept", accepts(op))
 	m.requiredHeaders(op, r)
-	m.credentials(op, judge.KeyVar)(r)
+	m.Credentials(op, judge.KeyVar)(r)
 	if onItem(op) {
 		judge.CallingFor(http.StatusNotFound)(r)
 	}
@@ -97,7 +109,7 @@ func accepts(op *spec.Operation) string {
 // requiredHeaders sets, on r, values made from the document for the
 // required header parameters of op. Accept, Content-Type and
 // Authorization are no parameters (OpenAPI 3.0, 4.7.12.1).
-func (m *maker) requiredHeaders(op *spec.Operation, r *judge.Request) {
+func (m *Maker) requiredHeaders(op *spec.Operation, r *judge.Request) {
 	var gen *fake.Generator
 	for _, p := range op.Parameters {
 		if p.In != openapi3.ParameterInHeader || !p.Required || r.Header.Get(p.Name) != "" {
@@ -114,10 +126,10 @@ func (m *maker) requiredHeaders(op *spec.Operation, r *judge.Request) {
 	}
 }
 
-// cannotSend says why the suite cannot make a valid request of op, or
+// CannotSend says why the suite cannot make a valid request of op, or
 // returns "": a body op requires in a media type the suite does not make,
 // such as a form, or a required cookie.
-func cannotSend(op *spec.Operation) string {
+func CannotSend(op *spec.Operation) string {
 	if rb := op.Op.RequestBody; rb != nil && rb.Value != nil && rb.Value.Required && op.RequestSchema() == nil {
 		return fmt.Sprintf("%s takes its body as %s, and the suite makes JSON bodies only", op.ID, strings.Join(slices.Sorted(maps.Keys(rb.Value.Content)), ", "))
 	}
@@ -129,13 +141,13 @@ func cannotSend(op *spec.Operation) string {
 	return ""
 }
 
-// credentials returns the option that sends key as the first security
+// Credentials returns the option that sends key as the first security
 // requirement of op asks, as spec says each scheme takes it, in place of
 // any credential the request had. An empty key sends none; a public
 // operation gets none either way. The run's key sent as HTTP basic
-// credentials is encoded on the wire only, where keyVar is replaced by the
-// key.
-func (m *maker) credentials(op *spec.Operation, key string) judge.Option {
+// credentials is encoded on the wire only, where judge.KeyVar is replaced
+// by the key.
+func (m *Maker) Credentials(op *spec.Operation, key string) judge.Option {
 	return func(r *judge.Request) {
 		r.Header.Del("Authorization")
 		r.Basic = nil
@@ -184,7 +196,7 @@ func setCredential(r *judge.Request, in, name, value string) {
 // seeded from the run's source, whose references point at items the
 // deployment lists. Listing them may meet a verdict, which failed returns
 // once the values are made: the maker cannot return it.
-func (m *maker) generator(ctx context.Context) (gen *fake.Generator, failed func() error) {
+func (m *Maker) generator(ctx context.Context) (gen *fake.Generator, failed func() error) {
 	var listErr error
 	return &fake.Generator{
 		Contract: m.contract,
@@ -194,7 +206,7 @@ func (m *maker) generator(ctx context.Context) (gen *fake.Generator, failed func
 			if res == nil || listErr != nil {
 				return nil, false
 			}
-			ids, err := m.listedIDs(ctx, res)
+			ids, err := m.ListedIDs(ctx, res)
 			if err != nil {
 				listErr = err
 			}
@@ -209,7 +221,7 @@ func (m *maker) generator(ctx context.Context) (gen *fake.Generator, failed func
 // itemCensus returns the first page of a resource's list at its largest
 // limit, or nil when the list does not answer 200, or the resource has
 // none, as Swagger Petstore v3's pets have not.
-func (m *maker) itemCensus(ctx context.Context, res *spec.Resource) ([]judge.Item, error) {
+func (m *Maker) itemCensus(ctx context.Context, res *spec.Resource) ([]judge.Item, error) {
 	if res.List == nil {
 		return nil, nil
 	}
@@ -217,19 +229,19 @@ func (m *maker) itemCensus(ctx context.Context, res *spec.Resource) ([]judge.Ite
 	if p := res.Paging; p.Limit != "" && p.Max > 0 {
 		query.Set(p.Limit, fmt.Sprint(p.Max))
 	}
-	params, err := m.collectionParams(ctx, res)
+	params, err := m.CollectionParams(ctx, res)
 	if err != nil {
 		return nil, err
 	}
-	x, err := m.client.Send(ctx, m.opRequest(res.List, params, query, nil))
+	x, err := m.client.Send(ctx, m.OpRequest(res.List, params, query, nil))
 	if err != nil || x.Status != http.StatusOK {
 		return nil, err
 	}
 	return x.Items()
 }
 
-// listedIDs returns the ids of the items of a resource's first page.
-func (m *maker) listedIDs(ctx context.Context, res *spec.Resource) ([]any, error) {
+// ListedIDs returns the ids of the items of a resource's first page.
+func (m *Maker) ListedIDs(ctx context.Context, res *spec.Resource) ([]any, error) {
 	items, err := m.itemCensus(ctx, res)
 	if err != nil {
 		return nil, err
@@ -243,20 +255,20 @@ func (m *maker) listedIDs(ctx context.Context, res *spec.Resource) ([]any, error
 	return ids, nil
 }
 
-// collectionParams returns the path parameters of a resource's collection,
+// CollectionParams returns the path parameters of a resource's collection,
 // such as the owner of /owners/{ownerId}/pets: ids of listed items of the
 // resources they name, or made-up values.
-func (m *maker) collectionParams(ctx context.Context, res *spec.Resource) (map[string]string, error) {
+func (m *Maker) CollectionParams(ctx context.Context, res *spec.Resource) (map[string]string, error) {
 	// The create is on the collection path, and every resource has one.
-	params, _, err := m.pathParams(ctx, res.CreateOp, nil)
+	params, _, err := m.PathParams(ctx, res.CreateOp, nil)
 	return params, err
 }
 
-// pathParams returns values for the path parameters of op that fixed does
+// PathParams returns values for the path parameters of op that fixed does
 // not give: the id of a listed item where a resource's item path names
 // the parameter, such as petId, and made-up values otherwise, which
 // madeUp reports.
-func (m *maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[string]string) (params map[string]string, madeUp bool, err error) {
+func (m *Maker) PathParams(ctx context.Context, op *spec.Operation, fixed map[string]string) (params map[string]string, madeUp bool, err error) {
 	params = maps.Clone(fixed)
 	if params == nil {
 		params = map[string]string{}
@@ -270,7 +282,7 @@ func (m *maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[st
 			continue
 		}
 		if res := m.resourceOfParam(p.Name); res != nil {
-			ids, err := m.listedIDs(ctx, res)
+			ids, err := m.ListedIDs(ctx, res)
 			if err != nil {
 				return nil, false, err
 			}
@@ -287,7 +299,7 @@ func (m *maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[st
 
 // resourceOfParam returns the resource whose items a path parameter such
 // as petId names, or nil.
-func (m *maker) resourceOfParam(name string) *spec.Resource {
+func (m *Maker) resourceOfParam(name string) *spec.Resource {
 	for _, r := range m.contract.Resources {
 		if r.IDParam == name {
 			return r
@@ -303,9 +315,9 @@ func schemaOf(p *openapi3.Parameter) *openapi3.Schema {
 	return p.Schema.Value
 }
 
-// requiredQuery returns values for the required query parameters of op,
+// RequiredQuery returns values for the required query parameters of op,
 // each written as its style and explode ask.
-func (m *maker) requiredQuery(ctx context.Context, op *spec.Operation) (url.Values, error) {
+func (m *Maker) RequiredQuery(ctx context.Context, op *spec.Operation) (url.Values, error) {
 	q := url.Values{}
 	gen, failed := m.generator(ctx)
 	for _, p := range op.Parameters {
@@ -316,12 +328,12 @@ func (m *maker) requiredQuery(ctx context.Context, op *spec.Operation) (url.Valu
 	return q, failed()
 }
 
-// body returns a valid body for op, made from its schema, or nil when op
+// Body returns a valid body for op, made from its schema, or nil when op
 // takes none. For a resource's item, a name property gets a name of this
 // run, so that items the suite created can be found later, and an id
 // property that names no resource, such as categoryId, gets the value most
 // items listed have: one the deployment knows.
-func (m *maker) body(ctx context.Context, op *spec.Operation) (map[string]any, error) {
+func (m *Maker) Body(ctx context.Context, op *spec.Operation) (map[string]any, error) {
 	s := op.RequestSchema()
 	if s == nil {
 		return nil, nil
@@ -358,7 +370,7 @@ func (m *maker) body(ctx context.Context, op *spec.Operation) (map[string]any, e
 // the deployment must know rather than take from any: a name of this run,
 // and references to things the interface does not describe, such as a
 // category, to the value most listed items have.
-func (m *maker) knownValues(ctx context.Context, res *spec.Resource, s *openapi3.Schema, body map[string]any) error {
+func (m *Maker) knownValues(ctx context.Context, res *spec.Resource, s *openapi3.Schema, body map[string]any) error {
 	var census []judge.Item
 	for _, p := range m.contract.Properties(s) {
 		if _, sent := body[p.Name]; !sent {
@@ -366,7 +378,7 @@ func (m *maker) knownValues(ctx context.Context, res *spec.Resource, s *openapi3
 		}
 		switch {
 		case p.Name == "name" && spec.TypeOf(p.Schema) == "string" && len(p.Schema.Enum) == 0 && p.Schema.Pattern == "":
-			body[p.Name] = m.petName()
+			body[p.Name] = m.PetName()
 		case strings.HasSuffix(p.Name, "Id") && !m.namesResource(strings.TrimSuffix(p.Name, "Id")):
 			if census == nil {
 				var err error
@@ -384,7 +396,7 @@ func (m *maker) knownValues(ctx context.Context, res *spec.Resource, s *openapi3
 
 // namesResource reports whether a noun such as "pet" names a resource of
 // the document.
-func (m *maker) namesResource(noun string) bool {
+func (m *Maker) namesResource(noun string) bool {
 	for _, name := range fake.ReferredNames(noun) {
 		if m.contract.Resource(name) != nil {
 			return true
@@ -418,8 +430,8 @@ func mostCommon(items []judge.Item, prop string) (any, bool) {
 	return values[best], true
 }
 
-// mutating reports whether a request of op can change state.
-func mutating(op *spec.Operation) bool {
+// Mutating reports whether a request of op can change state.
+func Mutating(op *spec.Operation) bool {
 	return op.Method != http.MethodGet && op.Method != http.MethodHead && op.Method != http.MethodOptions
 }
 

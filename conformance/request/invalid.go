@@ -1,4 +1,4 @@
-package conformance
+package request
 
 import (
 	"encoding/json"
@@ -12,26 +12,23 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// invalidRequest is a request of an operation that breaks its schema in
+// InvalidRequest is a request of an operation that breaks its schema in
 // one way.
-type invalidRequest struct {
-	name string
-	// body changes a valid body; nil leaves it. query changes a valid
+type InvalidRequest struct {
+	Name string
+	// Body changes a valid body; nil leaves it. Query changes a valid
 	// query; nil leaves it.
-	body  func(map[string]any) any
-	query func(url.Values)
-	// inQuery says that the fault is in the query, where a 400 is a gap of
-	// the interface for the Petstore's list.
-	inQuery bool
+	Body  func(map[string]any) any
+	Query func(url.Values)
 }
 
-// invalidRequests makes, from the schemas of op, requests that each break
+// InvalidRequests makes, from the schemas of op, requests that each break
 // them in one way: a required property left out, a value of the wrong
 // type, outside an enumeration, past a bound, or too long; a body that is
 // not an object; a query parameter outside its enumeration, not an
 // integer, or past a bound.
-func invalidRequests(c *spec.Contract, op *spec.Operation) []invalidRequest {
-	var out []invalidRequest
+func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
+	var out []InvalidRequest
 	if s := op.RequestSchema(); s != nil && spec.TypeOf(s) == "object" {
 		for _, p := range c.Properties(s) {
 			if p.Schema.ReadOnly {
@@ -39,20 +36,20 @@ func invalidRequests(c *spec.Contract, op *spec.Operation) []invalidRequest {
 			}
 			name := p.Name
 			if p.Required {
-				out = append(out, invalidRequest{name: "body: " + name + " left out", body: func(b map[string]any) any {
+				out = append(out, InvalidRequest{Name: "body: " + name + " left out", Body: func(b map[string]any) any {
 					delete(b, name)
 					return b
 				}})
 			}
 			for _, v := range badValues(p.Schema) {
 				value := v.value
-				out = append(out, invalidRequest{name: "body: " + name + " " + v.what, body: func(b map[string]any) any {
+				out = append(out, InvalidRequest{Name: "body: " + name + " " + v.what, Body: func(b map[string]any) any {
 					b[name] = value
 					return b
 				}})
 			}
 		}
-		out = append(out, invalidRequest{name: "body: an array instead of an object", body: func(b map[string]any) any {
+		out = append(out, InvalidRequest{Name: "body: an array instead of an object", Body: func(b map[string]any) any {
 			return []any{b}
 		}})
 	}
@@ -70,7 +67,7 @@ func invalidRequests(c *spec.Contract, op *spec.Operation) []invalidRequest {
 			case isString && (t == "array" || t == "object"):
 				continue // one value is an array of one, or a member, in a query
 			}
-			out = append(out, invalidRequest{name: "query: " + name + " " + v.what, inQuery: true, query: func(q url.Values) {
+			out = append(out, InvalidRequest{Name: "query: " + name + " " + v.what, Query: func(q url.Values) {
 				q.Set(name, text)
 			}})
 		}

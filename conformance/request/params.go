@@ -1,4 +1,4 @@
-package conformance
+package request
 
 import (
 	"net/url"

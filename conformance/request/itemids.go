@@ -1,4 +1,4 @@
-package conformance
+package request
 
 import (
 	"slices"
@@ -13,11 +13,11 @@ import (
 // collection, which names the item by it, such as PUT /pet; and a replace
 // of the item path whose body has the id, which keeps it.
 
-// withoutOwnID drops from a create body made for res the id the suite made
+// WithoutOwnID drops from a create body made for res the id the suite made
 // up, where the schema leaves it optional: the deployment gives one, and
 // the suite's made-up ids, such as an example's, the same for every
 // create, would land on the items of other checks.
-func (m *maker) withoutOwnID(res *spec.Resource, body map[string]any) {
+func (m *Maker) WithoutOwnID(res *spec.Resource, body map[string]any) {
 	if !res.IDSent || body == nil {
 		return
 	}
@@ -32,11 +32,11 @@ func (m *maker) withoutOwnID(res *spec.Resource, body map[string]any) {
 	delete(body, res.IDProperty)
 }
 
-// namesItem sets, in a body of op made for the item created, the id
+// NamesItem sets, in a body of op made for the item created, the id
 // property to that item's id, where op's body has one: a replace of the
 // collection names the item by it, and a replace of the item path keeps
 // it rather than ask for another.
-func (m *maker) namesItem(res *spec.Resource, op *spec.Operation, body map[string]any, created judge.Item) {
+func (m *Maker) NamesItem(res *spec.Resource, op *spec.Operation, body map[string]any, created judge.Item) {
 	if body == nil || op.RequestSchema() == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package conformance
+package request
 
 import (
 	"net/http"
@@ -11,16 +11,17 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// The checks of keys near the run's: a deployment that compares keys
+// The near misses of the run's key: a deployment that compares keys
 // loosely (ignoring case, by prefix, taking an empty one) or looks for
 // them in more places than its document gives must still refuse them.
-// Each security scheme the document uses is tried on one operation.
+// Each security scheme the document uses is tried on one operation
+// (SchemeTrials).
 
-// nearMiss is a credential close to the run's key, sent in place of one
+// NearMiss is a credential close to the run's key, sent in place of one
 // scheme's: a form of the key where the scheme puts it, or the key where
 // the document puts none.
-type nearMiss struct {
-	name    string
+type NearMiss struct {
+	Name    string
 	present func(r *judge.Request)
 }
 
@@ -36,12 +37,12 @@ func documentedPlaces(op *spec.Operation) []spec.Place {
 	return out
 }
 
-// nearMisses returns the near misses of the run's key for scheme s of
+// NearMisses returns the near misses of the run's key for scheme s of
 // op: the key in another case (where that is another key), with a
 // character added or its last one left out, an empty key, and the key in
 // the places next to s's that the document does not give op.
-func nearMisses(key string, op *spec.Operation, s *spec.Scheme) []nearMiss {
-	var out []nearMiss
+func NearMisses(key string, op *spec.Operation, s *spec.Scheme) []NearMiss {
+	var out []NearMiss
 	for _, f := range []struct {
 		name    string
 		form    judge.KeyForm
@@ -55,12 +56,12 @@ func nearMisses(key string, op *spec.Operation, s *spec.Scheme) []nearMiss {
 		if !f.applies {
 			continue
 		}
-		out = append(out, nearMiss{f.name, func(r *judge.Request) { presentAs(r, s, f.form.Shown) }})
+		out = append(out, NearMiss{f.name, func(r *judge.Request) { presentAs(r, s, f.form.Shown) }})
 	}
 	documented := documentedPlaces(op)
 	for _, w := range s.WrongPlaces() {
 		if !slices.ContainsFunc(documented, w.Same) {
-			out = append(out, nearMiss{w.Name, func(r *judge.Request) { presentAt(r, w.Place, judge.KeyVar) }})
+			out = append(out, NearMiss{w.Name, func(r *judge.Request) { presentAt(r, w.Place, judge.KeyVar) }})
 		}
 	}
 	return out
@@ -104,12 +105,12 @@ func sendCredential(r *judge.Request, in, name, value string) {
 	}
 }
 
-// withNearMiss returns the option that sends the credentials of req, a
+// WithNearMiss returns the option that sends the credentials of req, a
 // security requirement of op, with miss in place of scheme s's, and those of
 // its other schemes as they should be: nothing else of the run's key.
-func (m *maker) withNearMiss(op *spec.Operation, req spec.Requirement, s *spec.Scheme, miss nearMiss) judge.Option {
+func (m *Maker) WithNearMiss(op *spec.Operation, req spec.Requirement, s *spec.Scheme, miss NearMiss) judge.Option {
 	return func(r *judge.Request) {
-		m.credentials(op, "")(r)
+		m.Credentials(op, "")(r)
 		for _, other := range req {
 			if other != s {
 				presentAs(r, other, judge.KeyVar)
@@ -119,27 +120,27 @@ func (m *maker) withNearMiss(op *spec.Operation, req spec.Requirement, s *spec.S
 	}
 }
 
-// schemeTrial is a security scheme and the operation its near misses are
+// SchemeTrial is a security scheme and the operation its near misses are
 // tried on, with the requirement of it that names the scheme.
-type schemeTrial struct {
-	scheme *spec.Scheme
-	op     *spec.Operation
-	req    spec.Requirement
+type SchemeTrial struct {
+	Scheme      *spec.Scheme
+	Op          *spec.Operation
+	Requirement spec.Requirement
 }
 
-// schemeTrials returns, for each security scheme the operations of c use
+// SchemeTrials returns, for each security scheme the operations of c use
 // to require a key, the operation to try its near misses on: a GET that
 // needs no parameter if there is one, as it costs a single request, and
 // otherwise the first that requires it. Operations whose key is optional
 // are left out: a near miss may rightly pass there as no key at all.
-func schemeTrials(c *spec.Contract) []schemeTrial {
-	var out []schemeTrial
+func SchemeTrials(c *spec.Contract) []SchemeTrial {
+	var out []SchemeTrial
 	seen := map[string]int{} // scheme name, to its index in out
 	for _, op := range c.Operations {
-		if !requiresKey(op) {
+		if !RequiresKey(op) {
 			continue
 		}
-		cheap := op.Method == http.MethodGet && !needsParameters(op)
+		cheap := op.Method == http.MethodGet && !NeedsParameters(op)
 		for _, req := range op.Requirements {
 			for _, s := range req {
 				if s.Unsupported != "" {
@@ -149,9 +150,9 @@ func schemeTrials(c *spec.Contract) []schemeTrial {
 				switch {
 				case !ok:
 					seen[s.Name] = len(out)
-					out = append(out, schemeTrial{s, op, req})
-				case cheap && !(out[i].op.Method == http.MethodGet && !needsParameters(out[i].op)):
-					out[i] = schemeTrial{s, op, req}
+					out = append(out, SchemeTrial{s, op, req})
+				case cheap && !(out[i].Op.Method == http.MethodGet && !NeedsParameters(out[i].Op)):
+					out[i] = SchemeTrial{s, op, req}
 				}
 			}
 		}
@@ -159,9 +160,9 @@ func schemeTrials(c *spec.Contract) []schemeTrial {
 	return out
 }
 
-// requiresKey reports whether op requires a key: it has security, and no
+// RequiresKey reports whether op requires a key: it has security, and no
 // alternative of it is empty.
-func requiresKey(op *spec.Operation) bool {
+func RequiresKey(op *spec.Operation) bool {
 	if len(op.Requirements) == 0 {
 		return false
 	}
@@ -173,15 +174,15 @@ func requiresKey(op *spec.Operation) bool {
 	return true
 }
 
-// keyOptional reports whether op takes a key but does not require one:
+// KeyOptional reports whether op takes a key but does not require one:
 // one alternative of its security is empty.
-func keyOptional(op *spec.Operation) bool {
-	return len(op.Requirements) > 0 && !requiresKey(op)
+func KeyOptional(op *spec.Operation) bool {
+	return len(op.Requirements) > 0 && !RequiresKey(op)
 }
 
-// needsParameters reports whether op has a path parameter or another
+// NeedsParameters reports whether op has a path parameter or another
 // required one.
-func needsParameters(op *spec.Operation) bool {
+func NeedsParameters(op *spec.Operation) bool {
 	for _, p := range op.Parameters {
 		if p.In == openapi3.ParameterInPath || p.Required {
 			return true
