@@ -43,10 +43,10 @@ func (s *suite) describeOperations() {
 			continue
 		}
 		Describe("operation "+op.ID+" ("+op.Method+" "+op.Path+")", func() {
-			BeforeEach(func() { verdict(s.h.served(op)) })
+			BeforeEach(func() { verdict(s.h.Served(op)) })
 
 			It("answers a valid request with a documented success", Label(opLabels(op, "answers")...), func(ctx SpecContext) {
-				verdict(s.h.checkValidRequest(ctx, op))
+				verdict(s.h.CheckValidRequest(ctx, op))
 			})
 
 			// An empty alternative of its security makes the key
@@ -54,14 +54,14 @@ func (s *suite) describeOperations() {
 			switch {
 			case request.RequiresKey(op):
 				It("answers 401 with an Error body without a key", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
-					verdict(s.h.checkRefused(ctx, op, ""))
+					verdict(s.h.CheckRefused(ctx, op, ""))
 				})
 				It("answers 401 with an Error body with a wrong key", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
-					verdict(s.h.checkRefused(ctx, op, s.h.invalidKey()))
+					verdict(s.h.CheckRefused(ctx, op, s.h.InvalidKey()))
 				})
 			case request.KeyOptional(op):
 				It("answers a valid request without a key, which its document makes optional", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
-					verdict(s.h.checkWithoutKey(ctx, op))
+					verdict(s.h.CheckWithoutKey(ctx, op))
 				})
 			}
 
@@ -72,7 +72,7 @@ func (s *suite) describeOperations() {
 				}
 				DescribeTable("answers a request that breaks the schema with a documented 4xx", Label(opLabels(op, "invalid")...),
 					func(ctx SpecContext, c request.InvalidRequest) {
-						verdict(s.h.checkInvalidRequest(ctx, op, c))
+						verdict(s.h.CheckInvalidRequest(ctx, op, c))
 					}, entries)
 			}
 		})
@@ -93,10 +93,10 @@ func (s *suite) describeCredentials() {
 			entries = append(entries, Entry(m.Name, m))
 		}
 		Describe("security scheme "+t.Scheme.Name+", on "+t.Op.ID, func() {
-			BeforeEach(func() { verdict(s.h.served(t.Op)) })
+			BeforeEach(func() { verdict(s.h.Served(t.Op)) })
 			DescribeTable("answers 401 with an Error body for a key near the run's", Label(opLabels(t.Op, "auth")...),
 				func(ctx SpecContext, m request.NearMiss) {
-					verdict(s.h.checkNearMiss(ctx, t, m))
+					verdict(s.h.CheckNearMiss(ctx, t, m))
 				}, entries)
 		})
 	}

@@ -1,6 +1,9 @@
 package conformance
 
-import "github.com/petstore/contract/conformance/judge"
+import (
+	"github.com/petstore/contract/conformance/check"
+	"github.com/petstore/contract/conformance/judge"
+)
 
 // Limits on what a run takes from a deployment, which the suite's client
 // holds every request to (see package judge): they lie far above any
@@ -27,3 +30,8 @@ const (
 	// 429 after their retries before the run stops.
 	MaxRateLimited = judge.MaxRateLimited
 )
+
+// MaxSampledValues is the most values of one enumeration that the checks
+// take one each of, such as a check of the status filter for each
+// PetStatus; the coverage summary says which enumerations were sampled.
+const MaxSampledValues = check.MaxSampledValues

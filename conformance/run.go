@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/petstore/contract/conformance/check"
 	"github.com/petstore/contract/conformance/judge"
 )
 
@@ -66,8 +67,8 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 	// The tree needs facts of the document, such as the PetStatus values
 	// that make one entry each, so the document is read here, once; the
 	// harness waits for BeforeSuite.
-	p, setupErr := prepare(cfg)
-	s := &suite{contract: p.contract, key: cfg.APIKey, strict: cfg.Strict, readOnly: cfg.ReadOnly, coverage: &coverage{}}
+	p, setupErr := check.Prepare(cfg.settings(nil))
+	s := &suite{contract: p.Contract, key: cfg.APIKey, strict: cfg.Strict, readOnly: cfg.ReadOnly, coverage: &coverage{}}
 	BeforeSuite(func() {
 		if setupErr == nil {
 			setupErr = cfg.validateFields()
@@ -75,7 +76,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 		if setupErr != nil {
 			Fail(judge.RedactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
 		}
-		s.h = newHarness(cfg.settings(s.coverage.saw), p, uint64(GinkgoRandomSeed()))
+		s.h = check.New(cfg.settings(s.coverage.saw), p, uint64(GinkgoRandomSeed()))
 		fmt.Fprintf(cfg.output(), "conformance: run id %s; items created are named %s%s-N\n", s.h.RunID(), NamePrefix, s.h.RunID())
 	})
 	s.register()
@@ -125,7 +126,7 @@ func (noTestingT) Fail() {}
 // afterSuite writes what a run ends with on cfg.Output: the coverage
 // summary and the checks skipped, with their reasons. It returns the
 // writing of the JUnit report, or nil if the run asks for none.
-func (s *suite) afterSuite(cfg Config, p prepared, report Report) func() error {
+func (s *suite) afterSuite(cfg Config, p check.Prepared, report Report) func() error {
 	out := cfg.output()
 	var cov []OperationCoverage
 	runID := cfg.RunID
@@ -135,8 +136,8 @@ func (s *suite) afterSuite(cfg Config, p prepared, report Report) func() error {
 	if s.h != nil {
 		posts, runID = int(min(s.h.Posts(), int64(cfg.maxCreates()))), s.h.RunID()
 	}
-	if p.contract.Contract != nil {
-		cov = s.coverage.summarize(p.contract, report, cfg.ReadOnly)
+	if p.Contract.Contract != nil {
+		cov = s.coverage.summarize(p.Contract, report, cfg.ReadOnly)
 		writeCoverage(out, cov, posts, cfg.maxCreates())
 	}
 	writeSkipped(out, report)
@@ -145,7 +146,7 @@ func (s *suite) afterSuite(cfg Config, p prepared, report Report) func() error {
 	}
 	base, _ := cfg.baseURL()
 	facts := runFacts{
-		document:    p.contract.Doc.Info.Title + " " + p.contract.Doc.Info.Version,
+		document:    p.Contract.Doc.Info.Title + " " + p.Contract.Doc.Info.Version,
 		runID:       runID,
 		seed:        report.SuiteConfig.RandomSeed,
 		strict:      cfg.Strict,
@@ -190,10 +191,10 @@ func writeSkipped(w io.Writer, report Report) {
 // suite holds what the specs share. The tree is declared with contract,
 // read before the tree is built; h is set up in BeforeSuite.
 type suite struct {
-	contract contract
+	contract check.Contract
 	// key is the run's key, which the near misses of it are made of.
 	key string
-	h   *harness
+	h   *check.Harness
 	// strict and readOnly say which checks the run makes: one that would
 	// only be left out is not declared at all, so that no check is
 	// reported skipped without a reason.
@@ -217,7 +218,7 @@ func (s *suite) runs(labels ...string) bool {
 // register declares the checks: the Petstore's where the document has its
 // operations, and the generic ones of every operation and resource.
 func (s *suite) register() {
-	if s.contract.petstore {
+	if s.contract.IsPetstore {
 		s.describeAuth()
 		s.describeList()
 		s.describeCreate()

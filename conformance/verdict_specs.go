@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
+
 	"github.com/petstore/contract/conformance/judge"
 )
 

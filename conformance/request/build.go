@@ -36,7 +36,7 @@ const NamePrefix = "conformance-"
 type Maker struct {
 	contract *spec.Contract
 	client   *judge.Client // lists the ids that requests name
-	rnd      *rand.Rand    // shared with the checks: Ginkgo runs specs one at a time
+	rnd      *rand.Rand    // shared with the checks, which run one at a time
 	runID    string
 	named    atomic.Int64 // names made so far
 }
