@@ -68,7 +68,7 @@ func (p Place) Credential(key string) (in, name, value string) {
 // WrongPlace is a place a key may be sent to by mistake, and how a
 // message names it, such as "the key as a bearer token".
 type WrongPlace struct {
-	Name string
+	Name string // for messages, such as "the key as a bearer token"
 	Place
 }
 

@@ -28,7 +28,7 @@ import (
 // Style is how a parameter's value is written: a style of OpenAPI, such
 // as openapi3.SerializationForm, and whether it is exploded.
 type Style struct {
-	Name    string
+	Name    string // such as openapi3.SerializationForm
 	Explode bool
 }
 

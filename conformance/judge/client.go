@@ -46,10 +46,11 @@ type Config struct {
 	// Transport sends the requests; nil means a clone of
 	// http.DefaultTransport that reads at most MaxHeaderBytes of headers.
 	Transport http.RoundTripper
-	// Contract is the document the answers are judged by, and Checker
-	// holds them to it.
+	// Contract is the document the answers are judged by.
 	Contract *spec.Contract
-	Checker  *answercheck.Checker
+	// Checker holds the answers to the document: to all of it in a
+	// strict run, and otherwise without petmock's choices of headers.
+	Checker *answercheck.Checker
 	// Pets is the paging of the Petstore's listPets, whose pages are held
 	// to the Petstore's rules of limit; nil where the document has not
 	// the Petstore's operations.
@@ -79,10 +80,10 @@ func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 type Request struct {
 	op     string // operation id, to find what the document says of the answer
 	method string
-	Path   string // below the base URL, such as "/pets/12"
-	Query  string // raw query, without "?"
-	Header http.Header
-	body   []byte // nil for none
+	Path   string      // below the base URL, such as "/pets/12"
+	Query  string      // raw query, without "?"
+	Header http.Header // as sent, but for KeyVar, replaced on the wire
+	body   []byte      // nil for none
 
 	// Target, if set, is where the request goes instead of path and
 	// query below the base URL: the URL of a link. The answer is judged
@@ -104,7 +105,7 @@ type Request struct {
 	// BasicKey, a form of the run's key such as KeyVar, is sent at,
 	// encoded on the wire only.
 	Basic    *spec.Place
-	BasicKey string
+	BasicKey string // a form of the key, such as KeyVar
 	// Params are the path parameters of a request of the generic checks.
 	Params map[string]string
 	// calledFor are the statuses the request calls for on purpose, which
@@ -117,14 +118,14 @@ type Request struct {
 // Exchange is a request as sent and the answer as received, body read.
 type Exchange struct {
 	method        string
-	URL           string
+	URL           string      // as sent, KeyVar in place of the key
 	Path          string      // below the base URL, as the document knows it, such as "/pets"
 	RequestHeader http.Header // as built, with KeyVar in place of the key
 	reqBody       []byte
-	Op            string
+	Op            string // the operation id of the request
 
-	Status int // 0 if no answer came
-	Header http.Header
+	Status int         // 0 if no answer came
+	Header http.Header // of the answer
 	body   []byte
 
 	Limit   int  // for a 200 of listPets, the most pets it may hold

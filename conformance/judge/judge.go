@@ -14,7 +14,7 @@ import (
 )
 
 // The suite's client judges every answer it receives, in one place, before
-// any spec looks at it: judge and what it calls.
+// any check looks at it: judge and what it calls.
 
 // judge checks a complete answer x to r against the rules that hold for
 // every answer, and returns the verdict on the first one broken.

@@ -12,10 +12,10 @@ import (
 // Pet is a Pet as received. Numbers stay as sent, so that an int64 that a
 // server rounded through a float64 is seen as it is.
 type Pet struct {
-	ID         json.Number `json:"id"`
-	Name       string      `json:"name"`
-	CategoryID json.Number `json:"categoryId"`
-	Status     *string     `json:"status"`
+	ID         json.Number `json:"id"`         // as sent, digit for digit
+	Name       string      `json:"name"`       // as sent
+	CategoryID json.Number `json:"categoryId"` // as sent, digit for digit
+	Status     *string     `json:"status"`     // nil where the pet has none
 }
 
 // IntID returns the pet's id. The schema has checked that it is an integer.
@@ -59,6 +59,7 @@ func (p Pet) Same(q Pet) (bool, string) {
 	return len(diffs) == 0, strings.Join(diffs, "; ")
 }
 
+// QuoteOrNone writes a status for messages: quoted, or "none" for nil.
 func QuoteOrNone(s *string) string {
 	if s == nil {
 		return "none"

@@ -71,7 +71,7 @@ func (x *Exchange) describe(headline, detail string) string {
 }
 
 // Require returns the verdict that x breaks rule r unless ok, and nil if
-// ok. Checks compare in Go and fail through require, never through a
+// ok. Checks compare in Go and fail through Require, never through a
 // Gomega matcher: a matcher's message prints the values it compared,
 // unredacted, and those come from the server, which may have echoed the
 // key into them.

@@ -6,8 +6,8 @@ import "strconv"
 // message, so a red run names the rule that was broken and a test can look
 // for it; its Text says what it asks.
 type Rule struct {
-	ID   string
-	Text string
+	ID   string // such as "auth.required"
+	Text string // what the rule asks, as a failure shows it
 }
 
 // Rules of the interface, checked by default. Their texts name no value

@@ -15,6 +15,8 @@ import (
 // InvalidRequest is a request of an operation that breaks its schema in
 // one way.
 type InvalidRequest struct {
+	// Name says how the request breaks the schema, such as "body: name
+	// left out".
 	Name string
 	// Body changes a valid body; nil leaves it. Query changes a valid
 	// query; nil leaves it.

@@ -21,6 +21,7 @@ import (
 // scheme's: a form of the key where the scheme puts it, or the key where
 // the document puts none.
 type NearMiss struct {
+	// Name says what is sent, such as "the key in another case".
 	Name    string
 	present func(r *judge.Request)
 }
@@ -123,9 +124,9 @@ func (m *Maker) WithNearMiss(op *spec.Operation, req spec.Requirement, s *spec.S
 // SchemeTrial is a security scheme and the operation its near misses are
 // tried on, with the requirement of it that names the scheme.
 type SchemeTrial struct {
-	Scheme      *spec.Scheme
-	Op          *spec.Operation
-	Requirement spec.Requirement
+	Scheme      *spec.Scheme     // the scheme whose key is missed
+	Op          *spec.Operation  // the operation it is tried on
+	Requirement spec.Requirement // the alternative of Op's security that names Scheme
 }
 
 // SchemeTrials returns, for each security scheme the operations of c use
