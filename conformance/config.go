@@ -144,7 +144,7 @@ func (c Config) validateFields() error {
 	return nil
 }
 
-// baseURL parses BaseURL, as ParseBaseURL does.
+// baseURL parses BaseURL, as check.ParseBaseURL does.
 func (c Config) baseURL() (*url.URL, error) { return check.ParseBaseURL(c.BaseURL) }
 
 // settings returns the settings of a run of c; seen is told of the
