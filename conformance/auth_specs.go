@@ -5,6 +5,9 @@ import (
 	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/petstore/contract/conformance/check"
+	"github.com/petstore/contract/conformance/judge"
 )
 
 // describeAuth declares the authentication specs: each operation, sent
@@ -12,21 +15,21 @@ import (
 func (s *suite) describeAuth() {
 	Describe("authentication", Label("auth"), func() {
 		var entries []TableEntry
-		for _, op := range authOperations {
-			if op.mutating && !s.runs(LabelMutating) {
+		for _, op := range check.AuthOperations {
+			if op.Mutating && !s.runs(LabelMutating) {
 				continue
 			}
-			for _, c := range badCredentials {
-				args := []any{op.send, c.header}
-				if op.mutating {
+			for _, c := range check.BadCredentials {
+				args := []any{op.Send, c.Header}
+				if op.Mutating {
 					args = append(args, Label(LabelMutating))
 				}
-				entries = append(entries, Entry(fmt.Sprintf("%s with %s", op.name, c.name), args...))
+				entries = append(entries, Entry(fmt.Sprintf("%s with %s", op.Name, c.Name), args...))
 			}
 		}
 		DescribeTable("answers 401 with an Error body",
-			func(ctx SpecContext, send func(context.Context, *harness, option) (*exchange, error), header func(*harness) string) {
-				verdict(s.h.checkUnauthorized(ctx, send, header))
+			func(ctx SpecContext, send func(context.Context, *check.Harness, judge.Option) (*judge.Exchange, error), header func(*check.Harness) string) {
+				verdict(s.h.CheckUnauthorized(ctx, send, header))
 			},
 			entries,
 		)
@@ -35,7 +38,7 @@ func (s *suite) describeAuth() {
 			return
 		}
 		It("strict: a 401 carries a Bearer challenge", Label(LabelStrict), func(ctx SpecContext) {
-			verdict(s.h.checkChallenge(ctx))
+			verdict(s.h.CheckChallenge(ctx))
 		})
 	})
 }

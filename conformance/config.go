@@ -10,35 +10,30 @@ import (
 	"strings"
 	"time"
 
+	"github.com/petstore/contract/conformance/check"
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
-// Defaults of a Config.
+// Defaults of a Config, which check.Settings documents.
 const (
-	// DefaultMaxCreates bounds the POST requests of one run. A full run
-	// against the Petstore document sends about 60 of them (65 with
-	// Config.Strict), of which a correct server stores about 20: the rest
-	// carry invalid bodies or no valid key, and a faulty server might
-	// store them all the same. Each resource or operation a document adds
-	// takes more.
-	DefaultMaxCreates = 200
+	// DefaultMaxCreates bounds the POST requests of one run: a full run
+	// against the Petstore document sends about 60.
+	DefaultMaxCreates = check.DefaultMaxCreates
 	// DefaultTimeout bounds each request, from sending it to reading the
 	// whole answer.
-	DefaultTimeout = 10 * time.Second
-	// DefaultSettle is how long a created pet may take to show in getPet
-	// and listPets.
-	DefaultSettle = 3 * time.Second
+	DefaultTimeout = check.DefaultTimeout
+	// DefaultSettle is how long a created item may take to show.
+	DefaultSettle = check.DefaultSettle
 	// DefaultRecheck is how old the earliest item the run created is at
-	// least when the run reads its items again, at its end: enough for a
-	// deployment that loses writes soon after to show it, little enough
-	// that a run against petmock stays under a second.
-	DefaultRecheck = 500 * time.Millisecond
+	// least when the run reads its items again, at its end.
+	DefaultRecheck = check.DefaultRecheck
 )
 
-// NamePrefix begins the name of every pet the suite creates, followed by
-// the run id, so that they can be found later: the interface has no way to
-// delete a pet.
-const NamePrefix = "conformance-"
+// NamePrefix begins the name of every item the suite creates, followed by
+// the run id, so that they can be found later: the Petstore's interface
+// has no way to delete a pet.
+const NamePrefix = request.NamePrefix
 
 // Labels that select specs. Run adds them to the label filter from Config.
 const (
@@ -92,8 +87,9 @@ type Config struct {
 	// made from the clock and the seed.
 	RunID string
 	// Seed seeds the suite's random choices (ids that do not exist, limits,
-	// statuses). Zero means Ginkgo's random seed, which the report prints,
-	// so a run can be repeated exactly.
+	// statuses). Zero means the seed the checks are ordered by
+	// (RunOptions.Seed), which the report prints, so a run can be
+	// repeated exactly.
 	Seed uint64
 	// Transport sends the requests. Nil means a clone of
 	// http.DefaultTransport that reads at most MaxHeaderBytes of headers.
@@ -121,7 +117,7 @@ func (c Config) Validate() error {
 		return err
 	}
 	if c.Contract != nil {
-		if _, err := readContract(c.Contract); err != nil {
+		if _, err := check.ReadContract(c.Contract); err != nil {
 			return fmt.Errorf("document: %w", err)
 		}
 	}
@@ -148,82 +144,33 @@ func (c Config) validateFields() error {
 	return nil
 }
 
-// baseURL parses BaseURL: an absolute http or https URL without query or
-// fragment, returned without a trailing slash.
-func (c Config) baseURL() (*url.URL, error) {
-	if c.BaseURL == "" {
-		return nil, errors.New("base url: required, such as https://petstore.example.com/v1")
+// baseURL parses BaseURL, as check.ParseBaseURL does.
+func (c Config) baseURL() (*url.URL, error) { return check.ParseBaseURL(c.BaseURL) }
+
+// settings returns the settings of a run of c; seen is told of the
+// status of every answer, by operation.
+func (c Config) settings(seen func(op string, status int)) check.Settings {
+	return check.Settings{
+		BaseURL: c.BaseURL, APIKey: c.APIKey, Strict: c.Strict, ReadOnly: c.ReadOnly,
+		MaxCreates: c.MaxCreates, Timeout: c.Timeout, Settle: c.Settle, Recheck: c.Recheck,
+		Contract: c.Contract, RunID: c.RunID, Seed: c.Seed, Transport: c.Transport, Now: c.Now, Seen: seen,
 	}
-	example := "such as https://petstore.example.com/v1 or http://127.0.0.1:4010/v1"
-	if !strings.Contains(c.BaseURL, "://") {
-		return nil, fmt.Errorf("base url %q: must start with http:// or https://, %s", c.BaseURL, example)
-	}
-	u, err := url.Parse(c.BaseURL)
-	if err != nil {
-		return nil, fmt.Errorf("base url %q: not a URL, %s", c.BaseURL, example)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("base url %q: must start with http:// or https://, %s", c.BaseURL, example)
-	}
-	if u.Host == "" {
-		return nil, fmt.Errorf("base url %q: has no host", c.BaseURL)
-	}
-	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return nil, fmt.Errorf("base url %q: must have no query, fragment or user info", c.BaseURL)
-	}
-	u.Path = strings.TrimRight(u.Path, "/")
-	u.RawPath = ""
-	return u, nil
 }
 
 // contract returns the contract of the run: Contract, or spec.Default().
-func (c Config) contract() (*spec.Contract, error) {
-	if c.Contract != nil {
-		return c.Contract, nil
-	}
-	return spec.Default()
-}
+func (c Config) contract() (*spec.Contract, error) { return c.settings(nil).Document() }
 
-func (c Config) maxCreates() int {
-	if c.MaxCreates == 0 {
-		return DefaultMaxCreates
-	}
-	return c.MaxCreates
-}
+// maxCreates returns MaxCreates, or its default.
+func (c Config) maxCreates() int { return c.settings(nil).Resolved().MaxCreates }
 
-func (c Config) timeout() time.Duration {
-	if c.Timeout == 0 {
-		return DefaultTimeout
-	}
-	return c.Timeout
-}
-
-func (c Config) settle() time.Duration {
-	if c.Settle == 0 {
-		return DefaultSettle
-	}
-	return c.Settle
-}
-
-func (c Config) recheck() time.Duration {
-	if c.Recheck == 0 {
-		return DefaultRecheck
-	}
-	return c.Recheck
-}
+// timeout returns Timeout, or its default.
+func (c Config) timeout() time.Duration { return c.settings(nil).Resolved().Timeout }
 
 func (c Config) output() io.Writer {
 	if c.Output == nil {
 		return os.Stdout
 	}
 	return c.Output
-}
-
-func (c Config) now() time.Time {
-	if c.Now == nil {
-		return time.Now()
-	}
-	return c.Now()
 }
 
 // labelFilter returns the Ginkgo label filter of a run: the user's filter,

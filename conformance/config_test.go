@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/conformance/check"
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -52,8 +54,8 @@ func TestConfigValidate(t *testing.T) {
 
 func TestConfigDefaults(t *testing.T) {
 	var c Config
-	if c.maxCreates() != DefaultMaxCreates || c.timeout() != DefaultTimeout {
-		t.Errorf("zero Config: max creates %d, timeout %v; want %d, %v", c.maxCreates(), c.timeout(), DefaultMaxCreates, DefaultTimeout)
+	if c.maxCreates() != check.DefaultMaxCreates || c.timeout() != check.DefaultTimeout {
+		t.Errorf("zero Config: max creates %d, timeout %v; want %d, %v", c.maxCreates(), c.timeout(), check.DefaultMaxCreates, check.DefaultTimeout)
 	}
 	c = Config{MaxCreates: 3, Timeout: time.Second}
 	if c.maxCreates() != 3 || c.timeout() != time.Second {
@@ -77,30 +79,6 @@ func TestLabelFilter(t *testing.T) {
 		if got := tc.cfg.labelFilter(tc.user); got != tc.want {
 			t.Errorf("%+v.labelFilter(%q) = %q, want %q", tc.cfg, tc.user, got, tc.want)
 		}
-	}
-}
-
-// TestReadContract: the facts the specs use come from the document.
-func TestReadContract(t *testing.T) {
-	doc, err := spec.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := readContract(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.limitMin != 1 || c.limitMax != 100 || c.limitDefault != 20 {
-		t.Errorf("limit bounds %d..%d, default %d; want 1..100, default 20", c.limitMin, c.limitMax, c.limitDefault)
-	}
-	if c.SunsetDay != "2030-12-05" {
-		t.Errorf("sunset day %s, want 2030-12-05", c.SunsetDay)
-	}
-	if strings.Join(c.Statuses, ",") != "available,pending,sold" {
-		t.Errorf("statuses %v", c.Statuses)
-	}
-	if c.DefaultStatus != "available" || len(c.errorCodes) == 0 {
-		t.Errorf("default status %q, error codes %v", c.DefaultStatus, c.errorCodes)
 	}
 }
 
@@ -153,8 +131,8 @@ func TestPreflightErrors(t *testing.T) {
 	defer hs.Close()
 
 	_, err := Preflight(context.Background(), Config{BaseURL: hs.URL + "/echo", APIKey: key})
-	if err == nil || !strings.Contains(err.Error(), "no HTTP answer: ") || !strings.Contains(err.Error(), keyVar) {
-		t.Errorf("Preflight of a server that echoes the key as its status line = %v, want no HTTP answer, with %s", err, keyVar)
+	if err == nil || !strings.Contains(err.Error(), "no HTTP answer: ") || !strings.Contains(err.Error(), judge.KeyVar) {
+		t.Errorf("Preflight of a server that echoes the key as its status line = %v, want no HTTP answer, with %s", err, judge.KeyVar)
 	}
 	for e := err; e != nil; e = errors.Unwrap(e) {
 		if strings.Contains(e.Error(), key) {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/petstore/contract/conformance/check"
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -57,7 +59,7 @@ type OperationCoverage struct {
 
 // summarize returns the coverage of every operation of the contract, with
 // the reasons the report gives for checks that did not run.
-func (c *coverage) summarize(contract contract, report types.Report, readOnly bool) []OperationCoverage {
+func (c *coverage) summarize(contract check.Contract, report types.Report, readOnly bool) []OperationCoverage {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sampled := sampledEnums(contract)
@@ -87,20 +89,20 @@ func (c *coverage) summarize(contract contract, report types.Report, readOnly bo
 // sampledEnums says, by operation, which enumerations its checks take a
 // sample of: the filters of a list whose values are too many to check one
 // by one, and the PetStatus values createPet is sent with.
-func sampledEnums(c contract) map[string][]string {
+func sampledEnums(c check.Contract) map[string][]string {
 	out := map[string][]string{}
 	for _, res := range c.Resources {
 		if res.List == nil {
 			continue // filters are a list's
 		}
 		for _, f := range res.Filters {
-			if n := len(f.Enum()); n > MaxSampledValues {
-				out[res.List.ID] = append(out[res.List.ID], fmt.Sprintf("%s: %d of its %d values", f.Name(), MaxSampledValues, n))
+			if n := len(f.Enum()); n > check.MaxSampledValues {
+				out[res.List.ID] = append(out[res.List.ID], fmt.Sprintf("%s: %d of its %d values", f.Name(), check.MaxSampledValues, n))
 			}
 		}
 	}
-	if n := len(c.Statuses); c.petstore && n > MaxSampledValues {
-		out[spec.CreatePet] = append(out[spec.CreatePet], fmt.Sprintf("status: %d of its %d values", MaxSampledValues, n))
+	if n := len(c.Statuses); c.IsPetstore && n > check.MaxSampledValues {
+		out[spec.CreatePet] = append(out[spec.CreatePet], fmt.Sprintf("status: %d of its %d values", check.MaxSampledValues, n))
 	}
 	return out
 }
@@ -128,7 +130,7 @@ func notRun(op *spec.Operation, report types.Report, readOnly, seen bool) string
 	switch {
 	case len(skipped) > 0:
 		return "skipped: " + strings.Join(skipped, "; ")
-	case !ran && !seen && readOnly && mutating(op):
+	case !ran && !seen && readOnly && request.Mutating(op):
 		return "not run: read-only"
 	case !ran && !seen:
 		return "not run: not selected by the label filter"

@@ -35,12 +35,17 @@
 // the specs labelled LabelStrict. Specs that may change state are labelled
 // LabelMutating; Config.ReadOnly leaves them out.
 //
-// Each check returns its verdict as an error: a *Broken names the rule
-// an answer broke, a *Skipped says why a check cannot judge, and an
+// The suite is built of packages, each of one idea, that import down: this
+// package declares the checks as Ginkgo specs, runs them (Run) and writes
+// the run's reports, the coverage summary and the JUnit report; package
+// check holds the checks, each of which returns its verdict as a value; the
+// requests they send are made by package request, and every answer is
+// judged by package judge, whose verdicts they are: a *Broken names the
+// rule an answer broke, a *Skipped says why a check cannot judge, and an
 // *Aborted stops the run. Only the specs turn verdicts into Ginkgo's
 // failures and skips. AnswerJudge judges one answer on its own, as the
 // suite's client judges each.
 //
-// Run registers the specs and runs them, once per process; ExampleRun
-// shows a run against petmock.
+// Run registers the specs and runs them, once per process, as RunOptions
+// ask; ExampleRun shows a run against petmock.
 package conformance

@@ -4,6 +4,9 @@ import (
 	"context"
 
 	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/petstore/contract/conformance/check"
+	"github.com/petstore/contract/conformance/judge"
 )
 
 // describeErrorCodes declares petmock's set of Error codes.
@@ -12,18 +15,18 @@ func (s *suite) describeErrorCodes() {
 		return
 	}
 	var entries []TableEntry
-	for _, r := range refusedRequests {
+	for _, r := range check.RefusedRequests {
 		switch {
-		case !r.mutating:
-			entries = append(entries, Entry(r.name, r.send))
+		case !r.Mutating:
+			entries = append(entries, Entry(r.Name, r.Send))
 		case s.runs(LabelMutating):
-			entries = append(entries, Entry(r.name, Label(LabelMutating), r.send))
+			entries = append(entries, Entry(r.Name, Label(LabelMutating), r.Send))
 		}
 	}
 	Describe("error codes", Label("errors", LabelStrict), func() {
 		DescribeTable("strict: uses the codes the document lists",
-			func(ctx SpecContext, send func(context.Context, *harness) (*exchange, error)) {
-				verdict(s.h.checkStrictErrorCode(ctx, send))
+			func(ctx SpecContext, send func(context.Context, *check.Harness) (*judge.Exchange, error)) {
+				verdict(s.h.CheckStrictErrorCode(ctx, send))
 			},
 			entries,
 		)

@@ -8,17 +8,9 @@ import (
 	"net/http/httptest"
 	"strings"
 
-	"github.com/onsi/ginkgo/v2"
-
 	"github.com/petstore/contract/conformance"
 	"github.com/petstore/contract/mockserver"
 )
-
-// exampleT is the GinkgoTestingT of a run outside a test: Run's result
-// says whether a check failed.
-type exampleT struct{}
-
-func (exampleT) Fail() {}
 
 // Run judges a deployment: here petmock, served over a real connection,
 // by the whole suite, strict checks included, in random order. Ginkgo
@@ -32,16 +24,16 @@ func ExampleRun() {
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 
-	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
-	suiteConfig.RandomizeAllSpecs = true
-	reporterConfig.Succinct = true
 	var coverage bytes.Buffer
-	passed := conformance.Run(exampleT{}, conformance.Config{
+	passed, err := conformance.Run(conformance.Config{
 		BaseURL: hs.URL + "/v1",
 		APIKey:  mockserver.DefaultAPIKey,
 		Strict:  true,
 		Output:  &coverage,
-	}, suiteConfig, reporterConfig)
+	}, conformance.RunOptions{Randomize: true, Succinct: true})
+	if err != nil {
+		panic(err)
+	}
 
 	fmt.Println("passed:", passed)
 	for _, line := range strings.Split(coverage.String(), "\n") {

@@ -5,6 +5,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -26,7 +27,7 @@ func opLabel(op *spec.Operation) string {
 // opLabels are the labels of the checks of op that send it.
 func opLabels(op *spec.Operation, labels ...string) []string {
 	labels = append(labels, LabelGeneric, opLabel(op))
-	if mutating(op) {
+	if request.Mutating(op) {
 		labels = append(labels, LabelMutating)
 	}
 	return labels
@@ -42,36 +43,36 @@ func (s *suite) describeOperations() {
 			continue
 		}
 		Describe("operation "+op.ID+" ("+op.Method+" "+op.Path+")", func() {
-			BeforeEach(func() { verdict(s.h.served(op)) })
+			BeforeEach(func() { verdict(s.h.Served(op)) })
 
 			It("answers a valid request with a documented success", Label(opLabels(op, "answers")...), func(ctx SpecContext) {
-				verdict(s.h.checkValidRequest(ctx, op))
+				verdict(s.h.CheckValidRequest(ctx, op))
 			})
 
 			// An empty alternative of its security makes the key
 			// optional: a request without one is to be answered.
 			switch {
-			case requiresKey(op):
+			case request.RequiresKey(op):
 				It("answers 401 with an Error body without a key", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
-					verdict(s.h.checkRefused(ctx, op, ""))
+					verdict(s.h.CheckRefused(ctx, op, ""))
 				})
 				It("answers 401 with an Error body with a wrong key", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
-					verdict(s.h.checkRefused(ctx, op, s.h.invalidKey()))
+					verdict(s.h.CheckRefused(ctx, op, s.h.InvalidKey()))
 				})
-			case keyOptional(op):
+			case request.KeyOptional(op):
 				It("answers a valid request without a key, which its document makes optional", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
-					verdict(s.h.checkWithoutKey(ctx, op))
+					verdict(s.h.CheckWithoutKey(ctx, op))
 				})
 			}
 
-			if cases := invalidRequests(s.contract.Contract, op); len(cases) > 0 {
+			if cases := request.InvalidRequests(s.contract.Contract, op); len(cases) > 0 {
 				var entries []TableEntry
 				for _, c := range cases {
-					entries = append(entries, Entry(c.name, c))
+					entries = append(entries, Entry(c.Name, c))
 				}
 				DescribeTable("answers a request that breaks the schema with a documented 4xx", Label(opLabels(op, "invalid")...),
-					func(ctx SpecContext, c invalidRequest) {
-						verdict(s.h.checkInvalidRequest(ctx, op, c))
+					func(ctx SpecContext, c request.InvalidRequest) {
+						verdict(s.h.CheckInvalidRequest(ctx, op, c))
 					}, entries)
 			}
 		})
@@ -83,19 +84,19 @@ func (s *suite) describeOperations() {
 // the key in another case, with a character more or less, empty, or in a
 // place the document does not give, each gets 401.
 func (s *suite) describeCredentials() {
-	for _, t := range schemeTrials(s.contract.Contract) {
-		if !s.runs(opLabels(t.op)...) {
+	for _, t := range request.SchemeTrials(s.contract.Contract) {
+		if !s.runs(opLabels(t.Op)...) {
 			continue
 		}
 		var entries []TableEntry
-		for _, m := range nearMisses(s.key, t.op, t.scheme) {
-			entries = append(entries, Entry(m.name, m))
+		for _, m := range request.NearMisses(s.key, t.Op, t.Scheme) {
+			entries = append(entries, Entry(m.Name, m))
 		}
-		Describe("security scheme "+t.scheme.Name+", on "+t.op.ID, func() {
-			BeforeEach(func() { verdict(s.h.served(t.op)) })
-			DescribeTable("answers 401 with an Error body for a key near the run's", Label(opLabels(t.op, "auth")...),
-				func(ctx SpecContext, m nearMiss) {
-					verdict(s.h.checkNearMiss(ctx, t, m))
+		Describe("security scheme "+t.Scheme.Name+", on "+t.Op.ID, func() {
+			BeforeEach(func() { verdict(s.h.Served(t.Op)) })
+			DescribeTable("answers 401 with an Error body for a key near the run's", Label(opLabels(t.Op, "auth")...),
+				func(ctx SpecContext, m request.NearMiss) {
+					verdict(s.h.CheckNearMiss(ctx, t, m))
 				}, entries)
 		})
 	}

@@ -13,12 +13,12 @@ func (s *suite) describePagination() {
 	}
 	Describe("pagination", Label("pagination", "listPets", LabelStrict), func() {
 		entries := []TableEntry{Entry("all pets", "")}
-		for _, st := range c.statuses {
+		for _, st := range c.SampledStatuses {
 			entries = append(entries, Entry("status="+st, st))
 		}
 		DescribeTable("strict: walks every page through rel=\"next\" links, each pet once, ordered by id",
 			func(ctx SpecContext, status string) {
-				verdict(s.h.checkStrictPages(ctx, status))
+				verdict(s.h.CheckStrictPages(ctx, status))
 			},
 			entries,
 		)

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
+	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -77,7 +77,7 @@ func Preflight(ctx context.Context, cfg Config) (string, error) {
 	if len(ops) == 0 {
 		return "no operation of the document can be sent without parameters: the base URL and the key are first tried by the checks", nil
 	}
-	p := &preflight{cfg: cfg, client: newClient(cfg.Transport)}
+	p := &preflight{cfg: cfg, client: judge.NewHTTPClient(cfg.Transport)}
 	p.base, _ = cfg.baseURL()
 	defer p.client.CloseIdleConnections()
 
@@ -145,8 +145,7 @@ func documentedForm(op *spec.Operation) keyPresentation {
 func requirementForm(req spec.Requirement) keyPresentation {
 	var names []string
 	for _, s := range req {
-		in, name, _ := s.Credential("")
-		names = append(names, describePlace(in, name, s.Kind))
+		names = append(names, describePlace(s.Place()))
 	}
 	return keyPresentation{strings.Join(names, " and "), func(r *http.Request, key string) {
 		for _, s := range req {
@@ -156,14 +155,14 @@ func requirementForm(req spec.Requirement) keyPresentation {
 }
 
 // describePlace names where a credential goes, for messages.
-func describePlace(in, name string, kind spec.SchemeKind) string {
+func describePlace(p spec.Place) string {
 	switch {
-	case kind == spec.SchemeBasic:
+	case p.As == spec.AsBasic:
 		return "HTTP basic credentials"
-	case in == spec.InHeader && strings.EqualFold(name, "Authorization"):
+	case p.In == spec.InHeader && strings.EqualFold(p.Name, "Authorization"):
 		return "a bearer token"
 	}
-	return "the " + in + " " + name
+	return "the " + p.In + " " + p.Name
 }
 
 // commonForms are the ways of sending a key that deployments take most
@@ -230,7 +229,7 @@ func accepted(status int) bool {
 // deployment's fault, for the checks to judge.
 func (p *preflight) setupMistake(a preflightAnswer) error {
 	switch {
-	case isRedirect(a.status, a.header):
+	case judge.IsRedirect(a.status, a.header):
 		return p.setup(a.line, "a redirect to "+a.header.Get("Location")+", which the suite does not follow: is the base URL right (https rather than http, or the API rather than a login page)?")
 	case looksLikeHTML(a.body):
 		return p.setup(a.line, "an HTML page, not the API: is the base URL the API's, such as https://petstore.example.com/v1?")
@@ -259,13 +258,13 @@ func (p *preflight) send(ctx context.Context, op *spec.Operation, f keyPresentat
 		return preflightAnswer{}, &UnreachableError{URL: u.String(), Err: err}
 	}
 	f.present(req, p.cfg.APIKey)
-	shown := redactKey(req.URL.String(), p.cfg.APIKey)
+	shown := judge.RedactKey(req.URL.String(), p.cfg.APIKey)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "petstore-conformance")
 	resp, err := p.client.Do(req)
 	if err != nil {
-		msg := describeNoAnswer(err, errors.Is(ctx.Err(), context.DeadlineExceeded), p.cfg.timeout())
-		return preflightAnswer{}, &UnreachableError{URL: redactKey(u.String(), p.cfg.APIKey), Err: redactError(msg, err, p.cfg.APIKey)}
+		msg := judge.DescribeNoAnswer(err, errors.Is(ctx.Err(), context.DeadlineExceeded), p.cfg.timeout())
+		return preflightAnswer{}, &UnreachableError{URL: judge.RedactKey(u.String(), p.cfg.APIKey), Err: redactError(msg, err, p.cfg.APIKey)}
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, preflightBodyBytes))
@@ -282,7 +281,7 @@ func (p *preflight) setup(answer, fix string) error {
 	return &SetupError{Answer: p.redact(answer), Fix: p.redact(fix)}
 }
 
-func (p *preflight) redact(s string) string { return redactKey(s, p.cfg.APIKey) }
+func (p *preflight) redact(s string) string { return judge.RedactKey(s, p.cfg.APIKey) }
 
 // preflightOperations are the operations the preflight may send: GETs
 // that need no path parameter and no other required parameter, lists of
@@ -290,7 +289,7 @@ func (p *preflight) redact(s string) string { return redactKey(s, p.cfg.APIKey) 
 func preflightOperations(c *spec.Contract) []*spec.Operation {
 	var lists, secured, public []*spec.Operation
 	for _, op := range c.Operations {
-		if op.Method != http.MethodGet || needsParameters(op) || op.Success == 0 {
+		if op.Method != http.MethodGet || request.NeedsParameters(op) || op.Success == 0 {
 			continue
 		}
 		switch {
@@ -303,17 +302,6 @@ func preflightOperations(c *spec.Contract) []*spec.Operation {
 		}
 	}
 	return append(append(lists, secured...), public...)
-}
-
-// needsParameters reports whether op has a path parameter or another
-// required one.
-func needsParameters(op *spec.Operation) bool {
-	for _, p := range op.Parameters {
-		if p.In == openapi3.ParameterInPath || p.Required {
-			return true
-		}
-	}
-	return false
 }
 
 // keyEnvName is the variable the commands read the key from.
@@ -335,5 +323,5 @@ func redactError(msg string, err error, key string) error {
 	if key != "" && strings.Contains(err.Error(), key) {
 		err = nil
 	}
-	return redactedError{msg: redactKey(msg, key), err: err}
+	return redactedError{msg: judge.RedactKey(msg, key), err: err}
 }

@@ -3,14 +3,33 @@ package conformance
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
+
+// preflightTimeout is Config.Timeout against a hostile server whose answer
+// never comes: short, as each costs a timeout.
+const preflightTimeout = 300 * time.Millisecond
+
+// floodBytes is more than a preflight reads.
+const floodBytes = 50 << 20
+
+// noKeyShown fails the test if the message of err holds the key.
+func noKeyShown(tb testing.TB, what string, err error) {
+	tb.Helper()
+	if err != nil && strings.Contains(err.Error(), ct.Key) {
+		tb.Errorf("%s: the error shows the API key:\n%s", what, err)
+	}
+}
 
 // TestPreflightJudgesBrokenContracts: only an answer the run cannot judge
 // by stops it. A JSON body labelled text/html and a key refused in the
@@ -63,7 +82,7 @@ func TestPreflightJudgesBrokenContracts(t *testing.T) {
 			case tc.fix != "" && (!errors.As(err, &se) || !strings.Contains(se.Fix, tc.fix)):
 				t.Errorf("%v (note %q), want a *SetupError that says %q", err, note, tc.fix)
 			}
-			noKey(t, tc.name, err)
+			noKeyShown(t, tc.name, err)
 			if strings.Contains(note, ct.Key) {
 				t.Errorf("the note shows the key: %s", note)
 			}
@@ -131,5 +150,48 @@ paths:
 	note, err = Preflight(context.Background(), Config{BaseURL: "http://127.0.0.1:1", APIKey: ct.Key, Contract: none})
 	if err != nil || !strings.Contains(note, "no operation of the document can be sent without parameters") {
 		t.Errorf("Preflight of a document of no such operation: note %q, %v; want a note that says so", note, err)
+	}
+}
+
+// TestPreflightOfHostileServers: a base URL that gives no HTTP answer, or
+// one that redirects the first request, stops a run before any check,
+// with an error that says what went wrong, without the key.
+func TestPreflightOfHostileServers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		start func(tb testing.TB) *ct.HostileServer
+		says  []string
+		waits bool // whether no answer comes, so the error waits for preflightTimeout
+	}{
+		{"accepts the connection and never answers", ct.NewSilent, []string{"cannot reach $URL/pets?limit=1: no answer within 300ms"}, true},
+		{"sends endless headers", func(tb testing.TB) *ct.HostileServer {
+			return ct.NewHostile(tb, func(s *ct.HostileServer, w http.ResponseWriter, r *http.Request) {
+				line := "X-Echo: " + r.Header.Get("Authorization") + "\r\n"
+				s.Flood(ct.Hijack(w), "HTTP/1.1 200 OK\r\n", false, []byte(strings.Repeat(line, 1000)), floodBytes)
+			})
+		}, []string{"cannot reach $URL/pets?limit=1: no HTTP answer: ", fmt.Sprintf("server response headers exceeded %d bytes", judge.MaxHeaderBytes)}, false},
+		{"redirects every request", func(tb testing.TB) *ct.HostileServer {
+			return ct.NewHostile(tb, func(s *ct.HostileServer, w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Location", r.URL.Path+"?echo="+url.QueryEscape(r.Header.Get("Authorization")))
+				w.WriteHeader(http.StatusFound)
+			})
+		}, []string{"GET $URL/pets?limit=1 answered 302 Found: a redirect to /v1/pets?echo=Bearer+$PETSTORE_API_KEY, which the suite does not follow"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := tc.start(t)
+			cfg := Config{BaseURL: s.URL, APIKey: ct.Key}
+			if tc.waits {
+				cfg.Timeout = preflightTimeout
+			}
+			_, err := Preflight(context.Background(), cfg)
+			for _, want := range tc.says {
+				if want = strings.ReplaceAll(want, "$URL", s.URL); err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("Preflight: %v, want an error that says %q", err, want)
+				}
+			}
+			noKeyShown(t, tc.name, err)
+		})
 	}
 }

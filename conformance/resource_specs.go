@@ -5,6 +5,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/petstore/contract/conformance/check"
 	"github.com/petstore/contract/spec"
 )
 
@@ -20,28 +21,28 @@ func (s *suite) describeResources() {
 	// created are read again once it has made every other check.
 	if slices.ContainsFunc(s.contract.Resources, func(res *spec.Resource) bool { return res.Read != nil }) {
 		It("reads the items the run created and left alone again at its end, unchanged", Label(LabelGeneric, LabelMutating, "resource", "kept"), SpecPriority(-1), func(ctx SpecContext) {
-			verdict(s.h.checkKept(ctx))
+			verdict(s.h.CheckKept(ctx))
 		})
 	}
 	for _, res := range s.contract.Resources {
 		labels := Label(LabelGeneric, LabelMutating, "resource", "res:"+res.Name)
 		Describe("resource "+res.Name, labels, func() {
 			It("creates an item that reads back with every property sent, and lists it", func(ctx SpecContext) {
-				verdict(s.h.checkItemCreated(ctx, res))
+				verdict(s.h.CheckItemCreated(ctx, res))
 			})
 			if res.Replace != nil {
 				It("replaces an item, which then reads back as sent", func(ctx SpecContext) {
-					verdict(s.h.checkItemReplaced(ctx, res))
+					verdict(s.h.CheckItemReplaced(ctx, res))
 				})
 			}
 			if res.Update != nil {
 				It("updates an item, which then reads back changed as asked and unchanged elsewhere", func(ctx SpecContext) {
-					verdict(s.h.checkItemUpdated(ctx, res))
+					verdict(s.h.CheckItemUpdated(ctx, res))
 				})
 			}
 			if res.Delete != nil {
 				It("deletes an item, which then reads 404", func(ctx SpecContext) {
-					verdict(s.h.checkItemDeleted(ctx, res))
+					verdict(s.h.CheckItemDeleted(ctx, res))
 				})
 			}
 		})
@@ -63,40 +64,40 @@ func (s *suite) describeLists() {
 		if res.List == nil || !s.runs(opLabels(res.List)...) {
 			continue
 		}
-		generic := s.contract.genericList(res)
-		var values []filterValue
+		generic := s.contract.GenericList(res)
+		var values []check.FilterValue
 		if generic {
-			values = filterValues(res)
+			values = check.FilterValues(res)
 		}
 		walks := []TableEntry{Entry("every item", walkOf{})}
-		for _, f := range walkFilters(res) {
+		for _, f := range check.WalkFilters(res) {
 			walks = append(walks, Entry("filtered by "+f.Name(), walkOf{&f}))
 		}
 		Describe("list "+res.List.ID+" of "+res.Name, Label(opLabels(res.List, "list", "res:"+res.Name)...), func() {
-			BeforeEach(func() { verdict(s.h.served(res.List)) })
+			BeforeEach(func() { verdict(s.h.Served(res.List)) })
 			if generic && res.Paging.Limit != "" {
 				It("returns as many items as its limit asks, when that many exist", func(ctx SpecContext) {
-					verdict(s.h.checkListLimit(ctx, res))
+					verdict(s.h.CheckListLimit(ctx, res))
 				})
 			}
 			if len(values) > 0 {
 				var entries []TableEntry
 				for _, fv := range values {
-					entries = append(entries, Entry(fv.name(), fv))
+					entries = append(entries, Entry(fv.Name(), fv))
 				}
 				DescribeTable("returns only items of the value a filter asks for",
-					func(ctx SpecContext, fv filterValue) {
-						verdict(s.h.checkListFilter(ctx, res, fv))
+					func(ctx SpecContext, fv check.FilterValue) {
+						verdict(s.h.CheckListFilter(ctx, res, fv))
 					}, entries)
 			}
 			DescribeTable("walks its pages to the end through their next links, each item once", Label(walkLabels...),
 				func(ctx SpecContext, w walkOf) {
-					verdict(s.h.checkPages(ctx, res, w.filter, create))
+					verdict(s.h.CheckPages(ctx, res, w.filter, create))
 				}, walks)
 			if res.Read != nil {
 				DescribeTable("lists each item as "+res.Read.ID+" reads it", Label(opLabel(res.Read)),
 					func(ctx SpecContext, w walkOf) {
-						verdict(s.h.checkListedReadsSame(ctx, res, w.filter))
+						verdict(s.h.CheckListedReadsSame(ctx, res, w.filter))
 					}, walks)
 			}
 		})

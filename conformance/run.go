@@ -4,41 +4,80 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/petstore/contract/conformance/check"
+	"github.com/petstore/contract/conformance/judge"
 )
 
 // SuiteDescription names the suite in reports.
 const SuiteDescription = "Petstore conformance"
 
+// RunOptions say how a run goes and what it reports as it goes; what it
+// judges is the Config's. Each zero value leaves Ginkgo's default, or,
+// under go test, what the -ginkgo.* flags say.
+type RunOptions struct {
+	// LabelFilter runs only the checks whose labels match it, a label
+	// expression such as "auth || limit" (see CheckLabelFilter); empty
+	// runs them all. Run narrows it with Config.ReadOnly and
+	// Config.Strict.
+	LabelFilter string
+	// Seed orders the checks, where they run in random order, and seeds
+	// the run's random choices where Config.Seed is zero. The report
+	// prints it, so that a run can be repeated. Zero means one from the
+	// clock.
+	Seed int64
+	// Randomize runs the checks in an order of the seed rather than as
+	// they are declared: checks must pass in any order.
+	Randomize bool
+	// Timeout bounds the whole run: past it the checks left do not run,
+	// and the run fails. Zero means an hour.
+	Timeout time.Duration
+	// NoColor prints no colour codes.
+	NoColor bool
+	// Verbose reports every check as it runs, not only the failures;
+	// Succinct reports a line for the run.
+	Verbose, Succinct bool
+}
+
+// CheckLabelFilter returns an error, which says where, if expr is not a
+// label expression RunOptions.LabelFilter can take: labels joined by &&,
+// || and !, grouped by parentheses, as Ginkgo reads them.
+func CheckLabelFilter(expr string) error {
+	_, err := types.ParseLabelFilter(expr)
+	return err
+}
+
 // Run registers the specs, runs them against the deployment cfg describes
-// and reports whether all passed. Ginkgo allows it once per process.
+// as opts ask and reports whether all passed. Ginkgo runs them, and allows
+// that once per process. Run returns an error, and runs nothing, when
+// opts cannot be run: a label filter that does not parse.
 //
 // Checks fail through the suite's own reports, never through a Gomega
 // matcher, so no fail handler is registered with Gomega: the values a
 // matcher prints come from the server and are not redacted.
-//
-// suiteConfig and reporterConfig are Ginkgo's; pass GinkgoConfiguration()
-// to honour the --ginkgo.* flags of go test, or set fields of it (the
-// JUnit report path, the label filter, colours, verbosity, the seed,
-// RandomizeAllSpecs). Run narrows the label filter with cfg: ReadOnly
-// leaves out LabelMutating, and without Strict LabelStrict is left out.
-func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterConfig types.ReporterConfig) bool {
+func Run(cfg Config, opts RunOptions) (bool, error) {
+	if err := CheckLabelFilter(opts.LabelFilter); err != nil {
+		return false, fmt.Errorf("label filter %q: %w", opts.LabelFilter, err)
+	}
+	suiteConfig, reporterConfig := opts.ginkgo()
 	// The tree needs facts of the document, such as the PetStatus values
 	// that make one entry each, so the document is read here, once; the
 	// harness waits for BeforeSuite.
-	p, setupErr := prepare(cfg)
-	s := &suite{contract: p.contract, key: cfg.APIKey, strict: cfg.Strict, readOnly: cfg.ReadOnly}
+	p, setupErr := check.Prepare(cfg.settings(nil))
+	s := &suite{contract: p.Contract, key: cfg.APIKey, strict: cfg.Strict, readOnly: cfg.ReadOnly, coverage: &coverage{}}
 	BeforeSuite(func() {
 		if setupErr == nil {
 			setupErr = cfg.validateFields()
 		}
 		if setupErr != nil {
-			Fail(redactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
+			Fail(judge.RedactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
 		}
-		s.h = newHarness(cfg, p, uint64(GinkgoRandomSeed()))
-		fmt.Fprintf(cfg.output(), "conformance: run id %s; items created are named %s%s-N\n", s.h.runID, NamePrefix, s.h.runID)
+		s.h = check.New(cfg.settings(s.coverage.saw), p, uint64(GinkgoRandomSeed()))
+		fmt.Fprintf(cfg.output(), "conformance: run id %s; items created are named %s%s-N\n", s.h.RunID(), NamePrefix, s.h.RunID())
 	})
 	s.register()
 	var junit func() error
@@ -46,7 +85,7 @@ func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterCo
 		junit = s.afterSuite(cfg, p, report)
 	})
 	suiteConfig.LabelFilter = cfg.labelFilter(suiteConfig.LabelFilter)
-	passed := RunSpecs(t, SuiteDescription, suiteConfig, reporterConfig)
+	passed := RunSpecs(noTestingT{}, SuiteDescription, suiteConfig, reporterConfig)
 	// The JUnit report is written once Ginkgo is done, so that a signal
 	// that comes meanwhile is the command's alone to act on.
 	if junit != nil {
@@ -54,24 +93,51 @@ func Run(t GinkgoTestingT, cfg Config, suiteConfig types.SuiteConfig, reporterCo
 			fmt.Fprintf(cfg.output(), "conformance: writing the JUnit report: %v\n", err)
 		}
 	}
-	return passed
+	return passed, nil
 }
+
+// ginkgo returns Ginkgo's configuration of a run of o: what Ginkgo holds,
+// its defaults or the -ginkgo.* flags of go test, with o's settings on
+// it.
+func (o RunOptions) ginkgo() (types.SuiteConfig, types.ReporterConfig) {
+	suiteConfig, reporterConfig := GinkgoConfiguration()
+	if o.LabelFilter != "" {
+		suiteConfig.LabelFilter = o.LabelFilter
+	}
+	if o.Seed != 0 {
+		suiteConfig.RandomSeed = o.Seed
+	}
+	if o.Timeout > 0 {
+		suiteConfig.Timeout = o.Timeout
+	}
+	suiteConfig.RandomizeAllSpecs = suiteConfig.RandomizeAllSpecs || o.Randomize
+	reporterConfig.NoColor = reporterConfig.NoColor || o.NoColor
+	reporterConfig.Verbose = reporterConfig.Verbose || o.Verbose
+	reporterConfig.Succinct = reporterConfig.Succinct || o.Succinct
+	return suiteConfig, reporterConfig
+}
+
+// noTestingT is the GinkgoTestingT of a run: Run's result says whether a
+// check failed.
+type noTestingT struct{}
+
+func (noTestingT) Fail() {}
 
 // afterSuite writes what a run ends with on cfg.Output: the coverage
 // summary and the checks skipped, with their reasons. It returns the
 // writing of the JUnit report, or nil if the run asks for none.
-func (s *suite) afterSuite(cfg Config, p prepared, report Report) func() error {
+func (s *suite) afterSuite(cfg Config, p check.Prepared, report Report) func() error {
 	out := cfg.output()
 	var cov []OperationCoverage
 	runID := cfg.RunID
 	// A run that selected no check has no harness: it still says what
 	// it left out.
-	seen, posts := &coverage{}, 0
+	posts := 0
 	if s.h != nil {
-		seen, posts, runID = s.h.coverage, int(min(s.h.creates.Load(), int64(cfg.maxCreates()))), s.h.runID
+		posts, runID = int(min(s.h.Posts(), int64(cfg.maxCreates()))), s.h.RunID()
 	}
-	if p.contract.Contract != nil {
-		cov = seen.summarize(p.contract, report, cfg.ReadOnly)
+	if p.Contract.Contract != nil {
+		cov = s.coverage.summarize(p.Contract, report, cfg.ReadOnly)
 		writeCoverage(out, cov, posts, cfg.maxCreates())
 	}
 	writeSkipped(out, report)
@@ -80,7 +146,7 @@ func (s *suite) afterSuite(cfg Config, p prepared, report Report) func() error {
 	}
 	base, _ := cfg.baseURL()
 	facts := runFacts{
-		document:    p.contract.Doc.Info.Title + " " + p.contract.Doc.Info.Version,
+		document:    p.Contract.Doc.Info.Title + " " + p.Contract.Doc.Info.Version,
 		runID:       runID,
 		seed:        report.SuiteConfig.RandomSeed,
 		strict:      cfg.Strict,
@@ -125,14 +191,16 @@ func writeSkipped(w io.Writer, report Report) {
 // suite holds what the specs share. The tree is declared with contract,
 // read before the tree is built; h is set up in BeforeSuite.
 type suite struct {
-	contract contract
+	contract check.Contract
 	// key is the run's key, which the near misses of it are made of.
 	key string
-	h   *harness
+	h   *check.Harness
 	// strict and readOnly say which checks the run makes: one that would
 	// only be left out is not declared at all, so that no check is
 	// reported skipped without a reason.
 	strict, readOnly bool
+	// coverage notes the answers of the run, by operation.
+	coverage *coverage
 }
 
 // runs reports whether a check with these labels is part of the run: no
@@ -150,7 +218,7 @@ func (s *suite) runs(labels ...string) bool {
 // register declares the checks: the Petstore's where the document has its
 // operations, and the generic ones of every operation and resource.
 func (s *suite) register() {
-	if s.contract.petstore {
+	if s.contract.IsPetstore {
 		s.describeAuth()
 		s.describeList()
 		s.describeCreate()

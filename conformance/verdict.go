@@ -1,71 +1,36 @@
 package conformance
 
-import "fmt"
-
-// A check returns its verdict as an error: nil when the deployment passes
-// it, a *Broken when an answer breaks a rule, a *Skipped when the check
-// cannot judge, and an *Aborted when the run cannot go on. Any other error
-// fails the check with its message, which is redacted already. Only the
-// spec layer turns a verdict into Ginkgo's Fail, Skip or AbortSuite (see
-// verdict in verdict_specs.go), so that the code that decides can be
-// tested in-process, one check at a time.
-
-// Broken is the verdict on an answer that breaks a rule of the contract.
-// Its message is the suite's report: the rule, what was wrong, a curl
-// command that repeats the request and what came back, the API key
-// replaced by $PETSTORE_API_KEY.
-type Broken struct {
-	// Rule is the id of the rule broken, such as "auth.required".
-	Rule string
-	// Detail says what was wrong, such as "status 200, want 401", the API
-	// key redacted.
-	Detail string
-
-	rule   rule
-	detail string    // Detail as found, redacted with the whole report
-	x      *exchange // the request and the answer that broke it
-}
-
-func (b *Broken) Error() string { return b.x.report(b.rule, b.detail) }
-
-// breaks returns the verdict that x breaks rule r, for the reason detail.
-func breaks(x *exchange, r rule, detail string) *Broken {
-	return &Broken{Rule: r.id, Detail: x.redact(detail), rule: r, detail: detail, x: x}
-}
-
-// Skipped is the verdict of a check that cannot judge the deployment,
-// such as one that needs a page the suite cannot reach. The deployment
-// breaks no rule for it.
-type Skipped struct {
-	// Reason says why, the API key redacted.
-	Reason string
-}
-
-func (s *Skipped) Error() string { return s.Reason }
-
-// Aborted is the verdict that stops a run: the deployment cannot be
-// judged any further, such as after MaxTransportFailures requests without
-// a complete answer. The checks left are skipped.
-type Aborted struct {
-	// Err is the verdict on the request that stopped the run: a *Broken
-	// of rule transport, or a *Skipped for a rate limit.
-	Err error
-	// Reason says why the run stops.
-	Reason string
-}
-
-func (a *Aborted) Error() string { return a.Err.Error() + a.Reason + "\n" }
-
-// Unwrap returns the verdict on the request that stopped the run.
-func (a *Aborted) Unwrap() error { return a.Err }
-
-var (
-	_ error = (*Broken)(nil)
-	_ error = (*Skipped)(nil)
-	_ error = (*Aborted)(nil)
+import (
+	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/spec"
 )
 
-// skipf returns a *Skipped whose reason is formatted as fmt.Sprintf does.
-func skipf(format string, args ...any) error {
-	return &Skipped{Reason: fmt.Sprintf(format, args...)}
+// A check returns its verdict, and the judge of one answer judges, by the
+// types of package judge; the suite names them too, for its users.
+
+// Broken is the verdict on an answer that breaks a rule of the contract:
+// its Rule, such as "auth.required", and its report (judge.Broken).
+type Broken = judge.Broken
+
+// Skipped is the verdict of a check that cannot judge the deployment
+// (judge.Skipped).
+type Skipped = judge.Skipped
+
+// Aborted is the verdict that stops a run (judge.Aborted).
+type Aborted = judge.Aborted
+
+// AnswerJudge judges one answer at a time against a contract, by the
+// rules the suite's client holds every answer to (judge.AnswerJudge). A
+// server's own tests can judge each answer they get with it.
+type AnswerJudge = judge.AnswerJudge
+
+// NewAnswerJudge returns an AnswerJudge of the document of c, or of
+// spec.Default() if c is nil; with strict, answers are held to the whole
+// document, petmock's choices included, as a strict run holds them.
+func NewAnswerJudge(c *spec.Contract, strict bool) (*AnswerJudge, error) {
+	return judge.NewAnswerJudge(c, strict)
 }
+
+// ErrNoOperation says that a request is no operation of the document, so
+// that nothing in the document says what its answer should be.
+var ErrNoOperation = judge.ErrNoOperation

@@ -7,6 +7,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
+
+	"github.com/petstore/contract/conformance/judge"
 )
 
 // verdict turns the verdict of a check into Ginkgo's: nothing for nil,
@@ -15,8 +17,8 @@ import (
 // place where the checks meet the runner.
 func verdict(err error) {
 	GinkgoHelper()
-	var aborted *Aborted
-	var skipped *Skipped
+	var aborted *judge.Aborted
+	var skipped *judge.Skipped
 	switch {
 	case errors.As(err, &aborted):
 		AbortSuite(err.Error())

@@ -380,7 +380,7 @@ func (c *Contract) byBody(r *Resource, ops map[string]*Operation, succeeds func(
 			continue
 		}
 		*m.op = op
-		notes = append(notes, fmt.Sprintf("%s: %s the %s whose %s its body holds, as %s has no %s", op.Where, m.verb, singularName(r.Name), r.IDProperty, r.ItemPath, m.method))
+		notes = append(notes, fmt.Sprintf("%s: %s the %s whose %s its body holds, as %s has no %s", op.Where, m.verb, Singular(r.Name), r.IDProperty, r.ItemPath, m.method))
 	}
 	return notes
 }
@@ -474,7 +474,7 @@ func (r *Resource) isItem(c *Contract, s *openapi3.Schema) bool {
 // document does not say plainly.
 func (r *Resource) inferenceNotes() []string {
 	var notes []string
-	one := singularName(r.Name)
+	one := Singular(r.Name)
 	if r.IDSent {
 		made := "the next id"
 		if r.IDIsString {
@@ -503,20 +503,6 @@ func (c *Contract) parentOf(r *Resource, byItem map[string]*Resource) *Resource 
 		}
 	}
 	return nil
-}
-
-// singularName returns the name of one item of a collection, such as "pet"
-// of "pets" and "category" of "categories".
-func singularName(name string) string {
-	switch {
-	case strings.HasSuffix(name, "ies"):
-		return name[:len(name)-3] + "y"
-	case strings.HasSuffix(name, "sses"), strings.HasSuffix(name, "xes"):
-		return name[:len(name)-2]
-	case strings.HasSuffix(name, "s") && len(name) > 1:
-		return name[:len(name)-1]
-	}
-	return name
 }
 
 // resourceWords returns the words a resource of the collection path is

@@ -9,9 +9,6 @@ import (
 	"log"
 	"time"
 
-	"github.com/onsi/ginkgo/v2"
-	"github.com/onsi/ginkgo/v2/types"
-
 	"github.com/petstore/contract/cmd/internal/cli"
 	"github.com/petstore/contract/conformance"
 	"github.com/petstore/contract/spec"
@@ -111,7 +108,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	if o.recheck == 0 {
 		o.cfg.Recheck = -1 // read at the end, without waiting
 	}
-	if _, err := types.ParseLabelFilter(o.labelFilter); err != nil {
+	if err := conformance.CheckLabelFilter(o.labelFilter); err != nil {
 		return o, usagef("--label-filter %q: %v", o.labelFilter, err)
 	}
 	return o, nil
@@ -181,18 +178,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	fmt.Fprintln(stdout, "conformance: preflight:", note)
 
-	suiteConfig, reporterConfig := ginkgo.GinkgoConfiguration()
-	suiteConfig.RandomizeAllSpecs = true
-	if o.seed != 0 {
-		suiteConfig.RandomSeed = o.seed
-	}
-	suiteConfig.LabelFilter = o.labelFilter
-	suiteConfig.Timeout = o.runTimeout
 	o.cfg.JUnitReport = o.junitReport
 	o.cfg.Output = stdout
-	reporterConfig.NoColor = o.noColor || getenv("NO_COLOR") != "" || !cli.IsTerminal(stdout)
-	reporterConfig.Verbose = o.verbose
-	if !conformance.Run(failRecorder{}, o.cfg, suiteConfig, reporterConfig) {
+	passed, err := conformance.Run(o.cfg, conformance.RunOptions{
+		LabelFilter: o.labelFilter,
+		Seed:        o.seed,
+		Randomize:   true,
+		Timeout:     o.runTimeout,
+		NoColor:     o.noColor || getenv("NO_COLOR") != "" || !cli.IsTerminal(stdout),
+		Verbose:     o.verbose,
+	})
+	switch {
+	case err != nil:
+		return usageError{err}
+	case !passed:
 		return errChecksFailed
 	}
 	return nil
@@ -220,9 +219,3 @@ func (r keyRedactor) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
-
-// failRecorder is the GinkgoTestingT of a run outside go test: Run's
-// result already says whether a check failed.
-type failRecorder struct{}
-
-func (failRecorder) Fail() {}

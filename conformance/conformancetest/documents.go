@@ -90,3 +90,55 @@ func WriteDocument(tb testing.TB, doc string) string {
 	}
 	return path
 }
+
+// Notes is a document that, as many do, leaves out the statuses HTTP
+// requires: no 401 though every operation takes a key, no 400 (addNote
+// documents a 422 instead, listNotes nothing for a bad limit), no 404 of
+// a note; and sendNotes documents no success, only "405: Invalid input",
+// as Swagger Petstore's addPet does. It describes no error body.
+const Notes = `openapi: 3.0.3
+info: {title: Notes, version: 1.0.0}
+servers: [{url: /n}]
+security: [{noteKey: []}]
+paths:
+  /notes:
+    get:
+      operationId: listNotes
+      parameters: [{name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 50}}]
+      responses:
+        '200': {description: The notes., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Note'}}}}}
+    post:
+      operationId: addNote
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewNote'}}}}
+      responses:
+        '201': {description: The note added., content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+        '422': {description: Invalid note.}
+  /notes/{noteId}:
+    parameters: [{name: noteId, in: path, required: true, schema: {type: integer, format: int64}}]
+    get:
+      operationId: getNote
+      responses:
+        '200': {description: The note., content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+    delete:
+      operationId: deleteNote
+      responses:
+        '204': {description: Deleted.}
+  /outbox:
+    post:
+      operationId: sendNotes
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewNote'}}}}
+      responses:
+        '405': {description: Invalid input.}
+components:
+  securitySchemes:
+    noteKey: {type: apiKey, in: header, name: X-Note-Key}
+  schemas:
+    NewNote:
+      type: object
+      required: [text]
+      properties: {text: {type: string, maxLength: 200}}
+    Note:
+      allOf:
+        - $ref: '#/components/schemas/NewNote'
+        - {type: object, required: [id], properties: {id: {type: integer, format: int64}}}
+`

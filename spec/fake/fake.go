@@ -421,7 +421,7 @@ func (g *Generator) array(s *openapi3.Schema, hint Hint, depth int) any {
 	if s.Items != nil {
 		item = s.Items.Value
 	}
-	elem := Hint{Property: singular(hint.Property), Resource: hint.Resource}
+	elem := Hint{Property: spec.Singular(hint.Property), Resource: hint.Resource}
 	for range n {
 		if g.left <= 0 {
 			break
@@ -430,13 +430,6 @@ func (g *Generator) array(s *openapi3.Schema, hint Hint, depth int) any {
 		out = append(out, g.value(item, elem, depth+1))
 	}
 	return out
-}
-
-func singular(name string) string {
-	if strings.HasSuffix(name, "s") && len(name) > 1 {
-		return name[:len(name)-1]
-	}
-	return name
 }
 
 // integer draws within the schema's bounds, 1 to 1000 when it has none.

@@ -1,0 +1,161 @@
+package check
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	ct "github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/conformance/request"
+	"github.com/petstore/contract/spec"
+)
+
+// oddities is a document whose operations the suite can only partly
+// exercise: a form body, a required header and a query array, an answer
+// in XML only, and a JSON array as a body.
+const oddities = `openapi: 3.0.3
+info: {title: Oddities, version: 1.0.0}
+servers: [{url: /odd}]
+paths:
+  /forms:
+    post:
+      operationId: submitForm
+      requestBody:
+        required: true
+        content: {application/x-www-form-urlencoded: {schema: {type: object, properties: {name: {type: string}}}}}
+      responses: {'204': {description: Taken.}, '400': {description: Refused.}}
+  /tagged:
+    get:
+      operationId: listTagged
+      parameters:
+        - {name: X-Request-Id, in: header, required: true, schema: {type: string}}
+        - {name: tags, in: query, required: true, schema: {type: array, items: {type: string}}}
+      responses:
+        '200': {description: Tagged things., content: {application/json: {schema: {type: array, items: {type: string}}}}}
+        '400': {description: Refused., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}
+  /report:
+    get:
+      operationId: report
+      responses:
+        '200': {description: A report., content: {application/xml: {schema: {type: object}}}}
+  /batch:
+    post:
+      operationId: batch
+      requestBody:
+        required: true
+        content: {application/json: {schema: {type: array, items: {type: string}}}}
+      responses: {'204': {description: Taken.}}
+components:
+  schemas:
+    Error:
+      type: object
+      required: [code, message, status]
+      properties: {code: {type: string}, message: {type: string}, status: {type: integer}}
+`
+
+// odditiesServer serves the oddities as the document says, and refuses a
+// tagged list without its header.
+func odditiesServer() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/odd/tagged":
+			w.Header().Set("Content-Type", "application/json")
+			if r.Header.Get("X-Request-Id") == "" {
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write([]byte(`{"code":"E400","message":"X-Request-Id: required","status":400}`))
+				return
+			}
+			w.Write([]byte(`["a","b"]`))
+		case "/odd/report":
+			w.Header().Set("Content-Type", "application/xml")
+			w.Write([]byte(`<report><count>3</count></report>`))
+		default:
+			w.WriteHeader(http.StatusNoContent)
+		}
+	})
+}
+
+// TestOperationsThatCannotAllBeExercised: the suite judges what it can of
+// a document and says why not the rest. A required header is sent, made
+// from its schema; one value of a query array is no fault; an answer in a
+// media type other than JSON is judged by its status, headers and type; a
+// body the suite does not make skips the checks of its operation, with
+// the reason the coverage summary gives.
+func TestOperationsThatCannotAllBeExercised(t *testing.T) {
+	t.Parallel()
+	c, err := spec.Read([]byte(oddities))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := judgeOver(t, odditiesServer(), Settings{Contract: c})
+	ctx := checkContext(t)
+	for _, id := range []string{"listTagged", "report"} {
+		if err := h.CheckValidRequest(ctx, c.Operation(id)); err != nil {
+			t.Errorf("%s: %v, want a pass", id, err)
+		}
+	}
+	for _, ir := range request.InvalidRequests(c, c.Operation("listTagged")) {
+		if strings.Contains(ir.Name, "tags") {
+			t.Errorf("listTagged: %q is made an invalid request, but one value of a query array is an array of one", ir.Name)
+		}
+	}
+	wantSkipped(t, "submitForm", h.Served(c.Operation("submitForm")), "submitForm takes its body as application/x-www-form-urlencoded, and the suite makes JSON bodies only")
+	wantSkipped(t, "batch", h.CheckValidRequest(ctx, c.Operation("batch")), "batch takes a JSON array as its body, and the suite makes object bodies only")
+}
+
+// TestErrorsThatBreakTheirDocumentFail: the errors of a server of another
+// document are held to the body that document describes: petmock of
+// numbered widgets, whose Error is an integer code and a message, fails
+// where its errors send the Petstore's string code instead, and where
+// their message is empty.
+func TestErrorsThatBreakTheirDocumentFail(t *testing.T) {
+	t.Parallel()
+	path := ct.WriteDocument(t, ct.NumberedWidgets)
+	c := readFile(t, path)
+	for _, tc := range []struct {
+		name   string
+		edit   func(e map[string]any, status int)
+		rule   string
+		member string // the member the verdict names
+	}{
+		{"a string code", func(e map[string]any, status int) { e["code"] = "E" + strconv.Itoa(status) }, "contract.response", "code"},
+		{"an empty message", func(e map[string]any, _ int) { e["message"] = "" }, "errors.shape", "message"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			broken := ct.Intercept(ct.PetmockOf(t, path), func(_ *http.Request, rec *httptest.ResponseRecorder) {
+				if rec.Code >= 400 {
+					ct.EditJSON(rec, func(v any) any {
+						if e, ok := v.(map[string]any); ok {
+							tc.edit(e, rec.Code)
+						}
+						return v
+					})
+				}
+			})
+			h := judgeOver(t, broken, Settings{Contract: c})
+			ctx := checkContext(t)
+			failed := 0
+			for _, chk := range genericChecks(h.contract, h.cfg.APIKey) {
+				err := chk.run(h, ctx)
+				var b *judge.Broken
+				switch {
+				case err == nil:
+				case !errors.As(err, &b):
+					t.Errorf("%s: %v, want a pass or a *Broken", chk.name, err)
+				case b.Rule != tc.rule || !strings.Contains(b.Detail, tc.member):
+					t.Errorf("%s: broke %s: %s; want %s naming %s", chk.name, b.Rule, b.Detail, tc.rule, tc.member)
+				default:
+					failed++
+				}
+			}
+			if failed == 0 {
+				t.Errorf("no check failed, want those that meet an error to break %s", tc.rule)
+			}
+		})
+	}
+}

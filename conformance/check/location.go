@@ -1,0 +1,54 @@
+package check
+
+import (
+	"fmt"
+	"maps"
+	"net/url"
+	"strings"
+
+	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/spec"
+)
+
+// The check of a Location: the interface names none, but a deployment
+// that sends one on the answer that creates an item says where the item
+// is, and that must be the item created, not another.
+
+// checkLocation judges the Location of x, the answer that created the
+// item of id in the collection of res with the path parameters params:
+// where there is one, it must be the item's URL, whose path ends with the
+// item path, a slash after it or not (the base path before it may be a
+// proxy's). A Location that names another item, or the collection, breaks
+// r.
+func (h *Harness) checkLocation(x *judge.Exchange, res *spec.Resource, params map[string]string, id string, r judge.Rule) error {
+	loc := x.Header.Get("Location")
+	if loc == "" {
+		return nil
+	}
+	from, _ := url.Parse(x.URL)
+	u, err := from.Parse(loc)
+	if err := x.Require(err == nil, r, fmt.Sprintf("Location %q is not a URL", loc)); err != nil {
+		return err
+	}
+	values := maps.Clone(params)
+	if values == nil {
+		values = map[string]string{}
+	}
+	values[res.IDParam] = id
+	tmpl, err := itemTemplate(res)
+	if err != nil {
+		return nil // the document's item path parsed once already
+	}
+	want := tmpl.Expand(values)
+	return x.Require(strings.HasSuffix(strings.TrimSuffix(u.EscapedPath(), "/"), want), r, fmt.Sprintf("Location %q names no URL of the %s created, %s %s: its path does not end in %s", loc, spec.Singular(res.Name), res.IDProperty, id, want))
+}
+
+// itemTemplate returns the path template of the items of res.
+func itemTemplate(res *spec.Resource) (*spec.PathTemplate, error) {
+	for _, op := range []*spec.Operation{res.Read, res.Replace, res.Update, res.Delete} {
+		if op != nil {
+			return op.Template, nil
+		}
+	}
+	return spec.ParsePath(res.ItemPath)
+}

@@ -1,0 +1,310 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/conformance/request"
+	"github.com/petstore/contract/spec"
+)
+
+// The generic checks of every operation of the document: it is served, it
+// answers a valid request with a documented success, a secured one refuses
+// requests without a valid key, and one that takes input refuses input
+// that breaks its schema (invalid.go).
+
+// Served skips a check of a deprecated operation once its sunset has
+// come, as it need not answer any more, and of an operation the suite
+// cannot make a valid request of, saying why.
+func (h *Harness) Served(op *spec.Operation) error {
+	if d := op.Deprecation; d != nil && !d.Sunset.IsZero() && !h.cfg.Now().Before(d.Sunset) {
+		return judge.Skipf("%s was to be removed on %s: it need not answer any more", op.ID, d.Sunset.Format("2006-01-02"))
+	}
+	if why := request.CannotSend(op); why != "" {
+		return judge.Skipf("%s", why)
+	}
+	return nil
+}
+
+// validRequest returns a valid request of op: a new item of a resource
+// where op acts on one and can change it, a listed one where it only
+// reads, and values made from the document for everything else. madeUp
+// says that the path names something the suite made up, which the
+// deployment may rightly not find.
+func (h *Harness) validRequest(ctx context.Context, op *spec.Operation) (r *judge.Request, madeUp bool, err error) {
+	fixed := map[string]string{}
+	var created judge.Item // of a mutating operation on one item
+	if res := op.Resource; res != nil && op.Role != spec.RoleList && op.Role != spec.RoleCreate {
+		if request.Mutating(op) {
+			var params map[string]string
+			if created, params, err = h.createItem(ctx, res); err != nil {
+				return nil, false, err
+			}
+			fixed = params
+			fixed[res.IDParam] = created.ID(res.IDProperty)
+		} else {
+			ids, err := h.ListedIDs(ctx, res)
+			if err != nil {
+				return nil, false, err
+			}
+			if len(ids) == 0 {
+				return nil, false, judge.Skipf("the list of %s shows no item for %s to read", res.Name, op.ID)
+			}
+			fixed[res.IDParam] = spec.ValueText(ids[h.rnd.IntN(len(ids))])
+		}
+	}
+	params, madeUp, err := h.PathParams(ctx, op, fixed)
+	if err != nil {
+		return nil, false, err
+	}
+	var body any
+	b, err := h.Body(ctx, op)
+	if err != nil {
+		return nil, false, err
+	}
+	if created != nil {
+		h.NamesItem(op.Resource, op, b, created)
+	}
+	if b != nil {
+		body = b
+	}
+	query, err := h.RequiredQuery(ctx, op)
+	if err != nil {
+		return nil, false, err
+	}
+	r = h.OpRequest(op, params, query, body)
+	r.MustExist, r.MadeUp, r.Params = true, madeUp, params
+	return r, madeUp, nil
+}
+
+// CheckValidRequest sends a valid request of op: it must be answered with
+// a documented 2xx, whose body the client has checked against the schema.
+// A 404 or 405 says that the operation is missing.
+//
+// Other clients may remove a listed item between the listing and the
+// read: a read answered 404 is sent again, for another listed item, when
+// the list no longer shows the one asked for, and within the settle window
+// when it still does.
+func (h *Harness) CheckValidRequest(ctx context.Context, op *spec.Operation) error {
+	for range maxListedTries {
+		r, madeUp, err := h.validRequest(ctx, op)
+		if err != nil {
+			return err
+		}
+		if res := op.Resource; op.Role == spec.RoleRead && !madeUp {
+			id := r.Params[res.IDParam]
+			probe := *r
+			probe.MustExist = false
+			x, err := h.Send(ctx, &probe)
+			if err != nil {
+				return err
+			}
+			if x.Status == http.StatusNotFound {
+				ids, err := h.ListedIDs(ctx, res)
+				if err != nil {
+					return err
+				}
+				if !slices.Contains(listedTexts(ids), id) {
+					continue // removed meanwhile
+				}
+				if _, err := h.settle(ctx, func() (bool, error) {
+					var err error
+					x, err = h.Send(ctx, &probe)
+					return x.Status != http.StatusNotFound, err
+				}); err != nil {
+					return err
+				}
+			}
+			if x.Status != http.StatusNotFound {
+				if err := answeredValid(op, x, judge.RuleOpSuccess, fmt.Sprintf("%s of listed item %s", op.ID, id)); err != nil {
+					return err
+				}
+				return h.checkDeprecatedAnswer(op, x)
+			}
+		}
+		return h.checkAnswer(ctx, op, r, madeUp)
+	}
+	return judge.Skipf("the last %d items listed were gone before %s could read them: other clients are removing them, so %s could not be judged", maxListedTries, op.ID, op.ID)
+}
+
+// listedTexts returns ids as text.
+func listedTexts(ids []any) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = spec.ValueText(id)
+	}
+	return out
+}
+
+// checkAnswer sends r, a valid request of op, and judges the answer.
+func (h *Harness) checkAnswer(ctx context.Context, op *spec.Operation, r *judge.Request, madeUp bool) error {
+	x, err := h.Send(ctx, r)
+	if err != nil {
+		return err
+	}
+	if x.Status == http.StatusNotFound && madeUp {
+		return judge.Skipf("%s answered 404 for a path the suite made up: the deployment may rightly know no such thing", op.ID)
+	}
+	if err := answeredValid(op, x, judge.RuleOpSuccess, op.ID); err != nil {
+		return err
+	}
+	return h.checkDeprecatedAnswer(op, x)
+}
+
+// answeredValid judges x, the answer to a valid request of op, which the
+// client has checked against the document, by rule r: it must be a 2xx.
+// An operation that documents no success, such as Swagger Petstore's
+// addPet, which documents only "405: Invalid input", cannot be held to
+// one: its answer is a status it documents, which is all the document
+// says, and the check is skipped, saying so. what names the request.
+func answeredValid(op *spec.Operation, x *judge.Exchange, r judge.Rule, what string) error {
+	if op.Success == 0 && (x.Status < 200 || x.Status >= 300) {
+		documented := make([]string, len(op.Statuses))
+		for i, s := range op.Statuses {
+			documented[i] = strconv.Itoa(s)
+		}
+		return judge.Skipf("%s documents no success, only %s, and answered %d, which it documents: the document says no more of what a valid request gets", op.ID, strings.Join(documented, ", "), x.Status)
+	}
+	return x.Require(x.Status >= 200 && x.Status < 300, r, fmt.Sprintf("%s: status %d, want a documented 2xx", what, x.Status))
+}
+
+// CheckWithoutKey sends a valid request of op, whose document makes the
+// key optional, without one: it must be answered as with one.
+func (h *Harness) CheckWithoutKey(ctx context.Context, op *spec.Operation) error {
+	r, madeUp, err := h.validRequest(ctx, op)
+	if err != nil {
+		return err
+	}
+	h.Credentials(op, "")(r)
+	x, err := h.Send(ctx, r)
+	if err != nil {
+		return err
+	}
+	if x.Status == http.StatusNotFound && madeUp {
+		return judge.Skipf("%s answered 404 for a path the suite made up: the deployment may rightly know no such thing", op.ID)
+	}
+	return answeredValid(op, x, judge.RuleOpOptionalKey, op.ID+" without a key")
+}
+
+// CheckRefused sends a request of op without a key, or with key, which is
+// not one the deployment accepts: it must be refused, with an Error body
+// the client has checked.
+func (h *Harness) CheckRefused(ctx context.Context, op *spec.Operation, key string) error {
+	sent := "no key"
+	if key != "" {
+		sent = "a key the deployment never issued"
+	}
+	return h.checkRefusedWith(ctx, op, h.Credentials(op, key), sent)
+}
+
+// checkRefusedWith sends a request of op with the credentials cred sets,
+// which sent names and which are not the run's key: it must get 401 where
+// op documents it, else 403 where op documents that, else either, which
+// the request then calls for.
+func (h *Harness) checkRefusedWith(ctx context.Context, op *spec.Operation, cred judge.Option, sent string) error {
+	params, _, err := h.PathParams(ctx, op, nil)
+	if err != nil {
+		return err
+	}
+	var body any
+	b, err := h.Body(ctx, op)
+	if err != nil {
+		return err
+	}
+	if b != nil {
+		body = b
+	}
+	query, err := h.RequiredQuery(ctx, op)
+	if err != nil {
+		return err
+	}
+	want := refusals(op)
+	x, err := h.Send(ctx, h.OpRequest(op, params, query, body, cred, judge.CallingFor(want...)))
+	if err != nil {
+		return err
+	}
+	return x.Require(slices.Contains(want, x.Status), judge.RuleOpAuth, fmt.Sprintf("%s with %s: status %d, want %s", op.ID, sent, x.Status, statusList(want)))
+}
+
+// refusals are the statuses a request of op without a valid key may get:
+// 401 where op documents it, else 403 where op documents that, else
+// either, for a document that says nothing of them.
+func refusals(op *spec.Operation) []int {
+	for _, s := range []int{http.StatusUnauthorized, http.StatusForbidden} {
+		if slices.Contains(op.Statuses, s) {
+			return []int{s}
+		}
+	}
+	return []int{http.StatusUnauthorized, http.StatusForbidden}
+}
+
+// statusList writes statuses as "401" or "401 or 403".
+func statusList(statuses []int) string {
+	out := make([]string, len(statuses))
+	for i, s := range statuses {
+		out[i] = strconv.Itoa(s)
+	}
+	return strings.Join(out, " or ")
+}
+
+// createItem creates an item of res through its create operation, checks
+// that it was created, and returns it with the path parameters of its
+// collection.
+func (h *Harness) createItem(ctx context.Context, res *spec.Resource) (judge.Item, map[string]string, error) {
+	return h.createItemWith(ctx, res, nil)
+}
+
+// createItemWith is createItem, with edit, if not nil, changing the body
+// made from the document before it is sent.
+func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit func(body map[string]any)) (judge.Item, map[string]string, error) {
+	if res.CreateOp == nil {
+		return nil, nil, judge.Skipf("%s has no create operation to make an item with", res.Name)
+	}
+	params, err := h.CollectionParams(ctx, res)
+	if err != nil {
+		return nil, nil, err
+	}
+	body, err := h.Body(ctx, res.CreateOp)
+	if err != nil {
+		return nil, nil, err
+	}
+	h.WithoutOwnID(res, body)
+	if edit != nil {
+		edit(body)
+	}
+	x, err := h.Send(ctx, h.OpRequest(res.CreateOp, params, nil, body))
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemCreate, fmt.Sprintf("%s of a valid item: status %d, want a documented 2xx", res.CreateOp.ID, x.Status)); err != nil {
+		return nil, nil, err
+	}
+	if res.CreateOp.JSONSchema(x.Status) == nil {
+		return nil, nil, judge.Skipf("%s answers %d without a body, so the id of the item created is not known", res.CreateOp.ID, x.Status)
+	}
+	created, err := x.Item()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := x.Require(created.ID(res.IDProperty) != "", judge.RuleItemCreate, fmt.Sprintf("the %s created has no %s", spec.Singular(res.Name), res.IDProperty)); err != nil {
+		return nil, nil, err
+	}
+	if diff := judge.Differences(created, body); diff != "" {
+		return nil, nil, x.Require(false, judge.RuleItemCreate, "the item created differs from what was sent: "+diff)
+	}
+	if err := h.checkLocation(x, res, params, created.ID(res.IDProperty), judge.RuleItemLocation); err != nil {
+		return nil, nil, err
+	}
+	return created, params, nil
+}
+
+// CheckNearMiss sends a request of the trial's operation with m in place
+// of the scheme's credential: it must be refused like a wrong key.
+func (h *Harness) CheckNearMiss(ctx context.Context, t request.SchemeTrial, m request.NearMiss) error {
+	return h.checkRefusedWith(ctx, t.Op, h.WithNearMiss(t.Op, t.Requirement, t.Scheme, m), fmt.Sprintf("%s for %s", m.Name, t.Scheme.Name))
+}

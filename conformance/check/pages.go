@@ -1,0 +1,173 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/petstore/contract/conformance/judge"
+)
+
+// maxWalk bounds the pages of one walk, so that a run against a large
+// catalogue ends.
+const maxWalk = 200
+
+// walkEnd says how a walk through the pages of listPets ended.
+type walkEnd int
+
+const (
+	// walkStopped: visit asked to stop.
+	walkStopped walkEnd = iota
+	// walkComplete: the last page held fewer pets than its limit and
+	// linked to no next page, so every pet was seen.
+	walkComplete
+	// walkCut: pets may remain unseen, for a reason walk gives.
+	walkCut
+)
+
+// walked is how a walk through the pages of a list ended: end, the last
+// page visited and, if the walk was cut, why.
+type walked struct {
+	end  walkEnd
+	last *judge.Exchange
+	why  string
+	// full says that the walk was cut at a last page as full as its
+	// limit that links to no next one: the list may end there, or go on
+	// in pages the suite cannot reach.
+	full bool
+}
+
+// walk visits first, an answer of listPets, then each page that its
+// rel="next" links lead to, at most maxWalk pages in all, until visit
+// returns false or a page is the last. It returns how the walk ended, or
+// the verdict of the first page or visit that was not passed: a page that
+// is not a 200 breaks rule r.
+//
+// The interface does not show how to request a later page. The suite
+// follows rel="next" links (RFC 8288), the one way it can find without
+// guessing; see nextPage for which.
+func (h *Harness) walk(ctx context.Context, first *judge.Exchange, r judge.Rule, visit func(x *judge.Exchange, page []judge.Pet) (bool, error)) (walked, error) {
+	return h.walkPages(ctx, first, r, func(x *judge.Exchange) (bool, int, error) {
+		page, err := x.Pets()
+		if err != nil {
+			return false, 0, err
+		}
+		more, err := visit(x, page)
+		return more, len(page), err
+	})
+}
+
+// walkItems is walk for the list of any resource.
+func (h *Harness) walkItems(ctx context.Context, first *judge.Exchange, r judge.Rule, visit func(x *judge.Exchange, page []judge.Item) (bool, error)) (walked, error) {
+	return h.walkPages(ctx, first, r, func(x *judge.Exchange) (bool, int, error) {
+		page, err := x.Items()
+		if err != nil {
+			return false, 0, err
+		}
+		more, err := visit(x, page)
+		return more, len(page), err
+	})
+}
+
+// walkPages is walk, whatever the items: visit returns whether to go on,
+// and the number of items of the page.
+//
+// Whatever the check, a walk holds the links to what every walk needs: a
+// next link never leads back to a page the walk has visited, and a page
+// shorter than its limit, the last, links to no next page: one that does,
+// to a page that holds nothing and links nowhere, has its link on the
+// last page.
+func (h *Harness) walkPages(ctx context.Context, first *judge.Exchange, r judge.Rule, visit func(x *judge.Exchange) (bool, int, error)) (walked, error) {
+	x := first
+	visited := map[string]bool{first.URL: true}
+	var before *judge.Exchange // the page that linked to x
+	beforeN := 0               // its items
+	for pages := 1; ; pages++ {
+		if x.Status != http.StatusOK {
+			return walked{}, x.Breaks(r, fmt.Sprintf("status %d, want 200", x.Status))
+		}
+		more, n, err := visit(x)
+		switch {
+		case err != nil:
+			return walked{}, err
+		case n == 0 && before != nil && before.Limit > 0 && beforeN < before.Limit && linkTarget(x.Header, "next") == "":
+			return walked{}, before.Breaks(judge.RulePagesEnd, fmt.Sprintf("a page of %d items, fewer than its limit of %d, links to a next page, %s, which holds none and links nowhere: the link is on the last page", beforeN, before.Limit, x.URL))
+		case !more:
+			return walked{end: walkStopped, last: x}, nil
+		}
+		if linkTarget(x.Header, "next") == "" {
+			if x.Limit == 0 || n < x.Limit {
+				return walked{end: walkComplete, last: x}, nil
+			}
+			return walked{end: walkCut, last: x, full: true, why: fmt.Sprintf("a page of %d items, as many as its limit, carries no rel=\"next\" link, and the interface does not show how else to request the next page", n)}, nil
+		}
+		if pages == maxWalk {
+			return walked{end: walkCut, last: x, why: fmt.Sprintf("the walk stops after %d pages", maxWalk)}, nil
+		}
+		next, why, err := h.nextPage(ctx, x)
+		switch {
+		case err != nil:
+			return walked{}, err
+		case next == nil:
+			return walked{end: walkCut, last: x, why: why}, nil
+		case visited[next.URL]:
+			return walked{}, x.Breaks(judge.RulePagesLoop, fmt.Sprintf("the next link of page %d leads back to %s, a page this walk has visited: the walk would never end", pages, next.URL))
+		}
+		visited[next.URL] = true
+		before, beforeN, x = x, n, next
+	}
+}
+
+// nextPage follows the rel="next" link of x, a page of listPets, and
+// returns the page it leads to. It returns nil and why not if there is no
+// such link or the suite does not follow it; the reason has the key
+// redacted. The error is the verdict on the page, or on the link.
+//
+// The API key goes to the base URL's origin only, so a link to another
+// origin is never followed. A link to listPets itself, {base}/pets, is
+// followed and its answer judged as listPets'. A link to another path under
+// the base URL is followed too, with the key, since that origin has it
+// already; but the interface does not show that path, so an answer that is
+// not one of listPets skips the check instead of failing it. Anything else
+// is not followed. In a strict run every link must lead to listPets on
+// the base URL's origin, as petmock's do, and any other breaks
+// strict.pagination.
+func (h *Harness) nextPage(ctx context.Context, x *judge.Exchange) (*judge.Exchange, string, error) {
+	target := linkTarget(x.Header, "next")
+	if target == "" {
+		return nil, "no rel=\"next\" link", nil
+	}
+	from, _ := url.Parse(x.URL)
+	u, err := from.Parse(target)
+	var why string
+	lenient := false
+	switch {
+	case err != nil:
+		why = fmt.Sprintf("the next link %q is not a URL", target)
+	case judge.Origin(u) != judge.Origin(h.Base()):
+		why = fmt.Sprintf("the next link leads to another origin, %s; the API key is sent to %s only", u.Redacted(), judge.Origin(h.Base()))
+	case u.Path == h.Base().Path+x.Path:
+	case h.cfg.Strict:
+		why = fmt.Sprintf("the next link leads to %s, not to %s at %s%s", u.Redacted(), x.Op, h.Base(), x.Path)
+	case strings.HasPrefix(u.Path, h.Base().Path+"/"):
+		lenient = true
+	default:
+		why = fmt.Sprintf("the next link leads to %s, outside the base URL %s", u.Redacted(), h.Base())
+	}
+	if why != "" {
+		if h.cfg.Strict {
+			return nil, "", x.Breaks(judge.RuleStrictPagination, why)
+		}
+		return nil, judge.RedactKey(why, h.cfg.APIKey), nil
+	}
+	u.User, u.Fragment = nil, ""
+	r := judge.NewRequest(x.Op, http.MethodGet, x.Path, u.RawQuery, nil)
+	if op := h.contract.Operation(x.Op); op != nil {
+		h.Credentials(op, judge.KeyVar)(r)
+	}
+	r.Target, r.PageLimit, r.Lenient = u, x.Limit, lenient
+	next, err := h.Send(ctx, r)
+	return next, "", err
+}

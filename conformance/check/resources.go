@@ -1,0 +1,388 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/spec"
+)
+
+// The checks of every resource the document describes: what is created
+// reads back with every property sent and is listed, and, where the
+// document has the operations, is replaced, updated and deleted.
+
+// CheckItemCreated creates an item of res: it must read back with every
+// property sent, and be listed.
+func (h *Harness) CheckItemCreated(ctx context.Context, res *spec.Resource) error {
+	created, params, err := h.createItem(ctx, res)
+	if err != nil {
+		return err
+	}
+	h.keep(res, params, created)
+	if err := h.readItemBack(ctx, res, params, created, sameAs(created), judge.RuleItemRead); err != nil {
+		return err
+	}
+	return h.checkItemListed(ctx, res, params, created)
+}
+
+// CheckItemReplaced replaces an item the suite created with a body that
+// leaves out its optional properties: the answer and a read after must
+// hold every property sent, and none of those left out as it was before,
+// or the replace merged the body into the item (see leftOut).
+func (h *Harness) CheckItemReplaced(ctx context.Context, res *spec.Resource) error {
+	if err := h.Served(res.Replace); err != nil {
+		return err
+	}
+	created, params, err := h.createItemWith(ctx, res, h.awayFromDefaults(res))
+	if err != nil {
+		return err
+	}
+	id := created.ID(res.IDProperty)
+	body, err := h.Body(ctx, res.Replace)
+	if err != nil {
+		return err
+	}
+	h.NamesItem(res, res.Replace, body, created)
+	check := h.replaced(res, created, body)
+	params[res.IDParam] = id
+	x, err := h.Send(ctx, h.OpRequest(res.Replace, params, nil, body))
+	if err != nil {
+		return err
+	}
+	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemReplace, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Replace.ID, x.Status)); err != nil {
+		return err
+	}
+	if res.Replace.JSONSchema(x.Status) != nil {
+		got, err := x.Item()
+		if err != nil {
+			return err
+		}
+		if diff := check(got); diff != "" {
+			return x.Require(false, judge.RuleItemReplace, "the item replaced differs from what was sent: "+diff)
+		}
+	}
+	return h.readItemBack(ctx, res, params, created, check, judge.RuleItemReplace)
+}
+
+// replaced returns the check of an item that body replaced, body left
+// without the optional properties of the replace's schema but the id,
+// which names the item: it holds every property sent, and none of those
+// left out as created had it. A property
+// left out may come back with its documented default, or with any value
+// where the document leaves its default open (x-petmock-defaults), or
+// with one the deployment filled in otherwise: only the value from before
+// shows a merge.
+func (h *Harness) replaced(res *spec.Resource, created judge.Item, body map[string]any) func(got judge.Item) string {
+	before := map[string]any{}
+	for _, p := range h.contract.Properties(res.Replace.RequestSchema()) {
+		if p.Required || p.Schema.ReadOnly || p.Name == res.IDProperty {
+			continue
+		}
+		delete(body, p.Name)
+		_, open := res.Defaults[p.Name]
+		if v, ok := created[p.Name]; ok && v != nil && !open && !isDefault(p.Schema, v) {
+			before[p.Name] = v
+		}
+	}
+	return func(got judge.Item) string {
+		diff := judge.Differences(got, body)
+		for _, name := range slices.Sorted(maps.Keys(before)) {
+			if v, ok := got[name]; ok && judge.SameValue(v, before[name]) {
+				if diff != "" {
+					diff += "; "
+				}
+				diff += fmt.Sprintf("%s is still %s, which the body left out: the replace merged the body into the item", name, judge.JSONText(v))
+			}
+		}
+		return diff
+	}
+}
+
+// isDefault reports whether v is the default the schema documents.
+func isDefault(s *openapi3.Schema, v any) bool {
+	return s.Default != nil && spec.ValueText(v) == spec.ValueText(s.Default)
+}
+
+// awayFromDefaults returns the edit of a body of res that gives each
+// optional property of the replace's schema with a documented default
+// another value, where the schema has one: a property the replace leaves
+// out, then back at its default, shows a replace, not a merge.
+func (h *Harness) awayFromDefaults(res *spec.Resource) func(body map[string]any) {
+	return func(body map[string]any) {
+		for _, p := range h.contract.Properties(res.Replace.RequestSchema()) {
+			v, sent := body[p.Name]
+			if p.Required || !sent || !isDefault(p.Schema, v) {
+				continue
+			}
+			switch {
+			case spec.TypeOf(p.Schema) == "boolean":
+				body[p.Name] = !(spec.ValueText(p.Schema.Default) == "true")
+			case len(p.Schema.Enum) > 1:
+				for _, e := range p.Schema.Enum {
+					if spec.ValueText(e) != spec.ValueText(p.Schema.Default) {
+						body[p.Name] = e
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// CheckItemUpdated updates an item the suite created: it must read back
+// changed as asked, and unchanged elsewhere.
+func (h *Harness) CheckItemUpdated(ctx context.Context, res *spec.Resource) error {
+	if err := h.Served(res.Update); err != nil {
+		return err
+	}
+	created, params, err := h.createItem(ctx, res)
+	if err != nil {
+		return err
+	}
+	change, err := h.change(ctx, res, created)
+	if err != nil {
+		return err
+	}
+	if len(change) == 0 {
+		return judge.Skipf("%s: the suite found no property it can change", res.Update.ID)
+	}
+	if res.ByBody(res.Update) {
+		change[res.IDProperty] = created[res.IDProperty]
+	}
+	params[res.IDParam] = created.ID(res.IDProperty)
+	x, err := h.Send(ctx, h.OpRequest(res.Update, params, nil, change))
+	if err != nil {
+		return err
+	}
+	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemUpdate, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Update.ID, x.Status)); err != nil {
+		return err
+	}
+	want := maps.Clone(map[string]any(created))
+	maps.Copy(want, change)
+	if res.Update.JSONSchema(x.Status) != nil {
+		got, err := x.Item()
+		if err != nil {
+			return err
+		}
+		if diff := judge.Differences(got, want); diff != "" {
+			return x.Require(false, judge.RuleItemUpdate, "the item updated, as answered, differs from what was written: "+diff)
+		}
+	}
+	return h.readItemBack(ctx, res, params, created, sameAs(want), judge.RuleItemUpdate)
+}
+
+// CheckItemDeleted deletes an item the suite created: it must then read
+// 404.
+func (h *Harness) CheckItemDeleted(ctx context.Context, res *spec.Resource) error {
+	if err := h.Served(res.Delete); err != nil {
+		return err
+	}
+	created, params, err := h.createItem(ctx, res)
+	if err != nil {
+		return err
+	}
+	params[res.IDParam] = created.ID(res.IDProperty)
+	x, err := h.Send(ctx, h.OpRequest(res.Delete, params, nil, nil))
+	if err != nil {
+		return err
+	}
+	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemDelete, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Delete.ID, x.Status)); err != nil {
+		return err
+	}
+	if res.Read == nil {
+		return nil
+	}
+	if err := h.Served(res.Read); err != nil {
+		return err
+	}
+	var read *judge.Exchange
+	if _, err := h.settle(ctx, func() (bool, error) {
+		var err error
+		read, err = h.Send(ctx, h.OpRequest(res.Read, params, nil, nil))
+		return read.Status == http.StatusNotFound || read.Status == http.StatusGone, err
+	}); err != nil {
+		return err
+	}
+	if err := read.Require(read.Status == http.StatusNotFound || read.Status == http.StatusGone, judge.RuleItemDelete,
+		fmt.Sprintf("%s of the item deleted: status %d, want 404 (read again for %v)", res.Read.ID, read.Status, h.cfg.Settle)); err != nil {
+		return err
+	}
+	return h.checkUnlisted(ctx, res, params, created)
+}
+
+// checkUnlisted walks the resource's list, filtered by the item's own
+// values where the list has filters, until the item deleted is gone from
+// it, within the settle window. A walk cut short, with pages the suite
+// cannot reach, judges what it saw.
+func (h *Harness) checkUnlisted(ctx context.Context, res *spec.Resource, params map[string]string, deleted judge.Item) error {
+	if res.List == nil || h.Served(res.List) != nil {
+		return nil
+	}
+	var (
+		found *judge.Item
+		last  *judge.Exchange
+		query url.Values
+	)
+	if _, err := h.settle(ctx, func() (bool, error) {
+		var walk walked
+		var err error
+		found, walk, query, err = h.findItemListed(ctx, res, params, deleted)
+		last = walk.last
+		return found == nil, err
+	}); err != nil {
+		return err
+	}
+	if found == nil {
+		return nil
+	}
+	return last.Require(false, judge.RuleItemDelete, fmt.Sprintf("the %s deleted (%s %s) is still listed by %s %s (listed again for %v)", spec.Singular(res.Name), res.IDProperty, deleted.ID(res.IDProperty), res.List.ID, query.Encode(), h.cfg.Settle))
+}
+
+// sameAs returns the check of an item read back: it holds every property
+// of want, equal.
+func sameAs(want map[string]any) func(got judge.Item) string {
+	return func(got judge.Item) string { return judge.Differences(got, want) }
+}
+
+// readItemBack reads the item created through the resource's read
+// operation, within the settle window: check must find nothing wrong with
+// it. Without a read operation there is nothing to read it with.
+func (h *Harness) readItemBack(ctx context.Context, res *spec.Resource, params map[string]string, created judge.Item, check func(got judge.Item) string, r judge.Rule) error {
+	if res.Read == nil {
+		return nil
+	}
+	if err := h.Served(res.Read); err != nil {
+		return err
+	}
+	params = maps.Clone(params)
+	params[res.IDParam] = created.ID(res.IDProperty)
+	var x *judge.Exchange
+	var diff string
+	if _, err := h.settle(ctx, func() (bool, error) {
+		var err error
+		if x, err = h.Send(ctx, h.OpRequest(res.Read, params, nil, nil)); err != nil || x.Status != http.StatusOK {
+			return false, err
+		}
+		got, err := x.Item()
+		if err != nil {
+			return false, err
+		}
+		diff = check(got)
+		return diff == "", nil
+	}); err != nil {
+		return err
+	}
+	if err := x.Require(x.Status == http.StatusOK, r, fmt.Sprintf("%s of the %s just written (%s %s): status %d, want 200 (read again for %v)", res.Read.ID, spec.Singular(res.Name), res.IDProperty, created.ID(res.IDProperty), x.Status, h.cfg.Settle)); err != nil {
+		return err
+	}
+	return x.Require(diff == "", r, fmt.Sprintf("the %s read back differs from what was written: %s", spec.Singular(res.Name), diff))
+}
+
+// checkItemListed walks the resource's list, filtered by the item's own
+// values where the list has filters, until it finds the item created: it
+// must be there, unchanged. A walk cut short, with pages the suite cannot
+// reach, skips the check, and so does a resource without a list.
+func (h *Harness) checkItemListed(ctx context.Context, res *spec.Resource, params map[string]string, created judge.Item) error {
+	if res.List == nil {
+		return nil
+	}
+	if err := h.Served(res.List); err != nil {
+		return err
+	}
+	var (
+		found *judge.Item
+		walk  walked
+		query url.Values
+	)
+	_, err := h.settle(ctx, func() (bool, error) {
+		var err error
+		found, walk, query, err = h.findItemListed(ctx, res, params, created)
+		return found != nil || walk.end == walkCut, err
+	})
+	id := created.ID(res.IDProperty)
+	switch {
+	case err != nil:
+		return err
+	case found != nil:
+		if diff := judge.Differences(*found, map[string]any(created)); diff != "" {
+			return walk.last.Require(false, judge.RuleItemListed, "the listed item differs from the one created: "+diff)
+		}
+		return nil
+	case walk.end == walkComplete:
+		return walk.last.Require(false, judge.RuleItemListed, fmt.Sprintf("the %s just created (%s %s) is not listed by %s %s (listed again for %v)", spec.Singular(res.Name), res.IDProperty, id, res.List.ID, query.Encode(), h.cfg.Settle))
+	default:
+		return judge.Skipf("cannot tell whether the %s created is listed: it is not on the pages seen, and %s", spec.Singular(res.Name), walk.why)
+	}
+}
+
+// findItemListed walks the resource's list, filtered by the item's own values
+// where the list has filters, until it finds the item of it's id, and
+// returns it as listed, nil if the walk ended without, how the walk ended
+// and the query of its first page.
+func (h *Harness) findItemListed(ctx context.Context, res *spec.Resource, params map[string]string, it judge.Item) (*judge.Item, walked, url.Values, error) {
+	query := url.Values{}
+	if p := res.Paging; p.Limit != "" && p.Max > 0 {
+		query.Set(p.Limit, fmt.Sprint(p.Max))
+	}
+	for _, f := range res.Filters {
+		if v, ok := it[f.Name()]; ok && v != nil {
+			query.Set(f.Name(), spec.ValueText(v))
+		}
+	}
+	id := it.ID(res.IDProperty)
+	first, err := h.Send(ctx, h.OpRequest(res.List, params, query, nil))
+	if err != nil {
+		return nil, walked{}, query, err
+	}
+	var found *judge.Item
+	walk, err := h.walkItems(ctx, first, judge.RuleItemListed, func(x *judge.Exchange, page []judge.Item) (bool, error) {
+		for _, listed := range page {
+			if listed.ID(res.IDProperty) == id {
+				found = &listed
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	return found, walk, query, err
+}
+
+// change returns a change to the created item that the update operation
+// takes: a new value of its first enumeration, or else of its first other
+// property, as the update's schema allows.
+func (h *Harness) change(ctx context.Context, res *spec.Resource, created judge.Item) (map[string]any, error) {
+	s := res.Update.RequestSchema()
+	if s == nil {
+		return nil, nil
+	}
+	props := h.contract.Properties(s)
+	for _, p := range props {
+		if p.Schema.ReadOnly || len(p.Schema.Enum) < 2 {
+			continue
+		}
+		for _, v := range p.Schema.Enum {
+			if cur, ok := created[p.Name]; !ok || spec.ValueText(cur) != spec.ValueText(v) {
+				if sv, isString := v.(string); isString {
+					return map[string]any{p.Name: sv}, nil
+				}
+			}
+		}
+	}
+	body, err := h.Body(ctx, res.Update)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range props {
+		if v, ok := body[p.Name]; ok && !p.Schema.ReadOnly && !slices.Contains([]string{res.IDProperty}, p.Name) {
+			return map[string]any{p.Name: v}, nil
+		}
+	}
+	return nil, nil
+}

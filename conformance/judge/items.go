@@ -1,0 +1,115 @@
+package judge
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/petstore/contract/spec"
+)
+
+// Item is an item of any resource as received: a JSON object, numbers as
+// sent, so that an int64 a server rounded through a float64 is seen as it
+// is.
+type Item map[string]any
+
+// Items decodes the body of x as a list of items. The schema has been
+// checked.
+func (x *Exchange) Items() ([]Item, error) {
+	var out []Item
+	return out, x.decode(&out)
+}
+
+// Item decodes the body of x as one item.
+func (x *Exchange) Item() (Item, error) {
+	var out Item
+	return out, x.decode(&out)
+}
+
+// ID returns the item's id, the value of the property prop, as text: the
+// digits of an integer, or a string as it is.
+func (it Item) ID(prop string) string {
+	return spec.ValueText(it[prop])
+}
+
+func (it Item) String() string {
+	b, _ := json.Marshal(map[string]any(it))
+	return string(b)
+}
+
+// SameValue reports whether two JSON values are equal, numbers compared
+// by value and exactly: 1e2 equals 100, and 9223372036854775807 does not
+// equal 9223372036854775808.
+func SameValue(a, b any) bool {
+	switch a := a.(type) {
+	case json.Number:
+		b, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		if x, okA := spec.ExactInt64(string(a)); okA {
+			y, okB := spec.ExactInt64(string(b))
+			return okB && x == y
+		}
+		x, errA := a.Float64()
+		y, errB := b.Float64()
+		return errA == nil && errB == nil && x == y
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for k, v := range a {
+			if w, ok := b[k]; !ok || !SameValue(v, w) {
+				return false
+			}
+		}
+		return true
+	case Item:
+		return SameValue(map[string]any(a), b)
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !SameValue(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
+// Differences says how got differs from sent in the properties that were
+// sent: each must come back equal. Properties not sent may hold anything.
+func Differences(got Item, sent map[string]any) string {
+	var diffs []string
+	names := make([]string, 0, len(sent))
+	for k := range sent {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		v, ok := got[k]
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("%s is missing, want %s", k, JSONText(sent[k])))
+		case !SameValue(v, sent[k]):
+			diffs = append(diffs, fmt.Sprintf("%s %s, want %s", k, JSONText(v), JSONText(sent[k])))
+		}
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// JSONText writes a value as JSON, numbers as sent.
+func JSONText(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return strings.TrimSpace(buf.String())
+}

@@ -1,0 +1,446 @@
+package request
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/brianvoe/gofakeit/v7"
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/fake"
+)
+
+// The generic checks judge every operation of the document from what the
+// document says of it, with requests made from its parameters and body
+// schema, and the ids of items the deployment lists. This file makes
+// those requests.
+
+// NamePrefix begins the name of every pet the suite creates, followed by
+// the run id, so that they can be found later: the interface has no way to
+// delete a pet.
+const NamePrefix = "conformance-"
+
+// Maker makes the requests of the generic checks from the document: valid
+// ones, with values of its schemas, ids of the items the deployment lists
+// and names of the run; and the run's key, where the document asks for it.
+type Maker struct {
+	contract *spec.Contract
+	client   *judge.Client // lists the ids that requests name
+	rnd      *rand.Rand    // shared with the checks, which run one at a time
+	runID    string
+	named    atomic.Int64 // names made so far
+}
+
+// NewMaker returns the maker of the requests of a run of the document of
+// c, which lists ids with client, draws its values from rnd and names
+// what the run creates after runID.
+func NewMaker(c *spec.Contract, client *judge.Client, rnd *rand.Rand, runID string) *Maker {
+	return &Maker{contract: c, client: client, rnd: rnd, runID: runID}
+}
+
+// RunID returns the id of the run, which the names of the items it
+// creates carry after NamePrefix.
+func (m *Maker) RunID() string { return m.runID }
+
+// PetName returns a new name for an item this run creates.
+func (m *Maker) PetName() string {
+	return NamePrefix + m.runID + "-" + strconv.FormatInt(m.named.Add(1), 10)
+}
+
+// OpRequest returns a request of op with the given path parameters, query
+// and body (nil for none), and the run's key sent as op's security asks.
+// A request of an operation on one item calls for 404: the item may not
+// be there.
+func (m *Maker) OpRequest(op *spec.Operation, params map[string]string, query url.Values, body any, opts ...judge.Option) *judge.Request {
+	var raw []byte
+	if body != nil {
+		raw = []byte(judge.JSONText(body))
+	}
+	r := judge.NewRequest(op.ID, op.Method, expandPath(op.Template, params), query.Encode(), raw)
+	r.Header.Set("Accept", accepts(op))
+	m.requiredHeaders(op, r)
+	m.Credentials(op, judge.KeyVar)(r)
+	if onItem(op) {
+		judge.CallingFor(http.StatusNotFound)(r)
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// accepts returns the Accept header of a request of op: JSON, unless the
+// answers op documents come in other media types only.
+func accepts(op *spec.Operation) string {
+	var others []string
+	for _, code := range op.Statuses {
+		if code < 200 || code >= 300 {
+			continue
+		}
+		resp := op.Response(code)
+		if resp == nil {
+			continue
+		}
+		for _, mediaType := range slices.Sorted(maps.Keys(resp.Content)) {
+			if judge.IsJSON(mediaType) {
+				return "application/json"
+			}
+			if !slices.Contains(others, mediaType) {
+				others = append(others, mediaType)
+			}
+		}
+	}
+	if len(others) == 0 {
+		return "application/json"
+	}
+	return strings.Join(others, ", ")
+}
+
+// requiredHeaders sets, on r, values made from the document for the
+// required header parameters of op. Accept, Content-Type and
+// Authorization are no parameters (OpenAPI 3.0, 4.7.12.1).
+func (m *Maker) requiredHeaders(op *spec.Operation, r *judge.Request) {
+	var gen *fake.Generator
+	for _, p := range op.Parameters {
+		if p.In != openapi3.ParameterInHeader || !p.Required || r.Header.Get(p.Name) != "" {
+			continue
+		}
+		switch http.CanonicalHeaderKey(p.Name) {
+		case "Accept", "Content-Type", "Authorization":
+			continue
+		}
+		if gen == nil {
+			gen = &fake.Generator{Contract: m.contract, Faker: fake.NewFaker(m.rnd.Uint64())}
+		}
+		r.Header.Set(p.Name, spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
+	}
+}
+
+// CannotSend says why the suite cannot make a valid request of op, or
+// returns "": a body op requires in a media type the suite does not make,
+// such as a form, or a required cookie.
+func CannotSend(op *spec.Operation) string {
+	if rb := op.Op.RequestBody; rb != nil && rb.Value != nil && rb.Value.Required && op.RequestSchema() == nil {
+		return fmt.Sprintf("%s takes its body as %s, and the suite makes JSON bodies only", op.ID, strings.Join(slices.Sorted(maps.Keys(rb.Value.Content)), ", "))
+	}
+	for _, p := range op.Parameters {
+		if p.In == openapi3.ParameterInCookie && p.Required {
+			return fmt.Sprintf("%s requires the cookie %s, which the suite does not send", op.ID, p.Name)
+		}
+	}
+	return ""
+}
+
+// Credentials returns the option that sends key as the first security
+// requirement of op asks, as spec says each scheme takes it, in place of
+// any credential the request had. An empty key sends none; a public
+// operation gets none either way. The run's key sent as HTTP basic
+// credentials is encoded on the wire only, where judge.KeyVar is replaced
+// by the key.
+func (m *Maker) Credentials(op *spec.Operation, key string) judge.Option {
+	return func(r *judge.Request) {
+		r.Header.Del("Authorization")
+		r.Basic = nil
+		if len(op.Requirements) == 0 {
+			return
+		}
+		for _, s := range op.Requirements[0] {
+			in, name, value := s.Credential(key)
+			switch {
+			case key == "":
+				value = ""
+			case s.Place().As == spec.AsBasic && key == judge.KeyVar:
+				place := s.Place()
+				r.Basic, r.BasicKey, value = &place, key, ""
+			}
+			setCredential(r, in, name, value)
+		}
+	}
+}
+
+// setCredential sets the credential called name, sent in the header, the
+// query or a cookie, to value, or removes it for "".
+func setCredential(r *judge.Request, in, name, value string) {
+	switch in {
+	case spec.InQuery:
+		q, _ := url.ParseQuery(r.Query)
+		q.Del(name)
+		if value != "" {
+			q.Set(name, value)
+		}
+		r.Query = q.Encode()
+	case spec.InCookie:
+		r.Header.Del("Cookie")
+		if value != "" {
+			r.Header.Set("Cookie", name+"="+value)
+		}
+	default:
+		r.Header.Del(name)
+		if value != "" {
+			r.Header.Set(name, value)
+		}
+	}
+}
+
+// generator returns a maker of values for the schemas of the document,
+// seeded from the run's source, whose references point at items the
+// deployment lists. Listing them may meet a verdict, which failed returns
+// once the values are made: the maker cannot return it.
+func (m *Maker) generator(ctx context.Context) (gen *fake.Generator, failed func() error) {
+	var listErr error
+	return &fake.Generator{
+		Contract: m.contract,
+		Faker:    fake.NewFaker(m.rnd.Uint64()),
+		Refs: func(name string) (func(*gofakeit.Faker) any, bool) {
+			res := m.contract.Resource(name)
+			if res == nil || listErr != nil {
+				return nil, false
+			}
+			ids, err := m.ListedIDs(ctx, res)
+			if err != nil {
+				listErr = err
+			}
+			if len(ids) == 0 {
+				return nil, false
+			}
+			return func(f *gofakeit.Faker) any { return ids[f.IntN(len(ids))] }, true
+		},
+	}, func() error { return listErr }
+}
+
+// itemCensus returns the first page of a resource's list at its largest
+// limit, or nil when the list does not answer 200, or the resource has
+// none, as Swagger Petstore v3's pets have not.
+func (m *Maker) itemCensus(ctx context.Context, res *spec.Resource) ([]judge.Item, error) {
+	if res.List == nil {
+		return nil, nil
+	}
+	query := url.Values{}
+	if p := res.Paging; p.Limit != "" && p.Max > 0 {
+		query.Set(p.Limit, fmt.Sprint(p.Max))
+	}
+	params, err := m.CollectionParams(ctx, res)
+	if err != nil {
+		return nil, err
+	}
+	x, err := m.client.Send(ctx, m.OpRequest(res.List, params, query, nil))
+	if err != nil || x.Status != http.StatusOK {
+		return nil, err
+	}
+	return x.Items()
+}
+
+// ListedIDs returns the ids of the items of a resource's first page.
+func (m *Maker) ListedIDs(ctx context.Context, res *spec.Resource) ([]any, error) {
+	items, err := m.itemCensus(ctx, res)
+	if err != nil {
+		return nil, err
+	}
+	var ids []any
+	for _, it := range items {
+		if v, ok := it[res.IDProperty]; ok {
+			ids = append(ids, v)
+		}
+	}
+	return ids, nil
+}
+
+// CollectionParams returns the path parameters of a resource's collection,
+// such as the owner of /owners/{ownerId}/pets: ids of listed items of the
+// resources they name, or made-up values.
+func (m *Maker) CollectionParams(ctx context.Context, res *spec.Resource) (map[string]string, error) {
+	// The create is on the collection path, and every resource has one.
+	params, _, err := m.PathParams(ctx, res.CreateOp, nil)
+	return params, err
+}
+
+// PathParams returns values for the path parameters of op that fixed does
+// not give: the id of a listed item where a resource's item path names
+// the parameter, such as petId, and made-up values otherwise, which
+// madeUp reports.
+func (m *Maker) PathParams(ctx context.Context, op *spec.Operation, fixed map[string]string) (params map[string]string, madeUp bool, err error) {
+	params = maps.Clone(fixed)
+	if params == nil {
+		params = map[string]string{}
+	}
+	gen, failed := m.generator(ctx)
+	for _, p := range op.Parameters {
+		if p.In != openapi3.ParameterInPath {
+			continue
+		}
+		if _, ok := params[p.Name]; ok {
+			continue
+		}
+		if res := m.resourceOfParam(p.Name); res != nil {
+			ids, err := m.ListedIDs(ctx, res)
+			if err != nil {
+				return nil, false, err
+			}
+			if len(ids) > 0 {
+				params[p.Name] = spec.ValueText(ids[m.rnd.IntN(len(ids))])
+				continue
+			}
+		}
+		params[p.Name] = spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
+		madeUp = true
+	}
+	return params, madeUp, failed()
+}
+
+// resourceOfParam returns the resource whose items a path parameter such
+// as petId names, or nil.
+func (m *Maker) resourceOfParam(name string) *spec.Resource {
+	for _, r := range m.contract.Resources {
+		if r.IDParam == name {
+			return r
+		}
+	}
+	return nil
+}
+
+func schemaOf(p *openapi3.Parameter) *openapi3.Schema {
+	if p.Schema == nil {
+		return nil
+	}
+	return p.Schema.Value
+}
+
+// RequiredQuery returns values for the required query parameters of op,
+// each written as its style and explode ask.
+func (m *Maker) RequiredQuery(ctx context.Context, op *spec.Operation) (url.Values, error) {
+	q := url.Values{}
+	gen, failed := m.generator(ctx)
+	for _, p := range op.Parameters {
+		if p.In == openapi3.ParameterInQuery && p.Required {
+			spec.AddQuery(q, p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
+		}
+	}
+	return q, failed()
+}
+
+// Body returns a valid body for op, made from its schema, or nil when op
+// takes none. For a resource's item, a name property gets a name of this
+// run, so that items the suite created can be found later, and an id
+// property that names no resource, such as categoryId, gets the value most
+// items listed have: one the deployment knows.
+func (m *Maker) Body(ctx context.Context, op *spec.Operation) (map[string]any, error) {
+	s := op.RequestSchema()
+	if s == nil {
+		return nil, nil
+	}
+	if t := spec.TypeOf(s); t != "object" && t != "" {
+		return nil, judge.Skipf("%s takes a JSON %s as its body, and the suite makes object bodies only", op.ID, t)
+	}
+	gen, failed := m.generator(ctx)
+	resName := ""
+	if op.Resource != nil {
+		resName = op.Resource.Name
+	}
+	for range 20 {
+		v, ok := gen.Request(s, resName).(map[string]any)
+		if err := failed(); err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if op.Resource != nil {
+			if err := m.knownValues(ctx, op.Resource, s, v); err != nil {
+				return nil, err
+			}
+		}
+		if s.VisitJSON(v, openapi3.MultiErrors()) == nil {
+			return v, nil
+		}
+	}
+	return nil, judge.Skipf("%s: the suite could not make a body that matches the document's schema", op.ID)
+}
+
+// knownValues sets, in a body made for res, the properties whose values
+// the deployment must know rather than take from any: a name of this run,
+// and references to things the interface does not describe, such as a
+// category, to the value most listed items have.
+func (m *Maker) knownValues(ctx context.Context, res *spec.Resource, s *openapi3.Schema, body map[string]any) error {
+	var census []judge.Item
+	for _, p := range m.contract.Properties(s) {
+		if _, sent := body[p.Name]; !sent {
+			continue
+		}
+		switch {
+		case p.Name == "name" && spec.TypeOf(p.Schema) == "string" && len(p.Schema.Enum) == 0 && p.Schema.Pattern == "":
+			body[p.Name] = m.PetName()
+		case strings.HasSuffix(p.Name, "Id") && !m.namesResource(strings.TrimSuffix(p.Name, "Id")):
+			if census == nil {
+				var err error
+				if census, err = m.itemCensus(ctx, res); err != nil {
+					return err
+				}
+			}
+			if v, ok := mostCommon(census, p.Name); ok {
+				body[p.Name] = v
+			}
+		}
+	}
+	return nil
+}
+
+// namesResource reports whether a noun such as "pet" names a resource of
+// the document.
+func (m *Maker) namesResource(noun string) bool {
+	for _, name := range fake.ReferredNames(noun) {
+		if m.contract.Resource(name) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// mostCommon returns the value of prop most items have, the first in
+// order of value among equals.
+func mostCommon(items []judge.Item, prop string) (any, bool) {
+	counts := map[string]int{}
+	values := map[string]any{}
+	for _, it := range items {
+		if v, ok := it[prop]; ok {
+			k := spec.ValueText(v)
+			counts[k]++
+			values[k] = v
+		}
+	}
+	if len(counts) == 0 {
+		return nil, false
+	}
+	keys := slices.Sorted(maps.Keys(counts))
+	best := keys[0]
+	for _, k := range keys {
+		if counts[k] > counts[best] {
+			best = k
+		}
+	}
+	return values[best], true
+}
+
+// Mutating reports whether a request of op can change state.
+func Mutating(op *spec.Operation) bool {
+	return op.Method != http.MethodGet && op.Method != http.MethodHead && op.Method != http.MethodOptions
+}
+
+// onItem reports whether op acts on one item of a resource, which may not
+// be there: its read, replace, update or delete.
+func onItem(op *spec.Operation) bool {
+	switch op.Role {
+	case spec.RoleRead, spec.RoleReplace, spec.RoleUpdate, spec.RoleDelete:
+		return op.Resource != nil
+	}
+	return false
+}

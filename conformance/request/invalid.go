@@ -1,0 +1,118 @@
+package request
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/contract/spec"
+)
+
+// InvalidRequest is a request of an operation that breaks its schema in
+// one way.
+type InvalidRequest struct {
+	// Name says how the request breaks the schema, such as "body: name
+	// left out".
+	Name string
+	// Body changes a valid body; nil leaves it. Query changes a valid
+	// query; nil leaves it.
+	Body  func(map[string]any) any
+	Query func(url.Values)
+}
+
+// InvalidRequests makes, from the schemas of op, requests that each break
+// them in one way: a required property left out, a value of the wrong
+// type, outside an enumeration, past a bound, or too long; a body that is
+// not an object; a query parameter outside its enumeration, not an
+// integer, or past a bound.
+func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
+	var out []InvalidRequest
+	if s := op.RequestSchema(); s != nil && spec.TypeOf(s) == "object" {
+		for _, p := range c.Properties(s) {
+			if p.Schema.ReadOnly {
+				continue
+			}
+			name := p.Name
+			if p.Required {
+				out = append(out, InvalidRequest{Name: "body: " + name + " left out", Body: func(b map[string]any) any {
+					delete(b, name)
+					return b
+				}})
+			}
+			for _, v := range badValues(p.Schema) {
+				value := v.value
+				out = append(out, InvalidRequest{Name: "body: " + name + " " + v.what, Body: func(b map[string]any) any {
+					b[name] = value
+					return b
+				}})
+			}
+		}
+		out = append(out, InvalidRequest{Name: "body: an array instead of an object", Body: func(b map[string]any) any {
+			return []any{b}
+		}})
+	}
+	for _, p := range op.Parameters {
+		if p.In != openapi3.ParameterInQuery || p.Schema == nil || p.Schema.Value == nil {
+			continue
+		}
+		name := p.Name
+		for _, v := range badValues(p.Schema.Value) {
+			text := spec.ValueText(v.value)
+			_, isString := v.value.(string)
+			switch t := spec.TypeOf(p.Schema.Value); {
+			case !isString && t == "string":
+				continue // any text is a string in a query
+			case isString && (t == "array" || t == "object"):
+				continue // one value is an array of one, or a member, in a query
+			}
+			out = append(out, InvalidRequest{Name: "query: " + name + " " + v.what, Query: func(q url.Values) {
+				q.Set(name, text)
+			}})
+		}
+	}
+	return out
+}
+
+// badValue is a value that breaks a schema, and how.
+type badValue struct {
+	what  string
+	value any
+}
+
+// badValues returns values that each break one constraint of s.
+func badValues(s *openapi3.Schema) []badValue {
+	var out []badValue
+	t := spec.TypeOf(s)
+	switch t {
+	case "string":
+		out = append(out, badValue{"a number instead of a string", json.Number("42")})
+	case "integer", "number":
+		out = append(out, badValue{"a string instead of a number", "forty-two"})
+	case "boolean":
+		out = append(out, badValue{"a string instead of a boolean", "yes"})
+	case "object", "array":
+		out = append(out, badValue{"a string instead of an " + t, "x"})
+	}
+	if len(s.Enum) > 0 && t == "string" {
+		out = append(out, badValue{"outside its enumeration", "conformance-not-in-enum"})
+	}
+	if t == "integer" {
+		if s.Min != nil {
+			out = append(out, badValue{"below its minimum", json.Number(strconv.FormatInt(int64(*s.Min)-1, 10))})
+		}
+		if s.Max != nil {
+			out = append(out, badValue{"above its maximum", json.Number(strconv.FormatInt(int64(*s.Max)+1, 10))})
+		}
+		if s.Format == "int64" || s.Format == "int32" {
+			out = append(out, badValue{"a fraction", json.Number("1.5")})
+		}
+	}
+	if t == "string" && s.MaxLength != nil && *s.MaxLength < 1<<16 && s.Pattern == "" && len(s.Enum) == 0 && s.Format == "" {
+		out = append(out, badValue{fmt.Sprintf("longer than %d characters", *s.MaxLength), strings.Repeat("x", int(*s.MaxLength)+1)})
+	}
+	return out
+}

@@ -1,0 +1,46 @@
+package request
+
+import (
+	"slices"
+
+	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/spec"
+)
+
+// An item's id may travel in a body as well as in a path: the create of
+// a resource whose create sends its id, such as POST /pet of Swagger
+// Petstore v3 or createUser's username; a replace or an update of the
+// collection, which names the item by it, such as PUT /pet; and a replace
+// of the item path whose body has the id, which keeps it.
+
+// WithoutOwnID drops from a create body made for res the id the suite made
+// up, where the schema leaves it optional: the deployment gives one, and
+// the suite's made-up ids, such as an example's, the same for every
+// create, would land on the items of other checks.
+func (m *Maker) WithoutOwnID(res *spec.Resource, body map[string]any) {
+	if !res.IDSent || body == nil {
+		return
+	}
+	for _, p := range m.contract.Properties(res.Create) {
+		if p.Name == res.IDProperty && p.Required {
+			return
+		}
+	}
+	if s := res.Create; s != nil && slices.Contains(s.Required, res.IDProperty) {
+		return
+	}
+	delete(body, res.IDProperty)
+}
+
+// NamesItem sets, in a body of op made for the item created, the id
+// property to that item's id, where op's body has one: a replace of the
+// collection names the item by it, and a replace of the item path keeps
+// it rather than ask for another.
+func (m *Maker) NamesItem(res *spec.Resource, op *spec.Operation, body map[string]any, created judge.Item) {
+	if body == nil || op.RequestSchema() == nil {
+		return
+	}
+	if slices.ContainsFunc(m.contract.Properties(op.RequestSchema()), func(p spec.Property) bool { return p.Name == res.IDProperty }) {
+		body[res.IDProperty] = created[res.IDProperty]
+	}
+}
