@@ -86,7 +86,7 @@ func newIDs(r *spec.Resource, seed uint64) (ids, string) {
 	}
 	x.kind, x.prefix, x.width, x.named = idMade, "", 0, true
 	return x, fmt.Sprintf("%s: ids of the schema of %s are not ones petmock writes in order, so a new %s gets one made from the schema at random",
-		r.CreateOp.Where, r.IDProperty, singular(r.Name))
+		r.CreateOp.Where, r.IDProperty, spec.Singular(r.Name))
 }
 
 // fits reports whether the ids x writes, up to the largest a store holds,

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/petstore/contract/mockserver/edge"
@@ -66,7 +65,7 @@ func newResource(r *spec.Resource, shapes *shape.Builder, seed uint64) *Resource
 	rs := &Resource{
 		spec:      r,
 		shape:     shapes.Item(r),
-		singular:  singular(r.Name),
+		singular:  spec.Singular(r.Name),
 		finds:     map[string][]keyedFilter{},
 		parentKey: -1,
 	}
@@ -92,20 +91,6 @@ func newResource(r *spec.Resource, shapes *shape.Builder, seed uint64) *Resource
 	rs.nkeys = keys
 	rs.store = store.New(r.Name, keys)
 	return rs
-}
-
-// singular returns the name of one item of a collection, such as "pet" of
-// "pets" and "category" of "categories".
-func singular(name string) string {
-	switch {
-	case strings.HasSuffix(name, "ies"):
-		return name[:len(name)-3] + "y"
-	case strings.HasSuffix(name, "sses"), strings.HasSuffix(name, "xes"):
-		return name[:len(name)-2]
-	case strings.HasSuffix(name, "s") && len(name) > 1:
-		return name[:len(name)-1]
-	}
-	return name
 }
 
 // Spec returns the resource as the document gives it.

@@ -160,6 +160,6 @@ func repeats(p *openapi3.Parameter) bool {
 	if t != openapi3.TypeArray && t != openapi3.TypeObject {
 		return false
 	}
-	form := p.Style == "" || p.Style == openapi3.SerializationForm
-	return form && (p.Explode == nil || *p.Explode)
+	st := spec.StyleOf(p)
+	return st.Name == openapi3.SerializationForm && st.Explode
 }
