@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -73,4 +74,70 @@ func (o *Operation) Answer() (Answer, error) {
 		a.Schema = mt.Schema.Value
 	}
 	return a, nil
+}
+
+// HasWriteOnly reports whether a value of s may hold a member that s, or
+// a schema below it, marks writeOnly: one an answer must leave out.
+func HasWriteOnly(s *openapi3.Schema) bool {
+	seen := map[*openapi3.Schema]bool{}
+	var visit func(s *openapi3.Schema, depth int) bool
+	visit = func(s *openapi3.Schema, depth int) bool {
+		if s == nil || seen[s] || depth > 32 {
+			return false
+		}
+		seen[s] = true
+		for _, p := range objectProperties(nil, s) {
+			if p.Schema.WriteOnly || visit(p.Schema, depth+1) {
+				return true
+			}
+		}
+		if s.Items != nil && visit(s.Items.Value, depth+1) {
+			return true
+		}
+		if ap := s.AdditionalProperties.Schema; ap != nil && visit(ap.Value, depth+1) {
+			return true
+		}
+		return false
+	}
+	return visit(s, 0)
+}
+
+// DropWriteOnly takes out of v, a decoded value of s, the members s or a
+// schema below it marks writeOnly, at every depth: a client sends them,
+// and no answer holds them, a stored item's included.
+func DropWriteOnly(v any, s *openapi3.Schema) {
+	dropWriteOnly(v, s, 0)
+}
+
+func dropWriteOnly(v any, s *openapi3.Schema, depth int) {
+	if s == nil || depth > 32 {
+		return
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		props := objectProperties(nil, s)
+		for _, p := range props {
+			e, ok := v[p.Name]
+			switch {
+			case !ok:
+			case p.Schema.WriteOnly:
+				delete(v, p.Name)
+			default:
+				dropWriteOnly(e, p.Schema, depth+1)
+			}
+		}
+		if ap := s.AdditionalProperties.Schema; ap != nil && ap.Value != nil {
+			for name, e := range v {
+				if !slices.ContainsFunc(props, func(p Property) bool { return p.Name == name }) {
+					dropWriteOnly(e, ap.Value, depth+1)
+				}
+			}
+		}
+	case []any:
+		if s.Items != nil {
+			for _, e := range v {
+				dropWriteOnly(e, s.Items.Value, depth+1)
+			}
+		}
+	}
 }

@@ -50,6 +50,9 @@ type Resource struct {
 	// note says how the ids are written, when the document's schema of
 	// them is not one petmock writes in order; "" otherwise.
 	note string
+	// writeOnly says that an item may hold members only written, which
+	// are not kept: no answer holds them.
+	writeOnly bool
 }
 
 // keyedFilter is a filter of a find, with the index of its key in the
@@ -70,6 +73,7 @@ func newResource(r *spec.Resource, shapes *shape.Builder, seed uint64) *Resource
 		parentKey: -1,
 	}
 	rs.ids, rs.note = newIDs(r, seed)
+	rs.writeOnly = spec.HasWriteOnly(r.Item)
 	for _, f := range r.Filters {
 		rs.keyProps = append(rs.keyProps, f.Name())
 	}
@@ -107,6 +111,9 @@ const pageWithoutLimit = 100
 // id set to id, or to name for an item known by a name. Its parent is the
 // one its property of the parent's name says, if any: see withParent.
 func (rs *Resource) entry(id int64, name string, item map[string]any) store.Entry {
+	if rs.writeOnly {
+		spec.DropWriteOnly(item, rs.spec.Item)
+	}
 	rs.setID(item, id, name)
 	e := store.Entry{ID: id, Name: name, Text: rs.shape.AppendJSON(nil, item)}
 	e.Keys = make([]string, rs.nkeys)
@@ -131,6 +138,9 @@ func (rs *Resource) setID(item map[string]any, id int64, name string) {
 // it returns, and the filter keys are left for keys to fill. The id is
 // written as it is, not set in item.
 func (rs *Resource) appendEntry(buf []byte, id int64, name string, item map[string]any) (store.Entry, []byte) {
+	if rs.writeOnly {
+		spec.DropWriteOnly(item, rs.spec.Item)
+	}
 	start := len(buf)
 	buf = rs.shape.AppendItem(buf, item, func(dst []byte) []byte {
 		if name != "" {
@@ -563,6 +573,10 @@ func (rs *Resource) Update(w http.ResponseWriter, r *http.Request, c *edge.Call)
 		check[k] = v
 	}
 	rs.setID(check, it.id, it.name)
+	if rs.writeOnly {
+		// Sent, but not kept: the item is checked as it is answered.
+		spec.DropWriteOnly(check, rs.spec.Item)
+	}
 	if err := rs.spec.Item.VisitJSON(check, openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()); err != nil {
 		var se *openapi3.SchemaError
 		if errors.As(err, &se) {
