@@ -18,6 +18,7 @@ import (
 	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/fake"
 )
 
 // Resource is the state of one resource of the document: its store and
@@ -424,15 +425,50 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	if unkept := rs.set.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	w.Header().Set("Location", edge.AbsoluteURL(r, rs.location(c, rs.idText(e.ID, e.Name))))
-	if c.Op.Spec.JSONSchema(c.Op.Spec.Success) == nil {
+	id := rs.idText(e.ID, e.Name)
+	w.Header().Set("Location", edge.AbsoluteURL(r, rs.location(c, id)))
+	s := c.Op.Spec.JSONSchema(c.Op.Spec.Success)
+	if s == nil {
 		w.WriteHeader(c.Op.Spec.Success)
+		return nil
+	}
+	if body := createdID(s, id); body != nil {
+		edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, body)
 		return nil
 	}
 	// The text is the one built for the store, which kept a copy: it is
 	// this answer's to extend.
 	edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, append(e.Text, '\n'))
 	return nil
+}
+
+// createdID returns the answer of a create whose documented success is
+// not the item but a string or a number, such as Dialogporten's 201 with
+// the new id: the id, where s takes it; nil where the success is the item,
+// or s takes no id.
+func createdID(s *openapi3.Schema, id string) []byte {
+	var v any
+	var err error
+	switch spec.TypeOf(s) {
+	case "string":
+		v = id
+	case "integer", "number":
+		v = json.Number(id)
+		if _, err := v.(json.Number).Float64(); err != nil {
+			return nil
+		}
+	default:
+		return nil
+	}
+	if s.VisitJSON(v, openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()) != nil {
+		// An id the schema does not take, such as a number where it asks
+		// for a UUID: a value of the schema, the same for the same id.
+		gen := &fake.Generator{Faker: fake.NewFaker(hashString(id)), Examples: true}
+		if v, err = gen.Valid(s, fake.Hint{}); err != nil {
+			return nil
+		}
+	}
+	return append(shape.Marshal(v), '\n')
 }
 
 // add stores item, created by the request c, below the request's
