@@ -95,6 +95,17 @@ func readSchemes(doc *openapi3.T) map[string]*Scheme {
 	return out
 }
 
+// KeyRefusal is the status a request of o without a valid key is answered
+// with: 403 where o documents 403 and not 401, as Box's operations do, for
+// a client follows the document; 401, as HTTP asks, where it documents
+// neither, or 401.
+func (o *Operation) KeyRefusal() int {
+	if slices.Contains(o.Statuses, http.StatusForbidden) && !slices.Contains(o.Statuses, http.StatusUnauthorized) {
+		return http.StatusForbidden
+	}
+	return http.StatusUnauthorized
+}
+
 // FirstScheme returns the scheme a client of the document presents its
 // key under first: the first of the first security requirement of the
 // document, or else of the first operation that has one; nil when no

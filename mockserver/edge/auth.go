@@ -42,38 +42,50 @@ func (ring Keyring) Accepts(key string) bool {
 // requires, as spec resolves it: the request passes when it meets every
 // scheme of one of the requirements, each with a key the ring accepts.
 // The refusal says what is wrong with the first requirement: the first of
-// its schemes, by name, that the request does not meet.
+// its schemes, by name, that the request does not meet. It is a 401, or a
+// 403 where the operation documents 403 and not 401 (spec's KeyRefusal).
 func (g *Gate) Authenticate(r *http.Request, op *Operation) error {
-	var refusal *Error
+	var refusal error
 	for i, req := range op.Spec.Requirements {
-		e := g.keys.meets(r, req)
-		if e == nil {
+		err := g.keys.meets(r, req)
+		if err == nil {
 			return nil
 		}
 		if i == 0 {
-			refusal = e
+			refusal = err
 		}
 	}
 	if refusal == nil {
 		return nil // the operation asks for no key
 	}
-	return refusal
+	return KeyRefused(op.Spec, refusal)
 }
 
 // meets returns nil when r presents a key the ring accepts under every
-// scheme of req, and otherwise the 401 of the first scheme it does not.
+// scheme of req, and otherwise the error of the first scheme it does not.
 // The key itself never appears in the error.
-func (ring Keyring) meets(r *http.Request, req spec.Requirement) *Error {
+func (ring Keyring) meets(r *http.Request, req spec.Requirement) error {
 	for _, scheme := range req {
 		key, err := scheme.Read(r)
 		if err == nil && !ring.Accepts(key) {
 			err = scheme.Refused()
 		}
 		if err != nil {
-			return unauthorized(err)
+			return err
 		}
 	}
 	return nil
+}
+
+// KeyRefused is the refusal of a request of op whose credential a scheme
+// refused with err: a 401 with the scheme's challenge where it has one,
+// or the 403 op documents instead (spec's KeyRefusal), which asks for no
+// challenge.
+func KeyRefused(op *spec.Operation, err error) *Error {
+	if op != nil && op.KeyRefusal() == http.StatusForbidden {
+		return &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: err.Error()}
+	}
+	return unauthorized(err)
 }
 
 // unauthorized is the 401 of a credential a scheme refused, with the
