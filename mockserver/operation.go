@@ -82,6 +82,13 @@ func (s *Server) bind(ctx context.Context, shapes *shape.Builder) error {
 				return g.Serve(w, r, c, s.seed, s.redact.Hides)
 			}
 		}
+		if op.HasRequiredHeaders() {
+			// Its answers carry the headers their status requires.
+			handle := op.handle
+			op.handle = func(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
+				return handle(edge.WithRequiredHeaders(w, op.Operation), r, c)
+			}
+		}
 	}
 	return nil
 }

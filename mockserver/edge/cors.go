@@ -11,7 +11,7 @@ import (
 const (
 	corsAllowMethods  = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
 	corsAllowHeaders  = "Authorization, Content-Type, Prefer"
-	corsExposeHeaders = "Link, Location, Deprecation, Sunset, WWW-Authenticate, Preference-Applied, Retry-After, X-Petmock-Source"
+	corsExposeHeaders = "Link, Location, Deprecation, Sunset, WWW-Authenticate, Preference-Applied, Retry-After, X-Petmock-Source, " + ReasonHeader
 	corsMaxAge        = "600"
 )
 

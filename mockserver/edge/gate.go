@@ -69,6 +69,8 @@ type Operation struct {
 	errorBodies   map[int]*ErrorPlan
 	errorDefault  *ErrorPlan
 	unprocessable bool
+	// headers are the headers its responses require, made; nil for none.
+	headers *headerPlan
 }
 
 // ContentTypeOf returns the Content-Type of a JSON answer of op with
@@ -108,6 +110,7 @@ func New(ctx context.Context, c *spec.Contract, keys Keyring, shapes *shape.Buil
 		}
 		op := &Operation{Spec: so, Index: i, ContentType: JSONContentType}
 		op.planErrors(c, plans)
+		op.headers = planHeaders(c, so)
 		if ct := so.JSONContentType(so.Success); ct != JSONContentType[0] {
 			op.ContentType = []string{ct}
 		}
