@@ -3,12 +3,17 @@ package edge
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"math"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -80,6 +85,11 @@ func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, r
 			if len(c.Query[name]) > 1 {
 				return nil, BadRequest(name, "must be given at most once")
 			}
+		}
+	}
+	if op.ownParams != nil {
+		if e := checkOwnParams(op.ownParams, c.Query, g.validation.SchemaValidationOptions); e != nil {
+			return nil, e
 		}
 	}
 	if !op.paramsCompiled || !paramsOK(op.params, c.Query, params) {
@@ -217,4 +227,127 @@ func (g *Gate) CheckParameter(op *Operation, params map[string]string, query url
 		return RequestError(err)
 	}
 	return nil
+}
+
+// A query parameter of style deepObject whose schema is not an object,
+// such as Stripe's expand, an array sent as expand[]=a&expand[]=b or
+// expand[0]=a, is one openapi3filter cannot read: it refuses every query
+// of the operation, a query without the parameter included. Such
+// parameters are read and checked here, and left out of what
+// openapi3filter checks.
+
+// ownParams returns the parameters of route's operation, its own and its
+// path's, that the gate checks itself, and route without them for
+// openapi3filter; route itself where there are none.
+func ownParams(route *routers.Route) ([]*openapi3.Parameter, *routers.Route) {
+	var own []*openapi3.Parameter
+	keep := func(params openapi3.Parameters) openapi3.Parameters {
+		var rest openapi3.Parameters
+		for _, ref := range params {
+			if p := ref.Value; p != nil && deepArrayParam(p) {
+				if !slices.ContainsFunc(own, func(o *openapi3.Parameter) bool { return o.Name == p.Name }) {
+					own = append(own, p) // the operation's, which comes first, wins
+				}
+				continue
+			}
+			rest = append(rest, ref)
+		}
+		return rest
+	}
+	op := *route.Operation
+	op.Parameters = keep(route.Operation.Parameters)
+	var item openapi3.PathItem
+	if route.PathItem != nil {
+		item = *route.PathItem
+		item.Parameters = keep(route.PathItem.Parameters)
+	}
+	if len(own) == 0 {
+		return nil, route
+	}
+	r := *route
+	r.Operation, r.PathItem = &op, &item
+	return own, &r
+}
+
+// deepArrayParam reports whether p is a query parameter of style
+// deepObject whose schema is an array.
+func deepArrayParam(p *openapi3.Parameter) bool {
+	return p.In == openapi3.ParameterInQuery && p.Style == openapi3.SerializationDeepObject &&
+		p.Schema != nil && p.Schema.Value != nil && spec.TypeOf(p.Schema.Value) == openapi3.TypeArray
+}
+
+// checkOwnParams checks the parameters of own in query: an array sent as
+// name[]=a, name[0]=a or name=a, each item read as its schema's type.
+func checkOwnParams(own []*openapi3.Parameter, query map[string][]string, opts []openapi3.SchemaValidationOption) *Error {
+	for _, p := range own {
+		texts := deepArray(query, p.Name)
+		if len(texts) == 0 {
+			if p.Required {
+				return BadRequest(p.Name, "is required")
+			}
+			continue
+		}
+		s := p.Schema.Value
+		var items *openapi3.Schema
+		if s.Items != nil {
+			items = s.Items.Value
+		}
+		value := make([]any, len(texts))
+		for i, text := range texts {
+			v, ok := scalarOf(items, text)
+			if !ok {
+				return BadRequest(fmt.Sprintf("%s.%d", p.Name, i), "must be %s", describeType(items))
+			}
+			value[i] = v
+		}
+		if err := s.VisitJSON(value, opts...); err != nil {
+			var se *openapi3.SchemaError
+			if errors.As(err, &se) {
+				e := SchemaError(p.Name, se)
+				if !strings.HasPrefix(e.Message, p.Name) {
+					e.Message = p.Name + "." + e.Message // an item's
+				}
+				return e
+			}
+			return BadRequest(p.Name, "%v", err)
+		}
+	}
+	return nil
+}
+
+// deepArray returns the items of the array name in query: name=a, and
+// name[]=a or name[0]=a, in the order of their indexes.
+func deepArray(query map[string][]string, name string) []string {
+	out := slices.Clone(query[name])
+	out = append(out, query[name+"[]"]...)
+	var indexed []string
+	for key := range query {
+		if inner, ok := strings.CutPrefix(key, name+"["); ok && inner != "]" && strings.HasSuffix(inner, "]") {
+			indexed = append(indexed, key)
+		}
+	}
+	slices.SortFunc(indexed, func(a, b string) int {
+		ia, _ := strconv.Atoi(a[len(name)+1 : len(a)-1])
+		ib, _ := strconv.Atoi(b[len(name)+1 : len(b)-1])
+		return ia - ib
+	})
+	for _, key := range indexed {
+		out = append(out, query[key]...)
+	}
+	return out
+}
+
+// scalarOf reads text as a value of s: a number, a boolean or a string.
+func scalarOf(s *openapi3.Schema, text string) (any, bool) {
+	switch spec.TypeOf(s) {
+	case openapi3.TypeInteger, openapi3.TypeNumber:
+		if _, err := strconv.ParseFloat(text, 64); err != nil {
+			return nil, false
+		}
+		return json.Number(text), true
+	case openapi3.TypeBoolean:
+		b, err := strconv.ParseBool(text)
+		return b, err == nil
+	}
+	return text, true
 }

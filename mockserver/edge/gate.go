@@ -71,6 +71,9 @@ type Operation struct {
 	unprocessable bool
 	// headers are the headers its responses require, made; nil for none.
 	headers *headerPlan
+	// ownParams are the query parameters openapi3filter cannot read,
+	// which the gate checks itself (see ownParams); nil for none.
+	ownParams []*openapi3.Parameter
 }
 
 // ContentTypeOf returns the Content-Type of a JSON answer of op with
@@ -128,6 +131,7 @@ func New(ctx context.Context, c *spec.Contract, keys Keyring, shapes *shape.Buil
 		keyless := *so.Op
 		keyless.Security = &openapi3.SecurityRequirements{}
 		op.route = &routers.Route{Spec: doc, Path: so.Path, PathItem: so.Item, Method: so.Method, Operation: &keyless}
+		op.ownParams, op.route = ownParams(op.route)
 		for _, p := range so.Parameters {
 			if p.In == openapi3.ParameterInQuery && !repeats(p) {
 				op.QueryParams = append(op.QueryParams, p.Name)
