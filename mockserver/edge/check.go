@@ -116,13 +116,33 @@ func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, r
 			}
 			return c, nil
 		}
-		body, err := g.checkBody(r, op, params, rb.Value, rec)
+		body, sent, err := g.checkBody(r, op, params, rb.Value, rec)
 		if err != nil {
 			return nil, err
 		}
 		c.Body = body
+		if _, isObject := body.(map[string]any); op.writesItem() && sent && !isObject {
+			// A schema without a type takes any JSON value, but a
+			// resource keeps its items as objects.
+			return nil, BadRequest("body", "must be a JSON object: the items of %s are objects", op.Spec.Resource.CollectionPath)
+		}
+	}
+	if c.Body == nil && op.writesItem() {
+		// An optional body left out: an item of nothing but its
+		// defaults.
+		c.Body = map[string]any{}
 	}
 	return c, nil
+}
+
+// writesItem reports whether op writes an item of its resource from its
+// body: a create, a replace or an update.
+func (op *Operation) writesItem() bool {
+	switch op.Spec.Role {
+	case spec.RoleCreate, spec.RoleReplace, spec.RoleUpdate:
+		return op.Spec.Resource != nil
+	}
+	return false
 }
 
 // first returns the first value of a query parameter, or "".
@@ -134,8 +154,21 @@ func first(query map[string][]string, name string) string {
 }
 
 // checkBody reads the body within the edge's bound, checks it against the
-// document and returns it decoded.
-func (g *Gate) checkBody(r *http.Request, op *Operation, params map[string]string, rb *openapi3.RequestBody, rec BodyRecorder) (any, error) {
+// document and returns it decoded, and whether one was sent.
+func (g *Gate) checkBody(r *http.Request, op *Operation, params map[string]string, rb *openapi3.RequestBody, rec BodyRecorder) (any, bool, error) {
+	v, err := g.checkSentBody(r, op, params, rb, rec)
+	if err == errNoBody {
+		return nil, false, nil
+	}
+	return v, true, err
+}
+
+// errNoBody is what checkSentBody says of an optional body left out.
+var errNoBody = errors.New("no body")
+
+// checkSentBody is checkBody, with errNoBody for an optional body left
+// out.
+func (g *Gate) checkSentBody(r *http.Request, op *Operation, params map[string]string, rb *openapi3.RequestBody, rec BodyRecorder) (any, error) {
 	body, e := readBody(r, g.maxBody)
 	if e != nil {
 		return nil, e
@@ -147,7 +180,7 @@ func (g *Gate) checkBody(r *http.Request, op *Operation, params map[string]strin
 		if rb.Required {
 			return nil, BadRequest("body", "is required")
 		}
-		return nil, nil
+		return nil, errNoBody
 	}
 	ct, e := admitMediaType(r, rb)
 	if e != nil {
