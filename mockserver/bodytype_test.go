@@ -108,3 +108,59 @@ func TestBodyOfAnotherType(t *testing.T) {
 		}
 	}
 }
+
+// TestFormBodies: form bodies as OpenAPI and Swagger 2.0 define them: a
+// ';' in a urlencoded body is a character of a value, as the URL Standard
+// reads forms, not a separator to refuse; a multipart body whose schema
+// declares no part takes any parts, and still holds them to the schema's
+// required parts; one that is not multipart at all is a 400.
+func TestFormBodies(t *testing.T) {
+	c := document(t, `
+  /search:
+    post:
+      operationId: search
+      requestBody: {required: true, content: {application/x-www-form-urlencoded: {schema: {type: object, required: [q], properties: {q: {type: string, pattern: '^[a-z;]+$'}, n: {type: integer}}}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object}}}}
+  /upload:
+    post:
+      operationId: upload
+      requestBody: {required: true, content: {multipart/form-data: {schema: {type: object, required: [file]}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object}}}}
+  /upload/any:
+    post:
+      operationId: uploadAny
+      requestBody: {required: true, content: {multipart/form-data: {schema: {}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object}}}}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	const form = "application/x-www-form-urlencoded"
+	const multipart = "multipart/form-data; boundary=XX"
+	parts := "--XX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nhello\r\n" +
+		"--XX\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n--XX--\r\n"
+	noFile := "--XX\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n--XX--\r\n"
+	for _, tt := range []struct {
+		path, contentType, body string
+		want                    int
+	}{
+		{"/search", form, "q=a;b&n=1", 200},
+		{"/search", form, "q=a%3Bb", 200},
+		{"/search", form, "q=A;b", 400},
+		{"/search", form, "n=1;q=a", 400}, // n is "1;q=a", and q is missing
+		{"/upload", multipart, parts, 200},
+		{"/upload", multipart, noFile, 400},
+		{"/upload", multipart, "not multipart", 400},
+		{"/upload/any", multipart, parts, 200},
+	} {
+		req, resp, body := fetch(t, "POST", base+"/v1"+tt.path, tt.body, "X-API-Key", key, "Content-Type", tt.contentType)
+		if resp.StatusCode != tt.want {
+			t.Errorf("POST %s %q: %d, want %d\n%s", tt.path, tt.body, resp.StatusCode, tt.want, body)
+			continue
+		}
+		if err := documented(t, c, req, resp.StatusCode, resp.Header, body); resp.StatusCode == 200 && err != nil {
+			t.Errorf("POST %s %q: %v", tt.path, tt.body, err)
+		}
+	}
+}

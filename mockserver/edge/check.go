@@ -9,6 +9,8 @@ import (
 	"io"
 	"maps"
 	"math"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"slices"
@@ -189,6 +191,16 @@ func (g *Gate) checkSentBody(r *http.Request, op *Operation, params map[string]s
 	value, decodeErr := DecodeJSON(body)
 	compiled := decodeErr == nil && op.body != nil && op.body.ok(value)
 	if !compiled {
+		switch mt, _, _ := mime.ParseMediaType(ct); {
+		case mt == formMediaType && bytes.IndexByte(body, ';') >= 0:
+			// A ';' in a form is a character of a value, as the URL
+			// Standard reads application/x-www-form-urlencoded; Go's
+			// url.ParseQuery, by which openapi3filter reads forms,
+			// refuses it as a separator of old.
+			body = bytes.ReplaceAll(body, []byte(";"), []byte("%3B"))
+		case mt == multipartMediaType && anyParts(rb.Content.Get(ct)):
+			return nil, checkParts(body, ct, rb.Content.Get(ct).Schema.Value, g.validation.SchemaValidationOptions)
+		}
 		in := validationInput(r, op.route, params, nil, body)
 		if name, mt := spec.JSONMedia(rb.Content); mt != nil && spec.IsJSON(ct) && rb.Content.Get(ct) == nil {
 			// JSON sent as application/json where the document names
@@ -217,6 +229,58 @@ func (g *Gate) checkSentBody(r *http.Request, op *Operation, params map[string]s
 		}
 	}
 	return value, nil
+}
+
+// Media types of forms.
+const (
+	formMediaType      = "application/x-www-form-urlencoded"
+	multipartMediaType = "multipart/form-data"
+)
+
+// anyParts reports whether a multipart body of mt takes any parts: its
+// schema declares none, as a schema of {type: object} does. openapi3filter
+// refuses every part it finds no property of.
+func anyParts(mt *openapi3.MediaType) bool {
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return false
+	}
+	return len((&spec.Contract{}).Properties(mt.Schema.Value)) == 0
+}
+
+// checkParts checks a multipart body whose schema s declares no part: it
+// must be well formed, and its parts, by name, must be an object s takes,
+// with its required parts and counts of parts.
+func checkParts(body []byte, contentType string, s *openapi3.Schema, opts []openapi3.SchemaValidationOption) error {
+	_, params, err := mime.ParseMediaType(contentType)
+	if err != nil || params["boundary"] == "" {
+		return BadRequest("content-type", "a multipart body needs a boundary")
+	}
+	parts := map[string]any{}
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return BadRequest("body", "malformed multipart body: %v", err)
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return BadRequest("body", "malformed multipart body: %v", err)
+		}
+		if name := part.FormName(); name != "" {
+			parts[name] = string(data)
+		}
+	}
+	if err := s.VisitJSON(parts, opts...); err != nil {
+		var se *openapi3.SchemaError
+		if errors.As(err, &se) {
+			return SchemaError("body", se)
+		}
+		return BadRequest("body", "%v", err)
+	}
+	return nil
 }
 
 // admitMediaType returns the Content-Type of r, or the 415 of one that rb
