@@ -28,7 +28,7 @@ type undocumented struct {
 // undocumentedStatuses are the statuses HTTP requires of petmock.
 var undocumentedStatuses = []undocumented{
 	{http.StatusUnauthorized, "to a request without a valid key", func(op *spec.Operation) bool {
-		return len(op.Requirements) > 0 && op.KeyRefusal() == http.StatusUnauthorized
+		return op.AsksForKey() && op.KeyRefusal() == http.StatusUnauthorized
 	}},
 	{http.StatusBadRequest, "to an invalid request", func(op *spec.Operation) bool {
 		return (len(op.Parameters) > 0 || op.Op.RequestBody != nil) && !op.Documents(http.StatusUnprocessableEntity)
@@ -67,7 +67,7 @@ func UndocumentedNotes(c *spec.Contract) []string {
 	}
 	var forbidding []string
 	for _, op := range c.Operations {
-		if len(op.Requirements) > 0 && op.KeyRefusal() == http.StatusForbidden {
+		if op.AsksForKey() && op.KeyRefusal() == http.StatusForbidden {
 			forbidding = append(forbidding, op.ID)
 		}
 	}
