@@ -31,8 +31,10 @@ type Answer struct {
 	// AnswerEmpty.
 	MediaType string
 	// Schema is the schema of the body; nil for AnswerEmpty, and for a
-	// media type the document gives no schema of.
-	Schema *openapi3.Schema
+	// media type the document gives no schema of. SchemaRef is the
+	// reference it is given by, such as #/components/schemas/Pet, or "".
+	Schema    *openapi3.Schema
+	SchemaRef string
 	// Examples are the examples the document gives of the body: the media
 	// type's example, then its named examples by name. An answer without
 	// a schema is one of them.
@@ -72,8 +74,31 @@ func (o *Operation) Answer() (Answer, error) {
 	a.Kind, a.MediaType, a.Examples = kind, name, mediaExamples(mt)
 	if mt.Schema != nil {
 		a.Schema = mt.Schema.Value
+		a.SchemaRef = mt.Schema.Ref
 	}
 	return a, nil
+}
+
+// AnswerIn returns what petmock answers o with in the media type its
+// answer's content calls name, such as application/xml where a request
+// asks for it: an answer as Answer's, of that type. ok is false where the
+// content has no such media type.
+func (o *Operation) AnswerIn(name string) (a Answer, ok bool, err error) {
+	if a, err = o.Answer(); err != nil {
+		return a, false, err
+	}
+	resp := o.Response(a.Status)
+	if resp == nil || resp.Content[name] == nil {
+		return a, false, nil
+	}
+	mt := resp.Content[name]
+	a.MediaType, a.Kind = MediaOf(name)
+	a.Examples, a.Schema, a.SchemaRef = mediaExamples(mt), nil, ""
+	if mt.Schema != nil {
+		a.Schema = mt.Schema.Value
+		a.SchemaRef = mt.Schema.Ref
+	}
+	return a, true, nil
 }
 
 // HasWriteOnly reports whether a value of s may hold a member that s, or

@@ -11,8 +11,10 @@ import (
 // A request HTTP says must be refused is refused, whether its operation
 // documents the status or not: a request without a valid key gets 401, an
 // invalid one 400 (or 422, where the operation documents that instead), a
-// body of another media type 415, one too large 413, and an item that is
-// not there 404. Each such status is otherwise sent only where the
+// body of another media type 415, one too large 413, an item that is not
+// there 404, and an Accept that takes none of the answer's media types
+// 406, which has no note: only a client that asks for a type the document
+// does not give meets it. Each such status is otherwise sent only where the
 // operation documents it, or a default response. The start-up notes list
 // the operations that may answer a status they do not document, so that
 // a team knows where its document and petmock's answers part.

@@ -57,6 +57,10 @@ type Call struct {
 	// After is, of a list or a find of a resource, the id its cursor
 	// points after: math.MinInt64 for the first page.
 	After int64
+	// MediaType is the media type of the answer the request's Accept
+	// negotiated, as the document names it, such as application/xml;
+	// "" for petmock's choice (Operation.DefaultMedia).
+	MediaType string
 }
 
 // First returns the first value of the query parameter name, or "".
@@ -77,6 +81,15 @@ type BodyRecorder interface {
 // is checked.
 func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, rec BodyRecorder, unread bool) (*Call, error) {
 	c := &Call{Op: op, Params: params}
+	if accept := r.Header.Values("Accept"); len(accept) > 0 && op.offered != nil {
+		name, ok := Negotiate(accept, op.offered)
+		if !ok {
+			return nil, NotAcceptable(strings.Join(accept, ", "), op.offered)
+		}
+		if name != op.offered[0] {
+			c.MediaType = name
+		}
+	}
 	lists := op.Spec.Role == spec.RoleList || op.Spec.Role == spec.RoleFind
 	if r.URL.RawQuery != "" && (len(op.QueryParams) > 0 || lists) {
 		var e *Error

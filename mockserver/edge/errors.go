@@ -13,6 +13,7 @@ const (
 	CodeBadRequest           = "bad_request"
 	CodeUnauthorized         = "unauthorized"
 	CodeForbidden            = "forbidden"
+	CodeNotAcceptable        = "not_acceptable"
 	CodeNotFound             = "not_found"
 	CodeMethodNotAllowed     = "method_not_allowed"
 	CodePayloadTooLarge      = "payload_too_large"
@@ -41,6 +42,8 @@ func codeFor(status int) string {
 		return CodeUnauthorized
 	case http.StatusForbidden:
 		return CodeForbidden
+	case http.StatusNotAcceptable:
+		return CodeNotAcceptable
 	case http.StatusNotFound:
 		return CodeNotFound
 	case http.StatusMethodNotAllowed:

@@ -74,6 +74,9 @@ type Operation struct {
 	// ownParams are the query parameters openapi3filter cannot read,
 	// which the gate checks itself (see ownParams); nil for none.
 	ownParams []*openapi3.Parameter
+	// offered are the media types of its success, petmock's choice
+	// first, among which Accept chooses (negotiate.go); nil for none.
+	offered []string
 }
 
 // ContentTypeOf returns the Content-Type of a JSON answer of op with
@@ -114,6 +117,7 @@ func New(ctx context.Context, c *spec.Contract, keys Keyring, shapes *shape.Buil
 		op := &Operation{Spec: so, Index: i, ContentType: JSONContentType}
 		op.planErrors(c, plans)
 		op.headers = planHeaders(c, so)
+		op.offered = op.Offered(so.Success)
 		if ct := so.JSONContentType(so.Success); ct != JSONContentType[0] {
 			op.ContentType = []string{ct}
 		}
