@@ -109,42 +109,6 @@ func unblockFIFO(path string) {
 	}
 }
 
-// TestStateWritesThroughSymlink checks that a --state that is a symbolic
-// link stays one: saves replace the file it leads to, in that file's
-// directory, and it is read from there at the next start.
-func TestStateWritesThroughSymlink(t *testing.T) {
-	dir := t.TempDir()
-	os.Mkdir(filepath.Join(dir, "real"), 0o755)
-	link := filepath.Join(dir, "state.json")
-	target := filepath.Join(dir, "real", "target.json")
-	if err := os.Symlink(filepath.Join("real", "target.json"), link); err != nil {
-		t.Fatal(err)
-	}
-	first := start(t, "--state", link, "--pets", "2")
-	if status, body := get(t, "POST", first.url+"/pets", `{"name":"Linked","categoryId":1}`); status != 201 {
-		t.Fatalf("POST: %d %s", status, body)
-	}
-	if err := first.stop(t); err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("--state %s is no longer a symbolic link: %v, %v", link, fi.Mode(), err)
-	}
-	pets, err := readPetsFile(target)
-	if err != nil || len(pets) != 3 || pets[2].Name != "Linked" {
-		t.Fatalf("the file the link leads to holds %+v (%v), want the 2 seeded pets and the one created", pets, err)
-	}
-	for _, d := range []string{dir, filepath.Dir(target)} {
-		if left, _ := filepath.Glob(filepath.Join(d, "*.tmp-*")); len(left) != 0 {
-			t.Errorf("temporary files left in %s: %v", d, left)
-		}
-	}
-	second := start(t, "--state", link, "--pets", "2")
-	if status, body := get(t, "GET", second.url+"/pets/3", ""); status != 200 || !strings.Contains(body, `"name":"Linked"`) {
-		t.Errorf("after a restart through the link, GET /v1/pets/3: %d %s", status, body)
-	}
-}
-
 // durabilities are the ways of keeping the stores a test runs in: every
 // write saved before it is answered, and saves at an interval (an hour,
 // so that the test's ticks are the saves).
