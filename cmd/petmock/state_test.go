@@ -109,13 +109,29 @@ func unblockFIFO(path string) {
 	}
 }
 
-// durabilities are the ways of keeping the stores a test runs in: every
-// write saved before it is answered, and saves at an interval (an hour,
-// so that the test's ticks are the saves).
-var durabilities = []struct {
-	name     string
-	interval time.Duration
-}{{"each write saved", 0}, {"saved at an interval", time.Hour}}
+// TestShutdownSaysWhatItCouldNotKeep breaks the state file, then stops
+// petmock: when its last save fails, run must fail with the saver's one
+// line, which says how many acknowledged writes the state file lacks and
+// where what petmock held went, and petmock exits with status 1. What the
+// line says in each case is mockserver/persist's to test.
+func TestShutdownSaysWhatItCouldNotKeep(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	s := start(t, "--state", path, "--pets", "2", "--save-interval", "1h")
+	if status, body := post(t, s.url+"/pets", "Acknowledged"); status != 201 {
+		t.Fatalf("POST /v1/pets: %d %s", status, body)
+	}
+	os.Remove(path)
+	os.Mkdir(path, 0o755)
+	err := s.stop(t)
+	const want = "; 1 acknowledged write is not in it; what petmock held is in "
+	if err == nil || !strings.HasPrefix(err.Error(), "the last save failed: cannot persist to "+path) ||
+		!strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("run: %v, want one line saying %q", err, want)
+	}
+	if status := exitStatus(err, &strings.Builder{}); status != 1 {
+		t.Errorf("exit status %d, want 1", status)
+	}
+}
 
 // post sends a POST creating a pet named name, or, with no name, a GET.
 func post(t *testing.T, url, name string) (int, string) {
