@@ -33,11 +33,15 @@ func asRoot() bool { return os.Geteuid() == 0 }
 // one that serves now.
 type source struct{ srv *mockserver.Server }
 
+// Serving returns the items and the steering of the server that serves
+// now.
 func (s source) Serving() (*catalogue.Resources, *steer.Steering) {
 	latest := s.srv.Latest()
 	return latest.Items(), latest.Steering()
 }
 
+// Subscribe returns a subscription to the changes of srv, and of those
+// that take over from it.
 func (s source) Subscribe() Subscription { return s.srv.Subscribe() }
 
 // durabilities are the ways of keeping the items a test runs in: every
