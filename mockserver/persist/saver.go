@@ -141,10 +141,10 @@ func Open(path string, source Source, log *slog.Logger, cfg Config) (*Saver, err
 }
 
 // Run keeps the items until ctx is done: it saves for the writes that
-// wait, or every interval, and checks that a save could be made at every
-// probeInterval, telling the server (SetPersistError, unless
-// Config.KeepServing) and the log when saves begin to fail and when they
-// work again.
+// wait, or every interval, and checks every quarter of a second
+// (probeInterval) that a save could be made, telling the server
+// (SetPersistError, unless Config.KeepServing) and the log when saves
+// begin to fail and when they work again.
 func (s *Saver) Run(ctx context.Context) {
 	probes := time.NewTicker(probeInterval)
 	defer probes.Stop()
