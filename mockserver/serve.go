@@ -145,6 +145,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 		return op, err
 	}
 	w = v.Writer
+	defer v.Done()
 	// With a backend, an expectation answers ahead of it (expectahead.go),
 	// and an example Prefer asks for is petmock's to give, below.
 	if s.proxy != nil && v.Example == nil {

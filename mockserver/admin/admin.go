@@ -213,6 +213,7 @@ func (h *handler) routes() []route {
 		{"GET /__petmock/forced", h.forced},
 		{"POST /__petmock/forced", h.force},
 		{"DELETE /__petmock/forced", h.clearForced},
+		{"DELETE /__petmock/forced/{id}", h.removeForced},
 		{"GET /__petmock/expectations", h.expectations},
 		{"PUT /__petmock/expectations", h.expect},
 		{"DELETE /__petmock/expectations", h.clearExpectations},

@@ -125,11 +125,11 @@ func TestExpectationsViewHidesTheKey(t *testing.T) {
 func TestForcedFaultsOverHTTP(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{})
 	for _, tt := range []struct{ body, want string }{
-		{`{"fault":"boom"}`, "fault: must be one of reset, empty, malformed-chunk, slow"},
+		{`{"fault":"boom"}`, "fault: must be one of reset, empty, malformed-chunk, random-data, slow, dribble"},
 		{`{"code":503,"fault":"reset"}`, "fault: give a code or a fault, not both"},
 		{`{"fault":"reset","bytesPerSecond":5}`, "bytesPerSecond: goes with the fault slow only"},
 		{`{"fault":"slow","bytesPerSecond":0}`, "bytesPerSecond: must be at least 1"},
-		{`{"count":2}`, "code: is required, or a fault: one of reset, empty, malformed-chunk, slow"},
+		{`{"count":2}`, "code: is required, or a fault: one of reset, empty, malformed-chunk, random-data, slow, dribble"},
 	} {
 		resp := ts.admin(t, "POST", "forced", tt.body)
 		if resp.StatusCode != 400 || !strings.HasPrefix(resp.apiError(t).Message, tt.want) {
