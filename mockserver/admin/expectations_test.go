@@ -92,7 +92,7 @@ func TestExpectationsRefusedOverHTTP(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{})
 	for _, tt := range []struct{ body, want string }{
 		{`{"answer":{"status":404}}`, "when: is required"},
-		{`{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":404},"id":3}`, "id: is not a member; the members are answer, times, when"},
+		{`{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":404},"id":3}`, "id: is not a member; the members are answer, bytesPerSecond, chunks, delay, duration, fault, priority, scenario, times, when"},
 		{`{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":404,"body":{"code":"x","message":"y"}}}`, "answer.body.status: is required"},
 		{`{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":418}}`, "answer.status: 418 is not documented for getPet"},
 		{`{"when":{"method":"GET","path":"/v1/pets/7","query":{"limit":1}},"answer":{"status":404}}`, "when.query.limit: must be a string"},

@@ -36,8 +36,9 @@ type Steering struct {
 	// What follows is shared with the Steering that takes over.
 	settings  *liveSettings
 	chaos     *chaos
-	forced    *forcing   // answers forced by Force
-	expecting *expecting // the expectations set by Expect
+	forced    *forcing      // answers forced by Force
+	expecting *expecting    // the expectations set by Expect
+	verify    *verification // which requests they answered
 }
 
 // Config configures a Steering.
@@ -86,6 +87,7 @@ func New(cfg Config) (*Steering, error) {
 		return nil, err
 	}
 	s.settings, s.chaos, s.forced, s.expecting = settings, newChaos(cfg.Seed), &forcing{}, &expecting{}
+	s.verify = newVerification(s.now())
 	return s, nil
 }
 
@@ -101,11 +103,12 @@ func newSteering(cfg Config) *Steering {
 
 // TakeOver makes s, the steering of a server that takes over from the one
 // of old for a new version of the document, share old's settings, clock,
-// draws, forced answers and expectations, but for the forced answers and
-// the expectations s's document does not allow, such as those of an
-// operation it no longer has, which are dropped and counted.
+// draws, forced answers, expectations and verification, but for the
+// forced answers and the expectations s's document does not allow, such
+// as those of an operation it no longer has, which are dropped and
+// counted.
 func (s *Steering) TakeOver(old *Steering) (forcedDropped, expectationsDropped int) {
-	s.settings, s.chaos, s.forced, s.expecting = old.settings, old.chaos, old.forced, old.expecting
+	s.settings, s.chaos, s.forced, s.expecting, s.verify = old.settings, old.chaos, old.forced, old.expecting, old.verify
 
 	f := s.forced
 	f.mu.Lock()
@@ -132,7 +135,7 @@ func (s *Steering) TakeOver(old *Steering) (forcedDropped, expectationsDropped i
 			continue
 		}
 		nx.ID = x.ID
-		list = append(list, nx)
+		list = append(list, nx) // in the order of the list before, which the priorities kept
 		bytes += nx.size
 	}
 	ex.list, ex.bytes = list, bytes
