@@ -216,7 +216,7 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 	for _, p := range c.Properties(createBody) {
 		sent[p.Name] = true
 	}
-	id, ok := idProperty(props, idParam, sent)
+	id, ok := idProperty(props, idParam, r.Name, sent)
 	if !ok {
 		where := create.Where
 		if list != nil {
@@ -278,38 +278,6 @@ func fewIDs(idParam string, read *Operation, itemOps map[string]*Operation) (whe
 func (c *Contract) isItemPath(t *PathTemplate) bool {
 	path, _, ok := t.collection()
 	return ok && c.byPath[path][http.MethodPost] != nil
-}
-
-// idProperty chooses the id property of an item among props: the one the
-// id parameter names, else id, else the parameter's name written
-// otherwise (pet_id for petId), else, as a resource whose parameter names
-// nothing, the first integer or string the create body leaves out.
-func idProperty(props []Property, idParam string, sent map[string]bool) (Property, bool) {
-	var candidates []Property
-	for _, p := range props {
-		if t := schemaType(p.Schema); t == "integer" || t == "string" {
-			candidates = append(candidates, p)
-		}
-	}
-	for _, want := range []func(string) bool{
-		func(name string) bool { return name == idParam },
-		func(name string) bool { return name == "id" },
-		func(name string) bool { return looseName(name) == looseName(idParam) },
-		func(name string) bool { return !sent[name] },
-	} {
-		for _, p := range candidates {
-			if want(p.Name) {
-				return p, true
-			}
-		}
-	}
-	return Property{}, false
-}
-
-// looseName is a name without case, underscores or hyphens, so that petId,
-// pet_id and PetID are one.
-func looseName(name string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
 }
 
 // readPaging reads how list is paged: by its limit parameter, if it has
