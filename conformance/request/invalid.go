@@ -51,9 +51,11 @@ func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
 				}})
 			}
 		}
-		out = append(out, InvalidRequest{Name: "body: an array instead of an object", Body: func(b map[string]any) any {
-			return []any{b}
-		}})
+		if declaredType(s) == "object" {
+			out = append(out, InvalidRequest{Name: "body: an array instead of an object", Body: func(b map[string]any) any {
+				return []any{b}
+			}})
+		}
 	}
 	for _, p := range op.Parameters {
 		if p.In != openapi3.ParameterInQuery || p.Schema == nil || p.Schema.Value == nil {
@@ -83,11 +85,13 @@ type badValue struct {
 	value any
 }
 
-// badValues returns values that each break one constraint of s.
+// badValues returns values that each break one constraint of s. A value
+// of another type breaks only a type the schema declares: one with
+// properties and no type, as Kubernetes' are, takes any value.
 func badValues(s *openapi3.Schema) []badValue {
 	var out []badValue
 	t := spec.TypeOf(s)
-	switch t {
+	switch declaredType(s) {
 	case "string":
 		out = append(out, badValue{"a number instead of a string", json.Number("42")})
 	case "integer", "number":
@@ -115,4 +119,33 @@ func badValues(s *openapi3.Schema) []badValue {
 		out = append(out, badValue{fmt.Sprintf("longer than %d characters", *s.MaxLength), strings.Repeat("x", int(*s.MaxLength)+1)})
 	}
 	return out
+}
+
+// declaredType returns the type s declares with its type keyword, or its
+// allOf members', or "" where it declares none: spec.TypeOf takes a
+// schema with properties for an object, but only a declared type refuses
+// values of another.
+func declaredType(s *openapi3.Schema) string {
+	return declared(s, 0)
+}
+
+func declared(s *openapi3.Schema, depth int) string {
+	if s == nil || depth > 32 {
+		return ""
+	}
+	if s.Type != nil {
+		for _, t := range s.Type.Slice() {
+			if t != "null" {
+				return t
+			}
+		}
+	}
+	for _, m := range s.AllOf {
+		if m != nil {
+			if t := declared(m.Value, depth+1); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
 }
