@@ -131,6 +131,12 @@ type Exchange struct {
 	Limit   int  // for a 200 of listPets, the most pets it may hold
 	lenient bool // as the request
 
+	// basic is the form of the key sent as the password of HTTP basic
+	// credentials, in the header basicHeader, or nil for none: curl
+	// sends them as its -u asks.
+	basic       *string
+	basicHeader string
+
 	key string // to redact
 }
 
@@ -235,6 +241,7 @@ func (c *Client) roundTrip(ctx context.Context, r *Request, x *Exchange) error {
 	if r.Basic != nil {
 		_, name, value := r.Basic.Credential(onTheWire(r.BasicKey, c.cfg.APIKey))
 		req.Header.Set(name, value)
+		x.basic, x.basicHeader = &r.BasicKey, name
 		x.RequestHeader.Set(name, "Basic <base64 of :"+r.BasicKey+">")
 	}
 	req.Header.Set("User-Agent", "petstore-conformance")
