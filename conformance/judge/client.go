@@ -115,6 +115,9 @@ type Request struct {
 	calledFor []int
 }
 
+// Body returns the body of r as it is sent, nil for none.
+func (r *Request) Body() []byte { return r.body }
+
 // Exchange is a request as sent and the answer as received, body read.
 type Exchange struct {
 	method        string
@@ -138,6 +141,12 @@ type Exchange struct {
 	basicHeader string
 
 	key string // to redact
+}
+
+// HasBody reports whether the answer of x came with a body: a 204 or a
+// 304 has none, whatever its document says, and nor does an empty one.
+func (x *Exchange) HasBody() bool {
+	return len(x.body) > 0 && x.Status != http.StatusNoContent && x.Status != http.StatusNotModified
 }
 
 // Option changes a request before it is sent.

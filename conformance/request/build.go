@@ -63,11 +63,15 @@ func (m *Maker) PetName() string {
 // be there.
 func (m *Maker) OpRequest(op *spec.Operation, params map[string]string, query url.Values, body any, opts ...judge.Option) *judge.Request {
 	var raw []byte
+	var mediaType string
 	if body != nil {
-		raw = []byte(judge.JSONText(body))
+		raw, mediaType = encodeBody(op, body)
 	}
-	r := judge.NewRequest(op.ID, op.Method, expandPath(op.Template, params), query.Encode(), raw)
+	r := judge.NewRequest(op.ID, op.Method, expandPath(op.Template, params), m.withRequiredQuery(op, query).Encode(), raw)
 	r.Header.Set("Accept", accepts(op))
+	if body != nil {
+		r.Header.Set("Content-Type", mediaType)
+	}
 	m.requiredHeaders(op, r)
 	m.Credentials(op, judge.KeyVar)(r)
 	if onItem(op) {
@@ -107,31 +111,102 @@ func accepts(op *spec.Operation) string {
 }
 
 // requiredHeaders sets, on r, values made from the document for the
-// required header parameters of op. Accept, Content-Type and
-// Authorization are no parameters (OpenAPI 3.0, 4.7.12.1).
+// required header parameters of op that r does not set. OpenAPI says
+// that Accept, Content-Type and Authorization are no parameters (3.0,
+// 4.7.12.1), but a document that declares one required, such as a
+// Content-Type of a GET, has servers that refuse a request without it:
+// the suite sends one, but for Authorization, where the key goes.
 func (m *Maker) requiredHeaders(op *spec.Operation, r *judge.Request) {
 	var gen *fake.Generator
 	for _, p := range op.Parameters {
-		if p.In != openapi3.ParameterInHeader || !p.Required || r.Header.Get(p.Name) != "" {
-			continue
-		}
-		switch http.CanonicalHeaderKey(p.Name) {
-		case "Accept", "Content-Type", "Authorization":
+		if p.In != openapi3.ParameterInHeader || !p.Required || r.Header.Get(p.Name) != "" || http.CanonicalHeaderKey(p.Name) == "Authorization" {
 			continue
 		}
 		if gen == nil {
 			gen = &fake.Generator{Contract: m.contract, Faker: fake.NewFaker(m.rnd.Uint64())}
 		}
-		r.Header.Set(p.Name, spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
+		r.Header.Set(p.Name, spec.ParamText(p, m.paramValue(gen, p)))
 	}
+}
+
+// withRequiredQuery returns query with a value made from the document for
+// each required query parameter of op it leaves out, so that every
+// request of op, a create or a read as much as a list, is valid. A check
+// that gives a parameter, or leaves one out on purpose, gives query its
+// own copy of the rest.
+func (m *Maker) withRequiredQuery(op *spec.Operation, query url.Values) url.Values {
+	var gen *fake.Generator
+	for _, p := range op.Parameters {
+		if p.In != openapi3.ParameterInQuery || !p.Required || query.Has(p.Name) || hasMember(query, p.Name) {
+			continue
+		}
+		if gen == nil {
+			gen = &fake.Generator{Contract: m.contract, Faker: fake.NewFaker(m.rnd.Uint64())}
+			query = maps.Clone(query)
+			if query == nil {
+				query = url.Values{}
+			}
+		}
+		spec.AddQuery(query, p, m.paramValue(gen, p))
+	}
+	return query
+}
+
+// hasMember reports whether query holds a member of the deepObject or
+// exploded object parameter name, such as name[x].
+func hasMember(query url.Values, name string) bool {
+	for k := range query {
+		if strings.HasPrefix(k, name+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// paramValue makes a value of parameter p that its schema takes: a
+// value the generator makes can miss an enumeration below an allOf, which
+// the schema still holds it to, so a value is made again, and at last
+// taken from the enumeration itself.
+func (m *Maker) paramValue(gen *fake.Generator, p *openapi3.Parameter) any {
+	s := schemaOf(p)
+	var v any
+	for range 10 {
+		v = gen.Value(s, fake.Hint{Property: p.Name})
+		if s == nil || s.VisitJSON(v, spec.SchemaOptions(m.contract.Doc)...) == nil {
+			return v
+		}
+	}
+	if e := enumOf(s); len(e) > 0 {
+		return e[m.rnd.IntN(len(e))]
+	}
+	return v
+}
+
+// enumOf returns the values an enumeration of s or of its allOf members
+// allows, the first found.
+func enumOf(s *openapi3.Schema) []any {
+	if s == nil {
+		return nil
+	}
+	if len(s.Enum) > 0 {
+		return s.Enum
+	}
+	for _, m := range s.AllOf {
+		if m != nil {
+			if e := enumOf(m.Value); len(e) > 0 {
+				return e
+			}
+		}
+	}
+	return nil
 }
 
 // CannotSend says why the suite cannot make a valid request of op, or
 // returns "": a body op requires in a media type the suite does not make,
-// such as a form, or a required cookie.
+// such as XML, or a required cookie.
 func CannotSend(op *spec.Operation) string {
-	if rb := op.Op.RequestBody; rb != nil && rb.Value != nil && rb.Value.Required && op.RequestSchema() == nil {
-		return fmt.Sprintf("%s takes its body as %s, and the suite makes JSON bodies only", op.ID, strings.Join(slices.Sorted(maps.Keys(rb.Value.Content)), ", "))
+	if rb := op.Op.RequestBody; rb != nil && rb.Value != nil && rb.Value.Required && BodySchema(op) == nil {
+		return fmt.Sprintf("%s takes its body as %s, and the suite makes JSON, form and multipart bodies only", op.ID, strings.Join(slices.Sorted(maps.Keys(rb.Value.Content)), ", "))
 	}
 	for _, p := range op.Parameters {
 		if p.In == openapi3.ParameterInCookie && p.Required {
@@ -316,50 +391,68 @@ func schemaOf(p *openapi3.Parameter) *openapi3.Schema {
 }
 
 // RequiredQuery returns values for the required query parameters of op,
-// each written as its style and explode ask.
+// each written as its style and explode ask, those that name an item of a
+// resource an id the deployment lists.
 func (m *Maker) RequiredQuery(ctx context.Context, op *spec.Operation) (url.Values, error) {
 	q := url.Values{}
 	gen, failed := m.generator(ctx)
 	for _, p := range op.Parameters {
 		if p.In == openapi3.ParameterInQuery && p.Required {
-			spec.AddQuery(q, p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
+			spec.AddQuery(q, p, m.paramValue(gen, p))
 		}
 	}
 	return q, failed()
 }
 
-// Body returns a valid body for op, made from its schema, or nil when op
-// takes none. For a resource's item, a name property gets a name of this
-// run, so that items the suite created can be found later, and an id
-// property that names no resource, such as categoryId, gets the value most
-// items listed have: one the deployment knows.
+// Body returns a valid body for op, an object made from its schema, or
+// nil when op takes none; one of another shape skips the check that needs
+// an object, saying so. See Value.
 func (m *Maker) Body(ctx context.Context, op *spec.Operation) (map[string]any, error) {
-	s := op.RequestSchema()
+	v, err := m.Value(ctx, op)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, judge.Skipf("%s takes a JSON %s as its body, and the check needs an object", op.ID, spec.TypeOf(BodySchema(op)))
+	}
+	return obj, nil
+}
+
+// maxBodyTries bounds the bodies Value makes before it gives up on a
+// schema it cannot meet.
+const maxBodyTries = 20
+
+// Value returns a valid body for op, made from the schema of the media
+// type the suite sends it in (see bodyMedia), of any shape: an object, an
+// array such as a JSON Patch or a bulk create, or a scalar; nil when op
+// takes none. It holds no read-only property at any depth. For a
+// resource's item, a name property gets a name of this run, so that items
+// the suite created can be found later, and an id property that names no
+// resource, such as categoryId, gets the value most items listed have: one
+// the deployment knows.
+func (m *Maker) Value(ctx context.Context, op *spec.Operation) (any, error) {
+	s := BodySchema(op)
 	if s == nil {
 		return nil, nil
-	}
-	if t := spec.TypeOf(s); t != "object" && t != "" {
-		return nil, judge.Skipf("%s takes a JSON %s as its body, and the suite makes object bodies only", op.ID, t)
 	}
 	gen, failed := m.generator(ctx)
 	resName := ""
 	if op.Resource != nil {
 		resName = op.Resource.Name
 	}
-	for range 20 {
-		v, ok := gen.Request(s, resName).(map[string]any)
+	opts := append([]openapi3.SchemaValidationOption{openapi3.MultiErrors(), openapi3.VisitAsRequest()}, spec.SchemaOptions(m.contract.Doc)...)
+	for range maxBodyTries {
+		v := withoutReadOnly(m.contract, s, gen.Request(s, resName))
 		if err := failed(); err != nil {
 			return nil, err
 		}
-		if !ok {
-			break
-		}
-		if op.Resource != nil {
-			if err := m.knownValues(ctx, op.Resource, s, v); err != nil {
+		if obj, ok := v.(map[string]any); ok && op.Resource != nil {
+			if err := m.knownValues(ctx, op.Resource, s, obj); err != nil {
 				return nil, err
 			}
 		}
-		if s.VisitJSON(v, openapi3.MultiErrors()) == nil {
+		if v != nil && s.VisitJSON(v, opts...) == nil {
 			return v, nil
 		}
 	}

@@ -31,7 +31,8 @@ type InvalidRequest struct {
 // integer, or past a bound.
 func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
 	var out []InvalidRequest
-	if s := op.RequestSchema(); s != nil && spec.TypeOf(s) == "object" {
+	form := isForm(op)
+	if s := BodySchema(op); s != nil && spec.TypeOf(s) == "object" {
 		for _, p := range c.Properties(s) {
 			if p.Schema.ReadOnly {
 				continue
@@ -44,6 +45,9 @@ func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
 				}})
 			}
 			for _, v := range badValues(p.Schema) {
+				if form && !breaksAsText(v.value, p.Schema) {
+					continue
+				}
 				value := v.value
 				out = append(out, InvalidRequest{Name: "body: " + name + " " + v.what, Body: func(b map[string]any) any {
 					b[name] = value
@@ -51,7 +55,7 @@ func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
 				}})
 			}
 		}
-		if declaredType(s) == "object" {
+		if declaredType(s) == "object" && !form {
 			out = append(out, InvalidRequest{Name: "body: an array instead of an object", Body: func(b map[string]any) any {
 				return []any{b}
 			}})
@@ -63,20 +67,30 @@ func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
 		}
 		name := p.Name
 		for _, v := range badValues(p.Schema.Value) {
-			text := spec.ValueText(v.value)
-			_, isString := v.value.(string)
-			switch t := spec.TypeOf(p.Schema.Value); {
-			case !isString && t == "string":
-				continue // any text is a string in a query
-			case isString && (t == "array" || t == "object"):
-				continue // one value is an array of one, or a member, in a query
+			if !breaksAsText(v.value, p.Schema.Value) {
+				continue
 			}
+			text := spec.ValueText(v.value)
 			out = append(out, InvalidRequest{Name: "query: " + name + " " + v.what, Query: func(q url.Values) {
 				q.Set(name, text)
 			}})
 		}
 	}
 	return out
+}
+
+// breaksAsText reports whether v, a value that breaks s in JSON, still
+// breaks it written as text, as a query or a form sends it: any text is a
+// string, and one value is an array of one, or a member of an object.
+func breaksAsText(v any, s *openapi3.Schema) bool {
+	_, isString := v.(string)
+	switch t := spec.TypeOf(s); {
+	case !isString && t == "string":
+		return false
+	case isString && (t == "array" || t == "object"):
+		return false
+	}
+	return true
 }
 
 // badValue is a value that breaks a schema, and how.
