@@ -62,16 +62,12 @@ func (h *Harness) validRequest(ctx context.Context, op *spec.Operation) (r *judg
 	if err != nil {
 		return nil, false, err
 	}
-	var body any
-	b, err := h.Body(ctx, op)
+	body, err := h.Value(ctx, op)
 	if err != nil {
 		return nil, false, err
 	}
-	if created != nil {
+	if b, ok := body.(map[string]any); ok && created != nil {
 		h.NamesItem(op.Resource, op, b, created)
-	}
-	if b != nil {
-		body = b
 	}
 	query, err := h.RequiredQuery(ctx, op)
 	if err != nil {
@@ -211,13 +207,9 @@ func (h *Harness) checkRefusedWith(ctx context.Context, op *spec.Operation, cred
 	if err != nil {
 		return err
 	}
-	var body any
-	b, err := h.Body(ctx, op)
+	body, err := h.Value(ctx, op)
 	if err != nil {
 		return err
-	}
-	if b != nil {
-		body = b
 	}
 	query, err := h.RequiredQuery(ctx, op)
 	if err != nil {
@@ -303,7 +295,7 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 	if err := x.Require(created.ID(res.IDProperty) != "", judge.RuleItemCreate, fmt.Sprintf("the %s created has no %s", spec.Singular(res.Name), res.IDProperty)); err != nil {
 		return nil, nil, err
 	}
-	if diff := judge.Differences(created, body); diff != "" {
+	if diff := judge.Differences(created, h.echoed(res.CreateOp, res.CreateOp.JSONSchema(x.Status), body)); diff != "" {
 		return nil, nil, x.Require(false, judge.RuleItemCreate, "the item created differs from what was sent: "+diff)
 	}
 	if err := h.checkLocation(x, res, params, created.ID(res.IDProperty), judge.RuleItemLocation); err != nil {
