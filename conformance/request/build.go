@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/brianvoe/gofakeit/v7"
@@ -39,6 +40,9 @@ type Maker struct {
 	rnd      *rand.Rand    // shared with the checks, which run one at a time
 	runID    string
 	named    atomic.Int64 // names made so far
+
+	mu      sync.Mutex                           // guards parents
+	parents map[*spec.Resource]map[string]string // of each resource, for the run: see CollectionParams
 }
 
 // NewMaker returns the maker of the requests of a run of the document of
@@ -294,19 +298,16 @@ func (m *Maker) generator(ctx context.Context) (gen *fake.Generator, failed func
 }
 
 // itemCensus returns the first page of a resource's list at its largest
-// limit, or nil when the list does not answer 200, or the resource has
-// none, as Swagger Petstore v3's pets have not.
-func (m *Maker) itemCensus(ctx context.Context, res *spec.Resource) ([]judge.Item, error) {
+// limit, listed under the collection's path parameters params, or nil
+// when the list does not answer 200, or the resource has none, as Swagger
+// Petstore v3's pets have not.
+func (m *Maker) itemCensus(ctx context.Context, res *spec.Resource, params map[string]string) ([]judge.Item, error) {
 	if res.List == nil {
 		return nil, nil
 	}
 	query := url.Values{}
 	if p := res.Paging; p.Limit != "" && p.Max > 0 {
 		query.Set(p.Limit, fmt.Sprint(p.Max))
-	}
-	params, err := m.CollectionParams(ctx, res)
-	if err != nil {
-		return nil, err
 	}
 	x, err := m.client.Send(ctx, m.OpRequest(res.List, params, query, nil))
 	if err != nil || x.Status != http.StatusOK {
@@ -315,9 +316,20 @@ func (m *Maker) itemCensus(ctx context.Context, res *spec.Resource) ([]judge.Ite
 	return x.Items()
 }
 
-// ListedIDs returns the ids of the items of a resource's first page.
+// ListedIDs returns the ids of the items of a resource's first page,
+// below the run's parent of the resource (see CollectionParams).
 func (m *Maker) ListedIDs(ctx context.Context, res *spec.Resource) ([]any, error) {
-	items, err := m.itemCensus(ctx, res)
+	params, err := m.CollectionParams(ctx, res)
+	if err != nil {
+		return nil, err
+	}
+	return m.ListedIDsIn(ctx, res, params)
+}
+
+// ListedIDsIn returns the ids of the items of a resource's first page
+// listed under the collection's path parameters params.
+func (m *Maker) ListedIDsIn(ctx context.Context, res *spec.Resource, params map[string]string) ([]any, error) {
+	items, err := m.itemCensus(ctx, res, params)
 	if err != nil {
 		return nil, err
 	}
@@ -330,55 +342,160 @@ func (m *Maker) ListedIDs(ctx context.Context, res *spec.Resource) ([]any, error
 	return ids, nil
 }
 
+// maxParents bounds the parents CollectionParams tries, looking for one
+// whose list shows items.
+const maxParents = 3
+
 // CollectionParams returns the path parameters of a resource's collection,
 // such as the owner of /owners/{ownerId}/pets: ids of listed items of the
-// resources they name, or made-up values.
+// resources they name, or made-up values. They are the same for the whole
+// run, so that an item created below a parent is looked for below that
+// parent, and one listed below it is read below it: of the first parents
+// tried, the first whose list shows items.
 func (m *Maker) CollectionParams(ctx context.Context, res *spec.Resource) (map[string]string, error) {
-	// The create is on the collection path, and every resource has one.
-	params, _, err := m.PathParams(ctx, res.CreateOp, nil)
-	return params, err
+	if len(res.ParentParams) == 0 {
+		return map[string]string{}, nil
+	}
+	m.mu.Lock()
+	params, ok := m.parents[res]
+	m.mu.Unlock()
+	if ok {
+		return maps.Clone(params), nil
+	}
+	for try := range maxParents {
+		// The create is on the collection path, and every resource has one.
+		candidate, madeUp, err := m.pathParams(ctx, res.CreateOp, nil)
+		if err != nil {
+			return nil, err
+		}
+		if try == 0 {
+			params = candidate
+		}
+		if res.List == nil {
+			break
+		}
+		ids, err := m.ListedIDsIn(ctx, res, candidate)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) > 0 {
+			params = candidate
+			break
+		}
+		if madeUp {
+			break // made-up parents would only be made up again
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.parents == nil {
+		m.parents = map[*spec.Resource]map[string]string{}
+	}
+	m.parents[res] = params
+	return maps.Clone(params), nil
 }
 
 // PathParams returns values for the path parameters of op that fixed does
-// not give: the id of a listed item where a resource's item path names
-// the parameter, such as petId, and made-up values otherwise, which
+// not give: those of a resource's collection, the run's parent of it
+// (CollectionParams), where op is on its items or below them; the id of a
+// listed item where a resource's item path names the parameter, such as
+// petId, listed below that parent; and made-up values otherwise, which
 // madeUp reports.
 func (m *Maker) PathParams(ctx context.Context, op *spec.Operation, fixed map[string]string) (params map[string]string, madeUp bool, err error) {
 	params = maps.Clone(fixed)
 	if params == nil {
 		params = map[string]string{}
 	}
+	for _, res := range m.resourcesAbove(op) {
+		if len(res.ParentParams) == 0 {
+			continue
+		}
+		parent, err := m.CollectionParams(ctx, res)
+		if err != nil {
+			return nil, false, err
+		}
+		for k, v := range parent {
+			if _, ok := params[k]; !ok {
+				params[k] = v
+			}
+		}
+	}
+	return m.pathParams(ctx, op, params)
+}
+
+// pathParams is PathParams without the run's parents.
+func (m *Maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[string]string) (params map[string]string, madeUp bool, err error) {
+	params = maps.Clone(fixed)
+	if params == nil {
+		params = map[string]string{}
+	}
 	gen, failed := m.generator(ctx)
-	for _, p := range op.Parameters {
-		if p.In != openapi3.ParameterInPath {
+	for _, name := range op.Template.Params() {
+		p := op.Parameter(openapi3.ParameterInPath, name)
+		if _, ok := params[name]; ok || p == nil {
 			continue
 		}
-		if _, ok := params[p.Name]; ok {
-			continue
-		}
-		if res := m.resourceOfParam(p.Name); res != nil {
-			ids, err := m.ListedIDs(ctx, res)
+		if res := m.resourceOfParam(op, name); res != nil {
+			parent := map[string]string{}
+			for _, k := range res.ParentParams {
+				if v, ok := params[k]; ok {
+					parent[k] = v
+				}
+			}
+			ids, err := m.ListedIDsIn(ctx, res, parent)
 			if err != nil {
 				return nil, false, err
 			}
 			if len(ids) > 0 {
-				params[p.Name] = spec.ValueText(ids[m.rnd.IntN(len(ids))])
+				params[name] = spec.ValueText(ids[m.rnd.IntN(len(ids))])
 				continue
 			}
 		}
-		params[p.Name] = spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
+		params[name] = spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: name}))
 		madeUp = true
 	}
 	return params, madeUp, failed()
 }
 
-// resourceOfParam returns the resource whose items a path parameter such
-// as petId names, or nil.
-func (m *Maker) resourceOfParam(name string) *spec.Resource {
+// resourcesAbove returns the resources op acts on or below: its own, and
+// those whose item path op's path begins with, such as pets of
+// /pets/{petId}/photos.
+func (m *Maker) resourcesAbove(op *spec.Operation) []*spec.Resource {
+	var out []*spec.Resource
+	if op.Resource != nil {
+		out = append(out, op.Resource)
+	}
 	for _, r := range m.contract.Resources {
-		if r.IDParam == name {
+		if r != op.Resource && below(op.Template, r.ItemPath) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// below reports whether the path t begins with the path template item,
+// segment by segment, such as /pets/{petId}/photos with /pets/{petId}.
+func below(t *spec.PathTemplate, item string) bool {
+	return item != "" && (t.String() == item || strings.HasPrefix(t.String(), item+"/"))
+}
+
+// resourceOfParam returns the resource whose items the path parameter
+// name of op names, such as petId: the one whose item path op's path
+// begins with; else the one resource whose items it names, or nil where
+// none or several do, as Kubernetes' {name} of hundreds.
+func (m *Maker) resourceOfParam(op *spec.Operation, name string) *spec.Resource {
+	var named []*spec.Resource
+	for _, r := range m.contract.Resources {
+		if r.IDParam != name {
+			continue
+		}
+		if below(op.Template, r.ItemPath) {
 			return r
 		}
+		named = append(named, r)
+	}
+	if len(named) == 1 {
+		return named[0]
 	}
 	return nil
 }
@@ -433,8 +550,13 @@ const maxBodyTries = 20
 // the deployment knows.
 func (m *Maker) Value(ctx context.Context, op *spec.Operation) (any, error) {
 	s := BodySchema(op)
-	if s == nil {
+	if s == nil || !bodySent(op) {
 		return nil, nil
+	}
+	if isForm(op) && spec.TypeOf(s) == "" {
+		// A form is an object, whatever its schema leaves unsaid, as
+		// rclone's multipart upload of an empty schema.
+		s = &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}, Properties: s.Properties, Required: s.Required, AllOf: s.AllOf}
 	}
 	gen, failed := m.generator(ctx)
 	resName := ""
@@ -475,7 +597,11 @@ func (m *Maker) knownValues(ctx context.Context, res *spec.Resource, s *openapi3
 		case strings.HasSuffix(p.Name, "Id") && !m.namesResource(strings.TrimSuffix(p.Name, "Id")):
 			if census == nil {
 				var err error
-				if census, err = m.itemCensus(ctx, res); err != nil {
+				params, err := m.CollectionParams(ctx, res)
+				if err != nil {
+					return err
+				}
+				if census, err = m.itemCensus(ctx, res, params); err != nil {
 					return err
 				}
 			}
@@ -521,6 +647,22 @@ func mostCommon(items []judge.Item, prop string) (any, bool) {
 		}
 	}
 	return values[best], true
+}
+
+// bodySent reports whether a valid request of op carries a body: one
+// its document requires, and an optional one of a method whose request
+// has a body by nature, POST, PUT or PATCH. Stripe's GETs take an
+// optional form that a GET is better without.
+func bodySent(op *spec.Operation) bool {
+	rb := op.Op.RequestBody
+	if rb == nil || rb.Value == nil {
+		return false
+	}
+	switch op.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch:
+		return true
+	}
+	return rb.Value.Required
 }
 
 // Mutating reports whether a request of op can change state.
