@@ -209,6 +209,16 @@ func enumOf(s *openapi3.Schema) []any {
 // returns "": a body op requires in a media type the suite does not make,
 // such as XML, or a required cookie.
 func CannotSend(op *spec.Operation) string {
+	if strings.ContainsAny(op.Path, "?#") {
+		return fmt.Sprintf("the document's path %s holds a query string or a fragment, which a server cannot tell apart from its path: no request of %s can be sent as written", op.Path, op.ID)
+	}
+	if _, ok := Requirement(op); !ok && len(op.Requirements) > 0 {
+		var whys []string
+		for _, req := range op.Requirements {
+			whys = append(whys, unmet(req))
+		}
+		return fmt.Sprintf("%s requires %s: no request the suite can make meets its security", op.ID, strings.Join(whys, ", or "))
+	}
 	if rb := op.Op.RequestBody; rb != nil && rb.Value != nil && rb.Value.Required && BodySchema(op) == nil {
 		return fmt.Sprintf("%s takes its body as %s, and the suite makes JSON, form and multipart bodies only", op.ID, strings.Join(slices.Sorted(maps.Keys(rb.Value.Content)), ", "))
 	}
@@ -230,10 +240,11 @@ func (m *Maker) Credentials(op *spec.Operation, key string) judge.Option {
 	return func(r *judge.Request) {
 		r.Header.Del("Authorization")
 		r.Basic = nil
-		if len(op.Requirements) == 0 {
+		req, ok := Requirement(op)
+		if !ok {
 			return
 		}
-		for _, s := range op.Requirements[0] {
+		for _, s := range req {
 			in, name, value := s.Credential(key)
 			switch {
 			case key == "":
@@ -245,6 +256,36 @@ func (m *Maker) Credentials(op *spec.Operation, key string) judge.Option {
 			setCredential(r, in, name, value)
 		}
 	}
+}
+
+// Requirement returns the alternative of op's security the suite presents
+// its key under: the first that a request can meet, and false where op
+// asks for none or none can be met (see unmet).
+func Requirement(op *spec.Operation) (spec.Requirement, bool) {
+	for _, req := range op.Requirements {
+		if unmet(req) == "" {
+			return req, true
+		}
+	}
+	return nil, false
+}
+
+// unmet says why no request can meet req, or returns "": a scheme no key
+// meets, such as mutual TLS, which takes a client certificate; or two
+// schemes whose credentials travel in one place, such as Conjur's HTTP
+// basic and its own token, both in Authorization.
+func unmet(req spec.Requirement) string {
+	for i, s := range req {
+		if s.Unsupported != "" {
+			return s.Unsupported
+		}
+		for _, t := range req[:i] {
+			if s.Place().In == t.Place().In && strings.EqualFold(s.Place().Name, t.Place().Name) {
+				return fmt.Sprintf("security schemes %s and %s both at once, whose credentials both travel in %s %s", t.Name, s.Name, s.Place().In, s.Place().Name)
+			}
+		}
+	}
+	return ""
 }
 
 // setCredential sets the credential called name, sent in the header, the
