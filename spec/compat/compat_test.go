@@ -236,6 +236,7 @@ func TestReadRefuses(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{"", "the document is empty"},
 		{"a: [\n", "not YAML or JSON"},
+		{"openapi: 3.0.3\ninfo:\n  title: x\n  tags: [a, b\npaths: {}\n", "not YAML or JSON: line 4: "},
 		{"[1, 2]", "its top level is not a mapping"},
 		{"title: Shelter\n", "openapi: missing"},
 		{strings.Replace(swaggerShelter, `"2.0"`, "2.0", 1), `write it in quotes: swagger: "2.0"`},
