@@ -163,11 +163,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 	// With a backend, an expectation answers ahead of it (expectahead.go),
 	// and an example Prefer asks for is petmock's to give, below.
 	if s.proxy != nil && v.Example == nil {
-		x, err := s.steer.ExpectedAhead(r, op.Operation, params, rec)
+		x, ok, err := s.steer.ExpectedAhead(r, op.Operation, params, rec)
 		if err != nil {
 			return op, err
 		}
-		if x != nil {
+		if ok {
 			got.expectation = x.ID
 			return op, s.steer.AnswerExpected(w, r, op.Operation, rec, x)
 		}
@@ -177,12 +177,13 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 	}
 	// An expectation may match the body's text, which the gate reads.
 	var br edge.BodyRecorder
-	var body steer.Body
+	var kept *steer.Body
 	switch {
 	case rec != nil:
 		br = rec
-	case s.steer.Awaits(op.Operation):
-		br = &body
+	case s.steer.NeedsBody(op.Operation):
+		kept = new(steer.Body)
+		br = kept
 	}
 	c, err := s.gate.Check(r, op.Operation, params, br, false)
 	if err != nil {
@@ -192,10 +193,14 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 		v.AnswerExample()
 		return op, nil
 	}
-	if rec != nil {
+	var body []byte
+	switch {
+	case rec != nil:
 		body = rec.ReqBody
+	case kept != nil:
+		body = *kept
 	}
-	if x := s.steer.Expected(op.Operation, r, c, body); x != nil {
+	if x, ok := s.steer.Expected(op.Operation, r, c, body); ok {
 		got.expectation = x.ID
 		return op, s.steer.AnswerExpected(w, r, op.Operation, rec, x)
 	}

@@ -271,6 +271,9 @@ type bodyMatch struct {
 // and the states of their scenarios.
 type expecting struct {
 	n atomic.Int32 // len(list), for the pipeline's quick look
+	// texts counts the expectations that match a body's text, for which
+	// the pipeline keeps bodies (see NeedsBody).
+	texts atomic.Int32
 
 	mu     sync.Mutex // guards list, next, bytes and states
 	list   []*expectation
@@ -314,6 +317,19 @@ func (s *Steering) Expect(e Expectation) (Expectation, error) {
 	return s.redactExpectation(set), nil
 }
 
+// changed notes what the pipeline looks at of the list, once it changed.
+// The caller holds mu.
+func (ex *expecting) changed() {
+	texts := 0
+	for _, x := range ex.list {
+		if slices.ContainsFunc(x.bodies, func(b bodyMatcher) bool { return b.path == nil }) {
+			texts++
+		}
+	}
+	ex.n.Store(int32(len(ex.list)))
+	ex.texts.Store(int32(texts))
+}
+
 // insert puts x in the list after those of its priority or a higher one.
 // The caller holds mu.
 func (ex *expecting) insert(x *expectation) {
@@ -321,7 +337,7 @@ func (ex *expecting) insert(x *expectation) {
 		return cmp.Or(cmp.Compare(a.priority(), b.priority()), cmp.Compare(a.ID, b.ID))
 	})
 	ex.list = slices.Insert(ex.list, i, x)
-	ex.n.Store(int32(len(ex.list)))
+	ex.changed()
 }
 
 // compileExpectation checks e against the document, and compiles it.
@@ -669,22 +685,21 @@ type Expected struct {
 	answer *answer.Canned
 	delay  time.Duration
 	fault  injected
-	x      *expectation
 }
 
 // Expected returns what the first expectation that matches r, a request
-// to op, answers it with, nil when none matches. c is the call the edge
+// to op, answers it with, and whether one matches. c is the call the edge
 // checked, and body the body it read, nil for none.
-func (s *Steering) Expected(op *edge.Operation, r *http.Request, c *edge.Call, body []byte) *Expected {
+func (s *Steering) Expected(op *edge.Operation, r *http.Request, c *edge.Call, body []byte) (Expected, bool) {
 	ex := s.expecting
 	if ex.n.Load() == 0 {
-		return nil
+		return Expected{}, false
 	}
 	ex.mu.Lock()
 	i := slices.IndexFunc(ex.list, func(x *expectation) bool { return ex.inState(x) && x.matches(op, r, c, body) })
 	if i < 0 {
 		ex.mu.Unlock()
-		return nil
+		return Expected{}, false
 	}
 	x := ex.list[i]
 	a := x.answer
@@ -704,7 +719,7 @@ func (s *Steering) Expected(op *edge.Operation, r *http.Request, c *edge.Call, b
 				s.log.Warn("an expectation's answer made of the request breaks the document; the request is answered as usual",
 					"id", x.ID, "method", s.redact.Text(r.Method), "path", s.redact.Text(r.URL.Path), "err", s.redact.Text(e.Message))
 			}
-			return nil
+			return Expected{}, false
 		}
 	}
 	x.Matched++
@@ -714,7 +729,7 @@ func (s *Steering) Expected(op *edge.Operation, r *http.Request, c *edge.Call, b
 		if x.Remaining == 0 {
 			ex.list = slices.Delete(ex.list, i, i+1)
 			ex.bytes -= x.size
-			ex.n.Store(int32(len(ex.list)))
+			ex.changed()
 		}
 	}
 	delay := x.delay.Min
@@ -724,7 +739,7 @@ func (s *Steering) Expected(op *edge.Operation, r *http.Request, c *edge.Call, b
 	}
 	s.verify.answer(x, r, s.now())
 	s.events.Publish(journal.ChangeExpectations)
-	return &Expected{ID: x.ID, answer: a, delay: delay, fault: x.fault, x: x}
+	return Expected{ID: x.ID, answer: a, delay: delay, fault: x.fault}, true
 }
 
 // AnswerExpected answers r, a request to op, as the expectation that
@@ -732,7 +747,7 @@ func (s *Steering) Expected(op *edge.Operation, r *http.Request, c *edge.Call, b
 // and tells rec, when not nil, which one answered. It returns
 // ErrAnswered for a fault below HTTP, or an error to answer instead, such
 // as of a client that went away during the delay.
-func (s *Steering) AnswerExpected(w http.ResponseWriter, r *http.Request, op *edge.Operation, rec *journal.Recorder, x *Expected) error {
+func (s *Steering) AnswerExpected(w http.ResponseWriter, r *http.Request, op *edge.Operation, rec *journal.Recorder, x Expected) error {
 	if rec != nil {
 		rec.Expectation = x.ID
 	}
@@ -881,7 +896,7 @@ func (s *Steering) RemoveExpectation(id int64) error {
 	}
 	ex.bytes -= ex.list[i].size
 	ex.list = slices.Delete(ex.list, i, i+1)
-	ex.n.Store(int32(len(ex.list)))
+	ex.changed()
 	ex.mu.Unlock()
 	s.events.Publish(journal.ChangeExpectations)
 	return nil
@@ -893,7 +908,7 @@ func (s *Steering) ClearExpectations() {
 	ex := s.expecting
 	ex.mu.Lock()
 	ex.list, ex.bytes, ex.states = nil, 0, nil
-	ex.n.Store(0)
+	ex.changed()
 	ex.mu.Unlock()
 	s.events.Publish(journal.ChangeExpectations)
 }

@@ -139,7 +139,7 @@ func (s *Steering) TakeOver(old *Steering) (forcedDropped, expectationsDropped i
 		bytes += nx.size
 	}
 	ex.list, ex.bytes = list, bytes
-	ex.n.Store(int32(len(list)))
+	ex.changed()
 	ex.mu.Unlock()
 	return forcedDropped, expectationsDropped
 }
