@@ -183,3 +183,20 @@ func TestExpectationFault(t *testing.T) {
 		}
 	}
 }
+
+// TestExpectationTemplateOfAValueHTTPRefuses: a value of the request that
+// the answer cannot take after all, such as a body member with a line
+// break put in a header, makes no answer of the expectation: the request
+// is answered as if none matched, and no header is split.
+func TestExpectationTemplateOfAValueHTTPRefuses(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{})
+	ts.expect(t, `{"when":{"method":"POST","path":"/v1/pets"},
+		"answer":{"status":201,"headers":{"Location":"/v1/pets/{{body/name}}"},"body":{"id":1,"name":"{{body/name}}","categoryId":1}}}`)
+	if resp := ts.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`); resp.Header.Get("Location") != "/v1/pets/Rex" {
+		t.Errorf("POST /v1/pets: %s with Location %q, want the expectation's", resp, resp.Header.Get("Location"))
+	}
+	resp := ts.do(t, "POST", "/pets", `{"name":"Rex\r\nX-Injected: yes","categoryId":1}`)
+	if resp.StatusCode != 201 || resp.Header.Get("X-Injected") != "" || resp.pet(t).ID == 1 {
+		t.Errorf("POST /v1/pets with a line break in the name: %s, headers %v; want the pet created by petmock, no header split", resp, resp.Header)
+	}
+}
