@@ -339,3 +339,60 @@ func (r *Redactor) JSON(v json.RawMessage) json.RawMessage {
 func (r *Redactor) Hides(v string) bool {
 	return v != "" && r.Text(v) != v
 }
+
+// Reach is the longest a form of a key may be that Scrub finds whole: see
+// keyFormGrowth.
+func (r *Redactor) Reach() int {
+	if len(r.keys) == 0 {
+		return 1
+	}
+	return keyFormGrowth * len(r.keys[0])
+}
+
+// Scrub overwrites, in place, every form of a key in b with as many
+// asterisks: a body petmock relays keeps its length, and its JSON stays
+// JSON where the key stood in a string. Only forms wholly in b are found;
+// a caller that has b in parts keeps the last Reach bytes of one for the
+// next.
+func (r *Redactor) Scrub(b []byte) {
+	if len(r.keys) == 0 || len(b) == 0 {
+		return
+	}
+	if bytes.IndexByte(b, '%') < 0 && bytes.IndexByte(b, '\\') < 0 {
+		// Nothing is encoded: the common case, found without a copy.
+		for _, k := range r.keys {
+			for from := 0; ; {
+				i := bytes.Index(b[from:], k)
+				if i < 0 {
+					break
+				}
+				for j := from + i; j < from+i+len(k); j++ {
+					b[j] = '*'
+				}
+				from += i + len(k)
+			}
+		}
+		return
+	}
+	hide, found := r.mask(string(b))
+	if !found {
+		return
+	}
+	for i, h := range hide {
+		if h {
+			b[i] = '*'
+		}
+	}
+}
+
+// HidesAnyCase reports whether v holds a key in any case, as a header's
+// name may, which HTTP reads in any case and Go writes in its own.
+func (r *Redactor) HidesAnyCase(v string) bool {
+	lower := strings.ToLower(v)
+	for _, k := range r.keys {
+		if strings.Contains(lower, strings.ToLower(string(k))) {
+			return true
+		}
+	}
+	return r.Hides(v)
+}
