@@ -200,7 +200,8 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	proxying, err := newProxying(c, cfg.Proxy)
+	redact := journal.NewRedactor(append(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...), cfg.Proxy.Key))
+	proxying, err := newProxying(c, cfg.Proxy, redact)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +211,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		log:      cfg.Logger,
 		now:      now,
 		seed:     cfg.ChaosSeed,
-		redact:   journal.NewRedactor(append(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...), cfg.Proxy.Key)),
+		redact:   redact,
 		secrets:  journal.NewSecrets(c),
 		events:   journal.NewHub(),
 		docs:     docs,
@@ -247,7 +248,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		ShowSecrets: showSecrets, Events: s.events, Change: journal.ChangeJournal})
 	s.violations = journal.New(journal.Config{Redact: s.redact, Secrets: s.secrets, ShowSecrets: showSecrets, Events: s.events, Change: journal.ChangeViolations})
 	if proxying != nil {
-		proxying.gate, proxying.base, proxying.log, proxying.redact, proxying.events = gate, c.Base, cfg.Logger, s.redact, s.events
+		proxying.gate, proxying.base, proxying.log, proxying.events, proxying.steer = gate, c.Base, cfg.Logger, s.events, s.steer
 		size, bytes := cfg.Proxy.MaxViolations, cfg.Proxy.MaxViolationBytes
 		if size <= 0 {
 			size = DefaultMaxViolations
