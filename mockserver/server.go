@@ -328,7 +328,8 @@ const MaxBodyBytes = edge.MaxBodyBytes
 // place of the plain-text answers Go's HTTP server writes by itself, the
 // error of the same status in the error body of s's document, or of the
 // document of the server that took over from s when the connection was
-// accepted (see TakeOver).
-func (s *Server) Listener(ln net.Listener, limits edge.WireLimits) net.Listener {
+// accepted (see TakeOver), and with its connections within the caps of
+// limits (see edge.WireLimits).
+func (s *Server) Listener(ln net.Listener, limits edge.WireLimits) *edge.WireListener {
 	return edge.Listener(ln, limits, func() *edge.ErrorPlan { return s.Latest().gate.ErrorBody() })
 }
