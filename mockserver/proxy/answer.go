@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // An answer is read for checking up to a bound, MaxAnswerBytes, and, all
@@ -56,9 +58,21 @@ type Answer struct {
 type held struct {
 	max int64
 
-	mu   sync.Mutex // guards used
-	used int64
+	mu    sync.Mutex // guards used, peak and freed
+	used  int64
+	peak  int64     // the most used since it was last none
+	freed time.Time // when memory was last given back
 }
+
+// Once the answers in flight hold nothing after having held giveBackAt
+// bytes or more, the memory they took is given back to the system at
+// once, at most every giveBackEvery, rather than over the minutes the
+// runtime would take: a burst of large answers leaves petmock as small as
+// it was.
+const (
+	giveBackAt    = 16 << 20
+	giveBackEvery = 10 * time.Second
+)
 
 // take takes n bytes, and reports whether they were there to take.
 func (h *held) take(n int64) bool {
@@ -68,13 +82,25 @@ func (h *held) take(n int64) bool {
 		return false
 	}
 	h.used += n
+	h.peak = max(h.peak, h.used)
 	return true
 }
 
 func (h *held) give(n int64) {
 	h.mu.Lock()
 	h.used -= n
+	giveBack := false
+	if h.used == 0 {
+		giveBack = h.peak >= giveBackAt && time.Since(h.freed) >= giveBackEvery
+		h.peak = 0
+		if giveBack {
+			h.freed = time.Now()
+		}
+	}
 	h.mu.Unlock()
+	if giveBack {
+		go debug.FreeOSMemory()
+	}
 }
 
 // Held returns how many bytes of answers the Backend holds for checking
