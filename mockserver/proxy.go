@@ -382,7 +382,8 @@ func (p *proxying) withdrawKeys(out *http.Request) {
 			delete(out.Header, name)
 		}
 	}
-	if cookies := out.Header["Cookie"]; len(cookies) > 0 {
+	if slices.ContainsFunc(out.Header["Cookie"], hides) {
+		// Only then is the Cookie written again, the others as they were.
 		var kept []string
 		for _, c := range out.Cookies() {
 			if !hides(c.Name) && !hides(c.Value) {

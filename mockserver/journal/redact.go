@@ -19,7 +19,8 @@ import (
 // percent-encoded (in either case, in part, or several times over, since
 // a path is logged once decoded) and escaped as in a JSON string.
 type Redactor struct {
-	keys [][]byte // longest first, so that no key is hidden in part by a shorter one
+	keys  [][]byte // longest first, so that no key is hidden in part by a shorter one
+	texts []string // keys, as strings
 }
 
 // keyFormGrowth is how many times longer than a key a form of it may be
@@ -76,6 +77,9 @@ func NewRedactor(keys []string) *Redactor {
 		}
 	}
 	slices.SortFunc(r.keys, func(a, b []byte) int { return cmp.Compare(len(b), len(a)) })
+	for _, k := range r.keys {
+		r.texts = append(r.texts, string(k))
+	}
 	return r
 }
 
@@ -388,10 +392,11 @@ func (r *Redactor) Scrub(b []byte) {
 // HidesAnyCase reports whether v holds a key in any case, as a header's
 // name may, which HTTP reads in any case and Go writes in its own.
 func (r *Redactor) HidesAnyCase(v string) bool {
-	lower := strings.ToLower(v)
-	for _, k := range r.keys {
-		if strings.Contains(lower, strings.ToLower(string(k))) {
-			return true
+	for _, k := range r.texts {
+		for i := 0; i+len(k) <= len(v); i++ {
+			if strings.EqualFold(v[i:i+len(k)], k) {
+				return true
+			}
 		}
 	}
 	return r.Hides(v)
