@@ -50,6 +50,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Source:      rec.Source,
 			Fallback:    rec.Fallback,
 			Violations:  rec.Violations,
+			Unchecked:   rec.Unchecked,
 		})
 	}
 	if kept {
@@ -161,15 +162,18 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 	w = v.Writer
 	defer v.Done()
 	// With a backend, an expectation answers ahead of it (expectahead.go),
-	// and an example Prefer asks for is petmock's to give, below.
+	// but while it is recorded (record.go), and an example Prefer asks for
+	// is petmock's to give, below.
 	if s.proxy != nil && v.Example == nil {
-		x, ok, err := s.steer.ExpectedAhead(r, op.Operation, params, rec)
-		if err != nil {
-			return op, err
-		}
-		if ok {
-			got.expectation = x.ID
-			return op, s.steer.AnswerExpected(w, r, op.Operation, rec, x)
+		if s.proxy.recording == nil {
+			x, ok, err := s.steer.ExpectedAhead(r, op.Operation, params, rec)
+			if err != nil {
+				return op, err
+			}
+			if ok {
+				got.expectation = x.ID
+				return op, s.steer.AnswerExpected(w, r, op.Operation, rec, x)
+			}
 		}
 		if answered, err := s.proxy.forward(w, r, op.Operation, params, rec); answered {
 			return op, err
