@@ -58,6 +58,8 @@ const (
 	Skipped
 )
 
+// String returns the outcome as a line of the report begins: ok, FAIL or
+// skip.
 func (o Outcome) String() string {
 	return [...]string{"ok", "FAIL", "skip"}[o]
 }

@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,5 +101,20 @@ func TestVerificationHidesTheKey(t *testing.T) {
 	}
 	if body := string(ts.admin(t, "GET", "expectations", "").body); strings.Contains(body, key) || !strings.Contains(body, `"pathPattern":"[redacted]|^/v1/pets/1$"`) {
 		t.Errorf("GET expectations: %s, want the key of the pattern hidden", body)
+	}
+}
+
+// TestVerificationIsBounded: past the methods and paths it keeps, the
+// verification counts the requests no expectation answered without
+// keeping them.
+func TestVerificationIsBounded(t *testing.T) {
+	ts := newTestServer(t, mockserver.Config{})
+	for i := range steer.MaxUnmatchedGroups + 2 {
+		ts.do(t, "GET", "/nothing/"+strconv.Itoa(i), "")
+	}
+	v := ts.verification(t)
+	if len(v.UnmatchedRequests) != steer.MaxUnmatchedGroups || v.Omitted != 2 || v.Unmatched != int64(steer.MaxUnmatchedGroups+2) {
+		t.Errorf("%d methods and paths kept, %d omitted, %d unmatched; want %d, 2 and %d",
+			len(v.UnmatchedRequests), v.Omitted, v.Unmatched, steer.MaxUnmatchedGroups, steer.MaxUnmatchedGroups+2)
 	}
 }
