@@ -258,8 +258,9 @@ func TestCompileRefusesWhatItCannotCheck(t *testing.T) {
 // TestCompiledRouterAgreesOnOddTemplates holds the compiled router to
 // gorillamux on templates the Petstore does not have: the root, a
 // trailing slash, parameters with a pattern or within a segment, a path
-// without operations and one below a base path of its own. A request two
-// templates match, or one of those last two, is left to gorillamux.
+// without operations, and paths and operations below base paths of their
+// own. A request two templates match, or one of a path without
+// operations, is left to gorillamux.
 func TestCompiledRouterAgreesOnOddTemplates(t *testing.T) {
 	get := func(id string) string {
 		return `{get: {operationId: ` + id + `, parameters: [], responses: {'204': {description: Done.}}}}`
@@ -285,6 +286,8 @@ paths:
   /things/{x}: {parameters: [{name: x, in: path, required: true, schema: {type: string}}]}
   /things/special: ` + get("special") + `
   /elsewhere/{id}: {servers: [{url: /v2}], get: {operationId: elsewhere, parameters: [{name: id, in: path, required: true, schema: {type: string}}], responses: {'204': {description: Done.}}}}
+  /rooted: {get: {operationId: rooted, servers: [{url: 'https://other.example'}], responses: {'204': {description: Done.}}}, delete: {operationId: delRooted, responses: {'204': {description: Done.}}}}
+  /v2/elsewhere/{id}: {get: {operationId: shadowed, parameters: [{name: id, in: path, required: true, schema: {type: string}}], servers: [{url: /}], responses: {'204': {description: Done.}}}}
 `
 	c, err := spec.Read([]byte(src))
 	if err != nil {
@@ -295,6 +298,7 @@ paths:
 		"/v1/", "/v1", "/v1/x", "/v1/pets/", "/v1/pets", "/v1/pets//", "/v1/pets/1", "/v1/pets/1/", "/v1/files/a",
 		"/v1/files/a.b", "/v1/files/.b", "/v1/codes/ABC", "/v1/codes/AB", "/v1/codes/abc", "/v1/things/1",
 		"/v1/things/special", "/v1/elsewhere/1", "/v2/elsewhere/1", "/v1/pets/a%2Fb", "//", "/v1//",
+		"/rooted", "/v1/rooted", "/v2/rooted", "/rooted/", "/v2/elsewhere",
 	}
 	decided := map[string]bool{}
 	for _, path := range paths {
@@ -305,12 +309,14 @@ paths:
 			}
 		}
 	}
-	for _, req := range []string{"GET /v1/", "GET /v1/pets/", "GET /v1/pets/1", "DELETE /v1/pets/1", "GET /v1/files/a", "GET /v1/codes/ABC"} {
+	for _, req := range []string{"GET /v1/", "GET /v1/pets/", "GET /v1/pets/1", "DELETE /v1/pets/1", "GET /v1/files/a", "GET /v1/codes/ABC",
+		"GET /rooted", "DELETE /v1/rooted"} {
 		if !decided[req] {
 			t.Errorf("%s: the compiled router should decide it", req)
 		}
 	}
-	for _, req := range []string{"GET /v1/files/a.b", "GET /v1/things/special", "GET /v1/things/1", "GET /v1/elsewhere/1"} {
+	for _, req := range []string{"GET /v1/files/a.b", "GET /v1/things/special", "GET /v1/things/1", "GET /v1/elsewhere/1",
+		"GET /v2/elsewhere/1", "GET /v1/rooted", "DELETE /rooted"} {
 		if decided[req] {
 			t.Errorf("%s: the compiled router decided it; gorillamux should", req)
 		}
