@@ -82,10 +82,11 @@ func (o ReadOptions) repair(l *loaded) (func(), error) {
 		}
 	}
 	slices.SortStableFunc(r.slips, func(a, b slip) int { return strings.Compare(a.where, b.where) })
+	refused := func(s slip) bool { return o.Strict || s.served == "" }
 	for _, s := range r.slips {
-		if o.Strict || s.served == "" {
+		if refused(s) {
 			more := ""
-			if n := len(r.slips) - 1; n > 0 {
+			if n := len(slices.DeleteFunc(slices.Clone(r.slips), func(s slip) bool { return !refused(s) })) - 1; n > 0 {
 				more = fmt.Sprintf(" (and %d more such slips)", n)
 			}
 			undo()

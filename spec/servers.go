@@ -183,9 +183,8 @@ func NewRouter(doc *openapi3.T) (routers.Router, error) {
 			}
 		}
 	}
-	var err2 error
-	if r.Router, err2 = gorillamux.NewRouter(&hostless); err2 != nil {
-		return nil, err2
+	if r.Router, err = gorillamux.NewRouter(&hostless); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
