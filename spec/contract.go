@@ -22,8 +22,10 @@ import (
 type Contract struct {
 	// Doc is the loaded and validated document. It must not be changed.
 	Doc *openapi3.T
-	// Base is the path of the first server, such as "/v1", or "" when
-	// the server is the root. Every operation path is relative to it.
+	// Base is the path of the document's first server, such as "/v1",
+	// or "" when the server is the root: see servers.go. Every operation
+	// path is relative to it, but those of the paths and operations with
+	// servers of their own, which are relative to their Operation.Base.
 	Base string
 	// Operations are the operations of the document, ordered by path and
 	// then by method (GET, HEAD, POST, PUT, PATCH, DELETE, the others).
@@ -66,6 +68,11 @@ type Contract struct {
 	// errorBody is the error body of a request of no operation, and of a
 	// status an operation does not document: see ErrorBody.
 	errorBody ErrorBody
+	// bases are the base paths of the operations, Base first, and
+	// pathBases those of the paths with servers of their own: see Bases
+	// and PathBase.
+	bases     []string
+	pathBases map[string]string
 }
 
 // Role is what an operation does to a resource.
@@ -96,6 +103,13 @@ type Operation struct {
 	// Path is the path template below the base path, such as
 	// "/pets/{petId}", as written.
 	Path string
+	// Base is the base path the operation is served below: that of the
+	// first of its own servers, or else of its path's, or else the
+	// document's, Contract.Base; such as "/v1", or "" for the root. A
+	// request of the operation is sent to Base followed by Path, such as
+	// /v1/pets/7, whatever the host of the server: a mock serves every
+	// operation at its own (see servers.go).
+	Base string
 	// Template is Path, parsed; the operations of one path share it.
 	Template *PathTemplate
 	// Where names the operation in the document, for messages:
@@ -114,9 +128,13 @@ type Operation struct {
 	Requirements []Requirement
 	// Statuses are the documented response statuses, in order.
 	Statuses []int
+	// Ranges are the ranges of statuses the operation documents, written
+	// 4XX, each by its first digit, in order: [4, 5] of 4XX and 5XX. A
+	// status of a range is documented (see Documents).
+	Ranges []int
 	// Success is the status a valid request is answered with: the lowest
-	// documented 2xx, or 200 when only a default response is documented.
-	// Zero means the document gives no success answer.
+	// documented 2xx, or 200 when only 2XX or a default response is
+	// documented. Zero means the document gives no success answer.
 	Success int
 	// Deprecation is set when the operation is deprecated.
 	Deprecation *Deprecation
@@ -246,6 +264,9 @@ func newContract(ctx context.Context, doc *openapi3.T, txt text, order propertyO
 			c.Operations = append(c.Operations, o)
 		}
 	}
+	if err := c.readBases(); err != nil {
+		return nil, err
+	}
 	if c.ErrorCodes, err = errorCodes(doc); err != nil {
 		return nil, err
 	}
@@ -273,6 +294,11 @@ func (c *Contract) readOperation(tmpl *PathTemplate, method string, item *openap
 	if o.ID == "" {
 		o.ID = method + " " + path
 	}
+	base, err := operationBase(c.Base, path, method, item, op)
+	if err != nil {
+		return nil, err
+	}
+	o.Base = base
 	for _, ref := range item.Parameters {
 		if ref.Value != nil {
 			o.Parameters = append(o.Parameters, ref.Value)
@@ -295,17 +321,20 @@ func (c *Contract) readOperation(tmpl *PathTemplate, method string, item *openap
 		for code := range op.Responses.Map() {
 			if n, err := strconv.Atoi(code); err == nil {
 				o.Statuses = append(o.Statuses, n)
+			} else if n := statusRange(code); n != 0 {
+				o.Ranges = append(o.Ranges, n)
 			}
 		}
 	}
 	slices.Sort(o.Statuses)
+	slices.Sort(o.Ranges)
 	for _, s := range o.Statuses {
 		if s >= 200 && s < 300 {
 			o.Success = s
 			break
 		}
 	}
-	if o.Success == 0 && op.Responses != nil && op.Responses.Default() != nil {
+	if o.Success == 0 && (slices.Contains(o.Ranges, 2) || op.Responses != nil && op.Responses.Default() != nil) {
 		o.Success = http.StatusOK
 	}
 	if op.Deprecated {
@@ -329,9 +358,20 @@ func (o *Operation) Parameter(in, name string) *openapi3.Parameter {
 	return nil
 }
 
-// Documents reports whether o documents the status.
+// statusRange returns the first digit of a range of statuses as OpenAPI
+// writes it, 4 of 4XX, or 0 for a code that is none.
+func statusRange(code string) int {
+	if len(code) == 3 && code[0] >= '1' && code[0] <= '5' && strings.EqualFold(code[1:], "XX") {
+		return int(code[0] - '0')
+	}
+	return 0
+}
+
+// Documents reports whether o documents the status: as itself, in a range
+// such as 4XX, or by a default response.
 func (o *Operation) Documents(status int) bool {
-	return slices.Contains(o.Statuses, status) || (o.Op.Responses != nil && o.Op.Responses.Default() != nil)
+	return slices.Contains(o.Statuses, status) || slices.Contains(o.Ranges, status/100) && status >= 100 && status < 600 ||
+		(o.Op.Responses != nil && o.Op.Responses.Default() != nil)
 }
 
 // Response returns the response o documents for status: the one of that

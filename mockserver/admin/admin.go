@@ -115,6 +115,9 @@ type handler struct {
 	uploads    *uploads
 	streams    *streams
 	storeCheck time.Duration
+	// keys slows down the addresses whose keys keep failing, shared
+	// likewise.
+	keys *keyGuard
 }
 
 // New returns petmock's handler for srv: the admin API and the console
@@ -140,7 +143,11 @@ func NewAfter(prev http.Handler, srv Control, cfg Config) (http.Handler, error) 
 	if err != nil {
 		return nil, fmt.Errorf("admin document: %w", err)
 	}
-	edge, err := srv.NewEdge(admin, mockserver.EdgeConfig{MaxBodyBytes: maxBodyBytes, Unread: isFixture, Admit: access.admit})
+	keys := newKeyGuard()
+	if p, ok := prev.(*handler); ok {
+		keys = p.keys
+	}
+	edge, err := srv.NewEdge(admin, mockserver.EdgeConfig{MaxBodyBytes: maxBodyBytes, Unread: isFixture, Admit: access.admit, Guard: keys.guard})
 	if err != nil {
 		return nil, fmt.Errorf("admin document: %w", err)
 	}
@@ -149,8 +156,9 @@ func NewAfter(prev http.Handler, srv Control, cfg Config) (http.Handler, error) 
 		log:        cfg.Logger,
 		edge:       edge,
 		mux:        http.NewServeMux(),
-		atRoot:     !slices.ContainsFunc(c.Operations, func(op *spec.Operation) bool { return c.Base+op.Path == "/" }),
+		atRoot:     !slices.ContainsFunc(c.Operations, func(op *spec.Operation) bool { return op.Base+op.Path == "/" }),
 		storeCheck: cfg.StoreCheck,
+		keys:       keys,
 	}
 	if p, ok := prev.(*handler); ok {
 		h.uploads, h.streams = p.uploads, p.streams
@@ -213,11 +221,17 @@ func (h *handler) routes() []route {
 		{"GET /__petmock/forced", h.forced},
 		{"POST /__petmock/forced", h.force},
 		{"DELETE /__petmock/forced", h.clearForced},
+		{"DELETE /__petmock/forced/{id}", h.removeForced},
 		{"GET /__petmock/expectations", h.expectations},
 		{"PUT /__petmock/expectations", h.expect},
 		{"DELETE /__petmock/expectations", h.clearExpectations},
 		{"GET /__petmock/expectations/{id}", h.expectation},
 		{"DELETE /__petmock/expectations/{id}", h.removeExpectation},
+		{"GET /__petmock/states", h.states},
+		{"DELETE /__petmock/states", h.resetStates},
+		{"PUT /__petmock/states/{name}", h.setState},
+		{"GET /__petmock/verification", h.verification},
+		{"DELETE /__petmock/verification", h.resetVerification},
 		{"GET /__petmock/catalogue/{resource}", h.browse},
 		{"GET /__petmock/{resource}", h.exportItems},
 		{"PUT /__petmock/{resource}", h.replaceItems},

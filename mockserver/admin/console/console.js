@@ -1,7 +1,8 @@
 // petmock console. Plain JavaScript modules, no build step, nothing from
 // elsewhere: this one wires the panels together, one module each
 // (catalogue.js, journal.js, settings.js, scenarios.js, operations.js,
-// violations.js, expectations.js), and the document's reloads (reloads.js),
+// violations.js, expectations.js, verification.js), and the document's
+// reloads (reloads.js),
 // on the plumbing they share (petmock.js).
 
 import { $, ADMIN, KEY, hooks, keyHeader, listen, loader, request, setLive, state, stopListening, toast } from "./petmock.js";
@@ -9,13 +10,14 @@ import { clearCatalogue, loadCatalogue, setupCatalogue, wireCatalogue } from "./
 import { clearJournal, closeEntries, loadJournal, wireJournal } from "./journal.js";
 import { clearSettings, loadSettings, wireSettings } from "./settings.js";
 import { clearScenarios, loadForced, setupForceForm, wireScenarios } from "./scenarios.js";
-import { loadHealth, renderOperations, tick } from "./operations.js";
+import { loadHealth, renderHealth, renderOperations, tick } from "./operations.js";
 import { clearViolations, loadViolations, wireViolations } from "./violations.js";
 import { clearExpectations, loadExpectations, wireExpectations } from "./expectations.js";
+import { clearVerification, loadVerification, wireVerification } from "./verification.js";
 import { renderReloads } from "./reloads.js";
 
-// SECTIONS are the panels, in the order of the keys 1 to 7.
-const SECTIONS = ["catalogue", "journal", "settings", "scenarios", "operations", "violations", "expectations"];
+// SECTIONS are the panels, in the order of the keys 1 to 8.
+const SECTIONS = ["catalogue", "journal", "settings", "scenarios", "operations", "violations", "expectations", "verification"];
 
 // ---- Sections and the key.
 
@@ -31,7 +33,10 @@ function show(section) {
   for (const name of SECTIONS) $(name).hidden = name !== section || locked;
   $("unlock").hidden = !locked;
   if (locked) {
-    $("unlock-why").textContent = "The " + section + " comes from petmock's admin API, which takes the same keys as the API.";
+    // The section's name is the subject: "the journal comes", "the
+    // violations come".
+    const verb = section.endsWith("s") ? " come" : " comes";
+    $("unlock-why").textContent = "The " + section + verb + " from petmock's admin API, which takes the same keys as the API.";
     $("key-input").focus();
   }
 }
@@ -85,6 +90,7 @@ function lock(why) {
   clearScenarios();
   clearViolations();
   clearExpectations();
+  clearVerification();
   if (why) {
     $("key-error").textContent = why;
     $("key-error").hidden = false;
@@ -99,6 +105,7 @@ function onEvent(name) {
   switch (name) {
     case "journal":
       if (!state.log.paused) loadJournal();
+      loadVerification();
       break;
     case "store":
       loadCatalogue();
@@ -116,6 +123,7 @@ function onEvent(name) {
       break;
     case "expectations":
       loadExpectations();
+      loadVerification();
       break;
     case "document":
       // A new version of the document: its operations and resources, and
@@ -125,6 +133,7 @@ function onEvent(name) {
       if (!state.key) break;
       loadForced();
       loadExpectations();
+      loadVerification();
       if (state.cat.resource) loadCatalogue();
       break;
   }
@@ -141,6 +150,7 @@ function loadEverything() {
   loadForced();
   loadViolations();
   loadExpectations();
+  loadVerification();
   if (state.cat.resource) loadCatalogue();
 }
 
@@ -167,6 +177,7 @@ const loadContract = loader(async () => {
     if (state.key) loadCatalogue();
   }
   renderOperations();
+  renderHealth();
   setupForceForm();
 });
 
@@ -188,8 +199,9 @@ function wire() {
   wireScenarios();
   wireViolations();
   wireExpectations();
+  wireVerification();
 
-  // Keys: 1 to 7 pick a section, / searches, Escape leaves a field or
+  // Keys: 1 to 8 pick a section, / searches, Escape leaves a field or
   // closes the journal's open entries.
   document.addEventListener("keydown", (e) => {
     const typing = e.target.closest && e.target.closest("input, textarea, select");

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package main
-
-// writable cannot tell without writing on this system; a save that fails
-// says so.
-func writable(dir string) error { return nil }
