@@ -32,6 +32,10 @@ func (g *Generator) scalarView(s *openapi3.Schema) *openapi3.Schema {
 
 func scalarView(s *openapi3.Schema) *openapi3.Schema {
 	v := *s
+	// The schema's own examples were weighed against the whole schema
+	// (see plan); the view, without its allOf, would take an example
+	// the whole refuses.
+	v.Example, v.Examples = nil, nil
 	var fill func(m *openapi3.Schema, depth int)
 	fill = func(m *openapi3.Schema, depth int) {
 		if m == nil || depth > 32 {

@@ -37,7 +37,7 @@ func TestCorpusValuesMatch(t *testing.T) {
 				t.Skipf("not served: %v", err)
 			}
 			for _, fault := range corpusFaults(c) {
-				if strings.Contains(fault, fake.ErrIndistinct.Error()) {
+				if strings.Contains(fault, fake.ErrIndistinct.Error()) || strings.Contains(fault, contradiction) {
 					t.Logf("%s", fault)
 					continue
 				}
@@ -46,6 +46,11 @@ func TestCorpusValuesMatch(t *testing.T) {
 		})
 	}
 }
+
+// contradiction is what Valid says of a schema that holds a contradiction,
+// such as Vercel's nullable alternatives written as a type of null beside
+// a oneOf of other types: the document's fault, listed, not failed.
+const contradiction = "its type is null, and no member of its oneOf or anyOf takes null"
 
 // corpusFaults makes values of every answer and request body schema of c
 // and returns what does not match, one line for each schema.
@@ -94,11 +99,22 @@ func answerFault(c *spec.Contract, s *openapi3.Schema, opts []openapi3.SchemaVal
 		if err != nil {
 			return fmt.Sprintf("seed %d: %v", seed, err)
 		}
-		if err := s.VisitJSON(v, opts...); err != nil {
+		if err := visit(s, v, opts); err != nil {
 			return fmt.Sprintf("seed %d: %s", seed, firstLine(err))
 		}
 	}
 	return ""
+}
+
+// visit checks v against s with opts; where kin-openapi cannot compile s
+// for JSON Schema 2020-12, as a $ref below $defs of an allOf member of
+// Scalar Galaxy's, by the validator of OpenAPI 3.0, as Valid does.
+func visit(s *openapi3.Schema, v any, opts []openapi3.SchemaValidationOption) error {
+	err := s.VisitJSON(v, opts...)
+	if err != nil && strings.Contains(err.Error(), "failed to compile schema") {
+		return s.VisitJSON(v, openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails())
+	}
+	return err
 }
 
 // requestFault is answerFault for request bodies.

@@ -56,10 +56,12 @@ type Generator struct {
 
 	// What a reference names and the weights of an enumeration are worked
 	// out once.
-	refs  map[string]func(*gofakeit.Faker) any // of the resource a reference names; nil for none
-	mixes map[*openapi3.Schema][]int
-	enums map[*openapi3.Schema][]any            // the values of an enumeration that match the rest of their schema
-	views map[*openapi3.Schema]*openapi3.Schema // see scalarView
+	refs     map[string]func(*gofakeit.Faker) any // of the resource a reference names; nil for none
+	mixes    map[*openapi3.Schema][]int
+	enums    map[*openapi3.Schema][]any            // the values of an enumeration that match the rest of their schema
+	examples map[*openapi3.Schema][]any            // the examples of a schema that match it
+	views    map[*openapi3.Schema]*openapi3.Schema // see scalarView
+	names    map[*openapi3.Schema]*openapi3.Schema // a string's schema of a propertyNames without a type
 	// left is what is left of the bytes the value being made may take:
 	// see MaxValueBytes.
 	left int
@@ -133,7 +135,7 @@ func (g *Generator) Valid(s *openapi3.Schema, hint Hint) (any, error) {
 	g.indistinct = ""
 	for range maxTries {
 		v := g.Value(s, hint)
-		if last = s.VisitJSON(v, g.checks(true)...); last == nil {
+		if last = g.check(s, v); last == nil {
 			return v, nil
 		}
 		if g.indistinct != "" {
@@ -144,6 +146,28 @@ func (g *Generator) Valid(s *openapi3.Schema, hint Hint) (any, error) {
 	}
 	why, _, _ := strings.Cut(last.Error(), "\n")
 	return nil, fmt.Errorf("%w: %s", ErrNoValue, why)
+}
+
+// check checks v against s, as checks(true) says; where kin-openapi
+// cannot compile s for JSON Schema 2020-12, as a $ref below $defs of an
+// allOf member of Scalar Galaxy's, by the validator of OpenAPI 3.0.
+func (g *Generator) check(s *openapi3.Schema, v any) error {
+	err := s.VisitJSON(v, g.checks(true)...)
+	if err != nil && strings.Contains(err.Error(), "failed to compile schema") {
+		return s.VisitJSON(v, g.checks(false)...)
+	}
+	return err
+}
+
+// matches reports whether v, an example of s, matches it as the
+// validator of the document's version judges, as a made value is checked:
+// Vercel's null example of a nullable string of an enumeration without
+// null is one by OpenAPI 3.0's and none by JSON Schema 2020-12's.
+func (g *Generator) matches(s *openapi3.Schema, v any) bool {
+	request := g.request
+	g.request = false
+	defer func() { g.request = request }()
+	return g.check(s, v) == nil
 }
 
 // checks are the options a made value is checked with, as an answer or,
@@ -216,7 +240,7 @@ func (g *Generator) planSkipping(s *openapi3.Schema, hint Hint, depth int, skip 
 	if s == nil {
 		return func() any { return g.Faker.Word() }
 	}
-	if g.Examples && hasExample(s) {
+	if g.Examples && g.hasExample(s) {
 		return func() any { v, _ := g.example(s); return v }
 	}
 	if len(s.Enum) > 0 {
@@ -236,7 +260,7 @@ func (g *Generator) planSkipping(s *openapi3.Schema, hint Hint, depth int, skip 
 	scalar := g.scalarView(s)
 	if scalar != s {
 		switch {
-		case g.Examples && hasExample(scalar):
+		case g.Examples && g.hasExample(scalar):
 			return func() any { v, _ := g.example(scalar); return v }
 		case len(scalar.Enum) > 0:
 			return func() any { return g.enum(scalar) }
@@ -246,7 +270,7 @@ func (g *Generator) planSkipping(s *openapi3.Schema, hint Hint, depth int, skip 
 	}
 	t := valueType(scalar)
 	byType := g.typePlan(s, scalar, t, hint, depth)
-	if !g.Examples && hasExample(s) {
+	if !g.Examples && g.hasExample(s) {
 		byType = func() any { v, _ := g.example(s); return v }
 	}
 	if hint.Property == "" || scalar.Pattern != "" {
@@ -313,18 +337,46 @@ func hasExample(s *openapi3.Schema) bool {
 	return len(s.Examples) > 0 || s.Example != nil
 }
 
-// example returns an example of s: of an answer without the members that
-// are only written, of a request without those that are only read.
+// hasExample reports whether s gives an example its values may be: one
+// that matches it.
+func (g *Generator) hasExample(s *openapi3.Schema) bool {
+	return hasExample(s) && len(g.examplesOf(s)) > 0
+}
+
+// examplesOf returns the examples of s that match it, each once: a
+// document may give a string's examples as an array of them, as Vercel's
+// does in OpenAPI 3.1, where examples is a list.
+func (g *Generator) examplesOf(s *openapi3.Schema) []any {
+	if values, ok := g.examples[s]; ok {
+		return values
+	}
+	if g.examples == nil {
+		g.examples = map[*openapi3.Schema][]any{}
+	}
+	all := slices.Clone(s.Examples)
+	if s.Example != nil {
+		all = append(all, s.Example)
+	}
+	var values []any
+	for _, v := range all {
+		v = normalize(v)
+		if g.matches(s, v) {
+			values = append(values, v)
+		}
+	}
+	g.examples[s] = values
+	return values
+}
+
+// example returns an example of s that matches it: of an answer without
+// the members that are only written, of a request without those that are
+// only read.
 func (g *Generator) example(s *openapi3.Schema) (any, bool) {
-	var v any
-	switch {
-	case len(s.Examples) > 0:
-		v = normalize(s.Examples[g.Faker.IntN(len(s.Examples))])
-	case s.Example != nil:
-		v = normalize(s.Example)
-	default:
+	values := g.examplesOf(s)
+	if len(values) == 0 {
 		return nil, false
 	}
+	v := deepCopy(values[g.Faker.IntN(len(values))])
 	if m, ok := v.(map[string]any); ok {
 		for _, p := range g.properties(s) {
 			if g.leftOut(p.Schema) {
@@ -364,6 +416,27 @@ func normalize(v any) any {
 		out := make([]any, len(v))
 		for i, e := range v {
 			out[i] = normalize(e)
+		}
+		return out
+	}
+	return v
+}
+
+// deepCopy returns a copy of v, a value decoded from JSON, that shares no
+// map or slice with it: an example is changed where it is made part of an
+// answer.
+func deepCopy(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = deepCopy(e)
 		}
 		return out
 	}
@@ -465,7 +538,7 @@ func (g *Generator) object(s *openapi3.Schema, hint Hint, depth int) any {
 	}
 	props := g.properties(s)
 	for _, p := range props {
-		if g.leftOut(p.Schema) || g.left <= 0 {
+		if g.leftOut(p.Schema) || g.left <= 0 || never(p.Schema) || !p.Required && contradictory(p.Schema) {
 			continue
 		}
 		switch {
@@ -480,13 +553,53 @@ func (g *Generator) object(s *openapi3.Schema, hint Hint, depth int) any {
 	g.requiredElsewhere(s, props, out, hint, depth)
 	if len(out) == 0 && depth < maxDepth && s.AdditionalProperties.Schema != nil && s.AdditionalProperties.Schema.Value != nil {
 		for range 1 + g.Faker.IntN(3) {
-			out[g.Faker.Noun()] = g.value(s.AdditionalProperties.Schema.Value, Hint{Resource: hint.Resource}, depth+1)
+			out[g.memberName(s)] = g.value(s.AdditionalProperties.Schema.Value, Hint{Resource: hint.Resource}, depth+1)
 		}
 	}
 	if len(out) < int(s.MinProps) {
 		g.moreProperties(s, out, hint, depth)
 	}
 	return out
+}
+
+// never reports whether s is the schema false of JSON Schema, which no
+// value matches, as Vercel gives a property named additionalProperties.
+func never(s *openapi3.Schema) bool {
+	return s.Always != nil && !*s.Always
+}
+
+// memberName returns the name of a member an object of s takes without
+// declaring it: a noun, or a name of its propertyNames schema (OpenAPI
+// 3.1), such as one of a pattern.
+func (g *Generator) memberName(s *openapi3.Schema) string {
+	if pn := s.PropertyNames; pn != nil && pn.Value != nil {
+		names := pn.Value
+		if names.Type == nil {
+			// A name is a string whether or not its schema says so;
+			// the string's schema is made once, as the caches know
+			// a schema by its address.
+			if g.names == nil {
+				g.names = map[*openapi3.Schema]*openapi3.Schema{}
+			}
+			if g.names[pn.Value] == nil {
+				copied := *pn.Value
+				copied.Type = &openapi3.Types{openapi3.TypeString}
+				g.names[pn.Value] = &copied
+			}
+			names = g.names[pn.Value]
+		}
+		if v, ok := g.value(names, Hint{}, hardDepth-1).(string); ok {
+			return v
+		}
+	}
+	return g.Faker.Noun()
+}
+
+// contradictory reports whether no value matches s, as its type is null
+// and no member of its oneOf or anyOf takes null: an optional member of
+// it is better left out.
+func contradictory(s *openapi3.Schema) bool {
+	return onlyNull(s) && (len(s.OneOf) > 0 && !takesNull(s.OneOf) || len(s.AnyOf) > 0 && !takesNull(s.AnyOf))
 }
 
 // requiredElsewhere adds to out, a value of s whose declared members are
@@ -541,7 +654,7 @@ func (g *Generator) moreProperties(s *openapi3.Schema, out map[string]any, hint 
 		extra = ap.Value
 	}
 	for i := 0; len(out) < want && g.left > 0; i++ {
-		name := g.Faker.Noun()
+		name := g.memberName(s)
 		if _, taken := out[name]; taken {
 			name += strconv.Itoa(i)
 		}
@@ -573,7 +686,7 @@ func (g *Generator) ValidRequest(s *openapi3.Schema, resource string) (any, erro
 	for range maxTries {
 		v := g.Request(s, resource)
 		g.request = true
-		last = s.VisitJSON(v, g.checks(true)...)
+		last = g.check(s, v)
 		g.request = false
 		if last == nil {
 			return v, nil

@@ -243,6 +243,18 @@ components:
         version: {const: 2}
         kind: {type: string, const: fixed}
         nothing: {type: "null"}
+    Examples:
+      type: object
+      required: [size, target]
+      properties:
+        size: {type: string, enum: [small, large], examples: [huge]}
+        target: {type: [string, "null"], enum: [staging, production], examples: [null]}
+        additionalProperties: false
+    Named:
+      type: object
+      minProperties: 1
+      propertyNames: {pattern: '^x-[a-z]+$'}
+      additionalProperties: {type: integer}
 `
 
 // TestValuesMatchTheWholeSchema: what a schema asks of a value beyond its
@@ -323,6 +335,17 @@ func TestValuesMatchTheWholeSchema(t *testing.T) {
 		{c30, "Deep", false, nil},
 		{c30, "User", false, func(v any) error { return without(v, "password", "secret") }},
 		{c30, "User", true, func(v any) error { return without(v, "id") }},
+		{c31, "Examples", false, func(v any) error {
+			m := v.(map[string]any)
+			if _, ok := m["additionalProperties"]; ok {
+				return errors.New("a member of the schema false")
+			}
+			if m["size"] == "huge" || m["target"] == nil {
+				return fmt.Errorf("size %v and target %v, examples the schema refuses", m["size"], m["target"])
+			}
+			return nil
+		}},
+		{c31, "Named", false, nil},
 		{c31, "Const", false, func(v any) error {
 			m := v.(map[string]any)
 			if fmt.Sprint(m["version"]) != "2" || m["kind"] != "fixed" {
