@@ -17,6 +17,7 @@ func fromSwagger2(root *yaml.Node) ([]byte, error) {
 	if v := member(root, "swagger"); v.Value != "2.0" {
 		return nil, fmt.Errorf("swagger: %q; petmock converts Swagger 2.0 documents, and reads OpenAPI 3 ones", v.Value)
 	}
+	refuseEmptyValues(root)
 	src, err := nodeJSON(nil, root)
 	if err != nil {
 		return nil, fmt.Errorf("swagger: %w", err)
@@ -34,4 +35,52 @@ func fromSwagger2(root *yaml.Node) ([]byte, error) {
 		return nil, fmt.Errorf("the Swagger 2.0 document cannot be converted to OpenAPI 3.0: %w", err)
 	}
 	return out, nil
+}
+
+// refuseEmptyValues gives each query or form parameter of root that says
+// allowEmptyValue: false, a string, a minLength of 1, as Prism reads it:
+// openapi2conv drops the field, and openapi3filter would take the empty
+// value (?name=) the document refuses.
+func refuseEmptyValues(root *yaml.Node) {
+	each := func(params *yaml.Node) {
+		if params == nil {
+			return
+		}
+		for _, p := range params.Content {
+			if p.Kind != yaml.MappingNode {
+				continue
+			}
+			in, allow, typ := member(p, "in"), member(p, "allowEmptyValue"), member(p, "type")
+			if in == nil || in.Value != "query" && in.Value != "formData" || allow == nil || allow.Value != "false" ||
+				typ == nil || typ.Value != "string" || member(p, "minLength") != nil {
+				continue
+			}
+			p.Content = append(p.Content,
+				&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "minLength"},
+				&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
+		}
+	}
+	// The document's shared parameters are a map of them.
+	if shared := member(root, "parameters"); shared != nil && shared.Kind == yaml.MappingNode {
+		for i := 1; i < len(shared.Content); i += 2 {
+			each(&yaml.Node{Kind: yaml.SequenceNode, Content: shared.Content[i : i+1]})
+		}
+	}
+	paths := member(root, "paths")
+	if paths == nil || paths.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 1; i < len(paths.Content); i += 2 {
+		item := paths.Content[i]
+		if item.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 1; j < len(item.Content); j += 2 {
+			if item.Content[j-1].Value == "parameters" {
+				each(item.Content[j])
+			} else {
+				each(member(item.Content[j], "parameters"))
+			}
+		}
+	}
 }
