@@ -203,3 +203,33 @@ paths:
 		}
 	}
 }
+
+// TestSwaggerWildcardExample: a Swagger 2.0 example given for */* is the
+// example of the media type the operation produces, text/plain here,
+// answered as text whatever the Accept, where it was answered as JSON.
+func TestSwaggerWildcardExample(t *testing.T) {
+	c, err := spec.Read([]byte(`swagger: '2.0'
+info: {title: Small, version: 1.0.0}
+basePath: /v1
+paths:
+  /ping:
+    get:
+      produces: [text/plain]
+      responses:
+        '200':
+          description: ok
+          schema: {type: string}
+          examples:
+            '*/*': pong
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, mockserver.Config{Contract: c})
+	for _, accept := range []string{"", "text/plain", "*/*"} {
+		resp := ts.do(t, "GET", "/ping", "", "Accept", accept)
+		if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || !strings.HasPrefix(ct, "text/plain") || string(resp.body) != "pong" {
+			t.Errorf("GET /v1/ping with Accept %q: %d %s %q, want 200 text/plain pong", accept, resp.StatusCode, ct, resp.body)
+		}
+	}
+}

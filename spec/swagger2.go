@@ -3,9 +3,11 @@ package spec
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -30,6 +32,7 @@ func fromSwagger2(root *yaml.Node) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the Swagger 2.0 document cannot be converted to OpenAPI 3.0: %s", firstLine(err.Error()))
 	}
+	wildcardExamples(doc3)
 	out, err := json.Marshal(doc3)
 	if err != nil {
 		return nil, fmt.Errorf("the Swagger 2.0 document cannot be converted to OpenAPI 3.0: %w", err)
@@ -83,4 +86,63 @@ func refuseEmptyValues(root *yaml.Node) {
 			}
 		}
 	}
+}
+
+// wildcardExamples gives the example of a response's examples under a
+// media range, such as */*, to each media type it covers that the
+// operation produces and has none of its own, and drops the range:
+// openapi2conv made the range a media type of its own, without a schema,
+// and a text/plain operation's example was answered as JSON.
+func wildcardExamples(doc *openapi3.T) {
+	each := func(r *openapi3.ResponseRef) {
+		if r == nil || r.Value == nil {
+			return
+		}
+		content := r.Value.Content
+		for name, mt := range content {
+			if mt == nil || mt.Schema != nil || mt.Example == nil || !strings.HasSuffix(name, "/*") {
+				continue
+			}
+			covered := false
+			for other, o := range content {
+				if o == nil || o.Schema == nil || !coveredBy(other, name) {
+					continue
+				}
+				covered = true
+				if o.Example == nil && len(o.Examples) == 0 {
+					o.Example = mt.Example
+				}
+			}
+			if covered {
+				delete(content, name)
+			}
+		}
+	}
+	if doc.Components != nil {
+		for _, r := range doc.Components.Responses {
+			each(r)
+		}
+	}
+	if doc.Paths == nil {
+		return
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.Responses == nil {
+				continue
+			}
+			for _, r := range op.Responses.Map() {
+				each(r)
+			}
+		}
+	}
+}
+
+// coveredBy reports whether the media type name is in the media range
+// rng, as text/plain is in */* and text/*.
+func coveredBy(name, rng string) bool {
+	if rng == "*/*" {
+		return true
+	}
+	return strings.HasPrefix(strings.ToLower(name), strings.ToLower(strings.TrimSuffix(rng, "*")))
 }
