@@ -284,3 +284,178 @@ func TestWrappedListStreamed(t *testing.T) {
 		t.Errorf("Content-Length %d, body %d bytes", resp.ContentLength, len(body))
 	}
 }
+
+// TestStoredItemsAnswerByTheReadSchema: where a create's schema and the
+// item's disagree, what is stored answers by the item's: a value sent is
+// converted to the type the item's schema asks for, or made anew where it
+// cannot be, a property the item requires and the create leaves out is
+// made, and the start-up notes say where the schemas disagree.
+func TestStoredItemsAnswerByTheReadSchema(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Offers, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /offers:
+    get:
+      operationId: listOffers
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Offer'}}}}}
+    post:
+      operationId: createOffer
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewOffer'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Offer'}}}}
+  /offers/{offerId}:
+    get:
+      operationId: getOffer
+      parameters: [{name: offerId, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Offer'}}}}
+components:
+  schemas:
+    NewOffer:
+      type: object
+      required: [title]
+      properties:
+        title: {type: string}
+        price: {type: string}
+        stock: {type: string}
+        seller: {type: object, properties: {name: {type: string}}}
+    Offer:
+      type: object
+      required: [id, title, createdAt, seller]
+      properties:
+        id: {type: integer}
+        title: {type: string}
+        price: {type: number}
+        stock: {type: integer, minimum: 0}
+        createdAt: {type: string, format: date-time}
+        seller:
+          type: object
+          required: [name, rating]
+          properties:
+            name: {type: string}
+            rating: {type: integer, minimum: 1, maximum: 5}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+	for _, note := range []string{
+		"paths./offers.post.requestBody: price is a string there, and a number in the offer getOffer answers, so a price sent is converted to a number, or made anew where it cannot be",
+		"paths./offers.post.requestBody: stock is a string there, and an integer in the offer getOffer answers",
+		"paths./offers.post.requestBody: an offer requires createdAt, seller, which a create need not send, so petmock makes what it leaves out from the item's schema",
+	} {
+		if !slices.ContainsFunc(srv.Notes(), func(n string) bool { return strings.Contains(n, note) }) {
+			t.Errorf("no start-up note %q; notes:\n%s", note, strings.Join(srv.Notes(), "\n"))
+		}
+	}
+	tc := &thingsClient{tb: t, c: c, base: base}
+	for _, tt := range []struct {
+		body       string
+		price      string // as answered; "" for any number
+		stock      string
+		sellerName string
+	}{
+		{`{"title":"a","price":"12.5","stock":"3","seller":{"name":"Ann"}}`, "12.5", "3", "Ann"},
+		{`{"title":"b","price":"cheap","stock":"-1"}`, "", "", ""},
+	} {
+		status, _, v := tc.send("POST", "/offers", tt.body)
+		if status != 201 {
+			t.Fatalf("POST /offers %s: %d %v", tt.body, status, v)
+		}
+		id := spec.ValueText(v.(map[string]any)["id"])
+		_, _, back := tc.send("GET", "/offers/"+id, "")
+		item := back.(map[string]any)
+		price, isNumber := item["price"].(json.Number)
+		if !isNumber || tt.price != "" && string(price) != tt.price {
+			t.Errorf("%s: price %#v, want the number %s", tt.body, item["price"], tt.price)
+		}
+		stock, isNumber := item["stock"].(json.Number)
+		if !isNumber || tt.stock != "" && string(stock) != tt.stock {
+			t.Errorf("%s: stock %#v, want the integer %s", tt.body, item["stock"], tt.stock)
+		}
+		if _, ok := item["createdAt"].(string); !ok {
+			t.Errorf("%s: createdAt %#v, want one made", tt.body, item["createdAt"])
+		}
+		seller, _ := item["seller"].(map[string]any)
+		if _, ok := seller["rating"].(json.Number); !ok || tt.sellerName != "" && seller["name"] != tt.sellerName {
+			t.Errorf("%s: seller %v, want %q with a rating made", tt.body, seller, tt.sellerName)
+		}
+		if item["title"] != map[string]string{"a": "a", "b": "b"}[string(tt.body[10])] {
+			t.Errorf("%s: title %v, want it as sent", tt.body, item["title"])
+		}
+	}
+}
+
+// TestJSONPatchUpdates: an update whose body is a JSON Patch (RFC 6902)
+// applies its operations to the item, in order, and refuses one that
+// names nothing of the item, changing nothing.
+func TestJSONPatchUpdates(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Flags, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /flags:
+    post:
+      operationId: createFlag
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Flag'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Flag'}}}}
+  /flags/{key}:
+    parameters: [{name: key, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getFlag
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Flag'}}}}
+    patch:
+      operationId: patchFlag
+      requestBody: {required: true, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/PatchOperation'}}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Flag'}}}}
+        '400': {description: bad patch}
+components:
+  schemas:
+    PatchOperation:
+      type: object
+      required: [op, path]
+      properties: {op: {type: string}, path: {type: string}, value: {}, from: {type: string}}
+    Flag:
+      type: object
+      required: [key, name]
+      properties:
+        key: {type: string}
+        name: {type: string}
+        description: {type: string}
+        tags: {type: array, items: {type: string}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+	tc := &thingsClient{tb: t, c: c, base: base}
+	if status, _, v := tc.send("POST", "/flags", `{"key":"dark-mode","name":"Dark mode","tags":["ui"]}`); status != 201 {
+		t.Fatalf("POST /flags: %d %v", status, v)
+	}
+	for _, tt := range []struct {
+		patch  string
+		status int
+		want   string // the item after, as JSON
+	}{
+		{`[{"op":"replace","path":"/name","value":"Dark"},{"op":"add","path":"/tags/-","value":"beta"},{"op":"add","path":"/description","value":"d"}]`, 200,
+			`{"description":"d","key":"dark-mode","name":"Dark","tags":["ui","beta"]}`},
+		{`[{"op":"remove","path":"/description"},{"op":"copy","from":"/name","path":"/tags/0"}]`, 200,
+			`{"key":"dark-mode","name":"Dark","tags":["Dark","ui","beta"]}`},
+		{`[{"op":"replace","path":"/name","value":"Lost"},{"op":"remove","path":"/nothing"}]`, 400,
+			`{"key":"dark-mode","name":"Dark","tags":["Dark","ui","beta"]}`},
+	} {
+		status, _, v := tc.send("PATCH", "/flags/dark-mode", tt.patch)
+		if status != tt.status {
+			t.Errorf("PATCH %s: %d %v, want %d", tt.patch, status, v, tt.status)
+		}
+		_, _, back := tc.send("GET", "/flags/dark-mode", "")
+		if got, _ := json.Marshal(back); string(got) != tt.want {
+			t.Errorf("after PATCH %s: %s, want %s", tt.patch, got, tt.want)
+		}
+	}
+}

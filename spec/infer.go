@@ -212,8 +212,8 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 		List:           list,
 		CreateOp:       create,
 		Read:           read,
-		Replace:        succeeds(itemOps[http.MethodPut]),
-		Update:         succeeds(itemOps[http.MethodPatch]),
+		Replace:        succeeds(c.changes(itemOps[http.MethodPut], &notes)),
+		Update:         succeeds(c.changes(itemOps[http.MethodPatch], &notes)),
 		Delete:         succeeds(itemOps[http.MethodDelete]),
 	}
 	words := resourceWords(collection)
@@ -253,6 +253,40 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 	}
 	notes = append(notes, c.byBody(r, ops, succeeds)...)
 	return r, append(notes, r.inferenceNotes()...)
+}
+
+// changes returns op, a PUT or a PATCH of an item path, if it changes the
+// item with a body of it: a JSON object, or for a PATCH a JSON Patch
+// (RFC 6902), an array of operations each with an op and a path. Else,
+// such as the PUT of Box's upload sessions, which takes bytes of a file,
+// it returns nil, with a note: op is answered as a plain operation.
+func (c *Contract) changes(op *Operation, notes *[]string) *Operation {
+	if op == nil {
+		return nil
+	}
+	s := op.RequestSchema()
+	switch {
+	case s == nil:
+	case schemaType(s) == "object":
+		return op
+	case op.Method == http.MethodPatch && IsJSONPatch(c, s):
+		return op
+	}
+	*notes = append(*notes, fmt.Sprintf("%s.requestBody: not a JSON object that changes the item, so it is answered as a plain operation, and changes no item", op.Where))
+	return nil
+}
+
+// IsJSONPatch reports whether s is the schema of a JSON Patch (RFC 6902):
+// an array of objects that have an op and a path.
+func IsJSONPatch(c *Contract, s *openapi3.Schema) bool {
+	if schemaType(s) != "array" || s.Items == nil || s.Items.Value == nil {
+		return false
+	}
+	var op, path bool
+	for _, p := range c.Properties(s.Items.Value) {
+		op, path = op || p.Name == "op", path || p.Name == "path"
+	}
+	return op && path
 }
 
 // minIDs is the fewest ids an item path must take to be a resource's:
@@ -498,8 +532,8 @@ func (r *Resource) inferenceNotes() []string {
 		if r.IDIsString {
 			made = "one petmock makes"
 		}
-		notes = append(notes, fmt.Sprintf("%s.requestBody: a %s created is kept under the %s its create sends, in place of the %s of that %s if there is one, and under %s when it sends none",
-			r.CreateOp.Where, one, r.IDProperty, one, r.IDProperty, made))
+		notes = append(notes, fmt.Sprintf("%s.requestBody: %s created is kept under the %s its create sends, in place of the %s of that %s if there is one, and under %s when it sends none",
+			r.CreateOp.Where, article(one), r.IDProperty, one, r.IDProperty, made))
 	}
 	if len(r.ParentParams) > 0 {
 		notes = append(notes, fmt.Sprintf("paths.%s: the items of each %s are kept apart: a path lists and reads only those created below it", r.CollectionPath, strings.Join(r.ParentParams, " and ")))
@@ -530,4 +564,12 @@ func resourceWords(collection *PathTemplate) []string {
 		return words
 	}
 	return []string{"items"}
+}
+
+// article writes a word with its article: "a pet", "an environment".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }

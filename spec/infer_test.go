@@ -284,3 +284,26 @@ func TestFewIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestChangesOfTheItem: a PUT or a PATCH of the item path is the
+// resource's replace or update only where its body changes the item: a
+// JSON object, or a JSON Patch for a PATCH. One that takes bytes, such as
+// a part of an upload, is a plain operation, and a note says so.
+func TestChangesOfTheItem(t *testing.T) {
+	thing := fmt.Sprintf(ref, "Thing")
+	idParam := fmt.Sprintf(intParam, "id")
+	c := shapeDoc(t,
+		path("/things", "get", op("listThings", 200, fmt.Sprintf(arrayOf, "Thing"), ""), "post", op("createThing", 201, thing, thing))+
+			path("/things/{id}",
+				"get", op("getThing", 200, thing, "", idParam),
+				"put", op("uploadPart", 200, thing, "{type: string, format: binary}", idParam),
+				"patch", op("patchThing", 200, thing, "{type: array, items: {type: object, properties: {op: {type: string}, path: {type: string}, value: {}}}}", idParam)),
+		"Thing: {type: object, properties: {id: {type: integer, readOnly: true}, label: {type: string}}}")
+	r := c.Resource("things")
+	if r == nil || r.Replace != nil || r.Update == nil || r.Update.ID != "patchThing" {
+		t.Fatalf("things: %v, want no replace and the JSON Patch as the update; notes %q", r, c.Notes)
+	}
+	if !notesHolding(c, "paths./things/{id}.put.requestBody: not a JSON object that changes the item, so it is answered as a plain operation") {
+		t.Errorf("no note of the PUT of bytes: %q", c.Notes)
+	}
+}

@@ -43,6 +43,9 @@ type Resource struct {
 	// envelopes write the answers of the list and the finds whose
 	// document answers their items inside an object, by operation.
 	envelopes map[*spec.Operation]*envelope
+	// fitter makes what a client sends fit the item's schema; nil where
+	// the schemas of the bodies and the item's agree.
+	fitter *fitter
 	// parent is the resource whose item holds the items, such as the
 	// owners of /owners/{ownerId}/pets, or nil; parentKey is the index of
 	// the key of an item's parent among the store's keys, or -1 for a
@@ -429,6 +432,7 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 		return e
 	}
 	rs.setParent(item, c)
+	rs.fitter.fit(item)
 	e, err := rs.add(c, item)
 	if err != nil {
 		return err
@@ -559,13 +563,15 @@ func (rs *Resource) Replace(w http.ResponseWriter, r *http.Request, c *edge.Call
 	item, _ := c.Body.(map[string]any)
 	rs.withDefaults(item)
 	rs.setParent(item, c)
+	rs.fitter.fit(item)
 	return rs.put(w, r, c, it, item)
 }
 
 // Update answers an update: the body is merged into the item as a JSON
 // merge patch (RFC 7396): a member replaces the item's, null removes it,
-// and an object is merged member by member. The result must still be an
-// item of the schema.
+// and an object is merged member by member; or, an array, it is applied
+// to it as a JSON Patch (RFC 6902). The result must still be an item of
+// the schema.
 func (rs *Resource) Update(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
 	it, err := rs.find(c)
 	if err != nil {
@@ -575,8 +581,16 @@ func (rs *Resource) Update(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	if e != nil {
 		return fmt.Errorf("stored %s %d does not decode: %v", rs.singular, it.id, e)
 	}
-	merged, _ := mergePatch(current, c.Body).(map[string]any)
+	changed, err := patched(current, c.Body)
+	if err != nil {
+		return err
+	}
+	merged, ok := changed.(map[string]any)
+	if !ok {
+		return edge.BadRequest("body", "the patch leaves no JSON object of the %s", rs.singular)
+	}
 	rs.setParent(merged, c)
+	rs.fitter.fit(merged)
 	// The merge may break what the schema of an item requires, such as
 	// a required property patched to null: that is the client's request
 	// at fault.
