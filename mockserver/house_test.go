@@ -27,6 +27,7 @@ var rooms = map[string][]string{
 	"mockserver/answer":    {"spec", "mockserver/shape", "mockserver/edge"},
 	"mockserver/catalogue": {"spec", "mockserver/shape", "mockserver/store", "mockserver/edge", "mockserver/journal"},
 	"mockserver/steer":     {"spec", "mockserver/edge", "mockserver/answer", "mockserver/journal"},
+	"mockserver/persist":   {"spec", "mockserver/store", "mockserver/journal", "mockserver/catalogue", "mockserver/steer"},
 	"mockserver": {"spec", "mockserver/store", "mockserver/proxy", "mockserver/shape", "mockserver/edge",
 		"mockserver/journal", "mockserver/answer", "mockserver/catalogue", "mockserver/steer"},
 }
@@ -109,7 +110,7 @@ func TestHouseBreaksAreFound(t *testing.T) {
 		{"mockserver/edge": {"mockserver/answer"}},
 		{"mockserver/edge": {"mockserver/steer"}},
 		{"mockserver/catalogue": {"mockserver"}},
-		{"mockserver/answer": {"mockserver"}},
+		{"mockserver/persist": {"mockserver"}},
 		{"mockserver/journal": {"mockserver/edge"}},
 		{"spec/fake": {"mockserver/shape"}},
 		{"spec": {"conformance"}},

@@ -27,6 +27,7 @@ import (
 
 	"github.com/petstore/contract/mockserver"
 	"github.com/petstore/contract/mockserver/admin"
+	"github.com/petstore/contract/mockserver/persist"
 	"github.com/petstore/contract/mockserver/proxy"
 	"github.com/petstore/contract/spec"
 )
@@ -309,7 +310,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	defer ln.Close()
-	var saver *stateSaver
+	var saver *persist.Saver
 	if o.state != "" {
 		if saver, err = openDurably(o, srv, logger); err != nil {
 			return err
@@ -319,7 +320,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		// Stopped while the state file was read: nothing was written,
 		// and the file holds what it held.
 		if saver != nil {
-			if err := saver.close(); err != nil {
+			if err := saver.Close(); err != nil {
 				return err
 			}
 		}
@@ -363,7 +364,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	go func() {
 		defer close(saved)
 		if saver != nil {
-			saver.run(saveCtx)
+			saver.Run(saveCtx)
 		}
 	}()
 
@@ -383,7 +384,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		// Every request has been answered: this save holds every pet
 		// whose creation was acknowledged, or says how many it could
 		// not keep, and where they went.
-		if err := saver.close(); err != nil {
+		if err := saver.Close(); err != nil {
 			return err
 		}
 	}
@@ -394,28 +395,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	return nil
-}
-
-// openDurably opens the state file of o.state for srv, and makes srv's
-// writes wait for their saves, or, with --save-interval, acknowledges them
-// at once and says at start what that trades.
-func openDurably(o options, srv *mockserver.Server, logger *slog.Logger) (*stateSaver, error) {
-	cfg := stateConfig{interval: o.saveInterval, refuse: o.onSaveError == refuseWrites, given: o.given}
-	saver, err := openState(o.state, srv, logger, cfg)
-	if err != nil {
-		return nil, err
-	}
-	if o.saveInterval > 0 {
-		srv.Items().SetCommit(saver.acknowledge)
-		logger.Warn("--save-interval trades durability for speed: writes are answered before they are saved, and a crash loses those answered since the last save",
-			"interval", o.saveInterval)
-	} else {
-		srv.Items().SetCommit(saver.commit)
-	}
-	if !cfg.refuse {
-		logger.Warn("--on-save-error serve trades durability for availability: while saves fail, writes are answered from memory only, and lost if petmock stops")
-	}
-	return saver, nil
 }
 
 // listen listens on addr. A port in use is a usage error that says what

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,6 +19,23 @@ import (
 
 	"github.com/petstore/contract/mockserver"
 )
+
+// mountTmpfs mounts a file system of size in memory, such as "4m", on a
+// directory of the test's, and returns it. It needs root; otherwise the
+// test is skipped, saying why.
+func mountTmpfs(t *testing.T, size string) string {
+	t.Helper()
+	if !asRoot() {
+		t.Skip("mounting a small file system needs root")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v %s", err, out)
+	}
+	// Cleanups run last first: this one before TempDir's removal.
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	return dir
+}
 
 // TestSoakFullDisk creates pets with names of a kilobyte from four clients
 // against a petmock whose state file is on a file system of 4 MiB, half of

@@ -1,18 +1,13 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"sync"
-	"time"
-
-	"github.com/petstore/contract/mockserver/journal"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/catalogue"
+	"github.com/petstore/contract/mockserver/persist"
+	"github.com/petstore/contract/mockserver/steer"
 )
 
 // What petmock does while the state file cannot be saved, by
@@ -26,301 +21,45 @@ const (
 	keepServing = "serve"
 )
 
-// probeInterval is how often a saver checks, even when nothing changes,
-// that a save could be made: a full disk or a directory made read-only is
-// noticed within it, and health fails at once.
-const probeInterval = 250 * time.Millisecond
-
-// spaceSlack is the free space a save needs beyond the size of the last
-// one: the new file is written beside the old one before it replaces it,
-// and may have grown, and the file system gives space in blocks.
-const spaceSlack = 16 << 10
-
-// stateConfig says how a stateSaver keeps the stores.
-type stateConfig struct {
-	// interval, when not zero, is how often the stores are saved, and
-	// writes are acknowledged at once, before they are saved: a crash
-	// loses those since the last save. Zero, the default, answers each
-	// write once a save holds it.
-	interval time.Duration
-	// refuse says whether the server refuses writes while saves fail.
-	refuse bool
-	// given names the flags given at start, whose settings the saved
-	// ones do not replace.
-	given map[string]bool
-}
-
-// stateSaver keeps the stores of a server in its --state file, and its
-// settings, forced answers and expectations in the settings file beside
-// it.
-type stateSaver struct {
-	stateConfig
-	path         string // the file saved to: --state, or where its links lead
-	settingsPath string // see settingsPath
-	// srv is the server the state was opened for; the saves are of the
-	// one that serves now, which may have taken over from it for a new
-	// version of the document (petmock --watch): see srv.Latest.
-	srv *mockserver.Server
-	log *slog.Logger
-	// changes tells when the settings, the forced answers or the
-	// expectations changed.
-	changes *mockserver.Subscription
-	ledger  ledger
-
-	groupMu sync.Mutex    // guards pending
-	pending *batch        // the writes that wait for the next save
-	kick    chan struct{} // holds a token while pending waits for a save
-
-	mu            sync.Mutex         // serialises saves; guards the fields below
-	savedSrv      *mockserver.Server // the server whose items the file holds
-	saved         uint64             // the version of those items
-	size          int64              // of the state file, as last saved
-	settingsSize  int64              // of the settings file, as last saved
-	settingsDirty bool               // whether the settings changed since they were saved
-	failing       error              // why the last save or check failed; nil if it did not
-}
-
-// openState loads the state file into srv, and the settings file beside
-// it, or creates them from srv if the state file does not exist yet. A
-// path that cannot be saved to is refused, saying why; a file that is not
-// valid is refused, and left as it is.
-func openState(path string, srv *mockserver.Server, log *slog.Logger, cfg stateConfig) (*stateSaver, error) {
-	file, err := resolveState(path)
+// openDurably opens the state file of o.state for srv, and makes srv's
+// writes wait for their saves, or, with --save-interval, acknowledges them
+// at once and says at start what that trades. A path no state file can be
+// saved at is a usage error that names it.
+func openDurably(o options, srv *mockserver.Server, logger *slog.Logger) (*persist.Saver, error) {
+	cfg := persist.Config{Interval: o.saveInterval, KeepServing: o.onSaveError != refuseWrites, Given: o.given}
+	saver, err := persist.Open(o.state, stateSource{srv}, logger, cfg)
+	var bad *persist.PathError
+	if errors.As(err, &bad) {
+		return nil, usagef("--state %s: %v", o.state, bad.Err)
+	}
 	if err != nil {
-		return nil, usagef("--state %s: %v", path, err)
-	}
-	if err := checkState(file); err != nil {
-		return nil, usagef("--state %s: %v", path, err)
-	}
-	if file != path {
-		log.Info("state file is a symbolic link; saving to where it leads", "path", path, "file", file)
-	}
-	s := &stateSaver{
-		stateConfig:  cfg,
-		path:         file,
-		settingsPath: settingsPath(file),
-		srv:          srv,
-		log:          log,
-		kick:         make(chan struct{}, 1),
-	}
-	if err := removeStaleStateFiles(file); err != nil {
 		return nil, err
 	}
-	how := "every write is saved before it is answered"
-	if cfg.interval > 0 {
-		how = "saved every " + cfg.interval.String()
+	if o.saveInterval > 0 {
+		srv.Items().SetCommit(saver.Acknowledge)
+		logger.Warn("--save-interval trades durability for speed: writes are answered before they are saved, and a crash loses those answered since the last save",
+			"interval", o.saveInterval)
+	} else {
+		srv.Items().SetCommit(saver.Commit)
 	}
-	err = loadState(file, srv)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		s.changes = srv.Subscribe()
-		v, size, err := saveState(file, srv)
-		if err == nil {
-			s.savedSrv, s.saved, s.size, s.settingsDirty = srv, v, size, true
-			err = s.saveChanges()
-		}
-		if err != nil {
-			s.changes.Close()
-			return nil, err
-		}
-		log.Info("created state file", "path", file, "durability", how)
-	case err != nil:
-		return nil, err
-	default:
-		restored, err := restoreSettings(s.settingsPath, srv, cfg.given, log)
-		if err != nil {
-			return nil, err
-		}
-		s.changes = srv.Subscribe()
-		s.savedSrv, s.saved = srv, srv.Items().Version()
-		s.settingsDirty = true // the file may lack what the flags set
-		if fi, err := os.Stat(file); err == nil {
-			s.size = fi.Size()
-		}
-		log.Info("loaded state file", append([]any{"path", file, "durability", how}, restored...)...)
+	if cfg.KeepServing {
+		logger.Warn("--on-save-error serve trades durability for availability: while saves fail, writes are answered from memory only, and lost if petmock stops")
 	}
-	return s, nil
+	return saver, nil
 }
 
-// run keeps the stores until ctx is done: it saves for the writes that
-// wait, or every interval, and checks that a save could be made at every
-// probeInterval.
-func (s *stateSaver) run(ctx context.Context) {
-	probes := time.NewTicker(probeInterval)
-	defer probes.Stop()
-	var saves <-chan time.Time
-	if s.interval > 0 {
-		t := time.NewTicker(s.interval)
-		defer t.Stop()
-		saves = t.C
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.kick:
-			s.commitPending()
-		case <-probes.C:
-			s.probe()
-		case <-saves:
-			s.tick()
-		}
-	}
+// stateSource is petmock's server as the saver of --state sees it: the one
+// that serves now, which may have taken over from srv for a new version
+// of the document (--watch).
+type stateSource struct{ srv *mockserver.Server }
+
+// Serving returns the items and the steering of the server that serves
+// now.
+func (s stateSource) Serving() (*catalogue.Resources, *steer.Steering) {
+	latest := s.srv.Latest()
+	return latest.Items(), latest.Steering()
 }
 
-// saveChanges saves the stores if they changed since the last save, and
-// the settings if they did. Its error says what could not be saved and
-// why.
-func (s *stateSaver) saveChanges() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	// Every write with a ticket up to the mark changed the stores before
-	// the save reads them.
-	upTo := s.ledger.mark()
-	// The server that serves is read after the mark: a write in flight
-	// on a server that another took over from is made to the new one's
-	// stores before its ticket is taken.
-	srv := s.srv.Latest()
-	if srv != s.savedSrv {
-		// Another server took over: the items are in its form, and some
-		// forced answers or expectations may have been dropped.
-		s.settingsDirty = true
-	}
-	if srv != s.savedSrv || srv.Items().Version() != s.saved {
-		v, size, err := saveState(s.path, srv)
-		if err != nil {
-			return s.explain(err)
-		}
-		s.savedSrv, s.saved, s.size = srv, v, size
-	}
-	s.ledger.saved(upTo)
-	s.noteSettings()
-	if s.settingsDirty {
-		size, err := saveSettings(s.settingsPath, srv)
-		if err != nil {
-			return s.explain(err)
-		}
-		s.settingsSize, s.settingsDirty = size, false
-	}
-	return nil
-}
-
-// noteSettings notes whether the settings, the forced answers or the
-// expectations changed. s.mu must be held.
-func (s *stateSaver) noteSettings() {
-	if s.changes.Take()&(journal.ChangeSettings|journal.ChangeForced|journal.ChangeExpectations) != 0 {
-		s.settingsDirty = true
-	}
-}
-
-// dirty reports whether anything changed since the last save.
-func (s *stateSaver) dirty() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.noteSettings()
-	srv := s.srv.Latest()
-	return s.settingsDirty || srv != s.savedSrv || srv.Items().Version() != s.saved
-}
-
-// explain returns the error of a failed save, or, when the path shows what
-// is wrong, an error that says that instead.
-func (s *stateSaver) explain(err error) error {
-	if p := statePathProblem(s.path); p != nil {
-		return fmt.Errorf("cannot persist to %s: %w", s.path, p)
-	}
-	return err
-}
-
-// problem says why a save could not be made now, from what can be seen
-// without making one: the path (see statePathProblem), or too little free
-// space for a new state file beside the old one.
-func (s *stateSaver) problem() error {
-	if p := statePathProblem(s.path); p != nil {
-		return fmt.Errorf("cannot persist to %s: %w", s.path, p)
-	}
-	s.mu.Lock()
-	need := s.size + s.settingsSize + spaceSlack
-	s.mu.Unlock()
-	if free, ok := freeSpace(filepath.Dir(s.path)); ok && free < need {
-		return fmt.Errorf("cannot persist to %s: no space left on device: a save needs about %d KiB", s.path, (need+1023)>>10)
-	}
-	return nil
-}
-
-// tick saves what changed since the last save, or else checks that a save
-// could still be made, so that a state file replaced by a directory, say,
-// is noticed before a write is acknowledged rather than at the save after
-// it. It tells the server, and the log, when saves begin to fail and when
-// they work again.
-func (s *stateSaver) tick() {
-	if s.dirty() {
-		s.report(s.saveChanges())
-		return
-	}
-	s.report(s.problem())
-}
-
-// probe checks that a save could be made, and tells the server and the
-// log. While saves fail, or when writes wait for their saves, it also
-// saves what changed once it could, so that writes resume at once, and
-// changed settings are saved.
-func (s *stateSaver) probe() {
-	err := s.problem()
-	if err == nil && (s.interval == 0 || s.isFailing()) && s.dirty() {
-		err = s.saveChanges()
-	}
-	s.report(err)
-}
-
-// isFailing reports whether the last save or check failed.
-func (s *stateSaver) isFailing() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.failing != nil
-}
-
-// report tells the server and the log the outcome of a save or a check.
-func (s *stateSaver) report(err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	// Under the lock, so that the server is told the outcomes in the
-	// order the log is.
-	if s.refuse {
-		s.srv.Items().SetPersistError(err)
-	}
-	switch {
-	case err != nil && (s.failing == nil || s.failing.Error() != err.Error()):
-		if s.refuse {
-			s.log.Error("saving state failed; writes are refused with 503 until a save succeeds", "err", err)
-		} else {
-			s.log.Error("saving state failed; serving from memory only (--on-save-error serve), and writes are lost if petmock stops", "err", err)
-		}
-	case err == nil && s.failing != nil:
-		s.log.Info("saving state works again", "path", s.path)
-	}
-	s.failing = err
-}
-
-// close makes the last save, once the server answers no more requests.
-// If it fails, what petmock holds is written elsewhere (see keepElsewhere),
-// and the error, of one line, says how many acknowledged writes the state
-// file lacks and where they went.
-func (s *stateSaver) close() error {
-	defer s.changes.Close()
-	s.commitPending() // a write still waiting, after a shutdown that timed out
-	err := s.saveChanges()
-	if err == nil {
-		return nil
-	}
-	lost := "1 acknowledged write is"
-	if n := s.ledger.count(); n != 1 {
-		lost = fmt.Sprintf("%d acknowledged writes are", n)
-	}
-	where, elsewhere := keepElsewhere(s.path, s.srv.Latest())
-	if elsewhere != nil {
-		return fmt.Errorf("the last save failed: %v; %s not in it, and what petmock held could not be written elsewhere either: %v",
-			err, lost, elsewhere)
-	}
-	return fmt.Errorf("the last save failed: %v; %s not in it; what petmock held is in %s (start with --fixtures %s, or move it over %s)",
-		err, lost, where, where, s.path)
-}
+// Subscribe returns a subscription to the changes of srv, and of those
+// that take over from it.
+func (s stateSource) Subscribe() persist.Subscription { return s.srv.Subscribe() }

@@ -4,20 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/petstore/contract/mockserver/catalogue"
-
-	"github.com/petstore/contract/mockserver"
-	"github.com/petstore/contract/mockserver/admin"
 )
 
 // asRoot reports whether the tests run as root, for whom permissions do
@@ -117,216 +109,27 @@ func unblockFIFO(path string) {
 	}
 }
 
-// TestStateWritesThroughSymlink checks that a --state that is a symbolic
-// link stays one: saves replace the file it leads to, in that file's
-// directory, and it is read from there at the next start.
-func TestStateWritesThroughSymlink(t *testing.T) {
-	dir := t.TempDir()
-	os.Mkdir(filepath.Join(dir, "real"), 0o755)
-	link := filepath.Join(dir, "state.json")
-	target := filepath.Join(dir, "real", "target.json")
-	if err := os.Symlink(filepath.Join("real", "target.json"), link); err != nil {
-		t.Fatal(err)
-	}
-	first := start(t, "--state", link, "--pets", "2")
-	if status, body := get(t, "POST", first.url+"/pets", `{"name":"Linked","categoryId":1}`); status != 201 {
-		t.Fatalf("POST: %d %s", status, body)
-	}
-	if err := first.stop(t); err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Fatalf("--state %s is no longer a symbolic link: %v, %v", link, fi.Mode(), err)
-	}
-	pets, err := readPetsFile(target)
-	if err != nil || len(pets) != 3 || pets[2].Name != "Linked" {
-		t.Fatalf("the file the link leads to holds %+v (%v), want the 2 seeded pets and the one created", pets, err)
-	}
-	for _, d := range []string{dir, filepath.Dir(target)} {
-		if left, _ := filepath.Glob(filepath.Join(d, "*.tmp-*")); len(left) != 0 {
-			t.Errorf("temporary files left in %s: %v", d, left)
-		}
-	}
-	second := start(t, "--state", link, "--pets", "2")
-	if status, body := get(t, "GET", second.url+"/pets/3", ""); status != 200 || !strings.Contains(body, `"name":"Linked"`) {
-		t.Errorf("after a restart through the link, GET /v1/pets/3: %d %s", status, body)
-	}
-}
-
-// savedServer is a server with a state file, whose saver runs as
-// petmock's does, and ticks besides when the test says.
-type savedServer struct {
-	*httptest.Server
-	srv   *mockserver.Server
-	saver *stateSaver
-	log   *syncWriter
-}
-
-// durabilities are the ways of keeping the stores a test runs in: every
-// write saved before it is answered, and saves at an interval (an hour,
-// so that the test's ticks are the saves).
-var durabilities = []struct {
-	name     string
-	interval time.Duration
-}{{"each write saved", 0}, {"saved at an interval", time.Hour}}
-
-func newSavedServer(t *testing.T, path string, cfg stateConfig) *savedServer {
-	t.Helper()
-	srv, err := mockserver.New(mockserver.Config{Catalogue: &catalogue.Seeded{Seed: 1, Count: 3}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := &syncWriter{}
-	o := options{state: path, saveInterval: cfg.interval, onSaveError: keepServing}
-	if cfg.refuse {
-		o.onSaveError = refuseWrites
-	}
-	saver, err := openDurably(o, srv, slog.New(slog.NewTextHandler(log, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	stopped := make(chan struct{})
-	go func() { defer close(stopped); saver.run(ctx) }()
-	t.Cleanup(func() { cancel(); <-stopped })
-	handler, err := admin.New(srv, admin.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(handler)
-	t.Cleanup(hs.Close)
-	return &savedServer{Server: hs, srv: srv, saver: saver, log: log}
-}
-
-// TestStateSaveFailures breaks the state file while petmock runs, in ways
-// that work as root too, and checks that from the next save or check on,
-// health answers 503 with the reason and writes are refused with 503,
-// changing nothing; and that once the file can be saved again, writes are
-// acknowledged and every acknowledged pet is saved.
-func TestStateSaveFailures(t *testing.T) {
-	tests := []struct {
-		name          string
-		breakIt, mend func(dir, path string)
-		want          string
-		user          bool
-	}{
-		{"the file replaced by a directory",
-			func(dir, path string) { os.Remove(path); os.Mkdir(path, 0o755) },
-			func(dir, path string) { os.Remove(path) },
-			"it is a directory, not a regular file", false},
-		{"its directory replaced by a file",
-			func(dir, path string) {
-				os.Rename(filepath.Dir(path), filepath.Dir(path)+".moved")
-				os.WriteFile(filepath.Dir(path), nil, 0o644)
-			},
-			func(dir, path string) {
-				os.Remove(filepath.Dir(path))
-				os.Rename(filepath.Dir(path)+".moved", filepath.Dir(path))
-			},
-			"is not a directory", false},
-		{"its directory made read-only",
-			func(dir, path string) { os.Chmod(filepath.Dir(path), 0o555) },
-			func(dir, path string) { os.Chmod(filepath.Dir(path), 0o755) },
-			"petmock cannot write in its directory", true},
-	}
-	for _, d := range durabilities {
-		for _, tt := range tests {
-			for _, created := range []bool{false, true} {
-				name := d.name + ", " + tt.name + ", nothing changed since the last save"
-				if created {
-					name = d.name + ", " + tt.name + ", with a pet not saved yet"
-				}
-				t.Run(name, func(t *testing.T) {
-					saveFailure(t, d.interval, tt.breakIt, tt.mend, tt.want, tt.user, created)
-				})
-			}
-		}
-	}
-}
-
-// saveFailure is a case of TestStateSaveFailures.
-func saveFailure(t *testing.T, interval time.Duration, breakIt, mend func(dir, path string), want string, user, created bool) {
-	if user && asRoot() {
-		t.Skip("permissions do not bite as root; the other cases make the same failure without them")
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "data", "state.json")
-	os.Mkdir(filepath.Dir(path), 0o755)
-	s := newSavedServer(t, path, stateConfig{interval: interval, refuse: true})
-	acked := []string{}
-	if status, _ := post(t, s.URL+"/v1/pets", "Before"); status == 201 {
-		acked = append(acked, "Before")
-	}
-	s.saver.tick()
-
-	breakIt(dir, path)
-	t.Cleanup(func() { mend(dir, path) })
-	if created {
-		if status, _ := post(t, s.URL+"/v1/pets", "Unsaved"); status == 201 {
-			acked = append(acked, "Unsaved")
-		}
-	}
-	s.saver.tick()
-	status, body := post(t, s.URL+"/__petmock/health", "")
-	if status != 503 || !strings.Contains(body, "cannot persist to "+path) || !strings.Contains(body, want) {
-		t.Errorf("GET health once saves fail: %d %s, want a 503 saying %q", status, body, want)
-	}
-	before := s.srv.Items().Store("pets").Len()
-	status, body = post(t, s.URL+"/v1/pets", "Refused")
-	if status != 503 || !strings.Contains(body, `"message":"state: cannot persist to `+path+": ") ||
-		!strings.Contains(body, want) || !strings.Contains(body, "; nothing was changed") {
-		t.Errorf("POST /v1/pets once saves fail: %d %s, want a 503 saying why", status, body)
-	}
-	if s.srv.Items().Store("pets").Len() != before {
-		t.Errorf("a refused write changed the store")
-	}
-	if !strings.Contains(s.log.String(), "level=ERROR") {
-		t.Errorf("the failure was not logged:\n%s", s.log)
-	}
-
-	mend(dir, path)
-	s.saver.tick()
-	if status, body := post(t, s.URL+"/__petmock/health", ""); status != 200 {
-		t.Errorf("GET health once the file can be saved again: %d %s", status, body)
-	}
-	if status, _ := post(t, s.URL+"/v1/pets", "After"); status == 201 {
-		acked = append(acked, "After")
-	} else {
-		t.Errorf("POST /v1/pets once the file can be saved again: %d", status)
-	}
-	s.saver.tick()
-	pets, err := readPetsFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	saved := map[string]bool{}
-	for _, p := range pets {
-		saved[p.Name] = true
-	}
-	for _, name := range acked {
-		if !saved[name] {
-			t.Errorf("acknowledged pet %q is not in the state file", name)
-		}
-	}
-}
-
-// TestStateSaveFailuresServedFromMemory checks --on-save-error serve:
-// writes are still acknowledged, and the failure logged, while saves fail.
-func TestStateSaveFailuresServedFromMemory(t *testing.T) {
+// TestShutdownSaysWhatItCouldNotKeep breaks the state file, then stops
+// petmock: when its last save fails, run must fail with the saver's one
+// line, which says how many acknowledged writes the state file lacks and
+// where what petmock held went, and petmock exits with status 1. What the
+// line says in each case is mockserver/persist's to test.
+func TestShutdownSaysWhatItCouldNotKeep(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	s := newSavedServer(t, path, stateConfig{})
+	s := start(t, "--state", path, "--pets", "2", "--save-interval", "1h")
+	if status, body := post(t, s.url+"/pets", "Acknowledged"); status != 201 {
+		t.Fatalf("POST /v1/pets: %d %s", status, body)
+	}
 	os.Remove(path)
 	os.Mkdir(path, 0o755)
-	s.saver.tick()
-	if status, body := post(t, s.URL+"/v1/pets", "InMemory"); status != 201 {
-		t.Errorf("POST /v1/pets with --on-save-error serve while saves fail: %d %s, want 201", status, body)
+	err := s.stop(t)
+	const want = "; 1 acknowledged write is not in it; what petmock held is in "
+	if err == nil || !strings.HasPrefix(err.Error(), "the last save failed: cannot persist to "+path) ||
+		!strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("run: %v, want one line saying %q", err, want)
 	}
-	s.saver.tick()
-	if status, _ := post(t, s.URL+"/__petmock/health", ""); status != 200 {
-		t.Errorf("GET health with --on-save-error serve: %d, want 200", status)
-	}
-	if log := s.log.String(); !strings.Contains(log, "level=ERROR") || !strings.Contains(log, "serving from memory only") {
-		t.Errorf("the failure was not logged:\n%s", log)
+	if status := exitStatus(err, &strings.Builder{}); status != 1 {
+		t.Errorf("exit status %d, want 1", status)
 	}
 }
 
@@ -337,24 +140,6 @@ func post(t *testing.T, url, name string) (int, string) {
 		return get(t, "GET", url, "")
 	}
 	return get(t, "POST", url, `{"name":"`+name+`","categoryId":1}`)
-}
-
-// syncWriter keeps what is written to it, for one writer at a time.
-type syncWriter struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.Write(p)
-}
-
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String()
 }
 
 // TestUnnamedResourcesHoldTheirStartingItems checks the one rule of the

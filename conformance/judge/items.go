@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/petstore/contract/spec"
@@ -128,25 +130,63 @@ func SameValue(a, b any) bool {
 	return a == b
 }
 
-// Differences says how got differs from sent in the properties that were
-// sent: each must come back equal. Properties not sent may hold anything.
+// Differences says how got differs from sent in what was sent: each
+// property sent must come back equal, an object with at least the
+// properties sent, at any depth, and an array with as many items, each
+// holding what was sent of it. Properties not sent may hold anything.
 func Differences(got Item, sent map[string]any) string {
 	var diffs []string
-	names := make([]string, 0, len(sent))
-	for k := range sent {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	for _, k := range names {
-		v, ok := got[k]
-		switch {
-		case !ok:
-			diffs = append(diffs, fmt.Sprintf("%s is missing, want %s", k, JSONText(sent[k])))
-		case !SameValue(v, sent[k]):
-			diffs = append(diffs, fmt.Sprintf("%s %s, want %s", k, JSONText(v), JSONText(sent[k])))
+	differences("", map[string]any(got), sent, &diffs)
+	return strings.Join(diffs, "; ")
+}
+
+// differences appends to diffs how got, at path, differs from sent.
+func differences(path string, got, sent any, diffs *[]string) {
+	switch s := sent.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			*diffs = append(*diffs, fmt.Sprintf("%s %s, want %s", pathName(path), JSONText(got), JSONText(sent)))
+			return
+		}
+		for _, k := range slices.Sorted(maps.Keys(s)) {
+			v, ok := g[k]
+			if !ok {
+				*diffs = append(*diffs, fmt.Sprintf("%s is missing, want %s", join(path, k), JSONText(s[k])))
+				continue
+			}
+			differences(join(path, k), v, s[k], diffs)
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(s) {
+			*diffs = append(*diffs, fmt.Sprintf("%s %s, want %s", pathName(path), JSONText(got), JSONText(sent)))
+			return
+		}
+		for i := range s {
+			differences(join(path, strconv.Itoa(i)), g[i], s[i], diffs)
+		}
+	default:
+		if !SameValue(got, sent) {
+			*diffs = append(*diffs, fmt.Sprintf("%s %s, want %s", pathName(path), JSONText(got), JSONText(sent)))
 		}
 	}
-	return strings.Join(diffs, "; ")
+}
+
+// join names a member of the value at path.
+func join(path, member string) string {
+	if path == "" {
+		return member
+	}
+	return path + "." + member
+}
+
+// pathName names the value at path, the whole body where path is empty.
+func pathName(path string) string {
+	if path == "" {
+		return "the body"
+	}
+	return path
 }
 
 // JSONText writes a value as JSON, numbers as sent.

@@ -1,4 +1,4 @@
-package main
+package persist
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // test's temporary directory, with every write saved before it is answered
 // (the default), with saves every 5 s, and without --state.
 //
-//	go test ./cmd/petmock -run '^$' -bench CreateWithState -benchtime 5s
+//	go test ./mockserver/persist -run '^$' -bench CreateWithState -benchtime 5s
 func BenchmarkCreateWithState(b *testing.B) {
 	for _, mode := range []struct {
 		name     string
@@ -37,14 +37,15 @@ func BenchmarkCreateWithState(b *testing.B) {
 				b.Fatal(err)
 			}
 			if mode.state {
-				o := options{state: filepath.Join(b.TempDir(), "state.json"), saveInterval: mode.interval, onSaveError: refuseWrites}
-				saver, err := openDurably(o, srv, slog.New(slog.NewTextHandler(io.Discard, nil)))
+				cfg := Config{Interval: mode.interval}
+				saver, err := Open(filepath.Join(b.TempDir(), "state.json"), source{srv}, slog.New(slog.NewTextHandler(io.Discard, nil)), cfg)
 				if err != nil {
 					b.Fatal(err)
 				}
+				commitBy(srv, saver, cfg)
 				ctx, cancel := context.WithCancel(context.Background())
 				stopped := make(chan struct{})
-				go func() { defer close(stopped); saver.run(ctx) }()
+				go func() { defer close(stopped); saver.Run(ctx) }()
 				defer func() { cancel(); <-stopped }()
 			}
 			hs := httptest.NewServer(srv)

@@ -1,26 +1,27 @@
-package main
+package persist
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/catalogue"
 	"github.com/petstore/contract/mockserver/steer"
-
 	"github.com/petstore/contract/spec"
 )
 
 // settingsOf returns the settings and the forced answers of a running
-// petmock, from its admin API.
-func settingsOf(t *testing.T, s *started) (steer.SettingsView, []steer.ForcedAnswer) {
+// server, from its admin API.
+func settingsOf(t *testing.T, s *savedServer) (steer.SettingsView, []steer.ForcedAnswer) {
 	t.Helper()
-	root := strings.TrimSuffix(s.url, "/v1")
+	root := s.URL
 	var v steer.SettingsView
 	status, body := get(t, "GET", root+"/__petmock/settings", "")
 	if err := json.Unmarshal([]byte(body), &v); status != 200 || err != nil {
@@ -35,28 +36,28 @@ func settingsOf(t *testing.T, s *started) (steer.SettingsView, []steer.ForcedAns
 }
 
 // TestSettingsSurviveRestarts checks that the settings and the forced
-// answers that wait are saved with --state, beside the state file, and
+// answers that wait are saved with the state file, beside it, and
 // restored at the next start, but for those whose flags are given then,
 // which win; and that a settings file that is not valid is refused at
 // start, and left as it is.
 func TestSettingsSurviveRestarts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	first := start(t, "--state", path, "--pets", "3")
-	root := strings.TrimSuffix(first.url, "/v1")
+	first := newSavedServer(t, path, Config{}, mockserver.Config{Catalogue: seeded(3)})
+	root := first.URL
 	if status, body := get(t, "PATCH", root+"/__petmock/settings", `{"latency":"5ms","failRate":0.25,"now":"2031-01-01","journal":7,"journalSecrets":"shown"}`); status != 200 {
 		t.Fatalf("PATCH settings: %d %s", status, body)
 	}
 	if status, body := get(t, "POST", root+"/__petmock/forced", `{"code":503,"count":2,"operation":"listPets"}`); status != 200 {
 		t.Fatalf("POST forced: %d %s", status, body)
 	}
-	if err := first.stop(t); err != nil {
-		t.Fatalf("run: %v", err)
+	if err := first.stop(); err != nil {
+		t.Fatalf("Close: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(path), "state.settings.json")); err != nil {
 		t.Fatalf("no settings file beside the state file: %v", err)
 	}
 
-	second := start(t, "--state", path, "--pets", "3")
+	second := newSavedServer(t, path, Config{}, mockserver.Config{Catalogue: seeded(3)})
 	v, forced := settingsOf(t, second)
 	if v.Latency != "5ms" || v.FailRate != 0.25 || v.Journal != 7 || v.JournalSecrets != "shown" || v.Clock != "set" || v.Now.Before(time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)) || v.Now.Year() != 2031 {
 		t.Errorf("settings after a restart: %+v, want those set before it, the clock run on from 2031-01-01", v)
@@ -74,11 +75,14 @@ func TestSettingsSurviveRestarts(t *testing.T) {
 			t.Fatal("no forced answer taken in 100 requests")
 		}
 	}
-	if err := second.stop(t); err != nil {
-		t.Fatalf("run: %v", err)
+	if err := second.stop(); err != nil {
+		t.Fatalf("Close: %v", err)
 	}
 
-	third := start(t, "--state", path, "--pets", "3", "--latency", "1ms", "--now", "2040-01-01", "--journal-secrets", "hidden")
+	// petmock --latency 1ms --now 2040-01-01 --journal-secrets hidden
+	latency, _ := steer.ParseLatency("1ms")
+	third := newSavedServer(t, path, Config{Given: map[string]bool{"latency": true, "now": true, "journal-secrets": true}},
+		mockserver.Config{Catalogue: seeded(3), Latency: latency, ClockAt: time.Date(2040, 1, 1, 0, 0, 0, 0, time.UTC)})
 	v, forced = settingsOf(t, third)
 	if v.Latency != "1ms" || v.Now.Year() != 2040 || v.JournalSecrets != "hidden" || v.FailRate != 0.25 || v.Journal != 7 {
 		t.Errorf("settings after a restart with --latency, --now and --journal-secrets: %+v, want those flags' and the rest restored", v)
@@ -86,14 +90,18 @@ func TestSettingsSurviveRestarts(t *testing.T) {
 	if len(forced) != 1 || forced[0].Remaining != 1 {
 		t.Errorf("forced answers after one was taken and a restart: %+v, want 1 remaining", forced)
 	}
-	if err := third.stop(t); err != nil {
-		t.Fatalf("run: %v", err)
+	if err := third.stop(); err != nil {
+		t.Fatalf("Close: %v", err)
 	}
 
 	settings := filepath.Join(filepath.Dir(path), "state.settings.json")
 	torn := []byte(`{"latency":"5ms","failRa`)
 	os.WriteFile(settings, torn, 0o644)
-	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state", path}, env(), io.Discard, io.Discard)
+	srv, err := mockserver.New(mockserver.Config{Catalogue: seeded(catalogue.DefaultCount)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(path, source{srv}, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	if err == nil || !strings.Contains(err.Error(), "settings file "+settings+" is corrupt") {
 		t.Errorf("start with a torn settings file: err = %v, want it refused by name", err)
 	}
@@ -104,13 +112,13 @@ func TestSettingsSurviveRestarts(t *testing.T) {
 
 // TestExpectationsAndFaultsSurviveRestarts checks that the expectations,
 // with what they still answer, the forced faults and the settings of
-// faults are saved with --state and restored at the next start; and that
+// faults are saved with the state file and restored at the next start; and that
 // an expectation the document served then no longer allows is left out,
 // with a line of the log, rather than refusing the start.
 func TestExpectationsAndFaultsSurviveRestarts(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	first := start(t, "--state", path, "--pets", "3")
-	root := strings.TrimSuffix(first.url, "/v1")
+	first := newSavedServer(t, path, Config{}, mockserver.Config{Catalogue: seeded(3)})
+	root := first.URL
 	for _, req := range []struct{ method, path, body string }{
 		{"PUT", "/__petmock/expectations", `{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":404,"body":{"code":"not_found","message":"petId: no pet has id 7","status":404}},"times":3}`},
 		{"PUT", "/__petmock/expectations", `{"when":{"method":"GET","path":"/v1/pets","query":{"status":"sold"}},"answer":{"status":200,"body":[]}}`},
@@ -121,12 +129,12 @@ func TestExpectationsAndFaultsSurviveRestarts(t *testing.T) {
 			t.Fatalf("%s %s: %d %s", req.method, req.path, status, body)
 		}
 	}
-	if err := first.stop(t); err != nil {
-		t.Fatalf("run: %v", err)
+	if err := first.stop(); err != nil {
+		t.Fatalf("Close: %v", err)
 	}
 
-	second := start(t, "--state", path, "--pets", "3")
-	root = strings.TrimSuffix(second.url, "/v1")
+	second := newSavedServer(t, path, Config{}, mockserver.Config{Catalogue: seeded(3)})
+	root = second.URL
 	v, forced := settingsOf(t, second)
 	if v.Fault != steer.FaultMalformedChunk || v.FaultRate != 0.125 || v.SlowBytesPerSecond != 20 {
 		t.Errorf("settings of faults after a restart: %q at %v, %d bytes a second; want malformed-chunk at 0.125, 20", v.Fault, v.FaultRate, v.SlowBytesPerSecond)
@@ -148,15 +156,19 @@ func TestExpectationsAndFaultsSurviveRestarts(t *testing.T) {
 	if len(list.Expectations) != 2 || list.Expectations[0].Remaining != 2 || list.Expectations[0].Matched != 1 || list.Expectations[1].When.Query["status"] != "sold" {
 		t.Errorf("expectations after a restart and a match: %+v, want both, in order, the first with 2 of 3 left", list.Expectations)
 	}
-	if err := second.stop(t); err != nil {
-		t.Fatalf("run: %v", err)
+	if err := second.stop(); err != nil {
+		t.Fatalf("Close: %v", err)
 	}
 
 	// A document whose getPet no longer answers 404: the expectation of
-	// a 404 is left out, the other kept.
-	doc := writeFile(t, "no-404.yaml", strings.Replace(string(spec.YAML()), "        '404':\n          description: The animal cannot be found.", "        '409':\n          description: The animal cannot be found.", 1))
-	third := start(t, "--state", path, "--spec", doc, "--fault", "empty")
-	root = strings.TrimSuffix(third.url, "/v1")
+	// a 404 is left out, the other kept. petmock --spec DOC --fault empty:
+	doc, err := spec.Read([]byte(strings.Replace(string(spec.YAML()), "        '404':\n          description: The animal cannot be found.", "        '409':\n          description: The animal cannot be found.", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	third := newSavedServer(t, path, Config{Given: map[string]bool{"fault": true}},
+		mockserver.Config{Contract: doc, Catalogue: seeded(catalogue.DefaultCount), Fault: steer.FaultEmpty})
+	root = third.URL
 	v, _ = settingsOf(t, third)
 	if v.Fault != steer.FaultEmpty || v.FaultRate != 0.125 {
 		t.Errorf("settings after a restart with --fault empty: %q at %v, want the flag's fault at the saved rate", v.Fault, v.FaultRate)

@@ -1,4 +1,4 @@
-package main
+package persist
 
 import (
 	"errors"
@@ -15,6 +15,20 @@ import (
 // wrong, rather than found out at the first save with writes already
 // acknowledged. A FIFO would even hang the start, since opening one to
 // read waits for a writer.
+
+// PathError is the error of Open for a path no state file can be saved
+// at: a directory, a named pipe, a device, a path under a file, a missing
+// or read-only directory, or a loop of symbolic links.
+type PathError struct {
+	Path string // as given to Open
+	Err  error  // what is wrong with it, such as "it is a directory, not a regular file"
+}
+
+// Error says which path is refused, and why.
+func (e *PathError) Error() string { return "state file " + e.Path + ": " + e.Err.Error() }
+
+// Unwrap returns what is wrong with the path.
+func (e *PathError) Unwrap() error { return e.Err }
 
 // resolveState returns the file --state names: path itself, or, when path
 // is a symbolic link, the file it leads to, which need not exist yet.

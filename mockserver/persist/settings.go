@@ -1,4 +1,4 @@
-package main
+package persist
 
 import (
 	"bytes"
@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver/steer"
-
-	"github.com/petstore/contract/mockserver"
 )
 
 // The settings a developer changes while petmock runs (the latency, the
@@ -57,21 +55,21 @@ type savedSettings struct {
 }
 
 // saveSettings writes the settings, forced answers and expectations of
-// srv to the settings file at path, atomically, and returns its size.
-func saveSettings(path string, srv *mockserver.Server) (int64, error) {
-	v := srv.Steering().Settings()
+// steering to the settings file at path, atomically, and returns its size.
+func saveSettings(path string, steering *steer.Steering) (int64, error) {
+	v := steering.Settings()
 	saved := savedSettings{
 		SavedAt:  time.Now().UTC(),
 		Latency:  v.Latency,
 		FailRate: v.FailRate,
 		Journal:  v.Journal,
-		Forced:   srv.Steering().Forced(),
+		Forced:   steering.Forced(),
 
 		JournalSecrets:     v.JournalSecrets,
 		Fault:              v.Fault,
 		FaultRate:          v.FaultRate,
 		SlowBytesPerSecond: v.SlowBytesPerSecond,
-		Expectations:       srv.Steering().ExpectationsAsSet(),
+		Expectations:       steering.ExpectationsAsSet(),
 	}
 	if v.Clock == "set" {
 		saved.Now = &v.Now
@@ -90,14 +88,14 @@ var settingFlags = []struct{ name, flag string }{
 	{"fault", "fault"}, {"faultRate", "fault-rate"}, {"slowBytesPerSecond", "slow-bytes-per-second"},
 }
 
-// restoreSettings gives srv the settings, the forced answers and the
+// restoreSettings gives steering the settings, the forced answers and the
 // expectations of the settings file at path, but for the settings whose
 // flags given names, which win. A missing file restores nothing; a file
 // that is not valid is refused, and left as it is. A forced answer or an
 // expectation the document no longer allows, for an operation it dropped,
 // say, is logged and left out. It returns what it restored, as attributes
 // for the log.
-func restoreSettings(path string, srv *mockserver.Server, given map[string]bool, log *slog.Logger) ([]any, error) {
+func restoreSettings(path string, steering *steer.Steering, given map[string]bool, log *slog.Logger) ([]any, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -138,12 +136,12 @@ func restoreSettings(path string, srv *mockserver.Server, given map[string]bool,
 			restored = append(restored, f.name, v)
 		}
 	}
-	if err := srv.Steering().ChangeSettings(changes); err != nil {
+	if err := steering.ChangeSettings(changes); err != nil {
 		return nil, corrupt(err)
 	}
 	forced := 0
 	for _, f := range saved.Forced {
-		if err := srv.Steering().ForceAnswer(f); err != nil {
+		if err := steering.ForceAnswer(f); err != nil {
 			log.Warn("a forced answer of the settings file is left out", "path", path, "err", err)
 			continue
 		}
@@ -151,7 +149,7 @@ func restoreSettings(path string, srv *mockserver.Server, given map[string]bool,
 	}
 	expectations := 0
 	for _, e := range saved.Expectations {
-		if _, err := srv.Steering().Expect(e); err != nil {
+		if _, err := steering.Expect(e); err != nil {
 			log.Warn("an expectation of the settings file is left out", "path", path, "id", e.ID, "err", err)
 			continue
 		}

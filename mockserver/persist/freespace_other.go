@@ -1,6 +1,6 @@
 //go:build !linux
 
-package main
+package persist
 
 // freeSpace cannot tell on this system; a save that fails for want of
 // space says so.

@@ -1,4 +1,4 @@
-package main
+package persist
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/catalogue"
 )
 
 // When the last save fails, what petmock holds would be lost with the
@@ -19,15 +19,15 @@ func unsavedName(path string, at time.Time) string {
 	return strings.TrimSuffix(filepath.Base(path), ".json") + ".unsaved-" + at.UTC().Format("20060102T150405Z") + ".json"
 }
 
-// keepElsewhere writes the items of srv beside the state file at path,
+// keepElsewhere writes items beside the state file at path,
 // or, when that directory cannot take it, in the system's temporary
 // directory, and returns the file it wrote.
-func keepElsewhere(path string, srv *mockserver.Server) (string, error) {
+func keepElsewhere(path string, items *catalogue.Resources) (string, error) {
 	name := unsavedName(path, time.Now())
 	var failures []string
 	for _, dir := range []string{filepath.Dir(path), os.TempDir()} {
 		where := filepath.Join(dir, name)
-		_, _, err := saveState(where, srv)
+		_, _, err := saveState(where, items)
 		if err == nil {
 			return where, nil
 		}

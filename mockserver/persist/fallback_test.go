@@ -1,4 +1,4 @@
-package main
+package persist
 
 import (
 	"os"
@@ -7,15 +7,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/petstore/contract/mockserver"
 )
 
-// TestShutdownSaysWhatItCouldNotKeep breaks the state file, then stops
-// petmock: when its last save fails, run must fail with one line that says
-// how many acknowledged writes the state file lacks, and where what
-// petmock held went (beside the state file, or in the temporary directory
-// when its directory is gone), and that file must hold them; when nothing
-// is missing from the state file, it must stop cleanly.
-func TestShutdownSaysWhatItCouldNotKeep(t *testing.T) {
+// TestCloseSaysWhatItCouldNotKeep breaks the state file, then stops the
+// server: when its last save fails, Close must fail with one line that
+// says how many acknowledged writes the state file lacks, and where what
+// the server held went (beside the state file, or in the temporary
+// directory when its directory is gone), and that file must hold them;
+// when nothing is missing from the state file, it must stop cleanly.
+func TestCloseSaysWhatItCouldNotKeep(t *testing.T) {
 	replaceByDir := func(path string) { os.Remove(path); os.Mkdir(path, 0o755) }
 	dirByFile := func(path string) {
 		os.Rename(filepath.Dir(path), filepath.Dir(path)+".moved")
@@ -44,48 +46,41 @@ func TestShutdownSaysWhatItCouldNotKeep(t *testing.T) {
 			t.Setenv("TMPDIR", tmp)
 			path := filepath.Join(t.TempDir(), "data", "state.json")
 			os.Mkdir(filepath.Dir(path), 0o755)
-			args := []string{"--state", path, "--pets", "2"}
-			if tt.interval > 0 {
-				args = append(args, "--save-interval", tt.interval.String())
-			}
-			s := start(t, args...)
+			s := newSavedServer(t, path, Config{Interval: tt.interval}, mockserver.Config{Catalogue: seeded(2)})
 			for range tt.created {
 				if status, body := post(t, s.url+"/pets", "Acknowledged"); status != 201 {
 					t.Fatalf("POST /v1/pets: %d %s", status, body)
 				}
 			}
 			tt.breakIt(path)
-			root := strings.TrimSuffix(s.url, "/v1")
+			root := s.URL
 			awaitHealth(t, root, 503)
 			if tt.setting {
 				if status, body := get(t, "PATCH", root+"/__petmock/settings", `{"latency":"1ms"}`); status != 200 {
 					t.Fatalf("PATCH settings: %d %s", status, body)
 				}
 			}
-			err := s.stop(t)
+			err := s.stop()
 			if tt.want == "" {
 				if err != nil {
-					t.Errorf("run: %v, want no error: the state file holds every write", err)
+					t.Errorf("Close: %v, want no error: the state file holds every write", err)
 				}
 				return
 			}
 			if err == nil || !strings.HasPrefix(err.Error(), "the last save failed: cannot persist to "+path) ||
 				!strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("run: %v, want one line saying %q", err, tt.want)
-			}
-			if status := exitStatus(err, &strings.Builder{}); status != 1 {
-				t.Errorf("exit status %d, want 1", status)
+				t.Fatalf("Close: %v, want one line saying %q", err, tt.want)
 			}
 			where := regexp.MustCompile(`is in (\S+\.unsaved-\d{8}T\d{6}Z\.json) `).FindStringSubmatch(err.Error())
 			if where == nil {
-				t.Fatalf("run: %v, names no file", err)
+				t.Fatalf("Close: %v, names no file", err)
 			}
 			wantDir := filepath.Dir(path)
 			if tt.tempDir {
 				wantDir = tmp
 			}
 			if filepath.Dir(where[1]) != wantDir {
-				t.Errorf("what petmock held went to %s, want it in %s", where[1], wantDir)
+				t.Errorf("what the server held went to %s, want it in %s", where[1], wantDir)
 			}
 			pets, err := readPetsFile(where[1])
 			if err != nil || len(pets) != 2+tt.created {

@@ -1,4 +1,4 @@
-package main
+package persist
 
 import (
 	"errors"
@@ -9,11 +9,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/petstore/contract/mockserver"
 )
 
-// awaitHealth asks petmock's health at root until it answers want, and
-// returns how long that took and the last answer's body. It fails the
-// test if that takes longer than hangDetector.
+// awaitHealth asks the health of the server at root until it answers
+// want, and returns how long that took and the last answer's body. It
+// fails the test if that takes longer than hangDetector.
 func awaitHealth(t *testing.T, root string, want int) (time.Duration, string) {
 	t.Helper()
 	start := time.Now()
@@ -29,10 +31,11 @@ func awaitHealth(t *testing.T, root string, want int) (time.Duration, string) {
 	}
 }
 
-// TestUnkeepableStateNoticedWhenIdle breaks the state file while petmock
-// is idle, with no write and no save to find it out: the check petmock
-// makes on its own must make health fail, saying why, and refuse writes;
-// once mended, health is 200 again and writes are acknowledged and saved.
+// TestUnkeepableStateNoticedWhenIdle breaks the state file while the
+// server is idle, with no write and no save to find it out: the check the
+// saver makes on its own must make health fail, saying why, and refuse
+// writes; once mended, health is 200 again and writes are acknowledged and
+// saved.
 func TestUnkeepableStateNoticedWhenIdle(t *testing.T) {
 	tests := []struct {
 		name          string
@@ -57,12 +60,8 @@ func TestUnkeepableStateNoticedWhenIdle(t *testing.T) {
 				}
 				path := filepath.Join(t.TempDir(), "data", "state.json")
 				os.Mkdir(filepath.Dir(path), 0o755)
-				args := []string{"--state", path, "--pets", "3"}
-				if d.interval > 0 {
-					args = append(args, "--save-interval", d.interval.String())
-				}
-				s := start(t, args...)
-				root := strings.TrimSuffix(s.url, "/v1")
+				s := newSavedServer(t, path, Config{Interval: d.interval}, mockserver.Config{Catalogue: seeded(3)})
+				root := s.URL
 				tt.breakIt(path)
 				t.Cleanup(func() { tt.mend(path) })
 				took, body := awaitHealth(t, root, 503)
@@ -78,8 +77,8 @@ func TestUnkeepableStateNoticedWhenIdle(t *testing.T) {
 				if status, body := post(t, s.url+"/pets", "After"); status != 201 {
 					t.Errorf("POST /v1/pets once mended: %d %s, want 201", status, body)
 				}
-				if err := s.stop(t); err != nil {
-					t.Fatalf("run: %v", err)
+				if err := s.stop(); err != nil {
+					t.Fatalf("Close: %v", err)
 				}
 				if pets, err := readPetsFile(path); err != nil || len(pets) != 4 || pets[3].Name != "After" {
 					t.Errorf("the state file holds %+v (%v), want the 3 seeded pets and the one created", pets, err)
@@ -137,14 +136,14 @@ func fillDisk(t *testing.T, dir string) string {
 }
 
 // TestFullDiskNoticedWhenIdle fills the file system of the state file,
-// then remounts it read-only, while petmock is idle: each must make health
+// then remounts it read-only, while the server is idle: each must make health
 // fail and writes be refused, and once space is freed, or the file system
 // writable again, writes must resume and be saved.
 func TestFullDiskNoticedWhenIdle(t *testing.T) {
 	dir := mountTmpfs(t, "256k")
 	path := filepath.Join(dir, "state.json")
-	s := start(t, "--state", path, "--pets", "3")
-	root := strings.TrimSuffix(s.url, "/v1")
+	s := newSavedServer(t, path, Config{}, mockserver.Config{Catalogue: seeded(3)})
+	root := s.URL
 	if status, body := post(t, s.url+"/pets", "Before"); status != 201 {
 		t.Fatalf("POST /v1/pets: %d %s", status, body)
 	}
@@ -180,8 +179,8 @@ func TestFullDiskNoticedWhenIdle(t *testing.T) {
 		t.Errorf("POST /v1/pets once writable again: %d %s, want 201", status, body)
 	}
 
-	if err := s.stop(t); err != nil {
-		t.Fatalf("run: %v", err)
+	if err := s.stop(); err != nil {
+		t.Fatalf("Close: %v", err)
 	}
 	pets, err := readPetsFile(path)
 	if err != nil {

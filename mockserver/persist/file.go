@@ -1,4 +1,4 @@
-package main
+package persist
 
 import (
 	"errors"
@@ -8,35 +8,35 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/mockserver/catalogue"
 )
 
-// A state file keeps the stores between runs. It is a fixture, so a state
+// A state file keeps the items between runs. It is a fixture, so a state
 // file can also be loaded with --fixtures or PUT /__petmock/{resource}.
 
-// loadState loads the state file at path into srv. A missing file gives an
+// loadState loads the state file at path into items. A missing file gives an
 // error for which errors.Is(err, os.ErrNotExist) holds; a file that is not
 // a valid fixture gives an error that says where it is wrong, and changes
 // nothing.
-func loadState(path string, srv *mockserver.Server) error {
+func loadState(path string, items *catalogue.Resources) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if err := srv.Items().Load(f); err != nil {
+	if err := items.Load(f); err != nil {
 		return fmt.Errorf("state file %s is corrupt, so petmock leaves it as it is; repair or remove it: %w", path, err)
 	}
 	return nil
 }
 
-// saveState writes the items of srv to path atomically (see
+// saveState writes items to path atomically (see
 // writeAtomically), and returns the version of the items it saved and the
 // size of the file.
-func saveState(path string, srv *mockserver.Server) (version uint64, size int64, err error) {
+func saveState(path string, items *catalogue.Resources) (version uint64, size int64, err error) {
 	size, err = writeAtomically(path, func(w io.Writer) error {
 		var err error
-		version, err = srv.Items().Export(w)
+		version, err = items.Export(w)
 		return err
 	})
 	return version, size, err

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package persist
 
 // writable cannot tell without writing on this system; a save that fails
 // says so.
