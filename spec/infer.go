@@ -533,7 +533,7 @@ func (r *Resource) inferenceNotes() []string {
 			made = "one petmock makes"
 		}
 		notes = append(notes, fmt.Sprintf("%s.requestBody: %s created is kept under the %s its create sends, in place of the %s of that %s if there is one, and under %s when it sends none",
-			r.CreateOp.Where, article(one), r.IDProperty, one, r.IDProperty, made))
+			r.CreateOp.Where, aOrAn(one), r.IDProperty, one, r.IDProperty, made))
 	}
 	if len(r.ParentParams) > 0 {
 		notes = append(notes, fmt.Sprintf("paths.%s: the items of each %s are kept apart: a path lists and reads only those created below it", r.CollectionPath, strings.Join(r.ParentParams, " and ")))
@@ -566,8 +566,8 @@ func resourceWords(collection *PathTemplate) []string {
 	return []string{"items"}
 }
 
-// article writes a word with its article: "a pet", "an environment".
-func article(word string) string {
+// aOrAn writes a word with its article: "a pet", "an environment".
+func aOrAn(word string) string {
 	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
 		return "an " + word
 	}
