@@ -459,3 +459,162 @@ components:
 		}
 	}
 }
+
+// TestWrappedItemsRoundTrip: a resource whose operations answer the item
+// inside an object, and take it so, as Asana's {"data":{...}} and
+// Apideck's {"status":"OK","data":{...}}, is created, read, listed,
+// replaced and deleted through those objects, each answer holding what
+// the document requires beside the item, and the narrower answer of a
+// delete holding what its schema declares.
+func TestWrappedItemsRoundTrip(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Tasks, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /tasks:
+    get:
+      operationId: listTasks
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, required: [status, data], properties: {status: {type: string, enum: [OK]}, data: {type: array, items: {$ref: '#/components/schemas/Task'}}}}}}}
+    post:
+      operationId: createTask
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/TaskBody'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/TaskAnswer'}}}}
+  /tasks/{task_gid}:
+    parameters: [{name: task_gid, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getTask
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/TaskAnswer'}}}}
+        '404': {description: no such task}
+    put:
+      operationId: replaceTask
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/TaskBody'}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/TaskAnswer'}}}}
+    delete:
+      operationId: deleteTask
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [status, data]
+                properties:
+                  status: {type: string, enum: [OK]}
+                  data: {type: object, additionalProperties: false, required: [gid], properties: {gid: {type: string}}}
+components:
+  schemas:
+    TaskBody:
+      type: object
+      required: [data]
+      properties:
+        data: {type: object, required: [name], properties: {name: {type: string}, notes: {type: string}}}
+    TaskAnswer:
+      type: object
+      required: [status, data]
+      properties:
+        status: {type: string, enum: [OK]}
+        data: {$ref: '#/components/schemas/Task'}
+    Task:
+      type: object
+      required: [gid, name]
+      properties:
+        gid: {type: string, readOnly: true}
+        name: {type: string}
+        notes: {type: string}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Resource("tasks")
+	if r == nil || r.Wrapped[r.Read] == nil || r.BodyWrapped[r.CreateOp] == nil {
+		t.Fatalf("no resource tasks of wrapped items; notes %q", c.Notes)
+	}
+	_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+	tc := &thingsClient{tb: t, c: c, r: r, base: base}
+	status, _, v := tc.send("POST", "/tasks", `{"data":{"name":"Write","notes":"soon"}}`)
+	created, ok := r.ItemOf(r.CreateOp, v)
+	if status != 201 || !ok || created["name"] != "Write" || v.(map[string]any)["status"] != "OK" {
+		t.Fatalf("POST /tasks: %d %v", status, v)
+	}
+	gid := created["gid"].(string)
+	if _, _, v := tc.send("GET", "/tasks/"+gid, ""); !slices.Equal([]any{v.(map[string]any)["data"].(map[string]any)["notes"]}, []any{"soon"}) {
+		t.Errorf("GET /tasks/%s: %v, want the task as created", gid, v)
+	}
+	if _, _, v := tc.send("GET", "/tasks", ""); !holdsID(r, v, gid) {
+		t.Errorf("GET /tasks: %v, want task %s", v, gid)
+	}
+	if status, _, v := tc.send("PUT", "/tasks/"+gid, `{"data":{"name":"Rewrite"}}`); status != 200 || v.(map[string]any)["data"].(map[string]any)["name"] != "Rewrite" {
+		t.Errorf("PUT /tasks/%s: %d %v", gid, status, v)
+	}
+	status, _, v = tc.send("DELETE", "/tasks/"+gid, "")
+	if data, _ := v.(map[string]any)["data"].(map[string]any); status != 200 || len(data) != 1 || data["gid"] != gid {
+		t.Errorf("DELETE /tasks/%s: %d %v, want the gid alone in data", gid, status, v)
+	}
+	if status, _, v := tc.send("GET", "/tasks/"+gid, ""); status != 404 {
+		t.Errorf("GET /tasks/%s after its delete: %d %v", gid, status, v)
+	}
+}
+
+// holdsID says whether v, a list answer of r, lists the item of id.
+func holdsID(r *spec.Resource, v any, id string) bool {
+	items, _ := r.ListItems(r.List, v)
+	return slices.ContainsFunc(items, func(it any) bool {
+		m, _ := it.(map[string]any)
+		return spec.ValueText(m[r.IDProperty]) == id
+	})
+}
+
+// TestListOfNarrowerItems: a list whose schema of an item declares fewer
+// members than the read's, and takes no others, lists each item in its
+// own shape; an id written to a string property whose path parameter
+// has a pattern of its own matches that pattern.
+func TestListOfNarrowerItems(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Notes, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /notes:
+    get:
+      operationId: listNotes
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Summary'}}}}}
+    post:
+      operationId: createNote
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewNote'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+  /notes/{noteId}:
+    get:
+      operationId: getNote
+      parameters: [{name: noteId, in: path, required: true, schema: {type: string, pattern: '^[a-f0-9]{24}$'}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+components:
+  schemas:
+    NewNote: {type: object, required: [title], properties: {title: {type: string}, body: {type: string}}}
+    Summary: {type: object, additionalProperties: false, required: [id, title], properties: {id: {type: string}, title: {type: string}}}
+    Note: {type: object, required: [id, title], properties: {id: {type: string, readOnly: true}, title: {type: string}, body: {type: string}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+	tc := &thingsClient{tb: t, c: c, r: c.Resource("notes"), base: base}
+	status, _, v := tc.send("POST", "/notes", `{"title":"t","body":"b"}`)
+	id, _ := v.(map[string]any)["id"].(string)
+	if status != 201 || len(id) != 24 {
+		t.Fatalf("POST /notes: %d %v, want an id of 24 hex digits", status, v)
+	}
+	if _, _, v := tc.send("GET", "/notes/"+id, ""); v.(map[string]any)["body"] != "b" {
+		t.Errorf("GET /notes/%s: %v, want the body", id, v)
+	}
+	_, _, v = tc.send("GET", "/notes", "")
+	if items, _ := v.([]any); len(items) != 1 || len(items[0].(map[string]any)) != 2 {
+		t.Errorf("GET /notes: %v, want the note's id and title alone", v)
+	}
+}

@@ -167,30 +167,53 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 	if where, lo, hi, few := fewIDs(idParam, read, itemOps); few {
 		return notResource("%s.parameters.%s: ids from %d to %d only, too few for the items a store gives ids to in order", where, idParam, lo, hi)
 	}
+	words := resourceWords(collection)
+	name := words[len(words)-1]
 	var item *openapi3.Schema
+	var readWrapper *Wrapper
 	if read != nil {
-		item = read.JSONSchema(read.Success)
+		item, readWrapper = c.unwrap(read.JSONSchema(read.Success), nil, idParam, name)
 	}
 	var envelope *Envelope
 	if list != nil {
-		words := resourceWords(collection)
-		listItems, env, why := c.listed(list, item, words[len(words)-1])
+		listItems, env, why := c.listed(list, item, name)
 		if listItems == nil {
 			return notResource("%s.responses.%d: %s", list.Where, list.Success, why)
 		}
-		if item != nil && listsOf(c, item, listItems) {
+		if item != nil && readWrapper == nil && listsOf(c, item, listItems) {
 			// GET /snippets/{workspace} of GET /snippets: the path
 			// below the collection is a collection of its own.
 			return notResource("%s.responses.%d: a list of the items of %s, not one of them", read.Where, read.Success, path)
 		}
+		if item != nil && readWrapper == nil {
+			holder := ""
+			if env != nil {
+				holder = env.Items
+			}
+			item, readWrapper = c.unwrap(item, listItems, idParam, name, holder)
+		}
 		if item == nil {
 			item = listItems
+		}
+		if !alike(c, item, listItems) {
+			// Vercel's checks: the list's items are checks, and what
+			// the item path reads is a DNS record.
+			return notResource("%s.responses.%d: the items it lists share few properties with what %s reads", list.Where, list.Success, read.ID)
 		}
 		envelope = env
 	}
 	createBody := create.RequestSchema()
 	if createBody == nil || schemaType(createBody) != "object" {
 		return notResource("%s.requestBody: not a JSON object", create.Where)
+	}
+	holder := ""
+	if readWrapper != nil {
+		holder = readWrapper.Property
+	}
+	createWrapper := c.bodyWrapper(create, name, holder)
+	createItem := createBody
+	if createWrapper != nil {
+		createItem = createWrapper.Inner(c)
 	}
 	if item == nil {
 		return notResource("%s.responses.%d: no JSON schema of an item", read.Where, read.Success)
@@ -216,12 +239,11 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 		Update:         succeeds(c.changes(itemOps[http.MethodPatch], &notes)),
 		Delete:         succeeds(itemOps[http.MethodDelete]),
 	}
-	words := resourceWords(collection)
-	r.Name = words[len(words)-1]
+	r.Name = name
 
 	props := c.Properties(item)
 	sent := map[string]bool{}
-	for _, p := range c.Properties(createBody) {
+	for _, p := range c.Properties(createItem) {
 		// A readOnly property is not sent, though the create's schema
 		// be the item's own, as Train Travel's createBooking's is.
 		if !p.Schema.ReadOnly {
@@ -252,7 +274,41 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 		r.Filters = filters(r, list, r.Paging)
 	}
 	notes = append(notes, c.byBody(r, ops, succeeds)...)
+	c.wrappers(r, readWrapper, createWrapper)
 	return r, append(notes, r.inferenceNotes()...)
+}
+
+// wrappers reads how the operations of r answer the item, or take it in
+// their bodies, inside an object: the read as read says, the create's
+// body as create says, and the others by their schemas.
+func (c *Contract) wrappers(r *Resource, read, create *Wrapper) {
+	add := func(m *map[*Operation]*Wrapper, op *Operation, w *Wrapper) {
+		if w == nil {
+			return
+		}
+		if *m == nil {
+			*m = map[*Operation]*Wrapper{}
+		}
+		(*m)[op] = w
+	}
+	add(&r.Wrapped, r.Read, read)
+	add(&r.BodyWrapped, r.CreateOp, create)
+	holder := ""
+	if read != nil {
+		holder = read.Property
+	}
+	for _, op := range []*Operation{r.CreateOp, r.Replace, r.Update, r.Delete} {
+		if op == nil {
+			continue
+		}
+		if s := op.JSONSchema(op.Success); s != nil && s != r.Item {
+			_, w := c.unwrap(s, r.Item, r.IDParam, r.Name, holder)
+			add(&r.Wrapped, op, w)
+		}
+		if op != r.CreateOp && op.Method != http.MethodDelete {
+			add(&r.BodyWrapped, op, c.bodyWrapper(op, r.Name, holder))
+		}
+	}
 }
 
 // changes returns op, a PUT or a PATCH of an item path, if it changes the
@@ -347,6 +403,30 @@ func (c *Contract) listed(list *Operation, item *openapi3.Schema, name string) (
 		return nil, nil, why
 	}
 	return e.Property(c, []string{e.Items}).Items.Value, e, ""
+}
+
+// alike reports whether a and b, the schemas of an item as its read
+// answers it and as its list does, describe one thing: the same schema,
+// or objects that share at least half the properties of the one of
+// fewer, as a compact form of the item shares with the full one.
+func alike(c *Contract, a, b *openapi3.Schema) bool {
+	if a == b {
+		return true
+	}
+	pa, pb := c.Properties(a), c.Properties(b)
+	if len(pa) > len(pb) {
+		pa, pb = pb, pa
+	}
+	if len(pa) == 0 {
+		return true
+	}
+	shared := 0
+	for _, p := range pa {
+		if slices.ContainsFunc(pb, func(q Property) bool { return q.Name == p.Name }) {
+			shared++
+		}
+	}
+	return 2*shared >= len(pa)
 }
 
 // listsOf reports whether s, the answer of a read, is a list of items of

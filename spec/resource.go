@@ -48,6 +48,16 @@ type Resource struct {
 	Filters []Filter
 	// Paging says how the list is paged.
 	Paging Paging
+	// Wrapped are the operations of the resource that answer the item
+	// inside an object, such as Asana's {"data":{...}}, with how, by
+	// operation; one not in it answers the item itself. Item is then the
+	// schema of what the read's wrapper holds. ItemOf reads either.
+	Wrapped map[*Operation]*Wrapper
+	// BodyWrapped are the operations whose body holds the item inside an
+	// object, such as Asana's creates, {"data":{...}}, by operation; one
+	// not in it takes the item itself. Create stays the schema of the
+	// whole body.
+	BodyWrapped map[*Operation]*Wrapper
 	// ListEnvelope is how the list answers its items inside an object,
 	// such as {"data":[...],"has_more":false}; nil when it answers the
 	// JSON array itself, or has no list. ListItems reads either.

@@ -27,9 +27,13 @@ import (
 // fitter makes the items a client sends fit the item's schema.
 type fitter struct {
 	// made are the properties the item requires that a body may leave
-	// out; checked those a body may send a value of another schema of.
-	made, checked []spec.Property
-	hint          string // the resource, for the values made
+	// out; checked those a body may send a value of another schema of;
+	// patched every one, which a JSON Patch may change.
+	made, checked, patched []spec.Property
+	hint                   string // the resource, for the values made
+	// opts check a value against a schema as the document's version
+	// asks.
+	opts []openapi3.SchemaValidationOption
 
 	mu  sync.Mutex // guards gen
 	gen *fake.Generator
@@ -40,24 +44,22 @@ type fitter struct {
 // schema disagree; nil, when they do not.
 func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []string) {
 	sent := map[string][]spec.Property{} // by name, of each body
-	var bodies []*spec.Operation
 	for _, op := range []*spec.Operation{r.CreateOp, r.Replace, r.Update} {
 		if op == nil {
 			continue
 		}
-		s := op.RequestSchema()
+		s := schemaOf(c, r.BodyWrapped[op], op.RequestSchema())
 		if s == nil {
 			continue
 		}
-		bodies = append(bodies, op)
 		for _, p := range c.Properties(s) {
 			sent[p.Name] = append(sent[p.Name], p)
 		}
 	}
-	f := &fitter{hint: r.Name}
+	f := &fitter{hint: r.Name, opts: spec.SchemaOptions(c.Doc)}
 	var notes, required []string
 	created := map[string]spec.Property{}
-	if s := r.Create; s != nil {
+	if s := schemaOf(c, r.BodyWrapped[r.CreateOp], r.Create); s != nil {
 		for _, p := range c.Properties(s) {
 			created[p.Name] = p
 		}
@@ -83,7 +85,10 @@ func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []stri
 		notes = append(notes, fmt.Sprintf("%s.requestBody: %s requires %s, which a create need not send, so petmock makes what it leaves out from the item's schema",
 			r.CreateOp.Where, article(spec.Singular(r.Name)), strings.Join(required, ", ")))
 	}
-	if len(f.made) == 0 && len(f.checked) == 0 {
+	if r.Update != nil && spec.IsJSONPatch(c, r.Update.RequestSchema()) {
+		f.patched = r.Properties[1:]
+	}
+	if len(f.made) == 0 && len(f.checked) == 0 && len(f.patched) == 0 {
 		return nil, nil
 	}
 	f.gen = &fake.Generator{Contract: c, Faker: fake.NewFaker(seed ^ hashString("fit "+r.Name)), Examples: true}
@@ -131,6 +136,23 @@ func (f *fitter) fit(item map[string]any) {
 	}
 }
 
+// fitUpdate is fit for an item an update changed by body: a JSON Patch
+// may have changed any property, each held to the item's schema.
+func (f *fitter) fitUpdate(item map[string]any, body any) {
+	if _, isPatch := body.([]any); !isPatch || f == nil {
+		f.fit(item)
+		return
+	}
+	f.fit(item)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, p := range f.patched {
+		if v, ok := item[p.Name]; ok {
+			f.member(item, p, v, 0)
+		}
+	}
+}
+
 // member sets the member p of the object m, of value v, to what p's
 // schema takes: see conform. A member that fits in no way is left out
 // where the schema does not require it.
@@ -151,7 +173,7 @@ const maxFitDepth = 16
 // made anew from it: an object member by member, an array item by item.
 // ok is false where nothing s takes was had.
 func (f *fitter) conform(v any, s *openapi3.Schema, name string, depth int) (any, bool) {
-	if s == nil || s.VisitJSON(v, openapi3.DisableSchemaErrorDetails()) == nil {
+	if s == nil || s.VisitJSON(v, f.opts...) == nil {
 		return v, true
 	}
 	if depth < maxFitDepth {
@@ -189,7 +211,7 @@ func (f *fitter) conform(v any, s *openapi3.Schema, name string, depth int) (any
 		default:
 			tried = converted(v, spec.TypeOf(s))
 		}
-		if tried != nil && s.VisitJSON(tried, openapi3.DisableSchemaErrorDetails()) == nil {
+		if tried != nil && s.VisitJSON(tried, f.opts...) == nil {
 			return tried, true
 		}
 	}
@@ -247,4 +269,38 @@ func converted(v any, t string) any {
 		}
 	}
 	return nil
+}
+
+// declaredOnly removes from item the members the item's schema does not
+// declare, where it takes no others (additionalProperties: false): an
+// update's schema may name members the item has not, such as ReadMe's
+// position, which the item's answers leave out, and which would make the
+// item patched break its schema.
+func (rs *Resource) declaredOnly(item map[string]any) {
+	if ap := rs.spec.Item.AdditionalProperties.Has; ap == nil || *ap {
+		return
+	}
+	for name := range item {
+		if _, ok := rs.spec.Property(name); !ok {
+			delete(item, name)
+		}
+	}
+}
+
+// listing is a list or a find of a resource, with its envelope.
+type listing struct {
+	op       *spec.Operation
+	envelope *spec.Envelope
+}
+
+// listings returns the list and the finds of r.
+func listings(r *spec.Resource) []listing {
+	var out []listing
+	if r.List != nil {
+		out = append(out, listing{r.List, r.ListEnvelope})
+	}
+	for _, f := range r.Finds {
+		out = append(out, listing{f.Op, f.Envelope})
+	}
+	return out
 }

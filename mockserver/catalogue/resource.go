@@ -43,6 +43,13 @@ type Resource struct {
 	// envelopes write the answers of the list and the finds whose
 	// document answers their items inside an object, by operation.
 	envelopes map[*spec.Operation]*envelope
+	// listShapes write the items of the list and the finds whose
+	// schema of an item is not the item's, by operation: the items are
+	// written anew in that schema's shape.
+	listShapes map[*spec.Operation]*shape.Shape
+	// wrapped write the answers of the operations that answer the item
+	// inside an object, by operation.
+	wrapped map[*spec.Operation]*itemWrapper
 	// fitter makes what a client sends fit the item's schema; nil where
 	// the schemas of the bodies and the item's agree.
 	fitter *fitter
@@ -211,7 +218,7 @@ type held struct {
 func (rs *Resource) find(c *edge.Call) (held, error) {
 	var text string
 	if rs.spec.ByBody(c.Op.Spec) {
-		body, _ := c.Body.(map[string]any)
+		body, _ := rs.body(c).(map[string]any)
 		switch v := body[rs.spec.IDProperty].(type) {
 		case json.Number:
 			text = string(v)
@@ -324,7 +331,8 @@ func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Ca
 	}
 	v := rs.store.View(pg)
 	env := rs.envelopes[c.Op.Spec]
-	if v.MayExceed(maxPooledBuffer) {
+	reshape := rs.listShapes[c.Op.Spec]
+	if v.MayExceed(maxPooledBuffer) && reshape == nil {
 		return rs.streamPage(w, r, c, v, pg, asked, env)
 	}
 	buf := getBuffer()
@@ -332,7 +340,11 @@ func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Ca
 	if env != nil {
 		*buf = append(*buf, env.open...)
 	}
+	start := len(*buf)
 	body, last, more := v.AppendTo(*buf)
+	if reshape != nil {
+		body = append(body[:start], reshaped(reshape, body[start:])...)
+	}
 	var next string
 	if more {
 		next = rs.setNextLink(w, r, c, pg.Limit, asked, last)
@@ -426,7 +438,7 @@ func putBuffer(b *[]byte) {
 // defaults of the properties it lacks, below the parent the path names,
 // and its Location.
 func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
-	item, _ := c.Body.(map[string]any)
+	item, _ := rs.body(c).(map[string]any)
 	rs.withDefaults(item)
 	if e := rs.checkParent(c); e != nil {
 		return e
@@ -443,6 +455,10 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	w.Header().Set("Location", edge.AbsoluteURL(r, rs.location(c, rs.idText(e.ID, e.Name))))
 	if c.Op.Spec.JSONSchema(c.Op.Spec.Success) == nil {
 		w.WriteHeader(c.Op.Spec.Success)
+		return nil
+	}
+	if rs.wrapped[c.Op.Spec] != nil {
+		rs.writeItem(w, c.Op, c.Op.Spec.Success, e.Text)
 		return nil
 	}
 	// The text is the one built for the store, which kept a copy: it is
@@ -549,7 +565,7 @@ func (rs *Resource) Read(w http.ResponseWriter, r *http.Request, c *edge.Call, l
 	if links != nil {
 		links(w.Header(), r, it.keys)
 	}
-	writeItem(w, c.Op, c.Op.Spec.Success, it.text)
+	rs.writeItem(w, c.Op, c.Op.Spec.Success, it.text)
 	return nil
 }
 
@@ -560,7 +576,7 @@ func (rs *Resource) Replace(w http.ResponseWriter, r *http.Request, c *edge.Call
 	if err != nil {
 		return err
 	}
-	item, _ := c.Body.(map[string]any)
+	item, _ := rs.body(c).(map[string]any)
 	rs.withDefaults(item)
 	rs.setParent(item, c)
 	rs.fitter.fit(item)
@@ -581,7 +597,7 @@ func (rs *Resource) Update(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	if e != nil {
 		return fmt.Errorf("stored %s %d does not decode: %v", rs.singular, it.id, e)
 	}
-	changed, err := patched(current, c.Body)
+	changed, err := patched(current, rs.body(c))
 	if err != nil {
 		return err
 	}
@@ -590,7 +606,8 @@ func (rs *Resource) Update(w http.ResponseWriter, r *http.Request, c *edge.Call)
 		return edge.BadRequest("body", "the patch leaves no JSON object of the %s", rs.singular)
 	}
 	rs.setParent(merged, c)
-	rs.fitter.fit(merged)
+	rs.fitter.fitUpdate(merged, rs.body(c))
+	rs.declaredOnly(merged)
 	// The merge may break what the schema of an item requires, such as
 	// a required property patched to null: that is the client's request
 	// at fault.
@@ -599,7 +616,7 @@ func (rs *Resource) Update(w http.ResponseWriter, r *http.Request, c *edge.Call)
 		check[k] = v
 	}
 	rs.setID(check, it.id, it.name)
-	if err := rs.spec.Item.VisitJSON(check, openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()); err != nil {
+	if err := rs.spec.Item.VisitJSON(check, openapi3.DisableSchemaErrorDetails()); err != nil {
 		var se *openapi3.SchemaError
 		if errors.As(err, &se) {
 			return edge.SchemaError("body", se)
@@ -626,7 +643,7 @@ func (rs *Resource) put(w http.ResponseWriter, r *http.Request, c *edge.Call, it
 	if unkept := rs.set.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	writeItem(w, c.Op, c.Op.Spec.Success, e.Text)
+	rs.writeItem(w, c.Op, c.Op.Spec.Success, e.Text)
 	return nil
 }
 
@@ -642,7 +659,7 @@ func (rs *Resource) Delete(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	if unkept := rs.set.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	writeItem(w, c.Op, c.Op.Spec.Success, it.text)
+	rs.writeItem(w, c.Op, c.Op.Spec.Success, it.text)
 	return nil
 }
 
