@@ -618,3 +618,110 @@ components:
 		t.Errorf("GET /notes: %v, want the note's id and title alone", v)
 	}
 }
+
+// TestFlatItemsRoundTrip: items created below a parent, and read,
+// replaced and deleted at a path of their own, as
+// POST /configs/{configId}/settings and GET /settings/{settingId}: the
+// create's Location is that path, the list below the parent holds only
+// its own, and once deleted an item reads 404 and is listed no more.
+func TestFlatItemsRoundTrip(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Settings, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /configs:
+    post:
+      operationId: createConfig
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Config'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Config'}}}}
+  /configs/{configId}:
+    get:
+      operationId: getConfig
+      parameters: [{name: configId, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Config'}}}}
+  /configs/{configId}/settings:
+    parameters: [{name: configId, in: path, required: true, schema: {type: integer}}]
+    get:
+      operationId: listSettings
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {data: {type: array, items: {$ref: '#/components/schemas/Setting'}}}}}}}
+    post:
+      operationId: createSetting
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Setting'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Setting'}}}}
+        '404': {description: no such config}
+  /settings/{settingId}:
+    parameters: [{name: settingId, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getSetting
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Setting'}}}}
+        '404': {description: no such setting}
+    put:
+      operationId: replaceSetting
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Setting'}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Setting'}}}}
+    delete:
+      operationId: deleteSetting
+      responses:
+        '204': {description: gone}
+components:
+  schemas:
+    Config: {type: object, required: [name], properties: {id: {type: integer, readOnly: true}, name: {type: string}}}
+    Setting: {type: object, required: [key], properties: {id: {type: string, readOnly: true}, key: {type: string}, value: {type: string}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Resource("settings")
+	if r == nil || !r.Flat() {
+		t.Fatalf("no flat resource settings; notes %q", c.Notes)
+	}
+	_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+	tc := &thingsClient{tb: t, c: c, r: r, base: base}
+	for _, name := range []string{"one", "two"} {
+		if status, _, v := tc.send("POST", "/configs", `{"name":"`+name+`"}`); status != 201 {
+			t.Fatalf("POST /configs: %d %v", status, v)
+		}
+	}
+	status, h, v := tc.send("POST", "/configs/1/settings", `{"key":"theme","value":"dark"}`)
+	if status != 201 {
+		t.Fatalf("POST /configs/1/settings: %d %v", status, v)
+	}
+	id := v.(map[string]any)["id"].(string)
+	if loc := h.Get("Location"); !strings.HasSuffix(loc, "/v1/settings/"+id) {
+		t.Errorf("Location %q, want .../v1/settings/%s", loc, id)
+	}
+	if status, _, v := tc.send("POST", "/configs/2/settings", `{"key":"lang"}`); status != 201 {
+		t.Fatalf("POST /configs/2/settings: %d %v", status, v)
+	}
+	if status, _, v := tc.send("POST", "/configs/3/settings", `{"key":"lost"}`); status != 404 {
+		t.Errorf("POST /configs/3/settings, a config that is not there: %d %v, want 404", status, v)
+	}
+	if status, _, v := tc.send("GET", "/settings/"+id, ""); status != 200 || v.(map[string]any)["value"] != "dark" {
+		t.Errorf("GET /settings/%s: %d %v", id, status, v)
+	}
+	_, _, v = tc.send("GET", "/configs/1/settings", "")
+	if items, _ := r.ListItems(r.List, v); len(items) != 1 || !holdsID(r, v, id) {
+		t.Errorf("GET /configs/1/settings: %v, want setting %s alone", v, id)
+	}
+	if status, _, v := tc.send("PUT", "/settings/"+id, `{"key":"theme","value":"light"}`); status != 200 || v.(map[string]any)["value"] != "light" {
+		t.Errorf("PUT /settings/%s: %d %v", id, status, v)
+	}
+	if _, _, v := tc.send("GET", "/configs/1/settings", ""); !holdsID(r, v, id) {
+		t.Errorf("after its replace, GET /configs/1/settings: %v, want setting %s still", v, id)
+	}
+	if status, _, v := tc.send("DELETE", "/settings/"+id, ""); status != 204 {
+		t.Errorf("DELETE /settings/%s: %d %v", id, status, v)
+	}
+	if status, _, _ := tc.send("GET", "/settings/"+id, ""); status != 404 {
+		t.Errorf("GET /settings/%s after its delete: %d, want 404", id, status)
+	}
+	if _, _, v := tc.send("GET", "/configs/1/settings", ""); holdsID(r, v, id) {
+		t.Errorf("after its delete, GET /configs/1/settings: %v still lists %s", v, id)
+	}
+}

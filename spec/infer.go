@@ -43,6 +43,7 @@ func (c *Contract) inferResources() {
 	var found []*Resource
 	var inferred []string // notes
 	seen := map[string]bool{}
+	items := map[string]*Resource{} // by item path
 	for _, op := range c.Operations {
 		if (op.Method != http.MethodGet && op.Method != http.MethodPost) || seen[op.Path] {
 			continue
@@ -53,6 +54,13 @@ func (c *Contract) inferResources() {
 		if r == nil {
 			continue
 		}
+		if first := items[r.ItemPath]; first != nil {
+			// Two collections below parents whose items are read at
+			// one flat path: the first has them.
+			inferred = append(inferred, fmt.Sprintf("paths.%s: its items would be read at %s, which reads those of %s, so it is served as plain operations", r.CollectionPath, r.ItemPath, first.CollectionPath))
+			continue
+		}
+		items[r.ItemPath] = r
 		found = append(found, r)
 		names[r.Name]++
 	}
@@ -131,11 +139,18 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 		_, idParam, _ = op.Template.collection()
 		itemPath = op.Path
 	}
+	var flatNote string
+	if itemPath == "" && !c.isItemPath(collection) {
+		itemPath, idParam, flatNote = c.flatItem(collection)
+	}
 	if itemPath == "" {
 		if list == nil || c.isItemPath(collection) {
 			// An action, such as POST /login, or a POST on the item
 			// of another collection, such as POST /pet/{petId}.
 			return nil, nil
+		}
+		if flatNote != "" {
+			return nil, []string{flatNote}
 		}
 		return nil, []string{fmt.Sprintf("paths.%s: GET and POST but no item path such as %s/{id}, so it is served as plain operations", path, path)}
 	}
@@ -377,6 +392,36 @@ func fewIDs(idParam string, read *Operation, itemOps map[string]*Operation) (whe
 	return "", 0, 0, false
 }
 
+// flatItem returns the item path of the items a collection below a
+// parent creates where they are read, changed and deleted at a path of
+// their own, not below that parent: /settings/{settingId} of
+// /configs/{configId}/settings, /v1/refunds/{refund} of
+// /v1/application_fees/{id}/refunds. Its collection is the literal
+// segments the collection begins with, or fewer of them, then the
+// collection's last segment. It returns "" where there is none, with a
+// note where one is there but another collection creates its items.
+func (c *Contract) flatItem(collection *PathTemplate) (itemPath, idParam, note string) {
+	segs := collection.segments
+	n := len(segs)
+	if n < 2 || segs[n-1].Kind != SegmentLiteral || len(collection.params) == 0 {
+		return "", "", ""
+	}
+	first := slices.IndexFunc(segs, func(s Segment) bool { return s.Kind != SegmentLiteral })
+	for k := first; k >= 0; k-- {
+		flat := prefixPath(append(slices.Clone(segs[:k]), segs[n-1]))
+		op := c.itemPaths[flat]
+		if op == nil || op.Method == "" {
+			continue
+		}
+		if c.byPath[flat][http.MethodPost] != nil {
+			return "", "", fmt.Sprintf("paths.%s: its items would be read at %s, but %s creates items of its own there, so it is served as plain operations", collection, op.Path, flat)
+		}
+		_, idParam, _ = op.Template.collection()
+		return op.Path, idParam, ""
+	}
+	return "", "", ""
+}
+
 // isItemPath reports whether t is the item path of a path with POST.
 func (c *Contract) isItemPath(t *PathTemplate) bool {
 	path, _, ok := t.collection()
@@ -615,7 +660,10 @@ func (r *Resource) inferenceNotes() []string {
 		notes = append(notes, fmt.Sprintf("%s.requestBody: %s created is kept under the %s its create sends, in place of the %s of that %s if there is one, and under %s when it sends none",
 			r.CreateOp.Where, aOrAn(one), r.IDProperty, one, r.IDProperty, made))
 	}
-	if len(r.ParentParams) > 0 {
+	switch {
+	case len(r.ParentParams) > 0 && r.Flat():
+		notes = append(notes, fmt.Sprintf("paths.%s: the items of each %s are kept apart: a path lists only those created below it, and %s reads, changes and deletes any of them", r.CollectionPath, strings.Join(r.ParentParams, " and "), r.ItemPath))
+	case len(r.ParentParams) > 0:
 		notes = append(notes, fmt.Sprintf("paths.%s: the items of each %s are kept apart: a path lists and reads only those created below it", r.CollectionPath, strings.Join(r.ParentParams, " and ")))
 	}
 	return notes

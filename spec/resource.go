@@ -1,12 +1,15 @@
 package spec
 
 import (
+	"slices"
+
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // Resource is a stateful resource the document describes: a collection
 // path with POST, such as /pets, and an item path one parameter below it,
-// such as /pets/{petId}, with GET on one of them or both. What a client
+// such as /pets/{petId}, or, for a collection below a parent, a path of
+// its own (see Flat), with GET on one of them or both. What a client
 // creates in the collection can then be read, listed, found, replaced,
 // updated and deleted, as far as the document has those operations.
 type Resource struct {
@@ -101,6 +104,18 @@ func (r *Resource) ListItems(op *Operation, v any) (items []any, ok bool) {
 		}
 	}
 	return nil, false
+}
+
+// Flat reports whether the item path of r names none of the parents of
+// its collection: the items a collection below a parent creates are
+// read, changed and deleted at a path of their own, such as
+// /settings/{settingId} of /configs/{configId}/settings.
+func (r *Resource) Flat() bool {
+	if len(r.ParentParams) == 0 {
+		return false
+	}
+	t, err := ParsePath(r.ItemPath)
+	return err == nil && !slices.Contains(t.Params(), r.ParentParams[0])
 }
 
 // ByBody reports whether op, an operation of the resource, names the item

@@ -59,6 +59,11 @@ type Resource struct {
 	// resource of no parent params.
 	parent    *Resource
 	parentKey int
+	// flat is the item path of items read at a path of their own rather
+	// than below the parent their collection names, such as
+	// /settings/{settingId} of /configs/{configId}/settings; nil for
+	// others.
+	flat *spec.PathTemplate
 	// nkeys is the number of keys of an item in the store.
 	nkeys int
 	// note says how the ids are written, when the document's schema of
@@ -104,6 +109,9 @@ func newResource(r *spec.Resource, shapes *shape.Builder, seed uint64) *Resource
 	}
 	rs.nkeys = keys
 	rs.store = store.New(r.Name, keys)
+	if r.Flat() {
+		rs.flat, _ = spec.ParsePath(r.ItemPath)
+	}
 	return rs
 }
 
@@ -293,6 +301,9 @@ func (rs *Resource) notFound(c *edge.Call, id string) *edge.Error {
 // location returns the path of the item of id below the collection the
 // request named.
 func (rs *Resource) location(c *edge.Call, id string) string {
+	if rs.flat != nil {
+		return rs.set.base + rs.flat.ExpandRaw(map[string]string{rs.spec.IDParam: url.PathEscape(id)})
+	}
 	return rs.set.base + rs.spec.CreateOp.Template.ExpandRaw(c.Params) + "/" + url.PathEscape(id)
 }
 
