@@ -725,3 +725,110 @@ components:
 		t.Errorf("after its delete, GET /configs/1/settings: %v still lists %s", v, id)
 	}
 }
+
+// TestIDsOfAnExampleAreMadeAnew: ids whose schema gives one example,
+// which is all the generator makes of it (LaunchDarkly's key of a
+// project, Box's and Dialogporten's ids), are each item's own, in the
+// catalogue and for every create that sends none, rather than the
+// document refused; a schema of fewer names than the catalogue asks
+// for, an enum, holds as many items as it names, with a warning.
+func TestIDsOfAnExampleAreMadeAnew(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Projects, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /projects:
+    get:
+      operationId: listProjects
+      parameters: [{name: limit, in: query, schema: {type: integer, maximum: 50}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Project'}}}}}
+    post:
+      operationId: createProject
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewProject'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Project'}}}}
+  /projects/{projectKey}:
+    parameters: [{name: projectKey, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getProject
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Project'}}}}
+        '404': {description: no such project}
+  /colours:
+    get:
+      operationId: listColours
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Colour'}}}}}
+    post:
+      operationId: createColour
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Colour'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Colour'}}}}
+  /colours/{colourId}:
+    parameters: [{name: colourId, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getColour
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Colour'}}}}
+        '404': {description: no such colour}
+components:
+  schemas:
+    NewProject:
+      type: object
+      required: [name]
+      properties:
+        key: {type: string, example: new-project}
+        name: {type: string}
+    Project:
+      type: object
+      required: [key, name]
+      properties:
+        key: {type: string, example: new-project}
+        name: {type: string}
+    Colour:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: string, enum: [red, green]}
+        name: {type: string}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Resource("projects")
+	if r == nil || r.IDProperty != "key" || !r.IDSent {
+		t.Fatalf("projects: %+v, want a resource of keys its create sends; notes %q", r, c.Notes)
+	}
+	srv, base := plainServer(t, mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Seed: 1, Count: 5}})
+	tc := &thingsClient{tb: t, c: c, r: r, base: base}
+	keys := map[string]bool{}
+	_, _, v := tc.send("GET", "/projects?limit=50", "")
+	for _, it := range v.([]any) {
+		keys[it.(map[string]any)["key"].(string)] = true
+	}
+	if len(keys) != 5 {
+		t.Errorf("GET /projects: %d keys of the 5 projects of the catalogue: %v", len(keys), v)
+	}
+	for range 2 {
+		status, _, v := tc.send("POST", "/projects", `{"name":"p"}`)
+		if status != 201 {
+			t.Fatalf("POST /projects without a key: %d %v", status, v)
+		}
+		key := v.(map[string]any)["key"].(string)
+		if keys[key] {
+			t.Errorf("POST /projects without a key: %q, the key of another project", key)
+		}
+		keys[key] = true
+		if status, _, _ := tc.send("GET", "/projects/"+url.PathEscape(key), ""); status != 200 {
+			t.Errorf("GET /projects/%s of the project created: %d", key, status)
+		}
+	}
+	const warning = "catalogue of colours: petmock finds no more than 2 names the schema of id allows, so the resource starts with that many items"
+	if !slices.Contains(srv.Warnings(), warning) {
+		t.Errorf("warnings %q, want %q", srv.Warnings(), warning)
+	}
+	if _, _, v := tc.send("GET", "/colours", ""); len(v.([]any)) != 2 {
+		t.Errorf("GET /colours: %v, want the 2 colours of the enum", v)
+	}
+}

@@ -191,6 +191,19 @@ func (x ids) made(id int64, try int) string {
 	if try == 0 && x.kind != idMade {
 		return x.text(id)
 	}
+	if try >= maxIDTries/2 {
+		// What the schema makes is taken: its one example, such as
+		// LaunchDarkly's key of a project ("new-project"), is all the
+		// generator makes of many schemas. The id written, or it with
+		// the try, is taken by no other item, where the schema takes it.
+		s := x.text(id)
+		if try > maxIDTries/2 {
+			s += "-" + strconv.Itoa(try)
+		}
+		if x.schema.VisitJSON(s) == nil && (x.param == nil || x.param.VisitJSON(s) == nil) {
+			return s
+		}
+	}
 	gen := &fake.Generator{Faker: fake.NewFaker(x.seed ^ hashString(x.resource) ^ splitmix(uint64(id)) ^ uint64(try)<<56)}
 	schema := x.schema
 	if schema.Pattern == "" && x.param != nil && x.param.Pattern != "" {

@@ -199,6 +199,13 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 			id, name := int64(n+1), ""
 			if names != nil {
 				for try := 0; name == "" || names[name]; try++ {
+					if try == maxSeededNameTries && lenient {
+						// A schema of few names, such as an enum, holds
+						// the items it names, not a refusal of the document.
+						warnings = append(warnings, fmt.Sprintf("catalogue of %s: petmock finds no more than %d names the schema of %s allows, so the resource starts with that many items", r.Name, n, r.IDProperty))
+						entries = entries[:n]
+						break items
+					}
 					if try == maxSeededNameTries {
 						return nil, nil, fmt.Errorf("%s: %s: %d items, and the schema of %s allows no more names petmock finds; ask for fewer", r.Name, r.IDProperty, n, r.IDProperty)
 					}
