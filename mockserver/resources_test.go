@@ -832,3 +832,36 @@ components:
 		t.Errorf("GET /colours: %v, want the 2 colours of the enum", v)
 	}
 }
+
+// TestNextLinkAsksAsTheFirstPage: the next link of a list asks again for
+// the query parameters the first page was asked with, one the list
+// requires (Asana's workspace) among them, so that following it lists
+// every item; a parameter the list does not declare is not written in it.
+func TestNextLinkAsksAsTheFirstPage(t *testing.T) {
+	c := thingsDocument(t, "{type: array, items: {$ref: '#/components/schemas/Thing'}}",
+		"{name: workspace, in: query, required: true, schema: {type: string}}")
+	r := c.Resource("things")
+	_, base := plainServer(t, mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Seed: 3, Count: 7}})
+	tc := &thingsClient{tb: t, c: c, r: r, base: base}
+	listed := 0
+	for path, pages := "/things?workspace=w%201&limit=3&stray=x", 0; path != ""; pages++ {
+		if pages > 10 {
+			t.Fatal("more than 10 pages")
+		}
+		status, h, v := tc.send("GET", path, "")
+		if status != 200 {
+			t.Fatalf("GET %s: %d %v", path, status, v)
+		}
+		listed += len(v.([]any))
+		path = ""
+		if link := h.Get("Link"); link != "" {
+			path = link[1:strings.IndexByte(link, '>')]
+			if !strings.Contains(path, "workspace=w+1") || strings.Contains(path, "stray") {
+				t.Errorf("the next link %s: want workspace=w+1 and no stray", path)
+			}
+		}
+	}
+	if listed != 7 {
+		t.Errorf("the pages list %d things, want the 7 of the catalogue", listed)
+	}
+}

@@ -406,7 +406,7 @@ func (rs *Resource) setNextLink(w http.ResponseWriter, r *http.Request, c *edge.
 	if c.Op.Spec != rs.spec.List {
 		paging = spec.Paging{Cursor: rs.spec.Cursor(c.Op.Spec)}
 	}
-	link := nextLink(r, rs.set.base+c.Op.Spec.Template.ExpandRaw(c.Params), paging, limit, asked, last)
+	link := nextLink(r, rs.set.base+c.Op.Spec.Template.ExpandRaw(c.Params), paging, limit, nextQuery(c, paging, asked), last)
 	w.Header()["Link"] = []string{link}
 	return link[1:strings.IndexByte(link, '>')]
 }
