@@ -299,12 +299,24 @@ func (rs *Resource) notFound(c *edge.Call, id string) *edge.Error {
 }
 
 // location returns the path of the item of id below the collection the
-// request named.
+// request named, below the base path the create is served below.
 func (rs *Resource) location(c *edge.Call, id string) string {
 	if rs.flat != nil {
-		return rs.set.base + rs.flat.ExpandRaw(map[string]string{rs.spec.IDParam: url.PathEscape(id)})
+		return rs.flatBase() + rs.flat.ExpandRaw(map[string]string{rs.spec.IDParam: url.PathEscape(id)})
 	}
-	return rs.set.base + rs.spec.CreateOp.Template.ExpandRaw(c.Params) + "/" + url.PathEscape(id)
+	return rs.spec.CreateOp.Base + rs.spec.CreateOp.Template.ExpandRaw(c.Params) + "/" + url.PathEscape(id)
+}
+
+// flatBase returns the base path the item path of a flat resource is
+// served below: that of an operation on it, which may have servers of
+// its own, or else the create's.
+func (rs *Resource) flatBase() string {
+	for _, op := range []*spec.Operation{rs.spec.Read, rs.spec.Replace, rs.spec.Update, rs.spec.Delete} {
+		if op != nil && op.Path == rs.spec.ItemPath {
+			return op.Base
+		}
+	}
+	return rs.spec.CreateOp.Base
 }
 
 // List answers a list: items ordered by id, at most the limit, those the
@@ -406,7 +418,7 @@ func (rs *Resource) setNextLink(w http.ResponseWriter, r *http.Request, c *edge.
 	if c.Op.Spec != rs.spec.List {
 		paging = spec.Paging{Cursor: rs.spec.Cursor(c.Op.Spec)}
 	}
-	link := nextLink(r, rs.set.base+c.Op.Spec.Template.ExpandRaw(c.Params), paging, limit, nextQuery(c, paging, asked), last)
+	link := nextLink(r, c.Op.Spec.Base+c.Op.Spec.Template.ExpandRaw(c.Params), paging, limit, nextQuery(c, paging, asked), last)
 	w.Header()["Link"] = []string{link}
 	return link[1:strings.IndexByte(link, '>')]
 }
