@@ -865,3 +865,48 @@ func TestNextLinkAsksAsTheFirstPage(t *testing.T) {
 		t.Errorf("the pages list %d things, want the 7 of the catalogue", listed)
 	}
 }
+
+// TestFiltersOfRepeatedValues: a filter by the id, an array of the query
+// (?id=1), lists the item of that id, of the catalogue or created; one
+// given several values, repeated (id=1&id=2) or as its style writes a
+// list (label=x,y), lists the items of any of them, page by page.
+func TestFiltersOfRepeatedValues(t *testing.T) {
+	c := thingsDocument(t, "{type: array, items: {$ref: '#/components/schemas/Thing'}}",
+		"{name: id, in: query, schema: {type: array, items: {type: integer}}}",
+		"{name: label, in: query, explode: false, schema: {type: array, items: {type: string}}}")
+	r := c.Resource("things")
+	_, base := plainServer(t, mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Seed: 3, Count: 7}})
+	tc := &thingsClient{tb: t, c: c, r: r, base: base}
+	if status, _, v := tc.send("POST", "/things", `{"label":"x"}`); status != 201 || fmt.Sprint(v.(map[string]any)["id"]) != "8" {
+		t.Fatalf("POST /things: %d %v, want thing 8", status, v)
+	}
+	tc.send("POST", "/things", `{"label":"y"}`)
+	for _, tt := range []struct{ query, want string }{
+		{"id=1", "1"},
+		{"id=8", "8"},
+		{"id=1&id=2", "1 2"},
+		{"id=3&id=5&id=42", "3 5"},
+		{"id=42", ""},
+		{"label=x,y", "8 9"},
+		{"label=y&id=8&id=9", "9"},
+		{"id=2&id=4&id=6&limit=1", "2 4 6"},
+	} {
+		var got []string
+		for path := "/things?" + tt.query; path != ""; {
+			status, h, v := tc.send("GET", path, "")
+			if status != 200 {
+				t.Fatalf("GET %s: %d %v", path, status, v)
+			}
+			for _, it := range v.([]any) {
+				got = append(got, fmt.Sprint(it.(map[string]any)["id"]))
+			}
+			path = ""
+			if link := h.Get("Link"); link != "" {
+				path = link[1:strings.IndexByte(link, '>')]
+			}
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("GET /things?%s lists %v, want %s", tt.query, got, tt.want)
+		}
+	}
+}

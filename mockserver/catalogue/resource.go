@@ -332,12 +332,10 @@ func (rs *Resource) List(w http.ResponseWriter, r *http.Request, c *edge.Call) e
 	}
 	var asked []string // the filters given, as name=value, for the next link
 	for i, f := range rs.spec.Filters {
-		v, ok := c.Query[f.Name()]
-		if !ok || len(v) == 0 {
-			continue
+		if m, values, ok := queryMatch(f, i, c.Query); ok {
+			pg.Where = append(pg.Where, m)
+			asked = append(asked, values...)
 		}
-		pg.Where = append(pg.Where, store.Match{Filter: i, Key: queryKey(f, v[0])})
-		asked = append(asked, f.Name(), v[0])
 	}
 	return rs.writePage(w, r, c, pg, asked)
 }

@@ -170,6 +170,7 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 		// milliseconds. A buffer is twice the size of the texts made
 		// before it, up to a megabyte, so that a document of many
 		// resources of a few items each does not take a megabyte each.
+		idKeyed := slices.Contains(rs.keyProps, r.IDProperty)
 		var buf []byte
 		made := 0
 		tuples := map[string][]string{}
@@ -217,6 +218,10 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 				names[name] = true
 			}
 			entries[n], buf = rs.appendEntry(buf, id, name, item)
+			if idKeyed {
+				// A filter by the id (?id=1) keys each item by it.
+				rs.setID(item, id, name)
+			}
 			rs.keys(item, keys)
 			if parents != nil {
 				keys[rs.parentKey] = parents[n%len(parents)]
