@@ -385,6 +385,20 @@ components:
 		if item["title"] != map[string]string{"a": "a", "b": "b"}[string(tt.body[10])] {
 			t.Errorf("%s: title %v, want it as sent", tt.body, item["title"])
 		}
+		// The list answers it as the read does.
+		_, _, list := tc.send("GET", "/offers", "")
+		found := false
+		for _, it := range list.([]any) {
+			if listed := it.(map[string]any); spec.ValueText(listed["id"]) == id {
+				found = true
+				if p, ok := listed["price"].(json.Number); !ok || p != price {
+					t.Errorf("%s: GET /offers lists price %#v, want the number %s the read answers", tt.body, listed["price"], price)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: GET /offers does not list offer %s", tt.body, id)
+		}
 	}
 }
 
