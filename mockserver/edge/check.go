@@ -136,9 +136,14 @@ func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, r
 			return nil, err
 		}
 		c.Body = body
-		if _, isObject := body.(map[string]any); op.writesItem() && sent && !isObject {
+		_, isObject := body.(map[string]any)
+		_, isPatch := body.([]any)
+		isPatch = isPatch && op.Spec.Role == spec.RoleUpdate
+		if op.writesItem() && sent && !isObject && !isPatch {
 			// A schema without a type takes any JSON value, but a
-			// resource keeps its items as objects.
+			// resource keeps its items as objects; an update's array
+			// is a JSON Patch (RFC 6902), which the catalogue applies
+			// or refuses operation by operation.
 			return nil, BadRequest("body", "must be a JSON object: the items of %s are objects", op.Spec.Resource.CollectionPath)
 		}
 	}
