@@ -600,7 +600,10 @@ func (rs *Resource) Delete(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	if err != nil {
 		return err
 	}
-	if !rs.store.Delete(it.id) {
+	switch found, err := rs.store.Delete(it.id); {
+	case err != nil:
+		return err
+	case !found:
 		return rs.notFound(c, rs.idText(it.id, it.name))
 	}
 	if unkept := rs.set.kept(r.Context()); unkept != nil {

@@ -95,8 +95,8 @@ func TestHandOverSendsLaterWritesToTheNewStore(t *testing.T) {
 	if text, _, _ := to.Lookup(1); !bytes.Contains(text, []byte(`"z"`)) {
 		t.Errorf("new store, id 1 = %s; want the put pet", text)
 	}
-	if !from.Delete(2) {
-		t.Error("Delete of the old store's 2 = false, want true")
+	if found, err := from.Delete(2); !found || err != nil {
+		t.Errorf("Delete of the old store's 2 = %v, %v; want true, nil", found, err)
 	}
 	if _, _, ok := to.Lookup(2); ok {
 		t.Error("new store still has 2 after the old store's Delete")
