@@ -1,10 +1,6 @@
 package catalogue
 
 import (
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/petstore/contract/mockserver/edge"
-
-	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
 )
 
@@ -32,47 +28,9 @@ import (
 // one without a required property the document gives no default for, or
 // with a value outside a narrowed enumeration, is dropped.
 func carried(prev, rs *Resource) func(store.Entry) (store.Entry, bool) {
-	var declared map[string]bool
-	if ap := rs.spec.Item.AdditionalProperties.Has; ap != nil && !*ap {
-		declared = make(map[string]bool, len(rs.spec.Properties))
-		for _, p := range rs.spec.Properties {
-			declared[p.Name] = true
-		}
-	}
+	from := Form{Seed: prev.ids.seed, IDProperty: prev.spec.IDProperty, ParentKey: prev.parentKey}
 	return func(e store.Entry) (store.Entry, bool) {
-		v, bad := edge.DecodeJSON(e.Text)
-		item, ok := v.(map[string]any)
-		if bad != nil || !ok {
-			return store.Entry{}, false
-		}
-		delete(item, prev.spec.IDProperty)
-		if declared != nil {
-			for name := range item {
-				if !declared[name] {
-					delete(item, name)
-				}
-			}
-		}
-		rs.withDefaults(item)
-		name := e.Name
-		switch {
-		case rs.ids.kind == idInteger:
-			name = ""
-		case name == "" && rs.ids.named:
-			// The resource finds its items by their names only.
-			name = rs.ids.made(e.ID, 0)
-		}
-		rs.setID(item, e.ID, name)
-		if err := rs.spec.Item.VisitJSON(item, openapi3.DisableSchemaErrorDetails(), openapi3.VisitAsResponse()); err != nil {
-			return store.Entry{}, false
-		}
-		if rs.shape.ExactIntegers(item, "") != nil {
-			return store.Entry{}, false
-		}
-		out := rs.entry(e.ID, name, item)
-		if rs.parentKey >= 0 && out.Keys[rs.parentKey] == shape.AbsentKey && prev.parentKey >= 0 {
-			out.Keys[rs.parentKey] = e.Keys[prev.parentKey]
-		}
-		return out, true
+		out, why := rs.convert(e, from)
+		return out, why == ""
 	}
 }

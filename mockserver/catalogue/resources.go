@@ -26,6 +26,9 @@ type Resources struct {
 	// durable is what a command that keeps the items told the catalogue,
 	// shared with those that take over from it.
 	durable *durability
+	// held are the items held back, shared with those that take over.
+	held *heldItems
+	digestState
 	// notes are what New found to say of the resources.
 	notes []string
 
@@ -63,10 +66,11 @@ type Config struct {
 // Fill gives them their starting items.
 func New(cfg Config) *Resources {
 	c := cfg.Contract
-	set := &Resources{contract: c, base: c.Base, byName: map[string]*Resource{}, log: cfg.Log, events: cfg.Events, durable: &durability{}}
+	set := &Resources{contract: c, base: c.Base, byName: map[string]*Resource{}, log: cfg.Log, events: cfg.Events, durable: &durability{}, held: &heldItems{}}
 	for _, r := range c.Resources {
 		rs := newResource(r, cfg.Shapes, cfg.Seed)
 		rs.set = set
+		rs.store.SetTap(func(w store.Write) error { return set.wrote(rs, w) })
 		rs.store.SetLimits(cfg.Limits)
 		set.list = append(set.list, rs)
 		set.byName[r.Name] = rs
@@ -197,7 +201,10 @@ func (set *Resources) TakeOver(old *Resources, publish func()) (Handover, error)
 		}
 	}
 	dropped, err := store.HandOver(moves, func() {
-		set.durable = old.durable
+		set.durable, set.held = old.durable, old.held
+		if k := set.durable.keeper.Load(); k != nil {
+			(*k).TookOver(set)
+		}
 		old.successor.Store(set)
 		if publish != nil {
 			publish()
