@@ -106,11 +106,21 @@ func mountTmpfs(t *testing.T, size string) string {
 }
 
 // remount remounts the file system at dir with the options given, such as
-// "ro".
+// "ro". Linux refuses to make a file system read-only while a file is
+// open on it to write: petmock closes its log a moment after its last
+// save, which the remount waits for.
 func remount(t *testing.T, dir, opts string) {
 	t.Helper()
-	if out, err := exec.Command("mount", "-o", "remount,"+opts, dir).CombinedOutput(); err != nil {
-		t.Fatalf("mount -o remount,%s %s: %v %s", opts, dir, err, out)
+	start := time.Now()
+	for {
+		out, err := exec.Command("mount", "-o", "remount,"+opts, dir).CombinedOutput()
+		if err == nil {
+			return
+		}
+		if !strings.Contains(string(out), "busy") || time.Since(start) > hangDetector {
+			t.Fatalf("mount -o remount,%s %s: %v %s", opts, dir, err, out)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
