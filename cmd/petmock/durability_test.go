@@ -60,7 +60,7 @@ func writeLoad(t *testing.T, url string, stop <-chan struct{}) map[int64]string 
 }
 
 // TestStateSurvivesSIGKILL kills petmock with SIGKILL in the middle of a
-// write load, over a store large enough that its log is written anew
+// write load, over a store small enough that its log is written anew
 // while it runs. Each time a restart must serve every pet whose creation
 // was answered before the last save that held it: since ids are given in
 // the order the writes are saved, that is every answered pet up to the
@@ -85,7 +85,7 @@ func TestStateSurvivesSIGKILL(t *testing.T) {
 // survivesSIGKILL is a case of TestStateSurvivesSIGKILL.
 func survivesSIGKILL(t *testing.T, args []string, keepAll bool) {
 	state := filepath.Join(t.TempDir(), "state.json")
-	const seeded = 50_000
+	const seeded = 500
 	keptAtAll := 0
 	for round := range 3 {
 		p := startBinary(t, append([]string{"--state", state, "--pets", fmt.Sprint(seeded)}, args...)...)
