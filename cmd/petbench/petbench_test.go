@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -194,9 +195,16 @@ func TestParseOptions(t *testing.T) {
 			startup: 5,
 			million: 1_000_000,
 		}},
+		{[]string{"--only", "durability,startup"}, options{
+			wrk:     wrkSettings{threads: 1, connections: 32, duration: 10 * time.Second},
+			rounds:  2,
+			startup: 20,
+			million: 1_000_000,
+			only:    map[string]bool{"durability": true, "startup": true},
+		}},
 	} {
 		o, err := parseOptions(tt.args, io.Discard)
-		if err != nil || o != tt.want {
+		if err != nil || !reflect.DeepEqual(o, tt.want) {
 			t.Errorf("%q: %+v, %v; want %+v", tt.args, o, err, tt.want)
 		}
 	}
@@ -207,6 +215,7 @@ func TestParseOptions(t *testing.T) {
 		{"--connections", "0"},
 		{"--threads", "0"},
 		{"--no-such-flag"},
+		{"--only", "throughput,speed"},
 	} {
 		if _, err := parseOptions(args, io.Discard); err == nil {
 			t.Errorf("%q accepted", args)
