@@ -37,7 +37,8 @@ func emitState(out emit, form int, m store.Mark) {
 		p = append(p, recState)
 		p = binary.AppendUvarint(p, uint64(form))
 		p = binary.AppendVarint(p, m.Next())
-		return append(p, flags)
+		p = append(p, flags)
+		return binary.AppendUvarint(p, uint64(m.Len()))
 	}
 	var body []byte
 	flags := byte(stateFirst)

@@ -33,8 +33,8 @@ const (
 	// recDelete is an item removed: form, id, next id.
 	recDelete byte = 5
 	// recState is every item a resource serves, in one record or more:
-	// form, next id, flags (stateFirst, stateLast), then items of id,
-	// name, keys and text. The items held back of the resource are let
+	// form, next id, flags (stateFirst, stateLast), the number of items
+	// of the whole state, then items of id, name, keys and text. The items held back of the resource are let
 	// go: a recHeld follows if it has any.
 	recState byte = 6
 	// recHeld is every item held back of a resource, in one record or

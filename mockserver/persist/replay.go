@@ -340,10 +340,10 @@ func (lc *logContent) apply(payload []byte, tuples map[string][]string) error {
 		if err != nil {
 			return err
 		}
-		next, flags := r.varint(), r.byte()
+		next, flags, count := r.varint(), r.byte(), r.uvarint()
 		kr := lc.resource(lf.resource)
 		if flags&stateFirst != 0 || kr.partial == nil {
-			kr.partial, kr.partialNext = &keptItems{}, next
+			kr.partial, kr.partialNext = &keptItems{sorted: make([]keptItem, 0, min(count, uint64(len(r.p))))}, next
 		}
 		for r.err == nil && len(r.p) > 0 {
 			id := r.varint()
