@@ -70,6 +70,7 @@ type junitSkipped struct {
 
 // runFacts are the facts of a run that the report's properties give.
 type runFacts struct {
+	suite                    string // the suite's name, after the document's title
 	baseURL, document, runID string
 	seed                     int64
 	strict, readOnly         bool
@@ -115,7 +116,7 @@ func skipReason(report types.Report, s types.SpecReport) string {
 // writeJUnit writes the JUnit report of a run to path.
 func writeJUnit(path string, report types.Report, facts runFacts) error {
 	suite := junitSuite{
-		Name:      SuiteDescription,
+		Name:      facts.suite,
 		Package:   facts.baseURL,
 		Time:      seconds(report.RunTime),
 		Timestamp: report.StartTime.UTC().Format(time.RFC3339),
@@ -149,7 +150,7 @@ func writeJUnit(path string, report types.Report, facts runFacts) error {
 		if suiteLevel && !s.State.Is(types.SpecStateFailureStates) {
 			continue // setup that went well is no check
 		}
-		c := junitCase{Name: checkName(s), Classname: SuiteDescription, Status: s.State.String(), Time: seconds(s.RunTime)}
+		c := junitCase{Name: checkName(s), Classname: facts.suite, Status: s.State.String(), Time: seconds(s.RunTime)}
 		switch {
 		case s.State.Is(types.SpecStateFailureStates):
 			msg := s.Failure.Message
@@ -167,7 +168,7 @@ func writeJUnit(path string, report types.Report, facts runFacts) error {
 		suite.Cases = append(suite.Cases, c)
 	}
 	doc := junitSuites{
-		Name: SuiteDescription, Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped,
+		Name: facts.suite, Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped,
 		Time: suite.Time, Suites: []junitSuite{suite},
 	}
 	out, err := xml.MarshalIndent(doc, "", "  ")

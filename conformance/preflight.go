@@ -133,12 +133,14 @@ type keyPresentation struct {
 }
 
 // documentedForm presents the key as the first security requirement of op
-// asks, every scheme of it; an operation without one gets no key.
+// a request can meet asks, every scheme of it; an operation without one
+// gets no key.
 func documentedForm(op *spec.Operation) keyPresentation {
-	if len(op.Requirements) == 0 {
+	req, ok := request.Requirement(op)
+	if !ok {
 		return keyPresentation{"no key", func(*http.Request, string) {}}
 	}
-	return requirementForm(op.Requirements[0])
+	return requirementForm(req)
 }
 
 // requirementForm presents the key as every scheme of req asks.

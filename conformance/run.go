@@ -11,10 +11,23 @@ import (
 
 	"github.com/petstore/contract/conformance/check"
 	"github.com/petstore/contract/conformance/judge"
+	"github.com/petstore/contract/spec"
 )
 
-// SuiteDescription names the suite in reports.
-const SuiteDescription = "Petstore conformance"
+// SuiteDescription names the suite of a run of the document of c in
+// reports, after the document's own title, such as "Petstore
+// conformance" for the built-in one; nil names the built-in one.
+func SuiteDescription(c *spec.Contract) string {
+	if c == nil {
+		if def, err := spec.Default(); err == nil {
+			c = def
+		}
+	}
+	if c == nil || c.Doc == nil || c.Doc.Info == nil || strings.TrimSpace(c.Doc.Info.Title) == "" {
+		return "conformance"
+	}
+	return strings.TrimSpace(c.Doc.Info.Title) + " conformance"
+}
 
 // RunOptions say how a run goes and what it reports as it goes; what it
 // judges is the Config's. Each zero value leaves Ginkgo's default, or,
@@ -85,7 +98,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 		junit = s.afterSuite(cfg, p, report)
 	})
 	suiteConfig.LabelFilter = cfg.labelFilter(suiteConfig.LabelFilter)
-	passed := RunSpecs(noTestingT{}, SuiteDescription, suiteConfig, reporterConfig)
+	passed := RunSpecs(noTestingT{}, SuiteDescription(p.Contract.Contract), suiteConfig, reporterConfig)
 	// The JUnit report is written once Ginkgo is done, so that a signal
 	// that comes meanwhile is the command's alone to act on.
 	if junit != nil {
@@ -146,6 +159,7 @@ func (s *suite) afterSuite(cfg Config, p check.Prepared, report Report) func() e
 	}
 	base, _ := cfg.baseURL()
 	facts := runFacts{
+		suite:       SuiteDescription(p.Contract.Contract),
 		document:    p.Contract.Doc.Info.Title + " " + p.Contract.Doc.Info.Version,
 		runID:       runID,
 		seed:        report.SuiteConfig.RandomSeed,

@@ -56,9 +56,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// isAPI reports whether path is one of the API's of the base path base, under the base path,
-// rather than the document's. With a base path of "/", every path is
-// under it.
+// isAPI reports whether path is one of the API's, under the base path
+// base, rather than the document's. With a base path of "/", every path
+// is under it.
 func isAPI(base, path string) bool {
 	if !strings.HasPrefix(path, base+"/") {
 		return false

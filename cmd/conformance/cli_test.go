@@ -347,16 +347,31 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-// TestHelp: -h prints the flags and is not an error of the run.
+// TestHelp: -h prints the flags and is not an error of the run, and names
+// the document judged by its own title: the built-in one's, or that of
+// the document --spec names, wherever -h is.
 func TestHelp(t *testing.T) {
-	var stderr bytes.Buffer
-	err := run(context.Background(), []string{"-h"}, func(string) string { return "" }, io.Discard, &stderr)
-	if !errors.Is(err, flag.ErrHelp) {
-		t.Fatalf("run -h: %v, want flag.ErrHelp", err)
-	}
-	for _, name := range []string{"--base-url", "--api-key", "--read-only", "--strict", "--max-creates", "--junit-report", "--label-filter", "--timeout", "--settle", "--recheck", "--spec", "--v", "--no-color"} {
-		if !strings.Contains(stderr.String(), "  "+name) {
-			t.Errorf("-h does not list %s", name)
+	widgets := ct.WriteDocument(t, ct.Widgets)
+	for _, tc := range []struct {
+		args       []string
+		names, not string
+	}{
+		{[]string{"-h"}, "Judges a deployment of Petstore, the built-in document", "Widgets"},
+		{[]string{"--spec", widgets, "-h"}, "Judges a deployment of Widgets (" + widgets + ")", "Petstore"},
+		{[]string{"--help", "--spec=" + widgets}, "Judges a deployment of Widgets (" + widgets + ")", "Petstore"},
+	} {
+		var stderr bytes.Buffer
+		err := run(context.Background(), tc.args, func(string) string { return "" }, io.Discard, &stderr)
+		if !errors.Is(err, flag.ErrHelp) {
+			t.Fatalf("run %q: %v, want flag.ErrHelp", tc.args, err)
+		}
+		for _, name := range []string{"--base-url", "--api-key", "--read-only", "--strict", "--max-creates", "--junit-report", "--label-filter", "--timeout", "--settle", "--recheck", "--spec", "--v", "--no-color"} {
+			if !strings.Contains(stderr.String(), "  "+name) {
+				t.Errorf("%q does not list %s", tc.args, name)
+			}
+		}
+		if !strings.Contains(stderr.String(), tc.names) || strings.Contains(stderr.String(), tc.not) {
+			t.Errorf("%q says, want %q and not %q:\n%s", tc.args, tc.names, tc.not, stderr.String())
 		}
 	}
 }

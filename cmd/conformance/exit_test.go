@@ -51,7 +51,8 @@ func TestBrokenContractsExit1(t *testing.T) {
 
 // TestAnyDocumentIsJudged: a document without the Petstore's operations
 // is judged by the generic rules, not refused: petmock serving it passes,
-// and the run names each of its operations in the coverage summary.
+// the run names each of its operations in the coverage summary, and its
+// reports name the suite after the document's title.
 func TestAnyDocumentIsJudged(t *testing.T) {
 	t.Parallel()
 	doc := ct.WriteDocument(t, ct.Widgets)
@@ -63,6 +64,11 @@ func TestAnyDocumentIsJudged(t *testing.T) {
 	for _, op := range []string{"listWidgets GET /widgets", "makeWidget POST /widgets", "getWidget GET /widgets/{widgetId}"} {
 		if !strings.Contains(r.stdout, "\n  "+op) {
 			t.Errorf("the coverage summary does not name %s\n%s", op, r.stdout)
+		}
+	}
+	for name, out := range map[string]string{"the log": r.stdout, "the JUnit report": string(r.junit)} {
+		if !strings.Contains(out, "Widgets conformance") || strings.Contains(out, "Petstore") {
+			t.Errorf("%s does not name the suite after the document, Widgets conformance\n%s", name, out)
 		}
 	}
 	assertNoKey(t, r)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"strings"
 	"time"
 
 	"github.com/petstore/contract/cmd/internal/cli"
@@ -61,7 +62,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.BoolVar(&o.cfg.Strict, "strict", false, "also hold the server to petmock's gap decisions")
 	fs.IntVar(&o.cfg.MaxCreates, "max-creates", conformance.DefaultMaxCreates, "at most `N` POST requests in the run")
 	fs.DurationVar(&o.cfg.Timeout, "timeout", conformance.DefaultTimeout, "time allowed for each request, from sending it to the last byte of the answer")
-	fs.DurationVar(&o.settle, "settle", conformance.DefaultSettle, "time a created pet may take to show in getPet and listPets; 0 reads once")
+	fs.DurationVar(&o.settle, "settle", conformance.DefaultSettle, "time a created item may take to show in its read and its list; 0 reads once")
 	fs.DurationVar(&o.recheck, "recheck", conformance.DefaultRecheck, "age of the earliest item the run created when the items it left alone are read again at its end; 0 reads them without waiting")
 	fs.DurationVar(&o.runTimeout, "run-timeout", DefaultRunTimeout, "time allowed for the whole run; past it the checks left do not run, and the run fails")
 	fs.StringVar(&o.specFile, "spec", "", "judge against the OpenAPI document in `FILE` instead of the built-in one")
@@ -72,7 +73,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.Int64Var(&o.seed, "seed", 0, "random `seed` of the run; the report prints it, so a run can be repeated (default: from the clock)")
 	if err := cli.Parse(fs, args, flagAliases); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "Usage: conformance --base-url URL [flags]\n\nJudges a Petstore deployment against the contract. Exit status: 0 all checks passed, 1 a check failed or the run stopped early, 2 the run could not judge: the command line, a base URL that cannot be reached or answers with an HTML page, or a key the deployment refuses in every form.\n\nTo compare two versions of the document instead: conformance diff OLD NEW (see conformance diff -h).\n\nFlags:\n")
+			fmt.Fprintf(stderr, "Usage: conformance --base-url URL [flags]\n\n%s Exit status: 0 all checks passed, 1 a check failed or the run stopped early, 2 the run could not judge: the command line, a base URL that cannot be reached or answers with an HTML page, or a key the deployment refuses in every form.\n\nTo compare two versions of the document instead: conformance diff OLD NEW (see conformance diff -h).\n\nFlags:\n", judges(args))
 			cli.PrintDefaults(fs, stderr)
 			return o, err
 		}
@@ -112,6 +113,38 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return o, usagef("--label-filter %q: %v", o.labelFilter, err)
 	}
 	return o, nil
+}
+
+// judges says what a run of args judges, naming the document by its own
+// title: the one --spec names, where args name one that reads, or the
+// built-in one.
+func judges(args []string) string {
+	file := ""
+	for i, a := range args {
+		switch name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "="); {
+		case name != "spec" || !strings.HasPrefix(a, "-"):
+		case hasValue:
+			file = value
+		case i+1 < len(args):
+			file = args[i+1]
+		}
+	}
+	if file == "" {
+		return fmt.Sprintf("Judges a deployment of %s, the built-in document, or of the OpenAPI document --spec FILE names, against its document.", title(spec.Default()))
+	}
+	c, err := spec.ReadFile(file)
+	if err != nil {
+		return fmt.Sprintf("Judges a deployment of the OpenAPI document %s against it.", file)
+	}
+	return fmt.Sprintf("Judges a deployment of %s (%s) against its OpenAPI document.", title(c, nil), file)
+}
+
+// title returns the title of the document of c, or says that it has none.
+func title(c *spec.Contract, err error) string {
+	if err != nil || c.Doc.Info == nil || strings.TrimSpace(c.Doc.Info.Title) == "" {
+		return "a document without a title"
+	}
+	return strings.TrimSpace(c.Doc.Info.Title)
 }
 
 // errInterrupted says that a signal ended the run before any check ran.

@@ -14,7 +14,8 @@ import (
 
 // schemesContract is the Petstore's document with operations whose keys
 // go as an API key in a header, the query or a cookie, as HTTP basic
-// credentials, as two of these at once, not at all, or optionally.
+// credentials, as two of these at once, not at all, or optionally, and
+// one whose query takes an access_token of its own.
 func schemesContract(tb testing.TB) *spec.Contract {
 	tb.Helper()
 	doc := strings.Replace(string(spec.YAML()), "  securitySchemes:\n", `  securitySchemes:
@@ -36,6 +37,8 @@ func schemesContract(tb testing.TB) *spec.Contract {
     get: {operationId: both, security: [{queryKey: [], headerKey: []}, {basicAuth: []}], responses: {'204': {description: Done.}}}
   /public:
     get: {operationId: public, security: [], responses: {'204': {description: Done.}}}
+  /tokened:
+    get: {operationId: tokened, parameters: [{name: access_token, in: query, schema: {type: string}}], responses: {'204': {description: Done.}}}
   /maybe:
     get: {operationId: maybe, security: [{}, {headerKey: []}], responses: {'204': {description: Done.}, '401': {description: Refused., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}}}
 `, 1)

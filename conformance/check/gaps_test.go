@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -250,7 +252,15 @@ func TestResourcesOfCorrectServers(t *testing.T) {
 				res := h.contract.Resource("pets")
 				status, _ := res.Filter("status")
 				for _, f := range []*spec.Filter{nil, &status, nil, &status} {
-					if err := h.CheckListedReadsSame(ctx, res, f); err != nil {
+					err := h.CheckListedReadsSame(ctx, res, f)
+					// A filtered list loses each pet the other client
+					// changes as it is read: the check may find every
+					// pet it tries gone, and says so.
+					var skipped *judge.Skipped
+					if f != nil && errors.As(err, &skipped) && strings.Contains(skipped.Reason, "other clients are changing them") {
+						continue
+					}
+					if err != nil {
 						return err
 					}
 				}

@@ -86,16 +86,12 @@ func (h *Harness) CheckInvalidRequest(ctx context.Context, op *spec.Operation, c
 	if c.Query != nil {
 		c.Query(query)
 	}
-	var body any
-	b, err := h.Body(ctx, op)
+	body, err := h.Value(ctx, op)
 	if err != nil {
 		return err
 	}
-	if b != nil {
-		body = b
-		if c.Body != nil {
-			body = c.Body(maps.Clone(b))
-		}
+	if b, ok := body.(map[string]any); ok && c.Body != nil {
+		body = c.Body(maps.Clone(b))
 	}
 	x, err := h.Send(ctx, h.OpRequest(op, params, query, body, judge.CallingFor(http.StatusBadRequest)))
 	if err != nil {

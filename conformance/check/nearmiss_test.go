@@ -54,8 +54,8 @@ func TestNearMissesNeverShown(t *testing.T) {
 }
 
 // TestNearMissesOfTheDocument: the near misses of a scheme leave out the
-// places the operation's document gives, and the key in another case
-// where that is the same key.
+// places the operation's document gives, a key or a parameter of its
+// own, and the key in another case where that is the same key.
 func TestNearMissesOfTheDocument(t *testing.T) {
 	c := schemesContract(t)
 	names := func(key, op, scheme string) []string {
@@ -80,6 +80,9 @@ func TestNearMissesOfTheDocument(t *testing.T) {
 		{"Key-1", "both", "headerKey", []string{"the key in another case", "the key with a character added", "the key without its last character", "an empty key", "the key as a bearer token", "the key in the query as X-API-Key"}},
 		{"Key-1", "both", "basicAuth", []string{"the key in another case", "the key with a character added", "the key without its last character", "an empty key", "the key as a bearer token", "the bare key in Authorization"}},
 		{"Key-1", "listPets", "bearerAuth", []string{"the key in another case", "the key with a character added", "the key without its last character", "an empty key", "the key as HTTP basic credentials", "the bare key in Authorization", "the key in the query as access_token"}},
+		// tokened declares access_token as a query parameter of its own:
+		// a value sent there is no key.
+		{"Key-1", "tokened", "bearerAuth", []string{"the key in another case", "the key with a character added", "the key without its last character", "an empty key", "the key as HTTP basic credentials", "the bare key in Authorization"}},
 	}
 	for _, tc := range tests {
 		if got := names(tc.key, tc.op, tc.scheme); strings.Join(got, "|") != strings.Join(tc.want, "|") {

@@ -62,16 +62,12 @@ func (h *Harness) validRequest(ctx context.Context, op *spec.Operation) (r *judg
 	if err != nil {
 		return nil, false, err
 	}
-	var body any
-	b, err := h.Body(ctx, op)
+	body, err := h.Value(ctx, op)
 	if err != nil {
 		return nil, false, err
 	}
-	if created != nil {
+	if b, ok := body.(map[string]any); ok && created != nil {
 		h.NamesItem(op.Resource, op, b, created)
-	}
-	if b != nil {
-		body = b
 	}
 	query, err := h.RequiredQuery(ctx, op)
 	if err != nil {
@@ -203,28 +199,28 @@ func (h *Harness) CheckRefused(ctx context.Context, op *spec.Operation, key stri
 }
 
 // checkRefusedWith sends a request of op with the credentials cred sets,
-// which sent names and which are not the run's key: it must get 401 where
-// op documents it, else 403 where op documents that, else either, which
-// the request then calls for.
+// which sent names and which are not the run's key: it must get the
+// refusal op documents, 401 or 403, and HTTP's 401 where it documents
+// neither (see refusals).
 func (h *Harness) checkRefusedWith(ctx context.Context, op *spec.Operation, cred judge.Option, sent string) error {
 	params, _, err := h.PathParams(ctx, op, nil)
 	if err != nil {
 		return err
 	}
-	var body any
-	b, err := h.Body(ctx, op)
+	body, err := h.Value(ctx, op)
 	if err != nil {
 		return err
-	}
-	if b != nil {
-		body = b
 	}
 	query, err := h.RequiredQuery(ctx, op)
 	if err != nil {
 		return err
 	}
 	want := refusals(op)
-	x, err := h.Send(ctx, h.OpRequest(op, params, query, body, cred, judge.CallingFor(want...)))
+	// Either refusal is called for, whichever op documents, so that an
+	// answer of the other breaks this check's rule, which says what was
+	// wanted, rather than the client's, which only says it is not
+	// documented.
+	x, err := h.Send(ctx, h.OpRequest(op, params, query, body, cred, judge.CallingFor(http.StatusUnauthorized, http.StatusForbidden)))
 	if err != nil {
 		return err
 	}
@@ -232,15 +228,20 @@ func (h *Harness) checkRefusedWith(ctx context.Context, op *spec.Operation, cred
 }
 
 // refusals are the statuses a request of op without a valid key may get:
-// 401 where op documents it, else 403 where op documents that, else
-// either, for a document that says nothing of them.
+// those of 401 and 403 that op documents, as a document may give either to
+// a missing or wrong key; and where it documents neither, 401, which HTTP
+// has for a request without valid credentials (RFC 9110, 15.5.2).
 func refusals(op *spec.Operation) []int {
+	var out []int
 	for _, s := range []int{http.StatusUnauthorized, http.StatusForbidden} {
 		if slices.Contains(op.Statuses, s) {
-			return []int{s}
+			out = append(out, s)
 		}
 	}
-	return []int{http.StatusUnauthorized, http.StatusForbidden}
+	if len(out) == 0 {
+		return []int{http.StatusUnauthorized}
+	}
+	return out
 }
 
 // statusList writes statuses as "401" or "401 or 403".
@@ -294,7 +295,7 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 	if err := x.Require(created.ID(res.IDProperty) != "", judge.RuleItemCreate, fmt.Sprintf("the %s created has no %s", spec.Singular(res.Name), res.IDProperty)); err != nil {
 		return nil, nil, err
 	}
-	if diff := judge.Differences(created, body); diff != "" {
+	if diff := judge.Differences(created, h.echoed(res.CreateOp, res.CreateOp.JSONSchema(x.Status), body)); diff != "" {
 		return nil, nil, x.Require(false, judge.RuleItemCreate, "the item created differs from what was sent: "+diff)
 	}
 	if err := h.checkLocation(x, res, params, created.ID(res.IDProperty), judge.RuleItemLocation); err != nil {

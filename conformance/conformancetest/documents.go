@@ -142,3 +142,73 @@ components:
         - $ref: '#/components/schemas/NewNote'
         - {type: object, required: [id], properties: {id: {type: integer, format: int64}}}
 `
+
+// Vaults is a document of a resource nested below another: the items of
+// a vault, created, listed, read and deleted below it, with string ids,
+// and a list paged by a limit.
+const Vaults = `openapi: 3.0.3
+info: {title: Vaults, version: 1.0.0}
+servers: [{url: /vs}]
+paths:
+  /vaults:
+    get:
+      operationId: listVaults
+      responses:
+        '200': {description: The vaults., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Vault'}}}}}
+    post:
+      operationId: createVault
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewVault'}}}}
+      responses:
+        '201': {description: The vault., content: {application/json: {schema: {$ref: '#/components/schemas/Vault'}}}}
+  /vaults/{vaultId}:
+    parameters: [{name: vaultId, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getVault
+      responses:
+        '200': {description: The vault., content: {application/json: {schema: {$ref: '#/components/schemas/Vault'}}}}
+        '404': {description: No such vault.}
+  /vaults/{vaultId}/items:
+    parameters: [{name: vaultId, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: listItems
+      parameters: [{name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 50}}]
+      responses:
+        '200': {description: The items., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Item'}}}}}
+    post:
+      operationId: createItem
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewItem'}}}}
+      responses:
+        '201': {description: The item., content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}
+  /vaults/{vaultId}/items/{itemId}:
+    parameters:
+      - {name: vaultId, in: path, required: true, schema: {type: string}}
+      - {name: itemId, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: getItem
+      responses:
+        '200': {description: The item., content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}
+        '404': {description: No such item.}
+    delete:
+      operationId: deleteItem
+      responses:
+        '204': {description: Deleted.}
+        '404': {description: No such item.}
+components:
+  schemas:
+    NewVault:
+      type: object
+      required: [name]
+      properties: {name: {type: string}}
+    Vault:
+      allOf:
+        - $ref: '#/components/schemas/NewVault'
+        - {type: object, required: [id], properties: {id: {type: string}}}
+    NewItem:
+      type: object
+      required: [title]
+      properties: {title: {type: string}, tags: {type: array, items: {type: string}}}
+    Item:
+      allOf:
+        - $ref: '#/components/schemas/NewItem'
+        - {type: object, required: [id], properties: {id: {type: string}}}
+`

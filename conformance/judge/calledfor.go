@@ -12,7 +12,8 @@ import (
 // them all the same, petmock included (it lists such operations in its
 // start-up notes), so a request that calls for one on purpose may get it
 // where its operation does not document it: a request without a key, or
-// with a wrong one, calls for 401 (or 403, as refusals says); an invalid
+// with a wrong one, calls for 401 and 403 (the check wants the one the
+// operation documents, and 401 where it documents neither); an invalid
 // request calls for 400; and a request of an operation on one item of a
 // resource calls for 404, as the item may not be there. The body of such
 // an answer is held to the error body the document gives an error its

@@ -115,6 +115,9 @@ type Request struct {
 	calledFor []int
 }
 
+// Body returns the body of r as it is sent, nil for none.
+func (r *Request) Body() []byte { return r.body }
+
 // Exchange is a request as sent and the answer as received, body read.
 type Exchange struct {
 	method        string
@@ -131,7 +134,19 @@ type Exchange struct {
 	Limit   int  // for a 200 of listPets, the most pets it may hold
 	lenient bool // as the request
 
+	// basic is the form of the key sent as the password of HTTP basic
+	// credentials, in the header basicHeader, or nil for none: curl
+	// sends them as its -u asks.
+	basic       *string
+	basicHeader string
+
 	key string // to redact
+}
+
+// HasBody reports whether the answer of x came with a body: a 204 or a
+// 304 has none, whatever its document says, and nor does an empty one.
+func (x *Exchange) HasBody() bool {
+	return len(x.body) > 0 && x.Status != http.StatusNoContent && x.Status != http.StatusNotModified
 }
 
 // Option changes a request before it is sent.
@@ -235,6 +250,7 @@ func (c *Client) roundTrip(ctx context.Context, r *Request, x *Exchange) error {
 	if r.Basic != nil {
 		_, name, value := r.Basic.Credential(onTheWire(r.BasicKey, c.cfg.APIKey))
 		req.Header.Set(name, value)
+		x.basic, x.basicHeader = &r.BasicKey, name
 		x.RequestHeader.Set(name, "Basic <base64 of :"+r.BasicKey+">")
 	}
 	req.Header.Set("User-Agent", "petstore-conformance")

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/petstore/contract/spec"
@@ -15,11 +17,55 @@ import (
 // is.
 type Item map[string]any
 
-// Items decodes the body of x as a list of items. The schema has been
-// checked.
+// Items decodes the body of x as a list of items: the JSON array
+// answered, or the array of objects an envelope holds, as in
+// {"data":[...],"has_more":false} (see spec.Envelope): its one such
+// member, or the first named as items are. The schema has been checked.
 func (x *Exchange) Items() ([]Item, error) {
-	var out []Item
-	return out, x.decode(&out)
+	var v any
+	if err := x.decode(&v); err != nil {
+		return nil, err
+	}
+	list, ok := v.([]any)
+	if m, isObject := v.(map[string]any); isObject {
+		list, ok = enveloped(m)
+	}
+	if !ok {
+		return nil, breaks(x, RuleContract, "decoding the body: no list of items in it")
+	}
+	out := make([]Item, 0, len(list))
+	for _, e := range list {
+		it, isObject := e.(map[string]any)
+		if !isObject {
+			return nil, breaks(x, RuleContract, "decoding the body: an item of the list is not a JSON object")
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+// enveloped returns the array of objects of an envelope m.
+func enveloped(m map[string]any) ([]any, bool) {
+	var arrays []string
+	for name, v := range m {
+		if list, ok := v.([]any); ok && (len(list) == 0 || isObject(list[0])) {
+			arrays = append(arrays, name)
+		}
+	}
+	if len(arrays) == 1 {
+		return m[arrays[0]].([]any), true
+	}
+	for _, name := range []string{"data", "items", "value", "values", "entries", "results", "records"} {
+		if slices.Contains(arrays, name) {
+			return m[name].([]any), true
+		}
+	}
+	return nil, false
+}
+
+func isObject(v any) bool {
+	_, ok := v.(map[string]any)
+	return ok
 }
 
 // Item decodes the body of x as one item.
@@ -84,25 +130,63 @@ func SameValue(a, b any) bool {
 	return a == b
 }
 
-// Differences says how got differs from sent in the properties that were
-// sent: each must come back equal. Properties not sent may hold anything.
+// Differences says how got differs from sent in what was sent: each
+// property sent must come back equal, an object with at least the
+// properties sent, at any depth, and an array with as many items, each
+// holding what was sent of it. Properties not sent may hold anything.
 func Differences(got Item, sent map[string]any) string {
 	var diffs []string
-	names := make([]string, 0, len(sent))
-	for k := range sent {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	for _, k := range names {
-		v, ok := got[k]
-		switch {
-		case !ok:
-			diffs = append(diffs, fmt.Sprintf("%s is missing, want %s", k, JSONText(sent[k])))
-		case !SameValue(v, sent[k]):
-			diffs = append(diffs, fmt.Sprintf("%s %s, want %s", k, JSONText(v), JSONText(sent[k])))
+	differences("", map[string]any(got), sent, &diffs)
+	return strings.Join(diffs, "; ")
+}
+
+// differences appends to diffs how got, at path, differs from sent.
+func differences(path string, got, sent any, diffs *[]string) {
+	switch s := sent.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			*diffs = append(*diffs, fmt.Sprintf("%s %s, want %s", pathName(path), JSONText(got), JSONText(sent)))
+			return
+		}
+		for _, k := range slices.Sorted(maps.Keys(s)) {
+			v, ok := g[k]
+			if !ok {
+				*diffs = append(*diffs, fmt.Sprintf("%s is missing, want %s", join(path, k), JSONText(s[k])))
+				continue
+			}
+			differences(join(path, k), v, s[k], diffs)
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(s) {
+			*diffs = append(*diffs, fmt.Sprintf("%s %s, want %s", pathName(path), JSONText(got), JSONText(sent)))
+			return
+		}
+		for i := range s {
+			differences(join(path, strconv.Itoa(i)), g[i], s[i], diffs)
+		}
+	default:
+		if !SameValue(got, sent) {
+			*diffs = append(*diffs, fmt.Sprintf("%s %s, want %s", pathName(path), JSONText(got), JSONText(sent)))
 		}
 	}
-	return strings.Join(diffs, "; ")
+}
+
+// join names a member of the value at path.
+func join(path, member string) string {
+	if path == "" {
+		return member
+	}
+	return path + "." + member
+}
+
+// pathName names the value at path, the whole body where path is empty.
+func pathName(path string) string {
+	if path == "" {
+		return "the body"
+	}
+	return path
 }
 
 // JSONText writes a value as JSON, numbers as sent.

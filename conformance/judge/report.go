@@ -3,6 +3,7 @@ package judge
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,9 +89,11 @@ func (x *Exchange) redact(s string) string {
 	return RedactKey(s, x.key)
 }
 
-// curl returns a command that repeats the request. Header values holding
-// KeyVar are double-quoted so that the shell expands it; everything else is
-// single-quoted.
+// curl returns a command that repeats the request as it was sent, which a
+// POSIX shell with $PETSTORE_API_KEY set runs as printed. Values holding
+// a form of the key are double-quoted so that the shell expands it, in
+// the URL too, where the key travels unescaped; HTTP basic credentials go
+// as curl's -u, which encodes them; everything else is single-quoted.
 func (x *Exchange) curl() string {
 	parts := []string{"curl", "-sS", "-i"}
 	if x.method != http.MethodGet {
@@ -102,6 +105,10 @@ func (x *Exchange) curl() string {
 	}
 	slices.Sort(names)
 	for _, name := range names {
+		if x.basic != nil && http.CanonicalHeaderKey(name) == "Authorization" && http.CanonicalHeaderKey(x.basicHeader) == "Authorization" {
+			parts = append(parts, "-u", shellQuote(":"+*x.basic))
+			continue
+		}
 		for _, v := range x.RequestHeader[name] {
 			parts = append(parts, "-H", shellQuote(name+": "+v))
 		}
@@ -109,6 +116,15 @@ func (x *Exchange) curl() string {
 	if x.reqBody != nil {
 		parts = append(parts, "--data-raw", shellQuote(string(x.reqBody)))
 	}
-	parts = append(parts, shellQuote(x.URL))
+	parts = append(parts, shellQuote(urlShown(x.URL)))
 	return strings.Join(parts, " ")
+}
+
+// urlShown returns u, as sent with forms of the key escaped in its query,
+// with each form as its shell expression, so that a shell expands it.
+func urlShown(u string) string {
+	for _, f := range wireForms {
+		u = strings.ReplaceAll(u, url.QueryEscape(f.Shown), f.Shown)
+	}
+	return u
 }

@@ -56,7 +56,7 @@ var (
 var (
 	RuleOpExists      = Rule{"operation.exists", "every operation the document describes is served: a valid request to it is not answered 404 or 405"}
 	RuleOpSuccess     = Rule{"operation.success", "a valid request, made from the operation's parameters and body schema, gets a documented 2xx whose body matches the schema"}
-	RuleOpAuth        = Rule{"operation.auth", "an operation that requires a key answers 401 with an Error body without one, with a wrong one, and with one near the run's key: in another case, with a character more or less, empty, or in a place the document does not give (interface §5)"}
+	RuleOpAuth        = Rule{"operation.auth", "an operation that requires a key refuses a request without one, with a wrong one, and with one near the run's key (in another case, with a character more or less, empty, or in a place the document does not give) with the refusal it documents, 401 or 403, or HTTP's 401 where it documents neither, and an Error body (interface §5)"}
 	RuleOpOptionalKey = Rule{"operation.optional-key", "an operation whose security has an empty alternative, so that the key is optional, answers a valid request without one"}
 	RuleOpInvalid     = Rule{"operation.invalid-request", "a request that breaks the schema (a required property left out, a wrong type, a value outside an enumeration or past a bound) gets a documented 4xx with an Error body"}
 	RuleListLimit     = Rule{"list.limit", "a list returns at most its limit, the one asked for or the default the document gives, and exactly as many items when that many exist; a page a next link leads to holds no more than the page before it could"}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/brianvoe/gofakeit/v7"
@@ -39,6 +40,9 @@ type Maker struct {
 	rnd      *rand.Rand    // shared with the checks, which run one at a time
 	runID    string
 	named    atomic.Int64 // names made so far
+
+	mu      sync.Mutex                           // guards parents
+	parents map[*spec.Resource]map[string]string // of each resource, for the run: see CollectionParams
 }
 
 // NewMaker returns the maker of the requests of a run of the document of
@@ -63,11 +67,15 @@ func (m *Maker) PetName() string {
 // be there.
 func (m *Maker) OpRequest(op *spec.Operation, params map[string]string, query url.Values, body any, opts ...judge.Option) *judge.Request {
 	var raw []byte
+	var mediaType string
 	if body != nil {
-		raw = []byte(judge.JSONText(body))
+		raw, mediaType = encodeBody(op, body)
 	}
-	r := judge.NewRequest(op.ID, op.Method, expandPath(op.Template, params), query.Encode(), raw)
+	r := judge.NewRequest(op.ID, op.Method, expandPath(op.Template, params), m.withRequiredQuery(op, query).Encode(), raw)
 	r.Header.Set("Accept", accepts(op))
+	if body != nil {
+		r.Header.Set("Content-Type", mediaType)
+	}
 	m.requiredHeaders(op, r)
 	m.Credentials(op, judge.KeyVar)(r)
 	if onItem(op) {
@@ -107,31 +115,112 @@ func accepts(op *spec.Operation) string {
 }
 
 // requiredHeaders sets, on r, values made from the document for the
-// required header parameters of op. Accept, Content-Type and
-// Authorization are no parameters (OpenAPI 3.0, 4.7.12.1).
+// required header parameters of op that r does not set. OpenAPI says
+// that Accept, Content-Type and Authorization are no parameters (3.0,
+// 4.7.12.1), but a document that declares one required, such as a
+// Content-Type of a GET, has servers that refuse a request without it:
+// the suite sends one, but for Authorization, where the key goes.
 func (m *Maker) requiredHeaders(op *spec.Operation, r *judge.Request) {
 	var gen *fake.Generator
 	for _, p := range op.Parameters {
-		if p.In != openapi3.ParameterInHeader || !p.Required || r.Header.Get(p.Name) != "" {
-			continue
-		}
-		switch http.CanonicalHeaderKey(p.Name) {
-		case "Accept", "Content-Type", "Authorization":
+		if p.In != openapi3.ParameterInHeader || !p.Required || r.Header.Get(p.Name) != "" || http.CanonicalHeaderKey(p.Name) == "Authorization" {
 			continue
 		}
 		if gen == nil {
 			gen = &fake.Generator{Contract: m.contract, Faker: fake.NewFaker(m.rnd.Uint64())}
 		}
-		r.Header.Set(p.Name, spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name})))
+		r.Header.Set(p.Name, spec.ParamText(p, m.paramValue(gen, p)))
 	}
+}
+
+// withRequiredQuery returns query with a value made from the document for
+// each required query parameter of op it leaves out, so that every
+// request of op, a create or a read as much as a list, is valid. A check
+// that gives a parameter, or leaves one out on purpose, gives query its
+// own copy of the rest.
+func (m *Maker) withRequiredQuery(op *spec.Operation, query url.Values) url.Values {
+	var gen *fake.Generator
+	for _, p := range op.Parameters {
+		if p.In != openapi3.ParameterInQuery || !p.Required || query.Has(p.Name) || hasMember(query, p.Name) {
+			continue
+		}
+		if gen == nil {
+			gen = &fake.Generator{Contract: m.contract, Faker: fake.NewFaker(m.rnd.Uint64())}
+			query = maps.Clone(query)
+			if query == nil {
+				query = url.Values{}
+			}
+		}
+		spec.AddQuery(query, p, m.paramValue(gen, p))
+	}
+	return query
+}
+
+// hasMember reports whether query holds a member of the deepObject or
+// exploded object parameter name, such as name[x].
+func hasMember(query url.Values, name string) bool {
+	for k := range query {
+		if strings.HasPrefix(k, name+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// paramValue makes a value of parameter p that its schema takes: a
+// value the generator makes can miss an enumeration below an allOf, which
+// the schema still holds it to, so a value is made again, and at last
+// taken from the enumeration itself.
+func (m *Maker) paramValue(gen *fake.Generator, p *openapi3.Parameter) any {
+	s := schemaOf(p)
+	var v any
+	for range 10 {
+		v = gen.Value(s, fake.Hint{Property: p.Name})
+		if s == nil || s.VisitJSON(v, spec.SchemaOptions(m.contract.Doc)...) == nil {
+			return v
+		}
+	}
+	if e := enumOf(s); len(e) > 0 {
+		return e[m.rnd.IntN(len(e))]
+	}
+	return v
+}
+
+// enumOf returns the values an enumeration of s or of its allOf members
+// allows, the first found.
+func enumOf(s *openapi3.Schema) []any {
+	if s == nil {
+		return nil
+	}
+	if len(s.Enum) > 0 {
+		return s.Enum
+	}
+	for _, m := range s.AllOf {
+		if m != nil {
+			if e := enumOf(m.Value); len(e) > 0 {
+				return e
+			}
+		}
+	}
+	return nil
 }
 
 // CannotSend says why the suite cannot make a valid request of op, or
 // returns "": a body op requires in a media type the suite does not make,
-// such as a form, or a required cookie.
+// such as XML, or a required cookie.
 func CannotSend(op *spec.Operation) string {
-	if rb := op.Op.RequestBody; rb != nil && rb.Value != nil && rb.Value.Required && op.RequestSchema() == nil {
-		return fmt.Sprintf("%s takes its body as %s, and the suite makes JSON bodies only", op.ID, strings.Join(slices.Sorted(maps.Keys(rb.Value.Content)), ", "))
+	if strings.ContainsAny(op.Path, "?#") {
+		return fmt.Sprintf("the document's path %s holds a query string or a fragment, which a server cannot tell apart from its path: no request of %s can be sent as written", op.Path, op.ID)
+	}
+	if _, ok := Requirement(op); !ok && len(op.Requirements) > 0 {
+		var whys []string
+		for _, req := range op.Requirements {
+			whys = append(whys, unmet(req))
+		}
+		return fmt.Sprintf("%s requires %s: no request the suite can make meets its security", op.ID, strings.Join(whys, ", or "))
+	}
+	if rb := op.Op.RequestBody; rb != nil && rb.Value != nil && rb.Value.Required && BodySchema(op) == nil {
+		return fmt.Sprintf("%s takes its body as %s, and the suite makes JSON, form and multipart bodies only", op.ID, strings.Join(slices.Sorted(maps.Keys(rb.Value.Content)), ", "))
 	}
 	for _, p := range op.Parameters {
 		if p.In == openapi3.ParameterInCookie && p.Required {
@@ -151,10 +240,11 @@ func (m *Maker) Credentials(op *spec.Operation, key string) judge.Option {
 	return func(r *judge.Request) {
 		r.Header.Del("Authorization")
 		r.Basic = nil
-		if len(op.Requirements) == 0 {
+		req, ok := Requirement(op)
+		if !ok {
 			return
 		}
-		for _, s := range op.Requirements[0] {
+		for _, s := range req {
 			in, name, value := s.Credential(key)
 			switch {
 			case key == "":
@@ -166,6 +256,36 @@ func (m *Maker) Credentials(op *spec.Operation, key string) judge.Option {
 			setCredential(r, in, name, value)
 		}
 	}
+}
+
+// Requirement returns the alternative of op's security the suite presents
+// its key under: the first that a request can meet, and false where op
+// asks for none or none can be met (see unmet).
+func Requirement(op *spec.Operation) (spec.Requirement, bool) {
+	for _, req := range op.Requirements {
+		if unmet(req) == "" {
+			return req, true
+		}
+	}
+	return nil, false
+}
+
+// unmet says why no request can meet req, or returns "": a scheme no key
+// meets, such as mutual TLS, which takes a client certificate; or two
+// schemes whose credentials travel in one place, such as Conjur's HTTP
+// basic and its own token, both in Authorization.
+func unmet(req spec.Requirement) string {
+	for i, s := range req {
+		if s.Unsupported != "" {
+			return s.Unsupported
+		}
+		for _, t := range req[:i] {
+			if s.Place().In == t.Place().In && strings.EqualFold(s.Place().Name, t.Place().Name) {
+				return fmt.Sprintf("security schemes %s and %s both at once, whose credentials both travel in %s %s", t.Name, s.Name, s.Place().In, s.Place().Name)
+			}
+		}
+	}
+	return ""
 }
 
 // setCredential sets the credential called name, sent in the header, the
@@ -219,19 +339,16 @@ func (m *Maker) generator(ctx context.Context) (gen *fake.Generator, failed func
 }
 
 // itemCensus returns the first page of a resource's list at its largest
-// limit, or nil when the list does not answer 200, or the resource has
-// none, as Swagger Petstore v3's pets have not.
-func (m *Maker) itemCensus(ctx context.Context, res *spec.Resource) ([]judge.Item, error) {
+// limit, listed under the collection's path parameters params, or nil
+// when the list does not answer 200, or the resource has none, as Swagger
+// Petstore v3's pets have not.
+func (m *Maker) itemCensus(ctx context.Context, res *spec.Resource, params map[string]string) ([]judge.Item, error) {
 	if res.List == nil {
 		return nil, nil
 	}
 	query := url.Values{}
 	if p := res.Paging; p.Limit != "" && p.Max > 0 {
 		query.Set(p.Limit, fmt.Sprint(p.Max))
-	}
-	params, err := m.CollectionParams(ctx, res)
-	if err != nil {
-		return nil, err
 	}
 	x, err := m.client.Send(ctx, m.OpRequest(res.List, params, query, nil))
 	if err != nil || x.Status != http.StatusOK {
@@ -240,9 +357,20 @@ func (m *Maker) itemCensus(ctx context.Context, res *spec.Resource) ([]judge.Ite
 	return x.Items()
 }
 
-// ListedIDs returns the ids of the items of a resource's first page.
+// ListedIDs returns the ids of the items of a resource's first page,
+// below the run's parent of the resource (see CollectionParams).
 func (m *Maker) ListedIDs(ctx context.Context, res *spec.Resource) ([]any, error) {
-	items, err := m.itemCensus(ctx, res)
+	params, err := m.CollectionParams(ctx, res)
+	if err != nil {
+		return nil, err
+	}
+	return m.ListedIDsIn(ctx, res, params)
+}
+
+// ListedIDsIn returns the ids of the items of a resource's first page
+// listed under the collection's path parameters params.
+func (m *Maker) ListedIDsIn(ctx context.Context, res *spec.Resource, params map[string]string) ([]any, error) {
+	items, err := m.itemCensus(ctx, res, params)
 	if err != nil {
 		return nil, err
 	}
@@ -255,55 +383,160 @@ func (m *Maker) ListedIDs(ctx context.Context, res *spec.Resource) ([]any, error
 	return ids, nil
 }
 
+// maxParents bounds the parents CollectionParams tries, looking for one
+// whose list shows items.
+const maxParents = 3
+
 // CollectionParams returns the path parameters of a resource's collection,
 // such as the owner of /owners/{ownerId}/pets: ids of listed items of the
-// resources they name, or made-up values.
+// resources they name, or made-up values. They are the same for the whole
+// run, so that an item created below a parent is looked for below that
+// parent, and one listed below it is read below it: of the first parents
+// tried, the first whose list shows items.
 func (m *Maker) CollectionParams(ctx context.Context, res *spec.Resource) (map[string]string, error) {
-	// The create is on the collection path, and every resource has one.
-	params, _, err := m.PathParams(ctx, res.CreateOp, nil)
-	return params, err
+	if len(res.ParentParams) == 0 {
+		return map[string]string{}, nil
+	}
+	m.mu.Lock()
+	params, ok := m.parents[res]
+	m.mu.Unlock()
+	if ok {
+		return maps.Clone(params), nil
+	}
+	for try := range maxParents {
+		// The create is on the collection path, and every resource has one.
+		candidate, madeUp, err := m.pathParams(ctx, res.CreateOp, nil)
+		if err != nil {
+			return nil, err
+		}
+		if try == 0 {
+			params = candidate
+		}
+		if res.List == nil {
+			break
+		}
+		ids, err := m.ListedIDsIn(ctx, res, candidate)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) > 0 {
+			params = candidate
+			break
+		}
+		if madeUp {
+			break // made-up parents would only be made up again
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.parents == nil {
+		m.parents = map[*spec.Resource]map[string]string{}
+	}
+	m.parents[res] = params
+	return maps.Clone(params), nil
 }
 
 // PathParams returns values for the path parameters of op that fixed does
-// not give: the id of a listed item where a resource's item path names
-// the parameter, such as petId, and made-up values otherwise, which
+// not give: those of a resource's collection, the run's parent of it
+// (CollectionParams), where op is on its items or below them; the id of a
+// listed item where a resource's item path names the parameter, such as
+// petId, listed below that parent; and made-up values otherwise, which
 // madeUp reports.
 func (m *Maker) PathParams(ctx context.Context, op *spec.Operation, fixed map[string]string) (params map[string]string, madeUp bool, err error) {
 	params = maps.Clone(fixed)
 	if params == nil {
 		params = map[string]string{}
 	}
+	for _, res := range m.resourcesAbove(op) {
+		if len(res.ParentParams) == 0 {
+			continue
+		}
+		parent, err := m.CollectionParams(ctx, res)
+		if err != nil {
+			return nil, false, err
+		}
+		for k, v := range parent {
+			if _, ok := params[k]; !ok {
+				params[k] = v
+			}
+		}
+	}
+	return m.pathParams(ctx, op, params)
+}
+
+// pathParams is PathParams without the run's parents.
+func (m *Maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[string]string) (params map[string]string, madeUp bool, err error) {
+	params = maps.Clone(fixed)
+	if params == nil {
+		params = map[string]string{}
+	}
 	gen, failed := m.generator(ctx)
-	for _, p := range op.Parameters {
-		if p.In != openapi3.ParameterInPath {
+	for _, name := range op.Template.Params() {
+		p := op.Parameter(openapi3.ParameterInPath, name)
+		if _, ok := params[name]; ok || p == nil {
 			continue
 		}
-		if _, ok := params[p.Name]; ok {
-			continue
-		}
-		if res := m.resourceOfParam(p.Name); res != nil {
-			ids, err := m.ListedIDs(ctx, res)
+		if res := m.resourceOfParam(op, name); res != nil {
+			parent := map[string]string{}
+			for _, k := range res.ParentParams {
+				if v, ok := params[k]; ok {
+					parent[k] = v
+				}
+			}
+			ids, err := m.ListedIDsIn(ctx, res, parent)
 			if err != nil {
 				return nil, false, err
 			}
 			if len(ids) > 0 {
-				params[p.Name] = spec.ValueText(ids[m.rnd.IntN(len(ids))])
+				params[name] = spec.ValueText(ids[m.rnd.IntN(len(ids))])
 				continue
 			}
 		}
-		params[p.Name] = spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
+		params[name] = spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: name}))
 		madeUp = true
 	}
 	return params, madeUp, failed()
 }
 
-// resourceOfParam returns the resource whose items a path parameter such
-// as petId names, or nil.
-func (m *Maker) resourceOfParam(name string) *spec.Resource {
+// resourcesAbove returns the resources op acts on or below: its own, and
+// those whose item path op's path begins with, such as pets of
+// /pets/{petId}/photos.
+func (m *Maker) resourcesAbove(op *spec.Operation) []*spec.Resource {
+	var out []*spec.Resource
+	if op.Resource != nil {
+		out = append(out, op.Resource)
+	}
 	for _, r := range m.contract.Resources {
-		if r.IDParam == name {
+		if r != op.Resource && below(op.Template, r.ItemPath) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// below reports whether the path t begins with the path template item,
+// segment by segment, such as /pets/{petId}/photos with /pets/{petId}.
+func below(t *spec.PathTemplate, item string) bool {
+	return item != "" && (t.String() == item || strings.HasPrefix(t.String(), item+"/"))
+}
+
+// resourceOfParam returns the resource whose items the path parameter
+// name of op names, such as petId: the one whose item path op's path
+// begins with; else the one resource whose items it names, or nil where
+// none or several do, as Kubernetes' {name} of hundreds.
+func (m *Maker) resourceOfParam(op *spec.Operation, name string) *spec.Resource {
+	var named []*spec.Resource
+	for _, r := range m.contract.Resources {
+		if r.IDParam != name {
+			continue
+		}
+		if below(op.Template, r.ItemPath) {
 			return r
 		}
+		named = append(named, r)
+	}
+	if len(named) == 1 {
+		return named[0]
 	}
 	return nil
 }
@@ -316,50 +549,73 @@ func schemaOf(p *openapi3.Parameter) *openapi3.Schema {
 }
 
 // RequiredQuery returns values for the required query parameters of op,
-// each written as its style and explode ask.
+// each written as its style and explode ask, those that name an item of a
+// resource an id the deployment lists.
 func (m *Maker) RequiredQuery(ctx context.Context, op *spec.Operation) (url.Values, error) {
 	q := url.Values{}
 	gen, failed := m.generator(ctx)
 	for _, p := range op.Parameters {
 		if p.In == openapi3.ParameterInQuery && p.Required {
-			spec.AddQuery(q, p, gen.Value(schemaOf(p), fake.Hint{Property: p.Name}))
+			spec.AddQuery(q, p, m.paramValue(gen, p))
 		}
 	}
 	return q, failed()
 }
 
-// Body returns a valid body for op, made from its schema, or nil when op
-// takes none. For a resource's item, a name property gets a name of this
-// run, so that items the suite created can be found later, and an id
-// property that names no resource, such as categoryId, gets the value most
-// items listed have: one the deployment knows.
+// Body returns a valid body for op, an object made from its schema, or
+// nil when op takes none; one of another shape skips the check that needs
+// an object, saying so. See Value.
 func (m *Maker) Body(ctx context.Context, op *spec.Operation) (map[string]any, error) {
-	s := op.RequestSchema()
-	if s == nil {
+	v, err := m.Value(ctx, op)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, judge.Skipf("%s takes a JSON %s as its body, and the check needs an object", op.ID, spec.TypeOf(BodySchema(op)))
+	}
+	return obj, nil
+}
+
+// maxBodyTries bounds the bodies Value makes before it gives up on a
+// schema it cannot meet.
+const maxBodyTries = 20
+
+// Value returns a valid body for op, made from the schema of the media
+// type the suite sends it in (see bodyMedia), of any shape: an object, an
+// array such as a JSON Patch or a bulk create, or a scalar; nil when op
+// takes none. It holds no read-only property at any depth. For a
+// resource's item, a name property gets a name of this run, so that items
+// the suite created can be found later, and an id property that names no
+// resource, such as categoryId, gets the value most items listed have: one
+// the deployment knows.
+func (m *Maker) Value(ctx context.Context, op *spec.Operation) (any, error) {
+	s := BodySchema(op)
+	if s == nil || !bodySent(op) {
 		return nil, nil
 	}
-	if t := spec.TypeOf(s); t != "object" && t != "" {
-		return nil, judge.Skipf("%s takes a JSON %s as its body, and the suite makes object bodies only", op.ID, t)
+	if isForm(op) && spec.TypeOf(s) == "" {
+		// A form is an object, whatever its schema leaves unsaid, as
+		// rclone's multipart upload of an empty schema.
+		s = &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeObject}, Properties: s.Properties, Required: s.Required, AllOf: s.AllOf}
 	}
 	gen, failed := m.generator(ctx)
 	resName := ""
 	if op.Resource != nil {
 		resName = op.Resource.Name
 	}
-	for range 20 {
-		v, ok := gen.Request(s, resName).(map[string]any)
+	opts := append([]openapi3.SchemaValidationOption{openapi3.MultiErrors(), openapi3.VisitAsRequest()}, spec.SchemaOptions(m.contract.Doc)...)
+	for range maxBodyTries {
+		v := withoutReadOnly(m.contract, s, gen.Request(s, resName))
 		if err := failed(); err != nil {
 			return nil, err
 		}
-		if !ok {
-			break
-		}
-		if op.Resource != nil {
-			if err := m.knownValues(ctx, op.Resource, s, v); err != nil {
+		if obj, ok := v.(map[string]any); ok && op.Resource != nil {
+			if err := m.knownValues(ctx, op.Resource, s, obj); err != nil {
 				return nil, err
 			}
 		}
-		if s.VisitJSON(v, openapi3.MultiErrors()) == nil {
+		if v != nil && s.VisitJSON(v, opts...) == nil {
 			return v, nil
 		}
 	}
@@ -382,7 +638,11 @@ func (m *Maker) knownValues(ctx context.Context, res *spec.Resource, s *openapi3
 		case strings.HasSuffix(p.Name, "Id") && !m.namesResource(strings.TrimSuffix(p.Name, "Id")):
 			if census == nil {
 				var err error
-				if census, err = m.itemCensus(ctx, res); err != nil {
+				params, err := m.CollectionParams(ctx, res)
+				if err != nil {
+					return err
+				}
+				if census, err = m.itemCensus(ctx, res, params); err != nil {
 					return err
 				}
 			}
@@ -428,6 +688,22 @@ func mostCommon(items []judge.Item, prop string) (any, bool) {
 		}
 	}
 	return values[best], true
+}
+
+// bodySent reports whether a valid request of op carries a body: one
+// its document requires, and an optional one of a method whose request
+// has a body by nature, POST, PUT or PATCH. Stripe's GETs take an
+// optional form that a GET is better without.
+func bodySent(op *spec.Operation) bool {
+	rb := op.Op.RequestBody
+	if rb == nil || rb.Value == nil {
+		return false
+	}
+	switch op.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch:
+		return true
+	}
+	return rb.Value.Required
 }
 
 // Mutating reports whether a request of op can change state.

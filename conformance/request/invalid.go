@@ -31,7 +31,8 @@ type InvalidRequest struct {
 // integer, or past a bound.
 func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
 	var out []InvalidRequest
-	if s := op.RequestSchema(); s != nil && spec.TypeOf(s) == "object" {
+	form := isForm(op)
+	if s := BodySchema(op); s != nil && spec.TypeOf(s) == "object" {
 		for _, p := range c.Properties(s) {
 			if p.Schema.ReadOnly {
 				continue
@@ -44,6 +45,9 @@ func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
 				}})
 			}
 			for _, v := range badValues(p.Schema) {
+				if form && !breaksAsText(v.value, p.Schema) {
+					continue
+				}
 				value := v.value
 				out = append(out, InvalidRequest{Name: "body: " + name + " " + v.what, Body: func(b map[string]any) any {
 					b[name] = value
@@ -51,9 +55,11 @@ func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
 				}})
 			}
 		}
-		out = append(out, InvalidRequest{Name: "body: an array instead of an object", Body: func(b map[string]any) any {
-			return []any{b}
-		}})
+		if declaredType(s) == "object" && !form {
+			out = append(out, InvalidRequest{Name: "body: an array instead of an object", Body: func(b map[string]any) any {
+				return []any{b}
+			}})
+		}
 	}
 	for _, p := range op.Parameters {
 		if p.In != openapi3.ParameterInQuery || p.Schema == nil || p.Schema.Value == nil {
@@ -61,14 +67,10 @@ func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
 		}
 		name := p.Name
 		for _, v := range badValues(p.Schema.Value) {
-			text := spec.ValueText(v.value)
-			_, isString := v.value.(string)
-			switch t := spec.TypeOf(p.Schema.Value); {
-			case !isString && t == "string":
-				continue // any text is a string in a query
-			case isString && (t == "array" || t == "object"):
-				continue // one value is an array of one, or a member, in a query
+			if !breaksAsText(v.value, p.Schema.Value) {
+				continue
 			}
+			text := spec.ValueText(v.value)
 			out = append(out, InvalidRequest{Name: "query: " + name + " " + v.what, Query: func(q url.Values) {
 				q.Set(name, text)
 			}})
@@ -77,17 +79,33 @@ func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
 	return out
 }
 
+// breaksAsText reports whether v, a value that breaks s in JSON, still
+// breaks it written as text, as a query or a form sends it: any text is a
+// string, and one value is an array of one, or a member of an object.
+func breaksAsText(v any, s *openapi3.Schema) bool {
+	_, isString := v.(string)
+	switch t := spec.TypeOf(s); {
+	case !isString && t == "string":
+		return false
+	case isString && (t == "array" || t == "object"):
+		return false
+	}
+	return true
+}
+
 // badValue is a value that breaks a schema, and how.
 type badValue struct {
 	what  string
 	value any
 }
 
-// badValues returns values that each break one constraint of s.
+// badValues returns values that each break one constraint of s. A value
+// of another type breaks only a type the schema declares: one with
+// properties and no type, as Kubernetes' are, takes any value.
 func badValues(s *openapi3.Schema) []badValue {
 	var out []badValue
 	t := spec.TypeOf(s)
-	switch t {
+	switch declaredType(s) {
 	case "string":
 		out = append(out, badValue{"a number instead of a string", json.Number("42")})
 	case "integer", "number":
@@ -115,4 +133,33 @@ func badValues(s *openapi3.Schema) []badValue {
 		out = append(out, badValue{fmt.Sprintf("longer than %d characters", *s.MaxLength), strings.Repeat("x", int(*s.MaxLength)+1)})
 	}
 	return out
+}
+
+// declaredType returns the type s declares with its type keyword, or its
+// allOf members', or "" where it declares none: spec.TypeOf takes a
+// schema with properties for an object, but only a declared type refuses
+// values of another.
+func declaredType(s *openapi3.Schema) string {
+	return declared(s, 0)
+}
+
+func declared(s *openapi3.Schema, depth int) string {
+	if s == nil || depth > 32 {
+		return ""
+	}
+	if s.Type != nil {
+		for _, t := range s.Type.Slice() {
+			if t != "null" {
+				return t
+			}
+		}
+	}
+	for _, m := range s.AllOf {
+		if m != nil {
+			if t := declared(m.Value, depth+1); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
 }

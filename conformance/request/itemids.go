@@ -36,11 +36,15 @@ func (m *Maker) WithoutOwnID(res *spec.Resource, body map[string]any) {
 // property to that item's id, where op's body has one: a replace of the
 // collection names the item by it, and a replace of the item path keeps
 // it rather than ask for another.
+//
+// An id its schema marks readOnly, as a Swagger 2.0 document's often is in
+// the body of a PATCH, is not sent: a client sends no read-only property,
+// and the path names the item.
 func (m *Maker) NamesItem(res *spec.Resource, op *spec.Operation, body map[string]any, created judge.Item) {
-	if body == nil || op.RequestSchema() == nil {
+	if body == nil || BodySchema(op) == nil {
 		return
 	}
-	if slices.ContainsFunc(m.contract.Properties(op.RequestSchema()), func(p spec.Property) bool { return p.Name == res.IDProperty }) {
+	if slices.ContainsFunc(m.contract.Properties(BodySchema(op)), func(p spec.Property) bool { return p.Name == res.IDProperty && !p.Schema.ReadOnly }) {
 		body[res.IDProperty] = created[res.IDProperty]
 	}
 }

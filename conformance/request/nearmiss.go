@@ -61,11 +61,23 @@ func NearMisses(key string, op *spec.Operation, s *spec.Scheme) []NearMiss {
 	}
 	documented := documentedPlaces(op)
 	for _, w := range s.WrongPlaces() {
-		if !slices.ContainsFunc(documented, w.Same) {
+		if !slices.ContainsFunc(documented, w.Same) && !declares(op, w.Place) {
 			out = append(out, NearMiss{w.Name, func(r *judge.Request) { presentAt(r, w.Place, judge.KeyVar) }})
 		}
 	}
 	return out
+}
+
+// declares reports whether op declares a parameter of its own where p
+// puts a key, such as an access_token in its query: what is sent there is
+// the operation's to read, not a key it may be told to refuse.
+func declares(op *spec.Operation, p spec.Place) bool {
+	for _, param := range op.Parameters {
+		if param.In == p.In && (param.Name == p.Name || p.In == spec.InHeader && http.CanonicalHeaderKey(param.Name) == http.CanonicalHeaderKey(p.Name)) {
+			return true
+		}
+	}
+	return false
 }
 
 // presentAt sends the credential of form, a form of the run's key or ""

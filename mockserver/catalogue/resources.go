@@ -71,6 +71,7 @@ func New(cfg Config) *Resources {
 		rs := newResource(r, cfg.Shapes, cfg.Seed)
 		rs.set = set
 		rs.store.SetTap(func(w store.Write) error { return set.wrote(rs, w) })
+		set.notes = append(set.notes, rs.wrapLists(c, cfg.Shapes, cfg.Seed)...)
 		rs.store.SetLimits(cfg.Limits)
 		set.list = append(set.list, rs)
 		set.byName[r.Name] = rs

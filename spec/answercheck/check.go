@@ -194,7 +194,7 @@ func (k *Checker) validate(rs *routes, params map[string]string, req *http.Reque
 			out = append(out, answered(RuleHeader, describeValidation(err)))
 		}
 	}
-	if syntax || a.Unread || documentedOtherThanJSON(rs.body.Operation, a) {
+	if syntax || a.Unread || bodiless(a.Status) || documentedOtherThanJSON(rs.body.Operation, a) {
 		// A body the document gives in another format than JSON, such as
 		// XML, is one no schema here can read: being documented, it
 		// passes.
@@ -211,6 +211,14 @@ func (k *Checker) validate(rs *routes, params map[string]string, req *http.Reque
 		out = append(out, answered(rule, describeValidation(err)))
 	}
 	return out
+}
+
+// bodiless reports whether an answer of status has no body, whatever its
+// document says of its content: HTTP gives a 204 and a 304 none (RFC 9110,
+// 15.3.5 and 15.4.5), so that a server that sends one sends it without a
+// Content-Type and a body, and that is all there is to judge of it.
+func bodiless(status int) bool {
+	return status == http.StatusNoContent || status == http.StatusNotModified
 }
 
 // response returns the response op documents for status, or nil.

@@ -24,6 +24,11 @@ paths:
       parameters:
         - {name: id, in: path, required: true, schema: {type: integer}}
       responses:
+        '204':
+          description: No order, with a body a 204 cannot have.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Order'}
         '200':
           description: An order.
           headers:
@@ -110,7 +115,7 @@ func TestCheck(t *testing.T) {
 		{"an order as XML", "GET", 200, http.Header{"Content-Type": {"application/xml"}, "X-Request-Id": {"r1"}}, `<order/>`, false, nil, ""},
 		{"a documented error", "GET", 404, asJSON(), `{"code":"not_found","message":"no order 7","status":404}`, false, nil, ""},
 		{"an undocumented status", "GET", 418, asJSON(), `{"code":"teapot","message":"no","status":418}`, false,
-			[]string{answercheck.RuleStatus}, "status 418 is not documented for getOrder (documented: 200, 404)"},
+			[]string{answercheck.RuleStatus}, "status 418 is not documented for getOrder (documented: 200, 204, 404)"},
 		{"a missing required header", "GET", 200, asJSON(), `{"id":7,"total":9.5}`, false,
 			[]string{answercheck.RuleHeader}, `getOrder answered 200: response header "X-Request-Id" missing`},
 		{"a header of the wrong type", "GET", 200, asJSON("X-Request-Id", "r1", "X-Rate-Limit", "many"), `{"id":7,"total":9.5}`, false,
@@ -131,6 +136,7 @@ func TestCheck(t *testing.T) {
 		{"an unread body without a required header", "GET", 200, asJSON(), `{"id":`, true,
 			[]string{answercheck.RuleHeader}, "X-Request-Id"},
 		{"HEAD, whose answer has no body", "HEAD", 404, asJSON(), ``, false, nil, ""},
+		{"a 204 without a body, whose document gives it one", "GET", 204, http.Header{}, ``, false, nil, ""},
 	} {
 		req := httptest.NewRequest(tc.method, "http://shop.example/api/orders/7", nil)
 		got, err := k.Check(req, answercheck.Answer{Status: tc.status, Header: tc.header, Body: []byte(tc.body), Unread: tc.unread})

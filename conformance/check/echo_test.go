@@ -1,0 +1,113 @@
+package check
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/petstore/contract/spec"
+)
+
+// accounts is a resource whose create sends what its item does not
+// answer: a writeOnly password, and an invitation the create schema has
+// and the item's has not.
+const accounts = `openapi: 3.0.3
+info: {title: Accounts, version: 1.0.0}
+servers: [{url: /a}]
+paths:
+  /accounts:
+    post:
+      operationId: createAccount
+      requestBody:
+        required: true
+        content: {application/json: {schema: {$ref: '#/components/schemas/NewAccount'}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Account'}}}}
+  /accounts/{accountId}:
+    get:
+      operationId: getAccount
+      parameters: [{name: accountId, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: An account., content: {application/json: {schema: {$ref: '#/components/schemas/Account'}}}}
+        '404': {description: None.}
+components:
+  schemas:
+    NewAccount:
+      type: object
+      required: [login, password, invitation]
+      properties:
+        login: {type: string}
+        password: {type: string, writeOnly: true}
+        invitation: {type: object, required: [code], properties: {code: {type: string}}}
+        profile: {type: object, properties: {bio: {type: string}, secret: {type: string, writeOnly: true}}}
+    Account:
+      type: object
+      required: [id, login]
+      properties:
+        id: {type: integer}
+        login: {type: string}
+        password: {type: string, writeOnly: true}
+        profile: {type: object, properties: {bio: {type: string}, secret: {type: string, writeOnly: true}}}
+`
+
+// accountsServer keeps accounts as their schema answers them: without
+// what only the create sends.
+func accountsServer(echoLogin bool) http.Handler {
+	var mu sync.Mutex
+	kept := map[string]map[string]any{}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodPost {
+			var body map[string]any
+			json.NewDecoder(r.Body).Decode(&body)
+			id := len(kept) + 1
+			a := map[string]any{"id": id, "login": body["login"]}
+			if !echoLogin {
+				a["login"] = "someone else"
+			}
+			if p, ok := body["profile"].(map[string]any); ok {
+				a["profile"] = map[string]any{"bio": p["bio"]}
+			}
+			kept[strings.TrimSpace(jsonText(id))] = a
+			w.WriteHeader(http.StatusCreated)
+			json.NewEncoder(w).Encode(a)
+			return
+		}
+		a, ok := kept[strings.TrimPrefix(r.URL.Path, "/a/accounts/")]
+		if !ok {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		json.NewEncoder(w).Encode(a)
+	})
+}
+
+func jsonText(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// TestCreatedAsTheItemSays: an item created is held to what it was sent
+// with where its schema answers it, at any depth: not to a writeOnly
+// password, nor to what only the create's schema has; and a server that
+// answers another value of what it does answer fails.
+func TestCreatedAsTheItemSays(t *testing.T) {
+	t.Parallel()
+	c, err := spec.Read([]byte(accounts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := c.Resource("accounts")
+	if res == nil {
+		t.Fatalf("no resource accounts: %v", c.Notes)
+	}
+	ctx := checkContext(t)
+	if err := judgeOver(t, accountsServer(true), Settings{Contract: c}).CheckItemCreated(ctx, res); err != nil {
+		t.Errorf("a server that answers the account as its schema says: %v", err)
+	}
+	b := wantBroken(t, "a server that answers another login", judgeOver(t, accountsServer(false), Settings{Contract: c}).CheckItemCreated(ctx, res), "resource.create")
+	if b != nil && !strings.Contains(b.Detail, "login") {
+		t.Errorf("the verdict does not name login: %s", b.Detail)
+	}
+}

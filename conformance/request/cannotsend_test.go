@@ -1,0 +1,53 @@
+package request
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/spec"
+)
+
+// unsendable is a document of operations no request can meet as written:
+// a path that holds a query string, security that only a client
+// certificate meets, and two schemes at once whose credentials both go in
+// Authorization; and one whose first alternative is such, and its second
+// a key.
+const unsendable = `openapi: 3.1.0
+info: {title: Unsendable, version: 1.0.0}
+paths:
+  /xml/?comp=list:
+    get: {operationId: listContainers, responses: {'200': {description: Listed.}}}
+  /certified:
+    get: {operationId: certified, security: [{cert: []}], responses: {'200': {description: Done.}}}
+  /rotate:
+    put: {operationId: rotate, security: [{basic: [], token: []}], responses: {'200': {description: Done.}}}
+  /either:
+    get: {operationId: either, security: [{cert: []}, {token: []}], responses: {'200': {description: Done.}}}
+components:
+  securitySchemes:
+    cert: {type: mutualTLS}
+    basic: {type: http, scheme: basic}
+    token: {type: apiKey, in: header, name: Authorization}
+`
+
+// TestCannotSend: an operation no request can meet skips its checks,
+// saying why; one with an alternative a key meets is sent under it.
+func TestCannotSend(t *testing.T) {
+	c, err := spec.Read([]byte(unsendable))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ op, says string }{
+		{"listContainers", "the document's path /xml/?comp=list holds a query string or a fragment"},
+		{"certified", "certified requires security scheme cert (mutualTLS"},
+		{"rotate", "rotate requires security schemes basic and token both at once, whose credentials both travel in header Authorization"},
+		{"either", ""},
+	} {
+		if got := CannotSend(c.Operation(tc.op)); tc.says == "" && got != "" || !strings.Contains(got, tc.says) {
+			t.Errorf("%s: CannotSend %q, want %q", tc.op, got, tc.says)
+		}
+	}
+	if req, ok := Requirement(c.Operation("either")); !ok || len(req) != 1 || req[0].Name != "token" {
+		t.Errorf("either: the key goes under %v (%v), want token", req, ok)
+	}
+}
