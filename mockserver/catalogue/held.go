@@ -22,10 +22,13 @@ type Held struct {
 }
 
 // heldItems are the items held back of every resource, by name, each in
-// order of id. A catalogue and those that take over from it share them.
+// order of id, and, of each resource the document that serves lacks, the
+// id it gave next, so that a version that brings it back gives none of
+// its ids again. A catalogue and those that take over from it share them.
 type heldItems struct {
-	mu sync.Mutex // guards by
-	by map[string][]Held
+	mu   sync.Mutex // guards by and next
+	by   map[string][]Held
+	next map[string]int64
 }
 
 // drop lets go of the items held back of resource.
@@ -35,11 +38,31 @@ func (h *heldItems) drop(resource string) {
 	delete(h.by, resource)
 }
 
-// set makes by the items held back.
-func (h *heldItems) set(by map[string][]Held) {
+// set makes by the items held back, and next the ids the resources the
+// document lacks gave next.
+func (h *heldItems) set(by map[string][]Held, next map[string]int64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.by = by
+	h.by, h.next = by, next
+}
+
+// all returns the items held back and the ids given next, copied.
+func (h *heldItems) all() (map[string][]Held, map[string]int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	by := make(map[string][]Held, len(h.by))
+	for name, items := range h.by {
+		by[name] = slices.Clone(items)
+	}
+	return by, maps.Clone(h.next)
+}
+
+// HeldNext returns the id each resource the document lacks, whose items
+// are held back, gave next.
+func (set *Resources) HeldNext() map[string]int64 {
+	set.held.mu.Lock()
+	defer set.held.mu.Unlock()
+	return maps.Clone(set.held.next)
 }
 
 // Held returns the items held back, by resource name, each in order of

@@ -130,6 +130,7 @@ func (rs *Resource) convert(e store.Entry, from Form) (store.Entry, string) {
 		}
 	}
 	rs.withDefaults(item)
+	rs.fillRequired(item, e.ID)
 	name := e.Name
 	switch {
 	case rs.ids.kind == idInteger:
@@ -192,6 +193,9 @@ type Recovered struct {
 	// Held counts the items held back of each resource, served by no
 	// version of the document yet, or by this one no longer.
 	Held map[string]int
+	// Filled says, one line each, which property the document requires
+	// that items kept lacked, and what they were given (see TakeOver).
+	Filled []string
 }
 
 // Recover makes the items of every resource kept those kept of it, as
@@ -206,7 +210,7 @@ func (set *Resources) Recover(kept []KeptResource) (Recovered, error) {
 	set, done := set.settled()
 	defer done()
 	out := Recovered{Served: map[string]int{}, Converted: map[string]int{}, Held: map[string]int{}}
-	held := map[string][]Held{}
+	held, heldNext := map[string][]Held{}, map[string]int64{}
 	var stores []*store.Store
 	var entries [][]store.Entry
 	var nexts []int64
@@ -217,6 +221,7 @@ func (set *Resources) Recover(kept []KeptResource) (Recovered, error) {
 				held[k.Name] = append(held[k.Name], Held{KeptItem: it, Reason: "the document has no resource " + k.Name})
 			}
 			held[k.Name] = append(held[k.Name], k.Held...)
+			heldNext[k.Name] = k.Next
 			continue
 		}
 		// The items come in order of id, each once, and are served in
@@ -284,7 +289,10 @@ func (set *Resources) Recover(kept []KeptResource) (Recovered, error) {
 		slices.SortFunc(items, func(a, b Held) int { return cmpID(a.Entry.ID, b.Entry.ID) })
 		out.Held[name] = len(items)
 	}
-	set.held.set(held)
+	set.held.set(held, heldNext)
+	for _, rs := range set.list {
+		out.Filled = append(out.Filled, rs.filledNotes()...)
+	}
 	return out, nil
 }
 

@@ -54,6 +54,8 @@ type Resource struct {
 	// note says how the ids are written, when the document's schema of
 	// them is not one petmock writes in order; "" otherwise.
 	note string
+	// filled notes the required properties items kept were given.
+	filled filled
 }
 
 // keyedFilter is a filter of a find, with the index of its key in the

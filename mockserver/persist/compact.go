@@ -58,6 +58,7 @@ type cut struct {
 	lsn      uint64
 	marks    []cutMark
 	held     map[string][]catalogue.Held
+	heldNext map[string]int64
 	settings []byte
 	forms    []logForm
 	exported map[string][]fingerprint
@@ -83,7 +84,7 @@ func (s *Saver) takeCut(rewrite bool) *cut {
 			c.marks = append(c.marks, cutMark{resource: name, form: s.formOf(rs), mark: rs.Store().Mark()})
 			known[name] = true
 		}
-		c.held = set.Held()
+		c.held, c.heldNext = set.Held(), set.HeldNext()
 		for _, name := range slices.Sorted(maps.Keys(c.held)) {
 			for _, h := range c.held[name] {
 				s.formNumber(name, *h.Form)
@@ -135,7 +136,7 @@ func (s *Saver) writeLog(c *cut) (*os.File, error) {
 		emitState(out, m.form, m.mark)
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.held)) {
-		emitHeld(out, name, c.held[name], func(f catalogue.Form) int { return number[logForm{name, f}] })
+		emitHeld(out, name, c.held[name], c.heldNext[name], func(f catalogue.Form) int { return number[logForm{name, f}] })
 	}
 	out(settingsRecord(c.settings))
 	for _, name := range slices.Sorted(maps.Keys(c.exported)) {

@@ -63,12 +63,14 @@ func emitState(out emit, form int, m store.Mark) {
 }
 
 // emitHeld emits the records of the items held back of resource, each
-// form named by its number, which forms gives.
-func emitHeld(out emit, resource string, held []catalogue.Held, forms func(catalogue.Form) int) {
+// form named by its number, which forms gives, and the id it gave next,
+// when the document lacks it.
+func emitHeld(out emit, resource string, held []catalogue.Held, next int64, forms func(catalogue.Form) int) {
 	head := func(p []byte, flags byte) []byte {
 		p = append(p, recHeld)
 		p = appendText(p, resource)
-		return append(p, flags)
+		p = append(p, flags)
+		return binary.AppendVarint(p, next)
 	}
 	var body []byte
 	flags := byte(stateFirst)

@@ -38,8 +38,9 @@ const (
 	// go: a recHeld follows if it has any.
 	recState byte = 6
 	// recHeld is every item held back of a resource, in one record or
-	// more: resource, flags, then items of form, id, name, keys, text
-	// and reason.
+	// more: resource, flags, the id the resource gave next when the
+	// document lacks it (0 otherwise), then items of form, id, name,
+	// keys, text and reason.
 	recHeld byte = 7
 	// recSettings is the settings, forced answers and expectations, as
 	// the JSON of savedSettings.

@@ -363,8 +363,11 @@ func (lc *logContent) apply(payload []byte, tuples map[string][]string) error {
 		}
 	case recHeld:
 		resource := string(r.bytes())
-		flags := r.byte()
+		flags, next := r.byte(), r.varint()
 		kr := lc.resource(resource)
+		if next != 0 && !kr.served && (kr.next == 1 || next > kr.next) {
+			kr.next = next
+		}
 		if flags&stateFirst != 0 {
 			kr.partialHeld = kr.partialHeld[:0]
 		}

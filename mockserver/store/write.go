@@ -200,6 +200,9 @@ func (s *Store) Delete(id int64) (bool, error) {
 	s.mu.Lock()
 	if h := s.heir; h != nil {
 		s.mu.Unlock()
+		if h.to == nil {
+			return false, ErrRetired
+		}
 		return h.to.Delete(id)
 	}
 	defer s.mu.Unlock()
