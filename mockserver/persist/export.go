@@ -112,7 +112,7 @@ func writeHeld(w io.Writer, held map[string][]catalogue.Held) error {
 func exportFile(path string, write func(io.Writer) error, record func(fingerprint) error) (fingerprint, error) {
 	var fp fingerprint
 	_, err := writeAtomicallyThen(path, func(w io.Writer) error {
-		sum := crc32.New(castagnoli)
+		sum := crc32.New(castagnoli())
 		if err := write(io.MultiWriter(w, sum)); err != nil {
 			return err
 		}
@@ -154,7 +154,7 @@ func changedByHand(path string, fps []fingerprint) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	sum := crc32.New(castagnoli)
+	sum := crc32.New(castagnoli())
 	if _, err := io.Copy(sum, f); err != nil {
 		return false, err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"sync"
 )
 
 // The log is a sequence of records, each framed as
@@ -73,7 +74,9 @@ const maxPayload = 256 << 20
 // stateChunk is about how many bytes of items a record of a state holds.
 const stateChunk = 1 << 20
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the table of CRC-32C, made on first use: making it at
+// start would cost every start of petmock, --state or not.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // frame appends a frame to buf whose payload write appends, and returns
 // buf.
@@ -83,7 +86,7 @@ func frame(buf []byte, write func([]byte) []byte) []byte {
 	buf = write(buf)
 	payload := buf[start+frameHeader:]
 	binary.LittleEndian.PutUint32(buf[start:], uint32(len(payload)))
-	binary.LittleEndian.PutUint32(buf[start+4:], crc32.Checksum(payload, castagnoli))
+	binary.LittleEndian.PutUint32(buf[start+4:], crc32.Checksum(payload, castagnoli()))
 	return buf
 }
 

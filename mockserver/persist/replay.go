@@ -183,7 +183,7 @@ func readLog(path string) (*logContent, error) {
 			break
 		}
 		payload := data[off+frameHeader : off+frameHeader+int(n)]
-		if crc32.Checksum(payload, castagnoli) != sum {
+		if crc32.Checksum(payload, castagnoli()) != sum {
 			lc.tail = fmt.Errorf("the record at byte %d does not match its checksum", off)
 			break
 		}
