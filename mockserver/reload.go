@@ -155,6 +155,9 @@ func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
 		// s shares old's journal, violations, event streams and history
 		// of reloads, and its steering, held to s's document.
 		s.journal, s.violations = old.journal, old.violations
+		if old.requests != nil {
+			s.requests = old.requests
+		}
 		s.events, s.reloads = old.events, old.reloads
 		if s.proxy != nil && old.proxy != nil {
 			s.proxy.violations, s.proxy.events = old.violations, old.events

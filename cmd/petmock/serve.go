@@ -327,6 +327,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	contract, srv, handler := st.contract, st.srv, st.handler
+	// The request log is written a moment after the answers: its last
+	// lines are written before the log is closed.
+	defer srv.FlushLog()
 	// Listen before the state file is opened, so that a busy port, the
 	// likeliest mistake of a second petmock, leaves no state file behind.
 	ln, err := listen(o.addr)
