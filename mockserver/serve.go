@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/petstore/contract/mockserver/answer"
@@ -13,11 +12,12 @@ import (
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	kept := journaled(s.base, r.URL.Path)
+	kept := journaled(s.gate, r.URL.Path)
 	journaling := kept && s.steer.JournalSize() > 0
 	if s.log == nil && !journaling {
-		s.serve(w, r, nil)
+		got := s.serve(w, r, nil)
 		if kept {
+			s.steer.Received(r, got.operation, got.expectation)
 			s.events.Publish(journal.ChangeJournal)
 		}
 		return
@@ -27,7 +27,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if journaling {
 		rec.Limit = s.bodyKept
 	}
-	s.serve(rec, r, rec)
+	got := s.serve(rec, r, rec)
 	elapsed := time.Since(start)
 	if s.log != nil {
 		s.requests.Request(r, rec, start, elapsed)
@@ -53,31 +53,37 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		})
 	}
 	if kept {
+		s.steer.Received(r, got.operation, got.expectation)
 		s.events.Publish(journal.ChangeJournal)
 	}
 }
 
-// isAPI reports whether path is one of the API's, under the base path
-// base, rather than the document's. With a base path of "/", every path
-// is under it.
-func isAPI(base, path string) bool {
-	if !strings.HasPrefix(path, base+"/") {
-		return false
-	}
-	return base != "" || !answer.IsDocument(path)
+// served says, of a request answered, what the verification counts it
+// by: its operation, "" for none, and the expectation that answered it,
+// 0 for none.
+type served struct {
+	operation   string
+	expectation int64
+}
+
+// isAPI reports whether path is one of the API of g's, below a base path
+// of its operations, rather than the document's. With an operation at the
+// root, every path is below a base path.
+func isAPI(g *edge.Gate, path string) bool {
+	return g.Below(path) && !answer.IsDocument(path)
 }
 
 // journaled reports whether the request of path is journaled: every
-// request of the API, and every one outside its base path, which an app
+// request of the API, and every one outside its base paths, which an app
 // sends there by mistake; not the document's, nor a browser's own
 // request for the icon of a page.
-func journaled(base, path string) bool {
-	return isAPI(base, path) || !answer.IsDocument(path) && path != "/favicon.ico"
+func journaled(g *edge.Gate, path string) bool {
+	return isAPI(g, path) || !answer.IsDocument(path) && path != "/favicon.ico"
 }
 
 // serve answers a request: the API under the base path, the document, or
 // a 404. rec, when not nil, is told the request body.
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Recorder) {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Recorder) (got served) {
 	defer func() {
 		if v := recover(); v != nil {
 			s.errs.panicked(w, r, s.gate, v)
@@ -96,7 +102,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Reco
 	if answer.IsDocument(r.URL.Path) {
 		err = s.docs.Serve(w, r)
 	} else {
-		op, err = s.serveAPI(w, r, rec)
+		op, err = s.serveAPI(w, r, rec, &got)
+	}
+	if op != nil {
+		got.operation = op.Spec.ID
 	}
 	if err != nil && err != steer.ErrAnswered {
 		var gop *edge.Operation
@@ -105,6 +114,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Reco
 		}
 		s.errs.write(w, s.gate, gop, err)
 	}
+	return got
 }
 
 // serveAPI runs the request pipeline of the API, and returns the
@@ -116,15 +126,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Reco
 // request's parameters and body, the example Prefer picks, the
 // expectations (expect.go), and at last the handler. What petmock answers
 // itself, a fault, a forced answer, an example or an expectation, never
-// reaches the backend.
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.Recorder) (*operation, error) {
+// reaches the backend. got is told the expectation that answered.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.Recorder, got *served) (*operation, error) {
 	if s.proxy != nil {
 		// Until the backend's answer is relayed, petmock answers.
 		w.Header()[SourceHeader] = sourceMock
 	}
 	gop, params, err := s.gate.Route(r)
 	if err != nil {
-		if s.base != "" && !isAPI(s.base, r.URL.Path) && r.URL.Path != s.base {
+		if s.gate.Outside(r.URL.Path) {
 			return nil, s.gate.OutsideBase(r)
 		}
 		return nil, err
@@ -146,27 +156,34 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 		return op, err
 	}
 	w = v.Writer
+	defer v.Done()
 	// With a backend, an expectation answers ahead of it (expectahead.go),
 	// but while it is recorded (record.go), and an example Prefer asks for
 	// is petmock's to give, below.
 	if s.proxy != nil && v.Example == nil {
 		if s.proxy.recording == nil {
-			a, id, err := s.steer.ExpectedAhead(r, op.Operation, params, rec)
+			x, ok, err := s.steer.ExpectedAhead(r, op.Operation, params, rec)
 			if err != nil {
 				return op, err
 			}
-			if a != nil {
-				answerExpected(w, rec, a, id)
-				return op, nil
+			if ok {
+				got.expectation = x.ID
+				return op, s.steer.AnswerExpected(w, r, op.Operation, rec, x)
 			}
 		}
 		if answered, err := s.proxy.forward(w, r, op.Operation, params, rec); answered {
 			return op, err
 		}
 	}
+	// An expectation may match the body's text, which the gate reads.
 	var br edge.BodyRecorder
-	if rec != nil {
+	var kept *steer.Body
+	switch {
+	case rec != nil:
 		br = rec
+	case s.steer.NeedsBody(op.Operation):
+		kept = new(steer.Body)
+		br = kept
 	}
 	c, err := s.gate.Check(r, op.Operation, params, br, false)
 	if err != nil {
@@ -176,20 +193,18 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 		v.AnswerExample()
 		return op, nil
 	}
-	if a, id := s.steer.Expected(op.Operation, r, c); a != nil {
-		answerExpected(w, rec, a, id)
-		return op, nil
+	var body []byte
+	switch {
+	case rec != nil:
+		body = rec.ReqBody
+	case kept != nil:
+		body = *kept
+	}
+	if x, ok := s.steer.Expected(op.Operation, r, c, body); ok {
+		got.expectation = x.ID
+		return op, s.steer.AnswerExpected(w, r, op.Operation, rec, x)
 	}
 	return op, op.handle(w, r, c)
-}
-
-// answerExpected answers with a, the answer of the expectation of id, and
-// tells rec which one answered.
-func answerExpected(w http.ResponseWriter, rec *journal.Recorder, a *answer.Canned, id int64) {
-	if rec != nil {
-		rec.Expectation = id
-	}
-	a.Write(w)
 }
 
 // methodsFor returns the methods the path of r takes, of the API of g, as an Allow header
