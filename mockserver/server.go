@@ -194,10 +194,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 	if now == nil {
 		now = time.Now
 	}
-	docs, err := answer.NewDocuments(c)
-	if err != nil {
-		return nil, err
-	}
+	docs := answer.NewDocuments(c)
 	shapes := shape.NewBuilder(c)
 	gate, err := edge.New(ctx, c, keys, shapes, MaxBodyBytes)
 	if err != nil {
