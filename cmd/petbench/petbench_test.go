@@ -281,3 +281,30 @@ func TestReverseHandlerForwards(t *testing.T) {
 		t.Errorf("through the reverse proxy: %d %q, the backend saw %q", resp.StatusCode, body, resp.Header.Get("X-Path"))
 	}
 }
+
+// TestDurabilityGoals: durable creates on a million pets are judged
+// against the same on 1,000, as the cost of a write, and against the
+// million's without --state, as a rate.
+func TestDurabilityGoals(t *testing.T) {
+	unsaved := load{rps: 20000, p50: time.Millisecond, p99: 5 * time.Millisecond}
+	for _, tt := range []struct {
+		small, saved load
+		cost, rate   string
+	}{
+		{load{rps: 12000}, load{rps: 11000, p99: 8 * time.Millisecond}, "1.09x the cost", "55%"},
+		{load{rps: 12000}, load{rps: 7000, p99: 8 * time.Millisecond}, "1.71x the cost", "35%"},
+	} {
+		rows := judgeDurability(1_000_000, tt.small, tt.saved, unsaved, time.Second)
+		if len(rows) != 4 {
+			t.Fatalf("%d rows, want 4", len(rows))
+		}
+		cost, rate := rows[0], rows[1]
+		wantMet := tt.saved.rps*1.5 >= tt.small.rps
+		if !strings.Contains(cost.measured, tt.cost) || cost.met() != wantMet || cost.goal.String() != "<= 1.5x" {
+			t.Errorf("%.0f vs %.0f req/s: %s (%s), met %v; want %s, met %v", tt.saved.rps, tt.small.rps, cost.measured, cost.goal, cost.met(), tt.cost, wantMet)
+		}
+		if !strings.HasSuffix(rate.measured, "= "+tt.rate) || rate.met() != (tt.saved.rps >= unsaved.rps/2) {
+			t.Errorf("%.0f over %.0f req/s: %s, met %v", tt.saved.rps, unsaved.rps, rate.measured, rate.met())
+		}
+	}
+}
