@@ -610,17 +610,20 @@ func (s *Saver) mend() error {
 
 // tick saves what waits, mends what it can, and writes the export, as a
 // test asks: it is what petmock does over a few of its quarter-seconds,
-// at once.
+// at once. A save that fails, or is refused while the log waits to be
+// written anew, does not stop the mend, as it does not stop a probe's:
+// once what broke the saves is repaired, one tick makes them possible
+// again, whether or not the file was closed, idle, when it broke.
 func (s *Saver) tick() {
 	s.noteSettings()
 	err := s.save()
-	if err == nil {
-		s.fileMu.Lock()
-		if err = s.problem(); err == nil {
-			err = s.mend()
-		}
-		s.fileMu.Unlock()
+	s.fileMu.Lock()
+	if p := s.problem(); p != nil {
+		err = p
+	} else {
+		err = s.mend()
 	}
+	s.fileMu.Unlock()
 	if err == nil {
 		err = s.save()
 	}
