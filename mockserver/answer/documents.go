@@ -20,7 +20,7 @@ const (
 )
 
 // originPlaceholder stands for the origin a request was sent to, scheme
-// and host, in the documents prepared at start.
+// and host, in the documents as they are made, once, for every request.
 const originPlaceholder = "http://petmock.host.placeholder"
 
 // Documents are the document as YAML and JSON, with originPlaceholder
