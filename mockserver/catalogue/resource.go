@@ -73,6 +73,8 @@ type Resource struct {
 	// writeOnly says that an item may hold members only written, which
 	// are not kept: no answer holds them.
 	writeOnly bool
+	// filled notes the required properties items kept were given.
+	filled filled
 }
 
 // keyedFilter is a filter of a find, with the index of its key in the
@@ -724,7 +726,10 @@ func (rs *Resource) Delete(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	if err != nil {
 		return err
 	}
-	if !rs.store.Delete(it.id) {
+	switch found, err := rs.store.Delete(it.id); {
+	case err != nil:
+		return err
+	case !found:
 		return rs.notFound(c, rs.idText(it.id, it.name))
 	}
 	if unkept := rs.set.kept(r.Context()); unkept != nil {
