@@ -49,6 +49,22 @@ func (s *suite) describeResources() {
 	}
 }
 
+// describeUnknownIDs declares the check of each resource's read of an id
+// no item has: it answers 404 where the read documents 404. It creates
+// nothing, so a read-only run makes it too.
+func (s *suite) describeUnknownIDs() {
+	for _, res := range s.contract.Resources {
+		if res.Read == nil || !s.runs(opLabels(res.Read)...) {
+			continue
+		}
+		Describe("resource "+res.Name, Label(opLabels(res.Read, "resource", "not-found", "res:"+res.Name)...), func() {
+			It("answers 404 to a read of an id no item has", func(ctx SpecContext) {
+				verdict(s.h.CheckUnknownID(ctx, res))
+			})
+		})
+	}
+}
+
 // describeLists declares the checks of every list: it honours its limit
 // and its filters, but the Petstore's listPets, which its own checks
 // judge; and a walk through its pages, filtered or not, sees each item

@@ -259,6 +259,9 @@ func brokenEvolvedChecks() map[string]check {
 		"counts the inventory in words": operation("getInventory", func(h *Harness, ctx context.Context, op *spec.Operation) error {
 			return h.CheckValidRequest(ctx, op)
 		}),
+		"answers an order of any id": resource("orders", func(h *Harness, ctx context.Context, res *spec.Resource) error {
+			return h.CheckUnknownID(ctx, res)
+		}),
 	}
 }
 

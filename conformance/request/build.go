@@ -167,6 +167,13 @@ func hasMember(query url.Values, name string) bool {
 	return false
 }
 
+// Made returns a value made for the schema s of a property or a
+// parameter called name, one s takes.
+func (m *Maker) Made(s *openapi3.Schema, name string) (any, error) {
+	gen := &fake.Generator{Contract: m.contract, Faker: fake.NewFaker(m.rnd.Uint64())}
+	return gen.Valid(s, fake.Hint{Property: name})
+}
+
 // paramValue makes a value of parameter p that its schema takes: a
 // value the generator makes can miss an enumeration below an allOf, which
 // the schema still holds it to, so a value is made again, and at last
