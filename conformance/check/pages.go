@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -93,7 +94,7 @@ func (h *Harness) walkPages(ctx context.Context, first *judge.Exchange, r judge.
 		case err != nil:
 			return walked{}, err
 		case n == 0 && before != nil && before.Limit > 0 && beforeN < before.Limit && linkTarget(x.Header, "next") == "":
-			return walked{}, before.Breaks(judge.RulePagesEnd, fmt.Sprintf("a page of %d items, fewer than its limit of %d, links to a next page, %s, which holds none and links nowhere: the link is on the last page", beforeN, before.Limit, x.URL))
+			return walked{}, &lateEnd{before.Breaks(judge.RulePagesEnd, fmt.Sprintf("a page of %d items, fewer than its limit of %d, links to a next page, %s, which holds none and links nowhere: the link is on the last page (walked again for %v)", beforeN, before.Limit, x.URL, h.cfg.Settle))}
 		case !more:
 			return walked{end: walkStopped, last: x}, nil
 		}
@@ -118,6 +119,37 @@ func (h *Harness) walkPages(ctx context.Context, first *judge.Exchange, r judge.
 		visited[next.URL] = true
 		before, beforeN, x = x, n, next
 	}
+}
+
+// lateEnd is the verdict on a walk that met a page shorter than its limit
+// that links to a next page holding nothing: the link is on the last page,
+// or the deployment counted writes it does not list yet, as an eventually
+// consistent one may. A check walks again within the settle window
+// (settleWalks), and the verdict stands only if the last walk meets it too.
+type lateEnd struct{ verdict error }
+
+func (e *lateEnd) Error() string { return e.verdict.Error() }
+func (e *lateEnd) Unwrap() error { return e.verdict }
+
+// settleWalks is settle for a probe that walks a list's pages: a walk that
+// ends as lateEnd says is walked again, within the window, as a write
+// shown late may explain it, and its verdict is returned only if the last
+// walk ends so too.
+func (h *Harness) settleWalks(ctx context.Context, probe func() (bool, error)) (bool, error) {
+	var late error
+	done, err := h.settle(ctx, func() (bool, error) {
+		done, err := probe()
+		if le := (*lateEnd)(nil); errors.As(err, &le) {
+			late = err
+			return false, nil
+		}
+		late = nil
+		return done, err
+	})
+	if err == nil && !done && late != nil {
+		return false, late
+	}
+	return done, err
 }
 
 // nextPage follows the rel="next" link of x, a page of listPets, and

@@ -232,7 +232,7 @@ func (h *Harness) checkUnlisted(ctx context.Context, res *spec.Resource, params 
 		last  *judge.Exchange
 		query url.Values
 	)
-	if _, err := h.settle(ctx, func() (bool, error) {
+	if _, err := h.settleWalks(ctx, func() (bool, error) {
 		var walk walked
 		var err error
 		found, walk, query, err = h.findItemListed(ctx, res, params, deleted)
@@ -303,7 +303,7 @@ func (h *Harness) checkItemListed(ctx context.Context, res *spec.Resource, param
 		walk  walked
 		query url.Values
 	)
-	_, err := h.settle(ctx, func() (bool, error) {
+	_, err := h.settleWalks(ctx, func() (bool, error) {
 		var err error
 		found, walk, query, err = h.findItemListed(ctx, res, params, created)
 		return found != nil || walk.end == walkCut, err

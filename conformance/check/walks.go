@@ -82,7 +82,7 @@ func (h *Harness) CheckPages(ctx context.Context, res *spec.Resource, filter *sp
 		return err
 	}
 	var a walkAttempt
-	if _, err := h.settle(ctx, func() (bool, error) {
+	if _, err := h.settleWalks(ctx, func() (bool, error) {
 		var err error
 		if a, err = h.walkOnce(ctx, res, v); err != nil {
 			return false, err

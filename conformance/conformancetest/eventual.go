@@ -1,0 +1,96 @@
+package conformancetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/petstore/contract/spec"
+)
+
+// EventuallyConsistent wraps next, a server of the document of c, into
+// one whose reads and lists show each item created only lag after its
+// create answered, as a store read from replicas does: until then a read
+// of it answers the 404 next answers an id no item has, and lists leave
+// it out of their pages, whose next links still count it, so that a page
+// falls short of its limit and links to a page that holds nothing. The
+// interface allows it: a check that looks for a write must look again
+// within the settle window.
+func EventuallyConsistent(tb testing.TB, c *spec.Contract, next http.Handler, lag time.Duration) http.Handler {
+	tb.Helper()
+	router, err := spec.NewRouter(c.Doc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var mu sync.Mutex
+	shown := map[string]time.Time{} // by resource name and id: when the item shows
+	hidden := func(res *spec.Resource, id string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		at, ok := shown[res.Name+"\x00"+id]
+		return ok && time.Now().Before(at)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		route, params, err := router.FindRoute(r)
+		if err != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		op := c.RouteOperation(route)
+		res := op.Resource
+		if res == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		switch {
+		case op == res.Read && hidden(res, params[res.IDParam]):
+			// next's own answer to an id no item has.
+			unknown := r.Clone(r.Context())
+			none := "999999999"
+			if res.IDIsString {
+				none = "conformance-not-yet-shown"
+			}
+			unknown.URL.Path = strings.TrimSuffix(r.URL.Path, params[res.IDParam]) + none
+			unknown.URL.RawPath = ""
+			next.ServeHTTP(w, unknown)
+		case op == res.List || op == res.CreateOp:
+			Intercept(next, func(_ *http.Request, rec *httptest.ResponseRecorder) {
+				if rec.Code/100 != 2 {
+					return
+				}
+				if op == res.CreateOp {
+					var item map[string]any
+					dec := json.NewDecoder(bytes.NewReader(rec.Body.Bytes()))
+					dec.UseNumber()
+					if dec.Decode(&item) == nil && item[res.IDProperty] != nil {
+						mu.Lock()
+						shown[res.Name+"\x00"+spec.ValueText(item[res.IDProperty])] = time.Now().Add(lag)
+						mu.Unlock()
+					}
+					return
+				}
+				EditJSON(rec, func(v any) any {
+					items, ok := v.([]any)
+					if !ok {
+						return v
+					}
+					kept := []any{}
+					for _, it := range items {
+						if m, ok := it.(map[string]any); ok && hidden(res, spec.ValueText(m[res.IDProperty])) {
+							continue
+						}
+						kept = append(kept, it)
+					}
+					return kept
+				})
+			}).ServeHTTP(w, r)
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
+}
