@@ -226,7 +226,12 @@ func (h *Harness) CheckStatusFilter(ctx context.Context, status string) error {
 			return err
 		}
 	}
-	return nil
+	// Each pet shows the status asked for; each must have it too.
+	items, err := x.Items()
+	if err != nil {
+		return err
+	}
+	return h.checkRelabelled(ctx, h.contract.Resource("pets"), nil, "status", status, x, items, judge.RuleStatus)
 }
 
 // CheckStatusFound lists pets of a status that the unfiltered list shows

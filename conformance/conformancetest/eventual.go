@@ -23,17 +23,36 @@ import (
 // within the settle window.
 func EventuallyConsistent(tb testing.TB, c *spec.Contract, next http.Handler, lag time.Duration) http.Handler {
 	tb.Helper()
+	return hiding(tb, c, next, func(created time.Time) bool { return time.Since(created) < lag })
+}
+
+// Forgetful wraps next, a server of the document of c, into one that
+// loses each item created after its create answered: from then on a read
+// of it answers the 404 next answers an id no item has, and lists leave it
+// out, as a store that drops a write it took, or a cache that expires it,
+// does. It breaks resource.kept.
+func Forgetful(tb testing.TB, c *spec.Contract, next http.Handler, after time.Duration) http.Handler {
+	tb.Helper()
+	return hiding(tb, c, next, func(created time.Time) bool { return time.Since(created) > after })
+}
+
+// hiding wraps next, a server of the document of c, into one that hides
+// each item created while hidden says so of when it was created: a read of
+// it answers the 404 next answers an id no item has, and lists leave it
+// out of their pages, whose next links still count it.
+func hiding(tb testing.TB, c *spec.Contract, next http.Handler, hides func(created time.Time) bool) http.Handler {
+	tb.Helper()
 	router, err := spec.NewRouter(c.Doc)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	var mu sync.Mutex
-	shown := map[string]time.Time{} // by resource name and id: when the item shows
+	created := map[string]time.Time{} // by resource name and id
 	hidden := func(res *spec.Resource, id string) bool {
 		mu.Lock()
 		defer mu.Unlock()
-		at, ok := shown[res.Name+"\x00"+id]
-		return ok && time.Now().Before(at)
+		at, ok := created[res.Name+"\x00"+id]
+		return ok && hides(at)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		route, params, err := router.FindRoute(r)
@@ -69,7 +88,7 @@ func EventuallyConsistent(tb testing.TB, c *spec.Contract, next http.Handler, la
 					dec.UseNumber()
 					if dec.Decode(&item) == nil && item[res.IDProperty] != nil {
 						mu.Lock()
-						shown[res.Name+"\x00"+spec.ValueText(item[res.IDProperty])] = time.Now().Add(lag)
+						created[res.Name+"\x00"+spec.ValueText(item[res.IDProperty])] = time.Now()
 						mu.Unlock()
 					}
 					return
