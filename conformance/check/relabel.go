@@ -97,7 +97,8 @@ func (h *Harness) otherView(ctx context.Context, res *spec.Resource, params map[
 		return nil, "", nil
 	}
 	*reads++
-	read := maps.Clone(params)
+	read := map[string]string{res.IDParam: id}
+	maps.Copy(read, params)
 	read[res.IDParam] = id
 	x, err := h.Send(ctx, h.OpRequest(res.Read, read, nil, nil))
 	if err != nil || x.Status != http.StatusOK {
