@@ -285,12 +285,20 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemCreate, fmt.Sprintf("%s of a valid item: status %d, want a documented 2xx", res.CreateOp.ID, x.Status)); err != nil {
 		return nil, nil, err
 	}
-	if res.CreateOp.JSONSchema(x.Status) == nil {
-		return nil, nil, judge.Skipf("%s answers %d without a body, so the id of the item created is not known", res.CreateOp.ID, x.Status)
-	}
-	created, err := x.Item()
-	if err != nil {
-		return nil, nil, err
+	var created judge.Item
+	switch {
+	case res.CreateOp.JSONSchema(x.Status) != nil && x.HasBody():
+		if created, err = x.Item(); err != nil {
+			return nil, nil, err
+		}
+	case res.IDSent && body[res.IDProperty] != nil:
+		// The create answers no item: what it created is what was
+		// sent, under the id it sent.
+		created = judge.Item(h.echoed(res.CreateOp, res.Item, body))
+		created[res.IDProperty] = body[res.IDProperty]
+		return created, params, h.checkLocation(x, res, params, created.ID(res.IDProperty), judge.RuleItemLocation)
+	default:
+		return nil, nil, judge.Skipf("%s answers %d without a body, and its body sends no %s, so the id of the item created is not known", res.CreateOp.ID, x.Status, res.IDProperty)
 	}
 	if err := x.Require(created.ID(res.IDProperty) != "", judge.RuleItemCreate, fmt.Sprintf("the %s created has no %s", spec.Singular(res.Name), res.IDProperty)); err != nil {
 		return nil, nil, err
