@@ -27,6 +27,7 @@ type Edge struct {
 	srv    *Server
 	unread func(*spec.Operation) bool
 	admit  func(*http.Request) error
+	guard  func(*http.Request) (func(taken bool), error)
 }
 
 // EdgeConfig configures an Edge. Its zero value reads and checks every
@@ -48,6 +49,13 @@ type EdgeConfig struct {
 	// Nil admits every request, with the API's CORS: any origin, with
 	// credentials.
 	Admit func(r *http.Request) error
+	// Guard, when not nil, is asked before the key of a request is
+	// checked, for an operation whose security asks for one: it may hold
+	// the request back, or refuse it with an error, and the function it
+	// returns is told whether the key was taken. The admin API slows down
+	// an address whose keys keep failing with it. Nil checks every key at
+	// once.
+	Guard func(r *http.Request) (checked func(taken bool), err error)
 }
 
 // NewEdge returns an Edge that checks requests against c. It takes the
@@ -61,7 +69,7 @@ func (s *Server) NewEdge(c *spec.Contract, cfg EdgeConfig) (*Edge, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Edge{ed: ed, srv: s, unread: cfg.Unread, admit: cfg.Admit}, nil
+	return &Edge{ed: ed, srv: s, unread: cfg.Unread, admit: cfg.Admit, guard: cfg.Guard}, nil
 }
 
 // Call is a request an Edge checked, as the handler behind it receives it.
@@ -133,7 +141,7 @@ func (e *Edge) check(r *http.Request) (*edge.Operation, *Call, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := e.ed.Authenticate(r, op); err != nil {
+	if err := e.authenticate(r, op); err != nil {
 		return op, nil, err
 	}
 	unread := e.unread != nil && e.unread(op.Spec)
@@ -142,6 +150,35 @@ func (e *Edge) check(r *http.Request) (*edge.Operation, *Call, error) {
 		return op, nil, err
 	}
 	return op, &Call{Operation: op.Spec, Params: params, Query: c.Query, Body: c.Body}, nil
+}
+
+// authenticate checks the key of r, a request of op, past the guard when
+// r presents one: a request with none, or with a credential that is no
+// key (Basic to a bearer scheme), guesses nothing.
+func (e *Edge) authenticate(r *http.Request, op *edge.Operation) error {
+	if e.guard == nil || !presentsKey(r, op.Spec) {
+		return e.ed.Authenticate(r, op)
+	}
+	checked, err := e.guard(r)
+	if err != nil {
+		return err
+	}
+	err = e.ed.Authenticate(r, op)
+	checked(err == nil)
+	return err
+}
+
+// presentsKey reports whether r presents a key where a scheme of op's
+// security reads one.
+func presentsKey(r *http.Request, op *spec.Operation) bool {
+	for _, req := range op.Requirements {
+		for _, sc := range req {
+			if _, err := sc.Read(r); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // PublishedKey reports whether an Edge, such as the admin API's, takes

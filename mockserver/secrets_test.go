@@ -2,7 +2,11 @@ package mockserver_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -125,4 +129,87 @@ func journalText(tb testing.TB, srv *mockserver.Server) string {
 		tb.Fatal(err)
 	}
 	return string(b)
+}
+
+// secretNames are names under which apps send secrets that no document
+// marks: session ids, an OAuth code, card codes, passcodes and refresh
+// tokens. Each is sent in every place listed, and code, a secret only as
+// a parameter (a JSON member code is an error's), in its places.
+var secretNames = []struct {
+	name   string
+	places []string
+}{
+	{"JSESSIONID", allPlaces}, {"jsessionid", allPlaces}, {"PHPSESSID", allPlaces}, {"connect.sid", allPlaces},
+	{"sid", allPlaces}, {"sessid", allPlaces}, {"code", []string{"query", "path", "cookie", "echoed"}},
+	{"cvv", allPlaces}, {"cvc", allPlaces}, {"passcode", allPlaces}, {"refresh", allPlaces},
+	{"refresh_token", allPlaces}, {"refreshToken", allPlaces},
+}
+
+// allPlaces are where a secret travels: the query, a path parameter, a
+// header, a cookie, a member of a JSON body at depth, and the backend's
+// answer, which echoes what it got.
+var allPlaces = []string{"query", "path", "header", "cookie", "json", "echoed"}
+
+// TestJournalHidesSecretNames sends each of secretNames in each of its
+// places through petmock in front of a backend that echoes the request in
+// an answer that breaks the document, and finds none of the values in the
+// journal, the violations or the log.
+func TestJournalHidesSecretNames(t *testing.T) {
+	echo := func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		echoed := map[string]any{"query": r.URL.Query(), "header": r.Header}
+		if json.Valid(body) {
+			echoed["body"] = json.RawMessage(body)
+		}
+		out, _ := json.Marshal(map[string]any{"echo": echoed})
+		answerWith(200, string(out))(w, r)
+	}
+	p := newProxied(t, echo, mockserver.Config{})
+	var sent []string
+	value := func(i int, place string) string {
+		v := fmt.Sprintf("v%02d-%s", i, place)
+		sent = append(sent, v)
+		return v
+	}
+	for i, s := range secretNames {
+		for _, place := range s.places {
+			switch place {
+			case "query":
+				p.do(t, "GET", "/pets?limit=1&"+url.QueryEscape(s.name)+"="+value(i, place), "")
+			case "path":
+				p.do(t, "GET", "/pets;"+s.name+"="+value(i, place), "")
+			case "header":
+				p.do(t, "GET", "/pets", "", s.name, value(i, place))
+			case "cookie":
+				p.do(t, "GET", "/pets", "", "Cookie", "theme=dark; "+s.name+"="+value(i, place))
+			case "json":
+				body, _ := json.Marshal(map[string]any{"name": "Rex", "categoryId": 1, "profile": map[string]any{"card": []any{map[string]any{s.name: value(i, place)}}}})
+				p.do(t, "POST", "/pets", string(body))
+			case "echoed":
+				// The backend's answer repeats the query: the value shows
+				// in the answer body, under its name, as well.
+				p.do(t, "GET", "/pets?"+url.QueryEscape(s.name)+"="+value(i, place), "")
+			}
+		}
+	}
+	views := journalText(t, p.Server)
+	violations, _ := json.Marshal(p.Violations().Recent(0))
+	if len(p.Violations().Recent(0)) == 0 {
+		t.Fatal("no violation was recorded; the backend's answers must break the document for the test")
+	}
+	hidden := 0
+	for _, v := range sent {
+		shown := false
+		for what, text := range map[string]string{"journal": views, "violations": string(violations), "log": p.log.String()} {
+			if strings.Contains(text, v) {
+				t.Errorf("the %s shows %s", what, v)
+				shown = true
+			}
+		}
+		if !shown {
+			hidden++
+		}
+	}
+	t.Logf("redaction coverage: %d of %d values, %d names in up to %d places each, hidden in the journal, the violations and the log",
+		hidden, len(sent), len(secretNames), len(allPlaces))
 }

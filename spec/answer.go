@@ -54,11 +54,16 @@ func (o *Operation) Answer() (Answer, error) {
 		a.About = lits[len(lits)-1]
 	}
 	if o.Success == 0 {
-		if len(o.Statuses) == 0 {
+		switch {
+		case len(o.Statuses) > 0:
+			a.Status = o.Statuses[0]
+			a.Note = fmt.Sprintf("%s.responses: no success (2xx) or default response, so a valid request is answered %d, the first status documented", o.Where, a.Status)
+		case len(o.Ranges) > 0:
+			a.Status = o.Ranges[0] * 100
+			a.Note = fmt.Sprintf("%s.responses: no success (2xx) or default response, so a valid request is answered %d, the first status of %dXX, the first range documented", o.Where, a.Status, o.Ranges[0])
+		default:
 			return Answer{}, fmt.Errorf("%s.responses: no response for petmock to answer with; document one, such as 200", o.Where)
 		}
-		a.Status = o.Statuses[0]
-		a.Note = fmt.Sprintf("%s.responses: no success (2xx) or default response, so a valid request is answered %d, the first status documented", o.Where, a.Status)
 	}
 	resp := o.Response(a.Status)
 	if resp == nil || len(resp.Content) == 0 {

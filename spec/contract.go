@@ -114,9 +114,13 @@ type Operation struct {
 	Requirements []Requirement
 	// Statuses are the documented response statuses, in order.
 	Statuses []int
+	// Ranges are the ranges of statuses the operation documents, written
+	// 4XX, each by its first digit, in order: [4, 5] of 4XX and 5XX. A
+	// status of a range is documented (see Documents).
+	Ranges []int
 	// Success is the status a valid request is answered with: the lowest
-	// documented 2xx, or 200 when only a default response is documented.
-	// Zero means the document gives no success answer.
+	// documented 2xx, or 200 when only 2XX or a default response is
+	// documented. Zero means the document gives no success answer.
 	Success int
 	// Deprecation is set when the operation is deprecated.
 	Deprecation *Deprecation
@@ -295,17 +299,20 @@ func (c *Contract) readOperation(tmpl *PathTemplate, method string, item *openap
 		for code := range op.Responses.Map() {
 			if n, err := strconv.Atoi(code); err == nil {
 				o.Statuses = append(o.Statuses, n)
+			} else if n := statusRange(code); n != 0 {
+				o.Ranges = append(o.Ranges, n)
 			}
 		}
 	}
 	slices.Sort(o.Statuses)
+	slices.Sort(o.Ranges)
 	for _, s := range o.Statuses {
 		if s >= 200 && s < 300 {
 			o.Success = s
 			break
 		}
 	}
-	if o.Success == 0 && op.Responses != nil && op.Responses.Default() != nil {
+	if o.Success == 0 && (slices.Contains(o.Ranges, 2) || op.Responses != nil && op.Responses.Default() != nil) {
 		o.Success = http.StatusOK
 	}
 	if op.Deprecated {
@@ -329,9 +336,20 @@ func (o *Operation) Parameter(in, name string) *openapi3.Parameter {
 	return nil
 }
 
-// Documents reports whether o documents the status.
+// statusRange returns the first digit of a range of statuses as OpenAPI
+// writes it, 4 of 4XX, or 0 for a code that is none.
+func statusRange(code string) int {
+	if len(code) == 3 && code[0] >= '1' && code[0] <= '5' && strings.EqualFold(code[1:], "XX") {
+		return int(code[0] - '0')
+	}
+	return 0
+}
+
+// Documents reports whether o documents the status: as itself, in a range
+// such as 4XX, or by a default response.
 func (o *Operation) Documents(status int) bool {
-	return slices.Contains(o.Statuses, status) || (o.Op.Responses != nil && o.Op.Responses.Default() != nil)
+	return slices.Contains(o.Statuses, status) || slices.Contains(o.Ranges, status/100) && status >= 100 && status < 600 ||
+		(o.Op.Responses != nil && o.Op.Responses.Default() != nil)
 }
 
 // Response returns the response o documents for status: the one of that

@@ -295,3 +295,30 @@ func TestResourceNotesAreBounded(t *testing.T) {
 		t.Errorf("%d notes, the last %q; want 21, the last counting 10 more", len(c.Notes), c.Notes[len(c.Notes)-1])
 	}
 }
+
+// TestResponseRanges: a range of statuses the document writes, such as
+// 4XX, documents each status of it, and 2XX a success.
+func TestResponseRanges(t *testing.T) {
+	c, err := spec.ReadOptions{Strict: true}.Read([]byte(header + `paths:
+  /things:
+    get:
+      responses:
+        2XX: {description: ok}
+        4XX: {description: refused}
+        '404': {description: none}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := c.Operation("GET /things")
+	if !slices.Equal(op.Ranges, []int{2, 4}) || !slices.Equal(op.Statuses, []int{404}) || op.Success != 200 {
+		t.Errorf("ranges %v, statuses %v, success %d; want [2 4], [404], 200", op.Ranges, op.Statuses, op.Success)
+	}
+	for status, want := range map[int]bool{200: true, 204: true, 400: true, 404: true, 499: true, 302: false, 500: false, 40: false} {
+		if op.Documents(status) != want {
+			t.Errorf("Documents(%d) = %v, want %v", status, !want, want)
+		}
+	}
+	if got := op.Response(409); got == nil || *got.Description != "refused" {
+		t.Errorf("Response(409) = %v, want the 4XX response", got)
+	}
+}

@@ -22,7 +22,10 @@ import (
 // "" when nothing it says rules every value out. Its members' schemas are
 // looked at where the walk meets them; one below not, if, then or else
 // rules out no value of the schema it is below, and is not looked at.
-func contradiction(s *openapi3.Schema) string {
+// With nullable, s is of an OpenAPI 3.0 document, where nullable: true lets
+// null be a value of any type: type: object, nullable: true, enum: [null]
+// is a value that is always null.
+func contradiction(s *openapi3.Schema, nullable bool) string {
 	if s == nil {
 		return ""
 	}
@@ -46,7 +49,11 @@ func contradiction(s *openapi3.Schema) string {
 			}
 		}
 	}
-	if types := s.Type.Slice(); len(s.Enum) > 0 && len(types) > 0 && !slices.ContainsFunc(s.Enum, func(v any) bool { return ofTypes(v, types) }) {
+	types := s.Type.Slice()
+	if nullable && s.Nullable && len(types) > 0 {
+		types = append(slices.Clip(types), "null")
+	}
+	if len(s.Enum) > 0 && len(types) > 0 && !slices.ContainsFunc(s.Enum, func(v any) bool { return ofTypes(v, types) }) {
 		return fmt.Sprintf("no value of its enum is of its type, %s", strings.Join(types, " or "))
 	}
 	return ""
@@ -207,11 +214,11 @@ func (o ReadOptions) contradictions(l *loaded, found []fault) error {
 			if n := len(found) - 1; n > 0 {
 				more = fmt.Sprintf(" (and %d more such schemas)", n)
 			}
-			return fmt.Errorf("%s: no value can match this schema: %s; change one of them%s", f.where, f.why, more)
+			return fmt.Errorf("%s: no value can match this schema: %s; change one of them%s", l.place(f.where), f.why, more)
 		}
 	}
 	for _, f := range found {
-		l.warnings = append(l.warnings, fmt.Sprintf("%s: no value can match this schema: %s; every request that must match it is refused", f.where, f.why))
+		l.warnings = append(l.warnings, fmt.Sprintf("%s: no value can match this schema: %s; every request that must match it is refused", l.place(f.where), f.why))
 	}
 	return nil
 }

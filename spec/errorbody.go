@@ -57,7 +57,7 @@ func (o *Operation) errorResponse(status int) *openapi3.Response {
 	if o.Op.Responses == nil {
 		return nil
 	}
-	if slices.Contains(o.Statuses, status) {
+	if slices.Contains(o.Statuses, status) || slices.Contains(o.Ranges, status/100) {
 		if r := o.Op.Responses.Status(status); r != nil && r.Value != nil {
 			return r.Value
 		}

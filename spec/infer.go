@@ -171,14 +171,22 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 	if read != nil {
 		item = read.JSONSchema(read.Success)
 	}
+	var envelope *Envelope
 	if list != nil {
-		listSchema := list.JSONSchema(list.Success)
-		if listSchema == nil || schemaType(listSchema) != "array" || listSchema.Items == nil || listSchema.Items.Value == nil {
-			return notResource("%s.responses.%d: not a JSON array", list.Where, list.Success)
+		words := resourceWords(collection)
+		listItems, env, why := c.listed(list, item, words[len(words)-1])
+		if listItems == nil {
+			return notResource("%s.responses.%d: %s", list.Where, list.Success, why)
+		}
+		if item != nil && listsOf(c, item, listItems) {
+			// GET /snippets/{workspace} of GET /snippets: the path
+			// below the collection is a collection of its own.
+			return notResource("%s.responses.%d: a list of the items of %s, not one of them", read.Where, read.Success, path)
 		}
 		if item == nil {
-			item = listSchema.Items.Value
+			item = listItems
 		}
+		envelope = env
 	}
 	createBody := create.RequestSchema()
 	if createBody == nil || schemaType(createBody) != "object" {
@@ -214,9 +222,13 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 	props := c.Properties(item)
 	sent := map[string]bool{}
 	for _, p := range c.Properties(createBody) {
-		sent[p.Name] = true
+		// A readOnly property is not sent, though the create's schema
+		// be the item's own, as Train Travel's createBooking's is.
+		if !p.Schema.ReadOnly {
+			sent[p.Name] = true
+		}
 	}
-	id, ok := idProperty(props, idParam, sent)
+	id, ok := idProperty(props, idParam, r.Name, sent)
 	if !ok {
 		where := create.Where
 		if list != nil {
@@ -235,7 +247,8 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 		r.Defaults = d
 	}
 	if list != nil {
-		r.Paging = readPaging(list)
+		r.ListEnvelope = envelope
+		r.Paging = readPaging(list, envelope)
 		r.Filters = filters(r, list, r.Paging)
 	}
 	notes = append(notes, c.byBody(r, ops, succeeds)...)
@@ -280,42 +293,47 @@ func (c *Contract) isItemPath(t *PathTemplate) bool {
 	return ok && c.byPath[path][http.MethodPost] != nil
 }
 
-// idProperty chooses the id property of an item among props: the one the
-// id parameter names, else id, else the parameter's name written
-// otherwise (pet_id for petId), else, as a resource whose parameter names
-// nothing, the first integer or string the create body leaves out.
-func idProperty(props []Property, idParam string, sent map[string]bool) (Property, bool) {
-	var candidates []Property
-	for _, p := range props {
-		if t := schemaType(p.Schema); t == "integer" || t == "string" {
-			candidates = append(candidates, p)
-		}
+// listed returns the schema of the items a list answers, and the
+// envelope they are answered in, nil for a JSON array; or nil and why
+// the list's answer holds no items. item is the schema of an item as its
+// read answers it, if known; name is the resource's.
+func (c *Contract) listed(list *Operation, item *openapi3.Schema, name string) (*openapi3.Schema, *Envelope, string) {
+	s := list.JSONSchema(list.Success)
+	if s == nil {
+		return nil, nil, "not a JSON array"
 	}
-	for _, want := range []func(string) bool{
-		func(name string) bool { return name == idParam },
-		func(name string) bool { return name == "id" },
-		func(name string) bool { return looseName(name) == looseName(idParam) },
-		func(name string) bool { return !sent[name] },
-	} {
-		for _, p := range candidates {
-			if want(p.Name) {
-				return p, true
-			}
+	if schemaType(s) == "array" {
+		if s.Items == nil || s.Items.Value == nil {
+			return nil, nil, "a JSON array of no schema of items"
 		}
+		return s.Items.Value, nil, ""
 	}
-	return Property{}, false
+	e, why := c.envelope(s, item, name, list)
+	if e == nil {
+		return nil, nil, why
+	}
+	return e.Property(c, []string{e.Items}).Items.Value, e, ""
 }
 
-// looseName is a name without case, underscores or hyphens, so that petId,
-// pet_id and PetID are one.
-func looseName(name string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+// listsOf reports whether s, the answer of a read, is a list of items of
+// the schema item: an array of them, or an object with an array of them.
+func listsOf(c *Contract, s, item *openapi3.Schema) bool {
+	if schemaType(s) == "array" {
+		return s.Items != nil && s.Items.Value == item
+	}
+	return slices.ContainsFunc(c.Properties(s), func(p Property) bool {
+		return schemaType(p.Schema) == "array" && p.Schema.Items != nil && p.Schema.Items.Value == item
+	})
 }
 
 // readPaging reads how list is paged: by its limit parameter, if it has
-// one, and petmock's cursor.
-func readPaging(list *Operation) Paging {
+// one, and petmock's cursor, in the query parameter that takes back the
+// cursor of its envelope where it has one.
+func readPaging(list *Operation, e *Envelope) Paging {
 	pg := Paging{Cursor: CursorParam}
+	if e != nil && e.Cursor != nil {
+		pg.Cursor = cursorParam(list, e.Cursor[len(e.Cursor)-1]).Name
+	}
 	p := list.Parameter(openapi3.ParameterInQuery, "limit")
 	if p == nil || p.Schema == nil || p.Schema.Value == nil || schemaType(p.Schema.Value) != "integer" {
 		return pg
@@ -397,8 +415,8 @@ func (c *Contract) finds(r *Resource, taken map[*Operation]bool) []string {
 		if taken[op] || !literalsBelow(op.Template, collection) {
 			continue
 		}
-		s := op.JSONSchema(op.Success)
-		if s == nil || schemaType(s) != "array" || s.Items == nil || !r.isItem(c, s.Items.Value) {
+		items, env, _ := c.listed(op, r.Item, r.Name)
+		if items == nil || !r.isItem(c, items) {
 			continue
 		}
 		fs := filters(r, op, Paging{Cursor: CursorParam})
@@ -406,7 +424,7 @@ func (c *Contract) finds(r *Resource, taken map[*Operation]bool) []string {
 			notes = append(notes, fmt.Sprintf("%s: answers items of %s, but its query names no property petmock can match them by, so its answers are made up", op.Where, r.CollectionPath))
 			continue
 		}
-		r.Finds = append(r.Finds, Find{Op: op, Filters: fs})
+		r.Finds = append(r.Finds, Find{Op: op, Filters: fs, Envelope: env})
 		var named []string
 		for _, f := range fs {
 			named = append(named, f.Name())

@@ -154,6 +154,20 @@ func TestIDProperty(t *testing.T) {
 			"{id: {type: string, format: uuid}, label: {type: string}}", "{label: {type: string}}", "id", true},
 		{"the first left out", fmt.Sprintf(strParam, "key"),
 			"{label: {type: string}, code: {type: string}}", "{label: {type: string}}", "code", true},
+		{"the parameter's last word", fmt.Sprintf(strParam, "projectKey"),
+			"{_id: {type: string}, key: {type: string}, name: {type: string}}", "{key: {type: string}, name: {type: string}}", "key", true},
+		{"the last word before id", fmt.Sprintf(strParam, "flagKey"),
+			"{id: {type: integer}, key: {type: string}}", "{key: {type: string}}", "key", true},
+		{"a gid", fmt.Sprintf(strParam, "project_gid"),
+			"{gid: {type: string}, name: {type: string}}", "{name: {type: string}}", "gid", true},
+		{"a slug", fmt.Sprintf(strParam, "repo_slug"),
+			"{uuid: {type: string, format: uuid}, slug: {type: string}, name: {type: string}}", "{name: {type: string}}", "slug", true},
+		{"the resource's id", fmt.Sprintf(intParam, "n"),
+			"{label: {type: string}, thing_id: {type: integer}}", "{label: {type: string}}", "thing_id", false},
+		{"an _id", fmt.Sprintf(strParam, "ref"),
+			"{label: {type: string}, _id: {type: string}}", "{label: {type: string}}", "_id", true},
+		{"a uuid of another name", fmt.Sprintf(strParam, "ref"),
+			"{uuid: {type: string, format: uuid}, label: {type: string}}", "{label: {type: string}}", "uuid", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -173,8 +187,8 @@ func TestIDProperty(t *testing.T) {
 			if r.Properties[0].Name != tt.id {
 				t.Errorf("properties begin with %q, want the id %q", r.Properties[0].Name, tt.id)
 			}
-			if r.IDSent != (tt.id == "username") {
-				t.Errorf("IDSent = %v, want %v", r.IDSent, tt.id == "username")
+			if sent := strings.Contains(tt.create, tt.id+":"); r.IDSent != sent {
+				t.Errorf("IDSent = %v, want %v", r.IDSent, sent)
 			}
 		})
 	}

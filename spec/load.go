@@ -76,6 +76,17 @@ type loaded struct {
 	outline       *outline   // of root
 	warnings      []string
 	convertedFrom string
+	// pathOrder are the paths of the document, in the order written.
+	pathOrder []string
+}
+
+// place names a place of the loaded document as the document names it:
+// see swaggerPlace.
+func (l *loaded) place(where string) string {
+	if l.convertedFrom == "" {
+		return where
+	}
+	return swaggerPlace(where)
 }
 
 // load parses, converts and validates a document, until ctx is done.
@@ -88,6 +99,11 @@ func (o ReadOptions) load(ctx context.Context, data []byte) (*loaded, error) {
 		return nil, err
 	}
 	l := &loaded{text: text{source: data}, root: root}
+	if paths := member(root, "paths"); paths != nil && paths.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(paths.Content); i += 2 {
+			l.pathOrder = append(l.pathOrder, paths.Content[i].Value)
+		}
+	}
 	switch {
 	case member(root, "swagger") != nil:
 		if l.source, err = fromSwagger2(root); err != nil {
@@ -124,7 +140,13 @@ func (o ReadOptions) load(ctx context.Context, data []byte) (*loaded, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := o.validate(ctx, l); err != nil {
+	restore, err := o.repair(l)
+	if err != nil {
+		return nil, err
+	}
+	err = o.validate(ctx, l)
+	restore()
+	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -168,7 +190,13 @@ func (o ReadOptions) validate(ctx context.Context, l *loaded) error {
 			}
 			l.warnings = append(l.warnings, "info.version: missing or empty; the document has no version")
 		default:
-			return validationError(e)
+			err := validationError(e)
+			if l.convertedFrom != "" {
+				// A Swagger 2.0 document's places, as it names them.
+				where, msg, _ := strings.Cut(err.Error(), ": ")
+				err = fmt.Errorf("%s: %s", l.place(where), msg)
+			}
+			return err
 		}
 	}
 	return nil

@@ -143,11 +143,14 @@ func TestRefusalsAreOneLine(t *testing.T) {
 		{"JSON that does not parse", "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"x\", \"version\": \"1\"},\n  \"paths\": {,}\n}\n",
 			[]string{"JSON", "line 4, column 13"}, "YAML"},
 		{"no openapi version", "info: {title: x, version: '1'}\npaths: {}\n", []string{"openapi: missing", `swagger: "2.0"`}, ""},
-		{"an undeclared path parameter", header + `paths:
+		{"a path parameter declared but not in the path", header + `paths:
   /things/{id}:
     get:
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+        - {name: other, in: path, required: true, schema: {type: string}}
       responses:
-        '204': {description: ok}`, []string{"paths./things/{id}.get: ", "missing id"}, "Schema:"},
+        '204': {description: ok}`, []string{"paths./things/{id}.get: ", "missing other"}, "Schema:"},
 		{"a schema of no type", header + `paths:
   /things:
     get:

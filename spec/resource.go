@@ -48,6 +48,10 @@ type Resource struct {
 	Filters []Filter
 	// Paging says how the list is paged.
 	Paging Paging
+	// ListEnvelope is how the list answers its items inside an object,
+	// such as {"data":[...],"has_more":false}; nil when it answers the
+	// JSON array itself, or has no list. ListItems reads either.
+	ListEnvelope *Envelope
 	// Defaults are the values a created item takes for properties the
 	// body leaves out, from x-petmock-defaults on the Create schema.
 	Defaults map[string]any
@@ -69,6 +73,24 @@ type Find struct {
 	Op *Operation
 	// Filters are its query parameters that name a property of the item.
 	Filters []Filter
+	// Envelope is how it answers its items inside an object, as
+	// Resource.ListEnvelope; nil for a JSON array.
+	Envelope *Envelope
+}
+
+// ListItems returns the items of an answer of op, a list or a find of
+// the resource, decoded JSON: the array answered, or the one its
+// envelope holds. ok is false when the answer holds none.
+func (r *Resource) ListItems(op *Operation, v any) (items []any, ok bool) {
+	if op == r.List {
+		return r.ListEnvelope.ItemsOf(v)
+	}
+	for _, f := range r.Finds {
+		if f.Op == op {
+			return f.Envelope.ItemsOf(v)
+		}
+	}
+	return nil, false
 }
 
 // ByBody reports whether op, an operation of the resource, names the item
@@ -124,6 +146,21 @@ type Paging struct {
 	LimitSchema *openapi3.Schema
 	// Cursor names the query parameter of the next page.
 	Cursor string
+}
+
+// Cursor returns the query parameter that carries the cursor of a next
+// page of op, the list or a find of the resource: the one that takes back
+// the cursor of its envelope, if it has one, else CursorParam.
+func (r *Resource) Cursor(op *Operation) string {
+	if op == r.List {
+		return r.Paging.Cursor
+	}
+	for _, f := range r.Finds {
+		if f.Op == op && f.Envelope != nil && f.Envelope.Cursor != nil {
+			return cursorParam(op, f.Envelope.Cursor[len(f.Envelope.Cursor)-1]).Name
+		}
+	}
+	return CursorParam
 }
 
 // DefaultPageSize is the size of a page of a list whose document gives no

@@ -52,6 +52,12 @@ type valueCheck struct {
 	// elsewhere are the schemas of other files met, which may refer to
 	// themselves.
 	elsewhere map[*openapi3.Schema]bool
+	// nullable is set for a document whose nullable: true lets null be a
+	// value of any type: one of OpenAPI 3.0, or converted from Swagger 2.0.
+	nullable bool
+	// readings are the values of an enum, a default or a const that were
+	// not of their schema's type, and were read as it: see coerce.
+	readings []reading
 }
 
 // fault is a value that does not match its schema, or a schema no value
@@ -65,9 +71,12 @@ type fault struct {
 // drops each that does not match its schema with a warning; strict, it
 // refuses the document for the first, by place.
 func (o ReadOptions) checkValues(ctx context.Context, l *loaded) error {
-	v := &valueCheck{opts: SchemaOptions(l.doc)}
+	v := &valueCheck{opts: SchemaOptions(l.doc), nullable: !l.doc.IsOpenAPI31OrLater()}
 	v.document(ctx, l.doc)
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := o.readings(l, v.readings); err != nil {
 		return err
 	}
 	if err := o.contradictions(l, v.contradictions); err != nil {
@@ -80,9 +89,9 @@ func (o ReadOptions) checkValues(ctx context.Context, l *loaded) error {
 			if n := len(v.faults) - 1; n > 0 {
 				more = fmt.Sprintf(" (and %d more such values)", n)
 			}
-			return fmt.Errorf("%s: does not match its schema: %s; change it to match, or remove it%s", f.where, f.why, more)
+			return fmt.Errorf("%s: does not match its schema: %s; change it to match, or remove it%s", l.place(f.where), f.why, more)
 		}
-		l.warnings = append(l.warnings, fmt.Sprintf("%s: dropped, as it does not match its schema: %s", f.where, f.why))
+		l.warnings = append(l.warnings, fmt.Sprintf("%s: dropped, as it does not match its schema: %s", l.place(f.where), f.why))
 	}
 	return nil
 }
@@ -306,7 +315,8 @@ func (v *valueCheck) schema(s *openapi3.Schema) {
 	if s == nil {
 		return
 	}
-	if why := contradiction(s); why != "" && v.conditional == 0 {
+	v.coerce(s)
+	if why := contradiction(s, v.nullable); why != "" && v.conditional == 0 {
 		v.contradictions = append(v.contradictions, fault{where: strings.Join(v.path, "."), why: why, schema: s})
 	}
 	if s.Example != nil && !v.matches(s, s.Example, neither, "example") {

@@ -234,6 +234,35 @@ func changeLine(report string, s compat.Severity, where string) string {
 	return ""
 }
 
+// TestDiffVersionNotBumped: a breaking change under the same version is
+// said on a line of its own, right after the breaking changes, and is not
+// counted as a change that does not break (TestDiffJSON holds the JSON
+// report to the same).
+func TestDiffVersionNotBumped(t *testing.T) {
+	t.Parallel()
+	r := diffBinary(t, shelter, evolve(t,
+		edit{"  /health:\n", "  /healthz:\n"},
+		edit{"        size:\n", "        colour:\n          type: string\n        size:\n"},
+	), "--no-color")
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1\n%s", r.code, r)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	var words []string
+	for _, line := range lines[2 : len(lines)-1] {
+		words = append(words, strings.Fields(line)[0])
+	}
+	if want := []string{"breaking", "version", "non-breaking", "non-breaking"}; !slices.Equal(words, want) {
+		t.Errorf("the lines begin %q, want %q: the version's line right after the breaking change\n%s", words, want, r)
+	}
+	if !strings.Contains(r.stdout, "\nversion       info: a breaking change was detected but the version is still `1.0.0`\n") {
+		t.Errorf("no line says that the version is still 1.0.0\n%s", r)
+	}
+	if !strings.HasSuffix(r.stdout, "\n1 breaking change, 2 non-breaking\n") {
+		t.Errorf("the summary counts the version's line as a change\n%s", r)
+	}
+}
+
 // TestDiffStrict: a change that may break some clients is listed as such
 // and fails the comparison only with --strict.
 func TestDiffStrict(t *testing.T) {
@@ -458,6 +487,7 @@ func TestDiffJSON(t *testing.T) {
 	var got struct {
 		Old, New                        struct{ File, Title, Version string }
 		Changes                         []compat.Change
+		Versioning                      []compat.Remark
 		Breaking, MayBreak, NonBreaking int
 	}
 	dec := json.NewDecoder(strings.NewReader(r.stdout))
@@ -478,6 +508,9 @@ func TestDiffJSON(t *testing.T) {
 	}
 	if !added {
 		t.Errorf("no change says the request property colour was added\n%s", r.stdout)
+	}
+	if len(got.Versioning) != 1 || got.Versioning[0].Rule != "api-version-not-bumped" {
+		t.Errorf("versioning %+v, want the version not bumped, apart from the changes\n%s", got.Versioning, r.stdout)
 	}
 	if got.Breaking != 1 || got.MayBreak != 0 || got.NonBreaking != len(got.Changes)-1 {
 		t.Errorf("the counts are %d breaking, %d may break, %d non-breaking, of %d changes", got.Breaking, got.MayBreak, got.NonBreaking, len(got.Changes))

@@ -24,17 +24,35 @@ const colorReset = "\x1b[0m"
 const severityWidth = len("non-breaking")
 
 // writeDiffText writes the report for people: a line for each document, a
-// line for each change, and a line that counts them.
+// line for each change, what the versions say of the breaking ones on
+// lines of their own right after them, and a line that counts the changes.
 func writeDiffText(w io.Writer, base, revision *compat.Document, r *compat.Report, color bool) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "old: %s\n", describe(base))
 	fmt.Fprintf(bw, "new: %s\n", describe(revision))
+	remarked := false
+	remark := func() {
+		for _, v := range r.Versioning {
+			word := fmt.Sprintf("%-*s", severityWidth, "version")
+			if color {
+				word = severityColor[compat.Breaking] + word + colorReset
+			}
+			fmt.Fprintf(bw, "%s  info: %s\n", word, v.Text)
+		}
+		remarked = true
+	}
 	for _, c := range r.Changes {
+		if c.Severity != compat.Breaking && !remarked {
+			remark()
+		}
 		word := fmt.Sprintf("%-*s", severityWidth, c.Severity)
 		if color {
 			word = severityColor[c.Severity] + word + colorReset
 		}
 		fmt.Fprintf(bw, "%s  %s\n", word, c)
+	}
+	if !remarked {
+		remark()
 	}
 	fmt.Fprintln(bw, summary(r))
 	return bw.Flush()
@@ -84,9 +102,13 @@ type diffDocument struct {
 
 // diffJSON is the report for machines.
 type diffJSON struct {
-	Old         diffDocument    `json:"old"`
-	New         diffDocument    `json:"new"`
-	Changes     []compat.Change `json:"changes"`
+	Old     diffDocument    `json:"old"`
+	New     diffDocument    `json:"new"`
+	Changes []compat.Change `json:"changes"`
+	// Versioning are what the versions say of the breaking changes, such
+	// as a version that stayed the same; omitted when nothing breaks or
+	// the versions say nothing wrong.
+	Versioning  []compat.Remark `json:"versioning,omitempty"`
 	Breaking    int             `json:"breaking"`
 	MayBreak    int             `json:"mayBreak"`
 	NonBreaking int             `json:"nonBreaking"`
@@ -101,6 +123,7 @@ func writeDiffJSON(w io.Writer, base, revision *compat.Document, r *compat.Repor
 		Old:         doc(base),
 		New:         doc(revision),
 		Changes:     r.Changes,
+		Versioning:  r.Versioning,
 		Breaking:    r.Count(compat.Breaking),
 		MayBreak:    r.Count(compat.MayBreak),
 		NonBreaking: r.Count(compat.NonBreaking),

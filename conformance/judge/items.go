@@ -17,11 +17,55 @@ import (
 // is.
 type Item map[string]any
 
-// Items decodes the body of x as a list of items. The schema has been
-// checked.
+// Items decodes the body of x as a list of items: the JSON array
+// answered, or the array of objects an envelope holds, as in
+// {"data":[...],"has_more":false} (see spec.Envelope): its one such
+// member, or the first named as items are. The schema has been checked.
 func (x *Exchange) Items() ([]Item, error) {
-	var out []Item
-	return out, x.decode(&out)
+	var v any
+	if err := x.decode(&v); err != nil {
+		return nil, err
+	}
+	list, ok := v.([]any)
+	if m, isObject := v.(map[string]any); isObject {
+		list, ok = enveloped(m)
+	}
+	if !ok {
+		return nil, breaks(x, RuleContract, "decoding the body: no list of items in it")
+	}
+	out := make([]Item, 0, len(list))
+	for _, e := range list {
+		it, isObject := e.(map[string]any)
+		if !isObject {
+			return nil, breaks(x, RuleContract, "decoding the body: an item of the list is not a JSON object")
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+// enveloped returns the array of objects of an envelope m.
+func enveloped(m map[string]any) ([]any, bool) {
+	var arrays []string
+	for name, v := range m {
+		if list, ok := v.([]any); ok && (len(list) == 0 || isObject(list[0])) {
+			arrays = append(arrays, name)
+		}
+	}
+	if len(arrays) == 1 {
+		return m[arrays[0]].([]any), true
+	}
+	for _, name := range []string{"data", "items", "value", "values", "entries", "results", "records"} {
+		if slices.Contains(arrays, name) {
+			return m[name].([]any), true
+		}
+	}
+	return nil, false
+}
+
+func isObject(v any) bool {
+	_, ok := v.(map[string]any)
+	return ok
 }
 
 // Item decodes the body of x as one item.

@@ -76,10 +76,11 @@ func newAccess(cfg Config) (*access, error) {
 
 // ParseHost returns a host name as the control plane compares it with a
 // request's Host, from what a user typed, such as "petmock.test" or
-// "petmock.test:4010": in lower case, without the port.
+// "petmock.test:4010": in lower case, without the port, which must be a
+// number.
 func ParseHost(s string) (string, error) {
-	name := hostName(s)
-	if name == "" || strings.ContainsAny(name, "/?#@ \t") {
+	name, ok := splitHost(s)
+	if !ok || name == "" || strings.ContainsAny(name, "/?#@ \t") {
 		return "", fmt.Errorf("host %q: want a name such as petmock.test, or * for any", s)
 	}
 	return name, nil
@@ -99,8 +100,12 @@ func ParseOrigin(s string) (string, error) {
 
 // admit refuses a request of another host or origin; see above.
 func (a *access) admit(r *http.Request) error {
-	if !a.hostAllowed(r.Host) {
-		name := hostName(r.Host)
+	name, ok := splitHost(r.Host)
+	if !ok {
+		return &edge.Error{Status: http.StatusMisdirectedRequest, Code: CodeMisdirected, Message: fmt.Sprintf(
+			"host: %q is no host[:port] whose port is a number, which petmock's control plane answers, such as 127.0.0.1:4010", r.Host)}
+	}
+	if !a.hostAllowed(name) {
 		return &edge.Error{Status: http.StatusMisdirectedRequest, Code: CodeMisdirected, Message: fmt.Sprintf(
 			"host: %q is not a name petmock's control plane answers to, which keeps pages that rebind their name to this address out; "+
 				"start petmock with --allow-host %s to answer it", name, name)}
@@ -113,10 +118,9 @@ func (a *access) admit(r *http.Request) error {
 		"origin: a page of %q may not use petmock's control plane; start petmock with --admin-origin %s to allow it", origin, origin)}
 }
 
-// hostAllowed reports whether the control plane answers host, the Host
-// of a request.
-func (a *access) hostAllowed(host string) bool {
-	name := hostName(host)
+// hostAllowed reports whether the control plane answers name, the name
+// of a request's Host as splitHost reads it.
+func (a *access) hostAllowed(name string) bool {
 	switch {
 	case a.anyHost, name == "":
 		// An HTTP/1.0 request may leave Host out; a browser never does.
@@ -127,14 +131,62 @@ func (a *access) hostAllowed(host string) bool {
 	return slices.Contains(a.hosts, name)
 }
 
-// hostName returns the name of a host[:port] in lower case, without the
-// port, the brackets of an IPv6 address or a final dot.
-func hostName(host string) string {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
+// splitHost returns the name of a host[:port] in lower case, without the
+// port, the brackets of an IPv6 address or a final dot, and whether it is
+// one: a port, when there is one, is a number up to 65535,
+// so that 127.0.0.1:4010.evil.example, a name of a page's choosing that
+// net.SplitHostPort reads as 127.0.0.1 with an odd port, is none. An IPv6
+// address with a port is in brackets; without one, it may be bare.
+func splitHost(host string) (string, bool) {
+	name, port := host, ""
+	switch i := strings.LastIndexByte(host, ':'); {
+	case strings.HasPrefix(host, "["):
+		end := strings.IndexByte(host, ']')
+		if end < 0 {
+			return "", false
+		}
+		name, rest := host[1:end], host[end+1:]
+		if rest != "" {
+			p, ok := strings.CutPrefix(rest, ":")
+			if !ok || !isPort(p) {
+				return "", false
+			}
+		}
+		if net.ParseIP(name) == nil {
+			return "", false
+		}
+		return strings.ToLower(name), true
+	case i < 0:
+	case strings.Count(host, ":") > 1:
+		if net.ParseIP(host) == nil {
+			return "", false
+		}
+	default:
+		name, port = host[:i], host[i+1:]
+		if !isPort(port) {
+			return "", false
+		}
 	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	return strings.TrimSuffix(strings.ToLower(host), ".")
+	if strings.ContainsAny(name, ":[]") {
+		return "", false
+	}
+	return strings.TrimSuffix(strings.ToLower(name), "."), true
+}
+
+// isPort reports whether p is a port of a Host: empty, as RFC 3986 allows
+// after a colon, or a number up to 65535.
+func isPort(p string) bool {
+	if p == "" {
+		return true
+	}
+	if len(p) > 5 || strings.ContainsFunc(p, func(r rune) bool { return r < '0' || r > '9' }) {
+		return false
+	}
+	n := 0
+	for _, c := range p {
+		n = n*10 + int(c-'0')
+	}
+	return n <= 65535
 }
 
 // originAllowed reports whether a page of origin may use the control

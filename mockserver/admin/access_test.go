@@ -142,8 +142,19 @@ func TestRebindingIsRefused(t *testing.T) {
 			}
 		}
 	}
+	// A port is a number: net.SplitHostPort reads 127.0.0.1:4010.evil.example
+	// as 127.0.0.1 with a port of 4010.evil.example, and a page of
+	// evil.example can rebind such names.
+	for _, host := range []string{"127.0.0.1:4010.evil.example", strings.TrimPrefix(ts.root, "http://") + ".evil.example",
+		"localhost:4010.evil.example", "[::1]:4010.evil.example", "[::1].evil.example", "127.0.0.1:99999", "127.0.0.1:4010:4010",
+		"petmock.test:4010x", "[evil.example]:4010"} {
+		resp := get("/__petmock/health", host)
+		if e := resp.apiError(t); resp.StatusCode != http.StatusMisdirectedRequest || e.Code != admin.CodeMisdirected || !strings.Contains(e.Message, "port") {
+			t.Errorf("GET /__petmock/health with Host %s: %s, want 421 saying the port is no number", host, resp)
+		}
+	}
 	for _, host := range []string{"localhost", "localhost:4010", "LOCALHOST.", "app.localhost:3000", "127.0.0.1", "127.8.9.10:4010",
-		"[::1]:4010", "192.168.1.20:4010", "petmock.test:4010", strings.TrimPrefix(ts.root, "http://")} {
+		"[::1]:4010", "[::1]", "127.0.0.1:", "192.168.1.20:4010", "petmock.test:4010", strings.TrimPrefix(ts.root, "http://")} {
 		if resp := get("/__petmock/requests", host); resp.StatusCode != 200 {
 			t.Errorf("GET /__petmock/requests with Host %s: %s", host, resp)
 		}
@@ -178,6 +189,7 @@ func TestAccessConfigIsChecked(t *testing.T) {
 		{Origins: []string{"http://"}},
 		{Hosts: []string{""}},
 		{Hosts: []string{"evil.example/path"}},
+		{Hosts: []string{"petmock.test:4010.evil.example"}},
 	} {
 		if _, err := admin.New(srv, cfg); err == nil {
 			t.Errorf("admin.New(%+v): no error", cfg)

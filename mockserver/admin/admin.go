@@ -115,6 +115,9 @@ type handler struct {
 	uploads    *uploads
 	streams    *streams
 	storeCheck time.Duration
+	// keys slows down the addresses whose keys keep failing, shared
+	// likewise.
+	keys *keyGuard
 }
 
 // New returns petmock's handler for srv: the admin API and the console
@@ -140,7 +143,11 @@ func NewAfter(prev http.Handler, srv Control, cfg Config) (http.Handler, error) 
 	if err != nil {
 		return nil, fmt.Errorf("admin document: %w", err)
 	}
-	edge, err := srv.NewEdge(admin, mockserver.EdgeConfig{MaxBodyBytes: maxBodyBytes, Unread: isFixture, Admit: access.admit})
+	keys := newKeyGuard()
+	if p, ok := prev.(*handler); ok {
+		keys = p.keys
+	}
+	edge, err := srv.NewEdge(admin, mockserver.EdgeConfig{MaxBodyBytes: maxBodyBytes, Unread: isFixture, Admit: access.admit, Guard: keys.guard})
 	if err != nil {
 		return nil, fmt.Errorf("admin document: %w", err)
 	}
@@ -151,6 +158,7 @@ func NewAfter(prev http.Handler, srv Control, cfg Config) (http.Handler, error) 
 		mux:        http.NewServeMux(),
 		atRoot:     !slices.ContainsFunc(c.Operations, func(op *spec.Operation) bool { return c.Base+op.Path == "/" }),
 		storeCheck: cfg.StoreCheck,
+		keys:       keys,
 	}
 	if p, ok := prev.(*handler); ok {
 		h.uploads, h.streams = p.uploads, p.streams

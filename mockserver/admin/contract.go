@@ -77,7 +77,9 @@ type deprecationView struct {
 }
 
 type resourceView struct {
-	Name       string       `json:"name"`
+	Name string `json:"name"`
+	// Singular names one item, as the console counts "1 pet".
+	Singular   string       `json:"singular"`
 	IDProperty string       `json:"idProperty"`
 	Properties []string     `json:"properties"`
 	Filters    []filterView `json:"filters"`
@@ -133,7 +135,7 @@ func (h *handler) contractView() contractView {
 		v.Operations = append(v.Operations, ov)
 	}
 	for _, r := range c.Resources {
-		rv := resourceView{Name: r.Name, IDProperty: r.IDProperty, Properties: []string{}, Filters: []filterView{}}
+		rv := resourceView{Name: r.Name, Singular: spec.Singular(r.Name), IDProperty: r.IDProperty, Properties: []string{}, Filters: []filterView{}}
 		for _, p := range r.Properties {
 			rv.Properties = append(rv.Properties, p.Name)
 		}

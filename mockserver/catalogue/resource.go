@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/petstore/contract/mockserver/edge"
@@ -39,6 +40,9 @@ type Resource struct {
 	keyProps []string
 	// finds are the filters of each find, by operation id.
 	finds map[string][]keyedFilter
+	// envelopes write the answers of the list and the finds whose
+	// document answers their items inside an object, by operation.
+	envelopes map[*spec.Operation]*envelope
 	// parent is the resource whose item holds the items, such as the
 	// owners of /owners/{ownerId}/pets, or nil; parentKey is the index of
 	// the key of an item's parent among the store's keys, or -1 for a
@@ -316,14 +320,22 @@ func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Ca
 		pg.Where = append(pg.Where, store.Match{Filter: rs.parentKey, Key: rs.parentOf(c)})
 	}
 	v := rs.store.View(pg)
+	env := rs.envelopes[c.Op.Spec]
 	if v.MayExceed(maxPooledBuffer) {
-		return rs.streamPage(w, r, c, v, pg.Limit, asked)
+		return rs.streamPage(w, r, c, v, pg, asked, env)
 	}
 	buf := getBuffer()
 	defer putBuffer(buf)
+	if env != nil {
+		*buf = append(*buf, env.open...)
+	}
 	body, last, more := v.AppendTo(*buf)
+	var next string
 	if more {
-		rs.setNextLink(w, r, c, pg.Limit, asked, last)
+		next = rs.setNextLink(w, r, c, pg.Limit, asked, last)
+	}
+	if env != nil {
+		body = append(body, env.close(rs.pageOf(c, pg, next, last, more))...)
 	}
 	*buf = append(body, '\n')
 	edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, *buf)
@@ -334,33 +346,43 @@ func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Ca
 // buffer: items may be up to a mebibyte each, and a hundred of them for
 // each of many clients at once would take gigabytes. The page is written
 // from the store's memory instead, item by item.
-func (rs *Resource) streamPage(w http.ResponseWriter, r *http.Request, c *edge.Call, v store.PageView, limit int, asked []string) error {
+func (rs *Resource) streamPage(w http.ResponseWriter, r *http.Request, c *edge.Call, v store.PageView, pg store.Page, asked []string, env *envelope) error {
 	size, last, more := v.Measure()
+	var next string
 	if more {
-		rs.setNextLink(w, r, c, limit, asked, last)
+		next = rs.setNextLink(w, r, c, pg.Limit, asked, last)
+	}
+	var open, closing []byte
+	if env != nil {
+		open, closing = env.open, env.close(rs.pageOf(c, pg, next, last, more))
 	}
 	h := w.Header()
 	h["Content-Type"] = c.Op.ContentType
-	h["Content-Length"] = []string{strconv.Itoa(size + len("\n"))}
+	h["Content-Length"] = []string{strconv.Itoa(len(open) + size + len(closing) + len("\n"))}
 	w.WriteHeader(c.Op.Spec.Success)
 	if r.Method == http.MethodHead {
 		return nil
 	}
 	// A client that goes away mid-page gets nothing more, and there is
 	// nothing left to tell it.
+	w.Write(open)
 	if _, err := v.WriteTo(w); err == nil {
+		w.Write(closing)
 		io.WriteString(w, "\n")
 	}
 	return nil
 }
 
-// setNextLink sets the Link to the page after the item with id last.
-func (rs *Resource) setNextLink(w http.ResponseWriter, r *http.Request, c *edge.Call, limit int, asked []string, last int64) {
+// setNextLink sets the Link to the page after the item with id last, and
+// returns its URL.
+func (rs *Resource) setNextLink(w http.ResponseWriter, r *http.Request, c *edge.Call, limit int, asked []string, last int64) string {
 	paging := rs.spec.Paging
 	if c.Op.Spec != rs.spec.List {
-		paging = spec.Paging{Cursor: spec.CursorParam}
+		paging = spec.Paging{Cursor: rs.spec.Cursor(c.Op.Spec)}
 	}
-	w.Header()["Link"] = []string{nextLink(r, rs.set.base+c.Op.Spec.Template.ExpandRaw(c.Params), paging, limit, asked, last)}
+	link := nextLink(r, rs.set.base+c.Op.Spec.Template.ExpandRaw(c.Params), paging, limit, asked, last)
+	w.Header()["Link"] = []string{link}
+	return link[1:strings.IndexByte(link, '>')]
 }
 
 // queryKey returns the filter key of a query value: the same key as the

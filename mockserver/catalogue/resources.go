@@ -67,6 +67,7 @@ func New(cfg Config) *Resources {
 	for _, r := range c.Resources {
 		rs := newResource(r, cfg.Shapes, cfg.Seed)
 		rs.set = set
+		set.notes = append(set.notes, rs.wrapLists(c, cfg.Shapes, cfg.Seed)...)
 		rs.store.SetLimits(cfg.Limits)
 		set.list = append(set.list, rs)
 		set.byName[r.Name] = rs

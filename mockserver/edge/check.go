@@ -91,7 +91,7 @@ func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, r
 	}
 	if rs := op.Spec.Resource; rs != nil && lists {
 		c.After = math.MinInt64
-		if v := first(c.Query, rs.Paging.Cursor); v != "" {
+		if v := first(c.Query, rs.Cursor(op.Spec)); v != "" {
 			after, e := DecodeCursor(v)
 			if e != nil {
 				return nil, e

@@ -516,6 +516,19 @@ func (op *Operation) planErrors(c *spec.Contract, plans *errorPlans) {
 			op.errorBodies[status] = plans.of(c.ErrorBody(so, status))
 		}
 	}
+	for _, r := range so.Ranges {
+		// A range, such as 4XX, is planned by a status of it that the
+		// operation does not document on its own.
+		for status := r * 100; status < r*100+100 && r >= 4; status++ {
+			if !slices.Contains(so.Statuses, status) {
+				if op.errorRanges == nil {
+					op.errorRanges = map[int]*ErrorPlan{}
+				}
+				op.errorRanges[r] = plans.of(c.ErrorBody(so, status))
+				break
+			}
+		}
+	}
 	if so.Op.Responses != nil && so.Op.Responses.Default() != nil {
 		op.errorDefault = plans.of(c.ErrorBody(so, 0))
 	}
@@ -536,6 +549,8 @@ func (g *Gate) WriteError(w http.ResponseWriter, op *Operation, e *Error) {
 			e = &cp
 		}
 		if p := op.errorBodies[e.Status]; p != nil {
+			plan = p
+		} else if p := op.errorRanges[e.Status/100]; p != nil {
 			plan = p
 		} else if op.errorDefault != nil {
 			plan = op.errorDefault

@@ -63,10 +63,12 @@ type Operation struct {
 	// Prefer can force an answer between the key and the rest.
 	route *routers.Route
 	// errorBodies write the errors of the statuses the operation
-	// documents, errorDefault those of its default response; nil for
-	// none. unprocessable answers a refused request 422, which it
-	// documents, rather than 400, which it does not.
+	// documents, errorRanges those of the ranges it documents, such as
+	// 4XX, by their first digit, and errorDefault those of its default
+	// response; nil for none. unprocessable answers a refused request
+	// 422, which it documents, rather than 400, which it does not.
 	errorBodies   map[int]*ErrorPlan
+	errorRanges   map[int]*ErrorPlan
 	errorDefault  *ErrorPlan
 	unprocessable bool
 }

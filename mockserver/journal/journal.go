@@ -90,13 +90,14 @@ type Entry struct {
 // exchange makes e an Exchange without the keys r hides, and, unless s
 // is nil, without the secrets s finds (see secrets.go).
 func (e *Entry) exchange(r *Redactor, s *Secrets) Exchange {
-	reqHeader, respHeader, query := e.ReqHeader, e.RespHeader, e.Query
+	reqHeader, respHeader, query, path := e.ReqHeader, e.RespHeader, e.Query, e.Path
 	reqBody, respBody := e.ReqBody, e.RespBody
 	if s != nil {
 		var found []string
 		reqHeader = s.hideHeader(reqHeader, &found)
 		respHeader = s.hideHeader(respHeader, &found)
 		query = s.hideParams(query, &found)
+		path = s.hidePath(path, &found)
 		reqBody = s.hideBody(reqBody, e.ReqHeader.Get("Content-Type"), &found)
 		respBody = s.hideBody(respBody, e.RespHeader.Get("Content-Type"), &found)
 		// A value hidden by its name is hidden wherever else the exchange
@@ -112,7 +113,7 @@ func (e *Entry) exchange(r *Redactor, s *Secrets) Exchange {
 	return Exchange{
 		Time:        e.Start.UTC(),
 		Method:      r.Text(e.Method),
-		Path:        r.Text(e.Path),
+		Path:        r.Text(path),
 		Query:       r.Query(query),
 		Status:      e.Status,
 		DurationMS:  float64(e.Elapsed.Microseconds()) / 1000,

@@ -7,7 +7,7 @@ import (
 )
 
 // LogRequest writes the line of the request log of one request: method,
-// path, status and duration, without a key, the fault or the expectation
+// path, status and duration, without a key or a secret path parameter, the fault or the expectation
 // that answered it, if any, and who answered a request petmock proxied.
 func LogRequest(log *slog.Logger, redact *Redactor, r *http.Request, rec *Recorder, start time.Time, elapsed time.Duration) {
 	// The record is built by hand: Logger.LogAttrs would walk the stack
@@ -16,7 +16,7 @@ func LogRequest(log *slog.Logger, redact *Redactor, r *http.Request, rec *Record
 		line := slog.NewRecord(start.Add(elapsed), slog.LevelInfo, "request", 0)
 		line.AddAttrs(
 			slog.String("method", redact.Text(r.Method)),
-			slog.String("path", redact.Text(r.URL.Path)),
+			slog.String("path", redact.Text(logPath(r.URL.Path))),
 			slog.Int("status", rec.Status),
 			slog.Duration("duration", elapsed),
 		)
@@ -29,4 +29,13 @@ func LogRequest(log *slog.Logger, redact *Redactor, r *http.Request, rec *Record
 		line.AddAttrs(rec.Proxied(redact.Text)...)
 		h.Handle(r.Context(), line)
 	}
+}
+
+// logPath is a path as the log writes it: without the values of its
+// secret path parameters, such as a session id a servlet container puts
+// in a URL (/cart;jsessionid=...), which the log hides whatever the
+// journal's setting, as it holds no header, query or body.
+func logPath(path string) string {
+	var found []string
+	return (*Secrets)(nil).hidePath(path, &found)
 }

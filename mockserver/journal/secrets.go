@@ -15,70 +15,111 @@ import (
 // petmock's own keys (Redactor), it hides the app's secrets unless the
 // journalSecrets setting shows them:
 //
-//   - the credentials of every security scheme of the document: the
-//     header, query parameter or cookie each names;
-//   - headers, query parameters, form fields and JSON members, at any
-//     depth, whose names say they hold a secret (see secretName), in
-//     requests and answers alike;
+//   - by meaning: the credentials of every security scheme of the
+//     document (the header, query parameter or cookie each names), the
+//     parameters whose schema has format password, and the properties it
+//     marks writeOnly or of format password, wherever a JSON member or a
+//     form field of that name stands;
+//   - by name: headers, query parameters, path parameters (;jsessionid=),
+//     form fields and JSON members, at any depth, whose names say they
+//     hold a secret (see secretName), in requests and answers alike;
 //   - wherever else an exchange repeats a value hidden so, such as an
 //     error message that quotes it.
 
-// Secrets knows where the document's credentials travel.
+// Secrets knows which names the document marks as secrets. A nil one
+// knows no document, and finds secrets by their names alone.
 type Secrets struct {
-	headers map[string]bool // canonical names of the apiKey schemes' headers
-	params  map[string]bool // names of the apiKey schemes' query parameters
+	// marked are the names, in lower case, of the schemes' credentials
+	// and of the parameters and properties the document marks.
+	marked map[string]bool
 }
 
-// NewSecrets reads where the credentials of c's schemes travel.
+// NewSecrets reads which names c marks as secrets: where the credentials
+// of its schemes travel, and the parameters and properties it marks
+// writeOnly or of format password, in any schema of the document.
 func NewSecrets(c *spec.Contract) *Secrets {
-	s := &Secrets{headers: map[string]bool{}, params: map[string]bool{}}
-	if c.Doc == nil || c.Doc.Components == nil {
+	s := &Secrets{marked: map[string]bool{}}
+	if c.Doc == nil {
 		return s
 	}
-	for name := range c.Doc.Components.SecuritySchemes {
-		sc := c.Scheme(name)
-		if sc == nil {
-			continue
-		}
-		switch in, param, _ := sc.Credential(""); in {
-		case spec.InHeader:
-			s.headers[http.CanonicalHeaderKey(param)] = true
-		case spec.InQuery:
-			s.params[param] = true
+	if c.Doc.Components != nil {
+		for name := range c.Doc.Components.SecuritySchemes {
+			if sc := c.Scheme(name); sc != nil {
+				if _, param, _ := sc.Credential(""); param != "" {
+					s.mark(param)
+				}
+			}
 		}
 	}
+	markedBy(c.Doc, s.mark)
 	return s
 }
 
-// header reports whether the header of the given canonical name holds a
-// secret.
-func (s *Secrets) header(name string) bool { return s.headers[name] || secretName(name) }
+func (s *Secrets) mark(name string) { s.marked[strings.ToLower(name)] = true }
 
-// param reports whether the query parameter or form field of the given
-// name holds a secret.
-func (s *Secrets) param(name string) bool { return s.params[name] || secretName(name) }
+// isMarked reports whether the document marks a name as a secret.
+func (s *Secrets) isMarked(name string) bool {
+	if s == nil || len(s.marked) == 0 {
+		return false
+	}
+	return s.marked[strings.ToLower(name)]
+}
 
-// secretWords are the words of a name that say its value is a secret.
+// header reports whether the header of the given name holds a secret.
+func (s *Secrets) header(name string) bool { return s.isMarked(name) || secretName(name) }
+
+// param reports whether the query parameter, path parameter or form field
+// of the given name holds a secret.
+func (s *Secrets) param(name string) bool {
+	return s.isMarked(name) || secretName(name) || paramSecrets[strings.ToLower(name)]
+}
+
+// member reports whether the JSON member of the given name holds a secret.
+func (s *Secrets) member(name string) bool { return s.isMarked(name) || secretName(name) }
+
+// secretWords are the words of a name that say its value is a secret:
+// keys, passwords and one-time codes, session ids as servlet containers,
+// PHP and Express name them (JSESSIONID, PHPSESSID, connect.sid), and the
+// codes of payment cards.
 var secretWords = map[string]bool{
 	"key": true, "auth": true, "oauth": true, "authorization": true, "authentication": true, "pwd": true, "passphrase": true,
-	"cookie": true, "otp": true, "pin": true, "signature": true, "jwt": true, "bearer": true,
+	"cookie": true, "otp": true, "totp": true, "pin": true, "signature": true, "jwt": true, "bearer": true, "assertion": true,
+	"passcode": true, "sid": true, "sessid": true, "jsessionid": true, "phpsessid": true, "aspsessionid": true,
+	"cvv": true, "cvv2": true, "cvc": true, "cvc2": true, "csc": true,
 }
 
 // secretEnds end the words that name secrets: accessToken, clientSecret,
 // userPassword, apiKey written as one word.
-var secretEnds = []string{"token", "secret", "password", "passwd", "apikey", "accesskey", "privatekey", "secretkey", "signingkey", "sessionkey"}
+var secretEnds = []string{"token", "secret", "password", "passwd", "apikey", "accesskey", "privatekey", "secretkey", "signingkey", "sessionkey", "sessionid"}
 
 // secretStarts begin them: sessionId, credentials, passwordHash.
 var secretStarts = []string{"session", "credential", "passw"}
+
+// secretWholes are names that hold a secret only as the whole name, such
+// as the refresh token of a pair {"access": ..., "refresh": ...}, where
+// one of their words, in another name, says nothing (refreshInterval).
+var secretWholes = map[string]bool{"refresh": true}
+
+// paramSecrets are the names of query parameters and form fields that
+// hold a secret there, but not as a JSON member: OAuth's authorization
+// code (?code=, and the code of a token request's form), where a JSON
+// member named code is an error's code.
+var paramSecrets = map[string]bool{"code": true}
 
 // secretName reports whether a name of a header, a parameter or a JSON
 // member says that its value is a secret: whether a word of it, split at
 // every character that is no letter or digit and where a lower-case
 // letter meets an upper-case one, says token, secret, password, passwd,
-// session, key, auth or credential, in any case (X-Auth-Token,
-// X-CSRF-Token, session, accessToken, api_key, client_secret).
+// session, key, auth, credential, a session id (sid, JSESSIONID), a
+// passcode or a card's code (cvv), in any case (X-Auth-Token,
+// X-CSRF-Token, session, accessToken, api_key, client_secret), or the
+// whole name is refresh.
 func secretName(name string) bool {
-	for _, w := range words(name) {
+	ws := words(name)
+	if secretWholes[strings.Join(ws, "")] {
+		return true
+	}
+	for _, w := range ws {
 		w = strings.TrimSuffix(w, "s")
 		if secretWords[w] {
 			return true
@@ -177,6 +218,41 @@ func (s *Secrets) hideParams(q string, found *[]string) string {
 	return strings.Join(parts, "&")
 }
 
+// hidePath returns a path with the values of its secret path parameters,
+// those a segment carries after a semicolon (/cart;jsessionid=A1B2),
+// replaced by [Redacted], and adds those values, decoded, to found.
+func (s *Secrets) hidePath(path string, found *[]string) string {
+	if !strings.Contains(path, ";") {
+		return path
+	}
+	segments := strings.Split(path, "/")
+	changed := false
+	for i, seg := range segments {
+		first, rest, ok := strings.Cut(seg, ";")
+		if !ok {
+			continue
+		}
+		params := strings.Split(rest, ";")
+		for j, p := range params {
+			name, value, hasValue := strings.Cut(p, "=")
+			if !hasValue || !s.param(name) {
+				continue
+			}
+			if v, err := url.PathUnescape(value); err == nil {
+				*found = append(*found, v)
+			}
+			*found = append(*found, value)
+			params[j] = name + "=" + Redacted
+			changed = true
+		}
+		segments[i] = first + ";" + strings.Join(params, ";")
+	}
+	if !changed {
+		return path
+	}
+	return strings.Join(segments, "/")
+}
+
 // hideBody returns a body with its secrets hidden, by its Content-Type:
 // the members of JSON, or the fields of a form. A body may be cut short,
 // as the journal keeps only its start.
@@ -187,17 +263,17 @@ func (s *Secrets) hideBody(b []byte, contentType string, found *[]string) []byte
 	case mediaType == "application/x-www-form-urlencoded":
 		return []byte(s.hideParams(string(b), found))
 	case mediaType == "application/json", strings.HasSuffix(mediaType, "+json"), mediaType == "" && len(b) > 0:
-		return hideJSONMembers(b, found)
+		return hideJSONMembers(b, s.member, found)
 	}
 	return b
 }
 
 // hideJSONMembers returns the JSON text b with the value of every member
-// whose name is secret, at any depth, replaced by "[Redacted]", and adds
+// whose name secret says is one, at any depth, replaced by "[Redacted]", and adds
 // the values of those that were strings or numbers to found. b may be cut
 // short, or no JSON at all: whatever cannot be read is left as it is,
 // but for a secret's value, which is hidden up to the end.
-func hideJSONMembers(b []byte, found *[]string) []byte {
+func hideJSONMembers(b []byte, secret func(string) bool, found *[]string) []byte {
 	out := make([]byte, 0, len(b))
 	var stack []byte // the open objects and arrays
 	expectName := false
@@ -232,7 +308,7 @@ func hideJSONMembers(b []byte, found *[]string) []byte {
 				name = string(b[i:end])
 			}
 			i = end
-			if !secretName(name) {
+			if !secret(name) {
 				continue
 			}
 			for i < len(b) && (b[i] == ':' || isJSONSpace(b[i])) {

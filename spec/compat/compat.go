@@ -32,7 +32,29 @@ type Report struct {
 	// breaking ones first, then those that may break, then the others;
 	// within each, by path and method.
 	Changes []Change
+	// Versioning are what the two documents' info.version say of the
+	// breaking changes: that a change breaks clients although the
+	// version stayed the same, went down, or did not take the major step
+	// semantic versioning asks for. They are no change of the document,
+	// so Changes leaves them out, and none is said unless a change
+	// breaks clients.
+	Versioning []Remark
 }
+
+// Remark is something a comparison found of the two documents as a
+// whole, rather than a change of one of them.
+type Remark struct {
+	// Text says it, such as "a breaking change was detected but the
+	// version is still `1.0.0`".
+	Text string `json:"text"`
+	// Rule names the rule of oasdiff that found it, such as
+	// api-version-not-bumped.
+	Rule string `json:"rule"`
+}
+
+// versioningRules are oasdiff's rules of the versioning policy: a
+// breaking change calls for a major step of info.version.
+var versioningRules = []string{checker.APIVersionNotBumpedId, checker.APIVersionDecreasedId, checker.APIMajorVersionNotBumpedId}
 
 // Count returns the number of changes of severity s.
 func (r *Report) Count(s Severity) int {
@@ -63,6 +85,10 @@ func Compare(base, revision *Document) (*Report, error) {
 	report := &Report{Changes: make([]Change, 0, len(found))}
 	localize := checker.NewDefaultLocalizer()
 	for _, c := range found {
+		if slices.Contains(versioningRules, c.GetId()) {
+			report.Versioning = append(report.Versioning, Remark{Text: c.GetUncolorizedText(localize), Rule: c.GetId()})
+			continue
+		}
 		report.Changes = append(report.Changes, Change{
 			Severity: severity(c.GetLevel()),
 			Method:   c.GetOperation(),

@@ -236,6 +236,7 @@ func TestReadRefuses(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{"", "the document is empty"},
 		{"a: [\n", "not YAML or JSON"},
+		{"openapi: 3.0.3\ninfo:\n  title: x\n  tags: [a, b\npaths: {}\n", "not YAML or JSON: line 4: "},
 		{"[1, 2]", "its top level is not a mapping"},
 		{"title: Shelter\n", "openapi: missing"},
 		{strings.Replace(swaggerShelter, `"2.0"`, "2.0", 1), `write it in quotes: swagger: "2.0"`},
@@ -320,4 +321,50 @@ paths:
 	// breaking: GET /pets: the `query` request parameter `status` became required
 	// non-breaking: GET /pets: added the optional property `items/age` to the response with the `200` status
 	// 1 breaking
+}
+
+// TestVersioningIsNoChange: what the versions say of a breaking change,
+// such as a version that stayed the same, is a remark of its own, not a
+// change that does not break clients; and nothing is remarked of versions
+// that carry the breaking change, or where nothing breaks.
+func TestVersioningIsNoChange(t *testing.T) {
+	const v1 = `openapi: 3.0.3
+info: {title: Shelter, version: 1.0.0}
+paths:
+  /pets:
+    get:
+      responses: {'200': {description: The pets.}}
+  /cats:
+    get:
+      responses: {'200': {description: The cats.}}
+`
+	removed := strings.Replace(v1, "  /cats:\n    get:\n      responses: {'200': {description: The cats.}}\n", "", 1)
+	added := strings.Replace(v1, "  /cats:\n", "  /dogs:\n    get:\n      responses: {'200': {description: The dogs.}}\n  /cats:\n", 1)
+	for _, tt := range []struct {
+		name, revision string
+		want           []string // the rules of the remarks
+	}{
+		{"a breaking change, the same version", removed, []string{"api-version-not-bumped"}},
+		{"a breaking change, a lower version", strings.Replace(removed, "1.0.0", "0.9.0", 1), []string{"api-version-decreased"}},
+		{"a breaking change, a minor step", strings.Replace(removed, "1.0.0", "1.1.0", 1), []string{"api-major-version-not-bumped"}},
+		{"a breaking change, a major step", strings.Replace(removed, "1.0.0", "2.0.0", 1), nil},
+		{"nothing breaks, the same version", added, nil},
+	} {
+		r := compare(t, read(t, "v1.yaml", v1), read(t, "v2.yaml", tt.revision))
+		var rules []string
+		for _, v := range r.Versioning {
+			rules = append(rules, v.Rule)
+			if !strings.Contains(v.Text, "breaking change") {
+				t.Errorf("%s: the remark %q does not say what it is about", tt.name, v.Text)
+			}
+		}
+		if !slices.Equal(rules, tt.want) {
+			t.Errorf("%s: remarks %q, want %q", tt.name, rules, tt.want)
+		}
+		for _, c := range r.Changes {
+			if c.Section == "info" || strings.Contains(c.Rule, "version") {
+				t.Errorf("%s: %s %q is listed as a change", tt.name, c.Severity, c)
+			}
+		}
+	}
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/oasdiff/oasdiff/flatten/commonparams"
 	oyaml "github.com/oasdiff/yaml"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/petstore/contract/spec"
 )
 
 // Document is one version of an OpenAPI document, read and ready to be
@@ -85,7 +87,7 @@ func specVersion(data []byte) (versions, error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return versions{}, fmt.Errorf("not YAML or JSON: %w", err)
+		return versions{}, fmt.Errorf("not YAML or JSON: %s", spec.YAMLError(err))
 	}
 	if len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
 		return versions{}, errors.New("not an OpenAPI document: its top level is not a mapping of fields")

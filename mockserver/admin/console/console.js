@@ -9,7 +9,7 @@ import { clearCatalogue, loadCatalogue, setupCatalogue, wireCatalogue } from "./
 import { clearJournal, closeEntries, loadJournal, wireJournal } from "./journal.js";
 import { clearSettings, loadSettings, wireSettings } from "./settings.js";
 import { clearScenarios, loadForced, setupForceForm, wireScenarios } from "./scenarios.js";
-import { loadHealth, renderOperations, tick } from "./operations.js";
+import { loadHealth, renderHealth, renderOperations, tick } from "./operations.js";
 import { clearViolations, loadViolations, wireViolations } from "./violations.js";
 import { clearExpectations, loadExpectations, wireExpectations } from "./expectations.js";
 import { renderReloads } from "./reloads.js";
@@ -31,7 +31,10 @@ function show(section) {
   for (const name of SECTIONS) $(name).hidden = name !== section || locked;
   $("unlock").hidden = !locked;
   if (locked) {
-    $("unlock-why").textContent = "The " + section + " comes from petmock's admin API, which takes the same keys as the API.";
+    // The section's name is the subject: "the journal comes", "the
+    // violations come".
+    const verb = section.endsWith("s") ? " come" : " comes";
+    $("unlock-why").textContent = "The " + section + verb + " from petmock's admin API, which takes the same keys as the API.";
     $("key-input").focus();
   }
 }
@@ -167,6 +170,7 @@ const loadContract = loader(async () => {
     if (state.key) loadCatalogue();
   }
   renderOperations();
+  renderHealth();
   setupForceForm();
 });
 

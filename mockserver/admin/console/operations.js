@@ -4,19 +4,35 @@
 
 import { $, ADMIN, clockText, el, loader, petmockNow, request, span, state } from "./petmock.js";
 
+// singular returns the name of one item of the resource name, as the
+// contract gives it: "1 pet", not "1 pets".
+function singular(name) {
+  const r = state.contract && state.contract.resources.find((r) => r.name === name);
+  return (r && r.singular) || name;
+}
+
 // loadHealth shows the health of the mock, and the number of items of the
 // resource the catalogue shows.
 export const loadHealth = loader(async () => {
   const { data } = await request(ADMIN + "health", { key: false });
+  state.health = data;
+  renderHealth();
+});
+
+// renderHealth shows the health last read, counted in the names the
+// contract gives, which may come after it.
+export function renderHealth() {
+  const data = state.health;
+  if (!data) return;
   const parts = [];
   for (const [name, value] of Object.entries(data)) {
-    if (name !== "status") parts.push(el("span", {}, value.toLocaleString("en") + " " + name));
+    if (name !== "status") parts.push(el("span", {}, value.toLocaleString("en") + " " + (value === 1 ? singular(name) : name)));
   }
   $("health").replaceChildren(el("span", {}, "status: " + data.status), ...parts);
   if (state.cat.resource && state.key) {
     $("count-catalogue").textContent = (data[state.cat.resource] ?? "").toLocaleString("en");
   }
-});
+}
 
 // renderOperations shows the operations of the contract.
 export function renderOperations() {

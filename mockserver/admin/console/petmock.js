@@ -20,6 +20,7 @@ export const state = {
   key: sessionStorage.getItem(KEY) || "",
   section: "catalogue",
   contract: null,
+  health: null,
   offset: 0, // petmock's clock minus the browser's, in ms
   settings: null,
   dirty: new Set(), // settings fields the user is editing

@@ -1,0 +1,146 @@
+package spec_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/spec"
+)
+
+// TestListEnvelopes: a list that answers its items inside an object is a
+// resource's list, in each shape real APIs give it: the items in the one
+// array of objects, or in one named as items are, and the siblings that
+// link to the next page, carry its cursor, count every item, or say
+// whether more follow.
+func TestListEnvelopes(t *testing.T) {
+	thing := fmt.Sprintf(ref, "Thing")
+	thingParam := fmt.Sprintf(intParam, "thingId")
+	tests := []struct {
+		name, list                string
+		params                    []string
+		items                     string
+		next, cursor, total, more string
+		pagingCursor              string
+	}{
+		{"Stripe's", "{type: object, required: [object, data, has_more, url], properties: {object: {type: string, enum: [list]}, data: {type: array, items: " + thing + "}, has_more: {type: boolean}, url: {type: string}}}",
+			nil, "data", "", "", "", "has_more", spec.CursorParam},
+		{"a next link", "{type: object, properties: {items: {type: array, items: " + thing + "}, next: {type: string, format: uri, nullable: true}}}",
+			nil, "items", "next", "", "", "", spec.CursorParam},
+		{"AutoRest's", "{type: object, properties: {value: {type: array, items: " + thing + "}, nextLink: {type: string}}}",
+			nil, "value", "nextLink", "", "", "", spec.CursorParam},
+		{"Box's", "{type: object, properties: {limit: {type: integer}, next_marker: {type: string}, prev_marker: {type: string}, entries: {type: array, items: " + thing + "}}}",
+			[]string{"{name: marker, in: query, schema: {type: string}}", "{name: limit, in: query, schema: {type: integer}}"}, "entries", "", "next_marker", "", "", "marker"},
+		{"a cursor no parameter takes back", "{type: object, properties: {next_marker: {type: string}, entries: {type: array, items: " + thing + "}}}",
+			nil, "entries", "", "", "", "", spec.CursorParam},
+		{"Train Travel's", "{allOf: [{type: object, properties: {data: {type: array, items: {type: object}}, links: {type: object, readOnly: true}}}, {properties: {data: {type: array, items: " + thing + "}}}, {properties: {links: {allOf: [{type: object, properties: {self: {type: string, format: uri}}}, {type: object, properties: {next: {type: string, format: uri}, prev: {type: string, format: uri}}}]}}}]}",
+			nil, "data", "links.next", "", "", "", spec.CursorParam},
+		{"named after the collection, with a total", "{type: object, properties: {things: {type: array, items: " + thing + "}, total_entries: {type: integer}}}",
+			nil, "things", "", "", "total_entries", "", spec.CursorParam},
+		{"Kubernetes'", "{type: object, properties: {kind: {type: string}, items: {type: array, items: " + thing + "}, metadata: {type: object, properties: {continue: {type: string}, resourceVersion: {type: string}}}}}",
+			[]string{"{name: continue, in: query, schema: {type: string}}"}, "items", "", "metadata.continue", "", "", "continue"},
+		{"a HAL next", "{type: object, properties: {items: {type: array, items: " + thing + "}, totalCount: {type: integer}, _links: {type: object, properties: {self: {$ref: '#/components/schemas/Link'}, next: {$ref: '#/components/schemas/Link'}}}}}",
+			nil, "items", "_links.next.href", "", "totalCount", "", spec.CursorParam},
+		{"a cursor of a pattern petmock's do not match", "{type: object, properties: {next_cursor: {type: string}, data: {type: array, items: " + thing + "}}}",
+			[]string{"{name: cursor, in: query, schema: {type: string, pattern: '^[0-9]+$'}}"}, "data", "", "", "", "", spec.CursorParam},
+	}
+	dotted := func(p []string) string { return strings.Join(p, ".") }
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := shapeDoc(t,
+				path("/things", "get", op("listThings", 200, tt.list, "", tt.params...), "post", op("createThing", 201, thing, fmt.Sprintf(ref, "NewThing")))+
+					path("/things/{thingId}", "get", op("getThing", 200, thing, "", thingParam)),
+				"Thing: {type: object, required: [id, label], properties: {id: {type: integer, readOnly: true}, label: {type: string}}}\n"+
+					"NewThing: {type: object, required: [label], properties: {label: {type: string}}}\n"+
+					"Link: {type: object, properties: {href: {type: string}}}")
+			r := c.Resource("things")
+			if r == nil {
+				t.Fatalf("no resource things; notes:\n%s", strings.Join(c.Notes, "\n"))
+			}
+			e := r.ListEnvelope
+			if e == nil {
+				t.Fatalf("the list has no envelope")
+			}
+			if e.Items != tt.items || dotted(e.Next) != tt.next || dotted(e.Cursor) != tt.cursor || dotted(e.Total) != tt.total || dotted(e.More) != tt.more {
+				t.Errorf("envelope: items %q, next %q, cursor %q, total %q, more %q; want %q, %q, %q, %q, %q",
+					e.Items, dotted(e.Next), dotted(e.Cursor), dotted(e.Total), dotted(e.More), tt.items, tt.next, tt.cursor, tt.total, tt.more)
+			}
+			if r.Paging.Cursor != tt.pagingCursor || r.Cursor(r.List) != tt.pagingCursor {
+				t.Errorf("the cursor travels in %q (Cursor %q), want %q", r.Paging.Cursor, r.Cursor(r.List), tt.pagingCursor)
+			}
+			if r.IDProperty != "id" || r.Item != e.Property(c, []string{e.Items}).Items.Value {
+				t.Errorf("the item is not Thing: id %q", r.IDProperty)
+			}
+			answer := map[string]any{tt.items: []any{map[string]any{"id": 1}}}
+			if items, ok := r.ListItems(r.List, answer); !ok || len(items) != 1 {
+				t.Errorf("ListItems(%v) = %v, %v, want the one item", answer, items, ok)
+			}
+		})
+	}
+}
+
+// TestNoEnvelope: a list whose object answer holds no array of objects,
+// or several none of which is named as items are, is no resource's, and
+// a note says why.
+func TestNoEnvelope(t *testing.T) {
+	thing := fmt.Sprintf(ref, "Thing")
+	for _, tt := range []struct{ list, note string }{
+		{"{type: object, properties: {count: {type: integer}}}", "not a JSON array, nor an object with an array of objects among its properties"},
+		{"{type: object, properties: {left: {type: array, items: " + thing + "}, right: {type: array, items: " + thing + "}}}", "an object of several arrays (left, right), none of them named as the items of a list are"},
+	} {
+		c := shapeDoc(t,
+			path("/things", "get", op("listThings", 200, tt.list, ""), "post", op("createThing", 201, thing, thing))+
+				path("/things/{thingId}", "get", op("getThing", 200, thing, "", fmt.Sprintf(intParam, "thingId"))),
+			"Thing: {type: object, properties: {id: {type: integer, readOnly: true}, label: {type: string}}}")
+		if len(c.Resources) != 0 || !notesHolding(c, "paths./things.get.responses.200: "+tt.note) {
+			t.Errorf("%s: resources %d, notes %q, want none and a note %q", tt.list, len(c.Resources), c.Notes, tt.note)
+		}
+	}
+}
+
+// TestReadOfAList: a GET below a collection that answers a list of its
+// items, as Bitbucket's GET /snippets/{workspace} does of GET /snippets,
+// reads no item of it: the path is a collection of its own.
+func TestReadOfAList(t *testing.T) {
+	thing := fmt.Sprintf(ref, "Thing")
+	page := "{$ref: '#/components/schemas/Page'}"
+	c := shapeDoc(t,
+		path("/things", "get", op("listThings", 200, page, ""), "post", op("createThing", 201, thing, thing))+
+			path("/things/{workspace}", "get", op("listOfWorkspace", 200, page, "", fmt.Sprintf(strParam, "workspace"))),
+		"Thing: {type: object, properties: {id: {type: integer, readOnly: true}, label: {type: string}}}\n"+
+			"Page: {type: object, properties: {values: {type: array, items: "+thing+"}, next: {type: string}}}")
+	if r := c.Resource("things"); r != nil && r.Read != nil {
+		t.Errorf("things read by %s, a list", r.Read.ID)
+	}
+	if !notesHolding(c, "paths./things/{workspace}.get.responses.200: a list of the items of /things, not one of them") {
+		t.Errorf("no note of the read that lists; notes %q", c.Notes)
+	}
+}
+
+// TestFindInAnEnvelope: a find that answers its items inside an object is
+// a find of the resource, with its envelope, and its cursor travels in
+// the parameter that takes it back.
+func TestFindInAnEnvelope(t *testing.T) {
+	thing := fmt.Sprintf(ref, "Thing")
+	c := shapeDoc(t,
+		path("/things", "get", op("listThings", 200, fmt.Sprintf(arrayOf, "Thing"), ""), "post", op("createThing", 201, thing, thing))+
+			path("/things/search", "get", op("searchThings", 200, "{type: object, properties: {data: {type: array, items: "+thing+"}, next_page: {type: string}, total_count: {type: integer}}}", "",
+				"{name: label, in: query, schema: {type: string}}", "{name: page, in: query, schema: {type: string}}"))+
+			path("/things/{thingId}", "get", op("getThing", 200, thing, "", fmt.Sprintf(intParam, "thingId"))),
+		"Thing: {type: object, properties: {id: {type: integer, readOnly: true}, label: {type: string}}}")
+	r := c.Resource("things")
+	if r == nil || len(r.Finds) != 1 || r.Finds[0].Envelope == nil {
+		t.Fatalf("no find in an envelope; notes %q", c.Notes)
+	}
+	e := r.Finds[0].Envelope
+	if e.Items != "data" || !slices.Equal(e.Total, []string{"total_count"}) || !slices.Equal(e.Cursor, []string{"next_page"}) {
+		t.Errorf("envelope %+v, want data, total_count and the cursor next_page", e)
+	}
+	if got := r.Cursor(r.Finds[0].Op); got != "page" {
+		t.Errorf("the find's cursor travels in %q, want page", got)
+	}
+	if r.ListEnvelope != nil || r.Cursor(r.List) != spec.CursorParam {
+		t.Errorf("the list: envelope %v, cursor %q, want none and %q", r.ListEnvelope, r.Cursor(r.List), spec.CursorParam)
+	}
+}

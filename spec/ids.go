@@ -1,0 +1,77 @@
+package spec
+
+import (
+	"strings"
+	"unicode"
+)
+
+// The id of an item goes by many names in real documents: the path
+// parameter's own (username of {username}), id, the parameter's name
+// written otherwise (pet_id of {petId}), the last word of the parameter
+// (key of {projectKey}, gid of {project_gid}, slug of {repo_slug}), the
+// resource's one written with Id (bookingId of /bookings), and the names
+// APIs give ids without saying (_id, uuid, key, slug, gid, uid). The
+// first rule that names a property of the item, integer or string, wins.
+
+// idNames are the names of properties that hold ids by custom, tried
+// after every name the path parameter or the resource gives.
+var idNames = []string{"_id", "uuid", "key", "slug", "gid", "uid"}
+
+// idProperty chooses the id property of an item among props, for the
+// item path parameter idParam of a resource named after the collection
+// name: see above. Else, as a resource whose parameter names nothing, it
+// is the first integer or string the create body leaves out (sent holds
+// what it sends).
+func idProperty(props []Property, idParam, name string, sent map[string]bool) (Property, bool) {
+	var candidates []Property
+	for _, p := range props {
+		if t := schemaType(p.Schema); t == "integer" || t == "string" {
+			candidates = append(candidates, p)
+		}
+	}
+	last := lastWord(idParam)
+	one := looseName(Singular(name))
+	rules := []func(string) bool{
+		func(n string) bool { return n == idParam },
+		// A key of {projectKey} names the item where id is another
+		// property: the path reads the item by its key.
+		func(n string) bool { return last != "id" && last != "" && looseName(n) == last },
+		func(n string) bool { return n == "id" },
+		func(n string) bool { return looseName(n) == looseName(idParam) },
+		func(n string) bool { return one != "" && (looseName(n) == one+"id" || looseName(n) == one+"key") },
+	}
+	for _, want := range idNames {
+		rules = append(rules, func(n string) bool { return n == want })
+	}
+	rules = append(rules, func(n string) bool { return !sent[n] })
+	for _, want := range rules {
+		for _, p := range candidates {
+			if want(p.Name) {
+				return p, true
+			}
+		}
+	}
+	return Property{}, false
+}
+
+// lastWord returns the last word of a name written in camelCase,
+// snake_case or kebab-case, lower case: "key" of projectKey, "gid" of
+// project_gid, "id" of petID; "" for a name of one word.
+func lastWord(name string) string {
+	runes := []rune(name)
+	for i := len(runes) - 1; i > 0; i-- {
+		switch r := runes[i]; {
+		case r == '_' || r == '-':
+			return strings.ToLower(string(runes[i+1:]))
+		case unicode.IsUpper(r) && unicode.IsLower(runes[i-1]):
+			return strings.ToLower(string(runes[i:]))
+		}
+	}
+	return ""
+}
+
+// looseName is a name without case, underscores or hyphens, so that petId,
+// pet_id and PetID are one.
+func looseName(name string) string {
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+}

@@ -1,0 +1,243 @@
+package spec
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// An OpenAPI 3.0 document, or a Swagger 2.0 one, often uses a keyword of
+// OpenAPI 3.1's schemas, such as type: 'null' in an anyOf, const, or a
+// list of types: their authors' tools read them, and kin-openapi refuses
+// them with a word of OpenAPI 3.1, which the document never claimed.
+// Where OpenAPI 3.0 says the same in its own words, the schema is read so,
+// as a repair (see repair.go); where it cannot, as of if, then and else,
+// the document is refused, naming the keyword and the version the
+// document says it is.
+
+// schemas repairs the keywords of OpenAPI 3.1 in the schemas of a document
+// of an earlier version.
+func (r *repairs) schemas() {
+	if r.doc.IsOpenAPI31OrLater() {
+		return
+	}
+	r.schemaWalk(func(where string, s *openapi3.Schema) {
+		r.types(where, s)
+		r.constant(where, s)
+		r.schemaExamples(where, s)
+		r.exclusiveBounds(where, s)
+		r.annotations(where, s)
+		r.unread(where, s)
+	})
+}
+
+// types reads a list of types, or type 'null', as OpenAPI 3.0 writes them:
+// one type and nullable, an anyOf of one type each, or a value always
+// null, nullable and of the enumeration [null].
+func (r *repairs) types(where string, s *openapi3.Schema) {
+	types := s.Type.Slice()
+	if len(types) < 2 && !slices.Contains(types, "null") {
+		return
+	}
+	nullable := slices.Contains(types, "null")
+	others := slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })
+	var served, change string
+	switch len(others) {
+	case 0:
+		s.Type, s.Nullable = nil, true
+		if len(s.Enum) == 0 {
+			s.Enum = []any{nil}
+		}
+		served, change = "read as a value that is always null", r.nullable("enum: [null]")
+	case 1:
+		s.Type, s.Nullable = &openapi3.Types{others[0]}, s.Nullable || nullable
+		served, change = "read as type: "+others[0], "type: "+others[0]
+		if nullable {
+			served, change = served+" or null", r.nullable(change)
+		}
+	default:
+		branches := make(openapi3.SchemaRefs, len(others))
+		for i, t := range others {
+			branches[i] = &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{t}, Nullable: nullable}}
+		}
+		s.Type, s.Nullable = nil, s.Nullable || nullable
+		if len(s.AnyOf) == 0 {
+			s.AnyOf = branches
+		} else {
+			s.AllOf = append(s.AllOf, &openapi3.SchemaRef{Value: &openapi3.Schema{AnyOf: branches}})
+		}
+		served, change = "read as a value of any of them", "anyOf: a schema of each type"
+		if nullable {
+			served, change = served+", or null", r.nullable(change)
+		}
+	}
+	what := jsonText(types) + ": " + r.lacks("list of types")
+	if len(types) == 1 {
+		what = `"null": ` + r.lacks("type null")
+	}
+	r.add(slip{where: where + ".type", what: what, served: served, change: "write " + change})
+}
+
+// nullable says a schema of the keywords given is nullable, in the words
+// of the document's version.
+func (r *repairs) nullable(keywords string) string {
+	if r.swagger {
+		return keywords + ", x-nullable: true"
+	}
+	return keywords + ", nullable: true"
+}
+
+// constant reads const as an enumeration of its one value.
+func (r *repairs) constant(where string, s *openapi3.Schema) {
+	if s.Const == nil {
+		return
+	}
+	c := s.Const
+	s.Const = nil
+	if len(s.Enum) == 0 {
+		s.Enum = []any{c}
+	} else {
+		s.Enum = slices.DeleteFunc(s.Enum, func(v any) bool { return !reflect.DeepEqual(v, c) })
+	}
+	r.add(slip{
+		where:  where + ".const",
+		what:   jsonText(c) + ": " + r.lacks("const"),
+		served: "read as enum: [" + jsonText(c) + "]",
+		change: "write enum: [" + jsonText(c) + "]",
+	})
+}
+
+// schemaExamples reads the first of a schema's examples as its example.
+func (r *repairs) schemaExamples(where string, s *openapi3.Schema) {
+	if len(s.Examples) == 0 {
+		return
+	}
+	served := "left out, as the schema has an example"
+	if s.Example == nil {
+		s.Example = s.Examples[0]
+		served = "the first read as its example"
+	}
+	s.Examples = nil
+	r.add(slip{
+		where:  where + ".examples",
+		what:   r.lacks("examples of a schema"),
+		served: served,
+		change: "write example: " + jsonText(s.Example),
+	})
+}
+
+// exclusiveBounds reads a number given as exclusiveMinimum or
+// exclusiveMaximum as the bound it is, made exclusive.
+func (r *repairs) exclusiveBounds(where string, s *openapi3.Schema) {
+	for _, b := range [...]struct {
+		name, bound string
+		excl        *openapi3.ExclusiveBound
+		at          **float64
+		tighter     func(v, old float64) bool
+	}{
+		{"exclusiveMinimum", "minimum", &s.ExclusiveMin, &s.Min, func(v, old float64) bool { return v >= old }},
+		{"exclusiveMaximum", "maximum", &s.ExclusiveMax, &s.Max, func(v, old float64) bool { return v <= old }},
+	} {
+		if b.excl.Value == nil {
+			continue
+		}
+		v := *b.excl.Value
+		served := fmt.Sprintf("read as %s: %v, %s: true", b.bound, v, b.name)
+		if *b.at == nil || b.tighter(v, **b.at) {
+			*b.at = &v
+			b.excl.Value, b.excl.Bool = nil, new(bool)
+			*b.excl.Bool = true
+		} else {
+			b.excl.Value = nil
+			served = fmt.Sprintf("left out, as %s: %v is tighter", b.bound, **b.at)
+		}
+		r.add(slip{
+			where:  where + "." + b.name,
+			what:   fmt.Sprintf("%v, a number: %s", v, r.lacks(b.name+" of a number")),
+			served: served,
+			change: fmt.Sprintf("write %s: %v, %s: true", b.bound, v, b.name),
+		})
+	}
+}
+
+// annotations leaves out the keywords of OpenAPI 3.1 that only annotate a
+// schema, or name it, and $defs, whose schemas are read where they are
+// referred to.
+func (r *repairs) annotations(where string, s *openapi3.Schema) {
+	for _, a := range [...]struct {
+		name string
+		set  bool
+		drop func()
+	}{
+		{"$comment", s.Comment != "", func() { s.Comment = "" }},
+		{"$id", s.SchemaID != "", func() { s.SchemaID = "" }},
+		{"$schema", s.SchemaDialect != "", func() { s.SchemaDialect = "" }},
+		{"$anchor", s.Anchor != "", func() { s.Anchor = "" }},
+		{"contentMediaType", s.ContentMediaType != "", func() { s.ContentMediaType = "" }},
+		{"contentEncoding", s.ContentEncoding != "", func() { s.ContentEncoding = "" }},
+		{"$defs", len(s.Defs) > 0, func() { s.Defs = nil }},
+	} {
+		if !a.set {
+			continue
+		}
+		a.drop()
+		r.add(slip{
+			where:  where + "." + a.name,
+			what:   r.lacks(a.name),
+			served: "left out, as it changes no value the schema matches",
+			change: "remove it",
+		})
+	}
+}
+
+// unread refuses the keywords of OpenAPI 3.1 that say what a value must be
+// in words OpenAPI 3.0 has none of: served without them, a schema would
+// let values pass that the document refuses.
+func (r *repairs) unread(where string, s *openapi3.Schema) {
+	for _, k := range [...]struct {
+		name string
+		set  bool
+	}{
+		{"prefixItems", len(s.PrefixItems) > 0},
+		{"contains", s.Contains != nil},
+		{"minContains", s.MinContains != nil},
+		{"maxContains", s.MaxContains != nil},
+		{"patternProperties", len(s.PatternProperties) > 0},
+		{"dependentSchemas", len(s.DependentSchemas) > 0},
+		{"dependentRequired", len(s.DependentRequired) > 0},
+		{"propertyNames", s.PropertyNames != nil},
+		{"unevaluatedItems", s.UnevaluatedItems.Has != nil || s.UnevaluatedItems.Schema != nil},
+		{"unevaluatedProperties", s.UnevaluatedProperties.Has != nil || s.UnevaluatedProperties.Schema != nil},
+		{"if", s.If != nil},
+		{"then", s.Then != nil},
+		{"else", s.Else != nil},
+		{"$dynamicRef", s.DynamicRef != ""},
+		{"$dynamicAnchor", s.DynamicAnchor != ""},
+		{"contentSchema", s.ContentSchema != nil},
+	} {
+		if !k.set {
+			continue
+		}
+		change := "declare openapi: 3.1.0 if the document is OpenAPI 3.1, or say the same in the words of " + r.version
+		if r.swagger {
+			change = "say the same in the words of Swagger 2.0, or write the document in OpenAPI 3.1"
+		}
+		r.add(slip{
+			where:  where + "." + k.name,
+			what:   r.lacks(k.name),
+			change: change,
+		})
+	}
+}
+
+// jsonText writes a value of a document as JSON, for a message.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
