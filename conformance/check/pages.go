@@ -93,13 +93,17 @@ func (h *Harness) walkPages(ctx context.Context, first *judge.Exchange, r judge.
 		switch {
 		case err != nil:
 			return walked{}, err
-		case n == 0 && before != nil && before.Limit > 0 && beforeN < before.Limit && linkTarget(x.Header, "next") == "":
+		case n == 0 && before != nil && before.Limit > 0 && beforeN < before.Limit && nextTarget(x) == "":
 			return walked{}, &lateEnd{before.Breaks(judge.RulePagesEnd, fmt.Sprintf("a page of %d items, fewer than its limit of %d, links to a next page, %s, which holds none and links nowhere: the link is on the last page (walked again for %v)", beforeN, before.Limit, x.URL, h.cfg.Settle))}
 		case !more:
 			return walked{end: walkStopped, last: x}, nil
 		}
-		if linkTarget(x.Header, "next") == "" {
-			if x.Limit == 0 || n < x.Limit {
+		if nextTarget(x) == "" {
+			_, more := x.NextInBody()
+			switch {
+			case more != nil && *more:
+				return walked{end: walkCut, last: x, why: fmt.Sprintf("a page of %d items says more follow, and neither a next link nor a cursor the list takes back leads to them", n)}, nil
+			case more != nil || x.Limit == 0 || n < x.Limit:
 				return walked{end: walkComplete, last: x}, nil
 			}
 			return walked{end: walkCut, last: x, full: true, why: fmt.Sprintf("a page of %d items, as many as its limit, carries no rel=\"next\" link, and the interface does not show how else to request the next page", n)}, nil
@@ -119,6 +123,18 @@ func (h *Harness) walkPages(ctx context.Context, first *judge.Exchange, r judge.
 		visited[next.URL] = true
 		before, beforeN, x = x, n, next
 	}
+}
+
+// nextTarget returns where the page x says its next page is: its Link
+// header's rel="next", else, for a list whose answer is an envelope, the
+// next link or the cursor the body holds (see judge.Exchange.NextInBody);
+// "" where it says there is none, or nothing.
+func nextTarget(x *judge.Exchange) string {
+	if target := linkTarget(x.Header, "next"); target != "" {
+		return target
+	}
+	target, _ := x.NextInBody()
+	return target
 }
 
 // lateEnd is the verdict on a walk that met a page shorter than its limit
@@ -167,7 +183,7 @@ func (h *Harness) settleWalks(ctx context.Context, probe func() (bool, error)) (
 // the base URL's origin, as petmock's do, and any other breaks
 // strict.pagination.
 func (h *Harness) nextPage(ctx context.Context, x *judge.Exchange) (*judge.Exchange, string, error) {
-	target := linkTarget(x.Header, "next")
+	target := nextTarget(x)
 	if target == "" {
 		return nil, "no rel=\"next\" link", nil
 	}

@@ -105,22 +105,34 @@ func hiding(tb testing.TB, c *spec.Contract, next http.Handler, hides func(creat
 					return
 				}
 				EditJSON(rec, func(v any) any {
-					items, ok := v.([]any)
-					if !ok {
-						return v
-					}
-					kept := []any{}
-					for _, it := range items {
-						if m, ok := it.(map[string]any); ok && hidden(res, spec.ValueText(m[res.IDProperty])) {
-							continue
+					return withItems(res, v, func(items []any) []any {
+						kept := []any{}
+						for _, it := range items {
+							if m, ok := it.(map[string]any); ok && hidden(res, spec.ValueText(m[res.IDProperty])) {
+								continue
+							}
+							kept = append(kept, it)
 						}
-						kept = append(kept, it)
-					}
-					return kept
+						return kept
+					})
 				})
 			}).ServeHTTP(w, r)
 		default:
 			next.ServeHTTP(w, r)
 		}
 	})
+}
+
+// withItems returns v, an answer of the list of res, with its items, the
+// array answered or the one its envelope holds, as edit changes them.
+func withItems(res *spec.Resource, v any, edit func(items []any) []any) any {
+	items, ok := res.ListEnvelope.ItemsOf(v)
+	if !ok {
+		return v
+	}
+	if res.ListEnvelope == nil {
+		return edit(items)
+	}
+	v.(map[string]any)[res.ListEnvelope.Items] = edit(items)
+	return v
 }

@@ -133,8 +133,10 @@ var Kit = []KitFault{
 					return false
 				}
 				Intercept(next, func(_ *http.Request, rec *httptest.ResponseRecorder) {
-					if rec.Code == http.StatusOK && bytes.HasPrefix(bytes.TrimSpace(rec.Body.Bytes()), []byte("[")) {
-						rec.Body = bytes.NewBufferString("[]")
+					if rec.Code == http.StatusOK && isJSONAnswer(rec) {
+						EditJSON(rec, func(v any) any {
+							return withItems(op.Resource, v, func([]any) []any { return []any{} })
+						})
 						rec.Header().Del("Link")
 					}
 				}).ServeHTTP(w, r)

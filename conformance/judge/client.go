@@ -134,6 +134,13 @@ type Exchange struct {
 	Limit   int  // for a 200 of listPets, the most pets it may hold
 	lenient bool // as the request
 
+	// envelope is how the answer of a list of a resource holds its
+	// items, and cursorParam the query parameter the list takes a cursor
+	// back in; nil and "" for a list that answers a JSON array, and for
+	// any other operation.
+	envelope    *spec.Envelope
+	cursorParam string
+
 	// basic is the form of the key sent as the password of HTTP basic
 	// credentials, in the header basicHeader, or nil for none: curl
 	// sends them as its -u asks.
@@ -198,6 +205,7 @@ func (c *Client) Send(ctx context.Context, r *Request) (*Exchange, error) {
 		method: r.method, URL: target.String(), Path: r.Path, RequestHeader: r.Header, reqBody: r.body,
 		Op: r.op, key: c.cfg.APIKey, lenient: r.Lenient,
 	}
+	x.envelope, x.cursorParam = c.listOf(r.op)
 	if c.cfg.ReadOnly && r.method != http.MethodGet {
 		return x, errors.New(x.redact("read-only run: refusing to send " + r.method + " " + x.URL))
 	}
@@ -225,6 +233,26 @@ func (c *Client) Send(ctx context.Context, r *Request) (*Exchange, error) {
 		}
 	}
 	return x, c.judge(r, x)
+}
+
+// listOf returns, for op a list or a find of a resource whose answer is
+// an envelope, the envelope and the query parameter that takes its cursor
+// back; nil and "" otherwise.
+func (c *Client) listOf(id string) (*spec.Envelope, string) {
+	op := c.cfg.Contract.Operation(id)
+	if op == nil || op.Resource == nil {
+		return nil, ""
+	}
+	res := op.Resource
+	if op == res.List {
+		return res.ListEnvelope, res.Cursor(op)
+	}
+	for _, f := range res.Finds {
+		if f.Op == op {
+			return f.Envelope, res.Cursor(op)
+		}
+	}
+	return nil, ""
 }
 
 // roundTrip sends r once and reads the answer into x. It returns the
