@@ -41,3 +41,68 @@ func TestNestedResources(t *testing.T) {
 		}
 	}
 }
+
+// hooks is a resource scoped by a required query parameter, as Netlify's
+// hooks are by site_id, which its items hold too.
+const hooks = `openapi: 3.0.3
+info: {title: Hooks, version: 1.0.0}
+servers: [{url: /h}]
+paths:
+  /hooks:
+    get:
+      operationId: listHooks
+      parameters:
+        - {name: site_id, in: query, required: true, schema: {type: string}}
+        - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 50}}
+      responses:
+        '200': {description: The hooks., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Hook'}}}}}
+    post:
+      operationId: createHook
+      parameters:
+        - {name: site_id, in: query, required: true, schema: {type: string}}
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewHook'}}}}
+      responses:
+        '201': {description: The hook., content: {application/json: {schema: {$ref: '#/components/schemas/Hook'}}}}
+  /hooks/{hookId}:
+    get:
+      operationId: getHook
+      parameters: [{name: hookId, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: The hook., content: {application/json: {schema: {$ref: '#/components/schemas/Hook'}}}}
+        '404': {description: No such hook.}
+components:
+  schemas:
+    NewHook:
+      type: object
+      required: [site_id, url]
+      properties: {site_id: {type: string}, url: {type: string}}
+    Hook:
+      allOf:
+        - $ref: '#/components/schemas/NewHook'
+        - {type: object, required: [id], properties: {id: {type: integer}}}
+`
+
+// TestScopedByRequiredQuery: a required query parameter that scopes a
+// list, and which its items hold, has one value for the run: what a check
+// creates, it finds in the list of that scope.
+func TestScopedByRequiredQuery(t *testing.T) {
+	t.Parallel()
+	path := ct.WriteDocument(t, hooks)
+	c := readFile(t, path)
+	res := c.Resource("hooks")
+	if res == nil || len(res.Filters) == 0 {
+		t.Fatalf("no resource hooks filtered by site_id: %v", c.Notes)
+	}
+	for seed := range uint64(3) {
+		h := judgeOver(t, ct.PetmockOf(t, path), Settings{Contract: c, Seed: seed + 1})
+		ctx := checkContext(t)
+		for _, run := range []func() error{
+			func() error { return h.CheckItemCreated(ctx, res) },
+			func() error { return h.CheckPages(ctx, res, nil, true) },
+		} {
+			if err := run(); err != nil {
+				t.Errorf("seed %d: %v", seed+1, err)
+			}
+		}
+	}
+}

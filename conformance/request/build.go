@@ -41,8 +41,9 @@ type Maker struct {
 	runID    string
 	named    atomic.Int64 // names made so far
 
-	mu      sync.Mutex                           // guards parents
-	parents map[*spec.Resource]map[string]string // of each resource, for the run: see CollectionParams
+	mu       sync.Mutex                           // guards parents and required
+	parents  map[*spec.Resource]map[string]string // of each resource, for the run: see CollectionParams
+	required map[string]any                       // of each required query parameter, for the run: see requiredValue
 }
 
 // NewMaker returns the maker of the requests of a run of the document of
@@ -151,9 +152,52 @@ func (m *Maker) withRequiredQuery(op *spec.Operation, query url.Values) url.Valu
 				query = url.Values{}
 			}
 		}
-		spec.AddQuery(query, p, m.paramValue(gen, p))
+		spec.AddQuery(query, p, m.requiredValue(gen, p))
 	}
 	return query
+}
+
+// requiredValue returns the value of the required query parameter p for
+// the run: the one made for a parameter of that name before, where p's
+// schema takes it, so that a create, its read and its list, which a
+// required parameter such as Netlify's site_id scopes, all name one scope;
+// else one made now, kept for the rest of the run.
+func (m *Maker) requiredValue(gen *fake.Generator, p *openapi3.Parameter) any {
+	m.mu.Lock()
+	v, ok := m.required[p.Name]
+	m.mu.Unlock()
+	if s := schemaOf(p); ok && (s == nil || s.VisitJSON(v, spec.SchemaOptions(m.contract.Doc)...) == nil) {
+		return v
+	}
+	v = m.paramValue(gen, p)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.required == nil {
+		m.required = map[string]any{}
+	}
+	if _, ok := m.required[p.Name]; !ok {
+		m.required[p.Name] = v
+	}
+	return v
+}
+
+// requiredScope returns the value the run gives a required query
+// parameter of the list or the create of res named name, which a body
+// property of that name is to have too, so that what is created shows in
+// the list the parameter scopes.
+func (m *Maker) requiredScope(res *spec.Resource, name string) (any, bool) {
+	for _, op := range []*spec.Operation{res.List, res.CreateOp} {
+		if op == nil {
+			continue
+		}
+		if p := op.Parameter(openapi3.ParameterInQuery, name); p != nil && p.Required {
+			m.mu.Lock()
+			v, ok := m.required[name]
+			m.mu.Unlock()
+			return v, ok
+		}
+	}
+	return nil, false
 }
 
 // hasMember reports whether query holds a member of the deepObject or
@@ -383,7 +427,8 @@ func (m *Maker) ListedIDsIn(ctx context.Context, res *spec.Resource, params map[
 	}
 	var ids []any
 	for _, it := range items {
-		if v, ok := it[res.IDProperty]; ok {
+		// An empty id names no item a path can hold.
+		if v, ok := it[res.IDProperty]; ok && spec.ValueText(v) != "" {
 			ids = append(ids, v)
 		}
 	}
@@ -499,10 +544,22 @@ func (m *Maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[st
 				continue
 			}
 		}
-		params[name] = spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: name}))
+		params[name] = spec.ParamText(p, m.pathValue(gen, p))
 		madeUp = true
 	}
 	return params, madeUp, failed()
+}
+
+// pathValue makes a value of the path parameter p whose text is not
+// empty: a path segment cannot be.
+func (m *Maker) pathValue(gen *fake.Generator, p *openapi3.Parameter) any {
+	var v any
+	for range 10 {
+		if v = m.paramValue(gen, p); spec.ValueText(v) != "" {
+			return v
+		}
+	}
+	return "x"
 }
 
 // resourcesAbove returns the resources op acts on or below: its own, and
@@ -563,7 +620,7 @@ func (m *Maker) RequiredQuery(ctx context.Context, op *spec.Operation) (url.Valu
 	gen, failed := m.generator(ctx)
 	for _, p := range op.Parameters {
 		if p.In == openapi3.ParameterInQuery && p.Required {
-			spec.AddQuery(q, p, m.paramValue(gen, p))
+			spec.AddQuery(q, p, m.requiredValue(gen, p))
 		}
 	}
 	return q, failed()
@@ -637,6 +694,10 @@ func (m *Maker) knownValues(ctx context.Context, res *spec.Resource, s *openapi3
 	var census []judge.Item
 	for _, p := range m.contract.Properties(s) {
 		if _, sent := body[p.Name]; !sent {
+			continue
+		}
+		if v, ok := m.requiredScope(res, p.Name); ok && p.Schema.VisitJSON(v, spec.SchemaOptions(m.contract.Doc)...) == nil {
+			body[p.Name] = v
 			continue
 		}
 		switch {
