@@ -106,3 +106,26 @@ func TestScopedByRequiredQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestResourceWithoutCreate: a resource whose document has no create is
+// judged on the items its list shows: one is updated, replaced and
+// deleted in place of one of the run's own.
+func TestResourceWithoutCreate(t *testing.T) {
+	t.Parallel()
+	doc := ct.Testdata(t, ct.EvolvedOps)
+	c := readFile(t, doc)
+	res := *c.Resource("orders")
+	res.CreateOp = nil
+	ctx := checkContext(t)
+	h := judgeOver(t, ct.PetmockOf(t, doc), Settings{Contract: c})
+	for name, run := range map[string]func() error{
+		"replaced": func() error { return h.CheckItemReplaced(ctx, &res) },
+		"updated":  func() error { return h.CheckItemUpdated(ctx, &res) },
+		"deleted":  func() error { return h.CheckItemDeleted(ctx, &res) },
+	} {
+		if err := run(); err != nil {
+			t.Errorf("an order listed and %s: %v", name, err)
+		}
+	}
+	wantSkipped(t, "created", h.CheckItemCreated(ctx, &res), "has no create operation")
+}

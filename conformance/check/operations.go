@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,7 +43,7 @@ func (h *Harness) validRequest(ctx context.Context, op *spec.Operation) (r *judg
 	if res := op.Resource; res != nil && op.Role != spec.RoleList && op.Role != spec.RoleCreate {
 		if request.Mutating(op) {
 			var params map[string]string
-			if created, params, err = h.createItem(ctx, res); err != nil {
+			if created, params, err = h.itemToChange(ctx, res, nil); err != nil {
 				return nil, false, err
 			}
 			fixed = params
@@ -258,6 +259,32 @@ func statusList(statuses []int) string {
 // collection.
 func (h *Harness) createItem(ctx context.Context, res *spec.Resource) (judge.Item, map[string]string, error) {
 	return h.createItemWith(ctx, res, nil)
+}
+
+// itemToChange returns an item of res for a check that changes it, with
+// the path parameters of its collection: one it creates, with edit
+// changing the body where not nil, or, where the document has no create of
+// res, one its list shows, as there is no other.
+func (h *Harness) itemToChange(ctx context.Context, res *spec.Resource, edit func(body map[string]any)) (judge.Item, map[string]string, error) {
+	if res.CreateOp != nil {
+		return h.createItemWith(ctx, res, edit)
+	}
+	if res.List == nil {
+		return nil, nil, judge.Skipf("%s has neither a create nor a list: no item of it is known", res.Name)
+	}
+	params, err := h.CollectionParams(ctx, res)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, items, err := h.listPageOf(ctx, res, params, url.Values{}, judge.RuleItemSame)
+	if err != nil {
+		return nil, nil, err
+	}
+	items = slices.DeleteFunc(items, func(it judge.Item) bool { return it.ID(res.IDProperty) == "" })
+	if len(items) == 0 {
+		return nil, nil, judge.Skipf("no create of %s was found, and its list shows no item to change", res.Name)
+	}
+	return items[h.rnd.IntN(len(items))], params, nil
 }
 
 // createItemWith is createItem, with edit, if not nil, changing the body

@@ -41,7 +41,7 @@ func (h *Harness) CheckItemReplaced(ctx context.Context, res *spec.Resource) err
 	if err := h.Served(res.Replace); err != nil {
 		return err
 	}
-	created, params, err := h.createItemWith(ctx, res, h.awayFromDefaults(res))
+	created, params, err := h.itemToChange(ctx, res, h.awayFromDefaults(res))
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func (h *Harness) CheckItemUpdated(ctx context.Context, res *spec.Resource) erro
 	if err := h.Served(res.Update); err != nil {
 		return err
 	}
-	created, params, err := h.createItem(ctx, res)
+	created, params, err := h.itemToChange(ctx, res, nil)
 	if err != nil {
 		return err
 	}
@@ -186,7 +186,7 @@ func (h *Harness) CheckItemDeleted(ctx context.Context, res *spec.Resource) erro
 	if err := h.Served(res.Delete); err != nil {
 		return err
 	}
-	created, params, err := h.createItem(ctx, res)
+	created, params, err := h.itemToChange(ctx, res, nil)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,9 @@ var Kit = []KitFault{
 	{
 		Name: "answers a create and keeps nothing",
 		NotApplied: func(c *spec.Contract) string {
-			return noResource(c, "no resource whose created items can be read or listed", func(r *spec.Resource) bool { return r.Read != nil || r.List != nil })
+			return noResource(c, "no resource whose created items can be read or listed", func(r *spec.Resource) bool {
+				return r.CreateOp != nil && sendable(r.CreateOp) && (r.Read != nil || r.List != nil)
+			})
 		},
 		Wrap: func(tb testing.TB, c *spec.Contract, next http.Handler) http.Handler {
 			return hiding(tb, c, next, func(time.Time) bool { return true })
@@ -125,7 +127,9 @@ var Kit = []KitFault{
 	{
 		Name: "lists nothing",
 		NotApplied: func(c *spec.Contract) string {
-			return noResource(c, "no resource that creates items it lists", func(r *spec.Resource) bool { return r.List != nil })
+			return noResource(c, "no resource that creates items it lists", func(r *spec.Resource) bool {
+				return r.CreateOp != nil && sendable(r.CreateOp) && r.List != nil
+			})
 		},
 		Wrap: func(tb testing.TB, c *spec.Contract, next http.Handler) http.Handler {
 			return byOperation(tb, c, next, func(op *spec.Operation, _ map[string]string, w http.ResponseWriter, r *http.Request) bool {
@@ -349,7 +353,7 @@ func refusesOtherError(c *spec.Contract, op *spec.Operation, status int) bool {
 // noResource returns why, unless a resource of c does what has says.
 func noResource(c *spec.Contract, why string, has func(*spec.Resource) bool) string {
 	for _, r := range c.Resources {
-		if has(r) && sendable(r.CreateOp) {
+		if has(r) {
 			return ""
 		}
 	}

@@ -456,8 +456,7 @@ func (m *Maker) CollectionParams(ctx context.Context, res *spec.Resource) (map[s
 		return maps.Clone(params), nil
 	}
 	for try := range maxParents {
-		// The create is on the collection path, and every resource has one.
-		candidate, madeUp, err := m.pathParams(ctx, res.CreateOp, nil)
+		candidate, madeUp, err := m.pathParams(ctx, collectionOp(res), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -486,6 +485,15 @@ func (m *Maker) CollectionParams(ctx context.Context, res *spec.Resource) (map[s
 	}
 	m.parents[res] = params
 	return maps.Clone(params), nil
+}
+
+// collectionOp returns an operation of the collection path of res: its
+// create, or its list where it has none.
+func collectionOp(res *spec.Resource) *spec.Operation {
+	if res.CreateOp != nil {
+		return res.CreateOp
+	}
+	return res.List
 }
 
 // PathParams returns values for the path parameters of op that fixed does

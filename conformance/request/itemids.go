@@ -60,7 +60,7 @@ func (m *Maker) NamesItem(res *spec.Resource, op *spec.Operation, body map[strin
 // no body, such as Swagger Petstore's createUser, names no id but the one
 // its body sent.
 func AnswersItem(res *spec.Resource) bool {
-	return res.CreateOp.JSONSchema(res.CreateOp.Success) != nil
+	return res.CreateOp != nil && res.CreateOp.JSONSchema(res.CreateOp.Success) != nil
 }
 
 // ownID gives the id property of a create body of res, whose create
