@@ -2,6 +2,10 @@ package check
 
 import (
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
@@ -11,7 +15,9 @@ import (
 // TestNestedResources: the items of a resource nested below another are
 // created, listed, walked, read, deleted and read again at the end below
 // one parent: petmock serving them passes every check, and the checks of
-// the nested items ran, not skipped.
+// the nested items ran, not skipped; an operation on an item at a path
+// that names no parent reads one listed below the run's parent, and no
+// request of the run has an empty segment.
 func TestNestedResources(t *testing.T) {
 	t.Parallel()
 	path := ct.WriteDocument(t, ct.Vaults)
@@ -20,7 +26,13 @@ func TestNestedResources(t *testing.T) {
 		t.Fatalf("no nested resource items: %v", c.Notes)
 	}
 	for seed := range uint64(4) {
-		h := judgeOver(t, ct.PetmockOf(t, path), Settings{Contract: c, Seed: seed + 1})
+		var empty atomic.Value // a path of an empty segment, as asked for
+		seen := ct.Intercept(ct.PetmockOf(t, path), func(r *http.Request, _ *httptest.ResponseRecorder) {
+			if strings.Contains(r.URL.Path, "//") {
+				empty.Store(r.URL.Path)
+			}
+		})
+		h := judgeOver(t, seen, Settings{Contract: c, Seed: seed + 1})
 		ctx := checkContext(t)
 		ran := 0
 		for _, chk := range genericChecks(h.contract, h.cfg.APIKey) {
@@ -38,6 +50,9 @@ func TestNestedResources(t *testing.T) {
 		}
 		if ran == 0 {
 			t.Errorf("seed %d: no check ran", seed+1)
+		}
+		if p := empty.Load(); p != nil {
+			t.Errorf("seed %d: the run asked for %s, a path of an empty segment", seed+1, p)
 		}
 	}
 }

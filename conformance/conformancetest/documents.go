@@ -145,7 +145,8 @@ components:
 
 // Vaults is a document of a resource nested below another: the items of
 // a vault, created, listed, read and deleted below it, with string ids,
-// and a list paged by a limit.
+// and a list paged by a limit; and an operation on one item at a path of
+// its own, that names no vault.
 const Vaults = `openapi: 3.0.3
 info: {title: Vaults, version: 1.0.0}
 servers: [{url: /vs}]
@@ -193,6 +194,12 @@ paths:
       responses:
         '204': {description: Deleted.}
         '404': {description: No such item.}
+  /history/{itemId}:
+    get:
+      operationId: itemHistory
+      parameters: [{name: itemId, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: What became of the item., content: {application/json: {schema: {type: array, items: {type: string}}}}}
 components:
   schemas:
     NewVault:

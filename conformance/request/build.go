@@ -41,9 +41,10 @@ type Maker struct {
 	runID    string
 	named    atomic.Int64 // names made so far
 
-	mu       sync.Mutex                           // guards parents and required
+	mu       sync.Mutex                           // guards parents, required and choosing
 	parents  map[*spec.Resource]map[string]string // of each resource, for the run: see CollectionParams
 	required map[string]any                       // of each required query parameter, for the run: see requiredValue
+	choosing map[*spec.Resource]bool              // resources whose parent CollectionParams is choosing
 }
 
 // NewMaker returns the maker of the requests of a run of the document of
@@ -451,10 +452,28 @@ func (m *Maker) CollectionParams(ctx context.Context, res *spec.Resource) (map[s
 	}
 	m.mu.Lock()
 	params, ok := m.parents[res]
-	m.mu.Unlock()
-	if ok {
-		return maps.Clone(params), nil
+	choosing := m.choosing[res]
+	if !ok && !choosing {
+		if m.choosing == nil {
+			m.choosing = map[*spec.Resource]bool{}
+		}
+		m.choosing[res] = true
 	}
+	m.mu.Unlock()
+	switch {
+	case ok:
+		return maps.Clone(params), nil
+	case choosing:
+		// A parameter of the collection names the resource itself:
+		// a value made up, rather than choosing without end.
+		params, _, err := m.pathParams(ctx, collectionOp(res), nil)
+		return params, err
+	}
+	defer func() {
+		m.mu.Lock()
+		delete(m.choosing, res)
+		m.mu.Unlock()
+	}()
 	for try := range maxParents {
 		candidate, madeUp, err := m.pathParams(ctx, collectionOp(res), nil)
 		if err != nil {
@@ -537,11 +556,21 @@ func (m *Maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[st
 			continue
 		}
 		if res := m.resourceOfParam(op, name); res != nil {
+			// Its items are listed below the parent op's path names,
+			// and else below the run's parent of it.
 			parent := map[string]string{}
 			for _, k := range res.ParentParams {
 				if v, ok := params[k]; ok {
 					parent[k] = v
 				}
+			}
+			if len(parent) < len(res.ParentParams) {
+				sticky, err := m.CollectionParams(ctx, res)
+				if err != nil {
+					return nil, false, err
+				}
+				maps.Copy(sticky, parent)
+				parent = sticky
 			}
 			ids, err := m.ListedIDsIn(ctx, res, parent)
 			if err != nil {
