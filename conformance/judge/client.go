@@ -197,7 +197,7 @@ func (c *Client) Send(ctx context.Context, r *Request) (*Exchange, error) {
 	target := r.Target
 	if target == nil {
 		u := *c.cfg.Base
-		u.Path += r.Path
+		setPath(&u, c.cfg.Base.EscapedPath()+r.Path)
 		u.RawQuery = r.Query
 		target = &u
 	}
@@ -233,6 +233,19 @@ func (c *Client) Send(ctx context.Context, r *Request) (*Exchange, error) {
 		}
 	}
 	return x, c.judge(r, x)
+}
+
+// setPath sets the path of u to escaped, a path as it goes on the wire:
+// its segments escaped, as a request's Path is (expandPath escapes each
+// value of a parameter), so that an id such as "Chad Malone" is sent as
+// Chad%20Malone once, not escaped again.
+func setPath(u *url.URL, escaped string) {
+	u.RawPath = escaped
+	if p, err := url.PathUnescape(escaped); err == nil {
+		u.Path = p
+	} else {
+		u.Path, u.RawPath = escaped, ""
+	}
 }
 
 // listOf returns, for op a list or a find of a resource whose answer is

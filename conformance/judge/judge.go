@@ -195,11 +195,9 @@ func (c *Client) check(r *Request, x *Exchange) ([]answercheck.Violation, error)
 // document's base path, which the checker's router knows, whatever the
 // path of the deployment's base URL.
 func (c *Client) probe(r *Request) *http.Request {
-	return (&http.Request{
-		Method: r.method,
-		URL:    &url.URL{Path: c.cfg.Contract.Base + r.Path, RawQuery: r.Query},
-		Header: r.Header,
-	}).WithContext(context.Background())
+	u := &url.URL{RawQuery: r.Query}
+	setPath(u, c.cfg.Contract.Base+r.Path)
+	return (&http.Request{Method: r.method, URL: u, Header: r.Header}).WithContext(context.Background())
 }
 
 // missing reports whether status, the answer to r, says that r's
