@@ -588,13 +588,25 @@ func (m *Maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[st
 }
 
 // pathValue makes a value of the path parameter p whose text is not
-// empty: a path segment cannot be.
+// empty, as a path segment cannot be, and, where one of the values made is,
+// that a path holds as it is, unescaped: a made-up value is no test of how
+// a server decodes its paths (readme's filename pattern met "}xjson" as
+// %7Dxjson, and refused it).
 func (m *Maker) pathValue(gen *fake.Generator, p *openapi3.Parameter) any {
-	var v any
+	var fallback any
 	for range 10 {
-		if v = m.paramValue(gen, p); spec.ValueText(v) != "" {
+		v := m.paramValue(gen, p)
+		text := spec.ValueText(v)
+		switch {
+		case text == "":
+		case url.PathEscape(text) == text:
 			return v
+		case fallback == nil:
+			fallback = v
 		}
+	}
+	if fallback != nil {
+		return fallback
 	}
 	return "x"
 }
