@@ -314,7 +314,7 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 	}
 	var created judge.Item
 	switch {
-	case res.CreateOp.JSONSchema(x.Status) != nil && x.HasBody():
+	case h.answersItem(res, x):
 		if created, err = x.Item(); err != nil {
 			return nil, nil, err
 		}
@@ -325,7 +325,7 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 		created[res.IDProperty] = body[res.IDProperty]
 		return created, params, h.checkLocation(x, res, params, created.ID(res.IDProperty), judge.RuleItemLocation)
 	default:
-		return nil, nil, judge.Skipf("%s answers %d without a body, and its body sends no %s, so the id of the item created is not known", res.CreateOp.ID, x.Status, res.IDProperty)
+		return nil, nil, judge.Skipf("%s answers %d without the item created, and its body sends no %s, so the id of the item created is not known", res.CreateOp.ID, x.Status, res.IDProperty)
 	}
 	if err := x.Require(created.ID(res.IDProperty) != "", judge.RuleItemCreate, fmt.Sprintf("the %s created has no %s", spec.Singular(res.Name), res.IDProperty)); err != nil {
 		return nil, nil, err
@@ -337,6 +337,17 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 		return nil, nil, err
 	}
 	return created, params, nil
+}
+
+// answersItem reports whether x, the answer of a create of res, holds the
+// item created: a body of a JSON schema with the id property, as a 201
+// has, not a 204, nor a 202 of a job to watch.
+func (h *Harness) answersItem(res *spec.Resource, x *judge.Exchange) bool {
+	s := res.CreateOp.JSONSchema(x.Status)
+	if s == nil || !x.HasBody() {
+		return false
+	}
+	return slices.ContainsFunc(h.contract.Properties(s), func(p spec.Property) bool { return p.Name == res.IDProperty })
 }
 
 // CheckNearMiss sends a request of the trial's operation with m in place
