@@ -159,7 +159,9 @@ func BenchmarkProxyListPets(b *testing.B) {
 	}
 	hs := httptest.NewServer(backend)
 	defer hs.Close()
-	s, err := New(Config{Proxy: Proxy{URL: hs.URL + "/v1"}, JournalSize: -1})
+	// The client's key is petmock's, and goes no further: the backend is
+	// sent the same one as the proxy's key.
+	s, err := New(Config{Proxy: Proxy{URL: hs.URL + "/v1", Key: DefaultAPIKey}, JournalSize: -1})
 	if err != nil {
 		b.Fatal(err)
 	}

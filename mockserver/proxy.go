@@ -16,6 +16,7 @@ import (
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver/proxy"
+	"github.com/petstore/contract/mockserver/steer"
 	"github.com/petstore/contract/spec"
 	"github.com/petstore/contract/spec/answercheck"
 )
@@ -41,19 +42,40 @@ type Proxy struct {
 	// https://staging.example/v1/pets. Empty means no backend.
 	URL string
 	// Key, when not empty, is the key sent to the backend, as the
-	// operation's security scheme asks, in place of every credential of
-	// the document's schemes the client sent: the client then uses a
-	// key petmock accepts, and the backend's stays out of the app. It is
-	// hidden wherever the API's keys are. Empty forwards the client's
-	// credentials as they came.
+	// operation's security scheme asks: the client uses a key petmock
+	// accepts, and the backend's stays out of the app. It is hidden
+	// wherever the API's keys are, and in the answers relayed. Whether
+	// or not there is one, the credentials of the document's schemes the
+	// client sent, and any header, query parameter or cookie that holds a
+	// key of petmock's, are never forwarded: empty sends the backend no
+	// key.
 	Key string
 	// Timeout bounds each exchange with the backend; past it, the mock
 	// answers. Zero means proxy.DefaultTimeout.
 	Timeout time.Duration
 	// MaxAnswerBytes bounds the part of a backend's answer read and
-	// checked; the rest of a larger body is relayed unchecked. Zero means
+	// checked; a larger body is relayed unchecked. Zero means
 	// proxy.DefaultMaxAnswerBytes.
 	MaxAnswerBytes int64
+	// MaxHeldBytes bounds the bytes of the bodies read for checking that
+	// the answers in flight hold together: an answer read past it is
+	// relayed unchecked. Zero means proxy.DefaultMaxHeldBytes.
+	MaxHeldBytes int64
+	// ViolationsHeader puts on every answer of the backend the header
+	// ViolationsHeader, which lists what the request and the answer broke
+	// (see violationsValue), for a developer to see in the browser.
+	ViolationsHeader bool
+	// Strict answers a request that breaks the document, or whose answer
+	// does, with 502 and the list of what each broke, in place of the
+	// backend's answer, as a CI run wants: a request that breaks it is
+	// not forwarded.
+	Strict bool
+	// Record keeps each answer of the backend that breaks nothing as an
+	// expectation (Steering.Expect) for the request it answered, so that
+	// a later run without a backend plays it back (see record.go); while
+	// it records, every request the mock would hand to a handler goes to
+	// the backend, and no expectation answers ahead of it.
+	Record bool
 	// MaxViolations is how many answers that break the document the
 	// violations view keeps, and MaxViolationBytes how many bytes of their
 	// headers and bodies: past either, it drops its oldest. Zero means
@@ -83,30 +105,38 @@ type proxying struct {
 	backend *proxy.Backend
 	checker *answercheck.Checker
 	// key is Proxy.Key; schemes are the document's security schemes,
-	// whose credentials the client sent are not forwarded with a key.
+	// whose credentials the client sent are never forwarded.
 	key     string
 	schemes []*spec.Scheme
+	// header, strict and recording are Proxy.ViolationsHeader, Strict
+	// and Record.
+	header, strict bool
+	recording      *recorder
 
 	gate *edge.Gate
 	base string
 	log  *slog.Logger
-	// redact hides keys in the log, and bodyKept is how much of a body
-	// the violations keep.
+	// redact hides keys in the log and in the answers relayed, and
+	// bodyKept is how much of a body the violations keep.
 	redact   *journal.Redactor
 	bodyKept int
-	// violations keeps the answers that break the document, and events
+	// violations keeps the exchanges that break the document, and events
 	// is told of each: the server's, shared with those that take over.
 	violations *journal.Journal
 	events     *journal.Hub
+	// steer takes the expectations recorded.
+	steer *steer.Steering
 }
 
 // newProxying returns the stage that proxies to cfg's backend, or nil when
-// there is none. The server gives it the rest of what it needs.
-func newProxying(c *spec.Contract, cfg Proxy) (*proxying, error) {
+// there is none. The server gives it the rest of what it needs; redact
+// hides keys in the bodies relayed.
+func newProxying(c *spec.Contract, cfg Proxy, redact *journal.Redactor) (*proxying, error) {
 	if cfg.URL == "" {
 		return nil, nil
 	}
-	backend, err := proxy.New(proxy.Config{URL: cfg.URL, Timeout: cfg.Timeout, MaxAnswerBytes: cfg.MaxAnswerBytes})
+	backend, err := proxy.New(proxy.Config{URL: cfg.URL, Timeout: cfg.Timeout, MaxAnswerBytes: cfg.MaxAnswerBytes,
+		MaxHeldBytes: cfg.MaxHeldBytes, Scrub: redact})
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +146,10 @@ func newProxying(c *spec.Contract, cfg Proxy) (*proxying, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &proxying{backend: backend, checker: checker, key: cfg.Key}
+	p := &proxying{backend: backend, checker: checker, key: cfg.Key, header: cfg.ViolationsHeader, strict: cfg.Strict, redact: redact}
+	if cfg.Record {
+		p.recording = newRecorder()
+	}
 	if c.Doc.Components != nil {
 		for _, name := range slices.Sorted(maps.Keys(c.Doc.Components.SecuritySchemes)) {
 			if sc := c.Scheme(name); sc != nil {
@@ -148,10 +181,23 @@ func (p *proxying) forward(w http.ResponseWriter, r *http.Request, op *edge.Oper
 	if rec != nil {
 		rec.ReqBody = body
 	}
-	// Should the mock answer after all, it reads the body again.
-	r.Body, r.ContentLength = http.NoBody, 0
-	if len(body) > 0 {
-		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	again := func() {
+		// Should the mock answer after all, it reads the body again.
+		r.Body, r.ContentLength = http.NoBody, 0
+		if len(body) > 0 {
+			r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		}
+	}
+	again()
+	violations := p.judgeRequest(r, op, params)
+	again()
+	if p.strict && len(violations) > 0 {
+		// A request that breaks the document does not reach the backend.
+		if rec != nil {
+			rec.Source, rec.Violations = SourceMock, violations
+		}
+		p.record(r, op.Spec.ID, body, nil, w.Header(), violations, start)
+		return true, p.refuse(w, violations)
 	}
 	scheme, host := edge.Origin(r)
 	a, err := p.backend.Forward(proxy.Request{
@@ -170,19 +216,33 @@ func (p *proxying) forward(w http.ResponseWriter, r *http.Request, op *edge.Oper
 		return true, edge.NewError(http.StatusServiceUnavailable, "request", "cancelled by the client while the backend answered")
 	}
 	defer a.Close()
-	violations := p.checker.CheckOperation(op.Spec, params, r, answercheck.Answer{Status: a.Status, Header: a.Header, Body: a.Body, Unread: !a.Whole})
-	if reason := notBuilt(op.Spec, a.Status, violations); reason != "" {
+	answered := p.checker.CheckOperation(op.Spec, params, r, answercheck.Answer{Status: a.Status, Header: a.Header, Body: a.Body, Unread: !a.Whole})
+	if reason := notBuilt(op.Spec, a.Status, answered); reason != "" {
 		fellBack(rec, reason)
 		return false, nil
 	}
-	p.backend.Rebase(a.Header, edge.AbsoluteURL(r, p.base))
-	relayHeader(w.Header(), a.Header)
+	violations = append(violations, answered...)
 	if rec != nil {
-		rec.Source, rec.Violations = SourceBackend, violations
+		rec.Source, rec.Violations, rec.Unchecked = SourceBackend, violations, a.Unchecked
+	}
+	if p.strict && len(violations) > 0 {
+		p.record(r, op.Spec.ID, body, a, w.Header(), violations, start)
+		return true, p.refuse(w, violations)
+	}
+	p.backend.Rebase(a.Header, edge.AbsoluteURL(r, p.base))
+	relayHeader(w.Header(), a.Header, p.redact)
+	if p.header {
+		p.setViolations(w.Header(), violations)
 	}
 	relayErr := a.Relay(w)
 	if len(violations) > 0 {
 		p.record(r, op.Spec.ID, body, a, w.Header(), violations, start)
+	}
+	if a.Unchecked != "" {
+		p.logUnchecked(r, op.Spec.ID, a)
+	}
+	if p.recording != nil && relayErr == nil {
+		p.keep(r, op, body, a, violations)
 	}
 	if relayErr != nil && r.Context().Err() == nil {
 		// The backend broke off a body larger than was read, after its
@@ -191,6 +251,27 @@ func (p *proxying) forward(w http.ResponseWriter, r *http.Request, op *edge.Oper
 		panic(http.ErrAbortHandler)
 	}
 	return true, nil
+}
+
+// RuleRequest is the rule a request breaks that petmock proxies and
+// would refuse itself: a parameter or a body the operation does not take,
+// as the mock's checks find it.
+const RuleRequest = "request"
+
+// judgeRequest returns what r, a request of op that petmock is about to
+// forward, breaks of the document: what the mock's own checks would
+// refuse it for, which the backend gets all the same. It reads r's body.
+func (p *proxying) judgeRequest(r *http.Request, op *edge.Operation, params map[string]string) []answercheck.Violation {
+	_, err := p.gate.Check(r, op, params, nil, false)
+	if err == nil {
+		return nil
+	}
+	message := err.Error()
+	var e *edge.Error
+	if errors.As(err, &e) {
+		message = e.Message
+	}
+	return []answercheck.Violation{{Rule: RuleRequest, Message: op.Spec.ID + " was sent a request it does not take: " + p.redact.Text(message)}}
 }
 
 // fellBack notes why the mock answers in the backend's place, for the
@@ -228,8 +309,10 @@ var petmockHeaders = []string{"Vary", "Preference-Applied", SourceHeader}
 
 // relayHeader makes dst, the header of petmock's answer, the backend's
 // header from: all of it, but its CORS headers, where petmock's stand,
-// and its Vary, which is added to petmock's.
-func relayHeader(dst, from http.Header) {
+// and its Vary, which is added to petmock's. A key of petmock's, or the
+// backend's, is hidden in the values, and a header whose name holds one is
+// dropped: a backend that echoes its requests would hand it to the app.
+func relayHeader(dst, from http.Header, redact *journal.Redactor) {
 	for name := range dst {
 		if !strings.HasPrefix(name, "Access-Control-") && !slices.Contains(petmockHeaders, name) {
 			delete(dst, name)
@@ -238,25 +321,42 @@ func relayHeader(dst, from http.Header) {
 	for name, values := range from {
 		switch {
 		case strings.HasPrefix(name, "Access-Control-"):
+		case redact.HidesAnyCase(name):
 		case name == "Vary":
 			dst[name] = append(slices.Clip(dst[name]), values...)
 		default:
+			if slices.ContainsFunc(values, redact.Hides) {
+				values = redactedValues(values, redact)
+			}
 			dst[name] = values
 		}
 	}
 	dst[SourceHeader] = sourceBackend
 }
 
-// present returns what puts the backend's key in a request to op, in
-// place of the client's credentials, or nil when the client's go as they
-// came.
-func (p *proxying) present(op *spec.Operation) func(*http.Request) {
-	if p.key == "" {
-		return nil
+// redactedValues returns a copy of values without the keys redact hides.
+func redactedValues(values []string, redact *journal.Redactor) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = redact.Text(v)
 	}
+	return out
+}
+
+// present returns what puts the backend's key in a request to op: it
+// takes out the credentials of the document's schemes the client sent,
+// and every header, query parameter and cookie that holds a key of
+// petmock's, in any form, wherever the client put it (petmock's own key
+// goes no further than petmock), and puts in the proxy key, if there is
+// one, as the operation's scheme asks.
+func (p *proxying) present(op *spec.Operation) func(*http.Request) {
 	return func(out *http.Request) {
 		for _, sc := range p.schemes {
 			sc.Withdraw(out)
+		}
+		p.withdrawKeys(out)
+		if p.key == "" {
+			return
 		}
 		for _, req := range op.Requirements {
 			if len(req) == 0 {
@@ -267,6 +367,43 @@ func (p *proxying) present(op *spec.Operation) func(*http.Request) {
 			}
 			return
 		}
+	}
+}
+
+// withdrawKeys takes out of out every header, query parameter and cookie
+// whose name or value holds a key petmock accepts.
+func (p *proxying) withdrawKeys(out *http.Request) {
+	hides := p.redact.Hides
+	for name, values := range out.Header {
+		if name == "Cookie" {
+			continue
+		}
+		if p.redact.HidesAnyCase(name) || slices.ContainsFunc(values, hides) {
+			delete(out.Header, name)
+		}
+	}
+	if slices.ContainsFunc(out.Header["Cookie"], hides) {
+		// Only then is the Cookie written again, the others as they were.
+		var kept []string
+		for _, c := range out.Cookies() {
+			if !hides(c.Name) && !hides(c.Value) {
+				kept = append(kept, c.String())
+			}
+		}
+		delete(out.Header, "Cookie")
+		if len(kept) > 0 {
+			out.Header.Set("Cookie", strings.Join(kept, "; "))
+		}
+	}
+	if q := out.URL.RawQuery; q != "" && hides(q) {
+		parts := strings.Split(q, "&")
+		kept := parts[:0]
+		for _, part := range parts {
+			if !hides(part) {
+				kept = append(kept, part)
+			}
+		}
+		out.URL.RawQuery = strings.Join(kept, "&")
 	}
 }
 
@@ -283,37 +420,59 @@ const (
 // shows them as the journal does: without a key, nor, unless the
 // journalSecrets setting shows them, the app's secrets.
 
-// record keeps the exchange of a backend's answer a that broke
-// the document, and writes a line of the log for each rule it broke, the
-// keys hidden.
+// record keeps the exchange of a request that broke the document, or
+// whose answer a, nil when it was not forwarded, did, and writes a line of
+// the log for each rule it broke, the keys hidden.
 func (p *proxying) record(r *http.Request, op string, body []byte, a *proxy.Answer, header http.Header, violations []answercheck.Violation, start time.Time) {
-	p.violations.Add(journal.Entry{
+	e := journal.Entry{
 		Start:      start,
 		Elapsed:    time.Since(start),
 		Method:     r.Method,
 		Path:       r.URL.Path,
 		Query:      r.URL.RawQuery,
-		Status:     a.Status,
 		ReqHeader:  r.Header,
 		ReqBody:    journal.KeepBody(body, p.bodyKept),
 		RespHeader: header,
-		RespBody:   journal.KeepBody(a.Body, p.bodyKept),
-		RespCut:    !a.Whole,
-		Source:     SourceBackend,
+		Source:     SourceMock,
 		Violations: violations,
-	})
+	}
+	if a != nil {
+		e.Status, e.RespBody, e.RespCut, e.Source, e.Unchecked = a.Status, journal.KeepBody(a.Body, p.bodyKept), !a.Whole, SourceBackend, a.Unchecked
+	} else {
+		e.Status = http.StatusBadGateway
+	}
+	p.violations.Add(e)
 	p.events.Publish(journal.ChangeViolations)
 	if p.log == nil || !p.log.Enabled(r.Context(), slog.LevelWarn) {
 		return
 	}
 	for _, v := range violations {
-		p.log.LogAttrs(r.Context(), slog.LevelWarn, "the backend's answer breaks the document",
+		msg := "the backend's answer breaks the document"
+		if v.Rule == RuleRequest {
+			msg = "the request breaks the document"
+		}
+		p.log.LogAttrs(r.Context(), slog.LevelWarn, msg,
 			slog.String("method", p.redact.Text(r.Method)),
-			slog.String("path", p.redact.Text(r.URL.Path)),
+			slog.String("path", p.redact.Text(journal.LogPath(r.URL.Path))),
 			slog.String("operation", op),
-			slog.Int("status", a.Status),
+			slog.Int("status", e.Status),
 			slog.String("rule", v.Rule),
 			slog.String("message", p.redact.Text(v.Message)),
 		)
 	}
+}
+
+// logUnchecked writes the line of the log that says the body of a, the
+// backend's answer, went to the client unchecked, and why.
+func (p *proxying) logUnchecked(r *http.Request, op string, a *proxy.Answer) {
+	if p.log == nil || !p.log.Enabled(r.Context(), slog.LevelWarn) {
+		return
+	}
+	p.log.LogAttrs(r.Context(), slog.LevelWarn, "the backend's answer is relayed with its body unchecked",
+		slog.String("method", p.redact.Text(r.Method)),
+		slog.String("path", p.redact.Text(journal.LogPath(r.URL.Path))),
+		slog.String("operation", op),
+		slog.Int("status", a.Status),
+		slog.String("reason", a.Unchecked),
+	)
 }

@@ -2,11 +2,13 @@ package mockserver_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -482,14 +484,15 @@ func TestProxyKeepsPetmocksStages(t *testing.T) {
 	}
 }
 
-// TestProxyKey: without a key of its own, the backend gets the client's
-// credentials; with one, it gets that key, as the operation's scheme
-// asks, and never the client's.
+// TestProxyKey: without a key of its own, the backend gets no
+// credential at all, petmock's key going no further than petmock; with
+// one, it gets that key, as the operation's scheme asks, and never the
+// client's.
 func TestProxyKey(t *testing.T) {
 	p := newProxied(t, answerWith(200, backendPets), mockserver.Config{})
 	p.do(t, "GET", "/pets", "")
-	if got := p.lastHeader("Authorization"); got != "Bearer "+key {
-		t.Errorf("without a proxy key, the backend got Authorization %q, want the client's", got)
+	if got := p.lastHeader("Authorization"); got != "" {
+		t.Errorf("without a proxy key, the backend got Authorization %q, want none: the client's key is petmock's", got)
 	}
 	p = newProxied(t, answerWith(200, backendPets), mockserver.Config{Proxy: mockserver.Proxy{Key: "staging-secret-key"}})
 	p.do(t, "GET", "/pets", "")
@@ -532,19 +535,31 @@ components:
 	}
 }
 
-// TestProxyHidesKeys: neither petmock's key nor the backend's shows in
-// the journal, the violations view or the log, wherever the backend's
-// answer repeats them.
+// TestProxyHidesKeys: a backend that echoes what it got hands the client
+// neither petmock's key nor the backend's, in the body or the headers, in
+// any form; nor do the journal, the violations view or the log show them.
 func TestProxyHidesKeys(t *testing.T) {
 	const backendKey = "staging-secret-key"
 	p := newProxied(t, func(w http.ResponseWriter, r *http.Request) {
 		seen := r.Header.Get("Authorization")
-		body, _ := json.Marshal([]map[string]string{{"id": "x", "seen": seen, "asked": r.URL.RawQuery}})
-		answerWith(200, string(body), "X-Seen", seen, "X-Seen-"+strings.TrimPrefix(seen, "Bearer "), "1")(w, r)
+		key := strings.TrimPrefix(seen, "Bearer ")
+		body, _ := json.Marshal([]map[string]string{{"id": "x", "seen": seen, "asked": r.URL.RawQuery,
+			"encoded": url.QueryEscape(seen), "escaped": `\u00` + fmt.Sprintf("%x", key[0]) + key[1:]}})
+		answerWith(200, strings.ReplaceAll(string(body), `\\u00`, `\u00`), "X-Seen", seen, "X-Seen-"+key, "1",
+			"Location", "/v1/pets?key="+url.QueryEscape(key))(w, r)
 	}, mockserver.Config{APIKeys: []string{"petmock-secret-key"}, Proxy: mockserver.Proxy{Key: backendKey}})
 	got := p.do(t, "GET", "/pets?note=petmock-secret-key", "", "Authorization", "Bearer petmock-secret-key")
-	if got.StatusCode != 200 || !strings.Contains(string(got.body), backendKey) {
-		t.Fatalf("the backend answered %s; want it to repeat its key, for the test", got)
+	if got.StatusCode != 200 || !strings.Contains(string(got.body), `"seen":"Bearer ******************"`) {
+		t.Fatalf("the backend answered %s; want it to have repeated its key, hidden, for the test", got)
+	}
+	headers, _ := json.Marshal(got.Header)
+	for _, k := range []string{"petmock-secret-key", backendKey} {
+		// A header's name is in any case.
+		for what, text := range map[string]string{"the answer's body": string(got.body), "the answer's headers": strings.ToLower(string(headers))} {
+			if holdsKey(text, k) {
+				t.Errorf("%s shows the key %s:\n%s", what, k, text)
+			}
+		}
 	}
 	views, _ := json.Marshal(map[string]any{"journal": p.Journal().Recent(0), "violations": p.Violations().Recent(0)})
 	for _, k := range []string{"petmock-secret-key", backendKey} {
@@ -556,6 +571,38 @@ func TestProxyHidesKeys(t *testing.T) {
 	}
 	if len(p.Violations().Recent(0)) != 1 {
 		t.Errorf("the violation is not recorded: %s", views)
+	}
+}
+
+// TestProxyCredentialsNeverCross: the client's key, petmock's, reaches
+// the backend nowhere, wherever the client put it (the scheme's header, a
+// query parameter, an API key header, a cookie, a header of its own, in
+// any form), with or without a proxy key; what holds no key goes as it
+// came.
+func TestProxyCredentialsNeverCross(t *testing.T) {
+	for _, proxyKey := range []string{"", "staging-secret-key"} {
+		var raw string
+		p := newProxied(t, func(w http.ResponseWriter, r *http.Request) {
+			dump, _ := json.Marshal(map[string]any{"url": r.URL.String(), "header": r.Header})
+			raw = string(dump)
+			answerWith(200, backendPets)(w, r)
+		}, mockserver.Config{Proxy: mockserver.Proxy{Key: proxyKey}})
+		got := p.do(t, "GET", "/pets?limit=1&access_token="+key+"&api_key=%70"+key[1:]+"&status=available", "",
+			"X-Api-Key", key, "Cookie", "theme=dark; token="+key, "X-My-Token", "Bearer "+key, "X-Kept", "kept", "X-"+key, "1")
+		if got.StatusCode != 200 {
+			t.Fatalf("proxy key %q: %s", proxyKey, got)
+		}
+		if holdsKey(strings.ToLower(raw), key) {
+			t.Errorf("proxy key %q: the backend got petmock's key: %s", proxyKey, raw)
+		}
+		for _, kept := range []string{"limit=1", "status=available", "theme=dark", `"X-Kept":["kept"]`} {
+			if !strings.Contains(raw, kept) {
+				t.Errorf("proxy key %q: the backend did not get %s: %s", proxyKey, kept, raw)
+			}
+		}
+		if proxyKey != "" && !strings.Contains(raw, `"Authorization":["Bearer `+proxyKey+`"]`) {
+			t.Errorf("the backend did not get the proxy key: %s", raw)
+		}
 	}
 }
 

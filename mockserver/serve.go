@@ -49,6 +49,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Source:      rec.Source,
 			Fallback:    rec.Fallback,
 			Violations:  rec.Violations,
+			Unchecked:   rec.Unchecked,
 		})
 	}
 	if kept {
@@ -146,15 +147,18 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 	}
 	w = v.Writer
 	// With a backend, an expectation answers ahead of it (expectahead.go),
-	// and an example Prefer asks for is petmock's to give, below.
+	// but while it is recorded (record.go), and an example Prefer asks for
+	// is petmock's to give, below.
 	if s.proxy != nil && v.Example == nil {
-		a, id, err := s.steer.ExpectedAhead(r, op.Operation, params, rec)
-		if err != nil {
-			return op, err
-		}
-		if a != nil {
-			answerExpected(w, rec, a, id)
-			return op, nil
+		if s.proxy.recording == nil {
+			a, id, err := s.steer.ExpectedAhead(r, op.Operation, params, rec)
+			if err != nil {
+				return op, err
+			}
+			if a != nil {
+				answerExpected(w, rec, a, id)
+				return op, nil
+			}
 		}
 		if answered, err := s.proxy.forward(w, r, op.Operation, params, rec); answered {
 			return op, err

@@ -200,7 +200,8 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	proxying, err := newProxying(c, cfg.Proxy)
+	redact := journal.NewRedactor(append(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...), cfg.Proxy.Key))
+	proxying, err := newProxying(c, cfg.Proxy, redact)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +211,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		log:      cfg.Logger,
 		now:      now,
 		seed:     cfg.ChaosSeed,
-		redact:   journal.NewRedactor(append(append(keysOrDefault(cfg.APIKeys), cfg.AdminKeys...), cfg.Proxy.Key)),
+		redact:   redact,
 		secrets:  journal.NewSecrets(c),
 		events:   journal.NewHub(),
 		docs:     docs,
@@ -247,7 +248,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		ShowSecrets: showSecrets, Events: s.events, Change: journal.ChangeJournal})
 	s.violations = journal.New(journal.Config{Redact: s.redact, Secrets: s.secrets, ShowSecrets: showSecrets, Events: s.events, Change: journal.ChangeViolations})
 	if proxying != nil {
-		proxying.gate, proxying.base, proxying.log, proxying.redact, proxying.events = gate, c.Base, cfg.Logger, s.redact, s.events
+		proxying.gate, proxying.base, proxying.log, proxying.events, proxying.steer = gate, c.Base, cfg.Logger, s.events, s.steer
 		size, bytes := cfg.Proxy.MaxViolations, cfg.Proxy.MaxViolationBytes
 		if size <= 0 {
 			size = DefaultMaxViolations
@@ -327,7 +328,8 @@ const MaxBodyBytes = edge.MaxBodyBytes
 // place of the plain-text answers Go's HTTP server writes by itself, the
 // error of the same status in the error body of s's document, or of the
 // document of the server that took over from s when the connection was
-// accepted (see TakeOver).
-func (s *Server) Listener(ln net.Listener, limits edge.WireLimits) net.Listener {
+// accepted (see TakeOver), and with its connections within the caps of
+// limits (see edge.WireLimits).
+func (s *Server) Listener(ln net.Listener, limits edge.WireLimits) *edge.WireListener {
 	return edge.Listener(ln, limits, func() *edge.ErrorPlan { return s.Latest().gate.ErrorBody() })
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/petstore/contract/mockserver"
 )
 
 // The proxy's targets compare petmock --proxy with the standard library's
@@ -32,7 +34,9 @@ func (b *bench) proxyCost(ctx context.Context) ([]result, error) {
 		return nil, err
 	}
 	defer backend.stop()
-	front, err := start(ctx, b.petmock, "--addr", "127.0.0.1:0", "--proxy", backend.url)
+	// The client's key is petmock's, which never reaches a backend: the
+	// backend, a petmock too, is sent the same key as --proxy-key.
+	front, err := start(ctx, b.petmock, "--addr", "127.0.0.1:0", "--proxy", backend.url, "--proxy-key", mockserver.DefaultAPIKey)
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func boundedServer(t *testing.T) string {
 		t.Fatal(err)
 	}
 	hs := newHTTPServer(handler, testBounds, log.New(io.Discard, "", 0))
-	go hs.Serve(wireListener(srv, ln, testBounds))
+	go hs.Serve(wireListener(srv, ln, testBounds, connLimits{}))
 	t.Cleanup(func() { hs.Close() })
 	return ln.Addr().String()
 }

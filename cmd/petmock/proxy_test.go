@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -81,6 +82,14 @@ func serveTestBackend() int {
 			h.Set("X-Seen", seen)
 			body, _ := json.Marshal([]map[string]string{{"id": "x", "seen": seen}})
 			w.Write(body)
+		case "endless":
+			chunk := []byte(strings.Repeat(`{"id":1,"name":"Endless Rex","categoryId":1},`, 1000))
+			io.WriteString(w, "[")
+			for r.Context().Err() == nil {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
 		case "slow":
 			select {
 			case <-time.After(time.Minute):
@@ -102,6 +111,13 @@ func serveTestBackend() int {
 type testBackend struct {
 	url  string // its base URL, ending in /v1
 	root string
+	cmd  *exec.Cmd
+}
+
+// stop stops the backend, and waits for it.
+func (b *testBackend) stop() {
+	b.cmd.Process.Signal(syscall.SIGTERM)
+	b.cmd.Wait()
 }
 
 // startTestBackend runs this test binary as the test backend.
@@ -126,7 +142,7 @@ func startTestBackend(t *testing.T) *testBackend {
 		t.Fatalf("the test backend printed no start line: %v", err)
 	}
 	url := strings.TrimSpace(strings.TrimPrefix(line, "backend serving "))
-	return &testBackend{url: url, root: strings.TrimSuffix(url, "/v1")}
+	return &testBackend{url: url, root: strings.TrimSuffix(url, "/v1"), cmd: cmd}
 }
 
 // hits returns how many requests of the API the backend got.
@@ -319,16 +335,22 @@ func TestProxyUnreachableEndToEnd(t *testing.T) {
 }
 
 // TestProxyKeyEndToEnd: with --proxy-key, the backend gets that key and
-// never the client's, and neither key shows in the journal, the
-// violations view or the log, though the backend's answer repeats its
-// own.
+// never the client's, and neither key shows in the answer relayed, body
+// or headers, in the journal, the violations view or the log, though the
+// backend's answer repeats its own.
 func TestProxyKeyEndToEnd(t *testing.T) {
 	const frontKey, backendKey = "front-secret-6c1d", "backend-secret-92fa"
 	backend := startTestBackend(t)
 	p := startBinary(t, "--api-key", frontKey, "--proxy", backend.url, "--proxy-key", backendKey)
 	got := call(t, "GET", p.url+"/pets", frontKey, "", answerHeader, "echo-key")
-	if !strings.Contains(got.body, "Bearer "+backendKey) || strings.Contains(got.body, frontKey) {
-		t.Fatalf("the backend saw %s, want the proxy key alone", got.body)
+	if !strings.Contains(got.body, "Bearer "+strings.Repeat("*", len(backendKey))) {
+		t.Fatalf("the backend saw %s, want the proxy key, hidden in the answer", got.body)
+	}
+	headers, _ := json.Marshal(got.header)
+	for _, k := range []string{frontKey, backendKey} {
+		if strings.Contains(got.body, k) || strings.Contains(strings.ToLower(string(headers)), k) {
+			t.Errorf("the answer relayed shows the key %s: %s %s", k, headers, got.body)
+		}
 	}
 	views, _ := violationsOf(t, p, frontKey)
 	if !strings.Contains(views, "response.body") {
@@ -356,5 +378,63 @@ func stopBinary(t *testing.T, p *binary) {
 	case <-done:
 	case <-time.After(15 * time.Second):
 		t.Fatal("petmock did not exit after SIGTERM")
+	}
+}
+
+// TestRecordEndToEnd records the answers of a backend with petmock
+// --proxy --record --state, stops both, and plays them back with petmock
+// --state alone: each valid answer comes back as the backend gave it, and
+// the one that broke the document was not kept, as the log said.
+func TestRecordEndToEnd(t *testing.T) {
+	backend := startTestBackend(t)
+	state := filepath.Join(t.TempDir(), "recorded.json")
+	key := mockserver.DefaultAPIKey
+	p := startBinary(t, "--proxy", backend.url, "--record", "--state", state)
+	for _, path := range []string{"/pets?limit=1", "/pets?limit=5&status=available"} {
+		if got := call(t, "GET", p.url+path, key, ""); got.status != 200 || got.body != backendPets {
+			t.Fatalf("GET %s while recording: %d %s", path, got.status, got.body)
+		}
+	}
+	call(t, "GET", p.url+"/pets?limit=2", key, "", answerHeader, "wrong-body")
+	stopBinary(t, p)
+	backend.stop()
+	if !strings.Contains(p.stderr.String(), `msg="not recorded"`) || !strings.Contains(p.stderr.String(), `reason="response.body: listPets answered 200`) {
+		t.Errorf("the log does not say why the answer that breaks the document was not recorded:\n%s", p.stderr)
+	}
+
+	q := startBinary(t, "--state", state)
+	for _, path := range []string{"/pets?limit=1", "/pets?limit=5&status=available"} {
+		got := call(t, "GET", q.url+path, key, "")
+		var played, recorded any
+		json.Unmarshal([]byte(got.body), &played)
+		json.Unmarshal([]byte(backendPets), &recorded)
+		if got.status != 200 || !reflect.DeepEqual(played, recorded) {
+			t.Errorf("GET %s played back: %d %s, want the backend's %s", path, got.status, got.body, backendPets)
+		}
+	}
+	if got := call(t, "GET", q.url+"/pets?limit=2", key, ""); strings.Contains(got.body, `"id":"one"`) || strings.Contains(got.body, "Backend Rex") {
+		t.Errorf("the answer that broke the document plays back: %s", got.body)
+	}
+}
+
+// TestProxyVerdictsEndToEnd: --violations-header lists what the request
+// and the answer broke on the answer, and --proxy-strict answers them
+// with 502.
+func TestProxyVerdictsEndToEnd(t *testing.T) {
+	backend := startTestBackend(t)
+	key := mockserver.DefaultAPIKey
+	p := startBinary(t, "--proxy", backend.url, "--violations-header")
+	got := call(t, "GET", p.url+"/pets?limit=0", key, "", answerHeader, "wrong-body")
+	listed := got.header.Get(mockserver.ViolationsHeader)
+	if got.status != 200 || !strings.Contains(listed, `"rule":"request"`) || !strings.Contains(listed, `"rule":"response.body"`) {
+		t.Errorf("--violations-header: %d, %s: %q, want the request's and the answer's", got.status, mockserver.ViolationsHeader, listed)
+	}
+	strict := startBinary(t, "--proxy", backend.url, "--proxy-strict")
+	got = call(t, "GET", strict.url+"/pets", key, "", answerHeader, "wrong-body")
+	if got.status != 502 || !strings.Contains(got.body, `"code":"bad_gateway"`) || !strings.Contains(got.body, "response.body") {
+		t.Errorf("--proxy-strict: %d %s, want a 502 naming response.body", got.status, got.body)
+	}
+	if got := call(t, "GET", strict.url+"/pets", key, ""); got.status != 200 {
+		t.Errorf("--proxy-strict, a valid answer: %d %s", got.status, got.body)
 	}
 }

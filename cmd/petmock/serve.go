@@ -60,8 +60,13 @@ type options struct {
 	maxPets      int
 	maxStoreMB   int64
 	proxy        string // the backend's base URL; "" mocks every answer
-	proxyKey     string // sent to the backend in place of the client's credentials; "" forwards them
+	proxyKey     string // sent to the backend; "" sends it no key
 	proxyTimeout time.Duration
+	proxyStrict  bool // answer a violation with 502
+	violations   bool // list the violations in a header of every answer of the backend
+	record       bool // keep the backend's answers as expectations
+	maxConns     int  // 0 for the default of the descriptors petmock may open
+	maxIdleConns int
 	watch        bool // reload --spec when its file changes
 	// given names the flags given on the command line or in the
 	// environment; nil when none was.
@@ -184,7 +189,12 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		o.proxy = v
 		return nil
 	})
-	fs.StringVar(&o.proxyKey, "proxy-key", "", "send this `key` to the --proxy backend, as the document's security scheme asks, in place of the client's credentials (default: the client's go as they came)")
+	fs.StringVar(&o.proxyKey, "proxy-key", "", "send this `key` to the --proxy backend, as the document's security scheme asks; the client's credentials, petmock's keys, never go (default: the backend gets no key)")
+	fs.BoolVar(&o.proxyStrict, "proxy-strict", false, "answer a request to the --proxy backend that breaks the document, or whose answer does, with 502 and the list of what it broke, for CI; such a request is not forwarded")
+	fs.BoolVar(&o.violations, "violations-header", false, "list what the request and the answer broke of the document in "+mockserver.ViolationsHeader+" on every answer of the --proxy backend, for the browser's devtools")
+	fs.BoolVar(&o.record, "record", false, "keep each valid answer of the --proxy backend as an expectation, saved with --state, that a later run without --proxy plays back")
+	fs.IntVar(&o.maxConns, "max-conns", 0, "most `connections` open at once: a new one takes the place of the one idle longest, or, when all are busy, is answered 503 (default: half the files petmock may open, at most "+strconv.Itoa(defaultMaxConns)+")")
+	fs.IntVar(&o.maxIdleConns, "max-idle-conns", 0, "most idle `connections`, waiting for a request: past it, the one idle longest is closed (default: half of --max-conns)")
 	fs.BoolVar(&o.watch, "watch", false, "reload the --spec document when its file changes, keeping the items that still fit it, the settings, the forced answers, the expectations and the journal; a version that cannot be served is refused, saying why, and the one before goes on")
 	fs.DurationVar(&o.proxyTimeout, "proxy-timeout", o.proxyTimeout, "give up on the --proxy backend after this long, and answer from the mock")
 
@@ -255,6 +265,20 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return o, usagef("--watch: there is no document file to watch; give --spec FILE too")
 	case o.proxyTimeout <= 0:
 		return o, usagef("--proxy-timeout %s: must be positive", o.proxyTimeout)
+	case o.proxyStrict && o.proxy == "":
+		return o, usagef("--proxy-strict: there is no --proxy backend whose answers to judge")
+	case o.violations && o.proxy == "":
+		return o, usagef("--violations-header: there is no --proxy backend whose answers to mark")
+	case o.record && o.proxy == "":
+		return o, usagef("--record: there is no --proxy backend to record; give --proxy URL too")
+	case o.record && o.state == "":
+		return o, usagef("--record: the recording is kept with the expectations of --state, in its settings file; give --state FILE too")
+	case o.maxConns < 0:
+		return o, usagef("--max-conns %d: must not be negative", o.maxConns)
+	case o.maxIdleConns < 0:
+		return o, usagef("--max-idle-conns %d: must not be negative", o.maxIdleConns)
+	case o.maxConns > 0 && o.maxIdleConns > o.maxConns:
+		return o, usagef("--max-idle-conns %d: more than --max-conns %d", o.maxIdleConns, o.maxConns)
 	}
 	return o, nil
 }
@@ -345,17 +369,22 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 
 	hs := newHTTPServer(handler, defaultBounds, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
 	hs.RegisterOnShutdown(srv.Close) // the console's event streams would hold a shutdown up
+	wl := wireListener(srv, ln, defaultBounds, connCaps(o, openFileLimit))
+	hs.ConnState = wl.ConnState
 	if o.proxy != "" {
-		credentials := "the client's credentials as they came"
+		credentials := "no key: give --proxy-key to send it one"
 		if o.proxyKey != "" {
 			credentials = "the --proxy-key"
 		}
 		logger.Info("proxying: the backend answers, the mock where it cannot", "backend", srv.Backend(), "sends", credentials, "timeout", o.proxyTimeout)
+		if o.record {
+			logger.Info("recording: each valid answer of the backend is kept as an expectation, saved with --state; while it records, every request goes to the backend")
+		}
 	}
 	fmt.Fprintln(stdout, startLine(ln.Addr(), contract.Base, contract.ConvertedFrom, o.apiKeys, o.adminKey)+proxyNote(srv.Backend()))
 
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(wireListener(srv, ln, defaultBounds)) }()
+	go func() { served <- hs.Serve(wl) }()
 	saved := make(chan struct{})
 	// Saves go on during the shutdown: the requests in flight may be
 	// writes that wait for theirs.
@@ -440,9 +469,11 @@ func newHTTPServer(h http.Handler, b bounds, errLog *log.Logger) *http.Server {
 
 // wireListener wraps ln so that the answers Go's HTTP server writes by
 // itself, such as a 431 or a 505, are errors in the error body of srv's
-// document too, naming the bounds b.
-func wireListener(srv *mockserver.Server, ln net.Listener, b bounds) net.Listener {
-	return srv.Listener(ln, edge.WireLimits{ReadHeaderTimeout: b.readHeader, MaxHeaderBytes: b.maxHeaderBytes})
+// document too, naming the bounds b, and so that it holds at most the
+// connections caps allows. Its ConnState is the HTTP server's hook.
+func wireListener(srv *mockserver.Server, ln net.Listener, b bounds, caps connLimits) *edge.WireListener {
+	return srv.Listener(ln, edge.WireLimits{ReadHeaderTimeout: b.readHeader, MaxHeaderBytes: b.maxHeaderBytes,
+		MaxConns: caps.open, MaxIdleConns: caps.idle})
 }
 
 // readContract reads the document petmock serves, leniently: the file

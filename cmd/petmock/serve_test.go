@@ -69,6 +69,7 @@ func TestParseOptions(t *testing.T) {
 			"--on-save-error", "serve", "--admin-key", "k", "--admin-origin", "http://localhost:5173", "--admin-origin", "*",
 			"--allow-host", "petmock.test", "--allow-host", "*", "--journal-secrets", "shown",
 			"--proxy", "https://staging.example/v1", "--proxy-key", "staging-key", "--proxy-timeout", "3s",
+			"--proxy-strict", "--violations-header", "--record", "--max-conns", "100", "--max-idle-conns", "20",
 			"--fault", "slow", "--fault-rate", "0.25", "--slow-bytes-per-second", "10", "--watch",
 		}, env(), options{
 			spec: "evolved.yaml", addr: ":0", apiKeys: []string{"a", "b"}, seed: 7, pets: 0, fixtures: "f.json", state: "s.json",
@@ -76,10 +77,12 @@ func TestParseOptions(t *testing.T) {
 			failRate: 0.5, now: now, journal: 5, maxPets: 9, maxStoreMB: 3, logFormat: "json",
 			secrets: steer.SecretsShown, adminKey: "k", adminOrigins: []string{"http://localhost:5173", "*"}, allowHosts: []string{"petmock.test", "*"},
 			proxy: "https://staging.example/v1", proxyKey: "staging-key", proxyTimeout: 3 * time.Second,
+			proxyStrict: true, violations: true, record: true, maxConns: 100, maxIdleConns: 20,
 			fault: steer.FaultSlow, faultRate: 0.25, slowRate: 10, watch: true,
 			given: given("watch", "spec", "addr", "api-key", "seed", "pets", "fixtures", "state", "save-interval", "latency", "fail-rate",
 				"now", "journal", "max-pets", "max-store-mb", "log-format", "on-save-error", "admin-key", "admin-origin", "allow-host", "journal-secrets",
-				"proxy", "proxy-key", "proxy-timeout", "fault", "fault-rate", "slow-bytes-per-second"),
+				"proxy", "proxy-key", "proxy-timeout", "fault", "fault-rate", "slow-bytes-per-second",
+				"proxy-strict", "violations-header", "record", "max-conns", "max-idle-conns"),
 		}},
 		{"environment", nil, env("PETMOCK_ADDR", ":9", "PETMOCK_API_KEYS", "x, y", "PETMOCK_SEED", "3", "PETMOCK_PETS", "5",
 			"PETMOCK_LOG_FORMAT", "json", "PETMOCK_SPEC", "other.yaml", "PETMOCK_NOW", "2031-01-01", "PETMOCK_LATENCY", "5ms"),
@@ -131,6 +134,29 @@ func given(names ...string) map[string]bool {
 	return set
 }
 
+// TestConnCaps: by default petmock holds half the connections it may
+// open, at most defaultMaxConns, and half of those idle; the flags win.
+func TestConnCaps(t *testing.T) {
+	limit := func(n uint64, known bool) func() (uint64, bool) { return func() (uint64, bool) { return n, known } }
+	for _, tt := range []struct {
+		o     options
+		limit func() (uint64, bool)
+		want  connLimits
+	}{
+		{options{}, limit(4096, true), connLimits{2048, 1024}},
+		{options{}, limit(1<<20, true), connLimits{defaultMaxConns, defaultMaxConns / 2}},
+		{options{}, limit(0, false), connLimits{defaultMaxConns, defaultMaxConns / 2}},
+		{options{}, limit(3, true), connLimits{2, 1}},
+		{options{maxConns: 50}, limit(4096, true), connLimits{50, 25}},
+		{options{maxConns: 50, maxIdleConns: 50}, limit(4096, true), connLimits{50, 50}},
+	} {
+		if got := connCaps(tt.o, tt.limit); got != tt.want {
+			n, _ := tt.limit()
+			t.Errorf("--max-conns %d --max-idle-conns %d at %d descriptors: %+v, want %+v", tt.o.maxConns, tt.o.maxIdleConns, n, got, tt.want)
+		}
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -166,6 +192,12 @@ func TestUsageErrors(t *testing.T) {
 		{nil, env("PETMOCK_WATCH", "true"), "--watch: there is no document file to watch"},
 		{[]string{"--spec", "x.yaml"}, env("PETMOCK_WATCH", "often"), `PETMOCK_WATCH="often"`},
 		{[]string{"--proxy", "http://127.0.0.1:9/v1", "--proxy-timeout", "0s"}, env(), "--proxy-timeout 0s: must be positive"},
+		{[]string{"--proxy-strict"}, env(), "--proxy-strict: there is no --proxy backend"},
+		{nil, env("PETMOCK_VIOLATIONS_HEADER", "true"), "--violations-header: there is no --proxy backend"},
+		{[]string{"--record", "--state", "s.json"}, env(), "--record: there is no --proxy backend to record"},
+		{[]string{"--record", "--proxy", "http://127.0.0.1:9/v1"}, env(), "--record: the recording is kept with the expectations of --state"},
+		{[]string{"--max-conns", "-1"}, env(), "--max-conns -1: must not be negative"},
+		{[]string{"--max-conns", "10", "--max-idle-conns", "11"}, env(), "--max-idle-conns 11: more than --max-conns 10"},
 	}
 	for _, tt := range tests {
 		err := run(context.Background(), append(tt.args, "--addr", "127.0.0.1:0"), tt.env, io.Discard, io.Discard)

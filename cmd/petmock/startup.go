@@ -119,7 +119,8 @@ func newServer(ctx context.Context, o options, logger *slog.Logger) (*mockserver
 		ShowSecrets:   o.secrets == steer.SecretsShown,
 		MaxItems:      o.maxPets,
 		MaxStoreBytes: o.maxStoreMB << 20,
-		Proxy:         mockserver.Proxy{URL: o.proxy, Key: o.proxyKey, Timeout: o.proxyTimeout},
+		Proxy: mockserver.Proxy{URL: o.proxy, Key: o.proxyKey, Timeout: o.proxyTimeout,
+			Strict: o.proxyStrict, ViolationsHeader: o.violations, Record: o.record},
 	}
 	if o.journal == 0 {
 		cfg.JournalSize = -1

@@ -21,6 +21,7 @@ const (
 	CodeStoreFull            = "store_full"
 	CodeInternal             = "internal"
 	CodeUnavailable          = "unavailable"
+	CodeBadGateway           = "bad_gateway"
 
 	// Codes of the answers Go's HTTP server makes before petmock sees a
 	// request, which Listener turns into Error bodies.
@@ -54,6 +55,8 @@ func codeFor(status int) string {
 		return CodeStoreFull
 	case http.StatusServiceUnavailable:
 		return CodeUnavailable
+	case http.StatusBadGateway:
+		return CodeBadGateway
 	case http.StatusRequestTimeout:
 		return CodeRequestTimeout
 	case http.StatusExpectationFailed:

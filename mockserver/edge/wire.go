@@ -2,6 +2,7 @@ package edge
 
 import (
 	"bytes"
+	"container/list"
 	"errors"
 	"net"
 	"net/http"
@@ -32,33 +33,61 @@ import (
 // which timed out, and answered 408 as it should be.
 
 // WireLimits are the bounds of the HTTP server behind a Listener, which
-// its answers name.
+// its answers name, and of the connections it holds (see conns.go).
 type WireLimits struct {
 	ReadHeaderTimeout time.Duration
 	MaxHeaderBytes    int
+	// MaxConns caps the connections open at once, and MaxIdleConns the
+	// idle ones among them: past either, the one idle longest is closed,
+	// and a connection that comes while MaxConns are open and busy is
+	// answered 503 and closed. Zero means no cap.
+	MaxConns, MaxIdleConns int
 }
 
 // Listener returns ln with every connection it accepts made to send, in
 // place of the plain-text answers Go's HTTP server writes by itself, the
 // error of the same status in the error body that errors gives when the
 // connection is accepted: that of a request of no operation of the
-// document served then.
-func Listener(ln net.Listener, limits WireLimits, errors func() *ErrorPlan) net.Listener {
-	return &wireListener{Listener: ln, limits: limits, errors: errors}
+// document served then; and with the connections held within the caps of
+// limits, once the server tells it how each is (ConnState).
+func Listener(ln net.Listener, limits WireLimits, errors func() *ErrorPlan) *WireListener {
+	l := &WireListener{Listener: ln, limits: limits, errors: errors}
+	if limits.MaxConns > 0 || limits.MaxIdleConns > 0 {
+		l.conns = &conns{max: limits.MaxConns, maxIdle: limits.MaxIdleConns, draining: make(chan struct{}, maxDraining)}
+	}
+	return l
 }
 
-type wireListener struct {
+// WireListener is the net.Listener Listener returns.
+type WireListener struct {
 	net.Listener
 	limits WireLimits
 	errors func() *ErrorPlan
+	conns  *conns // nil without a cap
 }
 
-func (l *wireListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
+// Accept returns the next connection it admits: one that comes while
+// every connection it holds is busy is refused, and the next one waited
+// for.
+func (l *WireListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		wc := &wireConn{Conn: c, limits: l.limits, errors: l.errors(), conns: l.conns}
+		if l.conns == nil {
+			return wc, nil
+		}
+		evict, ok := l.conns.admit(wc)
+		for _, old := range evict {
+			old.Conn.Close()
+		}
+		if ok {
+			return wc, nil
+		}
+		l.conns.refuse(c, wc.errors)
 	}
-	return &wireConn{Conn: c, limits: l.limits, errors: l.errors()}, nil
 }
 
 // wireConn is a connection of a Listener.
@@ -69,6 +98,19 @@ type wireConn struct {
 	// timedOut is whether the last read timed out. Reads and writes may
 	// come from different goroutines.
 	timedOut atomic.Bool
+	// conns counts it, when the Listener caps its connections; counted
+	// and elem, its place among the idle ones, are guarded by conns.mu.
+	conns   *conns
+	counted bool
+	elem    *list.Element
+}
+
+// Close closes the connection, and takes it out of the Listener's count.
+func (c *wireConn) Close() error {
+	if c.conns != nil {
+		c.conns.closed(c)
+	}
+	return c.Conn.Close()
 }
 
 func (c *wireConn) Read(p []byte) (int, error) {

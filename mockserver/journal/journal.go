@@ -41,9 +41,12 @@ type Exchange struct {
 	Source string `json:"source,omitempty"`
 	// Fallback says why the mock answered in the backend's place.
 	Fallback string `json:"fallback,omitempty"`
-	// Violations are the rules of the document the backend's answer
-	// broke, each with what was wrong.
+	// Violations are the rules of the document the request, or the
+	// backend's answer, broke, each with what was wrong.
 	Violations []answercheck.Violation `json:"violations,omitempty"`
+	// Unchecked says why the body of the backend's answer was relayed
+	// unchecked, such as one larger than petmock reads to check.
+	Unchecked string `json:"unchecked,omitempty"`
 }
 
 // Message is the headers and the body of a request or an answer. Keys are
@@ -80,11 +83,13 @@ type Entry struct {
 	// what the journal keeps, as of a backend's answer larger than the
 	// proxy read.
 	RespCut bool
-	// Of a request petmock proxied: who answered, why the mock did, and
-	// what the backend's answer broke.
+	// Of a request petmock proxied: who answered, why the mock did, what
+	// the request or the backend's answer broke, and why the answer's
+	// body went unchecked.
 	Source     string
 	Fallback   string
 	Violations []answercheck.Violation
+	Unchecked  string
 }
 
 // exchange makes e an Exchange without the keys r hides, and, unless s
@@ -124,6 +129,7 @@ func (e *Entry) exchange(r *Redactor, s *Secrets) Exchange {
 		Source:      e.Source,
 		Fallback:    r.Text(e.Fallback),
 		Violations:  violations,
+		Unchecked:   e.Unchecked,
 	}
 }
 
@@ -182,7 +188,7 @@ func New(cfg Config) *Journal {
 // size counts the bytes an entry holds on to: its headers and bodies,
 // which are all that can grow with what a client sends.
 func (e *Entry) size() int64 {
-	n := int64(len(e.ReqBody) + len(e.RespBody) + len(e.Fallback))
+	n := int64(len(e.ReqBody) + len(e.RespBody) + len(e.Fallback) + len(e.Unchecked))
 	for _, v := range e.Violations {
 		n += int64(len(v.Rule) + len(v.Message))
 	}

@@ -16,7 +16,7 @@ func LogRequest(log *slog.Logger, redact *Redactor, r *http.Request, rec *Record
 		line := slog.NewRecord(start.Add(elapsed), slog.LevelInfo, "request", 0)
 		line.AddAttrs(
 			slog.String("method", redact.Text(r.Method)),
-			slog.String("path", redact.Text(logPath(r.URL.Path))),
+			slog.String("path", redact.Text(LogPath(r.URL.Path))),
 			slog.Int("status", rec.Status),
 			slog.Duration("duration", elapsed),
 		)
@@ -31,11 +31,11 @@ func LogRequest(log *slog.Logger, redact *Redactor, r *http.Request, rec *Record
 	}
 }
 
-// logPath is a path as the log writes it: without the values of its
+// LogPath is a path as the log writes it: without the values of its
 // secret path parameters, such as a session id a servlet container puts
 // in a URL (/cart;jsessionid=...), which the log hides whatever the
 // journal's setting, as it holds no header, query or body.
-func logPath(path string) string {
+func LogPath(path string) string {
 	var found []string
 	return (*Secrets)(nil).hidePath(path, &found)
 }

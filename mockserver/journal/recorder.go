@@ -20,11 +20,13 @@ type Recorder struct {
 	// Expectation the id of the expectation that answered, if any.
 	Fault       string
 	Expectation int64
-	// Of a request petmock proxied: who answered, why the mock did, and
-	// what the backend's answer broke.
+	// Of a request petmock proxied: who answered, why the mock did, what
+	// the request or the backend's answer broke, and why the answer's
+	// body went unchecked.
 	Source     string
 	Fallback   string
 	Violations []answercheck.Violation
+	Unchecked  string
 }
 
 func (w *Recorder) WriteHeader(status int) {

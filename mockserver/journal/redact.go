@@ -19,7 +19,8 @@ import (
 // percent-encoded (in either case, in part, or several times over, since
 // a path is logged once decoded) and escaped as in a JSON string.
 type Redactor struct {
-	keys [][]byte // longest first, so that no key is hidden in part by a shorter one
+	keys  [][]byte // longest first, so that no key is hidden in part by a shorter one
+	texts []string // keys, as strings
 }
 
 // keyFormGrowth is how many times longer than a key a form of it may be
@@ -76,6 +77,9 @@ func NewRedactor(keys []string) *Redactor {
 		}
 	}
 	slices.SortFunc(r.keys, func(a, b []byte) int { return cmp.Compare(len(b), len(a)) })
+	for _, k := range r.keys {
+		r.texts = append(r.texts, string(k))
+	}
 	return r
 }
 
@@ -338,4 +342,62 @@ func (r *Redactor) JSON(v json.RawMessage) json.RawMessage {
 // Hides reports whether v holds a key: a value an answer must not repeat.
 func (r *Redactor) Hides(v string) bool {
 	return v != "" && r.Text(v) != v
+}
+
+// Reach is the longest a form of a key may be that Scrub finds whole: see
+// keyFormGrowth.
+func (r *Redactor) Reach() int {
+	if len(r.keys) == 0 {
+		return 1
+	}
+	return keyFormGrowth * len(r.keys[0])
+}
+
+// Scrub overwrites, in place, every form of a key in b with as many
+// asterisks: a body petmock relays keeps its length, and its JSON stays
+// JSON where the key stood in a string. Only forms wholly in b are found;
+// a caller that has b in parts keeps the last Reach bytes of one for the
+// next.
+func (r *Redactor) Scrub(b []byte) {
+	if len(r.keys) == 0 || len(b) == 0 {
+		return
+	}
+	if bytes.IndexByte(b, '%') < 0 && bytes.IndexByte(b, '\\') < 0 {
+		// Nothing is encoded: the common case, found without a copy.
+		for _, k := range r.keys {
+			for from := 0; ; {
+				i := bytes.Index(b[from:], k)
+				if i < 0 {
+					break
+				}
+				for j := from + i; j < from+i+len(k); j++ {
+					b[j] = '*'
+				}
+				from += i + len(k)
+			}
+		}
+		return
+	}
+	hide, found := r.mask(string(b))
+	if !found {
+		return
+	}
+	for i, h := range hide {
+		if h {
+			b[i] = '*'
+		}
+	}
+}
+
+// HidesAnyCase reports whether v holds a key in any case, as a header's
+// name may, which HTTP reads in any case and Go writes in its own.
+func (r *Redactor) HidesAnyCase(v string) bool {
+	for _, k := range r.texts {
+		for i := 0; i+len(k) <= len(v); i++ {
+			if strings.EqualFold(v[i:i+len(k)], k) {
+				return true
+			}
+		}
+	}
+	return r.Hides(v)
 }

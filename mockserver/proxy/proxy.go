@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -29,8 +30,11 @@ const (
 	// the end of the part of the answer read for checking.
 	DefaultTimeout = 10 * time.Second
 	// DefaultMaxAnswerBytes is how much of an answer's body is read, and
-	// checked; the rest of a larger one is relayed unread.
+	// checked; a larger one is relayed unchecked.
 	DefaultMaxAnswerBytes = 8 << 20
+	// DefaultMaxHeldBytes is how many bytes of bodies read for checking
+	// the answers in flight hold together, at most.
+	DefaultMaxHeldBytes = 64 << 20
 )
 
 // dialTimeout bounds the connection to the backend, within the timeout of
@@ -51,6 +55,13 @@ type Config struct {
 	// MaxAnswerBytes bounds the part of an answer's body read, and held
 	// in memory, for checking. Zero means DefaultMaxAnswerBytes.
 	MaxAnswerBytes int64
+	// MaxHeldBytes bounds the bytes of bodies read for checking that the
+	// answers in flight hold together, until each is relayed: an answer
+	// read past it is relayed unchecked. Zero means DefaultMaxHeldBytes,
+	// and it is never less than MaxAnswerBytes.
+	MaxHeldBytes int64
+	// Scrub, when not nil, hides what it finds in the bodies relayed.
+	Scrub Scrubber
 }
 
 // Backend is the deployment petmock forwards requests to. It is safe for
@@ -60,6 +71,8 @@ type Backend struct {
 	client  *http.Client
 	timeout time.Duration
 	max     int64
+	held    *held
+	scrub   Scrubber
 }
 
 // New returns the Backend of cfg. The URL must be an absolute http or
@@ -69,7 +82,7 @@ func New(cfg Config) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Backend{base: base, timeout: cfg.Timeout, max: cfg.MaxAnswerBytes}
+	b := &Backend{base: base, timeout: cfg.Timeout, max: cfg.MaxAnswerBytes, scrub: cfg.Scrub}
 	switch {
 	case b.timeout < 0:
 		return nil, fmt.Errorf("proxy timeout %s: must not be negative", b.timeout)
@@ -79,6 +92,11 @@ func New(cfg Config) (*Backend, error) {
 	if b.max <= 0 {
 		b.max = DefaultMaxAnswerBytes
 	}
+	b.held = &held{max: cfg.MaxHeldBytes}
+	if b.held.max <= 0 {
+		b.held.max = DefaultMaxHeldBytes
+	}
+	b.held.max = max(b.held.max, b.max)
 	b.client = &http.Client{
 		Transport: newTransport(),
 		// A redirect is relayed to the client, never followed: petmock
@@ -256,11 +274,37 @@ func (b *Backend) outgoing(req Request) (*http.Request, error) {
 	}
 	out.URL = &u
 	copyHeader(out.Header, r.Header)
+	for name := range out.Header {
+		if slices.Contains(routingHeaders, http.CanonicalHeaderKey(name)) {
+			delete(out.Header, name)
+		}
+	}
 	// The transport asks for gzip and undoes it, so that the answer can
 	// be checked: a client's Accept-Encoding would leave it compressed.
 	out.Header.Del("Accept-Encoding")
 	setForwarded(out.Header, r, req.Proto, req.Host)
 	return out, nil
+}
+
+// routingHeaders are the headers with which common servers and frameworks
+// let a request say another path, method or origin than its own, which a
+// backend that honours them would follow outside the document's
+// operations, or believe of the client: IIS's and Symfony's
+// X-Original-URL and X-Rewrite-URL, the method overrides of Rails, Express
+// and ASP.NET, Spring's and werkzeug's X-Forwarded-Prefix, the client
+// addresses reverse proxies set, Envoy's original path, Next.js's
+// middleware subrequest, nginx's internal redirects, and Proxy, which CGI
+// turns into HTTP_PROXY (httpoxy). petmock sets X-Forwarded-For, -Host and
+// -Proto itself (setForwarded).
+var routingHeaders = []string{
+	"X-Original-Url", "X-Rewrite-Url", "X-Original-Uri", "X-Override-Url", "X-Http-Destinationurl", "X-Proxy-Url",
+	"X-Http-Method-Override", "X-Http-Method", "X-Method-Override", "X-Original-Method",
+	"X-Forwarded-Prefix", "X-Forwarded-Path", "X-Forwarded-Uri", "X-Forwarded-Port", "X-Forwarded-Server",
+	"X-Forwarded-Scheme", "X-Forwarded-Ssl", "X-Url-Scheme", "Front-End-Https", "X-Script-Name",
+	"X-Original-Host", "X-Host", "X-Original-Forwarded-For",
+	"X-Real-Ip", "X-Client-Ip", "True-Client-Ip", "X-Cluster-Client-Ip", "Cf-Connecting-Ip", "Fastly-Client-Ip", "X-Proxyuser-Ip",
+	"X-Envoy-Original-Path", "X-Envoy-Original-Url", "X-Middleware-Subrequest",
+	"X-Accel-Redirect", "X-Accel-Mapping", "X-Sendfile", "X-Sendfile-Type", "Proxy",
 }
 
 // PathError says that a path cannot be forwarded: it climbs out of the

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -323,5 +324,47 @@ func TestParseURL(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "pw") {
 			t.Errorf("ParseURL(%q): %q repeats the password", raw, err)
 		}
+	}
+}
+
+// TestForwardDropsRoutingHeaders: the headers with which a client could
+// make a backend serve another path or method than the document's
+// operation, or believe another origin, never reach it, in whatever case
+// they are written.
+func TestForwardDropsRoutingHeaders(t *testing.T) {
+	srv, last := recordingBackend(t, nil)
+	b := newBackend(t, proxy.Config{URL: srv.URL + "/v1"})
+	overrides := map[string]string{
+		"X-Original-URL": "/admin", "X-Rewrite-URL": "/admin", "X-Original-URI": "/admin", "X-Override-URL": "/admin",
+		"X-HTTP-DestinationURL": "http://evil.example/", "X-Proxy-URL": "http://evil.example/",
+		"X-HTTP-Method-Override": "DELETE", "X-HTTP-Method": "DELETE", "X-Method-Override": "DELETE", "X-Original-Method": "DELETE",
+		"X-Forwarded-Prefix": "/admin", "X-Forwarded-Path": "/admin", "X-Forwarded-URI": "/admin", "X-Forwarded-Port": "443",
+		"X-Forwarded-Server": "evil.example", "X-Forwarded-Scheme": "https", "X-Forwarded-SSL": "on", "X-Url-Scheme": "https",
+		"Front-End-Https": "on", "X-Script-Name": "/admin", "X-Original-Host": "evil.example", "X-Host": "evil.example",
+		"X-Original-Forwarded-For": "10.0.0.1", "X-Real-IP": "10.0.0.1", "X-Client-IP": "10.0.0.1", "True-Client-IP": "10.0.0.1",
+		"X-Cluster-Client-IP": "10.0.0.1", "CF-Connecting-IP": "10.0.0.1", "Fastly-Client-IP": "10.0.0.1", "X-ProxyUser-Ip": "10.0.0.1",
+		"X-Envoy-Original-Path": "/admin", "X-Envoy-Original-URL": "/admin", "x-middleware-subrequest": "middleware",
+		"X-Accel-Redirect": "/internal", "X-Accel-Mapping": "/=/internal", "X-Sendfile": "/etc/passwd", "X-Sendfile-Type": "X-Sendfile",
+		"Proxy": "http://evil.example:8080", "Forwarded": "for=10.0.0.1;host=evil.example",
+		"X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https", "X-Forwarded-For": "10.0.0.1",
+		"Connection": "X-Named-Hop", "X-Named-Hop": "1", "Keep-Alive": "timeout=5", "Proxy-Authorization": "Basic eDp5",
+		"Proxy-Connection": "keep-alive", "TE": "trailers", "Upgrade": "websocket", "HTTP2-Settings": "AAMAAABkAAQAAP__",
+	}
+	r := httptest.NewRequest("GET", "http://127.0.0.1:4010/v1/pets", nil)
+	for name, value := range overrides {
+		r.Header[name] = []string{value} // as written, not canonical
+	}
+	if _, err := forward(t, b, r, "/pets", nil); err != nil {
+		t.Fatal(err)
+	}
+	got := last.Load()
+	for name, value := range overrides {
+		if vs := got.header.Values(name); slices.Contains(vs, value) {
+			t.Errorf("the backend got %s: %q", name, vs)
+		}
+	}
+	if got.path != "/v1/pets" || got.method != "GET" || got.header.Get("X-Forwarded-Host") != "127.0.0.1:4010" || got.header.Get("X-Forwarded-Proto") != "http" {
+		t.Errorf("the backend got %s %s, X-Forwarded-Host %q, -Proto %q; want GET /v1/pets and petmock's own", got.method, got.path,
+			got.header.Get("X-Forwarded-Host"), got.header.Get("X-Forwarded-Proto"))
 	}
 }

@@ -1,6 +1,6 @@
-// The violations panel: with petmock --proxy, the backend's answers that
-// break the document, newest first, each with the rules it breaks, its
-// request and its answer, keys hidden.
+// The violations panel: with petmock --proxy, the requests and the
+// backend's answers that break the document, newest first, each with the
+// rules broken, its request and its answer, keys hidden.
 
 import { $, ADMIN, el, loader, request, state, timeOfDay, toast } from "./petmock.js";
 import { entryDetail } from "./journal.js";
@@ -22,7 +22,7 @@ const entryKey = (x) => x.time + " " + x.method + " " + x.path + "?" + (x.query 
 export function renderViolations() {
   const v = state.viol;
   $("viol-backend").replaceChildren(...(v.backend
-    ? ["Answers of ", el("code", {}, v.backend), " that break the document, newest first. Each is relayed as it came; the rule it breaks is named."]
+    ? ["Requests to ", el("code", {}, v.backend), ", and its answers, that break the document, newest first. Each is relayed as it came, but with --proxy-strict; the rules broken are named."]
     : ["petmock answers every request itself. Start it with ", el("code", {}, "--proxy URL"), " to check a backend's answers against the document here."]));
   const items = v.entries.map((x) => {
     const key = entryKey(x);
