@@ -37,6 +37,10 @@ func (c *Client) judge(r *Request, x *Exchange) error {
 	}
 	if len(violations) > 0 {
 		switch v := violations[0]; {
+		case v.Rule == answercheck.RuleUncheckable:
+			// The validator cannot compile the schema: the body cannot
+			// be judged, and the check that needed it says so.
+			return &Skipped{Reason: x.redact(fmt.Sprintf("%s: the validator cannot read the schema the document gives this answer (%s), so the body cannot be judged", r.op, v.Message))}
 		case v.Rule == answercheck.RuleStatus && IsRedirect(x.Status, x.Header):
 			return x.Breaks(RuleRedirect, c.describeRedirect(x))
 		case v.Rule == answercheck.RuleErrorShape:
