@@ -31,6 +31,8 @@ var floors = map[string][]string{
 	"judge": {},
 	// Servers that test the judge, which only tests import.
 	"conformancetest": {},
+	// The requests of an app's journal replayed and judged, one by one.
+	"replay": {"judge"},
 }
 
 // decisionPackages are the packages that decide, and know nothing of

@@ -180,10 +180,12 @@ func BenchmarkServeGetPetExpectations(b *testing.B) {
 		name  string
 		set   int  // expectations of other paths
 		match bool // and one of this one, last
+		made  bool // whose answer is made of the request
 	}{
-		{"none", 0, false},
-		{"100 others", steer.MaxExpectations, false},
-		{"matched", 0, true},
+		{"none", 0, false, false},
+		{"100 others", steer.MaxExpectations, false, false},
+		{"matched", 0, true, false},
+		{"matched, made of the request", 0, true, true},
 	} {
 		b.Run(tt.name, func(b *testing.B) {
 			s := benchServer(b, nil)
@@ -196,7 +198,12 @@ func BenchmarkServeGetPetExpectations(b *testing.B) {
 				}
 			}
 			if tt.match {
-				if _, err := s.Steering().Expect(steer.Expectation{When: steer.RequestMatch{Method: "GET", Path: "/v1/pets/1"}, Answer: steer.CannedAnswer{Status: 200, Body: json.RawMessage(pet)}}); err != nil {
+				e := steer.Expectation{When: steer.RequestMatch{Method: "GET", Path: "/v1/pets/1"}, Answer: steer.CannedAnswer{Status: 200, Body: json.RawMessage(pet)}}
+				if tt.made {
+					e.When.Path = "/pets/{petId}"
+					e.Answer.Body = json.RawMessage(`{"id":"{{path.petId}}","name":"Pet {{path.petId}}","categoryId":1}`)
+				}
+				if _, err := s.Steering().Expect(e); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -93,6 +95,12 @@ func TestFaultsReachARealClient(t *testing.T) {
 			}
 			return ""
 		}, 503},
+		{steer.FaultRandomData, func(_ *http.Response, err, _ error) string {
+			if err == nil || !strings.Contains(err.Error(), "malformed HTTP") {
+				return "want a malformed answer, got " + errorText(err)
+			}
+			return ""
+		}, 0},
 	} {
 		t.Run(string(tt.fault), func(t *testing.T) {
 			srv, err := mockserver.New(mockserver.Config{Items: items([]Pet{{ID: 1, Name: "Rex", CategoryID: 1}})})
@@ -266,7 +274,7 @@ func TestSlowBodyIsSlowButWhole(t *testing.T) {
 	}
 	wantBody, _ := io.ReadAll(want.Body)
 	want.Body.Close()
-	if err := srv.Steering().ForceAnswer(steer.ForcedAnswer{Fault: steer.FaultSlow, Remaining: 2, BytesPerSecond: 400}); err != nil {
+	if err := srv.Steering().ForceAnswer(steer.ForcedAnswer{Fault: steer.FaultSlow, Remaining: 1, BytesPerSecond: 400}); err != nil {
 		t.Fatal(err)
 	}
 	resp, err = faultRequest(t, freshClient(time.Minute), "GET", url+"/pets/1", "")
@@ -279,6 +287,9 @@ func TestSlowBodyIsSlowButWhole(t *testing.T) {
 		t.Errorf("GET /v1/pets/1, slow: %q, %v; want the body it has without the fault, %q", body, err, wantBody)
 	}
 	before := srv.Items().Store("pets").Len()
+	if err := srv.Steering().ForceAnswer(steer.ForcedAnswer{Fault: steer.FaultSlow, Remaining: 1, BytesPerSecond: 400, Operation: "createPet"}); err != nil {
+		t.Fatal(err)
+	}
 	resp, err = faultRequest(t, freshClient(time.Minute), "POST", url+"/pets", `{"name":"Slow","categoryId":1}`)
 	if err != nil {
 		t.Fatal(err)
@@ -290,6 +301,139 @@ func TestSlowBodyIsSlowButWhole(t *testing.T) {
 	}
 	if j := journaled(t, srv, "POST", "/v1/pets"); len(j) != 1 || j[0].Fault != string(steer.FaultSlow) || j[0].Status != 201 {
 		t.Errorf("journal after a slow answer: %+v, want the fault named, status 201", j)
+	}
+}
+
+// TestRandomDataRepeatsBySeed: the bytes of random-data are drawn from
+// the seed, so that a run repeats, and they are not the same from one
+// request to the next.
+func TestRandomDataRepeatsBySeed(t *testing.T) {
+	received := func(seed uint64) [2][]byte {
+		srv, err := mockserver.New(mockserver.Config{ChaosSeed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := strings.TrimPrefix(strings.TrimSuffix(listenedServer(t, srv), "/v1"), "http://")
+		var got [2][]byte
+		for i := range got {
+			if err := srv.Steering().ForceAnswer(steer.ForcedAnswer{Fault: steer.FaultRandomData, Remaining: 1}); err != nil {
+				t.Fatal(err)
+			}
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn.SetDeadline(time.Now().Add(10 * time.Second))
+			io.WriteString(conn, "GET /v1/pets HTTP/1.1\r\nHost: petmock\r\nAuthorization: Bearer "+key+"\r\n\r\n")
+			got[i], err = io.ReadAll(conn)
+			conn.Close()
+			if err != nil || len(got[i]) == 0 || bytes.HasPrefix(got[i], []byte("HTTP/")) {
+				t.Fatalf("GET /v1/pets meeting random-data: %q, %v; want bytes that are no HTTP answer, then the end", got[i], err)
+			}
+		}
+		return got
+	}
+	a, b := received(3), received(3)
+	if !bytes.Equal(a[0], b[0]) || !bytes.Equal(a[1], b[1]) {
+		t.Errorf("random-data with seed 3: the bytes differ between runs")
+	}
+	if bytes.Equal(a[0], a[1]) {
+		t.Errorf("random-data: the same bytes for two requests")
+	}
+}
+
+// TestDribbleComesInChunks reads a dribbled answer off the wire: its
+// head at once, then its body in the number of chunks asked for, each of
+// HTTP's chunked encoding, the last no sooner than the duration; whole,
+// and of a request that was processed.
+func TestDribbleComesInChunks(t *testing.T) {
+	srv, err := mockserver.New(mockserver.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := strings.TrimPrefix(strings.TrimSuffix(listenedServer(t, srv), "/v1"), "http://")
+	plain, err := faultRequest(t, freshClient(10*time.Second), "GET", "http://"+addr+"/v1/pets?limit=10", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := io.ReadAll(plain.Body)
+	plain.Body.Close()
+
+	for _, tt := range []struct {
+		chunks   int
+		duration time.Duration
+		method   string
+		target   string
+		body     string
+		status   string
+	}{
+		{4, 400 * time.Millisecond, "GET", "/v1/pets?limit=10", "", "200"},
+		{3, 300 * time.Millisecond, "POST", "/v1/pets", `{"name":"Drip","categoryId":1}`, "201"},
+	} {
+		before := srv.Items().Store("pets").Len()
+		if err := srv.Steering().ForceAnswer(steer.ForcedAnswer{Fault: steer.FaultDribble, Remaining: 1, Chunks: tt.chunks, Duration: tt.duration.String()}); err != nil {
+			t.Fatal(err)
+		}
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.SetDeadline(time.Now().Add(20 * time.Second))
+		req := tt.method + " " + tt.target + " HTTP/1.1\r\nHost: petmock\r\nConnection: close\r\nAuthorization: Bearer " + key + "\r\n"
+		if tt.body != "" {
+			req += "Content-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(tt.body)) + "\r\n"
+		}
+		io.WriteString(conn, req+"\r\n"+tt.body)
+		r := bufio.NewReader(conn)
+		head, err := http.ReadResponse(r, nil)
+		if err != nil {
+			t.Fatalf("%s %s, dribbled: %v", tt.method, tt.target, err)
+		}
+		headed := time.Now()
+		if !strings.HasPrefix(head.Status, tt.status) || head.TransferEncoding == nil {
+			t.Errorf("%s %s, dribbled: %s, %v; want %s, chunked", tt.method, tt.target, head.Status, head.TransferEncoding, tt.status)
+		}
+		// net/http has read the head and left the chunks to its body:
+		// read them as they come, one size line and its data at a time.
+		var got []byte
+		var chunks int
+		var last time.Time
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatalf("reading a chunk's size: %v after %d chunks", err, chunks)
+			}
+			n, err := strconv.ParseInt(strings.TrimSpace(line), 16, 64)
+			if err != nil {
+				t.Fatalf("a chunk's size %q: %v", line, err)
+			}
+			if n == 0 {
+				break
+			}
+			data := make([]byte, n+2)
+			if _, err := io.ReadFull(r, data); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, data[:n]...)
+			chunks++
+			last = time.Now()
+		}
+		conn.Close()
+		if chunks != tt.chunks {
+			t.Errorf("%s %s, dribbled in %d: %d chunks came", tt.method, tt.target, tt.chunks, chunks)
+		}
+		if took := last.Sub(headed); took < tt.duration/time.Duration(tt.chunks)*time.Duration(tt.chunks-1) {
+			t.Errorf("%s %s, dribbled over %s: the last chunk came %s after the head", tt.method, tt.target, tt.duration, took)
+		}
+		if tt.method == "GET" && !bytes.Equal(got, want) {
+			t.Errorf("GET %s, dribbled: %q, want the body it has without the fault, %q", tt.target, got, want)
+		}
+		if tt.method == "POST" && (!bytes.Contains(got, []byte(`"name":"Drip"`)) || srv.Items().Store("pets").Len() != before+1) {
+			t.Errorf("POST %s, dribbled: %q, want the pet, and it stored: a dribbled answer is processed", tt.target, got)
+		}
+		if j := journaled(t, srv, tt.method, strings.Split(tt.target, "?")[0]); len(j) != 1 || j[0].Fault != string(steer.FaultDribble) {
+			t.Errorf("journal after a dribbled answer: %+v, want the fault named", j)
+		}
 	}
 }
 
@@ -364,6 +508,7 @@ func TestFaultsSeenByCurl(t *testing.T) {
 		{steer.FaultReset, 56, "reset"},
 		{steer.FaultEmpty, 52, "Empty reply"},
 		{steer.FaultMalformedChunk, 56, "chunk"},
+		{steer.FaultRandomData, 1, "HTTP/0.9"},
 		{steer.FaultSlow, 28, "timed out"},
 	} {
 		a := steer.ForcedAnswer{Fault: tt.fault, Remaining: 1}

@@ -16,8 +16,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	kept := journaled(s.base, r.URL.Path)
 	journaling := kept && s.steer.JournalSize() > 0
 	if s.log == nil && !journaling {
-		s.serve(w, r, nil)
+		got := s.serve(w, r, nil)
 		if kept {
+			s.steer.Received(r, got.operation, got.expectation)
 			s.events.Publish(journal.ChangeJournal)
 		}
 		return
@@ -27,7 +28,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if journaling {
 		rec.Limit = s.bodyKept
 	}
-	s.serve(rec, r, rec)
+	got := s.serve(rec, r, rec)
 	elapsed := time.Since(start)
 	if s.log != nil {
 		journal.LogRequest(s.log, s.redact, r, rec, start, elapsed)
@@ -53,8 +54,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		})
 	}
 	if kept {
+		s.steer.Received(r, got.operation, got.expectation)
 		s.events.Publish(journal.ChangeJournal)
 	}
+}
+
+// served says, of a request answered, what the verification counts it
+// by: its operation, "" for none, and the expectation that answered it,
+// 0 for none.
+type served struct {
+	operation   string
+	expectation int64
 }
 
 // isAPI reports whether path is one of the API's, under the base path
@@ -77,7 +87,7 @@ func journaled(base, path string) bool {
 
 // serve answers a request: the API under the base path, the document, or
 // a 404. rec, when not nil, is told the request body.
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Recorder) {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Recorder) (got served) {
 	defer func() {
 		if v := recover(); v != nil {
 			s.errs.panicked(w, r, s.gate, v)
@@ -96,7 +106,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Reco
 	if answer.IsDocument(r.URL.Path) {
 		err = s.docs.Serve(w, r)
 	} else {
-		op, err = s.serveAPI(w, r, rec)
+		op, err = s.serveAPI(w, r, rec, &got)
+	}
+	if op != nil {
+		got.operation = op.Spec.ID
 	}
 	if err != nil && err != steer.ErrAnswered {
 		var gop *edge.Operation
@@ -105,6 +118,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Reco
 		}
 		s.errs.write(w, s.gate, gop, err)
 	}
+	return got
 }
 
 // serveAPI runs the request pipeline of the API, and returns the
@@ -116,8 +130,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Reco
 // request's parameters and body, the example Prefer picks, the
 // expectations (expect.go), and at last the handler. What petmock answers
 // itself, a fault, a forced answer, an example or an expectation, never
-// reaches the backend.
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.Recorder) (*operation, error) {
+// reaches the backend. got is told the expectation that answered.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.Recorder, got *served) (*operation, error) {
 	if s.proxy != nil {
 		// Until the backend's answer is relayed, petmock answers.
 		w.Header()[SourceHeader] = sourceMock
@@ -146,27 +160,34 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 		return op, err
 	}
 	w = v.Writer
+	defer v.Done()
 	// With a backend, an expectation answers ahead of it (expectahead.go),
 	// but while it is recorded (record.go), and an example Prefer asks for
 	// is petmock's to give, below.
 	if s.proxy != nil && v.Example == nil {
 		if s.proxy.recording == nil {
-			a, id, err := s.steer.ExpectedAhead(r, op.Operation, params, rec)
+			x, ok, err := s.steer.ExpectedAhead(r, op.Operation, params, rec)
 			if err != nil {
 				return op, err
 			}
-			if a != nil {
-				answerExpected(w, rec, a, id)
-				return op, nil
+			if ok {
+				got.expectation = x.ID
+				return op, s.steer.AnswerExpected(w, r, op.Operation, rec, x)
 			}
 		}
 		if answered, err := s.proxy.forward(w, r, op.Operation, params, rec); answered {
 			return op, err
 		}
 	}
+	// An expectation may match the body's text, which the gate reads.
 	var br edge.BodyRecorder
-	if rec != nil {
+	var kept *steer.Body
+	switch {
+	case rec != nil:
 		br = rec
+	case s.steer.NeedsBody(op.Operation):
+		kept = new(steer.Body)
+		br = kept
 	}
 	c, err := s.gate.Check(r, op.Operation, params, br, false)
 	if err != nil {
@@ -176,20 +197,18 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 		v.AnswerExample()
 		return op, nil
 	}
-	if a, id := s.steer.Expected(op.Operation, r, c); a != nil {
-		answerExpected(w, rec, a, id)
-		return op, nil
+	var body []byte
+	switch {
+	case rec != nil:
+		body = rec.ReqBody
+	case kept != nil:
+		body = *kept
+	}
+	if x, ok := s.steer.Expected(op.Operation, r, c, body); ok {
+		got.expectation = x.ID
+		return op, s.steer.AnswerExpected(w, r, op.Operation, rec, x)
 	}
 	return op, op.handle(w, r, c)
-}
-
-// answerExpected answers with a, the answer of the expectation of id, and
-// tells rec which one answered.
-func answerExpected(w http.ResponseWriter, rec *journal.Recorder, a *answer.Canned, id int64) {
-	if rec != nil {
-		rec.Expectation = id
-	}
-	a.Write(w)
 }
 
 // methodsFor returns the methods the path of r takes, of the API of g, as an Allow header

@@ -15,6 +15,14 @@
 //
 // It exits 0 when nothing breaks, 1 when a change does, and 2 on a usage
 // error or a document that cannot be read.
+//
+// Its subcommand replay sends the requests an app made against petmock, as
+// its journal kept them, to a deployment, and judges each answer:
+//
+//	go run ./cmd/conformance replay journal.json --base-url https://staging.example/v1
+//
+// It exits 0 when every answer is one the document allows, 1 when one is
+// not, and 2 on a usage error or a file that is no journal.
 package main
 
 import (
@@ -31,6 +39,12 @@ import (
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "diff" {
 		exit(runDiff(os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "replay" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		exit(runReplay(ctx, os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 		return
 	}
 	// A run keeps its memory within this, whatever a deployment sends:
@@ -62,7 +76,7 @@ func exit(err error) {
 	switch {
 	case err == nil:
 	case errors.Is(err, flag.ErrHelp):
-	case errors.Is(err, errChecksFailed), errors.Is(err, errBreaking):
+	case errors.Is(err, errChecksFailed), errors.Is(err, errBreaking), errors.Is(err, errReplayFailed):
 		os.Exit(1)
 	case errors.As(err, new(usageError)):
 		fmt.Fprintln(os.Stderr, "conformance:", err)

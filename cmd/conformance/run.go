@@ -73,7 +73,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.Int64Var(&o.seed, "seed", 0, "random `seed` of the run; the report prints it, so a run can be repeated (default: from the clock)")
 	if err := cli.Parse(fs, args, flagAliases); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "Usage: conformance --base-url URL [flags]\n\n%s Exit status: 0 all checks passed, 1 a check failed or the run stopped early, 2 the run could not judge: the command line, a base URL that cannot be reached or answers with an HTML page, or a key the deployment refuses in every form.\n\nTo compare two versions of the document instead: conformance diff OLD NEW (see conformance diff -h).\n\nFlags:\n", judges(args))
+			fmt.Fprintf(stderr, "Usage: conformance --base-url URL [flags]\n\n%s Exit status: 0 all checks passed, 1 a check failed or the run stopped early, 2 the run could not judge: the command line, a base URL that cannot be reached or answers with an HTML page, or a key the deployment refuses in every form.\n\nTo compare two versions of the document instead: conformance diff OLD NEW (see conformance diff -h). To replay the requests of an app's journal against a deployment: conformance replay FILE --base-url URL (see conformance replay -h).\n\nFlags:\n", judges(args))
 			cli.PrintDefaults(fs, stderr)
 			return o, err
 		}

@@ -160,7 +160,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 		return err
 	})
 	fs.Float64Var(&o.failRate, "fail-rate", 0, "share of requests answered 503, from 0 to 1, such as 0.05")
-	fs.Func("fault", "put this `fault` below HTTP in place of the answer of a share --fault-rate of the requests: reset, empty, malformed-chunk or slow", func(v string) error {
+	fs.Func("fault", "put this `fault` below HTTP in place of the answer of a share --fault-rate of the requests: reset, empty, malformed-chunk, random-data, slow or dribble", func(v string) error {
 		o.fault = steer.Fault(v)
 		if !slices.Contains(steer.Faults, o.fault) {
 			return fmt.Errorf("want one of %s", faultNames())

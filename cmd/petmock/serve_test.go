@@ -174,7 +174,7 @@ func TestUsageErrors(t *testing.T) {
 		{nil, env("PETMOCK_PETS", "many"), `PETMOCK_PETS="many"`},
 		{[]string{"--api-key", ""}, env(), "api key 1: must be non-empty"},
 		{[]string{"--journal-secrets", "visible"}, env(), `--journal-secrets "visible": must be hidden or shown`},
-		{[]string{"--fault", "boom"}, env(), `--fault "boom": want one of reset, empty, malformed-chunk, slow`},
+		{[]string{"--fault", "boom"}, env(), `--fault "boom": want one of reset, empty, malformed-chunk, random-data, slow, dribble`},
 		{[]string{"--fault", "reset", "--fault-rate", "2"}, env(), "--fault-rate 2: must be from 0 to 1"},
 		{[]string{"--fault-rate", "0.5"}, env(), "--fault-rate 0.5: says how often --fault comes; give --fault too"},
 		{nil, env("PETMOCK_SLOW_BYTES_PER_SECOND", "0"), "--slow-bytes-per-second 0: must be from 1 to 1048576"},

@@ -356,7 +356,7 @@ func TestConsoleKeepsTheKeyToItself(t *testing.T) {
 		chromedp.KeyEvent("5"),
 		chromedp.KeyEvent("1"),
 	)
-	c.waitUntil(t, "the forced answer is listed", `document.querySelectorAll("#force-list li").length === 1`)
+	c.waitUntil(t, "the forced answer is listed", `document.querySelectorAll("#force-list li[data-id]").length === 1`)
 	c.waitUntil(t, "the journal size is changed", `document.getElementById("set-changes").textContent.includes("100 → 1000")`)
 
 	html := eval[string](t, c.browser, `document.documentElement.outerHTML`)

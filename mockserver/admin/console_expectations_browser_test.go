@@ -106,3 +106,75 @@ func (b *browser) forgetErrors() {
 	defer b.mu.Unlock()
 	b.errors = nil
 }
+
+// TestConsoleExpectationMatchers: the expectations panel shows each
+// expectation's matchers, its priority, delay, fault and scenario, and the
+// states of the scenarios, which it resets; one set from its form with
+// matchers answers the requests that meet them.
+func TestConsoleExpectationMatchers(t *testing.T) {
+	c := openConsole(t, mockserver.Config{})
+	c.unlock(t, key)
+	c.ts.expect(t, `{"when":{"method":"GET","path":"/pets/{petId}","pathPattern":"^/v1/pets/1[0-9]$","headers":{"X-Trace":{"matches":"^[a-z]+$"}},
+		"cookies":{"session":{"absent":true}},"query":{}},"answer":{"status":404,"body":`+missing7+`},"priority":2,"delay":"10ms"}`)
+	c.ts.expect(t, `{"when":{"method":"POST","path":"/v1/pets","bodyMatches":[{"jsonPath":"$.name","contains":"Rex"}]},"fault":"reset",
+		"scenario":{"name":"first pet","requiredState":"Started","newState":"created"}}`)
+	c.do(t, "opening the expectations", chromedp.KeyEvent("7"), chromedp.WaitVisible(chromedp.ID("exp-form")))
+	c.waitUntil(t, "the matchers are shown", `(() => {
+		const one = document.querySelector('#exp-list li[data-id="1"]');
+		const two = document.querySelector('#exp-list li[data-id="2"][data-fault="reset"]');
+		if (!one || !two) return false;
+		const a = one.textContent, b = two.textContent;
+		return a.includes("path matches /^/v1/pets/1[0-9]$/") && a.includes("X-Trace: matches /^[a-z]+$/") &&
+			a.includes("cookie session absent") && a.includes("priority 2") && a.includes("delay 10ms") &&
+			b.includes("body $.name contains \"Rex\"") && b.includes("scenario first pet: in Started → created") && b.includes("reset");
+	})()`)
+	c.waitUntil(t, "the scenario's state is shown", `document.querySelector('#exp-states li[data-scenario="first pet"][data-state="Started"]') !== null &&
+		!document.getElementById("exp-states-card").hidden`)
+	c.ts.admin(t, "PUT", "states/first%20pet", `{"state":"created"}`)
+	c.waitUntil(t, "the new state is shown", `document.querySelector('#exp-states li[data-scenario="first pet"][data-state="created"]') !== null`)
+	c.do(t, "resetting the states", press("#exp-states-reset"))
+	c.waitUntil(t, "the state is Started again", `document.querySelector('#exp-states li[data-scenario="first pet"][data-state="Started"]') !== null`)
+	if got := c.ts.states(t)["first pet"]; got != "Started" {
+		t.Errorf("after the page reset them, the scenario is in %q", got)
+	}
+	c.do(t, "setting one with a query matcher",
+		chromedp.SendKeys(chromedp.ID("exp-text"), `{"when":{"method":"GET","path":"/v1/pets","query":{"status":{"contains":"ol"}}},"answer":{"status":200,"body":[]}}`),
+		press("#exp-set"))
+	c.waitUntil(t, "it is listed", `(() => {
+		const li = document.querySelector('#exp-list li[data-id="3"]');
+		return li && li.textContent.includes("?status contains \"ol\"");
+	})()`)
+	if resp := c.ts.do(t, "GET", "/pets?status=sold", ""); string(resp.body) != "[]\n" {
+		t.Errorf("GET /v1/pets?status=sold after the page set a matcher: %s, want []", resp)
+	}
+	c.noErrors(t)
+}
+
+// TestConsoleVerification: the verification panel counts the requests
+// each expectation answered and those none did, as they come, and counts
+// from now when asked.
+func TestConsoleVerification(t *testing.T) {
+	c := openConsole(t, mockserver.Config{})
+	c.unlock(t, key)
+	c.ts.expect(t, `{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":404,"body":`+missing7+`}}`)
+	c.do(t, "opening the verification", chromedp.KeyEvent("8"), chromedp.WaitVisible(chromedp.ID("ver-reset")))
+	c.waitUntil(t, "the expectation is listed, with none answered", `document.querySelector('#ver-expectations li[data-id="1"][data-count="0"]') !== null`)
+	c.ts.do(t, "GET", "/pets/7", "")
+	c.ts.do(t, "GET", "/pets/7", "")
+	c.ts.do(t, "GET", "/pets/8", "")
+	c.waitUntil(t, "the requests are counted", `(() => {
+		const one = document.querySelector('#ver-expectations li[data-id="1"][data-count="2"]');
+		const none = document.querySelector('#ver-unmatched li[data-path="/v1/pets/8"][data-count="1"]');
+		return one && none && document.getElementById("ver-summary").textContent.startsWith("3 requests since") &&
+			document.getElementById("ver-summary").textContent.includes("2 answered by an expectation, 1 by none") &&
+			document.getElementById("count-verification").textContent === "1 unmatched";
+	})()`)
+	c.do(t, "counting from now", press("#ver-reset"))
+	c.waitUntil(t, "nothing is counted", `document.querySelectorAll("#ver-unmatched li").length === 0 &&
+		document.querySelector('#ver-expectations li[data-id="1"][data-count="0"]') !== null &&
+		document.getElementById("ver-summary").textContent.startsWith("0 requests")`)
+	if v := c.ts.verification(t); v.Received != 0 {
+		t.Errorf("after the page reset it, the verification counts %d requests", v.Received)
+	}
+	c.noErrors(t)
+}

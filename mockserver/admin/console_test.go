@@ -24,6 +24,7 @@ func TestConsoleIsServed(t *testing.T) {
 		{"/__petmock/console/operations.js", "text/javascript; charset=utf-8", `export function renderOperations`},
 		{"/__petmock/console/violations.js", "text/javascript; charset=utf-8", `export function wireViolations`},
 		{"/__petmock/console/expectations.js", "text/javascript; charset=utf-8", `export function wireExpectations`},
+		{"/__petmock/console/verification.js", "text/javascript; charset=utf-8", `export function wireVerification`},
 		{"/__petmock/console/reloads.js", "text/javascript; charset=utf-8", `export function renderReloads`},
 	} {
 		// No key: the page asks for one itself.

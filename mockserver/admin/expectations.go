@@ -3,7 +3,9 @@ package admin
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/petstore/contract/mockserver/steer"
@@ -38,6 +40,11 @@ func (h *handler) expect(w http.ResponseWriter, _ *http.Request, c *mockserver.C
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&e); err != nil {
+		// A matcher the document cannot describe is named by steer.
+		var named *edge.Error
+		if errors.As(err, &named) {
+			return named
+		}
 		return edge.NewError(http.StatusBadRequest, "body", "%v", err)
 	}
 	e.Remaining, e.Matched = 0, 0 // counted by the server
@@ -79,4 +86,42 @@ func (h *handler) removeExpectation(w http.ResponseWriter, r *http.Request, c *m
 // noExpectation is the 404 of an id no expectation has.
 func noExpectation(id int64) *edge.Error {
 	return edge.NewError(http.StatusNotFound, "id", "no expectation has id %d", id)
+}
+
+// states answers GET /__petmock/states, and the endpoints below with the
+// states they leave: {"states": [{"name", "state"}]}.
+func (h *handler) states(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
+	return writeValue(w, http.StatusOK, map[string]any{"states": h.srv.Steering().States()})
+}
+
+// resetStates answers DELETE /__petmock/states.
+func (h *handler) resetStates(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
+	h.srv.Steering().ResetStates()
+	return h.states(w, r, c)
+}
+
+// setState answers PUT /__petmock/states/{name}: {"state": "..."}.
+func (h *handler) setState(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
+	body, _ := c.Body.(map[string]any) // the edge checked it is an object with a string state
+	state, _ := body["state"].(string)
+	name, err := url.PathUnescape(c.Params["name"])
+	if err != nil {
+		return edge.BadRequest("name", "%v", err)
+	}
+	if err := h.srv.Steering().SetState(name, state); err != nil {
+		return err
+	}
+	return h.states(w, r, c)
+}
+
+// verification answers GET /__petmock/verification.
+func (h *handler) verification(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
+	return writeValue(w, http.StatusOK, h.srv.Steering().Verification())
+}
+
+// resetVerification answers DELETE /__petmock/verification with the
+// verification, counted from now.
+func (h *handler) resetVerification(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
+	h.srv.Steering().ResetVerification()
+	return h.verification(w, r, c)
 }

@@ -92,7 +92,7 @@ func TestExpectationsRefusedOverHTTP(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{})
 	for _, tt := range []struct{ body, want string }{
 		{`{"answer":{"status":404}}`, "when: is required"},
-		{`{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":404},"id":3}`, "id: is not a member; the members are answer, times, when"},
+		{`{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":404},"id":3}`, "id: is not a member; the members are answer, bytesPerSecond, chunks, delay, duration, fault, priority, scenario, times, when"},
 		{`{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":404,"body":{"code":"x","message":"y"}}}`, "answer.body.status: is required"},
 		{`{"when":{"method":"GET","path":"/v1/pets/7"},"answer":{"status":418}}`, "answer.status: 418 is not documented for getPet"},
 		{`{"when":{"method":"GET","path":"/v1/pets/7","query":{"limit":1}},"answer":{"status":404}}`, "when.query.limit: must be a string"},
@@ -125,11 +125,11 @@ func TestExpectationsViewHidesTheKey(t *testing.T) {
 func TestForcedFaultsOverHTTP(t *testing.T) {
 	ts := newTestServer(t, mockserver.Config{})
 	for _, tt := range []struct{ body, want string }{
-		{`{"fault":"boom"}`, "fault: must be one of reset, empty, malformed-chunk, slow"},
+		{`{"fault":"boom"}`, "fault: must be one of reset, empty, malformed-chunk, random-data, slow, dribble"},
 		{`{"code":503,"fault":"reset"}`, "fault: give a code or a fault, not both"},
 		{`{"fault":"reset","bytesPerSecond":5}`, "bytesPerSecond: goes with the fault slow only"},
 		{`{"fault":"slow","bytesPerSecond":0}`, "bytesPerSecond: must be at least 1"},
-		{`{"count":2}`, "code: is required, or a fault: one of reset, empty, malformed-chunk, slow"},
+		{`{"count":2}`, "code: is required, or a fault: one of reset, empty, malformed-chunk, random-data, slow, dribble"},
 	} {
 		resp := ts.admin(t, "POST", "forced", tt.body)
 		if resp.StatusCode != 400 || !strings.HasPrefix(resp.apiError(t).Message, tt.want) {

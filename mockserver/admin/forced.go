@@ -3,6 +3,7 @@ package admin
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 
 	"github.com/petstore/contract/mockserver/steer"
 
@@ -10,8 +11,16 @@ import (
 )
 
 // forced answers GET /__petmock/forced, and each of the endpoints below
-// with what it leaves: {"forced": [...]}.
-func (h *handler) forced(w http.ResponseWriter, _ *http.Request, _ *mockserver.Call) error {
+// with what it leaves: {"forced": [...]}, all of them, or, with
+// ?operation=, what the next requests of that operation take.
+func (h *handler) forced(w http.ResponseWriter, _ *http.Request, c *mockserver.Call) error {
+	if op := c.Query.Get("operation"); op != "" {
+		list, err := h.srv.Steering().ForcedFor(op)
+		if err != nil {
+			return err
+		}
+		return writeValue(w, http.StatusOK, map[string]any{"forced": list})
+	}
 	return writeValue(w, http.StatusOK, map[string]any{"forced": h.srv.Steering().Forced()})
 }
 
@@ -29,15 +38,34 @@ func (h *handler) force(w http.ResponseWriter, r *http.Request, c *mockserver.Ca
 	fault, _ := body["fault"].(string)
 	a.Fault = steer.Fault(fault)
 	a.BytesPerSecond, _ = integer(body["bytesPerSecond"])
+	a.Chunks, _ = integer(body["chunks"])
+	a.Duration, _ = body["duration"].(string)
 	if err := h.srv.Steering().ForceAnswer(a); err != nil {
 		return err
 	}
 	return h.forced(w, r, c)
 }
 
-// clearForced answers DELETE /__petmock/forced.
+// clearForced answers DELETE /__petmock/forced: all of them, or, with
+// ?operation=, those forced for that operation, answering what its next
+// requests still take.
 func (h *handler) clearForced(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
+	if op := c.Query.Get("operation"); op != "" {
+		if err := h.srv.Steering().ClearForcedFor(op); err != nil {
+			return err
+		}
+		return h.forced(w, r, c)
+	}
 	h.srv.Steering().ClearForced()
+	return h.forced(w, r, c)
+}
+
+// removeForced answers DELETE /__petmock/forced/{id} with those left.
+func (h *handler) removeForced(w http.ResponseWriter, r *http.Request, c *mockserver.Call) error {
+	id, _ := strconv.ParseInt(c.Params["id"], 10, 64) // the edge checked it is an integer
+	if err := h.srv.Steering().RemoveForced(id); err != nil {
+		return err
+	}
 	return h.forced(w, r, c)
 }
 

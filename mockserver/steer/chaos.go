@@ -71,6 +71,17 @@ func (c *chaos) draw(l Latency, failRate, faultRate float64) (delay time.Duratio
 	return delay, fail, fault
 }
 
+// bytes draws n bytes, such as those of FaultRandomData.
+func (c *chaos) bytes(n int) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(c.rnd.Uint32())
+	}
+	return b
+}
+
 // sleep waits for d, or until ctx is done; it reports whether it waited
 // all of d.
 func sleep(ctx context.Context, d time.Duration) bool {

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"slices"
 
-	"github.com/petstore/contract/mockserver/answer"
 	"github.com/petstore/contract/mockserver/edge"
 
 	"github.com/petstore/contract/mockserver/journal"
@@ -20,18 +19,18 @@ import (
 // checks refuse, or none matches, goes to the backend as it came, which
 // then answers it in its own words.
 
-// ExpectedAhead returns the answer of the first expectation that matches
-// r, a request of op that petmock would forward to the backend, with its
-// path parameters, and the id of that expectation; nil when none does.
-// r's body is left to be read again. The error is that of a body that
-// cannot be read, which would not reach the backend either.
-func (s *Steering) ExpectedAhead(r *http.Request, op *edge.Operation, params map[string]string, rec *journal.Recorder) (*answer.Canned, int64, error) {
+// ExpectedAhead returns what the first expectation that matches r, a
+// request of op that petmock would forward to the backend, with its path
+// parameters, answers it with, and whether one does. r's body is left to
+// be read again. The error is that of a body that cannot be read, which
+// would not reach the backend either.
+func (s *Steering) ExpectedAhead(r *http.Request, op *edge.Operation, params map[string]string, rec *journal.Recorder) (Expected, bool, error) {
 	if !s.expecting.awaits(op) {
-		return nil, 0, nil
+		return Expected{}, false, nil
 	}
 	body, e := s.gate.ReadBody(r)
 	if e != nil {
-		return nil, 0, e
+		return Expected{}, false, e
 	}
 	again := func() {
 		r.Body, r.ContentLength = http.NoBody, 0
@@ -43,14 +42,36 @@ func (s *Steering) ExpectedAhead(r *http.Request, op *edge.Operation, params map
 	c, err := s.gate.Check(r, op, params, nil, false)
 	again()
 	if err != nil {
-		return nil, 0, nil
+		return Expected{}, false, nil
 	}
-	a, id := s.Expected(op, r, c)
-	if a != nil && rec != nil {
+	x, ok := s.Expected(op, r, c, body)
+	if ok && rec != nil {
 		rec.ReqBody = body
 	}
-	return a, id, nil
+	return x, ok, nil
 }
+
+// NeedsBody reports whether an expectation of op matches the text of a
+// request's body, so that the pipeline keeps the body of a request of op
+// for it (see Body) when nothing else does.
+func (s *Steering) NeedsBody(op *edge.Operation) bool {
+	ex := s.expecting
+	if ex.texts.Load() == 0 {
+		return false
+	}
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	return slices.ContainsFunc(ex.list, func(x *expectation) bool {
+		return x.op == op && slices.ContainsFunc(x.bodies, func(b bodyMatcher) bool { return b.path == nil })
+	})
+}
+
+// Body is the body of a request, as the gate read it, for an expectation
+// to match: an edge.BodyRecorder.
+type Body []byte
+
+// RecordRequestBody keeps the body.
+func (b *Body) RecordRequestBody(body []byte) { *b = body }
 
 // awaits reports whether an expectation of op is set.
 func (ex *expecting) awaits(op *edge.Operation) bool {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/petstore/contract/mockserver/journal"
 
@@ -17,15 +18,16 @@ import (
 // A fault is a failure below HTTP, put in place of an answer so that an
 // app can rehearse what a network, a proxy or a crashing backend do to it:
 // a connection reset, one closed with no reply, a chunked body that breaks,
-// or a body that dribbles in. The settings inject faults at a rate, and a
-// forced answer injects one on the next requests; the journal and the log
-// name each.
+// bytes that are no HTTP at all, or a body that dribbles in, at a rate or
+// in a few chunks. The settings inject faults at a rate, a forced answer
+// injects one on the next requests, and an expectation on the requests it
+// matches; the journal and the log name each.
 //
-// Every fault but slow is a failure, and a request it meets is not
-// processed: nothing changes, so a write the client could not see
-// acknowledged is never made either. A slow answer is no failure: the
-// request is processed, saved when petmock keeps its items, and answered
-// in full, only slowly.
+// Every fault but slow and dribble is a failure, and a request it meets is
+// not processed: nothing changes, so a write the client could not see
+// acknowledged is never made either. A slow or dribbled answer is no
+// failure: the request is processed, saved when petmock keeps its items,
+// and answered in full, only slowly.
 
 // Fault names a fault.
 type Fault string
@@ -42,13 +44,25 @@ const (
 	// size is not hexadecimal, and closes the connection: the client
 	// gets the status, then fails reading the body.
 	FaultMalformedChunk Fault = "malformed-chunk"
+	// FaultRandomData sends bytes that are no HTTP answer, drawn from the
+	// seed, and closes the connection: the client reads a malformed
+	// answer, and curl says "Received HTTP/0.9 when not allowed".
+	FaultRandomData Fault = "random-data"
 	// FaultSlow sends the answer's head at once and its body at a few
 	// bytes a second (see DefaultSlowBytesPerSecond and MaxDribble).
 	FaultSlow Fault = "slow"
+	// FaultDribble sends the answer's head at once and its body in a
+	// number of chunks spread over a duration (see DefaultDribbleChunks
+	// and DefaultDribbleDuration).
+	FaultDribble Fault = "dribble"
 )
 
 // Faults are the faults, in the order messages list them.
-var Faults = []Fault{FaultReset, FaultEmpty, FaultMalformedChunk, FaultSlow}
+var Faults = []Fault{FaultReset, FaultEmpty, FaultMalformedChunk, FaultRandomData, FaultSlow, FaultDribble}
+
+// failure reports whether f is a failure: the request it meets is not
+// processed. A slow or dribbled answer is the request's own, only slow.
+func (f Fault) failure() bool { return f != "" && f != FaultSlow && f != FaultDribble }
 
 // DefaultSlowBytesPerSecond is how fast a slow body comes when nothing
 // says otherwise.
@@ -79,18 +93,51 @@ func checkSlowRate(field string, n int) *edge.Error {
 	return nil
 }
 
+// checkDribble checks how a dribbled body comes, in chunks over a
+// duration such as "2s", given with the fault f: they go with FaultDribble
+// only, and each may be left out for its default. prefix is put before the
+// fields' names in messages, such as "answer.".
+func checkDribble(prefix string, f Fault, chunks int, duration string) *edge.Error {
+	if f != FaultDribble {
+		switch {
+		case chunks != 0:
+			return edge.BadRequest(prefix+"chunks", "goes with the fault %s only", FaultDribble)
+		case duration != "":
+			return edge.BadRequest(prefix+"duration", "goes with the fault %s only", FaultDribble)
+		}
+		return nil
+	}
+	if chunks < 0 || chunks > MaxDribbleChunks {
+		return edge.BadRequest(prefix+"chunks", "%d: want a number of chunks from 1 to %d", chunks, MaxDribbleChunks)
+	}
+	if duration != "" {
+		if d, err := time.ParseDuration(duration); err != nil || d <= 0 || d > MaxDribble {
+			return edge.BadRequest(prefix+"duration", "%q: want a duration such as 2s, at most %s", duration, MaxDribble)
+		}
+	}
+	return nil
+}
+
 // injected is a fault to inject in one answer: the zero value injects
 // none.
 type injected struct {
 	fault Fault
 	rate  int // of a slow body, in bytes per second
+	// chunks and over are how a dribbled body comes: in chunks pieces
+	// spread over the duration over.
+	chunks int
+	over   time.Duration
 }
 
+// randomDataBytes is how many bytes FaultRandomData sends.
+const randomDataBytes = 256
+
 // fail puts the fault f in place of the answer to r, a request to op,
-// which is not processed. f is any fault but FaultSlow. rec, when not
-// nil, is told the fault, and the status of a head that was sent.
-func fail(w http.ResponseWriter, r *http.Request, op *edge.Operation, rec *journal.Recorder, f Fault) error {
-	if f == FaultEmpty || f == FaultMalformedChunk {
+// which is not processed. f is a failure (see Fault.failure). rec, when
+// not nil, is told the fault, and the status of a head that was sent.
+// data are the bytes FaultRandomData sends.
+func fail(w http.ResponseWriter, r *http.Request, op *edge.Operation, rec *journal.Recorder, f Fault, data []byte) error {
+	if f == FaultEmpty || f == FaultMalformedChunk || f == FaultRandomData {
 		// Read what the client sent, within the bound of a body, so that
 		// closing the connection sends FIN, which a client reads as the
 		// end of what was sent, rather than the reset that the kernel
@@ -122,6 +169,9 @@ func fail(w http.ResponseWriter, r *http.Request, op *edge.Operation, rec *journ
 		}
 	case FaultMalformedChunk:
 		buf.Write(head)
+		buf.Flush()
+	case FaultRandomData:
+		buf.Write(data)
 		buf.Flush()
 	}
 	conn.Close()

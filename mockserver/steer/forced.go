@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/petstore/contract/mockserver/answer"
 
@@ -32,6 +33,14 @@ import (
 // ForceAnswer(ForcedAnswer{Fault: FaultReset, Remaining: 1}), which POST
 // /__petmock/forced {"fault": "reset"} calls, resets the connection of the
 // next request, to any operation, before it is processed.
+//
+// Each operation has a queue of its own: a request takes the first answer
+// forced for its operation, in the order they were set, and only then the
+// first one forced for any operation that fits it. An answer forced for
+// any operation is taken by the next request that fits, and the rest of
+// its count is then the operation of that request's alone: no count ever
+// passes from one operation to another, so that an answer forced for one
+// request of a script does not meet the next request of another.
 
 // MaxForcedCount is the most requests one forced answer may be set for.
 const MaxForcedCount = 1000
@@ -50,8 +59,17 @@ type ForcedAnswer struct {
 	// DefaultSlowBytesPerSecond.
 	Fault          Fault `json:"fault,omitempty"`
 	BytesPerSecond int   `json:"bytesPerSecond,omitempty"`
+	// Chunks and Duration are how the body of FaultDribble comes: in
+	// Chunks chunks over Duration, such as "2s"; set by ForceAnswer to
+	// DefaultDribbleChunks and DefaultDribbleDuration when not given.
+	Chunks   int    `json:"chunks,omitempty"`
+	Duration string `json:"duration,omitempty"`
 	// Remaining is how many requests it still answers.
 	Remaining int `json:"remaining"`
+	// Bound says that it was forced for any operation, and that a
+	// request of Operation took it first: the rest of its count is
+	// Operation's.
+	Bound bool `json:"bound,omitempty"`
 }
 
 // fits reports whether the forced answer a is for requests to op.
@@ -60,6 +78,13 @@ func (a *ForcedAnswer) fits(op *spec.Operation) bool {
 		return false
 	}
 	return a.Fault != "" || Forceable(op, a.Code)
+}
+
+// injected returns the fault a puts in place of an answer.
+func (a *ForcedAnswer) injected() injected {
+	over, _ := time.ParseDuration(a.Duration) // checked by ForceAnswer
+	return injected{fault: a.Fault, rate: cmp.Or(a.BytesPerSecond, DefaultSlowBytesPerSecond),
+		chunks: cmp.Or(a.Chunks, DefaultDribbleChunks), over: cmp.Or(over, DefaultDribbleDuration)}
 }
 
 // forcing holds the forced answers, in the order they were set: a request
@@ -103,13 +128,18 @@ func (s *Steering) takeForced(op *spec.Operation) (*edge.Error, injected) {
 		return nil, injected{}
 	}
 	f.mu.Lock()
-	i := slices.IndexFunc(f.rules, func(a ForcedAnswer) bool { return a.fits(op) })
+	i := f.queued(op)
 	if i < 0 {
 		f.mu.Unlock()
 		return nil, injected{}
 	}
-	f.rules[i].Remaining--
-	taken := f.rules[i]
+	a := &f.rules[i]
+	a.Remaining--
+	if a.Operation == "" {
+		// The rest of its count is this operation's.
+		a.Operation, a.Bound = op.ID, true
+	}
+	taken := *a
 	if taken.Remaining == 0 {
 		f.rules = slices.Delete(f.rules, i, i+1)
 		f.n.Store(int32(len(f.rules)))
@@ -117,7 +147,7 @@ func (s *Steering) takeForced(op *spec.Operation) (*edge.Error, injected) {
 	f.mu.Unlock()
 	s.events.Publish(journal.ChangeForced)
 	if taken.Fault != "" {
-		return nil, injected{fault: taken.Fault, rate: cmp.Or(taken.BytesPerSecond, DefaultSlowBytesPerSecond)}
+		return nil, taken.injected()
 	}
 	if taken.Code >= 200 && taken.Code < 300 {
 		return nil, injected{}
@@ -129,12 +159,85 @@ func (s *Steering) takeForced(op *spec.Operation) (*edge.Error, injected) {
 	return forcedAnswer(op, taken.Code, "forced", "answer forced by the admin API (POST /__petmock/forced); %s", more), injected{}
 }
 
+// queued returns the index of the rule the next request to op takes, -1
+// for none: the first forced for op, or else the first forced for any
+// operation that fits op. The caller holds mu.
+func (f *forcing) queued(op *spec.Operation) int {
+	if i := slices.IndexFunc(f.rules, func(a ForcedAnswer) bool { return a.Operation == op.ID && a.fits(op) }); i >= 0 {
+		return i
+	}
+	return slices.IndexFunc(f.rules, func(a ForcedAnswer) bool { return a.Operation == "" && a.fits(op) })
+}
+
 // Forced returns the answers forced on the next requests, oldest first.
 func (s *Steering) Forced() []ForcedAnswer {
 	f := s.forced
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]ForcedAnswer{}, f.rules...)
+}
+
+// ForcedFor returns what the next requests to the operation of the given
+// id take, in the order they take it: the answers forced for it, then
+// those forced for any operation that fit it. The error, a 400
+// *edge.Error, says the operation is none of the document's.
+func (s *Steering) ForcedFor(operation string) ([]ForcedAnswer, error) {
+	op := s.contract.Operation(operation)
+	if op == nil {
+		return nil, edge.BadRequest("operation", "%q: want the id of an operation of the document: %s", operation, s.operationIDs())
+	}
+	f := s.forced
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := []ForcedAnswer{}
+	for _, a := range f.rules {
+		if a.Operation == op.ID && a.fits(op) {
+			out = append(out, a)
+		}
+	}
+	for _, a := range f.rules {
+		if a.Operation == "" && a.fits(op) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// ClearForcedFor drops the answers forced for the operation of the given
+// id, those forced for any operation that it took first included; those
+// forced for any operation and still waiting stay. The error is
+// ForcedFor's.
+func (s *Steering) ClearForcedFor(operation string) error {
+	if s.contract.Operation(operation) == nil {
+		return edge.BadRequest("operation", "%q: want the id of an operation of the document: %s", operation, s.operationIDs())
+	}
+	s.dropForced(func(a ForcedAnswer) bool { return a.Operation == operation })
+	return nil
+}
+
+// RemoveForced drops the forced answer of the given id; a 404
+// *edge.Error says there is none.
+func (s *Steering) RemoveForced(id int64) error {
+	if !s.dropForced(func(a ForcedAnswer) bool { return a.ID == id }) {
+		return edge.NewError(http.StatusNotFound, "id", "no forced answer has id %d", id)
+	}
+	return nil
+}
+
+// dropForced drops the forced answers drop says, and reports whether it
+// dropped any.
+func (s *Steering) dropForced(drop func(ForcedAnswer) bool) bool {
+	f := s.forced
+	f.mu.Lock()
+	n := len(f.rules)
+	f.rules = slices.DeleteFunc(f.rules, drop)
+	dropped := len(f.rules) < n
+	f.n.Store(int32(len(f.rules)))
+	f.mu.Unlock()
+	if dropped {
+		s.events.Publish(journal.ChangeForced)
+	}
+	return dropped
 }
 
 // MaxForcedAnswers is the most forced answers that may wait at once: each
@@ -154,10 +257,17 @@ func (s *Steering) Force(code, count int, operation string) error {
 // ForceAnswer makes the next a.Remaining requests to a.Operation, or to
 // any operation with an Operation of "", answer a.Code, as Force does, or
 // meet a.Fault when it is set instead (see Fault). Its ID is given here.
+// Bound, with an Operation, restores an answer forced for any operation
+// that a request of Operation took first, as petmock --state saved it.
 func (s *Steering) ForceAnswer(a ForcedAnswer) error {
 	a.ID = 0
+	a.Bound = a.Bound && a.Operation != ""
 	if e := s.checkForced(a); e != nil {
 		return e
+	}
+	if a.Fault == FaultDribble {
+		a.Chunks = cmp.Or(a.Chunks, DefaultDribbleChunks)
+		a.Duration = cmp.Or(a.Duration, DefaultDribbleDuration.String())
 	}
 	f := s.forced
 	f.mu.Lock()
@@ -200,6 +310,9 @@ func (s *Steering) checkForced(a ForcedAnswer) *edge.Error {
 	}
 	if a.BytesPerSecond != 0 {
 		return edge.BadRequest("bytesPerSecond", "goes with the fault %s only", FaultSlow)
+	}
+	if e := checkDribble("", "", a.Chunks, a.Duration); e != nil {
+		return e
 	}
 	if a.Code == 0 {
 		return edge.BadRequest("code", "is required, or a fault: one of %s", faultList())
@@ -254,6 +367,9 @@ func (s *Steering) checkForcedFault(a ForcedAnswer) *edge.Error {
 		if e := checkSlowRate("bytesPerSecond", a.BytesPerSecond); e != nil {
 			return e
 		}
+	}
+	if e := checkDribble("", a.Fault, a.Chunks, a.Duration); e != nil {
+		return e
 	}
 	return s.checkForcedFor(a)
 }

@@ -36,8 +36,9 @@ type Steering struct {
 	// What follows is shared with the Steering that takes over.
 	settings  *liveSettings
 	chaos     *chaos
-	forced    *forcing   // answers forced by Force
-	expecting *expecting // the expectations set by Expect
+	forced    *forcing      // answers forced by Force
+	expecting *expecting    // the expectations set by Expect
+	verify    *verification // which requests they answered
 }
 
 // Config configures a Steering.
@@ -86,6 +87,7 @@ func New(cfg Config) (*Steering, error) {
 		return nil, err
 	}
 	s.settings, s.chaos, s.forced, s.expecting = settings, newChaos(cfg.Seed), &forcing{}, &expecting{}
+	s.verify = newVerification(s.now())
 	return s, nil
 }
 
@@ -101,11 +103,12 @@ func newSteering(cfg Config) *Steering {
 
 // TakeOver makes s, the steering of a server that takes over from the one
 // of old for a new version of the document, share old's settings, clock,
-// draws, forced answers and expectations, but for the forced answers and
-// the expectations s's document does not allow, such as those of an
-// operation it no longer has, which are dropped and counted.
+// draws, forced answers, expectations and verification, but for the
+// forced answers and the expectations s's document does not allow, such
+// as those of an operation it no longer has, which are dropped and
+// counted.
 func (s *Steering) TakeOver(old *Steering) (forcedDropped, expectationsDropped int) {
-	s.settings, s.chaos, s.forced, s.expecting = old.settings, old.chaos, old.forced, old.expecting
+	s.settings, s.chaos, s.forced, s.expecting, s.verify = old.settings, old.chaos, old.forced, old.expecting, old.verify
 
 	f := s.forced
 	f.mu.Lock()
@@ -132,11 +135,11 @@ func (s *Steering) TakeOver(old *Steering) (forcedDropped, expectationsDropped i
 			continue
 		}
 		nx.ID = x.ID
-		list = append(list, nx)
+		list = append(list, nx) // in the order of the list before, which the priorities kept
 		bytes += nx.size
 	}
 	ex.list, ex.bytes = list, bytes
-	ex.n.Store(int32(len(list)))
+	ex.changed()
 	ex.mu.Unlock()
 	return forcedDropped, expectationsDropped
 }
@@ -151,13 +154,26 @@ func (s *Steering) ShowSecrets() bool { return s.settings.load().showSecrets }
 // and which it did not answer itself.
 type Verdict struct {
 	// Writer is what to answer with: the request's own, or one that
-	// dribbles the body of a slow answer.
+	// dribbles the body of a slow answer. Once the answer is written,
+	// Done sends what it holds.
 	Writer http.ResponseWriter
 	// Example is the named example Prefer asks for, to answer once the
 	// request is found valid; nil for none. Applied are then the
 	// preferences to report with it.
 	Example *answer.Canned
 	Applied []string
+
+	// dribbled are the writers of dribbled bodies Writer is made of,
+	// innermost first, which Done ends.
+	dribbled []*chunkWriter
+}
+
+// Done ends the answer written to v.Writer: a dribbled body of no
+// announced length is held until then.
+func (v Verdict) Done() {
+	for i := len(v.dribbled) - 1; i >= 0; i-- {
+		v.dribbled[i].Done()
+	}
 }
 
 // Steer decides what becomes of r, a request of op whose key passed, ahead
@@ -193,7 +209,8 @@ func (s *Steering) Steer(w http.ResponseWriter, r *http.Request, op *edge.Operat
 	if err != nil {
 		return Verdict{}, err
 	}
-	if w, err = inject(w, r, op, rec, fault); err != nil {
+	var v Verdict
+	if w, err = s.inject(&v, w, r, op, rec, fault); err != nil {
 		return Verdict{}, err
 	}
 	// A removed operation is gone, whatever else a client prefers.
@@ -222,7 +239,7 @@ func (s *Steering) Steer(w http.ResponseWriter, r *http.Request, op *edge.Operat
 	}
 	if refusal == nil && prefs.Code == 0 && prefs.Example == "" {
 		forcedAnswer, forcedFault := s.takeForced(op.Spec)
-		if w, err = inject(w, r, op, rec, forcedFault); err != nil {
+		if w, err = s.inject(&v, w, r, op, rec, forcedFault); err != nil {
 			return Verdict{}, err
 		}
 		refusal = forcedAnswer
@@ -231,7 +248,7 @@ func (s *Steering) Steer(w http.ResponseWriter, r *http.Request, op *edge.Operat
 	if refusal != nil {
 		return Verdict{}, refusal
 	}
-	v := Verdict{Writer: w, Example: example}
+	v.Writer, v.Example = w, example
 	if example != nil {
 		v.Applied = append(prefs.Applied, "example="+prefs.Example)
 	}
@@ -253,19 +270,27 @@ func preferenceApplied(w http.ResponseWriter, applied []string) {
 }
 
 // inject puts the fault f in place of the answer to r, and returns
-// ErrAnswered; or, for a slow one, returns w made to dribble the answer;
-// or, for none, returns w.
-func inject(w http.ResponseWriter, r *http.Request, op *edge.Operation, rec *journal.Recorder, f injected) (http.ResponseWriter, error) {
+// ErrAnswered; or, for a slow or dribbled one, returns w made to send the
+// answer so, which v is told of; or, for none, returns w.
+func (s *Steering) inject(v *Verdict, w http.ResponseWriter, r *http.Request, op *edge.Operation, rec *journal.Recorder, f injected) (http.ResponseWriter, error) {
+	if !f.fault.failure() && f.fault != "" && rec != nil {
+		rec.Fault = string(f.fault)
+	}
 	switch f.fault {
 	case "":
 		return w, nil
 	case FaultSlow:
-		if rec != nil {
-			rec.Fault = string(FaultSlow)
-		}
 		return dribble(r.Context(), w, f.rate), nil
+	case FaultDribble:
+		cw := dribbleChunks(r.Context(), w, f.chunks, f.over)
+		v.dribbled = append(v.dribbled, cw)
+		return cw, nil
 	}
-	return w, fail(w, r, op, rec, f.fault)
+	var data []byte
+	if f.fault == FaultRandomData {
+		data = s.chaos.bytes(randomDataBytes)
+	}
+	return w, fail(w, r, op, rec, f.fault, data)
 }
 
 // draw delays the answer, by Prefer: delay= or else by the configured
@@ -294,7 +319,7 @@ func (s *Steering) draw(r *http.Request, prefs *Preferences) (injected, error) {
 			WithHeader("Retry-After", "1")
 	}
 	if faulted {
-		return injected{fault: st.fault, rate: st.slowRate}, nil
+		return injected{fault: st.fault, rate: st.slowRate, chunks: DefaultDribbleChunks, over: DefaultDribbleDuration}, nil
 	}
 	return injected{}, nil
 }

@@ -1,7 +1,8 @@
 // petmock console. Plain JavaScript modules, no build step, nothing from
 // elsewhere: this one wires the panels together, one module each
 // (catalogue.js, journal.js, settings.js, scenarios.js, operations.js,
-// violations.js, expectations.js), and the document's reloads (reloads.js),
+// violations.js, expectations.js, verification.js), and the document's
+// reloads (reloads.js),
 // on the plumbing they share (petmock.js).
 
 import { $, ADMIN, KEY, hooks, keyHeader, listen, loader, request, setLive, state, stopListening, toast } from "./petmock.js";
@@ -12,10 +13,11 @@ import { clearScenarios, loadForced, setupForceForm, wireScenarios } from "./sce
 import { loadHealth, renderHealth, renderOperations, tick } from "./operations.js";
 import { clearViolations, loadViolations, wireViolations } from "./violations.js";
 import { clearExpectations, loadExpectations, wireExpectations } from "./expectations.js";
+import { clearVerification, loadVerification, wireVerification } from "./verification.js";
 import { renderReloads } from "./reloads.js";
 
-// SECTIONS are the panels, in the order of the keys 1 to 7.
-const SECTIONS = ["catalogue", "journal", "settings", "scenarios", "operations", "violations", "expectations"];
+// SECTIONS are the panels, in the order of the keys 1 to 8.
+const SECTIONS = ["catalogue", "journal", "settings", "scenarios", "operations", "violations", "expectations", "verification"];
 
 // ---- Sections and the key.
 
@@ -88,6 +90,7 @@ function lock(why) {
   clearScenarios();
   clearViolations();
   clearExpectations();
+  clearVerification();
   if (why) {
     $("key-error").textContent = why;
     $("key-error").hidden = false;
@@ -102,6 +105,7 @@ function onEvent(name) {
   switch (name) {
     case "journal":
       if (!state.log.paused) loadJournal();
+      loadVerification();
       break;
     case "store":
       loadCatalogue();
@@ -119,6 +123,7 @@ function onEvent(name) {
       break;
     case "expectations":
       loadExpectations();
+      loadVerification();
       break;
     case "document":
       // A new version of the document: its operations and resources, and
@@ -128,6 +133,7 @@ function onEvent(name) {
       if (!state.key) break;
       loadForced();
       loadExpectations();
+      loadVerification();
       if (state.cat.resource) loadCatalogue();
       break;
   }
@@ -144,6 +150,7 @@ function loadEverything() {
   loadForced();
   loadViolations();
   loadExpectations();
+  loadVerification();
   if (state.cat.resource) loadCatalogue();
 }
 
@@ -192,8 +199,9 @@ function wire() {
   wireScenarios();
   wireViolations();
   wireExpectations();
+  wireVerification();
 
-  // Keys: 1 to 7 pick a section, / searches, Escape leaves a field or
+  // Keys: 1 to 8 pick a section, / searches, Escape leaves a field or
   // closes the journal's open entries.
   document.addEventListener("keydown", (e) => {
     const typing = e.target.closest && e.target.closest("input, textarea, select");

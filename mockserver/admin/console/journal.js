@@ -99,6 +99,19 @@ export function closeEntries() {
   return true;
 }
 
+// saveJournal saves the journal as GET /__petmock/requests answers it,
+// keys and secrets hidden, to a file that conformance replay reads.
+async function saveJournal() {
+  const { data } = await request(ADMIN + "requests");
+  const blob = new Blob([JSON.stringify(data, null, 2) + "\n"], { type: "application/json" });
+  const a = el("a", { href: URL.createObjectURL(blob), download: "petmock-journal-" + new Date().toISOString().replace(/[:.]/g, "-") + ".json" });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  toast("Saved " + data.requests.length + (data.requests.length === 1 ? " request" : " requests") + ": replay them with conformance replay FILE --base-url URL.");
+}
+
 // wireJournal makes the journal's controls work.
 export function wireJournal() {
   $("log-filter").addEventListener("input", (e) => {
@@ -111,6 +124,7 @@ export function wireJournal() {
     e.target.textContent = state.log.paused ? "Paused" : "Pause";
     if (!state.log.paused) loadJournal();
   });
+  $("log-save").addEventListener("click", () => saveJournal().catch((err) => toast(err.message, true)));
   $("log-clear").addEventListener("click", async () => {
     try {
       await request(ADMIN + "requests", { method: "DELETE" });

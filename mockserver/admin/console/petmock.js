@@ -29,6 +29,8 @@ export const state = {
   viol: { open: new Set(), entries: [], backend: "" },
   forced: [],
   expectations: [],
+  states: [],
+  verification: null,
   stream: null,
   retry: 0,
 };

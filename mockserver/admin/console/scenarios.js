@@ -38,6 +38,10 @@ async function loadFixture() {
   }
 }
 
+// FAULTS are the faults below HTTP, as the admin API's document lists
+// them.
+export const FAULTS = ["reset", "empty", "malformed-chunk", "random-data", "slow", "dribble"];
+
 // setupForceForm offers the operations of the contract.
 export function setupForceForm() {
   const c = state.contract;
@@ -62,7 +66,7 @@ function setupForceCodes() {
   const options = sorted.map((code) => el("option", { value: code },
     code + (code < 300 ? " (answers as usual)" : "")));
   options.push(el("option", { value: 500 }, "500 (outage)"), el("option", { value: 503 }, "503 (outage)"));
-  for (const fault of ["reset", "empty", "malformed-chunk", "slow"]) {
+  for (const fault of FAULTS) {
     options.push(el("option", { value: "fault:" + fault }, fault + " (fault below HTTP)"));
   }
   select.replaceChildren(...options);
@@ -70,18 +74,53 @@ function setupForceCodes() {
   select.value = chosen && [...select.options].some((o) => o.value === chosen) ? chosen : String(first || 503);
 }
 
-// loadForced shows the answers forced on the next requests.
+// loadForced shows the answers forced on the next requests, by the
+// operation whose queue they wait in, each with a button that drops it,
+// and each operation with one that drops all of its own.
 export const loadForced = loader(async () => {
   if (!state.key) return;
   const { data } = await request(ADMIN + "forced");
   state.forced = data.forced;
-  $("force-list").replaceChildren(...state.forced.map((f) => el("li", { dataset: { code: f.code || "", fault: f.fault || "", operation: f.operation || "" } },
-    f.fault ? el("span", { class: "badge bad" }, f.fault) : el("span", { class: "status s" + String(f.code)[0] }, f.code),
-    el("span", {}, (f.operation || "any operation") + ": the next " + (f.remaining === 1 ? "request" : f.remaining + " requests")))));
+  const queues = new Map();
+  for (const f of state.forced) {
+    const op = f.operation || "";
+    if (!queues.has(op)) queues.set(op, []);
+    queues.get(op).push(f);
+  }
+  // The operations' own queues first, then what waits for any.
+  const ops = [...queues.keys()].sort((a, b) => (a === "") - (b === "") || a.localeCompare(b));
+  const items = [];
+  for (const op of ops) {
+    const own = queues.get(op);
+    items.push(el("li", { class: "group", dataset: { group: op } },
+      el("strong", {}, op || "any operation"),
+      el("span", { class: "muted small" }, op ? " what its next requests take, in turn" : " the next request of any operation that fits takes it, and its operation the rest"),
+      op ? el("button", { type: "button", class: "ghost small", "aria-label": "Force nothing more on " + op, onclick: () => drop("forced?operation=" + encodeURIComponent(op)) }, "Clear " + op) : null));
+    for (const f of own) {
+      const what = f.fault ? el("span", { class: "badge bad" }, f.fault) : el("span", { class: "status s" + String(f.code)[0] }, f.code);
+      const detail = f.fault === "dribble" ? " in " + f.chunks + " chunks over " + f.duration : f.fault === "slow" && f.bytesPerSecond ? " at " + f.bytesPerSecond + " bytes a second" : "";
+      items.push(el("li", { dataset: { id: f.id, code: f.code || "", fault: f.fault || "", operation: f.operation || "" } },
+        what,
+        el("span", {}, detail + ": the next " + (f.remaining === 1 ? "request" : f.remaining + " requests") +
+          (f.bound ? " (forced for any operation; " + f.operation + " took it first)" : "")),
+        el("button", { type: "button", class: "ghost small", "aria-label": "Drop forced answer " + f.id, onclick: () => drop("forced/" + f.id) }, "Drop")));
+    }
+  }
+  $("force-list").replaceChildren(...items);
   $("force-clear").hidden = state.forced.length === 0;
   $("count-scenarios").textContent = state.forced.length ? state.forced.length + " forced" : "";
   $("count-scenarios").classList.toggle("alert", state.forced.length > 0);
 });
+
+// drop drops forced answers with DELETE of path below the admin API.
+async function drop(path) {
+  try {
+    await request(ADMIN + path, { method: "DELETE" });
+    loadForced();
+  } catch (err) {
+    toast(err.message, true);
+  }
+}
 
 // force forces the answer the form says.
 async function force(event) {
@@ -120,12 +159,5 @@ export function wireScenarios() {
   });
   $("force-op").addEventListener("change", setupForceCodes);
   $("force-form").addEventListener("submit", force);
-  $("force-clear").addEventListener("click", async () => {
-    try {
-      await request(ADMIN + "forced", { method: "DELETE" });
-      loadForced();
-    } catch (err) {
-      toast(err.message, true);
-    }
-  });
+  $("force-clear").addEventListener("click", () => drop("forced"));
 }
