@@ -83,7 +83,10 @@ func (h *Harness) CheckItemReplaced(ctx context.Context, res *spec.Resource) err
 func (h *Harness) replaced(res *spec.Resource, created judge.Item, body map[string]any) func(got judge.Item) string {
 	before := map[string]any{}
 	for _, p := range h.contract.Properties(request.BodySchema(res.Replace)) {
-		if p.Required || p.Schema.ReadOnly || p.Name == res.IDProperty {
+		// The path names the item and its parent, whose values the
+		// item keeps whatever the body says: Netlify's snippet keeps
+		// the site_id of its path.
+		if p.Required || p.Schema.ReadOnly || p.Name == res.IDProperty || hasPathParam(res.Replace, p.Name) || slices.Contains(res.ParentParams, p.Name) {
 			continue
 		}
 		delete(body, p.Name)
