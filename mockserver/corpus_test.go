@@ -117,7 +117,7 @@ func (cc *corpusClient) request(op *spec.Operation, pathValues map[string]string
 			return nil, false
 		}
 	}
-	u := cc.base + cc.c.Base + op.Template.Expand(values)
+	u := cc.base + op.Base + op.Template.Expand(values)
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}

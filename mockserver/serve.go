@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/petstore/contract/mockserver/answer"
@@ -13,7 +12,7 @@ import (
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	kept := journaled(s.base, r.URL.Path)
+	kept := journaled(s.gate, r.URL.Path)
 	journaling := kept && s.steer.JournalSize() > 0
 	if s.log == nil && !journaling {
 		got := s.serve(w, r, nil)
@@ -67,22 +66,19 @@ type served struct {
 	expectation int64
 }
 
-// isAPI reports whether path is one of the API's, under the base path
-// base, rather than the document's. With a base path of "/", every path
-// is under it.
-func isAPI(base, path string) bool {
-	if !strings.HasPrefix(path, base+"/") {
-		return false
-	}
-	return base != "" || !answer.IsDocument(path)
+// isAPI reports whether path is one of the API of g's, below a base path
+// of its operations, rather than the document's. With an operation at the
+// root, every path is below a base path.
+func isAPI(g *edge.Gate, path string) bool {
+	return g.Below(path) && !answer.IsDocument(path)
 }
 
 // journaled reports whether the request of path is journaled: every
-// request of the API, and every one outside its base path, which an app
+// request of the API, and every one outside its base paths, which an app
 // sends there by mistake; not the document's, nor a browser's own
 // request for the icon of a page.
-func journaled(base, path string) bool {
-	return isAPI(base, path) || !answer.IsDocument(path) && path != "/favicon.ico"
+func journaled(g *edge.Gate, path string) bool {
+	return isAPI(g, path) || !answer.IsDocument(path) && path != "/favicon.ico"
 }
 
 // serve answers a request: the API under the base path, the document, or
@@ -138,7 +134,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec *journal.R
 	}
 	gop, params, err := s.gate.Route(r)
 	if err != nil {
-		if s.base != "" && !isAPI(s.base, r.URL.Path) && r.URL.Path != s.base {
+		if s.gate.Outside(r.URL.Path) {
 			return nil, s.gate.OutsideBase(r)
 		}
 		return nil, err

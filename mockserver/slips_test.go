@@ -1,10 +1,12 @@
 package mockserver_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/petstore/contract/mockserver"
+	"github.com/petstore/contract/spec"
 )
 
 // TestResponseRanges: a range of statuses, such as 4XX, is a documented
@@ -55,4 +57,108 @@ func TestResponseRanges(t *testing.T) {
 // srvNotes returns the start-up notes of srv, one a line.
 func srvNotes(srv *mockserver.Server) string {
 	return strings.Join(append(srv.Contract().Notes, srv.Notes()...), "\n")
+}
+
+// slippingPaths are the paths of a document with a slip of each kind
+// petmock serves past, below the small document's header.
+const slippingPaths = `
+  /sizes:
+    get:
+      operationId: sizes
+      parameters: [{name: q, in: query}]
+      responses:
+        '200':
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [size, meta, kind, label]
+                properties:
+                  size: {type: integer, enum: ['6', '12']}
+                  meta: {anyOf: [{type: string}, {type: 'null'}]}
+                  kind: {type: string, const: box}
+                  label: {type: [string, 'null'], examples: [small]}
+  /boxes/{id}:
+    get:
+      operationId: getBox
+      responses:
+        '200': {description: A box., content: {application/json: {schema: {type: object, properties: {id: {type: string}}}}}}
+  /boxes/{boxId}:
+    delete:
+      operationId: deleteBox
+      parameters: [{name: boxId, in: path, required: true, schema: {type: string}}]
+      responses:
+        '204': {description: Gone.}`
+
+// TestSlipsServed: petmock serves a document with a slip of each kind,
+// each answer held to the document as it means: an enum written as
+// strings answered as integers, a 3.1 keyword of a 3.0 schema honoured,
+// a parameter without schema taken as a string, an undeclared path
+// parameter, and paths that differ by the names of their parameters
+// joined. Strict, the document is refused.
+func TestSlipsServed(t *testing.T) {
+	c := document(t, slippingPaths)
+	if len(c.Warnings) < 8 {
+		t.Errorf("warnings = %q, want one for each slip", c.Warnings)
+	}
+	ts := newTestServer(t, mockserver.Config{Contract: c})
+	key := []string{"X-API-Key", mockserver.DefaultAPIKey}
+	for range 5 {
+		resp := ts.do(t, "GET", "/sizes?q=any", "", key...)
+		if resp.StatusCode != 200 {
+			t.Fatalf("GET /v1/sizes: %s, want 200", resp)
+		}
+		var got struct {
+			Size  any    `json:"size"`
+			Kind  string `json:"kind"`
+			Label any    `json:"label"`
+		}
+		if err := json.Unmarshal(resp.body, &got); err != nil || (got.Size != 6.0 && got.Size != 12.0) || got.Kind != "box" {
+			t.Errorf("GET /v1/sizes: %s, want a size of 6 or 12 and the kind box", resp.body)
+		}
+	}
+	joined := []struct {
+		method, path string
+		status       int
+	}{{"GET", "/boxes/b1", 200}, {"DELETE", "/boxes/b1", 204}}
+	for _, tt := range joined {
+		if resp := ts.do(t, tt.method, tt.path, "", key...); resp.StatusCode != tt.status {
+			t.Errorf("%s /v1%s: %s, want %d", tt.method, tt.path, resp, tt.status)
+		}
+	}
+	if _, err := (spec.ReadOptions{Strict: true}).Read(c.Source()); err == nil {
+		t.Errorf("strict: the document was read, want it refused for its first slip")
+	}
+}
+
+// TestSwaggerSlipsServed: a Swagger 2.0 document with a list of types, an
+// OpenAPI 3.1 way of saying nullable, is served, its answers held to the
+// document as it means, and its warning in Swagger 2.0's words.
+func TestSwaggerSlipsServed(t *testing.T) {
+	c, err := spec.Read([]byte(`swagger: '2.0'
+info: {title: Small, version: 1.0.0}
+basePath: /v1
+paths:
+  /things:
+    get:
+      produces: [application/json]
+      responses:
+        '200': {description: ok, schema: {$ref: '#/definitions/Thing'}}
+definitions:
+  Thing:
+    type: object
+    required: [name]
+    properties:
+      name: {type: [string, 'null']}
+`))
+	if err != nil {
+		t.Fatalf("Read = %v, want the document served", err)
+	}
+	if len(c.Warnings) != 1 || !strings.HasPrefix(c.Warnings[0], `definitions.Thing.properties.name.type: ["string","null"]: Swagger 2.0 has no list of types`) {
+		t.Errorf("warnings = %q, want one in Swagger 2.0's words", c.Warnings)
+	}
+	ts := newTestServer(t, mockserver.Config{Contract: c})
+	if resp := ts.do(t, "GET", "/things", ""); resp.StatusCode != 200 {
+		t.Errorf("GET /v1/things: %s, want 200", resp)
+	}
 }

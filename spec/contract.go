@@ -22,8 +22,10 @@ import (
 type Contract struct {
 	// Doc is the loaded and validated document. It must not be changed.
 	Doc *openapi3.T
-	// Base is the path of the first server, such as "/v1", or "" when
-	// the server is the root. Every operation path is relative to it.
+	// Base is the path of the document's first server, such as "/v1",
+	// or "" when the server is the root: see servers.go. Every operation
+	// path is relative to it, but those of the paths and operations with
+	// servers of their own, which are relative to their Operation.Base.
 	Base string
 	// Operations are the operations of the document, ordered by path and
 	// then by method (GET, HEAD, POST, PUT, PATCH, DELETE, the others).
@@ -66,6 +68,11 @@ type Contract struct {
 	// errorBody is the error body of a request of no operation, and of a
 	// status an operation does not document: see ErrorBody.
 	errorBody ErrorBody
+	// bases are the base paths of the operations, Base first, and
+	// pathBases those of the paths with servers of their own: see Bases
+	// and PathBase.
+	bases     []string
+	pathBases map[string]string
 }
 
 // Role is what an operation does to a resource.
@@ -96,6 +103,13 @@ type Operation struct {
 	// Path is the path template below the base path, such as
 	// "/pets/{petId}", as written.
 	Path string
+	// Base is the base path the operation is served below: that of the
+	// first of its own servers, or else of its path's, or else the
+	// document's, Contract.Base; such as "/v1", or "" for the root. A
+	// request of the operation is sent to Base followed by Path, such as
+	// /v1/pets/7, whatever the host of the server: a mock serves every
+	// operation at its own (see servers.go).
+	Base string
 	// Template is Path, parsed; the operations of one path share it.
 	Template *PathTemplate
 	// Where names the operation in the document, for messages:
@@ -250,6 +264,9 @@ func newContract(ctx context.Context, doc *openapi3.T, txt text, order propertyO
 			c.Operations = append(c.Operations, o)
 		}
 	}
+	if err := c.readBases(); err != nil {
+		return nil, err
+	}
 	if c.ErrorCodes, err = errorCodes(doc); err != nil {
 		return nil, err
 	}
@@ -277,6 +294,11 @@ func (c *Contract) readOperation(tmpl *PathTemplate, method string, item *openap
 	if o.ID == "" {
 		o.ID = method + " " + path
 	}
+	base, err := operationBase(c.Base, path, method, item, op)
+	if err != nil {
+		return nil, err
+	}
+	o.Base = base
 	for _, ref := range item.Parameters {
 		if ref.Value != nil {
 			o.Parameters = append(o.Parameters, ref.Value)

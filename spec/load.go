@@ -13,9 +13,13 @@ import (
 
 // ReadOptions say how a document is read. The zero value reads it
 // leniently, as a team bringing its own document expects a mock to: an
-// example or a default that does not match its own schema is dropped, and
-// an empty info.title or info.version is let pass, each with one line in
-// Contract.Warnings that names the place in the document and why.
+// example or a default that does not match its own schema is dropped, an
+// enum, a default or a const of the wrong JSON type is read as its type
+// (coerce.go), an empty info.title or info.version is let pass, and a slip
+// whose meaning is clear, such as a response without a description or an
+// OpenAPI 3.1 keyword in a 3.0 schema, is repaired (repair.go), each with
+// one line in Contract.Warnings that names the place in the document and
+// why.
 type ReadOptions struct {
 	// Strict refuses such a document instead, in one line that names the
 	// first place at fault and what to change there.

@@ -50,6 +50,8 @@ type repairs struct {
 	paths   []string
 	outline *outline // of the loaded document
 	slips   []slip
+	// all are the parts of the document, walked once: see parts.
+	all []part
 	// restore undoes, once the document is validated, what was changed
 	// for kin-openapi's validation only.
 	restore []func()
@@ -80,10 +82,11 @@ func (o ReadOptions) repair(l *loaded) (func(), error) {
 		}
 	}
 	slices.SortStableFunc(r.slips, func(a, b slip) int { return strings.Compare(a.where, b.where) })
+	refused := func(s slip) bool { return o.Strict || s.served == "" }
 	for _, s := range r.slips {
-		if o.Strict || s.served == "" {
+		if refused(s) {
 			more := ""
-			if n := len(r.slips) - 1; n > 0 {
+			if n := len(slices.DeleteFunc(slices.Clone(r.slips), func(s slip) bool { return !refused(s) })) - 1; n > 0 {
 				more = fmt.Sprintf(" (and %d more such slips)", n)
 			}
 			undo()
@@ -175,9 +178,18 @@ type part struct {
 
 // parts returns the objects of a document but its schemas, each once, at
 // the place it is written: what it refers to with a $ref is at its own
-// place, under components. Paths come in the order written.
+// place, under components. Paths come in the order written. A repair that
+// joins or leaves out paths runs before the first asks for them.
 func (r *repairs) parts() []part {
-	var out []part
+	if r.all == nil {
+		r.all = r.walkParts()
+	}
+	return r.all
+}
+
+// walkParts walks the document for parts.
+func (r *repairs) walkParts() []part {
+	out := []part{}
 	add := func(where string, v any) { out = append(out, part{where, v}) }
 	var content func(where string, c openapi3.Content)
 	content = func(where string, c openapi3.Content) {
@@ -339,12 +351,81 @@ func methodsOf(ops map[string]*openapi3.Operation) []string {
 	return out
 }
 
-// schemaWalk calls f with every schema of the document, each once, at its
-// place: one a $ref refers to where it is defined, under components.
-func (r *repairs) schemaWalk(f func(where string, s *openapi3.Schema)) {
-	// The walk fails only with an error of the function it calls.
-	_ = r.doc.WalkSchemas(func(ptr string, ref *openapi3.SchemaRef) error {
-		f(pointerPlace(ptr), ref.Value)
-		return nil
-	})
+// schemaWalk calls f with every schema of the document, each once, and a
+// function that names its place: one a $ref refers to where it is
+// defined, under components. The place is made only when asked for: most
+// schemas have no slip, and a document may have hundreds of thousands.
+func (r *repairs) schemaWalk(f func(at func() string, s *openapi3.Schema)) {
+	w := &schemaWalker{seen: map[*openapi3.Schema]bool{}, f: f}
+	w.at = func() string { return strings.Join(w.segs, ".") }
+	if c := r.doc.Components; c != nil {
+		for _, name := range slices.Sorted(maps.Keys(c.Schemas)) {
+			w.ref(c.Schemas[name], "components", "schemas", name)
+		}
+	}
+	for _, p := range r.parts() {
+		switch v := p.value.(type) {
+		case *openapi3.Parameter:
+			w.ref(v.Schema, p.where, "schema")
+		case *openapi3.MediaType:
+			w.ref(v.Schema, p.where, "schema")
+			w.ref(v.ItemSchema, p.where, "itemSchema")
+		}
+	}
+}
+
+// schemaWalker walks the schemas of a document: see schemaWalk.
+type schemaWalker struct {
+	seen map[*openapi3.Schema]bool
+	// segs are the segments of the place of the schema walked.
+	segs []string
+	at   func() string
+	f    func(at func() string, s *openapi3.Schema)
+}
+
+// ref walks the schema of ref, and those below it, at the place of segs
+// below the walker's.
+func (w *schemaWalker) ref(ref *openapi3.SchemaRef, segs ...string) {
+	if ref == nil || ref.Value == nil || w.seen[ref.Value] {
+		return
+	}
+	s := ref.Value
+	w.seen[s] = true
+	w.segs = append(w.segs, segs...)
+	defer func() { w.segs = w.segs[:len(w.segs)-len(segs)] }()
+	w.f(w.at, s)
+	if len(s.Properties) > 0 {
+		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+			w.ref(s.Properties[name], "properties", name)
+		}
+	}
+	for _, sub := range [...]struct {
+		key string
+		ref *openapi3.SchemaRef
+	}{
+		{"items", s.Items}, {"additionalProperties", s.AdditionalProperties.Schema}, {"not", s.Not},
+		{"contains", s.Contains}, {"propertyNames", s.PropertyNames}, {"if", s.If}, {"then", s.Then}, {"else", s.Else},
+		{"unevaluatedItems", s.UnevaluatedItems.Schema}, {"unevaluatedProperties", s.UnevaluatedProperties.Schema},
+		{"contentSchema", s.ContentSchema},
+	} {
+		w.ref(sub.ref, sub.key)
+	}
+	for _, list := range [...]struct {
+		key  string
+		refs openapi3.SchemaRefs
+	}{{"allOf", s.AllOf}, {"anyOf", s.AnyOf}, {"oneOf", s.OneOf}, {"prefixItems", s.PrefixItems}} {
+		for i, sub := range list.refs {
+			w.ref(sub, list.key, strconv.Itoa(i))
+		}
+	}
+	for _, named := range [...]struct {
+		key  string
+		refs openapi3.Schemas
+	}{{"patternProperties", s.PatternProperties}, {"dependentSchemas", s.DependentSchemas}, {"$defs", s.Defs}} {
+		if len(named.refs) > 0 {
+			for _, name := range slices.Sorted(maps.Keys(named.refs)) {
+				w.ref(named.refs[name], named.key, name)
+			}
+		}
+	}
 }

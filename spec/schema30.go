@@ -18,26 +18,29 @@ import (
 // the document is refused, naming the keyword and the version the
 // document says it is.
 
-// schemas repairs the keywords of OpenAPI 3.1 in the schemas of a document
-// of an earlier version.
+// schemas repairs the schemas of the document, in one walk of them: the
+// keywords a schema has none of (see unknownKeywords), and the keywords
+// of OpenAPI 3.1 in a document of an earlier version.
 func (r *repairs) schemas() {
-	if r.doc.IsOpenAPI31OrLater() {
-		return
-	}
-	r.schemaWalk(func(where string, s *openapi3.Schema) {
-		r.types(where, s)
-		r.constant(where, s)
-		r.schemaExamples(where, s)
-		r.exclusiveBounds(where, s)
-		r.annotations(where, s)
-		r.unread(where, s)
+	v31 := r.doc.IsOpenAPI31OrLater()
+	r.schemaWalk(func(at func() string, s *openapi3.Schema) {
+		r.unknownKeywords(at, s)
+		if v31 {
+			return
+		}
+		r.types(at, s)
+		r.constant(at, s)
+		r.schemaExamples(at, s)
+		r.exclusiveBounds(at, s)
+		r.annotations(at, s)
+		r.unread(at, s)
 	})
 }
 
 // types reads a list of types, or type 'null', as OpenAPI 3.0 writes them:
 // one type and nullable, an anyOf of one type each, or a value always
 // null, nullable and of the enumeration [null].
-func (r *repairs) types(where string, s *openapi3.Schema) {
+func (r *repairs) types(at func() string, s *openapi3.Schema) {
 	types := s.Type.Slice()
 	if len(types) < 2 && !slices.Contains(types, "null") {
 		return
@@ -78,7 +81,7 @@ func (r *repairs) types(where string, s *openapi3.Schema) {
 	if len(types) == 1 {
 		what = `"null": ` + r.lacks("type null")
 	}
-	r.add(slip{where: where + ".type", what: what, served: served, change: "write " + change})
+	r.add(slip{where: at() + ".type", what: what, served: served, change: "write " + change})
 }
 
 // nullable says a schema of the keywords given is nullable, in the words
@@ -91,7 +94,7 @@ func (r *repairs) nullable(keywords string) string {
 }
 
 // constant reads const as an enumeration of its one value.
-func (r *repairs) constant(where string, s *openapi3.Schema) {
+func (r *repairs) constant(at func() string, s *openapi3.Schema) {
 	if s.Const == nil {
 		return
 	}
@@ -103,7 +106,7 @@ func (r *repairs) constant(where string, s *openapi3.Schema) {
 		s.Enum = slices.DeleteFunc(s.Enum, func(v any) bool { return !reflect.DeepEqual(v, c) })
 	}
 	r.add(slip{
-		where:  where + ".const",
+		where:  at() + ".const",
 		what:   jsonText(c) + ": " + r.lacks("const"),
 		served: "read as enum: [" + jsonText(c) + "]",
 		change: "write enum: [" + jsonText(c) + "]",
@@ -111,7 +114,7 @@ func (r *repairs) constant(where string, s *openapi3.Schema) {
 }
 
 // schemaExamples reads the first of a schema's examples as its example.
-func (r *repairs) schemaExamples(where string, s *openapi3.Schema) {
+func (r *repairs) schemaExamples(at func() string, s *openapi3.Schema) {
 	if len(s.Examples) == 0 {
 		return
 	}
@@ -122,7 +125,7 @@ func (r *repairs) schemaExamples(where string, s *openapi3.Schema) {
 	}
 	s.Examples = nil
 	r.add(slip{
-		where:  where + ".examples",
+		where:  at() + ".examples",
 		what:   r.lacks("examples of a schema"),
 		served: served,
 		change: "write example: " + jsonText(s.Example),
@@ -131,7 +134,7 @@ func (r *repairs) schemaExamples(where string, s *openapi3.Schema) {
 
 // exclusiveBounds reads a number given as exclusiveMinimum or
 // exclusiveMaximum as the bound it is, made exclusive.
-func (r *repairs) exclusiveBounds(where string, s *openapi3.Schema) {
+func (r *repairs) exclusiveBounds(at func() string, s *openapi3.Schema) {
 	for _, b := range [...]struct {
 		name, bound string
 		excl        *openapi3.ExclusiveBound
@@ -155,7 +158,7 @@ func (r *repairs) exclusiveBounds(where string, s *openapi3.Schema) {
 			served = fmt.Sprintf("left out, as %s: %v is tighter", b.bound, **b.at)
 		}
 		r.add(slip{
-			where:  where + "." + b.name,
+			where:  at() + "." + b.name,
 			what:   fmt.Sprintf("%v, a number: %s", v, r.lacks(b.name+" of a number")),
 			served: served,
 			change: fmt.Sprintf("write %s: %v, %s: true", b.bound, v, b.name),
@@ -166,7 +169,7 @@ func (r *repairs) exclusiveBounds(where string, s *openapi3.Schema) {
 // annotations leaves out the keywords of OpenAPI 3.1 that only annotate a
 // schema, or name it, and $defs, whose schemas are read where they are
 // referred to.
-func (r *repairs) annotations(where string, s *openapi3.Schema) {
+func (r *repairs) annotations(at func() string, s *openapi3.Schema) {
 	for _, a := range [...]struct {
 		name string
 		set  bool
@@ -185,7 +188,7 @@ func (r *repairs) annotations(where string, s *openapi3.Schema) {
 		}
 		a.drop()
 		r.add(slip{
-			where:  where + "." + a.name,
+			where:  at() + "." + a.name,
 			what:   r.lacks(a.name),
 			served: "left out, as it changes no value the schema matches",
 			change: "remove it",
@@ -196,7 +199,7 @@ func (r *repairs) annotations(where string, s *openapi3.Schema) {
 // unread refuses the keywords of OpenAPI 3.1 that say what a value must be
 // in words OpenAPI 3.0 has none of: served without them, a schema would
 // let values pass that the document refuses.
-func (r *repairs) unread(where string, s *openapi3.Schema) {
+func (r *repairs) unread(at func() string, s *openapi3.Schema) {
 	for _, k := range [...]struct {
 		name string
 		set  bool
@@ -226,7 +229,7 @@ func (r *repairs) unread(where string, s *openapi3.Schema) {
 			change = "say the same in the words of Swagger 2.0, or write the document in OpenAPI 3.1"
 		}
 		r.add(slip{
-			where:  where + "." + k.name,
+			where:  at() + "." + k.name,
 			what:   r.lacks(k.name),
 			change: change,
 		})

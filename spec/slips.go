@@ -276,10 +276,13 @@ func (r *repairs) serverVariables() {
 		}
 	}
 	check("servers", r.doc.Servers, r.outline.member("servers"))
-	paths := r.outline.member("paths")
-	for _, path := range r.pathsInOrder() {
+	// The outline's paths are walked in their order, not looked up one by
+	// one, which for 60,000 paths is 1.8 billion comparisons.
+	r.outline.member("paths").members(func(path string, at *outline) {
 		item := r.doc.Paths.Value(path)
-		at := paths.member(path)
+		if item == nil {
+			return
+		}
 		check("paths."+path+".servers", item.Servers, at.member("servers"))
 		ops := item.Operations()
 		for _, m := range methodsOf(ops) {
@@ -287,13 +290,11 @@ func (r *repairs) serverVariables() {
 				check("paths."+path+"."+strings.ToLower(m)+".servers", *op.Servers, at.member(strings.ToLower(m)).member("servers"))
 			}
 		}
-	}
+	})
 }
 
-// unknownFields leaves out the fields of an object that the object has
-// none of, such as a schema's members written one level too high. In an
-// OpenAPI 3.1 schema, they are keywords JSON Schema lets a schema have,
-// and are put aside without a word.
+// unknownFields leaves out the fields of an object but a schema that the
+// object has none of, such as sumary for summary in an operation.
 func (r *repairs) unknownFields() {
 	type object struct {
 		where, kind string
@@ -349,20 +350,26 @@ func (r *repairs) unknownFields() {
 			r.leaveOut(o.where, o.kind, o.ext, names)
 		}
 	}
-	v31 := r.doc.IsOpenAPI31OrLater()
-	r.schemaWalk(func(where string, s *openapi3.Schema) {
-		names := unknown(s.Extensions)
-		if len(names) == 0 {
-			return
+}
+
+// unknownKeywords leaves out the fields of a schema that a schema has
+// none of: in an OpenAPI 3.1 schema, keywords JSON Schema lets a schema
+// have, without a word. The walk of schemas calls it (see schemas).
+func (r *repairs) unknownKeywords(at func() string, s *openapi3.Schema) {
+	if len(s.Extensions) == 0 {
+		return
+	}
+	names := unknown(s.Extensions)
+	if len(names) == 0 {
+		return
+	}
+	if r.doc.IsOpenAPI31OrLater() {
+		for _, n := range names {
+			delete(s.Extensions, n)
 		}
-		if v31 {
-			for _, n := range names {
-				delete(s.Extensions, n)
-			}
-			return
-		}
-		r.leaveOut(where, "Schema Object", s.Extensions, names)
-	})
+		return
+	}
+	r.leaveOut(at(), "Schema Object", s.Extensions, names)
 }
 
 // leaveOut leaves the fields names out of ext, the extensions of an

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -171,49 +172,140 @@ type text struct {
 }
 
 // Served returns the document with its servers replaced by one, url, as
-// YAML and as JSON, both in the order written. The YAML keeps the source
-// as written, comments included, where the source is YAML with a
-// top-level servers block; otherwise it is made from the parsed source.
+// YAML and as JSON, both in the order written. url is the URL of the base
+// path of the document, Base; the servers of a path or an operation with
+// servers of its own are replaced by one too, at url's origin and the
+// base path it is served below (see servers.go), so that a client of the
+// document served sends every request where the mock serves it. The YAML
+// keeps the source as written, comments included, where the source is
+// YAML with a top-level servers block and no other; otherwise it is made
+// from the parsed source.
 func (c *Contract) Served(url, description string) (yamlDoc, jsonDoc []byte, err error) {
-	servers := []byte(`[{"url":`)
-	servers = appendJSONString(servers, url)
-	servers = append(servers, `,"description":`...)
-	servers = appendJSONString(servers, description)
-	servers = append(servers, "}]"...)
-	switch {
-	case c.servers != span{}:
-		jsonDoc = slices.Concat(c.json[:c.servers.start], servers, c.json[c.servers.end:])
-	case len(c.json) <= 2: // {}
-		jsonDoc = slices.Concat([]byte(`{"servers":`), servers, []byte("}"))
-	default:
-		jsonDoc = slices.Concat(c.json[:len(c.json)-1], []byte(`,"servers":`), servers, []byte("}"))
+	origin := strings.TrimSuffix(url, c.Base)
+	nested := c.nestedServers()
+	var parts [][]byte
+	at := 0
+	replace := func(sp span, with []byte) {
+		parts = append(parts, c.json[at:sp.start], with)
+		at = sp.end
 	}
-	jsonDoc = append(jsonDoc, '\n')
-	if yamlDoc, ok := replaceServers(c.source, url, description); ok {
-		return yamlDoc, jsonDoc, nil
+	servers := serversJSON(url, description)
+	var inserted bool
+	for _, it := range c.items {
+		if c.servers != (span{}) && c.servers.start < it.value.start && !inserted {
+			replace(c.servers, servers)
+			inserted = true
+		}
+		if !nested[it.key] {
+			continue
+		}
+		item, err := c.servedItem(it, origin, description)
+		if err != nil {
+			return nil, nil, err
+		}
+		replace(it.value, item)
+	}
+	if c.servers != (span{}) && !inserted {
+		replace(c.servers, servers)
+		inserted = true
+	}
+	rest := c.json[at:]
+	switch {
+	case inserted:
+		parts = append(parts, rest)
+	case len(c.json) <= 2: // {}
+		parts = append(parts, []byte(`{"servers":`), servers, []byte("}"))
+	default:
+		parts = append(parts, rest[:len(rest)-1], []byte(`,"servers":`), servers, []byte("}"))
+	}
+	jsonDoc = append(slices.Concat(parts...), '\n')
+	if len(nested) == 0 {
+		if yamlDoc, ok := replaceServers(c.source, url, description); ok {
+			return yamlDoc, jsonDoc, nil
+		}
 	}
 	// Read the source again: this is the rare document in JSON, or in
-	// YAML with no servers block, and its nodes are let go once written.
+	// YAML with no servers block or servers below its paths, and its nodes
+	// are let go once written.
 	root, err := parseSource(c.source)
 	if err != nil {
 		return nil, nil, err
 	}
-	node := &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{
+	if v := member(root, "servers"); v != nil {
+		*v = *serversNode(url, description)
+	} else {
+		root.Content = append(root.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "servers"}, serversNode(url, description))
+	}
+	if paths := member(root, "paths"); paths != nil && paths.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(paths.Content); i += 2 {
+			if path := paths.Content[i].Value; nested[path] {
+				c.serveItemNode(path, paths.Content[i+1], origin, description)
+			}
+		}
+	}
+	if yamlDoc, err = yaml.Marshal(root); err != nil {
+		return nil, nil, err
+	}
+	return yamlDoc, jsonDoc, nil
+}
+
+// nestedServers returns the paths with servers of their own, or with
+// operations that have theirs.
+func (c *Contract) nestedServers() map[string]bool {
+	out := map[string]bool{}
+	for path, item := range c.Doc.Paths.Map() {
+		if len(item.Servers) > 0 || slices.ContainsFunc(slices.Collect(maps.Values(item.Operations())), func(op *openapi3.Operation) bool {
+			return op.Servers != nil && len(*op.Servers) > 0
+		}) {
+			out[path] = true
+		}
+	}
+	return out
+}
+
+// servedItem returns the JSON of the path item it with its servers and
+// those of its operations replaced, as Served does.
+func (c *Contract) servedItem(it keyed, origin, description string) ([]byte, error) {
+	var n yaml.Node
+	if err := yaml.Unmarshal(c.json[it.value.start:it.value.end], &n); err != nil || n.Kind != yaml.DocumentNode || len(n.Content) != 1 {
+		return nil, fmt.Errorf("paths.%s: the path item does not read back: %v", it.key, err)
+	}
+	c.serveItemNode(it.key, n.Content[0], origin, description)
+	return nodeJSON(nil, n.Content[0])
+}
+
+// serveItemNode replaces the servers of the path item node of path, and
+// those of its operations, by one each: origin and the base path it is
+// served below.
+func (c *Contract) serveItemNode(path string, item *yaml.Node, origin, description string) {
+	if v := member(item, "servers"); v != nil && len(v.Content) > 0 {
+		*v = *serversNode(origin+c.PathBase(path), description)
+	}
+	for method, op := range c.PathOperations(path) {
+		if v := member(member(item, strings.ToLower(method)), "servers"); v != nil && len(v.Content) > 0 {
+			*v = *serversNode(origin+op.Base, description)
+		}
+	}
+}
+
+// serversJSON writes a servers list of one server as JSON.
+func serversJSON(url, description string) []byte {
+	servers := []byte(`[{"url":`)
+	servers = appendJSONString(servers, url)
+	servers = append(servers, `,"description":`...)
+	servers = appendJSONString(servers, description)
+	return append(servers, "}]"...)
+}
+
+// serversNode is a servers list of one server as a YAML node.
+func serversNode(url, description string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{{
 		Kind: yaml.MappingNode,
 		Content: []*yaml.Node{
 			{Kind: yaml.ScalarNode, Value: "url"}, {Kind: yaml.ScalarNode, Value: url},
 			{Kind: yaml.ScalarNode, Value: "description"}, {Kind: yaml.ScalarNode, Value: description},
 		},
 	}}}
-	if v := member(root, "servers"); v != nil {
-		*v = *node
-	} else {
-		root.Content = append(root.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "servers"}, node)
-	}
-	if yamlDoc, err = yaml.Marshal(root); err != nil {
-		return nil, nil, err
-	}
-	return yamlDoc, jsonDoc, nil
 }
 
 // replaceServers replaces the top-level servers block of a YAML source,

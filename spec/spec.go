@@ -13,10 +13,8 @@ package spec
 import (
 	"context"
 	_ "embed"
-	"fmt"
+
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 )
 
 //go:embed openapi.yaml
@@ -37,35 +35,4 @@ func Parse(data []byte) (*openapi3.T, error) {
 		return nil, err
 	}
 	return l.doc, nil
-}
-
-// basePath returns the path of the first server, such as "/v1". Every
-// operation path is relative to it.
-func basePath(doc *openapi3.T) (string, error) {
-	base, err := doc.Servers.BasePath()
-	if err != nil {
-		return "", fmt.Errorf("servers: %w", err)
-	}
-	if base == "/" {
-		return "", nil
-	}
-	return base, nil
-}
-
-// NewRouter returns a router that finds the operation of a request by its
-// path below the base path and its method, whatever the scheme and host.
-// A request outside the base path or with an unknown path gets
-// routers.ErrPathNotFound; a known path with another method gets
-// routers.ErrMethodNotAllowed.
-func NewRouter(doc *openapi3.T) (routers.Router, error) {
-	base, err := basePath(doc)
-	if err != nil {
-		return nil, err
-	}
-	hostless := *doc
-	hostless.Servers = openapi3.Servers{{URL: base}}
-	if base == "" {
-		hostless.Servers = nil
-	}
-	return gorillamux.NewRouter(&hostless)
 }

@@ -156,7 +156,7 @@ func NewAfter(prev http.Handler, srv Control, cfg Config) (http.Handler, error) 
 		log:        cfg.Logger,
 		edge:       edge,
 		mux:        http.NewServeMux(),
-		atRoot:     !slices.ContainsFunc(c.Operations, func(op *spec.Operation) bool { return c.Base+op.Path == "/" }),
+		atRoot:     !slices.ContainsFunc(c.Operations, func(op *spec.Operation) bool { return op.Base+op.Path == "/" }),
 		storeCheck: cfg.StoreCheck,
 		keys:       keys,
 	}

@@ -111,7 +111,7 @@ func (h *handler) contractView() contractView {
 		ov := operationView{
 			ID:       op.ID,
 			Method:   op.Method,
-			Path:     c.Base + op.Path,
+			Path:     op.Base + op.Path,
 			Summary:  op.Op.Summary,
 			Statuses: append([]int{}, op.Statuses...), // [] rather than null for default-only operations
 		}

@@ -281,9 +281,9 @@ func (rs *Resource) notFound(c *edge.Call, id string) *edge.Error {
 }
 
 // location returns the path of the item of id below the collection the
-// request named.
+// request named, below the base path the create is served below.
 func (rs *Resource) location(c *edge.Call, id string) string {
-	return rs.set.base + rs.spec.CreateOp.Template.ExpandRaw(c.Params) + "/" + url.PathEscape(id)
+	return rs.spec.CreateOp.Base + rs.spec.CreateOp.Template.ExpandRaw(c.Params) + "/" + url.PathEscape(id)
 }
 
 // List answers a list: items ordered by id, at most the limit, those the
@@ -380,7 +380,7 @@ func (rs *Resource) setNextLink(w http.ResponseWriter, r *http.Request, c *edge.
 	if c.Op.Spec != rs.spec.List {
 		paging = spec.Paging{Cursor: rs.spec.Cursor(c.Op.Spec)}
 	}
-	link := nextLink(r, rs.set.base+c.Op.Spec.Template.ExpandRaw(c.Params), paging, limit, asked, last)
+	link := nextLink(r, c.Op.Spec.Base+c.Op.Spec.Template.ExpandRaw(c.Params), paging, limit, asked, last)
 	w.Header()["Link"] = []string{link}
 	return link[1:strings.IndexByte(link, '>')]
 }

@@ -18,7 +18,6 @@ import (
 // Resources are the resources of one document and the items they hold.
 type Resources struct {
 	contract *spec.Contract
-	base     string               // the base path, such as "/v1", of Location and Link
 	list     []*Resource          // in the order of the contract
 	byName   map[string]*Resource // by name
 	log      *slog.Logger
@@ -63,7 +62,7 @@ type Config struct {
 // Fill gives them their starting items.
 func New(cfg Config) *Resources {
 	c := cfg.Contract
-	set := &Resources{contract: c, base: c.Base, byName: map[string]*Resource{}, log: cfg.Log, events: cfg.Events, durable: &durability{}}
+	set := &Resources{contract: c, byName: map[string]*Resource{}, log: cfg.Log, events: cfg.Events, durable: &durability{}}
 	for _, r := range c.Resources {
 		rs := newResource(r, cfg.Shapes, cfg.Seed)
 		rs.set = set

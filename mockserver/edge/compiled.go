@@ -26,63 +26,79 @@ import (
 // path ran. Differential tests and fuzz targets hold the compiled checks to
 // that: none may accept what openapi3filter refuses.
 
-// compiledRoute is one path of the document, with its operations.
+// compiledRoute is one path of the document below one base path, with
+// the operations served there.
 type compiledRoute struct {
+	// base is the base path, such as "/v1", or "" for the root.
+	base     string
 	template *spec.PathTemplate
 	// literal says that the template has no parameters: it then matches
 	// its own text alone, which a comparison tells without the map of
 	// parameters Match makes.
 	literal bool
-	// methods are the operations of the path, by method; nil where
-	// gorillamux alone decides.
+	// methods are the operations of the path, by method.
 	methods map[string]*Operation
 }
 
 // compiledRouter finds the operation of a plain request path.
 type compiledRouter struct {
-	base   string
 	routes []compiledRoute
-	// byFirst lists the routes whose first segment is text, by that
-	// text, and others the rest: a request is matched against those of
-	// its own first segment and the others, not against every path of
-	// a document of 60,000.
+	// bases are the routes below each base path, few: most documents
+	// have one.
+	bases []*baseRoutes
+}
+
+// baseRoutes are the routes below one base path. byFirst lists those
+// whose first segment below the base path is text, by that text, and
+// others the rest: a request is matched against those of its own first
+// segment and the others, not against every path of a document of 60,000.
+type baseRoutes struct {
+	base    string
 	byFirst map[string][]int
 	others  []int
 }
 
-// compileRouter makes the router of every path of c.
+// compileRouter makes the router of every path of c, below the base path
+// of each of its operations (spec.Operation.Base).
 func compileRouter(c *spec.Contract, ops map[string]*Operation) *compiledRouter {
-	cr := &compiledRouter{base: c.Base}
-	for path, item := range c.Doc.Paths.Map() {
-		route := compiledRoute{methods: map[string]*Operation{}}
-		for method := range item.Operations() {
-			so := c.OperationAt(method, path)
-			route.template, route.methods[method] = so.Template, ops[so.ID]
+	cr := &compiledRouter{}
+	type key struct{ base, path string }
+	at := map[key]int{}
+	route := func(base, path string, t *spec.PathTemplate) *compiledRoute {
+		k := key{base, path}
+		if i, ok := at[k]; ok {
+			return &cr.routes[i]
 		}
-		if route.template == nil {
-			// A path without operations, which gorillamux answers with
-			// 405: it is routed too, so that a request it shares with
-			// another path is left to gorillamux. spec.Read parsed it.
-			t, err := spec.ParsePath(path)
-			if err != nil {
-				continue
-			}
-			route.template = t
-		}
-		if len(item.Servers) > 0 {
-			// A path served below base paths of its own, which gorillamux
-			// knows and this router does not.
-			route.methods = nil
-		}
-		route.literal = len(route.template.Params()) == 0
-		cr.routes = append(cr.routes, route)
+		at[k] = len(cr.routes)
+		cr.routes = append(cr.routes, compiledRoute{base: base, template: t, literal: len(t.Params()) == 0, methods: map[string]*Operation{}})
+		return &cr.routes[len(cr.routes)-1]
 	}
-	cr.byFirst = map[string][]int{}
-	for i, route := range cr.routes {
-		if first := route.template.Segments()[0]; first.Kind == spec.SegmentLiteral {
-			cr.byFirst[first.Text] = append(cr.byFirst[first.Text], i)
+	for _, so := range c.Operations {
+		route(so.Base, so.Path, so.Template).methods[so.Method] = ops[so.ID]
+	}
+	for path, item := range c.Doc.Paths.Map() {
+		if len(item.Operations()) > 0 {
+			continue
+		}
+		// A path without operations, which gorillamux answers with 405:
+		// it is routed too, so that a request it shares with another
+		// path is left to gorillamux. spec.Read parsed it.
+		if t, err := spec.ParsePath(path); err == nil {
+			route(c.PathBase(path), path, t)
+		}
+	}
+	byBase := map[string]*baseRoutes{}
+	for i, r := range cr.routes {
+		b := byBase[r.base]
+		if b == nil {
+			b = &baseRoutes{base: r.base, byFirst: map[string][]int{}}
+			byBase[r.base] = b
+			cr.bases = append(cr.bases, b)
+		}
+		if first := r.template.Segments()[0]; first.Kind == spec.SegmentLiteral {
+			b.byFirst[first.Text] = append(b.byFirst[first.Text], i)
 		} else {
-			cr.others = append(cr.others, i)
+			b.others = append(b.others, i)
 		}
 	}
 	return cr
@@ -94,27 +110,32 @@ func compileRouter(c *spec.Contract, ops map[string]*Operation) *compiledRouter 
 // operation for the method.
 func (cr *compiledRouter) find(method string, target *url.URL) (*Operation, map[string]string, bool) {
 	u := target.Path
-	if target.EscapedPath() != u || !strings.HasPrefix(u, cr.base+"/") {
+	if target.EscapedPath() != u {
 		return nil, nil, false
 	}
-	rest := u[len(cr.base):]
-	first, _, _ := strings.Cut(rest[1:], "/")
 	var found *compiledRoute
 	var params map[string]string
-	for i := range cr.candidates(first) {
-		route := &cr.routes[i]
-		var p map[string]string
-		ok := route.literal && rest == route.template.String()
-		if !route.literal {
-			p, ok = route.template.Match(rest)
-		}
-		if !ok {
+	for _, b := range cr.bases {
+		if !strings.HasPrefix(u, b.base+"/") {
 			continue
 		}
-		if found != nil {
-			return nil, nil, false
+		rest := u[len(b.base):]
+		first, _, _ := strings.Cut(rest[1:], "/")
+		for i := range b.candidates(first) {
+			route := &cr.routes[i]
+			var p map[string]string
+			ok := route.literal && rest == route.template.String()
+			if !route.literal {
+				p, ok = route.template.Match(rest)
+			}
+			if !ok {
+				continue
+			}
+			if found != nil {
+				return nil, nil, false
+			}
+			found, params = route, p
 		}
-		found, params = route, p
 	}
 	if found == nil {
 		return nil, nil, false
@@ -126,11 +147,11 @@ func (cr *compiledRouter) find(method string, target *url.URL) (*Operation, map[
 	return op, params, true
 }
 
-// candidates yields the routes a path whose first segment is first may
-// match.
-func (cr *compiledRouter) candidates(first string) iter.Seq[int] {
+// candidates yields the routes a path whose first segment below the base
+// path is first may match.
+func (b *baseRoutes) candidates(first string) iter.Seq[int] {
 	return func(yield func(int) bool) {
-		for _, list := range [][]int{cr.byFirst[first], cr.others} {
+		for _, list := range [][]int{b.byFirst[first], b.others} {
 			for _, i := range list {
 				if !yield(i) {
 					return

@@ -22,8 +22,11 @@ type Gate struct {
 	// time fast cannot tell: it takes 4 KB a path, 250 MB for a document
 	// of 60,000 paths, which a mock whose requests all take the compiled
 	// router never needs.
-	router  func() (routers.Router, error)
-	fast    *compiledRouter
+	router func() (routers.Router, error)
+	fast   *compiledRouter
+	// bases are the base paths the operations are served below, the
+	// document's first: see Below.
+	bases   []string
 	keys    Keyring
 	maxBody int64 // of a body read whole, such as MaxBodyBytes
 	// validation are the options of openapi3filter's checks.
@@ -100,7 +103,7 @@ func New(ctx context.Context, c *spec.Contract, keys Keyring, shapes *shape.Buil
 	}
 	router := sync.OnceValues(func() (routers.Router, error) { return spec.NewRouter(c.Doc) })
 	g := &Gate{contract: c, router: router, keys: keys, maxBody: maxBody, validation: validation(c),
-		byID: make(map[string]*Operation, len(c.Operations))}
+		byID: make(map[string]*Operation, len(c.Operations)), bases: c.Bases()}
 	doc := c.Doc
 	plans := newErrorPlans(c)
 	g.errorBody = plans.of(c.ErrorBody(nil, 0))

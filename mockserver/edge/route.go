@@ -76,18 +76,30 @@ func (g *Gate) MethodsFor(r *http.Request) []string {
 }
 
 // checkRouter fails where spec.NewRouter would fail for doc, without
-// making its router: on a server URL, of the document or of a path, it
-// cannot read. It makes the router of the paths with servers of their own,
-// which few documents have, and of one path more, for the document's own
-// servers; spec.Read has checked every path's template already.
+// making its router: on a server URL, of the document, of a path or of an
+// operation, it cannot read, or a base path below which a template is no
+// route. It makes the router of the paths with servers of their own, or
+// of operations with theirs, which few documents have, and of one path
+// more, for the document's own servers; spec.Read has checked every path's
+// template already.
 func checkRouter(doc *openapi3.T) error {
 	probe := *doc
 	probe.Paths = openapi3.NewPaths()
 	for path, item := range doc.Paths.Map() {
-		if len(item.Servers) > 0 || probe.Paths.Len() == 0 {
+		if len(item.Servers) > 0 || ownServers(item) || probe.Paths.Len() == 0 {
 			probe.Paths.Set(path, item)
 		}
 	}
 	_, err := spec.NewRouter(&probe)
 	return err
+}
+
+// ownServers reports whether an operation of item has servers of its own.
+func ownServers(item *openapi3.PathItem) bool {
+	for _, op := range item.Operations() {
+		if op.Servers != nil && len(*op.Servers) > 0 {
+			return true
+		}
+	}
+	return false
 }
