@@ -196,7 +196,7 @@ func (h *Harness) nextPage(ctx context.Context, x *judge.Exchange) (*judge.Excha
 		why = fmt.Sprintf("the next link %q is not a URL", target)
 	case judge.Origin(u) != judge.Origin(h.Base()):
 		why = fmt.Sprintf("the next link leads to another origin, %s; the API key is sent to %s only", u.Redacted(), judge.Origin(h.Base()))
-	case u.Path == h.Base().Path+x.Path:
+	case u.EscapedPath() == h.OperationBase(x.Op)+x.Path:
 	case h.cfg.Strict:
 		why = fmt.Sprintf("the next link leads to %s, not to %s at %s%s", u.Redacted(), x.Op, h.Base(), x.Path)
 	case strings.HasPrefix(u.Path, h.Base().Path+"/"):

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -67,6 +68,28 @@ func NewClient(cfg Config) *Client {
 
 // Base returns the deployment's base URL, without a trailing slash.
 func (c *Client) Base() *url.URL { return c.cfg.Base }
+
+// OperationBase returns the path, escaped, that the path of the operation
+// of id follows on the deployment: the base URL's, for an operation served
+// below the document's base path, and for one the document serves below a
+// base path of its own (servers of its path or operation, such as
+// Blockfrost's IPFS paths), that one, in place of the document's at the
+// end of the base URL's path, as a proxy's prefix before it stays.
+func (c *Client) OperationBase(id string) string {
+	return OperationBase(c.cfg.Base, c.cfg.Contract, c.cfg.Contract.Operation(id))
+}
+
+// OperationBase returns the path, escaped, that the path of op, an
+// operation of c, follows on a deployment of base URL base: see
+// Client.OperationBase. A nil op follows the base URL's path.
+func OperationBase(base *url.URL, c *spec.Contract, op *spec.Operation) string {
+	path := base.EscapedPath()
+	if op == nil || op.Base == c.Base {
+		return path
+	}
+	root := strings.TrimSuffix(path, (&url.URL{Path: c.Base}).EscapedPath())
+	return root + (&url.URL{Path: op.Base}).EscapedPath()
+}
 
 // Posts returns how many POST requests the client has sent, those it
 // refused past MaxCreates included.
@@ -197,7 +220,7 @@ func (c *Client) Send(ctx context.Context, r *Request) (*Exchange, error) {
 	target := r.Target
 	if target == nil {
 		u := *c.cfg.Base
-		setPath(&u, c.cfg.Base.EscapedPath()+r.Path)
+		setPath(&u, c.OperationBase(r.op)+r.Path)
 		u.RawQuery = r.Query
 		target = &u
 	}

@@ -200,7 +200,11 @@ func (c *Client) check(r *Request, x *Exchange) ([]answercheck.Violation, error)
 // path of the deployment's base URL.
 func (c *Client) probe(r *Request) *http.Request {
 	u := &url.URL{RawQuery: r.Query}
-	setPath(u, c.cfg.Contract.Base+r.Path)
+	base := c.cfg.Contract.Base
+	if op := c.cfg.Contract.Operation(r.op); op != nil {
+		base = op.Base
+	}
+	setPath(u, base+r.Path)
 	return (&http.Request{Method: r.method, URL: u, Header: r.Header}).WithContext(context.Background())
 }
 
