@@ -718,6 +718,17 @@ func (m *Maker) Value(ctx context.Context, op *spec.Operation) (any, error) {
 		resName = op.Resource.Name
 	}
 	opts := append([]openapi3.SchemaValidationOption{openapi3.MultiErrors(), openapi3.VisitAsRequest()}, spec.SchemaOptions(m.contract.Doc)...)
+	if op.Resource != nil && op == op.Resource.Update && isJSONPatch(m.contract, s) {
+		// Where the patch's schema takes one of the item (see itemPatch);
+		// else one of the schema alone.
+		v := itemPatch(m.contract, op.Resource, gen)
+		if err := failed(); err != nil {
+			return nil, err
+		}
+		if v != nil && s.VisitJSON(v, opts...) == nil {
+			return v, nil
+		}
+	}
 	for range maxBodyTries {
 		v := withoutReadOnly(m.contract, s, gen.Request(s, resName))
 		if err := failed(); err != nil {
