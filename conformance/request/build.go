@@ -719,14 +719,16 @@ func (m *Maker) Value(ctx context.Context, op *spec.Operation) (any, error) {
 	}
 	opts := append([]openapi3.SchemaValidationOption{openapi3.MultiErrors(), openapi3.VisitAsRequest()}, spec.SchemaOptions(m.contract.Doc)...)
 	if op.Resource != nil && op == op.Resource.Update && isJSONPatch(m.contract, s) {
-		// Where the patch's schema takes one of the item (see itemPatch);
+		// Where the patch's schema takes one of the item (see itemPatches);
 		// else one of the schema alone.
-		v := itemPatch(m.contract, op.Resource, gen)
+		patches := itemPatches(m.contract, op.Resource, gen)
 		if err := failed(); err != nil {
 			return nil, err
 		}
-		if v != nil && s.VisitJSON(v, opts...) == nil {
-			return v, nil
+		for _, v := range patches {
+			if s.VisitJSON(v, opts...) == nil {
+				return v, nil
+			}
 		}
 	}
 	for range maxBodyTries {

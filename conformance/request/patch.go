@@ -28,11 +28,13 @@ func isJSONPatch(c *spec.Contract, s *openapi3.Schema) bool {
 	return has("op") && has("path")
 }
 
-// itemPatch returns a JSON Patch of one operation that replaces a property
-// of res's items, one its create writes and that is not the id, with a
-// value made by gen from that property's schema; nil where the item has
-// no such property.
-func itemPatch(c *spec.Contract, res *spec.Resource, gen *fake.Generator) []any {
+// itemPatches returns JSON Patches of one operation each, in the order of
+// the item's properties, each replacing a property of res's items that
+// its create writes and that is not the id with a value made by gen from
+// that property's schema; none where the item has no such property. The
+// first the patch's own schema takes is sent: LaunchDarkly's takes an
+// object value only, so a patch of an object property.
+func itemPatches(c *spec.Contract, res *spec.Resource, gen *fake.Generator) [][]any {
 	if res == nil || res.Item == nil {
 		return nil
 	}
@@ -40,6 +42,7 @@ func itemPatch(c *spec.Contract, res *spec.Resource, gen *fake.Generator) []any 
 	for _, p := range c.Properties(res.Create) {
 		writes[p.Name] = !p.Schema.ReadOnly
 	}
+	var out [][]any
 	for _, p := range c.Properties(res.Item) {
 		if p.Name == res.IDProperty || p.Schema.ReadOnly || !writes[p.Name] {
 			continue
@@ -48,9 +51,9 @@ func itemPatch(c *spec.Contract, res *spec.Resource, gen *fake.Generator) []any 
 		if v == nil {
 			continue
 		}
-		return []any{map[string]any{"op": "replace", "path": "/" + pointerToken(p.Name), "value": withoutReadOnly(c, p.Schema, v)}}
+		out = append(out, []any{map[string]any{"op": "replace", "path": "/" + pointerToken(p.Name), "value": withoutReadOnly(c, p.Schema, v)}})
 	}
-	return nil
+	return out
 }
 
 // pointerToken escapes name as one token of a JSON Pointer (RFC 6901).
