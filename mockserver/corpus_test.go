@@ -324,7 +324,7 @@ func (cc *corpusClient) body(op *spec.Operation, id any) (string, bool) {
 	if op.Resource != nil {
 		name = op.Resource.Name
 	}
-	v := cc.gen.Request(s, name)
+	v := sendable(cc.c, s, cc.gen.Request(s, name), 0)
 	// A replace or an update of the collection names its item by the id
 	// in its body.
 	if m, isObject := v.(map[string]any); isObject && op.Resource != nil && op.Resource.ByBody(op) {
@@ -335,6 +335,50 @@ func (cc *corpusClient) body(op *spec.Operation, id any) (string, bool) {
 		return "", false
 	}
 	return string(data), true
+}
+
+// sendable returns v, a value of s, as a client sends it: without the
+// properties s marks readOnly at any depth, in objects and the items of
+// arrays, below allOf, oneOf and anyOf (Asana's data.gid), and with a
+// value for each property an object requires and does not declare, which
+// the generator leaves out (Asana's section requires a project of no
+// schema).
+func sendable(c *spec.Contract, s *openapi3.Schema, v any, depth int) any {
+	if s == nil || depth > 32 {
+		return v
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		props := c.Properties(s)
+		for _, p := range props {
+			if _, sent := v[p.Name]; !sent {
+				continue
+			}
+			if p.Schema.ReadOnly {
+				delete(v, p.Name)
+				continue
+			}
+			v[p.Name] = sendable(c, p.Schema, v[p.Name], depth+1)
+		}
+		for _, name := range s.Required {
+			_, sent := v[name]
+			if !sent && !slices.ContainsFunc(props, func(p spec.Property) bool { return p.Name == name }) {
+				v[name] = "any"
+			}
+		}
+		for _, member := range append(slices.Clone(s.OneOf), s.AnyOf...) {
+			if member.Value != nil {
+				sendable(c, member.Value, v, depth+1)
+			}
+		}
+	case []any:
+		if s.Items != nil {
+			for i := range v {
+				v[i] = sendable(c, s.Items.Value, v[i], depth+1)
+			}
+		}
+	}
+	return v
 }
 
 // unknownID is an id no item of r has: the catalogue's ids are small.
