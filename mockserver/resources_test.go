@@ -284,3 +284,643 @@ func TestWrappedListStreamed(t *testing.T) {
 		t.Errorf("Content-Length %d, body %d bytes", resp.ContentLength, len(body))
 	}
 }
+
+// TestStoredItemsAnswerByTheReadSchema: where a create's schema and the
+// item's disagree, what is stored answers by the item's: a value sent is
+// converted to the type the item's schema asks for, or made anew where it
+// cannot be, a property the item requires and the create leaves out is
+// made, and the start-up notes say where the schemas disagree.
+func TestStoredItemsAnswerByTheReadSchema(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Offers, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /offers:
+    get:
+      operationId: listOffers
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Offer'}}}}}
+    post:
+      operationId: createOffer
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewOffer'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Offer'}}}}
+  /offers/{offerId}:
+    get:
+      operationId: getOffer
+      parameters: [{name: offerId, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Offer'}}}}
+components:
+  schemas:
+    NewOffer:
+      type: object
+      required: [title]
+      properties:
+        title: {type: string}
+        price: {type: string}
+        stock: {type: string}
+        seller: {type: object, properties: {name: {type: string}}}
+    Offer:
+      type: object
+      required: [id, title, createdAt, seller]
+      properties:
+        id: {type: integer}
+        title: {type: string}
+        price: {type: number}
+        stock: {type: integer, minimum: 0}
+        createdAt: {type: string, format: date-time}
+        seller:
+          type: object
+          required: [name, rating]
+          properties:
+            name: {type: string}
+            rating: {type: integer, minimum: 1, maximum: 5}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+	for _, note := range []string{
+		"paths./offers.post.requestBody: price is a string there, and a number in the offer getOffer answers, so a price sent is converted to a number, or made anew where it cannot be",
+		"paths./offers.post.requestBody: stock is a string there, and an integer in the offer getOffer answers",
+		"paths./offers.post.requestBody: an offer requires createdAt, seller, which a create need not send, so petmock makes what it leaves out from the item's schema",
+	} {
+		if !slices.ContainsFunc(srv.Notes(), func(n string) bool { return strings.Contains(n, note) }) {
+			t.Errorf("no start-up note %q; notes:\n%s", note, strings.Join(srv.Notes(), "\n"))
+		}
+	}
+	tc := &thingsClient{tb: t, c: c, base: base}
+	for _, tt := range []struct {
+		body       string
+		price      string // as answered; "" for any number
+		stock      string
+		sellerName string
+	}{
+		{`{"title":"a","price":"12.5","stock":"3","seller":{"name":"Ann"}}`, "12.5", "3", "Ann"},
+		{`{"title":"b","price":"cheap","stock":"-1"}`, "", "", ""},
+	} {
+		status, _, v := tc.send("POST", "/offers", tt.body)
+		if status != 201 {
+			t.Fatalf("POST /offers %s: %d %v", tt.body, status, v)
+		}
+		id := spec.ValueText(v.(map[string]any)["id"])
+		_, _, back := tc.send("GET", "/offers/"+id, "")
+		item := back.(map[string]any)
+		price, isNumber := item["price"].(json.Number)
+		if !isNumber || tt.price != "" && string(price) != tt.price {
+			t.Errorf("%s: price %#v, want the number %s", tt.body, item["price"], tt.price)
+		}
+		stock, isNumber := item["stock"].(json.Number)
+		if !isNumber || tt.stock != "" && string(stock) != tt.stock {
+			t.Errorf("%s: stock %#v, want the integer %s", tt.body, item["stock"], tt.stock)
+		}
+		if _, ok := item["createdAt"].(string); !ok {
+			t.Errorf("%s: createdAt %#v, want one made", tt.body, item["createdAt"])
+		}
+		seller, _ := item["seller"].(map[string]any)
+		if _, ok := seller["rating"].(json.Number); !ok || tt.sellerName != "" && seller["name"] != tt.sellerName {
+			t.Errorf("%s: seller %v, want %q with a rating made", tt.body, seller, tt.sellerName)
+		}
+		if item["title"] != map[string]string{"a": "a", "b": "b"}[string(tt.body[10])] {
+			t.Errorf("%s: title %v, want it as sent", tt.body, item["title"])
+		}
+		// The list answers it as the read does.
+		_, _, list := tc.send("GET", "/offers", "")
+		found := false
+		for _, it := range list.([]any) {
+			if listed := it.(map[string]any); spec.ValueText(listed["id"]) == id {
+				found = true
+				if p, ok := listed["price"].(json.Number); !ok || p != price {
+					t.Errorf("%s: GET /offers lists price %#v, want the number %s the read answers", tt.body, listed["price"], price)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: GET /offers does not list offer %s", tt.body, id)
+		}
+	}
+}
+
+// TestJSONPatchUpdates: an update whose body is a JSON Patch (RFC 6902)
+// applies its operations to the item, in order, and refuses one that
+// names nothing of the item, changing nothing.
+func TestJSONPatchUpdates(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Flags, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /flags:
+    post:
+      operationId: createFlag
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Flag'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Flag'}}}}
+  /flags/{key}:
+    parameters: [{name: key, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getFlag
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Flag'}}}}
+    patch:
+      operationId: patchFlag
+      requestBody: {required: true, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/PatchOperation'}}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Flag'}}}}
+        '400': {description: bad patch}
+components:
+  schemas:
+    PatchOperation:
+      type: object
+      required: [op, path]
+      properties: {op: {type: string}, path: {type: string}, value: {}, from: {type: string}}
+    Flag:
+      type: object
+      required: [key, name]
+      properties:
+        key: {type: string}
+        name: {type: string}
+        description: {type: string}
+        tags: {type: array, items: {type: string}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+	tc := &thingsClient{tb: t, c: c, base: base}
+	if status, _, v := tc.send("POST", "/flags", `{"key":"dark-mode","name":"Dark mode","tags":["ui"]}`); status != 201 {
+		t.Fatalf("POST /flags: %d %v", status, v)
+	}
+	for _, tt := range []struct {
+		patch  string
+		status int
+		want   string // the item after, as JSON
+	}{
+		{`[{"op":"replace","path":"/name","value":"Dark"},{"op":"add","path":"/tags/-","value":"beta"},{"op":"add","path":"/description","value":"d"}]`, 200,
+			`{"description":"d","key":"dark-mode","name":"Dark","tags":["ui","beta"]}`},
+		{`[{"op":"remove","path":"/description"},{"op":"copy","from":"/name","path":"/tags/0"}]`, 200,
+			`{"key":"dark-mode","name":"Dark","tags":["Dark","ui","beta"]}`},
+		{`[{"op":"replace","path":"/name","value":"Lost"},{"op":"remove","path":"/nothing"}]`, 400,
+			`{"key":"dark-mode","name":"Dark","tags":["Dark","ui","beta"]}`},
+	} {
+		status, _, v := tc.send("PATCH", "/flags/dark-mode", tt.patch)
+		if status != tt.status {
+			t.Errorf("PATCH %s: %d %v, want %d", tt.patch, status, v, tt.status)
+		}
+		_, _, back := tc.send("GET", "/flags/dark-mode", "")
+		if got, _ := json.Marshal(back); string(got) != tt.want {
+			t.Errorf("after PATCH %s: %s, want %s", tt.patch, got, tt.want)
+		}
+	}
+}
+
+// TestWrappedItemsRoundTrip: a resource whose operations answer the item
+// inside an object, and take it so, as Asana's {"data":{...}} and
+// Apideck's {"status":"OK","data":{...}}, is created, read, listed,
+// replaced and deleted through those objects, each answer holding what
+// the document requires beside the item, and the narrower answer of a
+// delete holding what its schema declares.
+func TestWrappedItemsRoundTrip(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Tasks, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /tasks:
+    get:
+      operationId: listTasks
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, required: [status, data], properties: {status: {type: string, enum: [OK]}, data: {type: array, items: {$ref: '#/components/schemas/Task'}}}}}}}
+    post:
+      operationId: createTask
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/TaskBody'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/TaskAnswer'}}}}
+  /tasks/{task_gid}:
+    parameters: [{name: task_gid, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getTask
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/TaskAnswer'}}}}
+        '404': {description: no such task}
+    put:
+      operationId: replaceTask
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/TaskBody'}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/TaskAnswer'}}}}
+    delete:
+      operationId: deleteTask
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [status, data]
+                properties:
+                  status: {type: string, enum: [OK]}
+                  data: {type: object, additionalProperties: false, required: [gid], properties: {gid: {type: string}}}
+components:
+  schemas:
+    TaskBody:
+      type: object
+      required: [data]
+      properties:
+        data: {type: object, required: [name], properties: {name: {type: string}, notes: {type: string}}}
+    TaskAnswer:
+      type: object
+      required: [status, data]
+      properties:
+        status: {type: string, enum: [OK]}
+        data: {$ref: '#/components/schemas/Task'}
+    Task:
+      type: object
+      required: [gid, name]
+      properties:
+        gid: {type: string, readOnly: true}
+        name: {type: string}
+        notes: {type: string}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Resource("tasks")
+	if r == nil || r.Wrapped[r.Read] == nil || r.BodyWrapped[r.CreateOp] == nil {
+		t.Fatalf("no resource tasks of wrapped items; notes %q", c.Notes)
+	}
+	_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+	tc := &thingsClient{tb: t, c: c, r: r, base: base}
+	status, _, v := tc.send("POST", "/tasks", `{"data":{"name":"Write","notes":"soon"}}`)
+	created, ok := r.ItemOf(r.CreateOp, v)
+	if status != 201 || !ok || created["name"] != "Write" || v.(map[string]any)["status"] != "OK" {
+		t.Fatalf("POST /tasks: %d %v", status, v)
+	}
+	gid := created["gid"].(string)
+	if _, _, v := tc.send("GET", "/tasks/"+gid, ""); !slices.Equal([]any{v.(map[string]any)["data"].(map[string]any)["notes"]}, []any{"soon"}) {
+		t.Errorf("GET /tasks/%s: %v, want the task as created", gid, v)
+	}
+	if _, _, v := tc.send("GET", "/tasks", ""); !holdsID(r, v, gid) {
+		t.Errorf("GET /tasks: %v, want task %s", v, gid)
+	}
+	if status, _, v := tc.send("PUT", "/tasks/"+gid, `{"data":{"name":"Rewrite"}}`); status != 200 || v.(map[string]any)["data"].(map[string]any)["name"] != "Rewrite" {
+		t.Errorf("PUT /tasks/%s: %d %v", gid, status, v)
+	}
+	status, _, v = tc.send("DELETE", "/tasks/"+gid, "")
+	if data, _ := v.(map[string]any)["data"].(map[string]any); status != 200 || len(data) != 1 || data["gid"] != gid {
+		t.Errorf("DELETE /tasks/%s: %d %v, want the gid alone in data", gid, status, v)
+	}
+	if status, _, v := tc.send("GET", "/tasks/"+gid, ""); status != 404 {
+		t.Errorf("GET /tasks/%s after its delete: %d %v", gid, status, v)
+	}
+}
+
+// holdsID says whether v, a list answer of r, lists the item of id.
+func holdsID(r *spec.Resource, v any, id string) bool {
+	items, _ := r.ListItems(r.List, v)
+	return slices.ContainsFunc(items, func(it any) bool {
+		m, _ := it.(map[string]any)
+		return spec.ValueText(m[r.IDProperty]) == id
+	})
+}
+
+// TestListOfNarrowerItems: a list whose schema of an item declares fewer
+// members than the read's, and takes no others, lists each item in its
+// own shape; an id written to a string property whose path parameter
+// has a pattern of its own matches that pattern.
+func TestListOfNarrowerItems(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Notes, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /notes:
+    get:
+      operationId: listNotes
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Summary'}}}}}
+    post:
+      operationId: createNote
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewNote'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+  /notes/{noteId}:
+    get:
+      operationId: getNote
+      parameters: [{name: noteId, in: path, required: true, schema: {type: string, pattern: '^[a-f0-9]{24}$'}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+components:
+  schemas:
+    NewNote: {type: object, required: [title], properties: {title: {type: string}, body: {type: string}}}
+    Summary: {type: object, additionalProperties: false, required: [id, title], properties: {id: {type: string}, title: {type: string}}}
+    Note: {type: object, required: [id, title], properties: {id: {type: string, readOnly: true}, title: {type: string}, body: {type: string}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+	tc := &thingsClient{tb: t, c: c, r: c.Resource("notes"), base: base}
+	status, _, v := tc.send("POST", "/notes", `{"title":"t","body":"b"}`)
+	id, _ := v.(map[string]any)["id"].(string)
+	if status != 201 || len(id) != 24 {
+		t.Fatalf("POST /notes: %d %v, want an id of 24 hex digits", status, v)
+	}
+	if _, _, v := tc.send("GET", "/notes/"+id, ""); v.(map[string]any)["body"] != "b" {
+		t.Errorf("GET /notes/%s: %v, want the body", id, v)
+	}
+	_, _, v = tc.send("GET", "/notes", "")
+	if items, _ := v.([]any); len(items) != 1 || len(items[0].(map[string]any)) != 2 {
+		t.Errorf("GET /notes: %v, want the note's id and title alone", v)
+	}
+}
+
+// TestFlatItemsRoundTrip: items created below a parent, and read,
+// replaced and deleted at a path of their own, as
+// POST /configs/{configId}/settings and GET /settings/{settingId}: the
+// create's Location is that path, the list below the parent holds only
+// its own, and once deleted an item reads 404 and is listed no more.
+func TestFlatItemsRoundTrip(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Settings, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /configs:
+    post:
+      operationId: createConfig
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Config'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Config'}}}}
+  /configs/{configId}:
+    get:
+      operationId: getConfig
+      parameters: [{name: configId, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Config'}}}}
+  /configs/{configId}/settings:
+    parameters: [{name: configId, in: path, required: true, schema: {type: integer}}]
+    get:
+      operationId: listSettings
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {data: {type: array, items: {$ref: '#/components/schemas/Setting'}}}}}}}
+    post:
+      operationId: createSetting
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Setting'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Setting'}}}}
+        '404': {description: no such config}
+  /settings/{settingId}:
+    parameters: [{name: settingId, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getSetting
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Setting'}}}}
+        '404': {description: no such setting}
+    put:
+      operationId: replaceSetting
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Setting'}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Setting'}}}}
+    delete:
+      operationId: deleteSetting
+      responses:
+        '204': {description: gone}
+components:
+  schemas:
+    Config: {type: object, required: [name], properties: {id: {type: integer, readOnly: true}, name: {type: string}}}
+    Setting: {type: object, required: [key], properties: {id: {type: string, readOnly: true}, key: {type: string}, value: {type: string}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Resource("settings")
+	if r == nil || !r.Flat() {
+		t.Fatalf("no flat resource settings; notes %q", c.Notes)
+	}
+	_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+	tc := &thingsClient{tb: t, c: c, r: r, base: base}
+	for _, name := range []string{"one", "two"} {
+		if status, _, v := tc.send("POST", "/configs", `{"name":"`+name+`"}`); status != 201 {
+			t.Fatalf("POST /configs: %d %v", status, v)
+		}
+	}
+	status, h, v := tc.send("POST", "/configs/1/settings", `{"key":"theme","value":"dark"}`)
+	if status != 201 {
+		t.Fatalf("POST /configs/1/settings: %d %v", status, v)
+	}
+	id := v.(map[string]any)["id"].(string)
+	if loc := h.Get("Location"); !strings.HasSuffix(loc, "/v1/settings/"+id) {
+		t.Errorf("Location %q, want .../v1/settings/%s", loc, id)
+	}
+	if status, _, v := tc.send("POST", "/configs/2/settings", `{"key":"lang"}`); status != 201 {
+		t.Fatalf("POST /configs/2/settings: %d %v", status, v)
+	}
+	if status, _, v := tc.send("POST", "/configs/3/settings", `{"key":"lost"}`); status != 404 {
+		t.Errorf("POST /configs/3/settings, a config that is not there: %d %v, want 404", status, v)
+	}
+	if status, _, v := tc.send("GET", "/settings/"+id, ""); status != 200 || v.(map[string]any)["value"] != "dark" {
+		t.Errorf("GET /settings/%s: %d %v", id, status, v)
+	}
+	_, _, v = tc.send("GET", "/configs/1/settings", "")
+	if items, _ := r.ListItems(r.List, v); len(items) != 1 || !holdsID(r, v, id) {
+		t.Errorf("GET /configs/1/settings: %v, want setting %s alone", v, id)
+	}
+	if status, _, v := tc.send("PUT", "/settings/"+id, `{"key":"theme","value":"light"}`); status != 200 || v.(map[string]any)["value"] != "light" {
+		t.Errorf("PUT /settings/%s: %d %v", id, status, v)
+	}
+	if _, _, v := tc.send("GET", "/configs/1/settings", ""); !holdsID(r, v, id) {
+		t.Errorf("after its replace, GET /configs/1/settings: %v, want setting %s still", v, id)
+	}
+	if status, _, v := tc.send("DELETE", "/settings/"+id, ""); status != 204 {
+		t.Errorf("DELETE /settings/%s: %d %v", id, status, v)
+	}
+	if status, _, _ := tc.send("GET", "/settings/"+id, ""); status != 404 {
+		t.Errorf("GET /settings/%s after its delete: %d, want 404", id, status)
+	}
+	if _, _, v := tc.send("GET", "/configs/1/settings", ""); holdsID(r, v, id) {
+		t.Errorf("after its delete, GET /configs/1/settings: %v still lists %s", v, id)
+	}
+}
+
+// TestIDsOfAnExampleAreMadeAnew: ids whose schema gives one example,
+// which is all the generator makes of it (LaunchDarkly's key of a
+// project, Box's and Dialogporten's ids), are each item's own, in the
+// catalogue and for every create that sends none, rather than the
+// document refused; a schema of fewer names than the catalogue asks
+// for, an enum, holds as many items as it names, with a warning.
+func TestIDsOfAnExampleAreMadeAnew(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Projects, version: '1'}
+servers: [{url: /v1}]
+paths:
+  /projects:
+    get:
+      operationId: listProjects
+      parameters: [{name: limit, in: query, schema: {type: integer, maximum: 50}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Project'}}}}}
+    post:
+      operationId: createProject
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewProject'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Project'}}}}
+  /projects/{projectKey}:
+    parameters: [{name: projectKey, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getProject
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Project'}}}}
+        '404': {description: no such project}
+  /colours:
+    get:
+      operationId: listColours
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Colour'}}}}}
+    post:
+      operationId: createColour
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Colour'}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Colour'}}}}
+  /colours/{colourId}:
+    parameters: [{name: colourId, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getColour
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Colour'}}}}
+        '404': {description: no such colour}
+components:
+  schemas:
+    NewProject:
+      type: object
+      required: [name]
+      properties:
+        key: {type: string, example: new-project}
+        name: {type: string}
+    Project:
+      type: object
+      required: [key, name]
+      properties:
+        key: {type: string, example: new-project}
+        name: {type: string}
+    Colour:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: string, enum: [red, green]}
+        name: {type: string}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Resource("projects")
+	if r == nil || r.IDProperty != "key" || !r.IDSent {
+		t.Fatalf("projects: %+v, want a resource of keys its create sends; notes %q", r, c.Notes)
+	}
+	srv, base := plainServer(t, mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Seed: 1, Count: 5}})
+	tc := &thingsClient{tb: t, c: c, r: r, base: base}
+	keys := map[string]bool{}
+	_, _, v := tc.send("GET", "/projects?limit=50", "")
+	for _, it := range v.([]any) {
+		keys[it.(map[string]any)["key"].(string)] = true
+	}
+	if len(keys) != 5 {
+		t.Errorf("GET /projects: %d keys of the 5 projects of the catalogue: %v", len(keys), v)
+	}
+	for range 2 {
+		status, _, v := tc.send("POST", "/projects", `{"name":"p"}`)
+		if status != 201 {
+			t.Fatalf("POST /projects without a key: %d %v", status, v)
+		}
+		key := v.(map[string]any)["key"].(string)
+		if keys[key] {
+			t.Errorf("POST /projects without a key: %q, the key of another project", key)
+		}
+		keys[key] = true
+		if status, _, _ := tc.send("GET", "/projects/"+url.PathEscape(key), ""); status != 200 {
+			t.Errorf("GET /projects/%s of the project created: %d", key, status)
+		}
+	}
+	const warning = "catalogue of colours: petmock finds no more than 2 names the schema of id allows, so the resource starts with that many items"
+	if !slices.Contains(srv.Warnings(), warning) {
+		t.Errorf("warnings %q, want %q", srv.Warnings(), warning)
+	}
+	if _, _, v := tc.send("GET", "/colours", ""); len(v.([]any)) != 2 {
+		t.Errorf("GET /colours: %v, want the 2 colours of the enum", v)
+	}
+}
+
+// TestNextLinkAsksAsTheFirstPage: the next link of a list asks again for
+// the query parameters the first page was asked with, one the list
+// requires (Asana's workspace) among them, so that following it lists
+// every item; a parameter the list does not declare is not written in it.
+func TestNextLinkAsksAsTheFirstPage(t *testing.T) {
+	c := thingsDocument(t, "{type: array, items: {$ref: '#/components/schemas/Thing'}}",
+		"{name: workspace, in: query, required: true, schema: {type: string}}")
+	r := c.Resource("things")
+	_, base := plainServer(t, mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Seed: 3, Count: 7}})
+	tc := &thingsClient{tb: t, c: c, r: r, base: base}
+	listed := 0
+	for path, pages := "/things?workspace=w%201&limit=3&stray=x", 0; path != ""; pages++ {
+		if pages > 10 {
+			t.Fatal("more than 10 pages")
+		}
+		status, h, v := tc.send("GET", path, "")
+		if status != 200 {
+			t.Fatalf("GET %s: %d %v", path, status, v)
+		}
+		listed += len(v.([]any))
+		path = ""
+		if link := h.Get("Link"); link != "" {
+			path = link[1:strings.IndexByte(link, '>')]
+			if !strings.Contains(path, "workspace=w+1") || strings.Contains(path, "stray") {
+				t.Errorf("the next link %s: want workspace=w+1 and no stray", path)
+			}
+		}
+	}
+	if listed != 7 {
+		t.Errorf("the pages list %d things, want the 7 of the catalogue", listed)
+	}
+}
+
+// TestFiltersOfRepeatedValues: a filter by the id, an array of the query
+// (?id=1), lists the item of that id, of the catalogue or created; one
+// given several values, repeated (id=1&id=2) or as its style writes a
+// list (label=x,y), lists the items of any of them, page by page.
+func TestFiltersOfRepeatedValues(t *testing.T) {
+	c := thingsDocument(t, "{type: array, items: {$ref: '#/components/schemas/Thing'}}",
+		"{name: id, in: query, schema: {type: array, items: {type: integer}}}",
+		"{name: label, in: query, explode: false, schema: {type: array, items: {type: string}}}")
+	r := c.Resource("things")
+	_, base := plainServer(t, mockserver.Config{Contract: c, Catalogue: &catalogue.Seeded{Seed: 3, Count: 7}})
+	tc := &thingsClient{tb: t, c: c, r: r, base: base}
+	if status, _, v := tc.send("POST", "/things", `{"label":"x"}`); status != 201 || fmt.Sprint(v.(map[string]any)["id"]) != "8" {
+		t.Fatalf("POST /things: %d %v, want thing 8", status, v)
+	}
+	tc.send("POST", "/things", `{"label":"y"}`)
+	for _, tt := range []struct{ query, want string }{
+		{"id=1", "1"},
+		{"id=8", "8"},
+		{"id=1&id=2", "1 2"},
+		{"id=3&id=5&id=42", "3 5"},
+		{"id=42", ""},
+		{"label=x,y", "8 9"},
+		{"label=y&id=8&id=9", "9"},
+		{"id=2&id=4&id=6&limit=1", "2 4 6"},
+	} {
+		var got []string
+		for path := "/things?" + tt.query; path != ""; {
+			status, h, v := tc.send("GET", path, "")
+			if status != 200 {
+				t.Fatalf("GET %s: %d %v", path, status, v)
+			}
+			for _, it := range v.([]any) {
+				got = append(got, fmt.Sprint(it.(map[string]any)["id"]))
+			}
+			path = ""
+			if link := h.Get("Link"); link != "" {
+				path = link[1:strings.IndexByte(link, '>')]
+			}
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("GET /things?%s lists %v, want %s", tt.query, got, tt.want)
+		}
+	}
+}

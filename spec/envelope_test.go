@@ -144,3 +144,69 @@ func TestFindInAnEnvelope(t *testing.T) {
 		t.Errorf("the list: envelope %v, cursor %q, want none and %q", r.ListEnvelope, r.Cursor(r.List), spec.CursorParam)
 	}
 }
+
+// TestItemWrappers: an item answered, or sent, inside an object, as
+// Asana's {"data":{...}} and Apideck's {"status":"OK","data":{...}}, is
+// the item of the resource, with the wrapper of each operation; an
+// object that names an id itself, or whose holder names none (Kubernetes'
+// data, a RawExtension), is no wrapper.
+func TestItemWrappers(t *testing.T) {
+	task := "{$ref: '#/components/schemas/Task'}"
+	wrapped := "{type: object, required: [status, data], properties: {status: {type: string}, data: " + task + "}}"
+	body := "{type: object, properties: {data: {$ref: '#/components/schemas/NewTask'}}}"
+	gid := fmt.Sprintf(strParam, "task_gid")
+	c := shapeDoc(t,
+		path("/tasks",
+			"get", op("listTasks", 200, "{type: object, properties: {data: {type: array, items: "+task+"}}}", ""),
+			"post", op("createTask", 201, wrapped, body))+
+			path("/tasks/{task_gid}",
+				"get", op("getTask", 200, wrapped, "", gid),
+				"put", op("replaceTask", 200, wrapped, body, gid),
+				"delete", op("deleteTask", 200, "{type: object, properties: {data: {type: object, properties: {gid: {type: string}}}}}", "", gid)),
+		"Task: {type: object, properties: {gid: {type: string, readOnly: true}, name: {type: string}, data: {type: object}}}\n"+
+			"NewTask: {type: object, properties: {name: {type: string}}}")
+	r := c.Resource("tasks")
+	if r == nil {
+		t.Fatalf("no resource tasks; notes %q", c.Notes)
+	}
+	if r.IDProperty != "gid" || r.Item != c.Doc.Components.Schemas["Task"].Value {
+		t.Errorf("tasks: id %q, item %v, want gid of Task", r.IDProperty, r.Item)
+	}
+	for _, op := range []*spec.Operation{r.CreateOp, r.Read, r.Replace, r.Delete} {
+		if w := r.Wrapped[op]; w == nil || w.Property != "data" {
+			t.Errorf("%s answers in %v, want data", op.ID, w)
+		}
+	}
+	for _, op := range []*spec.Operation{r.CreateOp, r.Replace} {
+		if w := r.BodyWrapped[op]; w == nil || w.Property != "data" {
+			t.Errorf("the body of %s holds the item in %v, want data", op.ID, w)
+		}
+	}
+	answer := map[string]any{"status": "ok", "data": map[string]any{"gid": "12"}}
+	if it, ok := r.ItemOf(r.Read, answer); !ok || it["gid"] != "12" {
+		t.Errorf("ItemOf(%v) = %v, %v", answer, it, ok)
+	}
+
+	// Kubernetes' objects hold their data in a RawExtension, no item.
+	k := shapeDoc(t,
+		path("/revisions", "post", op("createRevision", 201, fmt.Sprintf(ref, "Revision"), fmt.Sprintf(ref, "Revision")))+
+			path("/revisions/{name}", "get", op("readRevision", 200, fmt.Sprintf(ref, "Revision"), "", fmt.Sprintf(strParam, "name"))),
+		"Revision: {type: object, properties: {kind: {type: string}, revision: {type: integer, readOnly: true}, data: {type: object, properties: {Raw: {type: string}}}}}")
+	if r := k.Resource("revisions"); r == nil || r.Wrapped[r.Read] != nil || r.IDProperty != "revision" {
+		t.Errorf("revisions: %+v, want the revision itself the item", r)
+	}
+}
+
+// TestListOfAnotherItem: a list whose items share few properties with
+// what the item path reads, as Vercel's checks (checks listed, a DNS
+// record read), is no resource's, and a note says why.
+func TestListOfAnotherItem(t *testing.T) {
+	c := shapeDoc(t,
+		path("/checks", "get", op("listChecks", 200, fmt.Sprintf(arrayOf, "Check"), ""), "post", op("createCheck", 201, fmt.Sprintf(ref, "Check"), fmt.Sprintf(ref, "Check")))+
+			path("/checks/{id}", "get", op("getCheck", 200, fmt.Sprintf(ref, "Record"), "", fmt.Sprintf(strParam, "id"))),
+		"Check: {type: object, properties: {id: {type: string, readOnly: true}, name: {type: string}, status: {type: string}, conclusion: {type: string}}}\n"+
+			"Record: {type: object, properties: {id: {type: string}, domain: {type: string}, ttl: {type: integer}, value: {type: string}, recordType: {type: string}}}")
+	if len(c.Resources) != 0 || !notesHolding(c, "paths./checks.get.responses.200: the items it lists share few properties with what getCheck reads") {
+		t.Errorf("resources %v, notes %q, want none and a note", c.Resources, c.Notes)
+	}
+}

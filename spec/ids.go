@@ -23,6 +23,21 @@ var idNames = []string{"_id", "uuid", "key", "slug", "gid", "uid"}
 // is the first integer or string the create body leaves out (sent holds
 // what it sends).
 func idProperty(props []Property, idParam, name string, sent map[string]bool) (Property, bool) {
+	if p, ok := namedID(props, idParam, name); ok {
+		return p, true
+	}
+	for _, p := range props {
+		if t := schemaType(p.Schema); (t == "integer" || t == "string") && !sent[p.Name] {
+			return p, true
+		}
+	}
+	return Property{}, false
+}
+
+// namedID returns the property of props that holds the id by its name,
+// as idProperty chooses it before it takes the first the create leaves
+// out; false when none is named so.
+func namedID(props []Property, idParam, name string) (Property, bool) {
 	var candidates []Property
 	for _, p := range props {
 		if t := schemaType(p.Schema); t == "integer" || t == "string" {
@@ -43,7 +58,6 @@ func idProperty(props []Property, idParam, name string, sent map[string]bool) (P
 	for _, want := range idNames {
 		rules = append(rules, func(n string) bool { return n == want })
 	}
-	rules = append(rules, func(n string) bool { return !sent[n] })
 	for _, want := range rules {
 		for _, p := range candidates {
 			if want(p.Name) {

@@ -43,6 +43,7 @@ func (c *Contract) inferResources() {
 	var found []*Resource
 	var inferred []string // notes
 	seen := map[string]bool{}
+	items := map[string]*Resource{} // by item path
 	for _, op := range c.Operations {
 		if (op.Method != http.MethodGet && op.Method != http.MethodPost) || seen[op.Path] {
 			continue
@@ -53,6 +54,13 @@ func (c *Contract) inferResources() {
 		if r == nil {
 			continue
 		}
+		if first := items[r.ItemPath]; first != nil {
+			// Two collections below parents whose items are read at
+			// one flat path: the first has them.
+			inferred = append(inferred, fmt.Sprintf("paths.%s: its items would be read at %s, which reads those of %s, so it is served as plain operations", r.CollectionPath, r.ItemPath, first.CollectionPath))
+			continue
+		}
+		items[r.ItemPath] = r
 		found = append(found, r)
 		names[r.Name]++
 	}
@@ -131,11 +139,18 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 		_, idParam, _ = op.Template.collection()
 		itemPath = op.Path
 	}
+	var flatNote string
+	if itemPath == "" && !c.isItemPath(collection) {
+		itemPath, idParam, flatNote = c.flatItem(collection)
+	}
 	if itemPath == "" {
 		if list == nil || c.isItemPath(collection) {
 			// An action, such as POST /login, or a POST on the item
 			// of another collection, such as POST /pet/{petId}.
 			return nil, nil
+		}
+		if flatNote != "" {
+			return nil, []string{flatNote}
 		}
 		return nil, []string{fmt.Sprintf("paths.%s: GET and POST but no item path such as %s/{id}, so it is served as plain operations", path, path)}
 	}
@@ -167,30 +182,53 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 	if where, lo, hi, few := fewIDs(idParam, read, itemOps); few {
 		return notResource("%s.parameters.%s: ids from %d to %d only, too few for the items a store gives ids to in order", where, idParam, lo, hi)
 	}
+	words := resourceWords(collection)
+	name := words[len(words)-1]
 	var item *openapi3.Schema
+	var readWrapper *Wrapper
 	if read != nil {
-		item = read.JSONSchema(read.Success)
+		item, readWrapper = c.unwrap(read.JSONSchema(read.Success), nil, idParam, name)
 	}
 	var envelope *Envelope
 	if list != nil {
-		words := resourceWords(collection)
-		listItems, env, why := c.listed(list, item, words[len(words)-1])
+		listItems, env, why := c.listed(list, item, name)
 		if listItems == nil {
 			return notResource("%s.responses.%d: %s", list.Where, list.Success, why)
 		}
-		if item != nil && listsOf(c, item, listItems) {
+		if item != nil && readWrapper == nil && listsOf(c, item, listItems) {
 			// GET /snippets/{workspace} of GET /snippets: the path
 			// below the collection is a collection of its own.
 			return notResource("%s.responses.%d: a list of the items of %s, not one of them", read.Where, read.Success, path)
 		}
+		if item != nil && readWrapper == nil {
+			holder := ""
+			if env != nil {
+				holder = env.Items
+			}
+			item, readWrapper = c.unwrap(item, listItems, idParam, name, holder)
+		}
 		if item == nil {
 			item = listItems
+		}
+		if !alike(c, item, listItems) {
+			// Vercel's checks: the list's items are checks, and what
+			// the item path reads is a DNS record.
+			return notResource("%s.responses.%d: the items it lists share few properties with what %s reads", list.Where, list.Success, read.ID)
 		}
 		envelope = env
 	}
 	createBody := create.RequestSchema()
 	if createBody == nil || schemaType(createBody) != "object" {
 		return notResource("%s.requestBody: not a JSON object", create.Where)
+	}
+	holder := ""
+	if readWrapper != nil {
+		holder = readWrapper.Property
+	}
+	createWrapper := c.bodyWrapper(create, name, holder)
+	createItem := createBody
+	if createWrapper != nil {
+		createItem = createWrapper.Inner(c)
 	}
 	if item == nil {
 		return notResource("%s.responses.%d: no JSON schema of an item", read.Where, read.Success)
@@ -212,16 +250,15 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 		List:           list,
 		CreateOp:       create,
 		Read:           read,
-		Replace:        succeeds(itemOps[http.MethodPut]),
-		Update:         succeeds(itemOps[http.MethodPatch]),
+		Replace:        succeeds(c.changes(itemOps[http.MethodPut], &notes)),
+		Update:         succeeds(c.changes(itemOps[http.MethodPatch], &notes)),
 		Delete:         succeeds(itemOps[http.MethodDelete]),
 	}
-	words := resourceWords(collection)
-	r.Name = words[len(words)-1]
+	r.Name = name
 
 	props := c.Properties(item)
 	sent := map[string]bool{}
-	for _, p := range c.Properties(createBody) {
+	for _, p := range c.Properties(createItem) {
 		// A readOnly property is not sent, though the create's schema
 		// be the item's own, as Train Travel's createBooking's is.
 		if !p.Schema.ReadOnly {
@@ -252,7 +289,75 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 		r.Filters = filters(r, list, r.Paging)
 	}
 	notes = append(notes, c.byBody(r, ops, succeeds)...)
+	c.wrappers(r, readWrapper, createWrapper)
 	return r, append(notes, r.inferenceNotes()...)
+}
+
+// wrappers reads how the operations of r answer the item, or take it in
+// their bodies, inside an object: the read as read says, the create's
+// body as create says, and the others by their schemas.
+func (c *Contract) wrappers(r *Resource, read, create *Wrapper) {
+	add := func(m *map[*Operation]*Wrapper, op *Operation, w *Wrapper) {
+		if w == nil {
+			return
+		}
+		if *m == nil {
+			*m = map[*Operation]*Wrapper{}
+		}
+		(*m)[op] = w
+	}
+	add(&r.Wrapped, r.Read, read)
+	add(&r.BodyWrapped, r.CreateOp, create)
+	holder := ""
+	if read != nil {
+		holder = read.Property
+	}
+	for _, op := range []*Operation{r.CreateOp, r.Replace, r.Update, r.Delete} {
+		if op == nil {
+			continue
+		}
+		if s := op.JSONSchema(op.Success); s != nil && s != r.Item {
+			_, w := c.unwrap(s, r.Item, r.IDParam, r.Name, holder)
+			add(&r.Wrapped, op, w)
+		}
+		if op != r.CreateOp && op.Method != http.MethodDelete {
+			add(&r.BodyWrapped, op, c.bodyWrapper(op, r.Name, holder))
+		}
+	}
+}
+
+// changes returns op, a PUT or a PATCH of an item path, if it changes the
+// item with a body of it: a JSON object, or for a PATCH a JSON Patch
+// (RFC 6902), an array of operations each with an op and a path. Else,
+// such as the PUT of Box's upload sessions, which takes bytes of a file,
+// it returns nil, with a note: op is answered as a plain operation.
+func (c *Contract) changes(op *Operation, notes *[]string) *Operation {
+	if op == nil {
+		return nil
+	}
+	s := op.RequestSchema()
+	switch {
+	case s == nil:
+	case schemaType(s) == "object":
+		return op
+	case op.Method == http.MethodPatch && IsJSONPatch(c, s):
+		return op
+	}
+	*notes = append(*notes, fmt.Sprintf("%s.requestBody: not a JSON object that changes the item, so it is answered as a plain operation, and changes no item", op.Where))
+	return nil
+}
+
+// IsJSONPatch reports whether s is the schema of a JSON Patch (RFC 6902):
+// an array of objects that have an op and a path.
+func IsJSONPatch(c *Contract, s *openapi3.Schema) bool {
+	if schemaType(s) != "array" || s.Items == nil || s.Items.Value == nil {
+		return false
+	}
+	var op, path bool
+	for _, p := range c.Properties(s.Items.Value) {
+		op, path = op || p.Name == "op", path || p.Name == "path"
+	}
+	return op && path
 }
 
 // minIDs is the fewest ids an item path must take to be a resource's:
@@ -287,6 +392,36 @@ func fewIDs(idParam string, read *Operation, itemOps map[string]*Operation) (whe
 	return "", 0, 0, false
 }
 
+// flatItem returns the item path of the items a collection below a
+// parent creates where they are read, changed and deleted at a path of
+// their own, not below that parent: /settings/{settingId} of
+// /configs/{configId}/settings, /v1/refunds/{refund} of
+// /v1/application_fees/{id}/refunds. Its collection is the literal
+// segments the collection begins with, or fewer of them, then the
+// collection's last segment. It returns "" where there is none, with a
+// note where one is there but another collection creates its items.
+func (c *Contract) flatItem(collection *PathTemplate) (itemPath, idParam, note string) {
+	segs := collection.segments
+	n := len(segs)
+	if n < 2 || segs[n-1].Kind != SegmentLiteral || len(collection.params) == 0 {
+		return "", "", ""
+	}
+	first := slices.IndexFunc(segs, func(s Segment) bool { return s.Kind != SegmentLiteral })
+	for k := first; k >= 0; k-- {
+		flat := prefixPath(append(slices.Clone(segs[:k]), segs[n-1]))
+		op := c.itemPaths[flat]
+		if op == nil || op.Method == "" {
+			continue
+		}
+		if c.byPath[flat][http.MethodPost] != nil {
+			return "", "", fmt.Sprintf("paths.%s: its items would be read at %s, but %s creates items of its own there, so it is served as plain operations", collection, op.Path, flat)
+		}
+		_, idParam, _ = op.Template.collection()
+		return op.Path, idParam, ""
+	}
+	return "", "", ""
+}
+
 // isItemPath reports whether t is the item path of a path with POST.
 func (c *Contract) isItemPath(t *PathTemplate) bool {
 	path, _, ok := t.collection()
@@ -313,6 +448,30 @@ func (c *Contract) listed(list *Operation, item *openapi3.Schema, name string) (
 		return nil, nil, why
 	}
 	return e.Property(c, []string{e.Items}).Items.Value, e, ""
+}
+
+// alike reports whether a and b, the schemas of an item as its read
+// answers it and as its list does, describe one thing: the same schema,
+// or objects that share at least half the properties of the one of
+// fewer, as a compact form of the item shares with the full one.
+func alike(c *Contract, a, b *openapi3.Schema) bool {
+	if a == b {
+		return true
+	}
+	pa, pb := c.Properties(a), c.Properties(b)
+	if len(pa) > len(pb) {
+		pa, pb = pb, pa
+	}
+	if len(pa) == 0 {
+		return true
+	}
+	shared := 0
+	for _, p := range pa {
+		if slices.ContainsFunc(pb, func(q Property) bool { return q.Name == p.Name }) {
+			shared++
+		}
+	}
+	return 2*shared >= len(pa)
 }
 
 // listsOf reports whether s, the answer of a read, is a list of items of
@@ -498,10 +657,13 @@ func (r *Resource) inferenceNotes() []string {
 		if r.IDIsString {
 			made = "one petmock makes"
 		}
-		notes = append(notes, fmt.Sprintf("%s.requestBody: a %s created is kept under the %s its create sends, in place of the %s of that %s if there is one, and under %s when it sends none",
-			r.CreateOp.Where, one, r.IDProperty, one, r.IDProperty, made))
+		notes = append(notes, fmt.Sprintf("%s.requestBody: %s created is kept under the %s its create sends, in place of the %s of that %s if there is one, and under %s when it sends none",
+			r.CreateOp.Where, aOrAn(one), r.IDProperty, one, r.IDProperty, made))
 	}
-	if len(r.ParentParams) > 0 {
+	switch {
+	case len(r.ParentParams) > 0 && r.Flat():
+		notes = append(notes, fmt.Sprintf("paths.%s: the items of each %s are kept apart: a path lists only those created below it, and %s reads, changes and deletes any of them", r.CollectionPath, strings.Join(r.ParentParams, " and "), r.ItemPath))
+	case len(r.ParentParams) > 0:
 		notes = append(notes, fmt.Sprintf("paths.%s: the items of each %s are kept apart: a path lists and reads only those created below it", r.CollectionPath, strings.Join(r.ParentParams, " and ")))
 	}
 	return notes
@@ -530,4 +692,12 @@ func resourceWords(collection *PathTemplate) []string {
 		return words
 	}
 	return []string{"items"}
+}
+
+// aOrAn writes a word with its article: "a pet", "an environment".
+func aOrAn(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }

@@ -284,3 +284,72 @@ func TestFewIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestChangesOfTheItem: a PUT or a PATCH of the item path is the
+// resource's replace or update only where its body changes the item: a
+// JSON object, or a JSON Patch for a PATCH. One that takes bytes, such as
+// a part of an upload, is a plain operation, and a note says so.
+func TestChangesOfTheItem(t *testing.T) {
+	thing := fmt.Sprintf(ref, "Thing")
+	idParam := fmt.Sprintf(intParam, "id")
+	c := shapeDoc(t,
+		path("/things", "get", op("listThings", 200, fmt.Sprintf(arrayOf, "Thing"), ""), "post", op("createThing", 201, thing, thing))+
+			path("/things/{id}",
+				"get", op("getThing", 200, thing, "", idParam),
+				"put", op("uploadPart", 200, thing, "{type: string, format: binary}", idParam),
+				"patch", op("patchThing", 200, thing, "{type: array, items: {type: object, properties: {op: {type: string}, path: {type: string}, value: {}}}}", idParam)),
+		"Thing: {type: object, properties: {id: {type: integer, readOnly: true}, label: {type: string}}}")
+	r := c.Resource("things")
+	if r == nil || r.Replace != nil || r.Update == nil || r.Update.ID != "patchThing" {
+		t.Fatalf("things: %v, want no replace and the JSON Patch as the update; notes %q", r, c.Notes)
+	}
+	if !notesHolding(c, "paths./things/{id}.put.requestBody: not a JSON object that changes the item, so it is answered as a plain operation") {
+		t.Errorf("no note of the PUT of bytes: %q", c.Notes)
+	}
+}
+
+// TestFlatItemPath: the items a collection below a parent creates are
+// read, changed and deleted at a path of their own where the document
+// has one, /settings/{settingId} of /configs/{configId}/settings, unless
+// a collection of that path creates items of its own there, or another
+// collection below a parent reads its items there first.
+func TestFlatItemPath(t *testing.T) {
+	setting := fmt.Sprintf(ref, "Setting")
+	config := fmt.Sprintf(ref, "Config")
+	configParam := fmt.Sprintf(strParam, "configId")
+	settingParam := fmt.Sprintf(strParam, "settingId")
+	c := shapeDoc(t,
+		path("/configs", "get", op("listConfigs", 200, fmt.Sprintf(arrayOf, "Config"), ""), "post", op("createConfig", 201, config, config))+
+			path("/configs/{configId}", "get", op("getConfig", 200, config, "", configParam))+
+			path("/configs/{configId}/settings", "get", op("listSettings", 200, fmt.Sprintf(arrayOf, "Setting"), "", configParam), "post", op("createSetting", 201, setting, setting, configParam))+
+			path("/teams/{teamId}/settings", "get", op("listTeamSettings", 200, fmt.Sprintf(arrayOf, "Setting"), "", fmt.Sprintf(strParam, "teamId")), "post", op("createTeamSetting", 201, setting, setting, fmt.Sprintf(strParam, "teamId")))+
+			path("/settings/{settingId}",
+				"get", op("getSetting", 200, setting, "", settingParam),
+				"put", op("replaceSetting", 200, setting, setting, settingParam),
+				"delete", op("deleteSetting", 204, "", "", settingParam))+
+			path("/groups/{groupId}/members", "get", op("listGroupMembers", 200, fmt.Sprintf(arrayOf, "Config"), "", fmt.Sprintf(strParam, "groupId")), "post", op("addGroupMember", 201, config, config, fmt.Sprintf(strParam, "groupId")))+
+			path("/members", "post", op("createMember", 201, config, config))+
+			path("/members/{memberId}", "get", op("getMember", 200, config, "", fmt.Sprintf(strParam, "memberId"))),
+		"Config: {type: object, properties: {id: {type: string, readOnly: true}, name: {type: string}}}\n"+
+			"Setting: {type: object, properties: {id: {type: string, readOnly: true}, key: {type: string}, value: {type: string}}}")
+	r := c.Resource("settings")
+	if r == nil {
+		t.Fatalf("no resource settings; notes:\n%s", strings.Join(c.Notes, "\n"))
+	}
+	want := "list GET /configs/{configId}/settings; create POST /configs/{configId}/settings; read GET /settings/{settingId}; replace PUT /settings/{settingId}; delete DELETE /settings/{settingId}"
+	if got := roles(r); got != want || !r.Flat() || r.IDParam != "settingId" || r.Parent != c.Resource("configs") {
+		t.Errorf("settings: %s (flat %v, id %s, parent %v), want %s, flat, settingId, configs", got, r.Flat(), r.IDParam, r.Parent, want)
+	}
+	if c.Resource("configs").Flat() {
+		t.Errorf("configs is flat")
+	}
+	for _, note := range []string{
+		"paths./configs/{configId}/settings: the items of each configId are kept apart: a path lists only those created below it, and /settings/{settingId} reads, changes and deletes any of them",
+		"paths./teams/{teamId}/settings: its items would be read at /settings/{settingId}, which reads those of /configs/{configId}/settings, so it is served as plain operations",
+		"paths./groups/{groupId}/members: its items would be read at /members/{memberId}, but /members creates items of its own there, so it is served as plain operations",
+	} {
+		if !notesHolding(c, note) {
+			t.Errorf("no note %q; notes:\n%s", note, strings.Join(c.Notes, "\n"))
+		}
+	}
+}

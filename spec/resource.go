@@ -1,12 +1,15 @@
 package spec
 
 import (
+	"slices"
+
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // Resource is a stateful resource the document describes: a collection
 // path with POST, such as /pets, and an item path one parameter below it,
-// such as /pets/{petId}, with GET on one of them or both. What a client
+// such as /pets/{petId}, or, for a collection below a parent, a path of
+// its own (see Flat), with GET on one of them or both. What a client
 // creates in the collection can then be read, listed, found, replaced,
 // updated and deleted, as far as the document has those operations.
 type Resource struct {
@@ -48,6 +51,16 @@ type Resource struct {
 	Filters []Filter
 	// Paging says how the list is paged.
 	Paging Paging
+	// Wrapped are the operations of the resource that answer the item
+	// inside an object, such as Asana's {"data":{...}}, with how, by
+	// operation; one not in it answers the item itself. Item is then the
+	// schema of what the read's wrapper holds. ItemOf reads either.
+	Wrapped map[*Operation]*Wrapper
+	// BodyWrapped are the operations whose body holds the item inside an
+	// object, such as Asana's creates, {"data":{...}}, by operation; one
+	// not in it takes the item itself. Create stays the schema of the
+	// whole body.
+	BodyWrapped map[*Operation]*Wrapper
 	// ListEnvelope is how the list answers its items inside an object,
 	// such as {"data":[...],"has_more":false}; nil when it answers the
 	// JSON array itself, or has no list. ListItems reads either.
@@ -91,6 +104,18 @@ func (r *Resource) ListItems(op *Operation, v any) (items []any, ok bool) {
 		}
 	}
 	return nil, false
+}
+
+// Flat reports whether the item path of r names none of the parents of
+// its collection: the items a collection below a parent creates are
+// read, changed and deleted at a path of their own, such as
+// /settings/{settingId} of /configs/{configId}/settings.
+func (r *Resource) Flat() bool {
+	if len(r.ParentParams) == 0 {
+		return false
+	}
+	t, err := ParsePath(r.ItemPath)
+	return err == nil && !slices.Contains(t.Params(), r.ParentParams[0])
 }
 
 // ByBody reports whether op, an operation of the resource, names the item

@@ -109,7 +109,7 @@ func lastPage(c *spec.Contract, e *spec.Envelope, path []string) (cut int, null 
 		switch {
 		case !p.Required:
 			return n, false
-		case n == len(path) && (p.Schema.Nullable || p.Schema.Type != nil && p.Schema.Type.Includes("null")):
+		case n == len(path) && p.Schema.VisitJSON(nil, spec.SchemaOptions(c.Doc)...) == nil:
 			return 0, true
 		}
 	}
@@ -215,7 +215,16 @@ func (rs *Resource) wrapLists(c *spec.Contract, shapes *shape.Builder, seed uint
 	var notes []string
 	gen := &fake.Generator{Contract: c, Faker: fake.NewFaker(seed), Examples: true}
 	wrap := func(op *spec.Operation, e *spec.Envelope) {
-		if op == nil || e == nil {
+		if op == nil {
+			return
+		}
+		if items := listedSchema(c, op, e); items != nil && items != rs.spec.Item {
+			if rs.listShapes == nil {
+				rs.listShapes = map[*spec.Operation]*shape.Shape{}
+			}
+			rs.listShapes[op] = shapes.Of(items)
+		}
+		if e == nil {
 			return
 		}
 		env, note := newEnvelope(c, e, shapes, gen, op.Where+".responses."+strconv.Itoa(op.Success))
@@ -227,9 +236,43 @@ func (rs *Resource) wrapLists(c *spec.Contract, shapes *shape.Builder, seed uint
 			notes = append(notes, note)
 		}
 	}
-	wrap(rs.spec.List, rs.spec.ListEnvelope)
-	for _, f := range rs.spec.Finds {
-		wrap(f.Op, f.Envelope)
+	for _, l := range listings(rs.spec) {
+		wrap(l.op, l.envelope)
 	}
 	return notes
+}
+
+// listedSchema returns the schema of the items op, a list or a find,
+// answers, in the envelope e or as the array itself; nil where it gives
+// none.
+func listedSchema(c *spec.Contract, op *spec.Operation, e *spec.Envelope) *openapi3.Schema {
+	s := op.JSONSchema(op.Success)
+	if e != nil {
+		s = e.Property(c, []string{e.Items})
+	}
+	if s == nil || s.Items == nil {
+		return nil
+	}
+	return s.Items.Value
+}
+
+// reshaped returns page, a JSON array of items as the store holds them,
+// each written anew in the shape sh, such as a list's schema of an item
+// that declares fewer members than the read's: those it does not declare
+// are left out.
+func reshaped(sh *shape.Shape, page []byte) []byte {
+	v, err := edge.DecodeJSON(page)
+	items, ok := v.([]any)
+	if err != nil || !ok {
+		return page
+	}
+	out := make([]byte, 0, len(page))
+	out = append(out, '[')
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = sh.AppendJSON(out, it)
+	}
+	return append(out, ']')
 }

@@ -17,6 +17,11 @@ func (rs *Resource) Find(w http.ResponseWriter, r *http.Request, c *edge.Call) e
 	pg := store.Page{After: c.After, Limit: pageWithoutLimit}
 	var asked []string
 	for _, f := range rs.finds[c.Op.Spec.ID] {
+		if m, values, ok := queryMatch(f.Filter, f.key, c.Query); ok {
+			pg.Where = append(pg.Where, m)
+			asked = append(asked, values...)
+			continue
+		}
 		v := c.First(f.Name())
 		if v == "" {
 			d := f.Param.Schema.Value.Default

@@ -45,7 +45,10 @@ type ids struct {
 	named bool
 	// schema is the schema of the id property; seed and resource seed
 	// the ids made from it.
-	schema   *openapi3.Schema
+	schema *openapi3.Schema
+	// param is the schema of the item path's parameter of the id, which
+	// the ids written must match too; nil when the document gives none.
+	param    *openapi3.Schema
 	seed     uint64
 	resource string
 }
@@ -65,7 +68,7 @@ func newIDs(r *spec.Resource, seed uint64) (ids, string) {
 		return ids{kind: idInteger}, ""
 	}
 	s := r.Properties[0].Schema
-	x := ids{schema: s, seed: seed, resource: r.Name, named: r.IDSent}
+	x := ids{schema: s, seed: seed, resource: r.Name, named: r.IDSent, param: idParamSchema(r)}
 	if s.Format == "uuid" {
 		x.kind, x.uuids = idUUID, newIDUUIDs(seed, r.Name)
 		if x.fits() {
@@ -73,6 +76,9 @@ func newIDs(r *spec.Resource, seed uint64) (ids, string) {
 		}
 	}
 	x.kind, x.prefix = idDigits, patternPrefix(s.Pattern)
+	if s.Pattern == "" && x.param != nil {
+		x.prefix = patternPrefix(x.param.Pattern)
+	}
 	x.width = max(0, int(s.MinLength)-len(x.prefix))
 	if x.fits() {
 		return x, ""
@@ -93,11 +99,25 @@ func newIDs(r *spec.Resource, seed uint64) (ids, string) {
 // match the schema of the id.
 func (x ids) fits() bool {
 	for _, id := range []int64{1, 42, 1_000_000, DefaultMaxItems + 1} {
-		if x.schema.VisitJSON(x.text(id)) != nil {
+		if x.schema.VisitJSON(x.text(id)) != nil || x.param != nil && x.param.VisitJSON(x.text(id)) != nil {
 			return false
 		}
 	}
 	return true
+}
+
+// idParamSchema returns the schema of the item path's parameter of the
+// id of r, of a string, or nil.
+func idParamSchema(r *spec.Resource) *openapi3.Schema {
+	for _, op := range []*spec.Operation{r.Read, r.Replace, r.Update, r.Delete} {
+		if op == nil || r.ByBody(op) {
+			continue
+		}
+		if p := op.Parameter("path", r.IDParam); p != nil && p.Schema != nil && p.Schema.Value != nil && spec.TypeOf(p.Schema.Value) == "string" {
+			return p.Schema.Value
+		}
+	}
+	return nil
 }
 
 // patternPrefix returns the text a pattern's matches all begin with, such
@@ -171,8 +191,26 @@ func (x ids) made(id int64, try int) string {
 	if try == 0 && x.kind != idMade {
 		return x.text(id)
 	}
+	if try >= maxIDTries/2 {
+		// What the schema makes is taken: its one example, such as
+		// LaunchDarkly's key of a project ("new-project"), is all the
+		// generator makes of many schemas. The id written, or it with
+		// the try, is taken by no other item, where the schema takes it.
+		s := x.text(id)
+		if try > maxIDTries/2 {
+			s += "-" + strconv.Itoa(try)
+		}
+		if x.schema.VisitJSON(s) == nil && (x.param == nil || x.param.VisitJSON(s) == nil) {
+			return s
+		}
+	}
 	gen := &fake.Generator{Faker: fake.NewFaker(x.seed ^ hashString(x.resource) ^ splitmix(uint64(id)) ^ uint64(try)<<56)}
-	if v, err := gen.Valid(x.schema, fake.Hint{Resource: x.resource}); err == nil {
+	schema := x.schema
+	if schema.Pattern == "" && x.param != nil && x.param.Pattern != "" {
+		// The path's parameter says more of the ids than the property.
+		schema = x.param
+	}
+	if v, err := gen.Valid(schema, fake.Hint{Resource: x.resource}); err == nil {
 		if s, ok := v.(string); ok && s != "" {
 			return s
 		}

@@ -64,7 +64,19 @@ func (rs *Resource) namesParent() bool {
 
 // ofParent reports whether the item it belongs to the parent c names.
 func (rs *Resource) ofParent(it held, c *edge.Call) bool {
-	return rs.parentKey < 0 || it.keys[rs.parentKey] == rs.parentOf(c)
+	return rs.parentKey < 0 || !rs.namedIn(c) || it.keys[rs.parentKey] == rs.parentOf(c)
+}
+
+// namedIn reports whether the path of c names a parent: an item read at
+// a path of its own, such as /settings/{settingId} of the settings of
+// /configs/{configId}/settings, is found whatever its parent.
+func (rs *Resource) namedIn(c *edge.Call) bool {
+	for _, name := range rs.spec.ParentParams {
+		if _, ok := c.Params[name]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // setParent sets the property of item of the parent parameter's name, if
@@ -72,7 +84,7 @@ func (rs *Resource) ofParent(it held, c *edge.Call) bool {
 // belongs.
 func (rs *Resource) setParent(item map[string]any, c *edge.Call) {
 	ps := rs.spec.ParentParams
-	if len(ps) != 1 || item == nil {
+	if len(ps) != 1 || item == nil || !rs.namedIn(c) {
 		return
 	}
 	prop, ok := rs.spec.Property(ps[0])

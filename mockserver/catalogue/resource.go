@@ -43,12 +43,27 @@ type Resource struct {
 	// envelopes write the answers of the list and the finds whose
 	// document answers their items inside an object, by operation.
 	envelopes map[*spec.Operation]*envelope
+	// listShapes write the items of the list and the finds whose
+	// schema of an item is not the item's, by operation: the items are
+	// written anew in that schema's shape.
+	listShapes map[*spec.Operation]*shape.Shape
+	// wrapped write the answers of the operations that answer the item
+	// inside an object, by operation.
+	wrapped map[*spec.Operation]*itemWrapper
+	// fitter makes what a client sends fit the item's schema; nil where
+	// the schemas of the bodies and the item's agree.
+	fitter *fitter
 	// parent is the resource whose item holds the items, such as the
 	// owners of /owners/{ownerId}/pets, or nil; parentKey is the index of
 	// the key of an item's parent among the store's keys, or -1 for a
 	// resource of no parent params.
 	parent    *Resource
 	parentKey int
+	// flat is the item path of items read at a path of their own rather
+	// than below the parent their collection names, such as
+	// /settings/{settingId} of /configs/{configId}/settings; nil for
+	// others.
+	flat *spec.PathTemplate
 	// nkeys is the number of keys of an item in the store.
 	nkeys int
 	// note says how the ids are written, when the document's schema of
@@ -94,6 +109,9 @@ func newResource(r *spec.Resource, shapes *shape.Builder, seed uint64) *Resource
 	}
 	rs.nkeys = keys
 	rs.store = store.New(r.Name, keys)
+	if r.Flat() {
+		rs.flat, _ = spec.ParsePath(r.ItemPath)
+	}
 	return rs
 }
 
@@ -208,7 +226,7 @@ type held struct {
 func (rs *Resource) find(c *edge.Call) (held, error) {
 	var text string
 	if rs.spec.ByBody(c.Op.Spec) {
-		body, _ := c.Body.(map[string]any)
+		body, _ := rs.body(c).(map[string]any)
 		switch v := body[rs.spec.IDProperty].(type) {
 		case json.Number:
 			text = string(v)
@@ -283,7 +301,22 @@ func (rs *Resource) notFound(c *edge.Call, id string) *edge.Error {
 // location returns the path of the item of id below the collection the
 // request named, below the base path the create is served below.
 func (rs *Resource) location(c *edge.Call, id string) string {
+	if rs.flat != nil {
+		return rs.flatBase() + rs.flat.ExpandRaw(map[string]string{rs.spec.IDParam: url.PathEscape(id)})
+	}
 	return rs.spec.CreateOp.Base + rs.spec.CreateOp.Template.ExpandRaw(c.Params) + "/" + url.PathEscape(id)
+}
+
+// flatBase returns the base path the item path of a flat resource is
+// served below: that of an operation on it, which may have servers of
+// its own, or else the create's.
+func (rs *Resource) flatBase() string {
+	for _, op := range []*spec.Operation{rs.spec.Read, rs.spec.Replace, rs.spec.Update, rs.spec.Delete} {
+		if op != nil && op.Path == rs.spec.ItemPath {
+			return op.Base
+		}
+	}
+	return rs.spec.CreateOp.Base
 }
 
 // List answers a list: items ordered by id, at most the limit, those the
@@ -299,12 +332,10 @@ func (rs *Resource) List(w http.ResponseWriter, r *http.Request, c *edge.Call) e
 	}
 	var asked []string // the filters given, as name=value, for the next link
 	for i, f := range rs.spec.Filters {
-		v, ok := c.Query[f.Name()]
-		if !ok || len(v) == 0 {
-			continue
+		if m, values, ok := queryMatch(f, i, c.Query); ok {
+			pg.Where = append(pg.Where, m)
+			asked = append(asked, values...)
 		}
-		pg.Where = append(pg.Where, store.Match{Filter: i, Key: queryKey(f, v[0])})
-		asked = append(asked, f.Name(), v[0])
 	}
 	return rs.writePage(w, r, c, pg, asked)
 }
@@ -321,7 +352,8 @@ func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Ca
 	}
 	v := rs.store.View(pg)
 	env := rs.envelopes[c.Op.Spec]
-	if v.MayExceed(maxPooledBuffer) {
+	reshape := rs.listShapes[c.Op.Spec]
+	if v.MayExceed(maxPooledBuffer) && reshape == nil {
 		return rs.streamPage(w, r, c, v, pg, asked, env)
 	}
 	buf := getBuffer()
@@ -329,7 +361,11 @@ func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Ca
 	if env != nil {
 		*buf = append(*buf, env.open...)
 	}
+	start := len(*buf)
 	body, last, more := v.AppendTo(*buf)
+	if reshape != nil {
+		body = append(body[:start], reshaped(reshape, body[start:])...)
+	}
 	var next string
 	if more {
 		next = rs.setNextLink(w, r, c, pg.Limit, asked, last)
@@ -380,7 +416,7 @@ func (rs *Resource) setNextLink(w http.ResponseWriter, r *http.Request, c *edge.
 	if c.Op.Spec != rs.spec.List {
 		paging = spec.Paging{Cursor: rs.spec.Cursor(c.Op.Spec)}
 	}
-	link := nextLink(r, c.Op.Spec.Base+c.Op.Spec.Template.ExpandRaw(c.Params), paging, limit, asked, last)
+	link := nextLink(r, c.Op.Spec.Base+c.Op.Spec.Template.ExpandRaw(c.Params), paging, limit, nextQuery(c, paging, asked), last)
 	w.Header()["Link"] = []string{link}
 	return link[1:strings.IndexByte(link, '>')]
 }
@@ -423,12 +459,13 @@ func putBuffer(b *[]byte) {
 // defaults of the properties it lacks, below the parent the path names,
 // and its Location.
 func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
-	item, _ := c.Body.(map[string]any)
+	item, _ := rs.body(c).(map[string]any)
 	rs.withDefaults(item)
 	if e := rs.checkParent(c); e != nil {
 		return e
 	}
 	rs.setParent(item, c)
+	rs.fitter.fit(item)
 	e, err := rs.add(c, item)
 	if err != nil {
 		return err
@@ -439,6 +476,10 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	w.Header().Set("Location", edge.AbsoluteURL(r, rs.location(c, rs.idText(e.ID, e.Name))))
 	if c.Op.Spec.JSONSchema(c.Op.Spec.Success) == nil {
 		w.WriteHeader(c.Op.Spec.Success)
+		return nil
+	}
+	if rs.wrapped[c.Op.Spec] != nil {
+		rs.writeItem(w, c.Op, c.Op.Spec.Success, e.Text)
 		return nil
 	}
 	// The text is the one built for the store, which kept a copy: it is
@@ -545,7 +586,7 @@ func (rs *Resource) Read(w http.ResponseWriter, r *http.Request, c *edge.Call, l
 	if links != nil {
 		links(w.Header(), r, it.keys)
 	}
-	writeItem(w, c.Op, c.Op.Spec.Success, it.text)
+	rs.writeItem(w, c.Op, c.Op.Spec.Success, it.text)
 	return nil
 }
 
@@ -556,16 +597,18 @@ func (rs *Resource) Replace(w http.ResponseWriter, r *http.Request, c *edge.Call
 	if err != nil {
 		return err
 	}
-	item, _ := c.Body.(map[string]any)
+	item, _ := rs.body(c).(map[string]any)
 	rs.withDefaults(item)
 	rs.setParent(item, c)
+	rs.fitter.fit(item)
 	return rs.put(w, r, c, it, item)
 }
 
 // Update answers an update: the body is merged into the item as a JSON
 // merge patch (RFC 7396): a member replaces the item's, null removes it,
-// and an object is merged member by member. The result must still be an
-// item of the schema.
+// and an object is merged member by member; or, an array, it is applied
+// to it as a JSON Patch (RFC 6902). The result must still be an item of
+// the schema.
 func (rs *Resource) Update(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
 	it, err := rs.find(c)
 	if err != nil {
@@ -575,8 +618,17 @@ func (rs *Resource) Update(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	if e != nil {
 		return fmt.Errorf("stored %s %d does not decode: %v", rs.singular, it.id, e)
 	}
-	merged, _ := mergePatch(current, c.Body).(map[string]any)
+	changed, err := patched(current, rs.body(c))
+	if err != nil {
+		return err
+	}
+	merged, ok := changed.(map[string]any)
+	if !ok {
+		return edge.BadRequest("body", "the patch leaves no JSON object of the %s", rs.singular)
+	}
 	rs.setParent(merged, c)
+	rs.fitter.fitUpdate(merged, rs.body(c))
+	rs.declaredOnly(merged)
 	// The merge may break what the schema of an item requires, such as
 	// a required property patched to null: that is the client's request
 	// at fault.
@@ -585,7 +637,7 @@ func (rs *Resource) Update(w http.ResponseWriter, r *http.Request, c *edge.Call)
 		check[k] = v
 	}
 	rs.setID(check, it.id, it.name)
-	if err := rs.spec.Item.VisitJSON(check, openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()); err != nil {
+	if err := rs.spec.Item.VisitJSON(check, openapi3.DisableSchemaErrorDetails()); err != nil {
 		var se *openapi3.SchemaError
 		if errors.As(err, &se) {
 			return edge.SchemaError("body", se)
@@ -612,7 +664,7 @@ func (rs *Resource) put(w http.ResponseWriter, r *http.Request, c *edge.Call, it
 	if unkept := rs.set.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	writeItem(w, c.Op, c.Op.Spec.Success, e.Text)
+	rs.writeItem(w, c.Op, c.Op.Spec.Success, e.Text)
 	return nil
 }
 
@@ -628,7 +680,7 @@ func (rs *Resource) Delete(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	if unkept := rs.set.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	writeItem(w, c.Op, c.Op.Spec.Success, it.text)
+	rs.writeItem(w, c.Op, c.Op.Spec.Success, it.text)
 	return nil
 }
 

@@ -67,6 +67,10 @@ func New(cfg Config) *Resources {
 		rs := newResource(r, cfg.Shapes, cfg.Seed)
 		rs.set = set
 		set.notes = append(set.notes, rs.wrapLists(c, cfg.Shapes, cfg.Seed)...)
+		set.notes = append(set.notes, rs.wrapItems(c, cfg.Shapes, cfg.Seed)...)
+		var notes []string
+		rs.fitter, notes = newFitter(c, r, cfg.Seed)
+		set.notes = append(set.notes, notes...)
 		rs.store.SetLimits(cfg.Limits)
 		set.list = append(set.list, rs)
 		set.byName[r.Name] = rs

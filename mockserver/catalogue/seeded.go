@@ -170,6 +170,7 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 		// milliseconds. A buffer is twice the size of the texts made
 		// before it, up to a megabyte, so that a document of many
 		// resources of a few items each does not take a megabyte each.
+		idKeyed := slices.Contains(rs.keyProps, r.IDProperty)
 		var buf []byte
 		made := 0
 		tuples := map[string][]string{}
@@ -199,6 +200,13 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 			id, name := int64(n+1), ""
 			if names != nil {
 				for try := 0; name == "" || names[name]; try++ {
+					if try == maxSeededNameTries && lenient {
+						// A schema of few names, such as an enum, holds
+						// the items it names, not a refusal of the document.
+						warnings = append(warnings, fmt.Sprintf("catalogue of %s: petmock finds no more than %d names the schema of %s allows, so the resource starts with that many items", r.Name, n, r.IDProperty))
+						entries = entries[:n]
+						break items
+					}
 					if try == maxSeededNameTries {
 						return nil, nil, fmt.Errorf("%s: %s: %d items, and the schema of %s allows no more names petmock finds; ask for fewer", r.Name, r.IDProperty, n, r.IDProperty)
 					}
@@ -210,6 +218,10 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 				names[name] = true
 			}
 			entries[n], buf = rs.appendEntry(buf, id, name, item)
+			if idKeyed {
+				// A filter by the id (?id=1) keys each item by it.
+				rs.setID(item, id, name)
+			}
 			rs.keys(item, keys)
 			if parents != nil {
 				keys[rs.parentKey] = parents[n%len(parents)]

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/petstore/contract/mockserver/edge"
-
 	"github.com/petstore/contract/mockserver/store"
+	"github.com/petstore/contract/spec"
 )
 
 // Where returns what the filters of the list of a resource, given in query
@@ -33,4 +33,41 @@ func (set *Resources) Where(resource string, query url.Values) ([]store.Match, e
 		where = append(where, store.Match{Filter: i, Key: queryKey(f, v)})
 	}
 	return where, nil
+}
+
+// queryMatch returns what the filter f at key, given in query as the list
+// takes it, selects in its store, and the values asked, as name, value
+// pairs for the next link; false when query does not give it. A filter
+// given several values, repeated (id=1&id=2) or as a list its style
+// writes (id=1,2), selects the items of any of them.
+func queryMatch(f spec.Filter, key int, query map[string][]string) (store.Match, []string, bool) {
+	v, ok, err := spec.QueryValue(query, f.Param)
+	if !ok || err != nil { // err: refused by the gate before
+		return store.Match{}, nil, false
+	}
+	var asked []string
+	for _, text := range query[f.Name()] {
+		asked = append(asked, f.Name(), text)
+	}
+	list, isList := v.([]any)
+	if !isList {
+		text, _ := v.(string)
+		if text == "" {
+			return store.Match{}, nil, false
+		}
+		return store.Match{Filter: key, Key: queryKey(f, text)}, asked, true
+	}
+	var keys []string
+	for _, item := range list {
+		if text, _ := item.(string); text != "" {
+			keys = append(keys, queryKey(f, text))
+		}
+	}
+	switch len(keys) {
+	case 0:
+		return store.Match{}, nil, false
+	case 1:
+		return store.Match{Filter: key, Key: keys[0]}, asked, true
+	}
+	return store.Match{Filter: key, Any: keys}, asked, true
 }

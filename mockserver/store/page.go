@@ -5,10 +5,22 @@ import (
 	"strings"
 )
 
-// Match selects the items whose filter Filter has the key Key.
+// Match selects the items whose filter Filter has the key Key, or, where
+// Any holds keys, any one of them (a query that repeats a filter, such as
+// id=1&id=2): those are checked item by item, as the store indexes one
+// key of a filter.
 type Match struct {
 	Filter int
 	Key    string
+	Any    []string
+}
+
+// has reports whether keys have the key, or one of the keys, of m.
+func (m Match) has(keys []string) bool {
+	if m.Any != nil {
+		return slices.Contains(m.Any, keys[m.Filter])
+	}
+	return keys[m.Filter] == m.Key
 }
 
 // Page selects a page of the list: at most Limit items with an id greater
@@ -83,23 +95,27 @@ func (sn *snapshot) eachOnPage(pg Page, visit func(record) bool) (more bool) {
 // and the matches left to check item by item; ok is false when no item
 // has the first match.
 func (sn *snapshot) pageSeq(pg Page) (q *seq, rest []Match, ok bool) {
-	if len(pg.Where) == 0 {
-		return &sn.all, nil, true
+	first := slices.IndexFunc(pg.Where, func(m Match) bool { return m.Any == nil })
+	if first < 0 {
+		return &sn.all, pg.Where, true
 	}
-	m := pg.Where[0]
+	m := pg.Where[first]
 	list := sn.byKey[m.Filter]
 	i, found := slices.BinarySearchFunc(list, m.Key, func(e keyed, k string) int { return strings.Compare(e.key, k) })
 	if !found {
 		return nil, nil, false
 	}
-	return &list[i].seq, pg.Where[1:], true
+	if first == 0 {
+		return &list[i].seq, pg.Where[1:], true
+	}
+	return &list[i].seq, slices.Delete(slices.Clone(pg.Where), first, first+1), true
 }
 
 // matches reports whether the item of r has every match.
 func (sn *snapshot) matches(r record, where []Match) bool {
 	keys := sn.tuples[r.tuple]
 	for _, m := range where {
-		if keys[m.Filter] != m.Key {
+		if !m.has(keys) {
 			return false
 		}
 	}

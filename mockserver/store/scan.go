@@ -29,17 +29,29 @@ func (s *Store) Scan(after int64, newestFirst bool, where []Match, visit func(id
 }
 
 // Count returns how many items have the key of a match, or every item
-// for none. It costs the same at any size of the store.
+// for none. It costs the same at any size of the store, but for a match
+// of Any keys, counted item by item.
 func (s *Store) Count(m *Match) int {
 	var where []Match
 	if m != nil {
 		where = []Match{*m}
 	}
-	q, _, ok := s.snap.Load().pageSeq(Page{Where: where})
+	sn := s.snap.Load()
+	q, rest, ok := sn.pageSeq(Page{Where: where})
 	if !ok {
 		return 0
 	}
-	return q.n
+	if len(rest) == 0 {
+		return q.n
+	}
+	n := 0
+	q.each(0, 0, func(r record) bool {
+		if sn.matches(r, rest) {
+			n++
+		}
+		return true
+	})
+	return n
 }
 
 // eachBefore calls visit with the records whose id is less than before,

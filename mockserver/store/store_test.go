@@ -71,6 +71,11 @@ func statusPage(after int64, limit int, status string) Page {
 	return Page{After: after, Limit: limit, Where: []Match{{Filter: 0, Key: status}}}
 }
 
+// anyPage selects a page of any of the statuses.
+func anyPage(after int64, limit int, statuses ...string) Page {
+	return Page{After: after, Limit: limit, Where: []Match{{Filter: 0, Any: statuses}}}
+}
+
 // page returns the pets of one page, decoded.
 func page(tb testing.TB, s *Store, pg Page) ([]testPet, int64, bool) {
 	tb.Helper()
@@ -118,6 +123,13 @@ func TestStoreOrdersAndFilters(t *testing.T) {
 		{statusPage(math.MinInt64, 1, "sold"), []int64{20}, true},
 		{statusPage(20, 1, "sold"), []int64{30}, false},
 		{statusPage(math.MinInt64, 10, "pending"), nil, false},
+		{anyPage(math.MinInt64, 10, "available", noStatus), []int64{10, 40}, false},
+		{anyPage(math.MinInt64, 1, "available", noStatus), []int64{10}, true},
+		{anyPage(10, 5, "available", noStatus), []int64{40}, false},
+		{anyPage(math.MinInt64, 5, "pending"), nil, false},
+	}
+	if n := s.Count(&Match{Filter: 0, Any: []string{"sold", noStatus}}); n != 3 {
+		t.Errorf("Count of sold or none = %d, want 3", n)
 	}
 	for _, tt := range tests {
 		pets, last, more := page(t, s, tt.pg)

@@ -1,0 +1,306 @@
+package catalogue
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/fake"
+)
+
+// What a client sends is held to the create's schema, and answered by the
+// item's: the read's, the list's. Where the two disagree, what is stored
+// is made to fit the item's schema, so that every answer holds to it: a
+// property the item requires and the create need not send is made from
+// its schema; a value sent that the item's schema does not take is
+// converted to the type it asks for (the string "12" of a create that
+// takes strings, where the item has a number, is 12), or, where it cannot
+// be, made anew from that schema, member by member for an object. A value
+// the item's schema takes is kept as sent. The start-up notes say where
+// the schemas disagree.
+
+// fitter makes the items a client sends fit the item's schema.
+type fitter struct {
+	// made are the properties the item requires that a body may leave
+	// out; checked those a body may send a value of another schema of;
+	// patched every one, which a JSON Patch may change.
+	made, checked, patched []spec.Property
+	hint                   string // the resource, for the values made
+	// opts check a value against a schema as the document's version
+	// asks.
+	opts []openapi3.SchemaValidationOption
+
+	mu  sync.Mutex // guards gen
+	gen *fake.Generator
+}
+
+// newFitter returns the fitter of r's items, the values it makes drawn
+// from seed, with notes of where what a client sends and the item's
+// schema disagree; nil, when they do not.
+func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []string) {
+	sent := map[string][]spec.Property{} // by name, of each body
+	for _, op := range []*spec.Operation{r.CreateOp, r.Replace, r.Update} {
+		if op == nil {
+			continue
+		}
+		s := schemaOf(c, r.BodyWrapped[op], op.RequestSchema())
+		if s == nil {
+			continue
+		}
+		for _, p := range c.Properties(s) {
+			sent[p.Name] = append(sent[p.Name], p)
+		}
+	}
+	f := &fitter{hint: r.Name, opts: spec.SchemaOptions(c.Doc)}
+	var notes, required []string
+	created := map[string]spec.Property{}
+	if s := schemaOf(c, r.BodyWrapped[r.CreateOp], r.Create); s != nil {
+		for _, p := range c.Properties(s) {
+			created[p.Name] = p
+		}
+	}
+	for _, p := range r.Properties[1:] {
+		if cp, ok := created[p.Name]; p.Required && !(ok && cp.Required) {
+			f.made = append(f.made, p)
+			required = append(required, p.Name)
+		}
+		for _, sp := range sent[p.Name] {
+			if sp.Schema == p.Schema {
+				continue
+			}
+			f.checked = append(f.checked, p)
+			if a, b := spec.TypeOf(sp.Schema), spec.TypeOf(p.Schema); a != b && a != "" && b != "" {
+				notes = append(notes, fmt.Sprintf("%s.requestBody: %s is %s there, and %s in the %s %s answers, so a %s sent is converted to %s, or made anew where it cannot be",
+					r.CreateOp.Where, p.Name, article(a), article(b), spec.Singular(r.Name), answerer(r), p.Name, article(b)))
+			}
+			break
+		}
+	}
+	if len(required) > 0 {
+		notes = append(notes, fmt.Sprintf("%s.requestBody: %s requires %s, which a create need not send, so petmock makes what it leaves out from the item's schema",
+			r.CreateOp.Where, article(spec.Singular(r.Name)), strings.Join(required, ", ")))
+	}
+	if r.Update != nil && spec.IsJSONPatch(c, r.Update.RequestSchema()) {
+		f.patched = r.Properties[1:]
+	}
+	if len(f.made) == 0 && len(f.checked) == 0 && len(f.patched) == 0 {
+		return nil, nil
+	}
+	f.gen = &fake.Generator{Contract: c, Faker: fake.NewFaker(seed ^ hashString("fit "+r.Name)), Examples: true}
+	return f, notes
+}
+
+// article writes a word with its article: "a string", "an integer", "an
+// offer".
+func article(t string) string {
+	if t != "" && strings.ContainsRune("aeiouAEIOU", rune(t[0])) {
+		return "an " + t
+	}
+	return "a " + t
+}
+
+// answerer names the operation that answers an item of r.
+func answerer(r *spec.Resource) string {
+	if r.Read != nil {
+		return r.Read.ID
+	}
+	if r.List != nil {
+		return r.List.ID
+	}
+	return r.CreateOp.ID
+}
+
+// fit makes item, a body sent, fit the item's schema: see above.
+func (f *fitter) fit(item map[string]any) {
+	if f == nil || item == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, p := range f.made {
+		if _, ok := item[p.Name]; !ok {
+			if v, ok := f.fresh(p.Schema, p.Name); ok {
+				item[p.Name] = v
+			}
+		}
+	}
+	for _, p := range f.checked {
+		if v, ok := item[p.Name]; ok {
+			f.member(item, p, v, 0)
+		}
+	}
+}
+
+// fitUpdate is fit for an item an update changed by body: a JSON Patch
+// may have changed any property, each held to the item's schema.
+func (f *fitter) fitUpdate(item map[string]any, body any) {
+	if _, isPatch := body.([]any); !isPatch || f == nil {
+		f.fit(item)
+		return
+	}
+	f.fit(item)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, p := range f.patched {
+		if v, ok := item[p.Name]; ok {
+			f.member(item, p, v, 0)
+		}
+	}
+}
+
+// member sets the member p of the object m, of value v, to what p's
+// schema takes: see conform. A member that fits in no way is left out
+// where the schema does not require it.
+func (f *fitter) member(m map[string]any, p spec.Property, v any, depth int) {
+	fitted, ok := f.conform(v, p.Schema, p.Name, depth)
+	if !ok && !p.Required {
+		delete(m, p.Name)
+		return
+	}
+	m[p.Name] = fitted
+}
+
+// maxFitDepth bounds how deep conform goes into a value before it makes
+// the rest anew.
+const maxFitDepth = 16
+
+// conform returns v, if s takes it, else v converted to what s takes, or
+// made anew from it: an object member by member, an array item by item.
+// ok is false where nothing s takes was had.
+func (f *fitter) conform(v any, s *openapi3.Schema, name string, depth int) (any, bool) {
+	if s == nil || s.VisitJSON(v, f.opts...) == nil {
+		return v, true
+	}
+	if depth < maxFitDepth {
+		var tried any
+		switch spec.TypeOf(s) {
+		case "object":
+			if m, ok := v.(map[string]any); ok {
+				out := make(map[string]any, len(m))
+				for k, e := range m {
+					out[k] = e
+				}
+				for _, p := range f.gen.Contract.Properties(s) {
+					e, ok := out[p.Name]
+					switch {
+					case ok:
+						f.member(out, p, e, depth+1)
+					case p.Required:
+						if made, ok := f.fresh(p.Schema, p.Name); ok {
+							out[p.Name] = made
+						}
+					}
+				}
+				tried = out
+			}
+		case "array":
+			if list, ok := v.([]any); ok && s.Items != nil {
+				out := make([]any, 0, len(list))
+				for _, e := range list {
+					if fitted, ok := f.conform(e, s.Items.Value, name, depth+1); ok {
+						out = append(out, fitted)
+					}
+				}
+				tried = out
+			}
+		default:
+			tried = converted(v, spec.TypeOf(s))
+		}
+		if tried != nil && s.VisitJSON(tried, f.opts...) == nil {
+			return tried, true
+		}
+	}
+	if made, ok := f.fresh(s, name); ok {
+		return made, true
+	}
+	return v, false
+}
+
+// fresh makes a value of s anew; ok is false where none made matches.
+func (f *fitter) fresh(s *openapi3.Schema, name string) (any, bool) {
+	v, err := f.gen.Valid(s, fake.Hint{Property: name, Resource: f.hint})
+	return v, err == nil
+}
+
+// converted returns v written as a value of the JSON type t, or nil where
+// it cannot be: a number read from a string, a string of a number or a
+// boolean, a boolean of "true" or "false".
+func converted(v any, t string) any {
+	switch t {
+	case "integer":
+		switch v := v.(type) {
+		case string:
+			if _, ok := spec.ExactInt64(strings.TrimSpace(v)); ok {
+				return json.Number(strings.TrimSpace(v))
+			}
+		case json.Number:
+			if f, err := v.Float64(); err == nil && f == float64(int64(f)) {
+				return json.Number(strconv.FormatInt(int64(f), 10))
+			}
+		case bool:
+			if v {
+				return json.Number("1")
+			}
+			return json.Number("0")
+		}
+	case "number":
+		if s, ok := v.(string); ok {
+			if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+				return json.Number(strings.TrimSpace(s))
+			}
+		}
+	case "string":
+		switch v := v.(type) {
+		case json.Number:
+			return string(v)
+		case bool:
+			return strconv.FormatBool(v)
+		}
+	case "boolean":
+		if s, ok := v.(string); ok {
+			if b, err := strconv.ParseBool(s); err == nil {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// declaredOnly removes from item the members the item's schema does not
+// declare, where it takes no others (additionalProperties: false): an
+// update's schema may name members the item has not, such as ReadMe's
+// position, which the item's answers leave out, and which would make the
+// item patched break its schema.
+func (rs *Resource) declaredOnly(item map[string]any) {
+	if ap := rs.spec.Item.AdditionalProperties.Has; ap == nil || *ap {
+		return
+	}
+	for name := range item {
+		if _, ok := rs.spec.Property(name); !ok {
+			delete(item, name)
+		}
+	}
+}
+
+// listing is a list or a find of a resource, with its envelope.
+type listing struct {
+	op       *spec.Operation
+	envelope *spec.Envelope
+}
+
+// listings returns the list and the finds of r.
+func listings(r *spec.Resource) []listing {
+	var out []listing
+	if r.List != nil {
+		out = append(out, listing{r.List, r.ListEnvelope})
+	}
+	for _, f := range r.Finds {
+		out = append(out, listing{f.Op, f.Envelope})
+	}
+	return out
+}
