@@ -54,6 +54,16 @@ func (s *Server) Close() {
 	s.events.Close()
 }
 
+// FlushLog writes the lines of the request log that wait, and returns
+// once they are written: the request log is written a moment after the
+// answers (see journal.RequestLog). Call it before the log's writer is
+// closed, and before a test reads the log.
+func (s *Server) FlushLog() {
+	if r := s.Latest().requests; r != nil {
+		r.Flush()
+	}
+}
+
 // Journal returns the journal of the last requests of the API, and
 // outside its base path, and their answers.
 func (s *Server) Journal() *journal.Journal { return s.journal }

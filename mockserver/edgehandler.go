@@ -99,7 +99,7 @@ func (e *Edge) Handler(h func(w http.ResponseWriter, r *http.Request, c *Call) e
 		start := time.Now()
 		rec := &journal.Recorder{ResponseWriter: w}
 		e.serve(rec, r, h)
-		journal.LogRequest(s.log, s.redact, r, rec, start, time.Since(start))
+		s.requests.Request(r, rec, start, time.Since(start))
 	})
 }
 

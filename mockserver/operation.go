@@ -31,13 +31,14 @@ type operation struct {
 func (s *Server) bind(ctx context.Context, shapes *shape.Builder) error {
 	outage := answer.OutageFacts(s.contract, shapes)
 	tried := map[*openapi3.Schema]error{}
+	known := map[*openapi3.Response]*answer.Facts{}
 	for _, so := range s.contract.Operations {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		op := &operation{Operation: s.gate.Operation(so.ID)}
 		s.ops = append(s.ops, op)
-		op.responses = answer.NewResponses(s.contract, so, shapes, outage)
+		op.responses = answer.NewResponses(s.contract, so, shapes, outage, known)
 		if so.Deprecation != nil {
 			op.deprecation = answer.NewDeprecation(s.contract, so, s.base)
 		}

@@ -199,6 +199,7 @@ func TestProxyRelaysTheBackend(t *testing.T) {
 	if len(journal) != 2 || journal[0].Source != mockserver.SourceBackend || journal[0].Request.Body != `{"name":"Rex","categoryId":2}` || len(journal[0].Violations) != 0 {
 		t.Errorf("journal = %+v, want the two requests, by the backend, the create's body kept, and no violation", journal)
 	}
+	p.FlushLog()
 	if !strings.Contains(p.log.String(), "source=backend") {
 		t.Errorf("the request log does not say who answered:\n%s", p.log)
 	}
@@ -562,6 +563,7 @@ func TestProxyHidesKeys(t *testing.T) {
 		}
 	}
 	views, _ := json.Marshal(map[string]any{"journal": p.Journal().Recent(0), "violations": p.Violations().Recent(0)})
+	p.FlushLog()
 	for _, k := range []string{"petmock-secret-key", backendKey} {
 		for what, text := range map[string]string{"the journal and the violations": string(views), "the log": p.log.String()} {
 			if strings.Contains(text, k) {
@@ -646,6 +648,7 @@ components:
 			t.Fatalf("proxy key %q: %s, want the mock's answer", proxyKey, got)
 		}
 		journal, _ := json.Marshal(p.Journal().Recent(0))
+		p.FlushLog()
 		if !strings.Contains(p.log.String(), "fallback=") {
 			t.Fatalf("the log does not say why the mock answered:\n%s", p.log)
 		}

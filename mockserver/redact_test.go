@@ -204,6 +204,7 @@ func FuzzKeyNeverShown(f *testing.F) {
 		log.Reset()
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, req)
+		srv.FlushLog()
 		if holdsKey(rec.Body.String(), secretKey) {
 			t.Fatalf("the answer shows the key: %d %s", rec.Code, rec.Body)
 		}

@@ -23,14 +23,23 @@ import (
 type Reload struct {
 	// Time is when it took over.
 	Time time.Time `json:"time"`
-	// Kept is how many items it took over of each resource both
-	// documents have, by name, and Dropped how many of them it left out,
-	// as they do not fit the new document's item schema (see TakeOver).
-	Kept    map[string]int `json:"kept"`
-	Dropped map[string]int `json:"dropped"`
+	// Kept is how many items each resource of the new document serves,
+	// by name, of those both documents have or held back before (see
+	// TakeOver).
+	Kept map[string]int `json:"kept"`
+	// HeldBack is how many items of each resource are held back: kept,
+	// but not served, as they do not fit this version or its resource is
+	// not in it, until a version that takes them. ServedAgain is how many
+	// of those held back before this version serves again.
+	HeldBack    map[string]int `json:"heldBack"`
+	ServedAgain map[string]int `json:"servedAgain"`
+	// Filled says, one line each, which property this version requires
+	// that the items kept lacked, and what they were given.
+	Filled []string `json:"filled"`
 	// AddedResources are the resources of the new document only, which
-	// start with their starting items; RemovedResources those of the old
-	// one only, whose items are gone.
+	// start with their starting items, or those held back of them;
+	// RemovedResources those of the old one only, whose items are held
+	// back.
 	AddedResources   []string `json:"addedResources"`
 	RemovedResources []string `json:"removedResources"`
 	// AddedOperations and RemovedOperations are the ids of the operations
@@ -104,10 +113,14 @@ func (s *Server) Latest() *Server {
 //     item is made to fit s's document: its id property is that of s's,
 //     the properties s's item schema does not declare are dropped where it
 //     takes no others, and those it lacks take the values a created item
-//     would (x-petmock-defaults). An item that then breaks s's item schema
-//     is dropped, and counted in the Reload. Ids go on from where old gave
-//     them. A resource of s only keeps the items New gave it, and every
-//     resource returns to those on Reset.
+//     would (x-petmock-defaults), or, when required, the schema's default,
+//     example or a value made from it. An item that then breaks s's item
+//     schema, and every item of a resource s's document lacks, is held
+//     back, not dropped, and counted in the Reload: a later version that
+//     takes it serves it again. Ids go on from where old gave them, a
+//     resource's that comes back included. A resource of s only keeps the
+//     items New gave it, or those held back of it, and every resource
+//     returns to its starting items on Reset.
 //   - The settings, the journal, the violations, the event streams and
 //     what a command that keeps the items told old (SetCommit,
 //     SetPersistError): s shares them with old.
@@ -142,6 +155,9 @@ func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
 		// s shares old's journal, violations, event streams and history
 		// of reloads, and its steering, held to s's document.
 		s.journal, s.violations = old.journal, old.violations
+		if old.requests != nil {
+			s.requests = old.requests
+		}
 		s.events, s.reloads = old.events, old.reloads
 		if s.proxy != nil && old.proxy != nil {
 			s.proxy.violations, s.proxy.events = old.violations, old.events
@@ -155,7 +171,11 @@ func (s *Server) TakeOver(old *Server, publish func()) (Reload, error) {
 	if err != nil {
 		return Reload{}, err
 	}
-	r.Kept, r.Dropped, r.AddedResources, r.RemovedResources = h.Kept, h.Dropped, h.Added, h.Removed
+	r.Kept, r.HeldBack, r.ServedAgain, r.AddedResources, r.RemovedResources = h.Kept, h.Held, h.Back, h.Added, h.Removed
+	r.Filled = h.Filled
+	if r.Filled == nil {
+		r.Filled = []string{}
+	}
 	s.reloads.mu.Lock()
 	s.reloads.status.Reloads++
 	s.reloads.status.Last = &r

@@ -110,8 +110,8 @@ func TestTakeOverKeepsItemsAndIDs(t *testing.T) {
 	}
 
 	_, r := rl.reload(t, mockserver.Config{Contract: readContract(t, "evolved-field.yaml")})
-	if r.Kept["pets"] != 3 || r.Dropped["pets"] != 0 {
-		t.Errorf("reload kept %v and dropped %v, want 3 pets and none", r.Kept, r.Dropped)
+	if r.Kept["pets"] != 3 || r.HeldBack["pets"] != 0 {
+		t.Errorf("reload kept %v and held back %v, want 3 pets and none", r.Kept, r.HeldBack)
 	}
 	want := `[{"id":1,"name":"Rex","categoryId":1,"status":"sold"},{"id":2,"name":"Bo","categoryId":2,"status":"pending"},{"id":3,"name":"Zed","categoryId":1,"status":"available"}]`
 	if code, body := rl.do(t, "GET", "/v1/pets", "", bearer...); code != 200 || body != want {
@@ -157,8 +157,10 @@ func TestTakeOverGivesNoIDTwice(t *testing.T) {
 
 // TestTakeOverFitsItemsToTheDocument holds the items carried over to the
 // rule TakeOver states: the id as the new document has it, undeclared
-// properties dropped where the schema takes no others, defaults given,
-// and the rest held to the schema.
+// properties dropped where the schema takes no others, defaults given, a
+// new required property filled from its default, its example or its
+// schema, and the rest held to the schema, an item that breaks it held
+// back.
 func TestTakeOverFitsItemsToTheDocument(t *testing.T) {
 	resource := func(pet, extra string) *spec.Contract {
 		src := `openapi: 3.0.3
@@ -211,8 +213,11 @@ components:
 	}}
 	for _, tt := range []struct {
 		name, pet string
-		want      []string // the items kept, as served
-		dropped   int
+		want      []string // the items kept, as served; nil to check only has
+		has       string   // in every item kept
+		kept      int
+		held      int
+		filled    string // of the notes
 	}{
 		{"a new required property with a default", `    NewPet:
       type: object
@@ -223,16 +228,34 @@ components:
       allOf:
         - $ref: '#/components/schemas/NewPet'
         - {type: object, required: [id], properties: {id: {type: integer, format: int64}}}
-`, []string{`{"id":1,"name":"a","colour":"red","size":"s","age":1}`, `{"id":2,"name":"b","size":"l","age":1}`, `{"id":3,"name":"c","age":1}`}, 0},
-		{"a new required property without one", `    NewPet:
+`, []string{`{"id":1,"name":"a","colour":"red","size":"s","age":1}`, `{"id":2,"name":"b","size":"l","age":1}`, `{"id":3,"name":"c","age":1}`}, "", 3, 0, ""},
+		{"a new required property with a default in its schema", `    NewPet:
       type: object
       required: [name, age]
-      properties: {name: {type: string}, colour: {type: string}, size: {type: string, enum: [s, m, l]}, age: {type: integer}}
+      properties: {name: {type: string}, colour: {type: string}, size: {type: string, enum: [s, m, l]}, age: {type: integer, default: 2}}
     Pet:
       allOf:
         - $ref: '#/components/schemas/NewPet'
         - {type: object, required: [id], properties: {id: {type: integer, format: int64}}}
-`, nil, 3},
+`, []string{`{"id":1,"name":"a","colour":"red","size":"s","age":2}`, `{"id":2,"name":"b","size":"l","age":2}`, `{"id":3,"name":"c","age":2}`}, "", 3, 0, "pets.age: the document requires it, and the pets kept lacked it: they were given its default"},
+		{"a new required property with an example", `    NewPet:
+      type: object
+      required: [name, age]
+      properties: {name: {type: string}, colour: {type: string}, size: {type: string, enum: [s, m, l]}, age: {type: integer, example: 7}}
+    Pet:
+      allOf:
+        - $ref: '#/components/schemas/NewPet'
+        - {type: object, required: [id], properties: {id: {type: integer, format: int64}}}
+`, []string{`{"id":1,"name":"a","colour":"red","size":"s","age":7}`, `{"id":2,"name":"b","size":"l","age":7}`, `{"id":3,"name":"c","age":7}`}, "", 3, 0, "they were given its example"},
+		{"a new required property with neither", `    NewPet:
+      type: object
+      required: [name, age]
+      properties: {name: {type: string}, colour: {type: string}, size: {type: string, enum: [s, m, l]}, age: {type: integer, minimum: 1, maximum: 30}}
+    Pet:
+      allOf:
+        - $ref: '#/components/schemas/NewPet'
+        - {type: object, required: [id], properties: {id: {type: integer, format: int64}}}
+`, nil, `"age":`, 3, 0, "they were given a value made from its schema"},
 		{"a narrowed enumeration", `    NewPet:
       type: object
       required: [name]
@@ -241,7 +264,7 @@ components:
       allOf:
         - $ref: '#/components/schemas/NewPet'
         - {type: object, required: [id], properties: {id: {type: integer, format: int64}}}
-`, []string{`{"id":1,"name":"a","colour":"red","size":"s"}`, `{"id":3,"name":"c"}`}, 1},
+`, []string{`{"id":1,"name":"a","colour":"red","size":"s"}`, `{"id":3,"name":"c"}`}, "", 2, 1, ""},
 		{"a property removed from a closed schema, and a string id", `    NewPet:
       type: object
       required: [name]
@@ -252,7 +275,7 @@ components:
       required: [id, name]
       additionalProperties: false
       properties: {id: {type: string}, name: {type: string}, size: {type: string, enum: [s, m, l]}}
-`, []string{`{"id":"1","name":"a","size":"s"}`, `{"id":"2","name":"b","size":"l"}`, `{"id":"3","name":"c"}`}, 0},
+`, []string{`{"id":"1","name":"a","size":"s"}`, `{"id":"2","name":"b","size":"l"}`, `{"id":"3","name":"c"}`}, "", 3, 0, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			first, err := mockserver.New(mockserver.Config{Contract: old, Items: pets})
@@ -261,15 +284,24 @@ components:
 			}
 			rl := newReloading(t, first)
 			next, r := rl.reload(t, mockserver.Config{Contract: resource(tt.pet, ""), Items: catalogue.Items{}})
-			if r.Dropped["pets"] != tt.dropped || r.Kept["pets"] != len(tt.want) {
-				t.Errorf("kept %d and dropped %d, want %d and %d", r.Kept["pets"], r.Dropped["pets"], len(tt.want), tt.dropped)
+			if r.HeldBack["pets"] != tt.held || r.Kept["pets"] != tt.kept {
+				t.Errorf("kept %d and held back %d, want %d and %d", r.Kept["pets"], r.HeldBack["pets"], tt.kept, tt.held)
+			}
+			if said := strings.Join(r.Filled, "\n"); !strings.Contains(said, tt.filled) || (tt.filled == "") != (said == "") {
+				t.Errorf("the reload says it filled %q, want %q", said, tt.filled)
 			}
 			var got []string
 			for _, e := range next.Items().Store("pets").Entries() {
 				got = append(got, string(e.Text))
+				if !strings.Contains(string(e.Text), tt.has) {
+					t.Errorf("item after the reload %s, want it with %s", e.Text, tt.has)
+				}
 			}
-			if !slices.Equal(got, tt.want) {
+			if tt.want != nil && !slices.Equal(got, tt.want) {
 				t.Errorf("items after the reload:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			if len(got) != tt.kept {
+				t.Errorf("%d items after the reload, want %d", len(got), tt.kept)
 			}
 		})
 	}
@@ -487,5 +519,72 @@ components:
 		if code, body := rl.do(t, "GET", "/v1/things/"+id, ""); code != 200 || !strings.Contains(body, `"id":"`+id+`"`) {
 			t.Errorf("GET /v1/things/%s after the reload: %d %s", id, code, body)
 		}
+	}
+}
+
+// TestTakeOverHoldsBackAndServesAgain reloads versions that drop a
+// resource and that narrow a schema, as an editor's half-saved file or a
+// branch switch does, and then the version before: no item is dropped,
+// each is served again under its id, and no id is given twice.
+func TestTakeOverHoldsBackAndServesAgain(t *testing.T) {
+	evolved := readContract(t, "evolved-ops.yaml")
+	first, err := mockserver.New(mockserver.Config{Contract: evolved, Items: catalogue.Items{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl := newReloading(t, first)
+	for _, body := range []string{`{"petId":1,"quantity":1}`, `{"petId":2,"quantity":3}`} {
+		if code, body := rl.do(t, "POST", "/v1/store/orders", body, bearer...); code != 201 {
+			t.Fatalf("POST /v1/store/orders: %d %s", code, body)
+		}
+	}
+	for _, status := range []string{"sold", "available"} {
+		if code, body := rl.do(t, "POST", "/v1/pets", `{"name":"`+status+`","categoryId":1,"status":"`+status+`"}`, bearer...); code != 201 {
+			t.Fatalf("POST /v1/pets: %d %s", code, body)
+		}
+	}
+
+	// A version without the orders: they are held back, not dropped.
+	_, r := rl.reload(t, mockserver.Config{Items: catalogue.Items{}})
+	if r.HeldBack["orders"] != 2 || !slices.Equal(r.RemovedResources, []string{"orders"}) {
+		t.Errorf("a version without orders: held back %v, removed %v; want the 2 orders held back", r.HeldBack, r.RemovedResources)
+	}
+	// A version whose pets may only be available: the sold one is held
+	// back, and a pet created meanwhile gets an id of its own.
+	petstore, err := os.ReadFile("../spec/openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	narrowed, err := spec.Read([]byte(strings.Replace(string(petstore), "        - available\n        - pending\n        - sold\n", "        - available\n", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, r = rl.reload(t, mockserver.Config{Contract: narrowed, Items: catalogue.Items{}})
+	if r.HeldBack["pets"] != 1 || r.HeldBack["orders"] != 2 || r.Kept["pets"] != 1 {
+		t.Errorf("a version of available pets only: kept %v, held back %v; want 1 pet kept, 1 pet and 2 orders held back", r.Kept, r.HeldBack)
+	}
+	code, body := rl.do(t, "POST", "/v1/pets", `{"name":"meanwhile","categoryId":1}`, bearer...)
+	if code != 201 || !strings.Contains(body, `"id":3`) {
+		t.Errorf("POST /v1/pets while a pet is held back: %d %s, want 201 with id 3, past the held one", code, body)
+	}
+
+	// The version of before, back: everything is served again.
+	_, r = rl.reload(t, mockserver.Config{Contract: evolved, Items: catalogue.Items{}})
+	if r.ServedAgain["pets"] != 1 || r.ServedAgain["orders"] != 2 || len(r.HeldBack) != 0 {
+		t.Errorf("the version of before, back: served again %v, held back %v; want 1 pet and 2 orders served again, none held", r.ServedAgain, r.HeldBack)
+	}
+	for path, want := range map[string]string{
+		"/v1/pets/1": `"name":"sold"`, "/v1/pets/2": `"name":"available"`, "/v1/pets/3": `"name":"meanwhile"`,
+		"/v1/store/orders/1": `"quantity":1`, "/v1/store/orders/2": `"quantity":3`,
+	} {
+		if code, body := rl.do(t, "GET", path, "", bearer...); code != 200 || !strings.Contains(body, want) {
+			t.Errorf("GET %s once the version of before is back: %d %s, want %s", path, code, body, want)
+		}
+	}
+	if code, body := rl.do(t, "POST", "/v1/store/orders", `{"petId":1,"quantity":5}`, bearer...); code != 201 || !strings.Contains(body, `"id":3`) {
+		t.Errorf("POST /v1/store/orders once they are back: %d %s, want 201 with id 3, past the 2 held back", code, body)
+	}
+	if held := rl.cur.Load().Items().Held(); len(held) != 0 {
+		t.Errorf("items still held back: %v", held)
 	}
 }

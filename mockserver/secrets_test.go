@@ -47,6 +47,7 @@ func TestJournalHidesTheAppsSecrets(t *testing.T) {
 	var log syncBuffer
 	ts := newTestServer(t, mockserver.Config{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	sendAppSecrets(t, ts)
+	ts.FlushLog()
 	journal := journalText(t, ts.Server)
 	for _, s := range appSecrets {
 		if strings.Contains(journal, s.value) {
@@ -198,6 +199,7 @@ func TestJournalHidesSecretNames(t *testing.T) {
 		t.Fatal("no violation was recorded; the backend's answers must break the document for the test")
 	}
 	hidden := 0
+	p.FlushLog()
 	for _, v := range sent {
 		shown := false
 		for what, text := range map[string]string{"journal": views, "violations": string(violations), "log": p.log.String()} {

@@ -30,7 +30,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	got := s.serve(rec, r, rec)
 	elapsed := time.Since(start)
 	if s.log != nil {
-		journal.LogRequest(s.log, s.redact, r, rec, start, elapsed)
+		s.requests.Request(r, rec, start, elapsed)
 	}
 	if journaling {
 		s.journal.Add(journal.Entry{

@@ -125,13 +125,16 @@ type Server struct {
 	// publishedKey is whether an Edge accepts DefaultAPIKey.
 	publishedKey bool
 	// items are the resources of the document and what they hold.
-	items   *catalogue.Resources
-	log     *slog.Logger
-	now     func() time.Time
-	seed    uint64           // of generated answers
-	journal *journal.Journal // of the size the settings give
-	redact  *journal.Redactor
-	secrets *journal.Secrets // the app's, which the journal hides
+	items *catalogue.Resources
+	log   *slog.Logger
+	// requests writes the request log off the answers, when log is set;
+	// it is shared with the servers that take over.
+	requests *journal.RequestLog
+	now      func() time.Time
+	seed     uint64           // of generated answers
+	journal  *journal.Journal // of the size the settings give
+	redact   *journal.Redactor
+	secrets  *journal.Secrets // the app's, which the journal hides
 	// bodyKept is how much of each body the journal keeps: see
 	// journal.Redactor.KeptBytes.
 	bodyKept int
@@ -191,10 +194,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 	if now == nil {
 		now = time.Now
 	}
-	docs, err := answer.NewDocuments(c)
-	if err != nil {
-		return nil, err
-	}
+	docs := answer.NewDocuments(c)
 	shapes := shape.NewBuilder(c)
 	gate, err := edge.New(ctx, c, keys, shapes, MaxBodyBytes)
 	if err != nil {
@@ -220,6 +220,9 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		reloads:  &reloads{},
 	}
 	s.errs = &failures{redact: s.redact, log: cfg.Logger}
+	if cfg.Logger != nil {
+		s.requests = journal.NewRequestLog(cfg.Logger, s.redact)
+	}
 	s.adminKeys = adminKeys
 	s.publishedKey = adminKeys.Accepts(DefaultAPIKey)
 	journalBytes := cfg.JournalBytes

@@ -604,6 +604,7 @@ func TestLogsOneLinePerRequestWithoutKeys(t *testing.T) {
 	ts.do(t, "GET", "/pets?limit=2", "", "Authorization", "Bearer s3cret-key")
 	ts.do(t, "POST", "/pets", `{"name":"Rex","categoryId":1}`, "Authorization", "Bearer s3cret-key")
 	ts.do(t, "GET", "/pets/1", "", "Authorization", "Bearer wrong-s3cret")
+	ts.FlushLog()
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("%d log lines, want 3:\n%s", len(lines), buf.String())

@@ -3,7 +3,10 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -16,7 +19,12 @@ type options struct {
 	// spec, when set, is a document whose resource list and generated
 	// answer are measured instead of the Petstore's targets.
 	spec string
+	// only names the steps to run, by stepNames; nil runs them all.
+	only map[string]bool
 }
+
+// stepNames name the steps of a run, for --only, in the order they run.
+var stepNames = []string{"throughput", "proxy", "store", "durability", "startup", "conformance"}
 
 // parseOptions reads petbench's flags over the defaults of a full run, and
 // rejects settings wrk or the timings cannot use.
@@ -31,6 +39,16 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.startup, "startups", o.startup, "start-ups to time")
 	fs.StringVar(&o.spec, "spec", "", "measure petmock serving the OpenAPI document in this `file`: a resource's list and an answer generated from the document, each against the baseline, and the one over the other")
 	quick := fs.Bool("quick", false, "short runs, for a first look: 3s loads, one round, 5 start-ups")
+	fs.Func("only", "run only these `steps`, comma-separated, of "+strings.Join(stepNames, ", "), func(v string) error {
+		o.only = map[string]bool{}
+		for _, name := range strings.Split(v, ",") {
+			if !slices.Contains(stepNames, name) {
+				return fmt.Errorf("%q: want steps of %s", name, strings.Join(stepNames, ", "))
+			}
+			o.only[name] = true
+		}
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -194,9 +195,16 @@ func TestParseOptions(t *testing.T) {
 			startup: 5,
 			million: 1_000_000,
 		}},
+		{[]string{"--only", "durability,startup"}, options{
+			wrk:     wrkSettings{threads: 1, connections: 32, duration: 10 * time.Second},
+			rounds:  2,
+			startup: 20,
+			million: 1_000_000,
+			only:    map[string]bool{"durability": true, "startup": true},
+		}},
 	} {
 		o, err := parseOptions(tt.args, io.Discard)
-		if err != nil || o != tt.want {
+		if err != nil || !reflect.DeepEqual(o, tt.want) {
 			t.Errorf("%q: %+v, %v; want %+v", tt.args, o, err, tt.want)
 		}
 	}
@@ -207,6 +215,7 @@ func TestParseOptions(t *testing.T) {
 		{"--connections", "0"},
 		{"--threads", "0"},
 		{"--no-such-flag"},
+		{"--only", "throughput,speed"},
 	} {
 		if _, err := parseOptions(args, io.Discard); err == nil {
 			t.Errorf("%q accepted", args)
@@ -270,5 +279,32 @@ func TestReverseHandlerForwards(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 201 || string(body) != "from the backend" || resp.Header.Get("X-Path") != "/v1/pets?limit=2" {
 		t.Errorf("through the reverse proxy: %d %q, the backend saw %q", resp.StatusCode, body, resp.Header.Get("X-Path"))
+	}
+}
+
+// TestDurabilityGoals: durable creates on a million pets are judged
+// against the same on 1,000, as the cost of a write, and against the
+// million's without --state, as a rate.
+func TestDurabilityGoals(t *testing.T) {
+	unsaved := load{rps: 20000, p50: time.Millisecond, p99: 5 * time.Millisecond}
+	for _, tt := range []struct {
+		small, saved load
+		cost, rate   string
+	}{
+		{load{rps: 12000}, load{rps: 11000, p99: 8 * time.Millisecond}, "1.09x the cost", "55%"},
+		{load{rps: 12000}, load{rps: 7000, p99: 8 * time.Millisecond}, "1.71x the cost", "35%"},
+	} {
+		rows := judgeDurability(1_000_000, tt.small, tt.saved, unsaved, time.Second)
+		if len(rows) != 4 {
+			t.Fatalf("%d rows, want 4", len(rows))
+		}
+		cost, rate := rows[0], rows[1]
+		wantMet := tt.saved.rps*1.5 >= tt.small.rps
+		if !strings.Contains(cost.measured, tt.cost) || cost.met() != wantMet || cost.goal.String() != "<= 1.5x" {
+			t.Errorf("%.0f vs %.0f req/s: %s (%s), met %v; want %s, met %v", tt.saved.rps, tt.small.rps, cost.measured, cost.goal, cost.met(), tt.cost, wantMet)
+		}
+		if !strings.HasSuffix(rate.measured, "= "+tt.rate) || rate.met() != (tt.saved.rps >= unsaved.rps/2) {
+			t.Errorf("%.0f over %.0f req/s: %s, met %v", tt.saved.rps, unsaved.rps, rate.measured, rate.met())
+		}
 	}
 }

@@ -93,6 +93,25 @@ func (p *process) memory() (rss, peak int64, err error) {
 	return rss, peak, nil
 }
 
+// cpuTime returns the CPU time p has spent, every thread of it, as the
+// scheduler counts it in nanoseconds (/proc/PID/task/*/schedstat); 0
+// where there is no /proc.
+func (p *process) cpuTime() time.Duration {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", p.cmd.Process.Pid))
+	var total time.Duration
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		if fields := strings.Fields(string(data)); len(fields) > 0 {
+			ns, _ := strconv.ParseInt(fields[0], 10, 64)
+			total += time.Duration(ns)
+		}
+	}
+	return total
+}
+
 // answer sends one request with the Petstore's key and returns the
 // answer, read.
 func answer(method, url, body string) (canned, error) {

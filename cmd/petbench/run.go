@@ -61,7 +61,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	var results []result
-	steps := []func(context.Context) ([]result, error){b.throughput, b.proxyCost, b.storeSize, b.startups, b.conformanceRun}
+	all := []func(context.Context) ([]result, error){b.throughput, b.proxyCost, b.storeSize, b.durability, b.startups, b.conformanceRun}
+	var steps []func(context.Context) ([]result, error)
+	for i, step := range all {
+		if o.only == nil || o.only[stepNames[i]] {
+			steps = append(steps, step)
+		}
+	}
 	if o.spec != "" {
 		steps = []func(context.Context) ([]result, error){b.documentThroughput}
 	}

@@ -6,6 +6,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,11 @@ func boundedServer(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The admin API is made on its first request: made here, rather than
+	// by a test's first request, whose answer must be written within
+	// testBounds.write, which making it took longer than under the race
+	// detector on a busy machine (the connection closed unanswered).
+	handler.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "http://petmock/__petmock/health", nil))
 	hs := newHTTPServer(handler, testBounds, log.New(io.Discard, "", 0))
 	go hs.Serve(wireListener(srv, ln, testBounds, connLimits{}))
 	t.Cleanup(func() { hs.Close() })

@@ -1,42 +1,65 @@
 package main
 
 import (
-	"bufio"
+	"fmt"
 	"io"
 	"sync"
 	"time"
 )
 
-// logWriter buffers log lines and writes them out every flushEvery, so
-// that a busy petmock does not make a system call for every request it
-// logs. slog handlers write each line with one Write, so lines are never
-// split.
+// logWriter keeps log lines and writes them out every flushEvery, so that
+// a busy petmock does not make a system call for every request it logs,
+// and never holds a request up: the lines are written by a goroutine of
+// their own, and once maxBuffered bytes wait, as when petmock's standard
+// error is a pipe nobody reads, further lines are dropped, counted, and
+// the log says how many once it can write again. slog handlers write each
+// line with one Write, so lines are never split.
 type logWriter struct {
-	mu  sync.Mutex // guards buf
-	buf *bufio.Writer
+	w io.Writer
+
+	mu      sync.Mutex // guards buf and dropped
+	buf     []byte
+	dropped int
 
 	stop chan struct{}
 	done chan struct{}
 }
 
-const flushEvery = 100 * time.Millisecond
+const (
+	flushEvery  = 100 * time.Millisecond
+	maxBuffered = 4 << 20
+)
 
 func newLogWriter(w io.Writer) *logWriter {
-	lw := &logWriter{buf: bufio.NewWriterSize(w, 64<<10), stop: make(chan struct{}), done: make(chan struct{})}
+	lw := &logWriter{w: w, stop: make(chan struct{}), done: make(chan struct{})}
 	go lw.flushLoop()
 	return lw
 }
 
+// Write keeps p, a line, to be written, or drops it when too much waits.
 func (lw *logWriter) Write(p []byte) (int, error) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
-	return lw.buf.Write(p)
+	if len(lw.buf)+len(p) > maxBuffered {
+		lw.dropped++
+		return len(p), nil
+	}
+	lw.buf = append(lw.buf, p...)
+	return len(p), nil
 }
 
+// flush writes out what waits.
 func (lw *logWriter) flush() {
 	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	lw.buf.Flush()
+	out, dropped := lw.buf, lw.dropped
+	lw.buf, lw.dropped = nil, 0
+	lw.mu.Unlock()
+	if dropped > 0 {
+		out = fmt.Appendf(out, "petmock: %d log lines dropped: the log could not be written as fast as petmock wrote it\n", dropped)
+	}
+	if len(out) > 0 {
+		lw.w.Write(out)
+	}
 }
 
 func (lw *logWriter) flushLoop() {
@@ -54,7 +77,7 @@ func (lw *logWriter) flushLoop() {
 	}
 }
 
-// Close writes out what is buffered and stops flushing.
+// Close writes out what waits and stops flushing.
 func (lw *logWriter) Close() error {
 	close(lw.stop)
 	<-lw.done

@@ -52,3 +52,46 @@ func TestLogWriterFlushesLinesWhole(t *testing.T) {
 		}
 	}
 }
+
+// blockedWriter blocks every Write until it is released.
+type blockedWriter struct {
+	release chan struct{}
+	mu      sync.Mutex
+	got     strings.Builder
+}
+
+func (w *blockedWriter) Write(p []byte) (int, error) {
+	<-w.release
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.got.Write(p)
+}
+
+// TestLogWriterNeverBlocks writes lines while what they are written to
+// blocks, as a pipe nobody reads does: no Write may wait for it, lines past
+// the bound are dropped, and once it takes them again, the log says how
+// many were.
+func TestLogWriterNeverBlocks(t *testing.T) {
+	w := &blockedWriter{release: make(chan struct{})}
+	lw := newLogWriter(w)
+	line := []byte(strings.Repeat("x", 1023) + "\n")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 2 * maxBuffered / len(line) {
+			lw.Write(line)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Write waited for a writer that blocks")
+	}
+	close(w.release)
+	lw.Close()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !strings.Contains(w.got.String(), "log lines dropped") {
+		t.Errorf("no line says how many lines were dropped")
+	}
+}

@@ -151,7 +151,7 @@ func parseOptions(args []string, getenv func(string) string, stdout io.Writer) (
 	fs.Uint64Var(&o.seed, "seed", o.seed, "seed of the generated catalogue, the latency and the failures; the same seed repeats a run")
 	fs.IntVar(&o.pets, "pets", o.pets, "`number` of items of each resource (pets, in the Petstore) in the generated catalogue")
 	fs.StringVar(&o.fixtures, "fixtures", "", "start from the catalogue in this fixture `file` instead of a generated one")
-	fs.StringVar(&o.state, "state", "", "load the store, the settings, the forced answers and the expectations from this `file` at start, and save every write there before it is answered")
+	fs.StringVar(&o.state, "state", "", "keep the store, the settings, the forced answers and the expectations in a log beside this `file`, which is an export of them, and save every write before it is answered")
 	fs.DurationVar(&o.saveInterval, "save-interval", 0, "save to --state at this interval instead, and answer writes before they are saved: faster, but a crash loses the writes since the last save (default: every write is saved before it is answered)")
 	fs.StringVar(&o.onSaveError, "on-save-error", o.onSaveError, "while --state cannot be saved: refuse writes with 503 until a save succeeds, or serve them from memory only")
 	fs.Func("latency", "delay every answer by this `duration` or range, such as 100ms or 50ms-300ms", func(v string) error {
@@ -327,6 +327,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	contract, srv, handler := st.contract, st.srv, st.handler
+	// The request log is written a moment after the answers: its last
+	// lines are written before the log is closed.
+	defer srv.FlushLog()
 	// Listen before the state file is opened, so that a busy port, the
 	// likeliest mistake of a second petmock, leaves no state file behind.
 	ln, err := listen(o.addr)

@@ -115,13 +115,17 @@ func unblockFIFO(path string) {
 // where what petmock held went, and petmock exits with status 1. What the
 // line says in each case is mockserver/persist's to test.
 func TestShutdownSaysWhatItCouldNotKeep(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.json")
+	dir := filepath.Join(t.TempDir(), "data")
+	os.Mkdir(dir, 0o755)
+	path := filepath.Join(dir, "state.json")
 	s := start(t, "--state", path, "--pets", "2", "--save-interval", "1h")
 	if status, body := post(t, s.url+"/pets", "Acknowledged"); status != 201 {
 		t.Fatalf("POST /v1/pets: %d %s", status, body)
 	}
-	os.Remove(path)
-	os.Mkdir(path, 0o755)
+	// The directory of the state file and its log moves away, and a file
+	// takes its place: no save reaches where a start reads.
+	os.Rename(dir, dir+".moved")
+	os.WriteFile(dir, nil, 0o644)
 	err := s.stop(t)
 	const want = "; 1 acknowledged write is not in it; what petmock held is in "
 	if err == nil || !strings.HasPrefix(err.Error(), "the last save failed: cannot persist to "+path) ||

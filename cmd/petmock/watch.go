@@ -29,7 +29,11 @@ import (
 // A new version is served by a new server, made as petmock makes one at
 // start, which takes over from the one serving (mockserver.Server.TakeOver)
 // while the handler of every new request is swapped for its own; requests
-// in flight finish on the old one. A version that cannot be served is
+// in flight finish on the old one. A version never destroys data: items it
+// does not take, as it dropped their resource or tightened their schema,
+// perhaps an editor's half-saved file or a branch switched to, are held
+// back, with --state in the log too, and the version after that takes
+// them serves them again, under the ids they had. A version that cannot be served is
 // refused with the line petmock would refuse it with at start, in the log
 // and in the console, and the version before goes on.
 
@@ -203,10 +207,19 @@ func (r *reloader) logReload(rep mockserver.Reload) {
 		}
 	}
 	r.log.Info("document reloaded", attrs...)
-	for _, name := range slices.Sorted(maps.Keys(rep.Dropped)) {
-		if n := rep.Dropped[name]; n > 0 {
-			r.log.Warn("items dropped: they do not fit the new document", "resource", name, "count", n)
+	for _, name := range slices.Sorted(maps.Keys(rep.HeldBack)) {
+		if n := rep.HeldBack[name]; n > 0 {
+			r.log.Warn("items held back: this version of the document does not take them; they are kept, and served again by a version that does",
+				"resource", name, "count", n)
 		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(rep.ServedAgain)) {
+		if n := rep.ServedAgain[name]; n > 0 {
+			r.log.Info("items held back before are served again", "resource", name, "count", n)
+		}
+	}
+	for _, line := range rep.Filled {
+		r.log.Info("items kept were given a required property: " + line)
 	}
 	if rep.ForcedDropped > 0 {
 		r.log.Warn("forced answers dropped: the new document does not allow them", "count", rep.ForcedDropped)

@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -288,4 +291,112 @@ func TestWatchInProcess(t *testing.T) {
 			t.Errorf("acknowledged pet %d is not in the state file", id)
 		}
 	}
+}
+
+// TestWatchFlipsLoseNothing flips the watched file between a version of
+// the document with pets and orders and one without orders whose pets may
+// only be available, as an editor's half-saved file or a branch switch
+// does, under creates of both, and then restores it: every pet and order
+// acknowledged must be served again, each id given once, and so again
+// after a restart from the state file.
+func TestWatchFlipsLoseNothing(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "pets.yaml")
+	state := filepath.Join(dir, "state.json")
+	full, err := os.ReadFile("../../testdata/evolved-ops.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	petstore, err := os.ReadFile("../../spec/openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	narrowed := strings.Replace(string(petstore), "        - available\n        - pending\n        - sold\n", "        - available\n", 1)
+	if narrowed == string(petstore) {
+		t.Fatal("the Petstore's statuses are not where the test narrows them")
+	}
+	os.WriteFile(doc, full, 0o644)
+	p, log := startWatching(t, "--spec", doc, "--watch", "--state", state, "--pets", "20")
+	waitUntil(t, "the log says it watches "+doc, func() bool { return strings.Contains(log.String(), "watching "+doc) })
+
+	// Creates of pets and of orders, each id acknowledged once.
+	var mu sync.Mutex
+	acked := map[string]map[int64]string{"pets": {}, "store/orders": {}}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	create := func(path string, w int, body func(i int) (string, string)) {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			mark, sent := body(i)
+			status, answer := get(t, "POST", p.url+"/"+path, sent)
+			if status != 201 {
+				continue // refused while a version that lacks it serves
+			}
+			var v struct{ ID int64 }
+			json.Unmarshal([]byte(answer), &v)
+			mu.Lock()
+			if was, dup := acked[path][v.ID]; dup {
+				t.Errorf("POST /v1/%s: id %d acknowledged for %s and for %s", path, v.ID, was, mark)
+			}
+			acked[path][v.ID] = mark
+			mu.Unlock()
+		}
+	}
+	for w := range 3 {
+		wg.Add(1)
+		go create("pets", w, func(i int) (string, string) {
+			name := fmt.Sprintf("flip-%d-%d", w, i)
+			return `"name":"` + name + `"`, `{"name":"` + name + `","categoryId":1}`
+		})
+	}
+	wg.Add(1)
+	go create("store/orders", 0, func(i int) (string, string) {
+		q := 1 + i%9
+		return fmt.Sprintf(`"quantity":%d`, q), fmt.Sprintf(`{"petId":1,"quantity":%d}`, q)
+	})
+	reloads := 0
+	flip := func(data []byte, what string) {
+		reloads++
+		replaceFile(t, doc, data)
+		n := reloads
+		waitUntil(t, what, func() bool { return documentStatus(t, p.url).Reloads == n })
+	}
+	for range 3 {
+		time.Sleep(300 * time.Millisecond)
+		flip([]byte(narrowed), "the narrowed version is served")
+		if held := documentStatus(t, p.url).Last.HeldBack; held["orders"] == 0 || held["pets"] == 0 {
+			t.Errorf("the narrowed version holds back %v, want orders and the pets that are not available", held)
+		}
+		time.Sleep(300 * time.Millisecond)
+		flip(full, "the full version is served again")
+	}
+	close(stop)
+	wg.Wait()
+	if held := documentStatus(t, p.url).Last.HeldBack; len(held) != 0 {
+		t.Errorf("once the full version is back, %v are still held back", held)
+	}
+	served := func(url, when string) {
+		t.Helper()
+		for path, ids := range acked {
+			for id, mark := range ids {
+				status, body := get(t, "GET", fmt.Sprintf("%s/%s/%d", url, path, id), "")
+				if status != 200 || !strings.Contains(body, mark) {
+					t.Errorf("%s: GET /v1/%s/%d: %d %s, want the one acknowledged with %s", when, path, id, status, body, mark)
+				}
+			}
+		}
+	}
+	served(p.url, "once the full version is back")
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if err := p.cmd.Wait(); err != nil {
+		t.Fatalf("petmock exited with %v after SIGTERM\n%s", err, log.String())
+	}
+	again, _ := startWatching(t, "--spec", doc, "--watch", "--state", state, "--pets", "20")
+	served(again.url, "after a restart")
+	t.Logf("%d pets and %d orders acknowledged across %d reloads", len(acked["pets"]), len(acked["store/orders"]), reloads)
 }

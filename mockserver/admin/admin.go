@@ -16,11 +16,13 @@ package admin
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/petstore/contract/mockserver/catalogue"
@@ -99,9 +101,14 @@ const maxBodyBytes = 64 << 10
 // handler is petmock's whole handler: the admin API, the console, and the
 // server's API.
 type handler struct {
-	srv  Control
-	log  *slog.Logger
-	edge *mockserver.Edge
+	srv Control
+	log *slog.Logger
+	// access decides which hosts and origins the admin API answers.
+	access *access
+	// made makes admin and mux, once, on the first request of the admin
+	// API or the console, as makeAdmin says; madeErr is why it could not.
+	made    sync.Once
+	madeErr error
 	// admin answers the requests under Prefix: the edge checks each one,
 	// and mux hands it to its endpoint.
 	admin http.Handler
@@ -139,23 +146,14 @@ func NewAfter(prev http.Handler, srv Control, cfg Config) (http.Handler, error) 
 	if err != nil {
 		return nil, err
 	}
-	admin, err := concrete(c)
-	if err != nil {
-		return nil, fmt.Errorf("admin document: %w", err)
-	}
 	keys := newKeyGuard()
 	if p, ok := prev.(*handler); ok {
 		keys = p.keys
 	}
-	edge, err := srv.NewEdge(admin, mockserver.EdgeConfig{MaxBodyBytes: maxBodyBytes, Unread: isFixture, Admit: access.admit, Guard: keys.guard})
-	if err != nil {
-		return nil, fmt.Errorf("admin document: %w", err)
-	}
 	h := &handler{
 		srv:        srv,
 		log:        cfg.Logger,
-		edge:       edge,
-		mux:        http.NewServeMux(),
+		access:     access,
 		atRoot:     !slices.ContainsFunc(c.Operations, func(op *spec.Operation) bool { return op.Base+op.Path == "/" }),
 		storeCheck: cfg.StoreCheck,
 		keys:       keys,
@@ -172,6 +170,24 @@ func NewAfter(prev http.Handler, srv Control, cfg Config) (http.Handler, error) 
 	if h.storeCheck <= 0 {
 		h.storeCheck = time.Second
 	}
+	return h, nil
+}
+
+// makeAdmin makes the admin API: its document, made concrete for the
+// served document's resources and key (see concrete), the edge that checks
+// its requests, and the routes to its endpoints. It costs more than all
+// petmock does to answer its first request, and the API does not need it:
+// it is made on the first request of the admin API or the console.
+func (h *handler) makeAdmin() error {
+	admin, err := concrete(h.srv.Contract())
+	if err != nil {
+		return fmt.Errorf("admin document: %w", err)
+	}
+	edge, err := h.srv.NewEdge(admin, mockserver.EdgeConfig{MaxBodyBytes: maxBodyBytes, Unread: isFixture, Admit: h.access.admit, Guard: h.keys.guard})
+	if err != nil {
+		return fmt.Errorf("admin document: %w", err)
+	}
+	h.mux = http.NewServeMux()
 	for _, rt := range h.routes() {
 		h.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) {
 			d := r.Context().Value(routedKey{}).(*routed)
@@ -185,7 +201,23 @@ func NewAfter(prev http.Handler, srv Control, cfg Config) (http.Handler, error) 
 		d.err = fmt.Errorf("admin: %s %s: no endpoint for operation %s", r.Method, r.URL.Path, d.call.Operation.ID)
 	})
 	h.admin = edge.Handler(h.dispatch)
-	return h, nil
+	return nil
+}
+
+// serveAdmin answers a request of the admin API or the console, making the
+// admin API first if it is the first.
+func (h *handler) serveAdmin(w http.ResponseWriter, r *http.Request) {
+	h.made.Do(func() { h.madeErr = h.makeAdmin() })
+	if h.madeErr != nil {
+		if h.log != nil {
+			h.log.Error("the admin API could not be made", "err", h.madeErr)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		json.NewEncoder(w).Encode(map[string]string{"code": "internal", "message": h.madeErr.Error()})
+		return
+	}
+	h.admin.ServeHTTP(w, r)
 }
 
 // endpoint answers one operation of the admin API, once the edge has
@@ -241,7 +273,7 @@ func (h *handler) routes() []route {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch path := r.URL.Path; {
 	case strings.HasPrefix(path, Prefix):
-		h.admin.ServeHTTP(w, r)
+		h.serveAdmin(w, r)
 	case path == "/" && h.atRoot:
 		// The console at / is the one at /__petmock/, and answers as it
 		// does.
@@ -249,7 +281,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		u := *r.URL
 		u.Path, u.RawPath = Prefix, ""
 		page.URL = &u
-		h.admin.ServeHTTP(w, &page)
+		h.serveAdmin(w, &page)
 	default:
 		h.srv.ServeHTTP(w, r)
 	}

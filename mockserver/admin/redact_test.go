@@ -88,6 +88,7 @@ func TestAdminKeyNeverShown(t *testing.T) {
 			}
 		}
 	}
+	ts.FlushLog()
 	if !strings.Contains(log.String(), "request") {
 		t.Fatalf("the log holds no request: %s", log.String())
 	}

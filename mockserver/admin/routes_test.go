@@ -29,6 +29,9 @@ func TestRoutesAreTheDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := hh.(*handler)
+	if err := h.makeAdmin(); err != nil {
+		t.Fatal(err)
+	}
 	base := strings.TrimSuffix(Prefix, "/")
 	// pattern is the ServeMux pattern of an operation: its path below
 	// Prefix, where "{$}" says that "/" ends the path.

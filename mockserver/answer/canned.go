@@ -82,8 +82,12 @@ type Responses struct {
 }
 
 // NewResponses reads the responses of op, of the document of c. outage
-// is the facts of an outage's error body.
-func NewResponses(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, outage *Facts) *Responses {
+// is the facts of an outage's error body. known holds the facts of each
+// response read before, by the response: operations that refer to the
+// same response of the components share its facts, so that a document
+// of thousands of operations that all refer to a few responses holds a
+// few facts, not thousands.
+func NewResponses(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, outage *Facts, known map[*openapi3.Response]*Facts) *Responses {
 	rs := &Responses{contract: c, byStatus: map[int]*Facts{}, outage: outage}
 	if op.Op.Responses == nil {
 		return rs
@@ -92,7 +96,11 @@ func NewResponses(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, o
 		if ref == nil || ref.Value == nil {
 			continue
 		}
-		facts := newAnswerFacts(c, ref.Value, shapes)
+		facts := known[ref.Value]
+		if facts == nil {
+			facts = newAnswerFacts(c, ref.Value, shapes)
+			known[ref.Value] = facts
+		}
 		if code == "default" {
 			rs.fallback = facts
 		} else if n, err := strconv.Atoi(code); err == nil {

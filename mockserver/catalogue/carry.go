@@ -1,16 +1,12 @@
 package catalogue
 
 import (
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/petstore/contract/mockserver/edge"
-
-	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
 )
 
 // carried returns how an item of prev, a resource of the document a
 // server takes over from, becomes an item of rs, the resource of the same
-// name of the new document (see TakeOver), or false when it cannot:
+// name of the new document (see TakeOver), or why it cannot:
 //
 //   - it keeps its id, as the store has it, and its name, the id clients
 //     know it by where that is not the store's (see store.Entry), unless
@@ -22,57 +18,18 @@ import (
 //     property the new document removed or renamed would otherwise make
 //     every item unfit;
 //   - a property it lacks takes the value a created item would
-//     (x-petmock-defaults), as a required property the new document
+//     (x-petmock-defaults), and a required one it still lacks its
+//     schema's default, else its example, else a value made from its
+//     schema (see fillRequired), as a required property the new document
 //     added would otherwise make every item unfit;
 //   - it is then held to rs's item schema, as a fixture's items are, and
 //     written in rs's form, with rs's filter keys, and the parent it had
 //     where rs's item does not name one.
 //
 // Nothing else is made up: an item that still breaks the schema, such as
-// one without a required property the document gives no default for, or
-// with a value outside a narrowed enumeration, is dropped.
-func carried(prev, rs *Resource) func(store.Entry) (store.Entry, bool) {
-	var declared map[string]bool
-	if ap := rs.spec.Item.AdditionalProperties.Has; ap != nil && !*ap {
-		declared = make(map[string]bool, len(rs.spec.Properties))
-		for _, p := range rs.spec.Properties {
-			declared[p.Name] = true
-		}
-	}
-	return func(e store.Entry) (store.Entry, bool) {
-		v, bad := edge.DecodeJSON(e.Text)
-		item, ok := v.(map[string]any)
-		if bad != nil || !ok {
-			return store.Entry{}, false
-		}
-		delete(item, prev.spec.IDProperty)
-		if declared != nil {
-			for name := range item {
-				if !declared[name] {
-					delete(item, name)
-				}
-			}
-		}
-		rs.withDefaults(item)
-		name := e.Name
-		switch {
-		case rs.ids.kind == idInteger:
-			name = ""
-		case name == "" && rs.ids.named:
-			// The resource finds its items by their names only.
-			name = rs.ids.made(e.ID, 0)
-		}
-		rs.setID(item, e.ID, name)
-		if err := rs.spec.Item.VisitJSON(item, openapi3.DisableSchemaErrorDetails(), openapi3.VisitAsResponse()); err != nil {
-			return store.Entry{}, false
-		}
-		if rs.shape.ExactIntegers(item, "") != nil {
-			return store.Entry{}, false
-		}
-		out := rs.entry(e.ID, name, item)
-		if rs.parentKey >= 0 && out.Keys[rs.parentKey] == shape.AbsentKey && prev.parentKey >= 0 {
-			out.Keys[rs.parentKey] = e.Keys[prev.parentKey]
-		}
-		return out, true
-	}
+// one with a value outside a narrowed enumeration, is held back (see
+// Held), and the reason is the schema's error.
+func carried(prev, rs *Resource) func(store.Entry) (store.Entry, string) {
+	from := Form{Seed: prev.ids.seed, IDProperty: prev.spec.IDProperty, ParentKey: prev.parentKey}
+	return func(e store.Entry) (store.Entry, string) { return rs.convert(e, from) }
 }

@@ -2,6 +2,7 @@ package catalogue
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync/atomic"
 
@@ -27,6 +28,8 @@ type durability struct {
 	// commit is what a write waits for before it is answered, or nil:
 	// see SetCommit.
 	commit atomic.Pointer[func(context.Context) error]
+	// keeper is told of every write, or nil: see SetKeeper.
+	keeper atomic.Pointer[Keeper]
 }
 
 // SetPersistError tells the catalogue whether what it holds can be kept.
@@ -50,8 +53,9 @@ func (set *Resources) SetPersistError(err error) {
 // returns once what the server holds at the time of the call is kept, or
 // an error that says why it could not be, such as "cannot persist to
 // state.json: no space left on device". A write whose commit fails is
-// answered 503 with that error, and the answer says that the change was
-// made in memory only; the write is not acknowledged. ctx is the
+// answered 503 with that error, and the answer says that nothing was
+// changed when commit undid the write (ErrUndone), or else that the change
+// was made in memory only; the write is not acknowledged. ctx is the
 // request's, so that commit may stop waiting for a client that went away.
 // Many writes wait at once, each in its own call: commit may keep them
 // all with one save. nil, the default, answers writes at once. It is safe
@@ -63,6 +67,11 @@ func (set *Resources) SetCommit(commit func(ctx context.Context) error) {
 	}
 	set.durable.commit.Store(&commit)
 }
+
+// ErrUndone is what a commit (see SetCommit) returns, wrapped with the
+// reason, for a write it could not keep and undid: the write changed
+// nothing, so that a client may send it again without making a duplicate.
+var ErrUndone = errors.New("the change could not be saved, and was undone")
 
 // kept waits until the change a write has just made is kept (see
 // SetCommit), and returns the 503 of a change that could not be, or nil.
@@ -77,7 +86,9 @@ func (set *Resources) kept(ctx context.Context) *edge.Error {
 		return nil
 	case ctx.Err() != nil:
 		return edge.NewError(http.StatusServiceUnavailable, "request",
-			"cancelled by the client before the change was saved; it is saved with the next save")
+			"cancelled by the client before the change was saved; it is saved with the next save, or undone if that fails")
+	case errors.Is(err, ErrUndone):
+		return edge.NewError(http.StatusServiceUnavailable, "state", "%v; nothing was changed", err)
 	}
 	return edge.NewError(http.StatusServiceUnavailable, "state",
 		"%v; the change was made in memory only, and is lost if petmock stops before a save succeeds", err)

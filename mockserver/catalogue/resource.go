@@ -69,6 +69,8 @@ type Resource struct {
 	// note says how the ids are written, when the document's schema of
 	// them is not one petmock writes in order; "" otherwise.
 	note string
+	// filled notes the required properties items kept were given.
+	filled filled
 }
 
 // keyedFilter is a filter of a find, with the index of its key in the
@@ -674,7 +676,10 @@ func (rs *Resource) Delete(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	if err != nil {
 		return err
 	}
-	if !rs.store.Delete(it.id) {
+	switch found, err := rs.store.Delete(it.id); {
+	case err != nil:
+		return err
+	case !found:
 		return rs.notFound(c, rs.idText(it.id, it.name))
 	}
 	if unkept := rs.set.kept(r.Context()); unkept != nil {

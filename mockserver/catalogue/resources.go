@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,6 +26,9 @@ type Resources struct {
 	// durable is what a command that keeps the items told the catalogue,
 	// shared with those that take over from it.
 	durable *durability
+	// held are the items held back, shared with those that take over.
+	held *heldItems
+	digestState
 	// notes are what New found to say of the resources.
 	notes []string
 
@@ -62,10 +66,11 @@ type Config struct {
 // Fill gives them their starting items.
 func New(cfg Config) *Resources {
 	c := cfg.Contract
-	set := &Resources{contract: c, byName: map[string]*Resource{}, log: cfg.Log, events: cfg.Events, durable: &durability{}}
+	set := &Resources{contract: c, byName: map[string]*Resource{}, log: cfg.Log, events: cfg.Events, durable: &durability{}, held: &heldItems{}}
 	for _, r := range c.Resources {
 		rs := newResource(r, cfg.Shapes, cfg.Seed)
 		rs.set = set
+		rs.store.SetTap(func(w store.Write) error { return set.wrote(rs, w) })
 		set.notes = append(set.notes, rs.wrapLists(c, cfg.Shapes, cfg.Seed)...)
 		set.notes = append(set.notes, rs.wrapItems(c, cfg.Shapes, cfg.Seed)...)
 		var notes []string
@@ -151,13 +156,20 @@ func (set *Resources) Fill(ctx context.Context, items Items, seeded *Seeded) ([]
 // Handover is what a catalogue that took over from another kept of its
 // items: see TakeOver.
 type Handover struct {
-	// Kept is how many items it took over of each resource both
-	// documents have, by name, and Dropped how many of them it left out,
-	// as they do not fit the new document's item schema.
-	Kept, Dropped map[string]int
+	// Kept is how many items each resource of the new document serves,
+	// by name, of those both documents have or held back before.
+	Kept map[string]int
+	// Held is how many items are held back of each resource, by this
+	// version of the document or one before, and Back how many of those
+	// held back before this version serves again.
+	Held, Back map[string]int
 	// Added are the resources of the new document only, which start with
-	// their starting items; Removed those of the old one only.
+	// their starting items, or those held back of them; Removed those of
+	// the old one only, whose items are held back.
 	Added, Removed []string
+	// Filled says, one line each, which property a version requires that
+	// the items kept lacked, and what they were given.
+	Filled []string
 }
 
 // TakeOver makes set, new from New and Fill, perhaps for another version
@@ -165,15 +177,20 @@ type Handover struct {
 // items of each resource both documents have, by name, as each item is
 // made to fit set's document (see carried), the ids going on from where
 // old gave them, and what a command that keeps the items told old
-// (SetCommit, SetPersistError). A resource of set only keeps its starting
-// items.
+// (SetCommit, SetPersistError, SetKeeper). An item that does not fit, and
+// every item of a resource set lacks, is held back rather than dropped
+// (see Held), and an item held back before that fits set is served again:
+// a resource a version dropped, or whose schema it tightened, comes back
+// whole with the version after. A resource of set only keeps its starting
+// items, unless items of it are held back, which it serves instead.
 //
 // While it runs, old's writes and scenarios wait. Once set holds the
 // items, and before any waiting write goes on, it calls publish: from
 // then on, a write of a request in flight on old is made to set's stores
-// instead. It fails, changing nothing and not calling publish, if a store
-// of set cannot hold the items within its limits, or if another catalogue
-// took over from old already.
+// instead, and one to a resource set lacks is refused. It fails, changing
+// nothing and not calling publish, if a store of set cannot hold the
+// items within its limits, or if another catalogue took over from old
+// already.
 func (set *Resources) TakeOver(old *Resources, publish func()) (Handover, error) {
 	if old == set {
 		return Handover{}, errors.New("a server cannot take over from itself")
@@ -183,25 +200,91 @@ func (set *Resources) TakeOver(old *Resources, publish func()) (Handover, error)
 	if old.successor.Load() != nil {
 		return Handover{}, errors.New("another server took over from this one already")
 	}
-	h := Handover{Kept: map[string]int{}, Dropped: map[string]int{}, Added: []string{}, Removed: []string{}}
+	h := Handover{Kept: map[string]int{}, Held: map[string]int{}, Back: map[string]int{}, Added: []string{}, Removed: []string{}}
+	heldBefore, nextBefore := old.held.all()
+	// mover is what one move is of: the resource of each document, the
+	// items held back before that fit set and go with it, and those that
+	// still do not.
+	type mover struct {
+		name      string
+		prev, rs  *Resource
+		back      map[int64]Held
+		stillHeld []Held
+	}
 	var moves []store.Move
-	var names []string
+	var movers []mover
 	for _, rs := range set.list {
-		prev := old.byName[rs.spec.Name]
+		name := rs.spec.Name
+		prev := old.byName[name]
+		mv := mover{name: name, prev: prev, rs: rs, back: map[int64]Held{}}
+		form := rs.Form()
+		m := store.Move{To: rs.store, Next: nextBefore[name]}
+		for _, it := range heldBefore[name] {
+			if e, why := rs.fit(it.Entry, it.Form, form); why == "" {
+				m.Also = append(m.Also, e)
+				mv.back[e.ID] = it
+			} else {
+				it.Reason = why
+				mv.stillHeld = append(mv.stillHeld, it)
+			}
+		}
 		if prev == nil {
-			h.Added = append(h.Added, rs.spec.Name)
-			continue
+			h.Added = append(h.Added, name)
+			if len(m.Also) == 0 && m.Next == 0 {
+				continue // a new resource: its starting items
+			}
+		} else {
+			m.From, m.Convert = prev.store, carried(prev, rs)
 		}
-		moves = append(moves, store.Move{From: prev.store, To: rs.store, Convert: carried(prev, rs)})
-		names = append(names, rs.spec.Name)
+		moves, movers = append(moves, m), append(movers, mv)
 	}
-	for _, rs := range old.list {
-		if set.byName[rs.spec.Name] == nil {
-			h.Removed = append(h.Removed, rs.spec.Name)
+	for _, prev := range old.list {
+		if set.byName[prev.spec.Name] == nil {
+			h.Removed = append(h.Removed, prev.spec.Name)
+			moves = append(moves, store.Move{From: prev.store})
+			movers = append(movers, mover{name: prev.spec.Name, prev: prev})
 		}
 	}
-	dropped, err := store.HandOver(moves, func() {
-		set.durable = old.durable
+	_, err := store.HandOver(moves, func(handed []store.Handed) {
+		held, next := map[string][]Held{}, map[string]int64{}
+		for name, items := range heldBefore {
+			if set.byName[name] == nil && old.byName[name] == nil {
+				held[name], next[name] = items, nextBefore[name]
+			}
+		}
+		for i, mv := range movers {
+			items := mv.stillHeld
+			if mv.prev != nil {
+				form := mv.prev.Form()
+				for _, left := range handed[i].Left {
+					why := left.Why
+					if mv.rs == nil {
+						why = "the document has no resource " + mv.name
+					}
+					items = append(items, Held{KeptItem: KeptItem{Entry: left.Entry, Form: &form}, Reason: why})
+				}
+			}
+			for _, untaken := range handed[i].Untaken {
+				it := mv.back[untaken.Entry.ID]
+				delete(mv.back, untaken.Entry.ID)
+				it.Reason = untaken.Why
+				items = append(items, it)
+			}
+			if mv.rs == nil {
+				next[mv.name] = handed[i].Next
+			} else {
+				h.Back[mv.name] = len(mv.back)
+			}
+			if len(items) > 0 {
+				slices.SortFunc(items, func(a, b Held) int { return cmpID(a.Entry.ID, b.Entry.ID) })
+				held[mv.name] = items
+			}
+		}
+		set.durable, set.held = old.durable, old.held
+		set.held.set(held, next)
+		if k := set.durable.keeper.Load(); k != nil {
+			(*k).TookOver(set)
+		}
 		old.successor.Store(set)
 		if publish != nil {
 			publish()
@@ -210,10 +293,13 @@ func (set *Resources) TakeOver(old *Resources, publish func()) (Handover, error)
 	if err != nil {
 		return Handover{}, err
 	}
-	for i, name := range names {
-		h.Dropped[name] = dropped[i]
-		h.Kept[name] = set.byName[name].store.Len()
+	for _, rs := range set.list {
+		if name := rs.spec.Name; old.byName[name] != nil || h.Back[name] > 0 {
+			h.Kept[name] = rs.store.Len()
+		}
+		h.Filled = append(h.Filled, rs.filledNotes()...)
 	}
+	h.Held = set.HeldCounts()
 	return h, nil
 }
 

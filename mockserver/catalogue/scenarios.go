@@ -32,7 +32,9 @@ func (set *Resources) Reset() (map[string]int, error) {
 		return nil, e
 	}
 	for _, rs := range set.list {
-		rs.store.Restore(rs.start)
+		if err := rs.store.Restore(rs.start); err != nil {
+			return nil, err
+		}
 	}
 	set.scenario("reset")
 	return set.keptCounts()
@@ -146,7 +148,9 @@ func (set *Resources) load(loaded map[*Resource][]store.Entry) error {
 	}
 	for _, rs := range set.list {
 		if _, ok := loaded[rs]; !ok {
-			rs.store.Restore(rs.start)
+			if err := rs.store.Restore(rs.start); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -45,20 +45,28 @@ func TestStateSaveFailures(t *testing.T) {
 	for _, d := range durabilities {
 		for _, tt := range tests {
 			for _, created := range []bool{false, true} {
-				name := d.name + ", " + tt.name + ", nothing changed since the last save"
-				if created {
-					name = d.name + ", " + tt.name + ", with a pet not saved yet"
+				for _, idle := range []bool{false, true} {
+					name := d.name + ", " + tt.name + ", nothing changed since the last save"
+					if created {
+						name = d.name + ", " + tt.name + ", with a pet not saved yet"
+					}
+					if idle {
+						name += ", the log closed, idle"
+					}
+					t.Run(name, func(t *testing.T) {
+						saveFailure(t, d.interval, tt.breakIt, tt.mend, tt.want, tt.user, created, idle)
+					})
 				}
-				t.Run(name, func(t *testing.T) {
-					saveFailure(t, d.interval, tt.breakIt, tt.mend, tt.want, tt.user, created)
-				})
 			}
 		}
 	}
 }
 
-// saveFailure is a case of TestStateSaveFailures.
-func saveFailure(t *testing.T, interval time.Duration, breakIt, mend func(dir, path string), want string, user, created bool) {
+// saveFailure is a case of TestStateSaveFailures. With idle, the log is
+// closed when the file breaks, as petmock closes it once nothing was
+// written for a moment, so that the next save opens it again, and fails
+// where a save to the open file would not.
+func saveFailure(t *testing.T, interval time.Duration, breakIt, mend func(dir, path string), want string, user, created, idle bool) {
 	if user && asRoot() {
 		t.Skip("permissions do not bite as root; the other cases make the same failure without them")
 	}
@@ -72,7 +80,12 @@ func saveFailure(t *testing.T, interval time.Duration, breakIt, mend func(dir, p
 	}
 	s.saver.tick()
 
-	breakIt(dir, path)
+	still(s.saver, func() {
+		if idle {
+			s.saver.file.idle()
+		}
+		breakIt(dir, path)
+	})
 	t.Cleanup(func() { mend(dir, path) })
 	if created {
 		if status, _ := post(t, s.URL+"/v1/pets", "Unsaved"); status == 201 {
@@ -97,7 +110,7 @@ func saveFailure(t *testing.T, interval time.Duration, breakIt, mend func(dir, p
 		t.Errorf("the failure was not logged:\n%s", s.log)
 	}
 
-	mend(dir, path)
+	still(s.saver, func() { mend(dir, path) })
 	s.saver.tick()
 	if status, body := post(t, s.URL+"/__petmock/health", ""); status != 200 {
 		t.Errorf("GET health once the file can be saved again: %d %s", status, body)
@@ -121,6 +134,19 @@ func saveFailure(t *testing.T, interval time.Duration, breakIt, mend func(dir, p
 			t.Errorf("acknowledged pet %q is not in the state file", name)
 		}
 	}
+}
+
+// still runs f, which breaks or mends the files of s in more than one
+// step, while s neither saves, probes nor writes its export: the saver's
+// own quarter-second probe, had it run between two steps, such as a file
+// removed and a directory made in its place, could write the export there
+// first, and the break would not be the one the test makes.
+func still(s *Saver, f func()) {
+	s.exportMu.Lock()
+	defer s.exportMu.Unlock()
+	s.fileMu.Lock()
+	defer s.fileMu.Unlock()
+	f()
 }
 
 // TestStateSaveFailuresServedFromMemory checks --on-save-error serve:

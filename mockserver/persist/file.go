@@ -6,13 +6,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/petstore/contract/mockserver/catalogue"
 )
 
-// A state file keeps the items between runs. It is a fixture, so a state
-// file can also be loaded with --fixtures or PUT /__petmock/{resource}.
+// A state file written by hand, or by a petmock before the log, is a
+// fixture: it is imported, as --fixtures or PUT /__petmock/fixture would
+// load it.
 
 // loadState loads the state file at path into items. A missing file gives an
 // error for which errors.Is(err, os.ErrNotExist) holds; a file that is not
@@ -48,6 +50,13 @@ func saveState(path string, items *catalogue.Resources) (version uint64, size in
 // one. path is the file itself, not a symbolic link to it: a rename would
 // replace the link. It returns the size of the file.
 func writeAtomically(path string, write func(io.Writer) error) (int64, error) {
+	return writeAtomicallyThen(path, write, nil)
+}
+
+// writeAtomicallyThen is writeAtomically, calling beforeRename, when not
+// nil, with the temporary file once it is written and synced: an error
+// it returns leaves path as it was.
+func writeAtomicallyThen(path string, write func(io.Writer) error, beforeRename func(tmp string) error) (int64, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -64,6 +73,9 @@ func writeAtomically(path string, write func(io.Writer) error) (int64, error) {
 	}
 	if closeErr := tmp.Close(); err == nil {
 		err = closeErr
+	}
+	if err == nil && beforeRename != nil {
+		err = beforeRename(tmp.Name())
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
@@ -91,17 +103,15 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// tmpSuffix marks the temporary files of saveState.
+// tmpSuffix marks the temporary files of writeAtomically, and of a log
+// written anew.
 const tmpSuffix = ".tmp-"
 
 // removeStaleStateFiles removes the temporary files a crash during
-// writeAtomically left beside path, of the state file and of its
-// settings file.
+// writeAtomically, or while the log was written anew, left beside path:
+// of the state file, its settings file, its held file and its log.
 func removeStaleStateFiles(path string) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
+	dir := filepath.Dir(path)
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -109,9 +119,12 @@ func removeStaleStateFiles(path string) error {
 	if err != nil {
 		return err
 	}
-	settings := filepath.Base(settingsPath(path))
+	var prefixes []string
+	for _, p := range []string{path, settingsPath(path), heldPath(path), logPath(path)} {
+		prefixes = append(prefixes, filepath.Base(p)+tmpSuffix)
+	}
 	for _, e := range entries {
-		stale := strings.HasPrefix(e.Name(), base+tmpSuffix) || strings.HasPrefix(e.Name(), settings+tmpSuffix)
+		stale := slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(e.Name(), p) })
 		if stale && !e.IsDir() {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}

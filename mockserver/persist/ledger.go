@@ -2,67 +2,37 @@ package persist
 
 import "sync"
 
-// A ledger counts the writes that were acknowledged but are not in the
-// state file yet, so that a shutdown whose last save fails can say how
-// many it could not keep. Every write takes a ticket, in order, once it
-// has changed the stores; a save that starts after a ticket was taken
-// holds that write. With every write waiting for its save none is ever
-// counted, but --save-interval acknowledges writes at once, and
-// --on-save-error serve acknowledges them while saves fail.
+// A ledger counts the writes that were acknowledged but are not in the log
+// yet, so that a shutdown whose last save fails can say how many it could
+// not keep. Every write has a number, in order (Saver.Wrote); a save that
+// holds the writes up to a number holds every write before it. With every
+// write waiting for its save none is ever counted, but --save-interval
+// acknowledges writes at once, and --on-save-error serve acknowledges them
+// while saves fail.
 type ledger struct {
-	mu      sync.Mutex // guards last and unsaved
-	last    uint64     // the last ticket taken
-	unsaved []span     // tickets acknowledged that no save holds, in order
+	mu      sync.Mutex // guards unsaved
+	unsaved []span     // writes acknowledged that no save holds, in order
 }
 
-// span is the tickets from first to last, both included.
+// span is the writes numbered from first to last, both included.
 type span struct{ first, last uint64 }
 
-// ticket returns a ticket for a write that has changed the stores.
-func (l *ledger) ticket() uint64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.last++
-	return l.last
-}
-
-// acknowledge counts a write acknowledged at once, before any save holds
-// it, and returns its ticket.
-func (l *ledger) acknowledge() uint64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.last++
-	l.add(span{l.last, l.last})
-	return l.last
-}
-
-// acknowledged counts the writes of tickets first to last as acknowledged
-// although no save holds them. Tickets are acknowledged in order.
+// acknowledged counts the writes numbered first to last as acknowledged
+// although no save holds them. Writes are acknowledged in order.
 func (l *ledger) acknowledged(first, last uint64) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.add(span{first, last})
-}
-
-// add appends s to the unsaved tickets, as one span with the last one when
-// they follow each other, as they do when writes are acknowledged at once.
-func (l *ledger) add(s span) {
-	if n := len(l.unsaved); n > 0 && l.unsaved[n-1].last+1 == s.first {
-		l.unsaved[n-1].last = s.last
+	if first == 0 || last < first {
 		return
 	}
-	l.unsaved = append(l.unsaved, s)
-}
-
-// mark returns the last ticket taken: a save that starts after mark holds
-// every write up to it.
-func (l *ledger) mark() uint64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.last
+	if n := len(l.unsaved); n > 0 && l.unsaved[n-1].last+1 >= first {
+		l.unsaved[n-1].last = max(l.unsaved[n-1].last, last)
+		return
+	}
+	l.unsaved = append(l.unsaved, span{first, last})
 }
 
-// saved records that a save holds every write up to the ticket upTo.
+// saved records that a save holds every write up to upTo.
 func (l *ledger) saved(upTo uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -4,9 +4,9 @@ import "testing"
 
 // TestLedgerCountsAcknowledgedWritesNoSaveHolds plays the writes of both
 // ways of keeping the stores against the ledger: writes acknowledged at
-// once are counted until a save that began after them, and writes that
-// waited are counted only when their save failed and they were
-// acknowledged all the same.
+// once are counted until a save holds them, and writes that waited are
+// counted only when their save failed and they were acknowledged all the
+// same.
 func TestLedgerCountsAcknowledgedWritesNoSaveHolds(t *testing.T) {
 	var l ledger
 	check := func(when string, want uint64) {
@@ -17,32 +17,25 @@ func TestLedgerCountsAcknowledgedWritesNoSaveHolds(t *testing.T) {
 	}
 	check("at first", 0)
 
-	// --save-interval: three writes answered at once; a save begins,
-	// two more come while it runs, and it succeeds.
-	for range 3 {
-		l.acknowledge()
+	// --save-interval: writes 1 to 3 answered at once; a save holds
+	// them, and writes 4 and 5 come while it runs.
+	for n := uint64(1); n <= 3; n++ {
+		l.acknowledged(n, n)
 	}
 	check("after 3 writes answered at once", 3)
-	mark := l.mark()
-	l.acknowledge()
-	l.acknowledge()
-	l.saved(mark)
-	check("after a save that began before the last 2", 2)
-	l.saved(l.mark())
-	check("after a save that began after them all", 0)
+	l.acknowledged(4, 4)
+	l.acknowledged(5, 5)
+	l.saved(3)
+	check("after a save that held the first 3", 2)
+	l.saved(5)
+	check("after a save that held them all", 0)
 
 	// Writes that wait: a batch saved is never counted; a batch whose
 	// save failed, and which --on-save-error serve acknowledged, is.
-	first, last := l.ticket(), l.ticket()
-	l.saved(l.mark())
-	check("after a batch was saved", 0)
-	first, last = l.ticket(), l.ticket()
-	last = l.ticket()
-	l.acknowledged(first, last)
+	l.acknowledged(6, 8)
 	check("after a batch of 3 whose save failed was acknowledged", 3)
-	// A save that began after the first of them only holds that one.
-	l.saved(first)
+	l.saved(6)
 	check("after a save that held the first of them", 2)
-	l.saved(l.mark())
+	l.saved(8)
 	check("after a save that held them all", 0)
 }

@@ -106,11 +106,21 @@ func mountTmpfs(t *testing.T, size string) string {
 }
 
 // remount remounts the file system at dir with the options given, such as
-// "ro".
+// "ro". Linux refuses to make a file system read-only while a file is
+// open on it to write: petmock closes its log a moment after its last
+// save, which the remount waits for.
 func remount(t *testing.T, dir, opts string) {
 	t.Helper()
-	if out, err := exec.Command("mount", "-o", "remount,"+opts, dir).CombinedOutput(); err != nil {
-		t.Fatalf("mount -o remount,%s %s: %v %s", opts, dir, err, out)
+	start := time.Now()
+	for {
+		out, err := exec.Command("mount", "-o", "remount,"+opts, dir).CombinedOutput()
+		if err == nil {
+			return
+		}
+		if !strings.Contains(string(out), "busy") || time.Since(start) > hangDetector {
+			t.Fatalf("mount -o remount,%s %s: %v %s", opts, dir, err, out)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -192,5 +202,60 @@ func TestFullDiskNoticedWhenIdle(t *testing.T) {
 	}
 	if want := "Before,After space was freed,After it was writable"; strings.Join(names, ",") != want {
 		t.Errorf("created pets in the state file: %q, want %q", names, want)
+	}
+}
+
+// leaveFree fills the file system at dir, then frees about free bytes of
+// it, and returns the filler.
+func leaveFree(t *testing.T, dir string, free int64) string {
+	t.Helper()
+	filler := fillDisk(t, dir)
+	fi, err := os.Stat(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filler, max(0, fi.Size()-free)); err != nil {
+		t.Fatal(err)
+	}
+	return filler
+}
+
+// TestWriteWhoseSaveFailsIsUndone sends a create too large for what the
+// disk has left, though enough is left for a save of an ordinary one to
+// be tried: its save fails, and it must be answered 503 saying that
+// nothing was changed, and be undone, so that a client that sends it
+// again, once space is freed, makes one pet, not two, served after a
+// restart too.
+func TestWriteWhoseSaveFailsIsUndone(t *testing.T) {
+	dir := mountTmpfs(t, "1m")
+	path := filepath.Join(dir, "state.json")
+	s := newSavedServer(t, path, Config{}, mockserver.Config{Catalogue: seeded(3)})
+	filler := leaveFree(t, dir, 96<<10)
+	awaitHealth(t, s.URL, 200)
+	big := strings.Repeat("x", 400<<10)
+	status, body := post(t, s.url+"/pets", big)
+	if status != 503 || !strings.Contains(body, "no space left on device") || !strings.Contains(body, "nothing was changed") {
+		t.Fatalf("POST /v1/pets of a pet the disk cannot take: %d %.200s, want a 503 saying nothing was changed", status, body)
+	}
+	if n := s.srv.Items().Store("pets").Len(); n != 3 {
+		t.Errorf("after the refused create the store holds %d pets, want the 3 it held", n)
+	}
+	os.Remove(filler)
+	awaitHealth(t, s.URL, 200)
+	if status, body := post(t, s.url+"/pets", big); status != 201 {
+		t.Fatalf("POST /v1/pets sent again once space was freed: %d %.200s", status, body)
+	}
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	again := newSavedServer(t, path, Config{}, mockserver.Config{Catalogue: seeded(3)})
+	made := 0
+	for _, e := range again.srv.Items().Store("pets").Entries() {
+		if strings.Contains(string(e.Text), big) {
+			made++
+		}
+	}
+	if made != 1 {
+		t.Errorf("after a restart %d pets of the name sent twice are served, want 1", made)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -17,8 +16,9 @@ import (
 // The settings a developer changes while petmock runs (the latency, the
 // fail rate, the faults, the clock, the size of the journal and whether it
 // shows secrets), the forced answers that wait and the expectations are
-// kept with --state too, in a file of their own beside the state file, so
-// that the state file stays a fixture that --fixtures and PUT
+// kept with --state too: in the log, as a record written when they change,
+// and, for people to read, in a file of their own beside the state file,
+// so that the state file stays a fixture that --fixtures and PUT
 // /__petmock/fixture read. They are restored at start, but for the
 // settings whose flags are given, which win.
 
@@ -54,9 +54,9 @@ type savedSettings struct {
 	Expectations []steer.Expectation `json:"expectations,omitempty"`
 }
 
-// saveSettings writes the settings, forced answers and expectations of
-// steering to the settings file at path, atomically, and returns its size.
-func saveSettings(path string, steering *steer.Steering) (int64, error) {
+// settingsJSON returns the settings, forced answers and expectations of
+// steering, as the settings file holds them.
+func settingsJSON(steering *steer.Steering) []byte {
 	v := steering.Settings()
 	saved := savedSettings{
 		SavedAt:  time.Now().UTC(),
@@ -74,11 +74,21 @@ func saveSettings(path string, steering *steer.Steering) (int64, error) {
 	if v.Clock == "set" {
 		saved.Now = &v.Now
 	}
-	return writeAtomically(path, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(saved)
-	})
+	data, _ := json.MarshalIndent(saved, "", "  ")
+	return append(data, '\n')
+}
+
+// sameSettings reports whether two texts of settingsJSON hold the same
+// settings, whenever they were saved.
+func sameSettings(a, b []byte) bool {
+	var x, y savedSettings
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	x.SavedAt, y.SavedAt = time.Time{}, time.Time{}
+	ja, _ := json.Marshal(x)
+	jb, _ := json.Marshal(y)
+	return bytes.Equal(ja, jb)
 }
 
 // settingFlags are the settings, by name, with the flag of each.
@@ -88,20 +98,29 @@ var settingFlags = []struct{ name, flag string }{
 	{"fault", "fault"}, {"faultRate", "fault-rate"}, {"slowBytesPerSecond", "slow-bytes-per-second"},
 }
 
-// restoreSettings gives steering the settings, the forced answers and the
-// expectations of the settings file at path, but for the settings whose
-// flags given names, which win. A missing file restores nothing; a file
-// that is not valid is refused, and left as it is. A forced answer or an
-// expectation the document no longer allows, for an operation it dropped,
-// say, is logged and left out. It returns what it restored, as attributes
-// for the log.
-func restoreSettings(path string, steering *steer.Steering, given map[string]bool, log *slog.Logger) ([]any, error) {
+// readSettings reads the settings file at path; a missing file gives nil
+// and no error.
+func readSettings(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("settings file %s cannot be read: %w", path, reason(err))
+	}
+	return data, nil
+}
+
+// restoreSettings gives steering the settings, the forced answers and the
+// expectations of data, as the settings file at path or the log holds
+// them, but for the settings whose flags given names, which win. nil
+// restores nothing; settings that are not valid are refused, and the file
+// left as it is. A forced answer or an expectation the document no longer
+// allows, for an operation it dropped, say, is logged and left out. It
+// returns what it restored, as attributes for the log.
+func restoreSettings(path string, data []byte, steering *steer.Steering, given map[string]bool, log *slog.Logger) ([]any, error) {
+	if data == nil {
+		return nil, nil
 	}
 	corrupt := func(err error) error {
 		return fmt.Errorf("settings file %s is corrupt, so petmock leaves it as it is; repair or remove it: %v", path, err)

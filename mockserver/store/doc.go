@@ -41,6 +41,11 @@
 //   - Limits bound the items and the bytes of text a store holds: a write
 //     that would pass them fails with ErrStoreFull and changes nothing.
 //     Replace and ReplaceAll change all or nothing.
+//   - A tap (SetTap) is told every write, in the order the writes are
+//     made, before readers see it, as the items it leaves: replaying what
+//     it was told rebuilds the store. A write it refuses fails and
+//     changes nothing, and Revert returns a store to a Mark without
+//     giving an id twice, for a tap whose writes could not be kept.
 //   - HandOver moves a store's items to another store and sends every
 //     later write of the first to the second, so that a write made
 //     through the first store by a writer that took it before the

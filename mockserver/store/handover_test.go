@@ -14,16 +14,16 @@ import (
 // upper is a Convert that keeps the pets of every status but pending, with
 // the status written in capitals, and a key of its own that the old store
 // had no filter for: the name.
-func upper(e Entry) (Entry, bool) {
+func upper(e Entry) (Entry, string) {
 	if e.Keys[0] == "pending" {
-		return Entry{}, false
+		return Entry{}, "pending"
 	}
 	var p testPet
 	if err := json.Unmarshal(e.Text, &p); err != nil {
 		panic(err)
 	}
 	text := bytes.Replace(e.Text, []byte(`"status":"`+p.Status+`"`), []byte(`"status":"`+string(bytes.ToUpper([]byte(p.Status)))+`"`), 1)
-	return Entry{ID: e.ID, Text: text, Keys: []string{e.Keys[0], p.Name}}, true
+	return Entry{ID: e.ID, Text: text, Keys: []string{e.Keys[0], p.Name}}, ""
 }
 
 func TestHandOverConvertsAndDrops(t *testing.T) {
@@ -34,14 +34,14 @@ func TestHandOverConvertsAndDrops(t *testing.T) {
 	})
 	to := New("pets", 2)
 	published := false
-	dropped, err := HandOver([]Move{{From: from, To: to, Convert: upper}}, func() {
+	handed, err := HandOver([]Move{{From: from, To: to, Convert: upper}}, func([]Handed) {
 		published = true
 		if to.Len() != 2 {
 			t.Errorf("at publish, the new store holds %d items, want 2", to.Len())
 		}
 	})
-	if err != nil || !published || !slices.Equal(dropped, []int{1}) {
-		t.Fatalf("HandOver = %v, %v (published %v), want [1], nil (published)", dropped, err, published)
+	if err != nil || !published || len(handed[0].Left) != 1 || handed[0].Left[0].Entry.ID != 2 || handed[0].Left[0].Why != "pending" {
+		t.Fatalf("HandOver = %+v, %v (published %v), want pet 2 left out, saying why (published)", handed, err, published)
 	}
 	got := all(t, to)
 	want := []testPet{{ID: 1, Name: "a", Status: "SOLD"}, {ID: 3, Name: "c", Status: "AVAILABLE"}}
@@ -66,7 +66,7 @@ func TestHandOverIDsGoOn(t *testing.T) {
 	}
 	from.Delete(3)
 	to := New("pets", 1)
-	same := func(e Entry) (Entry, bool) { return e, true }
+	same := func(e Entry) (Entry, string) { return e, "" }
 	if _, err := HandOver([]Move{{From: from, To: to, Convert: same}}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -95,8 +95,8 @@ func TestHandOverSendsLaterWritesToTheNewStore(t *testing.T) {
 	if text, _, _ := to.Lookup(1); !bytes.Contains(text, []byte(`"z"`)) {
 		t.Errorf("new store, id 1 = %s; want the put pet", text)
 	}
-	if !from.Delete(2) {
-		t.Error("Delete of the old store's 2 = false, want true")
+	if found, err := from.Delete(2); !found || err != nil {
+		t.Errorf("Delete of the old store's 2 = %v, %v; want true, nil", found, err)
 	}
 	if _, _, ok := to.Lookup(2); ok {
 		t.Error("new store still has 2 after the old store's Delete")
@@ -131,7 +131,7 @@ func TestHandOverPastTheLimitsChangesNothing(t *testing.T) {
 	full.SetLimits(Limits{MaxItems: 1})
 	from2 := newTestStore(t, []testPet{{ID: 1, Name: "a", Status: "sold"}})
 	called := false
-	_, err := HandOver([]Move{{From: from2, To: ok, Convert: upper}, {From: from, To: full, Convert: upper}}, func() { called = true })
+	_, err := HandOver([]Move{{From: from2, To: ok, Convert: upper}, {From: from, To: full, Convert: upper}}, func([]Handed) { called = true })
 	if !errors.Is(err, ErrStoreFull) || called {
 		t.Fatalf("HandOver past the limits = %v (published %v), want ErrStoreFull, unpublished", err, called)
 	}
@@ -182,7 +182,7 @@ func TestHandOverLosesNoWrite(t *testing.T) {
 		runtime.Gosched()
 	}
 	var before int
-	if _, err := HandOver([]Move{{From: from, To: to, Convert: upper}}, func() { before = to.Len() }); err != nil {
+	if _, err := HandOver([]Move{{From: from, To: to, Convert: upper}}, func([]Handed) { before = to.Len() }); err != nil {
 		t.Fatal(err)
 	}
 	wg.Wait()
@@ -211,7 +211,7 @@ func TestHandOverConvertsWhatChangedOnce(t *testing.T) {
 		{ID: 3, Name: "c", Status: "sold"},
 	})
 	var calls []int64
-	m := Move{From: s, Convert: func(e Entry) (Entry, bool) {
+	m := Move{From: s, To: New("pets", 2), Convert: func(e Entry) (Entry, string) {
 		calls = append(calls, e.ID)
 		return upper(e)
 	}}
@@ -224,13 +224,13 @@ func TestHandOverConvertsWhatChangedOnce(t *testing.T) {
 	if !slices.Equal(calls, []int64{2, 4}) {
 		t.Errorf("converted again: ids %v, want [2 4], those written since", calls)
 	}
-	kept, dropped := late.kept()
+	kept, left := late.kept()
 	var ids []int64
 	for _, e := range kept {
 		ids = append(ids, e.ID)
 	}
-	if !slices.Equal(ids, []int64{1, 4}) || dropped != 1 {
-		t.Errorf("kept %v, dropped %d; want [1 4] and 1, the pet now pending", ids, dropped)
+	if !slices.Equal(ids, []int64{1, 4}) || len(left) != 1 || left[0].Entry.ID != 2 {
+		t.Errorf("kept %v, left out %+v; want [1 4] and the pet now pending", ids, left)
 	}
 }
 
@@ -242,7 +242,7 @@ func TestHandOverKeepsNamesAndSets(t *testing.T) {
 		t.Fatal(err)
 	}
 	to := New("users", 1)
-	same := func(e Entry) (Entry, bool) { return e, true }
+	same := func(e Entry) (Entry, string) { return e, "" }
 	if _, err := HandOver([]Move{{From: from, To: to, Convert: same}}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -254,5 +254,42 @@ func TestHandOverKeepsNamesAndSets(t *testing.T) {
 	}
 	if _, _, ok := to.Lookup(7); !ok {
 		t.Error("a Set of the old store is not in the new one")
+	}
+}
+
+// TestHandOverRetiresAndTakesAlso hands one store over to none, which
+// retires it, and gives another store entries besides its own: the
+// retired store's items are all left out, with the id it gave next, and
+// its writes are refused; the entries given are taken but for one whose
+// id a converted item has, and ids go on from Next.
+func TestHandOverRetiresAndTakesAlso(t *testing.T) {
+	gone := newTestStore(t, []testPet{{ID: 1, Name: "a"}, {ID: 4, Name: "d"}})
+	from := newTestStore(t, []testPet{{ID: 1, Name: "b", Status: "sold"}})
+	to := New("pets", 2)
+	also := []Entry{testPet{ID: 1, Name: "taken"}.entry(), testPet{ID: 9, Name: "back"}.entry()}
+	for i := range also {
+		also[i].Keys = append(also[i].Keys, "x")
+	}
+	handed, err := HandOver([]Move{
+		{From: gone},
+		{From: from, To: to, Convert: upper, Also: also, Next: 20},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(handed[0].Left) != 2 || handed[0].Next != 5 {
+		t.Errorf("the retired store left %+v and gave %d next, want its 2 items and 5", handed[0].Left, handed[0].Next)
+	}
+	if _, err := addPet(gone, "late", 1, "sold"); !errors.Is(err, ErrRetired) {
+		t.Errorf("Add to a retired store: %v, want ErrRetired", err)
+	}
+	if len(handed[1].Untaken) != 1 || handed[1].Untaken[0].Entry.ID != 1 {
+		t.Errorf("untaken %+v, want the entry of id 1, a converted item's", handed[1].Untaken)
+	}
+	if got := all(t, to); len(got) != 2 || got[0].Name != "b" || got[1].Name != "back" {
+		t.Errorf("the new store holds %+v, want pet 1 converted and pet 9 given", got)
+	}
+	if p, _ := addPet(to, "next", 1, "sold"); p.ID != 20 {
+		t.Errorf("Add after the handover gave %d, want 20, from Next", p.ID)
 	}
 }

@@ -17,9 +17,19 @@ func (s *Store) Replace(entries []Entry) error {
 
 // ReplaceAll replaces the items of each store, all distinct, with its
 // entries, as Replace does, all of them or none: if one store refuses its
-// entries, no store changes. Readers see each store change at once,
+// entries, or its tap the write (see SetTap), no store changes, though a
+// tap told before the refusal is not told again. Readers see each store change at once,
 // though not every store at the same instant.
 func ReplaceAll(stores []*Store, entries [][]Entry) error {
+	return ReplaceAllFrom(stores, entries, nil)
+}
+
+// ReplaceAllFrom is ReplaceAll, for a caller that restores items kept
+// elsewhere: Add then gives each store ids from nexts[i] on, when that is
+// past the largest id of its entries, so that an id given before, to an
+// item since removed, is not given again; 0 gives none. nil nexts gives
+// ids from the largest on.
+func ReplaceAllFrom(stores []*Store, entries [][]Entry, nexts []int64) error {
 	sorted := make([][]Entry, len(stores))
 	for i, s := range stores {
 		var err error
@@ -43,7 +53,18 @@ func ReplaceAll(stores []*Store, entries [][]Entry) error {
 			return fmt.Errorf("%w: %d %s in %d bytes pass the limits of %d %s and %d bytes",
 				ErrStoreFull, b.sn.all.n, s.name, b.sn.bytes, s.limits.MaxItems, s.name, s.limits.MaxBytes)
 		}
+		if nexts != nil {
+			if from := nexts[i]; from == 0 || b.sn.next != 0 && from > b.sn.next {
+				b.sn.next = from
+			}
+		}
 		next[i] = b
+	}
+	for i, s := range stores {
+		b := next[i].sn
+		if err := s.tell(Write{Kind: WriteReplace, Next: b.next, Before: Mark{s.snap.Load()}, State: Mark{b}}); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
 	}
 	for i, s := range stores {
 		s.snap.Store(s.adopt(next[i]))

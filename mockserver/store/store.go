@@ -48,6 +48,8 @@ type Store struct {
 	// heir is where writes go once the store has been handed over to
 	// another (see HandOver); nil until then.
 	heir *heir
+	// tap is told of every write before readers see it: see SetTap.
+	tap func(Write) error
 
 	snap atomic.Pointer[snapshot]
 }

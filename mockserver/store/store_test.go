@@ -283,8 +283,8 @@ func TestStoreMatchesAModel(t *testing.T) {
 					model[id] = p
 				default:
 					id := ids[rnd.IntN(len(ids))]
-					if !s.Delete(id) {
-						t.Fatalf("Delete(%d) found nothing", id)
+					if found, err := s.Delete(id); !found || err != nil {
+						t.Fatalf("Delete(%d) = %v, %v", id, found, err)
 					}
 					delete(model, id)
 				}

@@ -25,7 +25,8 @@ func (s *Store) nextSnapshot() *snapshot {
 // Add stores a new item under the next id and returns its entry. build
 // makes the entry of the item for the id it is given; it runs under the
 // store's lock, so it should be quick. An entry whose Name another item
-// has is refused with ErrNameTaken.
+// has is refused with ErrNameTaken, and one the tap refuses (see SetTap)
+// with its error.
 func (s *Store) Add(build func(id int64) (Entry, error)) (Entry, error) {
 	s.mu.Lock()
 	if h := s.heir; h != nil {
@@ -59,6 +60,10 @@ func (s *Store) Add(build func(id int64) (Entry, error)) (Entry, error) {
 		return Entry{}, fmt.Errorf("%w: it holds %d %s in %d bytes, and may hold at most %d %s and %d bytes",
 			ErrStoreFull, cur.all.n, s.name, cur.bytes, s.limits.MaxItems, s.name, s.limits.MaxBytes)
 	}
+	e.ID = id
+	if err := s.tell(Write{Kind: WriteAdd, Entry: e, Next: nextID(id), Before: Mark{cur}}); err != nil {
+		return Entry{}, err
+	}
 	next := s.nextSnapshot()
 	r := record{id: id}
 	s.fill = next.appendText(&r, e.Text, s.fill, int(min(next.bytes, chunkSize)))
@@ -70,7 +75,6 @@ func (s *Store) Add(build func(id int64) (Entry, error)) (Entry, error) {
 	}
 	next.next = nextID(id)
 	s.snap.Store(next)
-	e.ID = id
 	return e, nil
 }
 
@@ -134,6 +138,9 @@ func (s *Store) put(e Entry) (bool, error) {
 	if s.limits.full(cur.all.n, cur.bytes-int64(old.n)+int64(len(e.Text))) {
 		return false, fmt.Errorf("%w: it holds %d bytes of %s, and may hold at most %d", ErrStoreFull, cur.bytes, s.name, s.limits.MaxBytes)
 	}
+	if err := s.tell(Write{Kind: WritePut, Entry: Entry{ID: e.ID, Text: e.Text, Keys: e.Keys}, Next: cur.next, Before: Mark{cur}}); err != nil {
+		return false, err
+	}
 	next := s.nextSnapshot()
 	s.index(next, old, false)
 	r := record{id: e.ID}
@@ -169,31 +176,43 @@ func (s *Store) Set(e Entry) (replaced bool, err error) {
 		return false, fmt.Errorf("%w: it holds %d %s in %d bytes, and may hold at most %d %s and %d bytes",
 			ErrStoreFull, cur.all.n, s.name, cur.bytes, s.limits.MaxItems, s.name, s.limits.MaxBytes)
 	}
+	after := cur.next
+	if after != 0 && e.ID >= after {
+		after = nextID(e.ID)
+	}
+	if err := s.tell(Write{Kind: WriteAdd, Entry: Entry{ID: e.ID, Text: e.Text, Keys: e.Keys}, Next: after, Before: Mark{cur}}); err != nil {
+		return false, err
+	}
 	next := s.nextSnapshot()
 	r := record{id: e.ID}
 	s.fill = next.appendText(&r, e.Text, s.fill, int(min(next.bytes, chunkSize)))
 	r.tuple = next.intern(s.interned, e.Keys)
 	next.all = next.all.with(r, s.gen)
 	s.index(next, r, true)
-	if next.next != 0 && e.ID >= next.next {
-		next.next = nextID(e.ID)
-	}
+	next.next = after
 	s.snap.Store(next)
 	return false, nil
 }
 
-// Delete removes the item of id, and reports whether there was one.
-func (s *Store) Delete(id int64) bool {
+// Delete removes the item of id, and reports whether there was one. It
+// fails with the tap's refusal (see SetTap), changing nothing.
+func (s *Store) Delete(id int64) (bool, error) {
 	s.mu.Lock()
 	if h := s.heir; h != nil {
 		s.mu.Unlock()
+		if h.to == nil {
+			return false, ErrRetired
+		}
 		return h.to.Delete(id)
 	}
 	defer s.mu.Unlock()
 	cur := s.snap.Load()
 	old, ok := cur.all.find(id)
 	if !ok {
-		return false
+		return false, nil
+	}
+	if err := s.tell(Write{Kind: WriteDelete, Entry: Entry{ID: id}, Next: cur.next, Before: Mark{cur}}); err != nil {
+		return false, err
 	}
 	next := s.nextSnapshot()
 	s.index(next, old, false)
@@ -201,7 +220,7 @@ func (s *Store) Delete(id int64) bool {
 	next.bytes -= int64(old.n)
 	next.dead += int64(old.n)
 	s.snap.Store(s.compacted(next))
-	return true
+	return true, nil
 }
 
 // compactAt is the amount of dead text past which a write compacts the

@@ -31,8 +31,11 @@ export function reloadText(r) {
   const parts = ["Document reloaded at " + new Date(r.time).toLocaleTimeString()];
   const kept = Object.entries(r.kept).map(([name, n]) => n + " " + name);
   if (kept.length) parts.push("kept " + kept.join(", "));
-  const dropped = Object.entries(r.dropped).filter(([, n]) => n > 0).map(([name, n]) => n + " " + name);
-  if (dropped.length) parts.push("dropped " + dropped.join(", ") + " that no longer fit the document");
+  const held = Object.entries(r.heldBack).filter(([, n]) => n > 0).map(([name, n]) => n + " " + name);
+  if (held.length) parts.push("holds back " + held.join(", ") + " that this version does not take, until one does");
+  const back = Object.entries(r.servedAgain).filter(([, n]) => n > 0).map(([name, n]) => n + " " + name);
+  if (back.length) parts.push("serves again " + back.join(", ") + " held back before");
+  for (const line of r.filled) parts.push(line);
   if (r.addedOperations.length) parts.push("new: " + r.addedOperations.join(", "));
   if (r.removedOperations.length) parts.push("gone: " + r.removedOperations.join(", "));
   if (r.forcedDropped) parts.push(r.forcedDropped + " forced answer(s) dropped");
