@@ -207,6 +207,39 @@ paths:
 // TestSwaggerWildcardExample: a Swagger 2.0 example given for */* is the
 // example of the media type the operation produces, text/plain here,
 // answered as text whatever the Accept, where it was answered as JSON.
+// TestSwaggerProducesOfTheDocument: an operation of a Swagger 2.0 document
+// that names no produces of its own answers in the document's, as AutoRest's
+// XML service, whose document produces application/xml, is answered.
+func TestSwaggerProducesOfTheDocument(t *testing.T) {
+	c, err := spec.Read([]byte(`swagger: '2.0'
+info: {title: Small, version: 1.0.0}
+basePath: /v1
+produces: [application/xml]
+paths:
+  /slides:
+    get:
+      responses:
+        '200':
+          description: ok
+          schema: {type: object, xml: {name: slideshow}, properties: {title: {type: string}}}
+  /ping:
+    get:
+      produces: [text/plain]
+      responses:
+        '200': {description: ok, schema: {type: string}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, mockserver.Config{Contract: c})
+	for path, want := range map[string]string{"/slides": "application/xml", "/ping": "text/plain"} {
+		resp := ts.do(t, "GET", path, "", "Accept", "*/*")
+		if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || !strings.HasPrefix(ct, want) {
+			t.Errorf("GET /v1%s: %d %s, want 200 %s\n%s", path, resp.StatusCode, ct, want, resp.body)
+		}
+	}
+}
+
 func TestSwaggerWildcardExample(t *testing.T) {
 	c, err := spec.Read([]byte(`swagger: '2.0'
 info: {title: Small, version: 1.0.0}

@@ -28,6 +28,7 @@ func fromSwagger2(root *yaml.Node) ([]byte, error) {
 	if err := json.Unmarshal(src, &doc2); err != nil {
 		return nil, fmt.Errorf("the Swagger 2.0 document does not load: %s", firstLine(err.Error()))
 	}
+	inheritProduces(&doc2)
 	doc3, err := openapi2conv.ToV3(&doc2)
 	if err != nil {
 		return nil, fmt.Errorf("the Swagger 2.0 document cannot be converted to OpenAPI 3.0: %s", firstLine(err.Error()))
@@ -38,6 +39,27 @@ func fromSwagger2(root *yaml.Node) ([]byte, error) {
 		return nil, fmt.Errorf("the Swagger 2.0 document cannot be converted to OpenAPI 3.0: %w", err)
 	}
 	return out, nil
+}
+
+// inheritProduces gives each operation without a produces of its own the
+// document's, as Swagger 2.0 says an operation's produces overrides the
+// document's: openapi2conv reads the operation's alone, and made every
+// answer of AutoRest's XML service, whose document produces
+// application/xml, an application/json one.
+func inheritProduces(doc *openapi2.T) {
+	if len(doc.Produces) == 0 {
+		return
+	}
+	for _, item := range doc.Paths {
+		if item == nil {
+			continue
+		}
+		for _, op := range item.Operations() {
+			if op != nil && len(op.Produces) == 0 {
+				op.Produces = doc.Produces
+			}
+		}
+	}
 }
 
 // refuseEmptyValues gives each query or form parameter of root that says
