@@ -94,7 +94,7 @@ func TestPackagesImportDown(t *testing.T) {
 // table test. The files that write a run's reports from Ginkgo's may read
 // its report types.
 func TestOnlySpecsMeetGinkgo(t *testing.T) {
-	reportWriters := []string{"coverage.go", "junit.go"}
+	reportWriters := []string{"coverage.go", "junit.go", "behaviour.go"}
 	for _, f := range goFiles(t, ".", false) {
 		specLayer := strings.HasSuffix(f, "_specs.go") || f == "run.go"
 		for _, path := range imports(t, f) {

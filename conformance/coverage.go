@@ -55,6 +55,10 @@ type OperationCoverage struct {
 	// sample of, rather than one check each value, such as "status: 8 of
 	// its 10000 values".
 	Sampled []string
+	// Behaviour says which behaviour checks of the operation ran, such
+	// as "an unknown id 404s ran", and why the others did not, in words,
+	// such as "skipped: getWidget documents no 404, ...".
+	Behaviour string
 }
 
 // summarize returns the coverage of every operation of the contract, with
@@ -81,6 +85,7 @@ func (c *coverage) summarize(contract check.Contract, report types.Report, readO
 		}
 		slices.Sort(oc.Undocumented)
 		oc.Why = notRun(op, report, readOnly, len(seen) > 0)
+		oc.Behaviour = behaviourSummary(contract, op, report)
 		out = append(out, oc)
 	}
 	return out
@@ -164,6 +169,9 @@ func writeCoverage(w io.Writer, ops []OperationCoverage, posts, maxPosts int) {
 		}
 		if len(oc.Sampled) > 0 {
 			fmt.Fprintf(w, "  %-*s    sampled: %s\n", width, "", strings.Join(oc.Sampled, "; "))
+		}
+		if oc.Behaviour != "" {
+			fmt.Fprintf(w, "  %-*s    behaviour: %s\n", width, "", oc.Behaviour)
 		}
 	}
 }

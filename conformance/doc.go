@@ -1,5 +1,5 @@
-// Package conformance is a contract-test suite for Petstore deployments,
-// run with Ginkgo. It judges any server that claims to speak the contract
+// Package conformance is a contract-test suite for deployments of an
+// OpenAPI document, the Petstore's by default, run with Ginkgo. It judges any server that claims to speak the contract
 // in package spec: the mock, staging or production; and, given another
 // OpenAPI document in Config.Contract, a deployment of that one.
 //

@@ -53,10 +53,10 @@ func (s *suite) describeOperations() {
 			// optional: a request without one is to be answered.
 			switch {
 			case request.RequiresKey(op):
-				It("answers 401 with an Error body without a key", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
+				It("refuses, with the 401 or 403 it documents, a request without a key", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
 					verdict(s.h.CheckRefused(ctx, op, ""))
 				})
-				It("answers 401 with an Error body with a wrong key", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
+				It("refuses, with the 401 or 403 it documents, a request with a wrong key", Label(opLabels(op, "auth")...), func(ctx SpecContext) {
 					verdict(s.h.CheckRefused(ctx, op, s.h.InvalidKey()))
 				})
 			case request.KeyOptional(op):
@@ -94,7 +94,7 @@ func (s *suite) describeCredentials() {
 		}
 		Describe("security scheme "+t.Scheme.Name+", on "+t.Op.ID, func() {
 			BeforeEach(func() { verdict(s.h.Served(t.Op)) })
-			DescribeTable("answers 401 with an Error body for a key near the run's", Label(opLabels(t.Op, "auth")...),
+			DescribeTable("refuses, with the 401 or 403 it documents, for a key near the run's", Label(opLabels(t.Op, "auth")...),
 				func(ctx SpecContext, m request.NearMiss) {
 					verdict(s.h.CheckNearMiss(ctx, t, m))
 				}, entries)

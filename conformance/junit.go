@@ -141,6 +141,9 @@ func writeJUnit(path string, report types.Report, facts runFacts) error {
 		if len(oc.Sampled) > 0 {
 			value += "; sampled: " + strings.Join(oc.Sampled, "; ")
 		}
+		if oc.Behaviour != "" {
+			value += "; behaviour: " + oc.Behaviour
+		}
 		suite.Properties = append(suite.Properties, junitProperty{"coverage." + oc.ID, value})
 	}
 	suite.Properties = append(suite.Properties, junitProperty{"coverage", fmt.Sprintf("%d of %d documented answers seen", seen, total)})

@@ -77,7 +77,7 @@ func Preflight(ctx context.Context, cfg Config) (string, error) {
 	if len(ops) == 0 {
 		return "no operation of the document can be sent without parameters: the base URL and the key are first tried by the checks", nil
 	}
-	p := &preflight{cfg: cfg, client: judge.NewHTTPClient(cfg.Transport)}
+	p := &preflight{cfg: cfg, contract: c, client: judge.NewHTTPClient(cfg.Transport)}
 	p.base, _ = cfg.baseURL()
 	defer p.client.CloseIdleConnections()
 
@@ -111,9 +111,10 @@ func Preflight(ctx context.Context, cfg Config) (string, error) {
 
 // preflight sends the requests of a Preflight.
 type preflight struct {
-	cfg    Config
-	base   *url.URL
-	client *http.Client
+	cfg      Config
+	contract *spec.Contract
+	base     *url.URL
+	client   *http.Client
 }
 
 // preflightAnswer is what one preflight request got: its status, the
@@ -249,6 +250,8 @@ func looksLikeHTML(body []byte) bool {
 // bytes of the answer.
 func (p *preflight) send(ctx context.Context, op *spec.Operation, f keyPresentation) (preflightAnswer, error) {
 	u := *p.base
+	u.RawPath = ""
+	u.Path, _ = url.PathUnescape(judge.OperationBase(p.base, p.contract, op))
 	u.Path += op.Path
 	if res := op.Resource; res != nil && op.Role == spec.RoleList && res.Paging.Limit != "" {
 		u.RawQuery = url.Values{res.Paging.Limit: {strconv.Itoa(res.Paging.Min)}}.Encode()

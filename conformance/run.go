@@ -245,4 +245,5 @@ func (s *suite) register() {
 	s.describeCredentials()
 	s.describeLists()
 	s.describeResources()
+	s.describeUnknownIDs()
 }

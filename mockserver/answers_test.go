@@ -38,6 +38,11 @@ func documented(tb testing.TB, c *spec.Contract, req *http.Request, status int, 
 		Header:                 header,
 		Options:                &openapi3filter.Options{IncludeResponseStatus: true},
 	}
+	if status == http.StatusNoContent && len(body) == 0 {
+		// HTTP gives a 204 no body, whatever the document describes
+		// (Asana's 204s of JSON): there is none to judge.
+		in.Options.ExcludeResponseBody = true
+	}
 	in.SetBodyBytes(body)
 	return openapi3filter.ValidateResponse(context.Background(), in)
 }

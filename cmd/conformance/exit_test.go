@@ -73,3 +73,46 @@ func TestAnyDocumentIsJudged(t *testing.T) {
 	}
 	assertNoKey(t, r)
 }
+
+// TestCoverageSaysBehaviour: the coverage summary says, for each
+// operation, which behaviour checks ran, and why the others did not, in
+// words: a read that documents no 404, a list without a filter, an
+// operation of no resource.
+func TestCoverageSaysBehaviour(t *testing.T) {
+	t.Parallel()
+	doc := ct.WriteDocument(t, ct.Notes)
+	url := strings.TrimSuffix(serve(t, ct.PetmockOf(t, doc)), "/v1") + "/n"
+	r := judge(t, url, "--spec", doc)
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s", r.code, r)
+	}
+	lines := strings.Split(r.stdout, "\n")
+	behaviour := func(op string) string {
+		for i, l := range lines {
+			if strings.HasPrefix(strings.TrimSpace(l), op+" ") {
+				for _, next := range lines[i+1:] {
+					next = strings.TrimSpace(next)
+					if after, ok := strings.CutPrefix(next, "behaviour: "); ok {
+						return after
+					}
+					if !strings.HasPrefix(next, "skipped:") && !strings.HasPrefix(next, "sampled:") {
+						break
+					}
+				}
+			}
+		}
+		return ""
+	}
+	for _, tc := range []struct{ op, says string }{
+		{"listNotes", "read after create and listed ran"},
+		{"listNotes", "limit bounds the list ran"},
+		{"listNotes", "filters match not checked: the list has no query parameter that matches a property of its items"},
+		{"getNote", "an unknown id 404s skipped: getNote documents no 404"},
+		{"deleteNote", "delete, then 404 and unlisted ran"},
+		{"sendNotes", "none: not part of a resource"},
+	} {
+		if got := behaviour(tc.op); !strings.Contains(got, tc.says) {
+			t.Errorf("%s: the coverage summary says %q, want %q\n%s", tc.op, got, tc.says, r.stdout)
+		}
+	}
+}

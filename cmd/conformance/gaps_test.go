@@ -12,6 +12,7 @@ import (
 
 	"github.com/petstore/contract/conformance"
 	ct "github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/spec"
 )
 
 // gapServers conform to the interface and each fill its gaps otherwise
@@ -44,6 +45,13 @@ var gapServers = []struct {
 		})(tb, ct.Petmock(tb))
 	}},
 	{name: "created pets show after 300ms", start: ct.Alt(ct.AltConfig{Lag: 300 * time.Millisecond}), timely: true},
+	{name: "eventually consistent: created pets show in reads and lists 400ms late, their pages short of the links that count them", start: func(tb testing.TB, _ http.Handler) http.Handler {
+		c, err := spec.Default()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return ct.EventuallyConsistent(tb, c, ct.Petmock(tb), 400*time.Millisecond)
+	}},
 	{name: "pets changed and removed by another client", start: ct.Alt(ct.AltConfig{Churn: true})},
 	{name: "a 429 now and then, with Retry-After", start: ct.Alt(ct.AltConfig{RateLimit: 80}), timely: true},
 	{name: "pets changed and removed by another client, read-only", start: ct.Alt(ct.AltConfig{Churn: true}), args: []string{"--read-only"}},

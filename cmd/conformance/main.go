@@ -1,4 +1,5 @@
-// Command conformance judges a Petstore deployment against the contract.
+// Command conformance judges a deployment of an OpenAPI document, the
+// Petstore's unless --spec names another, against the document.
 //
 //	go run ./cmd/conformance --base-url https://staging.example/v1 --api-key "$PETSTORE_API_KEY"
 //

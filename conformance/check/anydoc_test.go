@@ -202,3 +202,89 @@ func TestErrorsThatBreakTheirDocumentFail(t *testing.T) {
 		})
 	}
 }
+
+// dynamicPlanets is a 3.1 document whose answer's schema binds its items
+// with $dynamicRef in a way kin-openapi's validator cannot compile, as
+// Scalar Galaxy's does.
+const dynamicPlanets = `openapi: 3.1.0
+info: {title: Dynamic, version: 1.0.0}
+servers: [{url: /d}]
+paths:
+  /planets:
+    get:
+      operationId: listPlanets
+      responses:
+        '200':
+          description: Planets.
+          content:
+            application/json:
+              schema:
+                $id: https://galaxy.example/schemas/PaginatedPlanets
+                $defs:
+                  itemType:
+                    $dynamicAnchor: itemType
+                    $ref: '#/components/schemas/Planet'
+                $ref: '#/components/schemas/Paginated'
+components:
+  schemas:
+    Planet: {type: object, properties: {name: {type: string}, moon: {$ref: '#/components/schemas/Moon'}}}
+    Moon: {type: object, properties: {name: {type: string}}}
+    Paginated:
+      $id: https://galaxy.example/schemas/Paginated
+      $defs: {itemType: {$dynamicAnchor: itemType, not: {}}}
+      type: object
+      properties:
+        data: {type: array, items: {$dynamicRef: '#itemType'}}
+`
+
+// TestUncheckableSchemaSkips: an answer whose schema the validator cannot
+// compile is not blamed on the server: the check that met it is skipped,
+// saying why.
+func TestUncheckableSchemaSkips(t *testing.T) {
+	t.Parallel()
+	c, err := spec.Read([]byte(dynamicPlanets))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"data":[{"name":"Mars"}]}`))
+	})
+	h := judgeOver(t, server, Settings{Contract: c})
+	wantSkipped(t, "listPlanets", h.CheckValidRequest(checkContext(t), c.Operation("listPlanets")), "the validator cannot read the schema")
+}
+
+// twoBases is a document whose one path has a server of its own, below
+// another base path than the document's.
+const twoBases = `openapi: 3.0.3
+info: {title: Two bases, version: 1.0.0}
+servers: [{url: https://api.example.com/v1}]
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses: {'200': {description: Things., content: {application/json: {schema: {type: array, items: {type: string}}}}}}
+  /files:
+    servers: [{url: https://files.example.com/storage/v2}]
+    get:
+      operationId: listFiles
+      responses: {'200': {description: Files., content: {application/json: {schema: {type: array, items: {type: string}}}}}}
+`
+
+// TestOperationsBelowTheirOwnBase: an operation whose path has a server
+// of its own is sent below that server's base path, in place of the
+// document's at the end of the base URL, and found there.
+func TestOperationsBelowTheirOwnBase(t *testing.T) {
+	t.Parallel()
+	path := ct.WriteDocument(t, twoBases)
+	c := readFile(t, path)
+	if op := c.Operation("listFiles"); op == nil || op.Base != "/storage/v2" {
+		t.Fatalf("listFiles is below %q, want /storage/v2", c.Operation("listFiles").Base)
+	}
+	h := judgeOver(t, ct.PetmockOf(t, path), Settings{Contract: c})
+	for _, id := range []string{"listThings", "listFiles"} {
+		if err := h.CheckValidRequest(checkContext(t), c.Operation(id)); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+	}
+}

@@ -191,6 +191,9 @@ func genericChecks(c Contract, key string) []namedCheck {
 		if res.Delete != nil {
 			add("resource "+res.Name+" deleted", false, true, func(h *Harness, ctx context.Context) error { return h.CheckItemDeleted(ctx, res) })
 		}
+		if res.Read != nil {
+			add("resource "+res.Name+" of an unknown id", false, false, func(h *Harness, ctx context.Context) error { return h.CheckUnknownID(ctx, res) })
+		}
 	}
 	if slices.ContainsFunc(c.Resources, func(res *spec.Resource) bool { return res.Read != nil }) {
 		add("items kept to the end", false, true, (*Harness).CheckKept)

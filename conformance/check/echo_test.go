@@ -111,3 +111,64 @@ func TestCreatedAsTheItemSays(t *testing.T) {
 		t.Errorf("the verdict does not name login: %s", b.Detail)
 	}
 }
+
+// reports is a resource whose create answers 202 with a job to watch, not
+// the item, which it keeps under the id its body sends.
+const reports = `openapi: 3.0.3
+info: {title: Reports, version: 1.0.0}
+servers: [{url: /r}]
+paths:
+  /reports:
+    post:
+      operationId: createReport
+      requestBody:
+        required: true
+        content: {application/json: {schema: {type: object, required: [reportId, title], properties: {reportId: {type: string}, title: {type: string}}}}}
+      responses:
+        '202': {description: Accepted., content: {application/json: {schema: {type: object, required: [jobId], properties: {jobId: {type: string}, state: {type: string}}}}}}
+  /reports/{reportId}:
+    get:
+      operationId: getReport
+      parameters: [{name: reportId, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: A report., content: {application/json: {schema: {type: object, required: [reportId, title], properties: {reportId: {type: string}, title: {type: string}}}}}}
+        '404': {description: None.}
+`
+
+// TestCreateAnsweredWithAJob: a create answered 202 with a job, not the
+// item, is read back by the id its body sent.
+func TestCreateAnsweredWithAJob(t *testing.T) {
+	t.Parallel()
+	c, err := spec.Read([]byte(reports))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := c.Resource("reports")
+	if res == nil || !res.IDSent {
+		t.Fatalf("no resource reports whose create sends its id: %v", c.Notes)
+	}
+	var mu sync.Mutex
+	kept := map[string]map[string]any{}
+	server := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodPost {
+			var body map[string]any
+			json.NewDecoder(r.Body).Decode(&body)
+			kept[body["reportId"].(string)] = body
+			w.WriteHeader(http.StatusAccepted)
+			w.Write([]byte(`{"jobId":"job-1","state":"queued"}`))
+			return
+		}
+		rep, ok := kept[strings.TrimPrefix(r.URL.Path, "/r/reports/")]
+		if !ok {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		json.NewEncoder(w).Encode(rep)
+	})
+	if err := judgeOver(t, server, Settings{Contract: c}).CheckItemCreated(checkContext(t), res); err != nil {
+		t.Errorf("a report created through a job: %v", err)
+	}
+}

@@ -99,15 +99,19 @@ func brokenChecks(tb testing.TB) map[string]check {
 		"ignores limit when a status filter is given": func(h *Harness, ctx context.Context) error {
 			return h.CheckStatusFilter(ctx, "pending")
 		},
-		"caps every page at 50 pets, whatever limit asks": (*Harness).CheckFullPage,
-		"skips a pet between pages":                       pagesCheck(false),
-		"shows a pet on two pages":                        pagesCheck(false),
-		"links the third page back to the second":         pagesCheck(false),
-		"links each later page to itself":                 pagesCheck(false),
-		"drops the status filter from its next links":     pagesCheck(true),
-		"links the last page to an empty one":             pagesCheck(false),
-		"asks for more pets in each next link":            pagesCheck(false),
+		"caps every page at 50 pets, whatever limit asks":  (*Harness).CheckFullPage,
+		"skips a pet between pages":                        pagesCheck(false),
+		"shows a pet on two pages":                         pagesCheck(false),
+		"skips one pet at a page's end, halfway down 3000": pagesCheck(false),
+		"links the third page back to the second":          pagesCheck(false),
+		"links each later page to itself":                  pagesCheck(false),
+		"drops the status filter from its next links":      pagesCheck(true),
+		"links the last page to an empty one":              pagesCheck(false),
+		"asks for more pets in each next link":             pagesCheck(false),
 		"ignores the status filter": func(h *Harness, ctx context.Context) error {
+			return h.CheckStatusFilter(ctx, "sold")
+		},
+		"relabels a pet of another status into each filtered page": func(h *Harness, ctx context.Context) error {
 			return h.CheckStatusFilter(ctx, "sold")
 		},
 		"ignores a status outside PetStatus": func(h *Harness, ctx context.Context) error {
@@ -149,6 +153,13 @@ func brokenChecks(tb testing.TB) map[string]check {
 		},
 		"names another pet in Location": func(h *Harness, ctx context.Context) error {
 			return h.CheckCreate(ctx, "available")
+		},
+		"forgets a created pet a second after its 201": func(h *Harness, ctx context.Context) error {
+			h.cfg.Recheck = DefaultRecheck // as a run without --recheck waits
+			if err := h.CheckCreate(ctx, "pending"); err != nil {
+				return err
+			}
+			return h.CheckKept(ctx)
 		},
 		"forgets a created pet a moment later": func(h *Harness, ctx context.Context) error {
 			if err := h.CheckCreate(ctx, "pending"); err != nil {
@@ -258,6 +269,9 @@ func brokenEvolvedChecks() map[string]check {
 		}),
 		"counts the inventory in words": operation("getInventory", func(h *Harness, ctx context.Context, op *spec.Operation) error {
 			return h.CheckValidRequest(ctx, op)
+		}),
+		"answers an order of any id": resource("orders", func(h *Harness, ctx context.Context, res *spec.Resource) error {
+			return h.CheckUnknownID(ctx, res)
 		}),
 	}
 }

@@ -124,7 +124,7 @@ func (h *Harness) sampleItem(ctx context.Context, res *spec.Resource, op *spec.O
 		if s, ok := h.samples[res.Name]; ok {
 			return s.id, maps.Clone(s.params), nil
 		}
-		created, params, err := h.createItem(ctx, res)
+		created, params, err := h.itemToChange(ctx, res, nil)
 		if err != nil {
 			return "", nil, err
 		}

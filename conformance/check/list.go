@@ -226,7 +226,12 @@ func (h *Harness) CheckStatusFilter(ctx context.Context, status string) error {
 			return err
 		}
 	}
-	return nil
+	// Each pet shows the status asked for; each must have it too.
+	items, err := x.Items()
+	if err != nil {
+		return err
+	}
+	return h.checkRelabelled(ctx, h.contract.Resource("pets"), nil, "status", status, x, items, judge.RuleStatus)
 }
 
 // CheckStatusFound lists pets of a status that the unfiltered list shows
@@ -340,14 +345,17 @@ func (h *Harness) CheckOneIDPerPet(ctx context.Context) error {
 		}
 		return nil
 	}
-	first, err := h.listPets(ctx, "limit="+strconv.Itoa(c.LimitMax))
-	if err != nil {
-		return err
-	}
-	pages := 0
-	if _, err := h.walk(ctx, first, judge.RuleUniqueIDs, func(x *judge.Exchange, page []judge.Pet) (bool, error) {
-		pages++
-		return pages < maxUniquePages, note(x, page)
+	if _, err := h.settleWalks(ctx, func() (bool, error) {
+		first, err := h.listPets(ctx, "limit="+strconv.Itoa(c.LimitMax))
+		if err != nil {
+			return false, err
+		}
+		pages := 0
+		_, err = h.walk(ctx, first, judge.RuleUniqueIDs, func(x *judge.Exchange, page []judge.Pet) (bool, error) {
+			pages++
+			return pages < maxUniquePages, note(x, page)
+		})
+		return err == nil, err
 	}); err != nil {
 		return err
 	}

@@ -164,8 +164,8 @@ func (h *Harness) CheckListFilter(ctx context.Context, res *spec.Resource, fv Fi
 			query[k] = v
 		}
 		var x *judge.Exchange
+		var page []judge.Item
 		found, err := h.settle(ctx, func() (bool, error) {
-			var page []judge.Item
 			var err error
 			if x, page, err = h.listPage(ctx, res, query, judge.RuleListFilter); err != nil {
 				return false, err
@@ -178,8 +178,15 @@ func (h *Harness) CheckListFilter(ctx context.Context, res *spec.Resource, fv Fi
 			return shown == nil || len(page) > 0, nil
 		})
 		switch {
-		case err != nil || found:
+		case err != nil:
 			return err
+		case found:
+			// Each item shows the value asked for; each must have it too.
+			params, err := h.CollectionParams(ctx, res)
+			if err != nil {
+				return err
+			}
+			return h.checkRelabelled(ctx, res, params, name, value, x, page, judge.RuleListFilter)
 		case attempt == 2:
 			return x.Require(false, judge.RuleListFilter, fmt.Sprintf("the list shows %s, but %s=%s returns no %s, again when listed afresh", *shown, name, value, spec.Singular(res.Name)))
 		}

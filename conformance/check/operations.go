@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,7 +43,7 @@ func (h *Harness) validRequest(ctx context.Context, op *spec.Operation) (r *judg
 	if res := op.Resource; res != nil && op.Role != spec.RoleList && op.Role != spec.RoleCreate {
 		if request.Mutating(op) {
 			var params map[string]string
-			if created, params, err = h.createItem(ctx, res); err != nil {
+			if created, params, err = h.itemToChange(ctx, res, nil); err != nil {
 				return nil, false, err
 			}
 			fixed = params
@@ -260,6 +261,32 @@ func (h *Harness) createItem(ctx context.Context, res *spec.Resource) (judge.Ite
 	return h.createItemWith(ctx, res, nil)
 }
 
+// itemToChange returns an item of res for a check that changes it, with
+// the path parameters of its collection: one it creates, with edit
+// changing the body where not nil, or, where the document has no create of
+// res, one its list shows, as there is no other.
+func (h *Harness) itemToChange(ctx context.Context, res *spec.Resource, edit func(body map[string]any)) (judge.Item, map[string]string, error) {
+	if res.CreateOp != nil {
+		return h.createItemWith(ctx, res, edit)
+	}
+	if res.List == nil {
+		return nil, nil, judge.Skipf("%s has neither a create nor a list: no item of it is known", res.Name)
+	}
+	params, err := h.CollectionParams(ctx, res)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, items, err := h.listPageOf(ctx, res, params, url.Values{}, judge.RuleItemSame)
+	if err != nil {
+		return nil, nil, err
+	}
+	items = slices.DeleteFunc(items, func(it judge.Item) bool { return it.ID(res.IDProperty) == "" })
+	if len(items) == 0 {
+		return nil, nil, judge.Skipf("no create of %s was found, and its list shows no item to change", res.Name)
+	}
+	return items[h.rnd.IntN(len(items))], params, nil
+}
+
 // createItemWith is createItem, with edit, if not nil, changing the body
 // made from the document before it is sent.
 func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit func(body map[string]any)) (judge.Item, map[string]string, error) {
@@ -285,12 +312,20 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemCreate, fmt.Sprintf("%s of a valid item: status %d, want a documented 2xx", res.CreateOp.ID, x.Status)); err != nil {
 		return nil, nil, err
 	}
-	if res.CreateOp.JSONSchema(x.Status) == nil {
-		return nil, nil, judge.Skipf("%s answers %d without a body, so the id of the item created is not known", res.CreateOp.ID, x.Status)
-	}
-	created, err := x.Item()
-	if err != nil {
-		return nil, nil, err
+	var created judge.Item
+	switch {
+	case h.answersItem(res, x):
+		if created, err = x.Item(); err != nil {
+			return nil, nil, err
+		}
+	case res.IDSent && body[res.IDProperty] != nil:
+		// The create answers no item: what it created is what was
+		// sent, under the id it sent.
+		created = judge.Item(h.echoed(res.CreateOp, res.Item, body))
+		created[res.IDProperty] = body[res.IDProperty]
+		return created, params, h.checkLocation(x, res, params, created.ID(res.IDProperty), judge.RuleItemLocation)
+	default:
+		return nil, nil, judge.Skipf("%s answers %d without the item created, and its body sends no %s, so the id of the item created is not known", res.CreateOp.ID, x.Status, res.IDProperty)
 	}
 	if err := x.Require(created.ID(res.IDProperty) != "", judge.RuleItemCreate, fmt.Sprintf("the %s created has no %s", spec.Singular(res.Name), res.IDProperty)); err != nil {
 		return nil, nil, err
@@ -302,6 +337,17 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 		return nil, nil, err
 	}
 	return created, params, nil
+}
+
+// answersItem reports whether x, the answer of a create of res, holds the
+// item created: a body of a JSON schema with the id property, as a 201
+// has, not a 204, nor a 202 of a job to watch.
+func (h *Harness) answersItem(res *spec.Resource, x *judge.Exchange) bool {
+	s := res.CreateOp.JSONSchema(x.Status)
+	if s == nil || !x.HasBody() {
+		return false
+	}
+	return slices.ContainsFunc(h.contract.Properties(s), func(p spec.Property) bool { return p.Name == res.IDProperty })
 }
 
 // CheckNearMiss sends a request of the trial's operation with m in place

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -92,13 +93,17 @@ func (h *Harness) walkPages(ctx context.Context, first *judge.Exchange, r judge.
 		switch {
 		case err != nil:
 			return walked{}, err
-		case n == 0 && before != nil && before.Limit > 0 && beforeN < before.Limit && linkTarget(x.Header, "next") == "":
-			return walked{}, before.Breaks(judge.RulePagesEnd, fmt.Sprintf("a page of %d items, fewer than its limit of %d, links to a next page, %s, which holds none and links nowhere: the link is on the last page", beforeN, before.Limit, x.URL))
+		case n == 0 && before != nil && before.Limit > 0 && beforeN < before.Limit && nextTarget(x) == "":
+			return walked{}, &lateEnd{before.Breaks(judge.RulePagesEnd, fmt.Sprintf("a page of %d items, fewer than its limit of %d, links to a next page, %s, which holds none and links nowhere: the link is on the last page (walked again for %v)", beforeN, before.Limit, x.URL, h.cfg.Settle))}
 		case !more:
 			return walked{end: walkStopped, last: x}, nil
 		}
-		if linkTarget(x.Header, "next") == "" {
-			if x.Limit == 0 || n < x.Limit {
+		if nextTarget(x) == "" {
+			_, more := x.NextInBody()
+			switch {
+			case more != nil && *more:
+				return walked{end: walkCut, last: x, why: fmt.Sprintf("a page of %d items says more follow, and neither a next link nor a cursor the list takes back leads to them", n)}, nil
+			case more != nil || x.Limit == 0 || n < x.Limit:
 				return walked{end: walkComplete, last: x}, nil
 			}
 			return walked{end: walkCut, last: x, full: true, why: fmt.Sprintf("a page of %d items, as many as its limit, carries no rel=\"next\" link, and the interface does not show how else to request the next page", n)}, nil
@@ -120,6 +125,49 @@ func (h *Harness) walkPages(ctx context.Context, first *judge.Exchange, r judge.
 	}
 }
 
+// nextTarget returns where the page x says its next page is: its Link
+// header's rel="next", else, for a list whose answer is an envelope, the
+// next link or the cursor the body holds (see judge.Exchange.NextInBody);
+// "" where it says there is none, or nothing.
+func nextTarget(x *judge.Exchange) string {
+	if target := linkTarget(x.Header, "next"); target != "" {
+		return target
+	}
+	target, _ := x.NextInBody()
+	return target
+}
+
+// lateEnd is the verdict on a walk that met a page shorter than its limit
+// that links to a next page holding nothing: the link is on the last page,
+// or the deployment counted writes it does not list yet, as an eventually
+// consistent one may. A check walks again within the settle window
+// (settleWalks), and the verdict stands only if the last walk meets it too.
+type lateEnd struct{ verdict error }
+
+func (e *lateEnd) Error() string { return e.verdict.Error() }
+func (e *lateEnd) Unwrap() error { return e.verdict }
+
+// settleWalks is settle for a probe that walks a list's pages: a walk that
+// ends as lateEnd says is walked again, within the window, as a write
+// shown late may explain it, and its verdict is returned only if the last
+// walk ends so too.
+func (h *Harness) settleWalks(ctx context.Context, probe func() (bool, error)) (bool, error) {
+	var late error
+	done, err := h.settle(ctx, func() (bool, error) {
+		done, err := probe()
+		if le := (*lateEnd)(nil); errors.As(err, &le) {
+			late = err
+			return false, nil
+		}
+		late = nil
+		return done, err
+	})
+	if err == nil && !done && late != nil {
+		return false, late
+	}
+	return done, err
+}
+
 // nextPage follows the rel="next" link of x, a page of listPets, and
 // returns the page it leads to. It returns nil and why not if there is no
 // such link or the suite does not follow it; the reason has the key
@@ -135,7 +183,7 @@ func (h *Harness) walkPages(ctx context.Context, first *judge.Exchange, r judge.
 // the base URL's origin, as petmock's do, and any other breaks
 // strict.pagination.
 func (h *Harness) nextPage(ctx context.Context, x *judge.Exchange) (*judge.Exchange, string, error) {
-	target := linkTarget(x.Header, "next")
+	target := nextTarget(x)
 	if target == "" {
 		return nil, "no rel=\"next\" link", nil
 	}
@@ -148,7 +196,7 @@ func (h *Harness) nextPage(ctx context.Context, x *judge.Exchange) (*judge.Excha
 		why = fmt.Sprintf("the next link %q is not a URL", target)
 	case judge.Origin(u) != judge.Origin(h.Base()):
 		why = fmt.Sprintf("the next link leads to another origin, %s; the API key is sent to %s only", u.Redacted(), judge.Origin(h.Base()))
-	case u.Path == h.Base().Path+x.Path:
+	case u.EscapedPath() == h.OperationBase(x.Op)+x.Path:
 	case h.cfg.Strict:
 		why = fmt.Sprintf("the next link leads to %s, not to %s at %s%s", u.Redacted(), x.Op, h.Base(), x.Path)
 	case strings.HasPrefix(u.Path, h.Base().Path+"/"):

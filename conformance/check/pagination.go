@@ -40,35 +40,39 @@ func (h *Harness) CheckStrictPages(ctx context.Context, status string) error {
 	size := min(max(len(want)/4, 1), 10)
 
 	var seen []judge.Pet
-	first, err := h.listPets(ctx, filter+"limit="+strconv.Itoa(size))
-	if err != nil {
-		return err
-	}
-	if _, err := h.walk(ctx, first, judge.RuleStrictPagination, func(x *judge.Exchange, page []judge.Pet) (bool, error) {
-		for _, p := range page {
-			if status != "" {
-				if err := x.Require(p.StatusValue() == status, judge.RuleStatus, fmt.Sprintf("a later page of status=%s holds %s", status, p)); err != nil {
+	if _, err := h.settleWalks(ctx, func() (bool, error) {
+		seen = nil
+		first, err := h.listPets(ctx, filter+"limit="+strconv.Itoa(size))
+		if err != nil {
+			return false, err
+		}
+		_, err = h.walk(ctx, first, judge.RuleStrictPagination, func(x *judge.Exchange, page []judge.Pet) (bool, error) {
+			for _, p := range page {
+				if status != "" {
+					if err := x.Require(p.StatusValue() == status, judge.RuleStatus, fmt.Sprintf("a later page of status=%s holds %s", status, p)); err != nil {
+						return false, err
+					}
+				}
+				if n := len(seen); n > 0 {
+					if err := x.Require(p.IntID() > seen[n-1].IntID(), judge.RuleStrictPagination,
+						fmt.Sprintf("id %d follows id %d: pets repeat or are out of order", p.IntID(), seen[n-1].IntID())); err != nil {
+						return false, err
+					}
+				}
+				seen = append(seen, p)
+			}
+			passed := len(seen) > 0 && seen[len(seen)-1].IntID() >= last
+			if !passed {
+				if err := x.Require(linkTarget(x.Header, "next") != "", judge.RuleStrictPagination,
+					fmt.Sprintf("no next link after %d pets, but pets up to id %d exist", len(seen), last)); err != nil {
 					return false, err
 				}
 			}
-			if n := len(seen); n > 0 {
-				if err := x.Require(p.IntID() > seen[n-1].IntID(), judge.RuleStrictPagination,
-					fmt.Sprintf("id %d follows id %d: pets repeat or are out of order", p.IntID(), seen[n-1].IntID())); err != nil {
-					return false, err
-				}
-			}
-			seen = append(seen, p)
-		}
-		passed := len(seen) > 0 && seen[len(seen)-1].IntID() >= last
-		if !passed {
-			if err := x.Require(linkTarget(x.Header, "next") != "", judge.RuleStrictPagination,
-				fmt.Sprintf("no next link after %d pets, but pets up to id %d exist", len(seen), last)); err != nil {
-				return false, err
-			}
-		}
-		// Past the reference's last pet, the rest of a long list need not
-		// be walked.
-		return !passed || complete, nil
+			// Past the reference's last pet, the rest of a long list need
+			// not be walked.
+			return !passed || complete, nil
+		})
+		return err == nil, err
 	}); err != nil {
 		return err
 	}

@@ -28,9 +28,11 @@ const (
 	DefaultSettle = 3 * time.Second
 	// DefaultRecheck is how old the earliest item the run created is at
 	// least when the run reads its items again, at its end: enough for a
-	// deployment that loses writes soon after to show it, little enough
-	// that a run against petmock stays under a second.
-	DefaultRecheck = 500 * time.Millisecond
+	// deployment that loses a write a second or so after taking it, a
+	// cache that expires it, to show it; a whole run against petmock takes
+	// less than a second, so that any shorter wait lets such a
+	// deployment pass.
+	DefaultRecheck = 2 * time.Second
 )
 
 // Settings say which deployment a run judges and how, as

@@ -75,7 +75,7 @@ func (h *Harness) checkListed(ctx context.Context, created judge.Pet) error {
 		found bool
 		walk  walked
 	)
-	_, err := h.settle(ctx, func() (bool, error) {
+	_, err := h.settleWalks(ctx, func() (bool, error) {
 		first, err := h.listPets(ctx, "status="+url.QueryEscape(status)+"&limit="+strconv.Itoa(h.contract.LimitMax))
 		if err != nil {
 			return false, err

@@ -82,13 +82,13 @@ func (h *Harness) CheckPages(ctx context.Context, res *spec.Resource, filter *sp
 		return err
 	}
 	var a walkAttempt
-	if _, err := h.settle(ctx, func() (bool, error) {
+	if _, err := h.settleWalks(ctx, func() (bool, error) {
 		var err error
 		if a, err = h.walkOnce(ctx, res, v); err != nil {
 			return false, err
 		}
 		// Items the run created may take the settle window to show.
-		return a.stable && (a.repeated != "" || a.w.end != walkComplete || len(a.missingCreated) == 0), nil
+		return a.stable && (a.repeated != "" || a.w.end != walkComplete || len(a.missingCreated) == 0 && a.missingOther == ""), nil
 	}); err != nil {
 		return err
 	}
@@ -101,6 +101,8 @@ func (h *Harness) CheckPages(ctx context.Context, res *spec.Resource, filter *sp
 		return judge.Skipf("cannot tell whether the walk of %s %s sees every item: %s", res.List.ID, v.query.Encode(), a.w.why)
 	case len(a.missingCreated) > 0:
 		return a.w.last.Breaks(judge.RulePagesComplete, fmt.Sprintf("the walk of %s %s to its last page shows no %s %s, which the run created (walked again for %v)", res.List.ID, v.query.Encode(), res.IDProperty, strings.Join(a.missingCreated, ", "), h.cfg.Settle))
+	case a.missingOther != "":
+		return a.w.last.Breaks(judge.RulePagesComplete, fmt.Sprintf("walking %s %s to its last page twice, in pages of two sizes: %s (walked again for %v)", res.List.ID, v.query.Encode(), a.missingOther, h.cfg.Settle))
 	case a.missingListed != "":
 		return a.w.last.Breaks(judge.RulePagesComplete, fmt.Sprintf("the walk of %s %s to its last page shows no %s %s, which %s %s listed before the walk and after it", res.List.ID, v.query.Encode(), res.IDProperty, a.missingListed, res.List.ID, v.count.Encode()))
 	}
@@ -117,47 +119,42 @@ type walkAttempt struct {
 	repeated string
 	at       *judge.Exchange
 	// missingCreated are ids the run created that the walk did not see;
-	// missingListed one the counts before and after saw and it did not.
+	// missingListed one the counts before and after saw and it did not;
+	// missingOther says which item one of two walks in pages of other
+	// sizes saw and the other did not.
 	missingCreated []string
 	missingListed  string
+	missingOther   string
 }
 
 // walkOnce counts the first items of the list of res, walks its pages as
-// v asks, and counts again. Its error is the verdict on a page that
-// breaks what holds whatever the list's changes: a filter left out, a
-// page over its limit, a loop, a link on the last page.
+// v asks, and counts again; where the walk went over more than one page,
+// it walks them again in pages of another size in between, whose next
+// links end each page elsewhere, so that a cursor that skips an item at
+// one page's end, deep in a long list, shows. Its error is the verdict on
+// a page that breaks what holds whatever the list's changes: a filter left
+// out, a page over its limit, a loop, a link on the last page.
 func (h *Harness) walkOnce(ctx context.Context, res *spec.Resource, v walkView) (walkAttempt, error) {
 	var a walkAttempt
 	_, before, err := h.listPageOf(ctx, res, v.params, v.count, judge.RulePagesComplete)
 	if err != nil {
 		return a, err
 	}
-	query := maps.Clone(v.query)
-	if p := res.Paging; p.Limit != "" {
-		query.Set(p.Limit, strconv.Itoa(walkSize(len(before), p)))
-	}
-	first, err := h.Send(ctx, h.OpRequest(res.List, v.params, query, nil))
+	size := walkSize(len(before), res.Paging)
+	one, err := h.walkSeen(ctx, res, v, size)
 	if err != nil {
 		return a, err
 	}
-	seen := map[string]bool{}
-	a.w, err = h.walkItems(ctx, first, judge.RulePagesComplete, func(x *judge.Exchange, page []judge.Item) (bool, error) {
-		for _, it := range page {
-			if v.filter != nil {
-				if err := x.Require(spec.ValueText(it[v.filter.Name()]) == v.value, judge.RuleListFilter, fmt.Sprintf("a page of the walk of %s %s holds %s", res.List.ID, query.Encode(), it)); err != nil {
-					return false, err
-				}
-			}
-			id := it.ID(res.IDProperty)
-			if seen[id] && a.repeated == "" {
-				a.repeated, a.at = id, x
-			}
-			seen[id] = true
+	a.w, a.repeated, a.at = one.w, one.repeated, one.at
+	seen := one.seen
+	var other walkSeen
+	if size2, ok := otherSize(size, res.Paging); ok && one.pages > 1 && one.w.end == walkComplete && one.repeated == "" {
+		if other, err = h.walkSeen(ctx, res, v, size2); err != nil {
+			return a, err
 		}
-		return true, nil
-	})
-	if err != nil {
-		return a, err
+		if other.repeated != "" {
+			a.repeated, a.at = other.repeated, other.at
+		}
 	}
 	_, after, err := h.listPageOf(ctx, res, v.params, v.count, judge.RulePagesComplete)
 	if err != nil {
@@ -181,7 +178,88 @@ func (h *Harness) walkOnce(ctx context.Context, res *spec.Resource, v walkView) 
 			break
 		}
 	}
+	if other.seen != nil && other.w.end == walkComplete {
+		for _, w := range [][2]walkSeen{{one, other}, {other, one}} {
+			if id := firstMissing(w[0], w[1]); id != "" {
+				a.missingOther = fmt.Sprintf("the walk in pages of %d shows no %s %s, which the walk in pages of %d showed", w[1].size, res.IDProperty, id, w[0].size)
+				break
+			}
+		}
+	}
 	return a, nil
+}
+
+// walkSeen is what one walk through a list's pages of one size saw.
+type walkSeen struct {
+	w     walked
+	size  int
+	pages int
+	seen  map[string]bool
+	order []string // ids as seen, first time each
+	// repeated is an id the walk saw twice, the second time on page at.
+	repeated string
+	at       *judge.Exchange
+}
+
+// walkSeen walks the pages of the list of res as v asks, in pages of
+// size, or of the list's own size for 0, and returns what it saw. Its
+// error is the verdict on a page that breaks what holds whatever the
+// list's changes.
+func (h *Harness) walkSeen(ctx context.Context, res *spec.Resource, v walkView, size int) (walkSeen, error) {
+	out := walkSeen{size: size, seen: map[string]bool{}}
+	query := maps.Clone(v.query)
+	if p := res.Paging; p.Limit != "" {
+		query.Set(p.Limit, strconv.Itoa(size))
+	}
+	first, err := h.Send(ctx, h.OpRequest(res.List, v.params, query, nil))
+	if err != nil {
+		return out, err
+	}
+	out.w, err = h.walkItems(ctx, first, judge.RulePagesComplete, func(x *judge.Exchange, page []judge.Item) (bool, error) {
+		out.pages++
+		for _, it := range page {
+			if v.filter != nil {
+				if err := x.Require(spec.ValueText(it[v.filter.Name()]) == v.value, judge.RuleListFilter, fmt.Sprintf("a page of the walk of %s %s holds %s", res.List.ID, query.Encode(), it)); err != nil {
+					return false, err
+				}
+			}
+			id := it.ID(res.IDProperty)
+			if out.seen[id] && out.repeated == "" {
+				out.repeated, out.at = id, x
+			}
+			if !out.seen[id] {
+				out.order = append(out.order, id)
+			}
+			out.seen[id] = true
+		}
+		return true, nil
+	})
+	return out, err
+}
+
+// otherSize returns a size of pages other than size that the list's
+// limit takes, one less where it can be, so that the pages of the two
+// walks end at other items; false where there is none, or no limit.
+func otherSize(size int, p spec.Paging) (int, bool) {
+	switch {
+	case p.Limit == "" || size == 0:
+		return 0, false
+	case size-1 >= max(p.Min, 1):
+		return size - 1, true
+	case size+1 <= censusLimit(p):
+		return size + 1, true
+	}
+	return 0, false
+}
+
+// firstMissing returns the first id a saw that b did not, or "".
+func firstMissing(a, b walkSeen) string {
+	for _, id := range a.order {
+		if !b.seen[id] {
+			return id
+		}
+	}
+	return ""
 }
 
 // sameIDs reports whether two lists hold the items of the same ids, in

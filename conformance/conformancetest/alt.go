@@ -73,8 +73,10 @@ type AltConfig struct {
 	// PageFault breaks the next links, with Paging set: "skip" leaves a
 	// pet out between pages, "repeat" shows a pet again, "loop" links a
 	// third page back to the second, "lose-filter" leaves the status out
-	// of the link, "link-last" links the last page to an empty one, and
-	// "grow-limit" asks the next page for more than the first.
+	// of the link, "link-last" links the last page to an empty one,
+	// "grow-limit" asks the next page for more than the first, and
+	// "skip-once" leaves out the one pet at a page's end halfway down the
+	// list, whose cursor skips it.
 	PageFault string
 }
 
@@ -233,6 +235,10 @@ func (s *AltServer) list(w http.ResponseWriter, r *http.Request) {
 			}
 		case "grow-limit":
 			next.Set("limit", strconv.Itoa(limit*2+1))
+		case "skip-once":
+			if half := len(all) / 2; offset < half && half <= offset+limit {
+				next.Set("offset", strconv.Itoa(offset+limit+1))
+			}
 		}
 		if q.Has("status") && s.cfg.PageFault != "lose-filter" {
 			next.Set("status", status)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/petstore/contract/mockserver/catalogue"
+	"github.com/petstore/contract/spec"
 
 	"github.com/petstore/contract/mockserver"
 )
@@ -199,6 +200,14 @@ var BrokenServers = []BrokenServer{
 		Check: "walks its pages to the end through their next links, each item once every item", Rule: "pagination.complete",
 	},
 	{
+		// Pages by offset over 3000 pets, one link halfway down a pet
+		// too far: no check of the first pages or of the pets the run
+		// created meets it.
+		Name:  "skips one pet at a page's end, halfway down 3000",
+		Fault: Alt(AltConfig{Pets: 3000, Paging: "/v1/pets", PageFault: "skip-once"}),
+		Check: "walks its pages to the end through their next links, each item once every item", Rule: "pagination.complete",
+	},
+	{
 		Name:  "shows a pet on two pages",
 		Fault: Alt(AltConfig{Paging: "/v1/pets", PageFault: "repeat"}),
 		Check: "walks its pages to the end through their next links, each item once", Rule: "pagination.repeat",
@@ -241,6 +250,42 @@ var BrokenServers = []BrokenServer{
 	{
 		Name:  "ignores the status filter",
 		Fault: RewriteRequest(SetQuery(func(q url.Values) { q.Del("status") })),
+		Check: "returns only pets of the status asked for", Rule: "status.filter",
+	},
+	{
+		// Each page of a status holds one pet of another status,
+		// relabelled: the page alone shows nothing wrong.
+		Name: "relabels a pet of another status into each filtered page",
+		Fault: func(_ testing.TB, next http.Handler) http.Handler {
+			return Intercept(next, func(r *http.Request, rec *httptest.ResponseRecorder) {
+				status := r.URL.Query().Get("status")
+				if !IsList(r) || status == "" || rec.Code != http.StatusOK {
+					return
+				}
+				all := httptest.NewRecorder()
+				list, _ := http.NewRequest(http.MethodGet, "/v1/pets?limit=100", nil)
+				list.Header = r.Header.Clone()
+				next.ServeHTTP(all, list)
+				var others []map[string]any
+				dec := json.NewDecoder(all.Body)
+				dec.UseNumber()
+				dec.Decode(&others)
+				EditJSON(rec, func(v any) any {
+					page, _ := v.([]any)
+					for _, o := range others {
+						if o["status"] == status {
+							continue
+						}
+						o["status"] = status
+						if len(page) > 0 && len(page) >= limitOf(r) {
+							page = page[:len(page)-1]
+						}
+						return append(page, o)
+					}
+					return page
+				})
+			})
+		},
 		Check: "returns only pets of the status asked for", Rule: "status.filter",
 	},
 	{
@@ -411,6 +456,21 @@ var BrokenServers = []BrokenServer{
 		Check: "answers 201 with the pet that was sent", Rule: "create.location",
 	},
 	{
+		// A cache that expires what it was given a second later: the
+		// pet answers 404 and leaves the lists. The default --recheck
+		// catches it; the tests' shorter one would not.
+		Name: "forgets a created pet a second after its 201",
+		Fault: func(tb testing.TB, next http.Handler) http.Handler {
+			c, err := spec.Default()
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return Forgetful(tb, c, next, time.Second)
+		},
+		Args:  []string{"--recheck", "2s"},
+		Check: "reads the items the run created and left alone again at its end", Rule: "resource.kept",
+	},
+	{
 		// A store that drops what it was given a moment later.
 		Name:  "forgets a created pet a moment later",
 		Fault: func(_ testing.TB, next http.Handler) http.Handler { return Forgetting(next, 100*time.Millisecond) },
@@ -482,3 +542,11 @@ var BrokenServers = []BrokenServer{
 
 // statusLeftOut finds the status of a next link, to leave it out.
 var statusLeftOut = regexp.MustCompile(`&status=[^&>]*`)
+
+// limitOf returns the limit a listPets request asks for, 20 without one.
+func limitOf(r *http.Request) int {
+	if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil {
+		return n
+	}
+	return 20
+}

@@ -144,8 +144,10 @@ components:
 `
 
 // Vaults is a document of a resource nested below another: the items of
-// a vault, created, listed, read and deleted below it, with string ids,
-// and a list paged by a limit.
+// a vault, created, listed, read, replaced and deleted below it, with
+// string ids, the vault's id among their properties, and a list paged by
+// a limit; and an operation on one item at a path of its own, that names
+// no vault.
 const Vaults = `openapi: 3.0.3
 info: {title: Vaults, version: 1.0.0}
 servers: [{url: /vs}]
@@ -188,11 +190,23 @@ paths:
       responses:
         '200': {description: The item., content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}
         '404': {description: No such item.}
+    put:
+      operationId: replaceItem
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewItem'}}}}
+      responses:
+        '200': {description: The item., content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}
+        '404': {description: No such item.}
     delete:
       operationId: deleteItem
       responses:
         '204': {description: Deleted.}
         '404': {description: No such item.}
+  /history/{itemId}:
+    get:
+      operationId: itemHistory
+      parameters: [{name: itemId, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: What became of the item., content: {application/json: {schema: {type: array, items: {type: string}}}}}
 components:
   schemas:
     NewVault:
@@ -206,7 +220,7 @@ components:
     NewItem:
       type: object
       required: [title]
-      properties: {title: {type: string}, tags: {type: array, items: {type: string}}}
+      properties: {title: {type: string}, vaultId: {type: string}, tags: {type: array, items: {type: string}}}
     Item:
       allOf:
         - $ref: '#/components/schemas/NewItem'

@@ -214,4 +214,33 @@ var BrokenEvolvedServers = []BrokenEvolvedServer{
 		}),
 		Check: "operation getInventory", Rule: "contract.response", Words: "getInventory answered 200",
 	},
+	{
+		// A store that answers any id with the first order it holds.
+		Name: "answers an order of any id",
+		Doc:  EvolvedOps,
+		Fault: func(_ testing.TB, next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				rec := httptest.NewRecorder()
+				next.ServeHTTP(rec, r)
+				if rec.Code == http.StatusNotFound && r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/store/orders/") {
+					rec = httptest.NewRecorder()
+					list, _ := http.NewRequest(http.MethodGet, "/v1/store/orders?limit=1", nil)
+					list.Header = r.Header.Clone()
+					next.ServeHTTP(rec, list)
+					var orders []json.RawMessage
+					if json.Unmarshal(rec.Body.Bytes(), &orders) == nil && len(orders) > 0 {
+						w.Header().Set("Content-Type", "application/json")
+						w.Write(orders[0])
+						return
+					}
+				}
+				for k, v := range rec.Header() {
+					w.Header()[k] = v
+				}
+				w.WriteHeader(rec.Code)
+				w.Write(rec.Body.Bytes())
+			})
+		},
+		Check: "resource orders answers 404 to a read of an id no item has", Rule: "resource.not-found", Words: "which no order has: status 200, want 404",
+	},
 }

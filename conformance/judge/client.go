@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -67,6 +68,28 @@ func NewClient(cfg Config) *Client {
 
 // Base returns the deployment's base URL, without a trailing slash.
 func (c *Client) Base() *url.URL { return c.cfg.Base }
+
+// OperationBase returns the path, escaped, that the path of the operation
+// of id follows on the deployment: the base URL's, for an operation served
+// below the document's base path, and for one the document serves below a
+// base path of its own (servers of its path or operation, such as
+// Blockfrost's IPFS paths), that one, in place of the document's at the
+// end of the base URL's path, as a proxy's prefix before it stays.
+func (c *Client) OperationBase(id string) string {
+	return OperationBase(c.cfg.Base, c.cfg.Contract, c.cfg.Contract.Operation(id))
+}
+
+// OperationBase returns the path, escaped, that the path of op, an
+// operation of c, follows on a deployment of base URL base: see
+// Client.OperationBase. A nil op follows the base URL's path.
+func OperationBase(base *url.URL, c *spec.Contract, op *spec.Operation) string {
+	path := base.EscapedPath()
+	if op == nil || op.Base == c.Base {
+		return path
+	}
+	root := strings.TrimSuffix(path, (&url.URL{Path: c.Base}).EscapedPath())
+	return root + (&url.URL{Path: op.Base}).EscapedPath()
+}
 
 // Posts returns how many POST requests the client has sent, those it
 // refused past MaxCreates included.
@@ -134,6 +157,13 @@ type Exchange struct {
 	Limit   int  // for a 200 of listPets, the most pets it may hold
 	lenient bool // as the request
 
+	// envelope is how the answer of a list of a resource holds its
+	// items, and cursorParam the query parameter the list takes a cursor
+	// back in; nil and "" for a list that answers a JSON array, and for
+	// any other operation.
+	envelope    *spec.Envelope
+	cursorParam string
+
 	// basic is the form of the key sent as the password of HTTP basic
 	// credentials, in the header basicHeader, or nil for none: curl
 	// sends them as its -u asks.
@@ -190,7 +220,7 @@ func (c *Client) Send(ctx context.Context, r *Request) (*Exchange, error) {
 	target := r.Target
 	if target == nil {
 		u := *c.cfg.Base
-		u.Path += r.Path
+		setPath(&u, c.OperationBase(r.op)+r.Path)
 		u.RawQuery = r.Query
 		target = &u
 	}
@@ -198,6 +228,7 @@ func (c *Client) Send(ctx context.Context, r *Request) (*Exchange, error) {
 		method: r.method, URL: target.String(), Path: r.Path, RequestHeader: r.Header, reqBody: r.body,
 		Op: r.op, key: c.cfg.APIKey, lenient: r.Lenient,
 	}
+	x.envelope, x.cursorParam = c.listOf(r.op)
 	if c.cfg.ReadOnly && r.method != http.MethodGet {
 		return x, errors.New(x.redact("read-only run: refusing to send " + r.method + " " + x.URL))
 	}
@@ -225,6 +256,39 @@ func (c *Client) Send(ctx context.Context, r *Request) (*Exchange, error) {
 		}
 	}
 	return x, c.judge(r, x)
+}
+
+// setPath sets the path of u to escaped, a path as it goes on the wire:
+// its segments escaped, as a request's Path is (expandPath escapes each
+// value of a parameter), so that an id such as "Chad Malone" is sent as
+// Chad%20Malone once, not escaped again.
+func setPath(u *url.URL, escaped string) {
+	u.RawPath = escaped
+	if p, err := url.PathUnescape(escaped); err == nil {
+		u.Path = p
+	} else {
+		u.Path, u.RawPath = escaped, ""
+	}
+}
+
+// listOf returns, for op a list or a find of a resource whose answer is
+// an envelope, the envelope and the query parameter that takes its cursor
+// back; nil and "" otherwise.
+func (c *Client) listOf(id string) (*spec.Envelope, string) {
+	op := c.cfg.Contract.Operation(id)
+	if op == nil || op.Resource == nil {
+		return nil, ""
+	}
+	res := op.Resource
+	if op == res.List {
+		return res.ListEnvelope, res.Cursor(op)
+	}
+	for _, f := range res.Finds {
+		if f.Op == op {
+			return f.Envelope, res.Cursor(op)
+		}
+	}
+	return nil, ""
 }
 
 // roundTrip sends r once and reads the answer into x. It returns the

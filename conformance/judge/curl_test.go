@@ -25,8 +25,8 @@ type seen struct {
 // TestCurlRunsAsPrinted: the curl line of a report, run as printed by a
 // POSIX shell with $PETSTORE_API_KEY set, sends the request the client
 // sent: the key and the forms of it in a header, the query, a cookie or
-// HTTP basic credentials, the body, and no Accept-Encoding, which the
-// client does not send either.
+// HTTP basic credentials, the body, a path whose values are escaped once,
+// and no Accept-Encoding, which the client does not send either.
 func TestCurlRunsAsPrinted(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("no curl")
@@ -81,6 +81,7 @@ func TestCurlRunsAsPrinted(t *testing.T) {
 			r.Header.Set("X-API-Key", FormLonger.Shown)
 		})},
 		{"a body", NewRequest(spec.CreatePet, "POST", "/pets", "", []byte(`{"name":"it's $HOME"}`))},
+		{"an id with a space, escaped once", NewRequest(spec.GetPet, "GET", "/pets/Chad%20Malone", "", nil)},
 	} {
 		mu.Lock()
 		got = nil
@@ -100,6 +101,8 @@ func TestCurlRunsAsPrinted(t *testing.T) {
 			t.Errorf("%s: %s\nsent  %+v\ncurl  %+v", tc.name, line, got[0], got[1])
 		} else if strings.Contains(line, key) {
 			t.Errorf("%s: the curl line shows the key: %s", tc.name, line)
+		} else if strings.Contains(got[0].uri, "%25") {
+			t.Errorf("%s: the path went escaped twice: %s", tc.name, got[0].uri)
 		}
 		mu.Unlock()
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,18 +19,15 @@ import (
 type Item map[string]any
 
 // Items decodes the body of x as a list of items: the JSON array
-// answered, or the array of objects an envelope holds, as in
-// {"data":[...],"has_more":false} (see spec.Envelope): its one such
-// member, or the first named as items are. The schema has been checked.
+// answered, or, for a list of a resource whose answer is an envelope, the
+// array its items property holds, as spec reads the envelope (such as
+// Stripe's {"data":[...],"has_more":false}). The schema has been checked.
 func (x *Exchange) Items() ([]Item, error) {
 	var v any
 	if err := x.decode(&v); err != nil {
 		return nil, err
 	}
-	list, ok := v.([]any)
-	if m, isObject := v.(map[string]any); isObject {
-		list, ok = enveloped(m)
-	}
+	list, ok := x.envelope.ItemsOf(v)
 	if !ok {
 		return nil, breaks(x, RuleContract, "decoding the body: no list of items in it")
 	}
@@ -44,28 +42,44 @@ func (x *Exchange) Items() ([]Item, error) {
 	return out, nil
 }
 
-// enveloped returns the array of objects of an envelope m.
-func enveloped(m map[string]any) ([]any, bool) {
-	var arrays []string
-	for name, v := range m {
-		if list, ok := v.([]any); ok && (len(list) == 0 || isObject(list[0])) {
-			arrays = append(arrays, name)
+// NextInBody returns where the body of x, a page of a list whose answer
+// is an envelope, says the next page is: the link its next property holds,
+// or the page's own URL with the cursor its cursor property holds in the
+// query parameter the list takes it back in. more says whether the
+// envelope says that more pages follow, where it says so; "" where the
+// body says nothing of a next page.
+func (x *Exchange) NextInBody() (target string, more *bool) {
+	e := x.envelope
+	if e == nil {
+		return "", nil
+	}
+	var v any
+	if x.decode(&v) != nil {
+		return "", nil
+	}
+	if m, ok := spec.Lookup(v, e.More); ok {
+		if b, isBool := m.(bool); isBool {
+			more = &b
 		}
 	}
-	if len(arrays) == 1 {
-		return m[arrays[0]].([]any), true
-	}
-	for _, name := range []string{"data", "items", "value", "values", "entries", "results", "records"} {
-		if slices.Contains(arrays, name) {
-			return m[name].([]any), true
+	if link, ok := spec.Lookup(v, e.Next); ok {
+		if s, isString := link.(string); isString && s != "" {
+			return s, more
 		}
 	}
-	return nil, false
-}
-
-func isObject(v any) bool {
-	_, ok := v.(map[string]any)
-	return ok
+	if cursor, ok := spec.Lookup(v, e.Cursor); ok && x.cursorParam != "" {
+		if s, isString := cursor.(string); isString && s != "" {
+			u, err := url.Parse(x.URL)
+			if err != nil {
+				return "", more
+			}
+			q := u.Query()
+			q.Set(x.cursorParam, s)
+			u.RawQuery = q.Encode()
+			return u.String(), more
+		}
+	}
+	return "", more
 }
 
 // Item decodes the body of x as one item.

@@ -37,6 +37,10 @@ func (c *Client) judge(r *Request, x *Exchange) error {
 	}
 	if len(violations) > 0 {
 		switch v := violations[0]; {
+		case v.Rule == answercheck.RuleUncheckable:
+			// The validator cannot compile the schema: the body cannot
+			// be judged, and the check that needed it says so.
+			return &Skipped{Reason: x.redact(fmt.Sprintf("%s: the validator cannot read the schema the document gives this answer (%s), so the body cannot be judged", r.op, v.Message))}
 		case v.Rule == answercheck.RuleStatus && IsRedirect(x.Status, x.Header):
 			return x.Breaks(RuleRedirect, c.describeRedirect(x))
 		case v.Rule == answercheck.RuleErrorShape:
@@ -195,11 +199,13 @@ func (c *Client) check(r *Request, x *Exchange) ([]answercheck.Violation, error)
 // document's base path, which the checker's router knows, whatever the
 // path of the deployment's base URL.
 func (c *Client) probe(r *Request) *http.Request {
-	return (&http.Request{
-		Method: r.method,
-		URL:    &url.URL{Path: c.cfg.Contract.Base + r.Path, RawQuery: r.Query},
-		Header: r.Header,
-	}).WithContext(context.Background())
+	u := &url.URL{RawQuery: r.Query}
+	base := c.cfg.Contract.Base
+	if op := c.cfg.Contract.Operation(r.op); op != nil {
+		base = op.Base
+	}
+	setPath(u, base+r.Path)
+	return (&http.Request{Method: r.method, URL: u, Header: r.Header}).WithContext(context.Background())
 }
 
 // missing reports whether status, the answer to r, says that r's

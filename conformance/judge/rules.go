@@ -71,6 +71,7 @@ var (
 	RuleItemReplace   = Rule{"resource.replace", "an item replaced reads back with every property that was sent, and without the optional ones that were not, as they were: a replace is no merge"}
 	RuleItemUpdate    = Rule{"resource.update", "an item updated reads back with the change, and unchanged elsewhere"}
 	RuleItemDelete    = Rule{"resource.delete", "an item deleted then reads 404, and is listed no more"}
+	RuleItemNotFound  = Rule{"resource.not-found", "a read of an id no item has answers 404, where its document documents 404"}
 	RuleItemKept      = Rule{"resource.kept", "an item the run created, and left alone, reads the same at the run's end"}
 	RuleItemLocation  = Rule{"resource.location", "a Location on the answer that creates an item, where there is one, is the URL of that item"}
 	RuleItemSame      = Rule{"resource.consistent", "an item reads the same through its resource's list, filtered or not, as through its read"}

@@ -70,7 +70,7 @@ paths:
       parameters:
         - {name: Content-Type, in: header, required: true, schema: {type: string, enum: [application/json]}}
       requestBody:
-        content: {application/x-www-form-urlencoded: {schema: {type: object, properties: {expand: {type: array, items: {type: string}}}}}}
+        content: {application/x-www-form-urlencoded: {schema: {type: object, properties: {expand: {type: array, items: {type: string}}, count: {type: integer}}}}}
       responses: {'204': {description: A report.}}
   /files:
     post:
@@ -170,6 +170,11 @@ func TestBodiesOfEveryShape(t *testing.T) {
 	}
 	if body, err := m.Value(context.Background(), c.Operation("report")); body != nil || err != nil {
 		t.Errorf("report: a GET is sent the body %v (%v), which its document makes optional", body, err)
+	}
+	for _, ir := range InvalidRequests(c, c.Operation("report")) {
+		if ir.Body != nil {
+			t.Errorf("report: %q breaks a body its GET does not send", ir.Name)
+		}
 	}
 	if ct := m.OpRequest(c.Operation("report"), nil, nil, nil).Header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("report: Content-Type %q, want the application/json its document requires", ct)

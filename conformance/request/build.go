@@ -41,8 +41,10 @@ type Maker struct {
 	runID    string
 	named    atomic.Int64 // names made so far
 
-	mu      sync.Mutex                           // guards parents
-	parents map[*spec.Resource]map[string]string // of each resource, for the run: see CollectionParams
+	mu       sync.Mutex                           // guards parents, required and choosing
+	parents  map[*spec.Resource]map[string]string // of each resource, for the run: see CollectionParams
+	required map[string]any                       // of each required query parameter, for the run: see requiredValue
+	choosing map[*spec.Resource]bool              // resources whose parent CollectionParams is choosing
 }
 
 // NewMaker returns the maker of the requests of a run of the document of
@@ -151,9 +153,52 @@ func (m *Maker) withRequiredQuery(op *spec.Operation, query url.Values) url.Valu
 				query = url.Values{}
 			}
 		}
-		spec.AddQuery(query, p, m.paramValue(gen, p))
+		spec.AddQuery(query, p, m.requiredValue(gen, p))
 	}
 	return query
+}
+
+// requiredValue returns the value of the required query parameter p for
+// the run: the one made for a parameter of that name before, where p's
+// schema takes it, so that a create, its read and its list, which a
+// required parameter such as Netlify's site_id scopes, all name one scope;
+// else one made now, kept for the rest of the run.
+func (m *Maker) requiredValue(gen *fake.Generator, p *openapi3.Parameter) any {
+	m.mu.Lock()
+	v, ok := m.required[p.Name]
+	m.mu.Unlock()
+	if s := schemaOf(p); ok && (s == nil || s.VisitJSON(v, spec.SchemaOptions(m.contract.Doc)...) == nil) {
+		return v
+	}
+	v = m.paramValue(gen, p)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.required == nil {
+		m.required = map[string]any{}
+	}
+	if _, ok := m.required[p.Name]; !ok {
+		m.required[p.Name] = v
+	}
+	return v
+}
+
+// requiredScope returns the value the run gives a required query
+// parameter of the list or the create of res named name, which a body
+// property of that name is to have too, so that what is created shows in
+// the list the parameter scopes.
+func (m *Maker) requiredScope(res *spec.Resource, name string) (any, bool) {
+	for _, op := range []*spec.Operation{res.List, res.CreateOp} {
+		if op == nil {
+			continue
+		}
+		if p := op.Parameter(openapi3.ParameterInQuery, name); p != nil && p.Required {
+			m.mu.Lock()
+			v, ok := m.required[name]
+			m.mu.Unlock()
+			return v, ok
+		}
+	}
+	return nil, false
 }
 
 // hasMember reports whether query holds a member of the deepObject or
@@ -165,6 +210,13 @@ func hasMember(query url.Values, name string) bool {
 		}
 	}
 	return false
+}
+
+// Made returns a value made for the schema s of a property or a
+// parameter called name, one s takes.
+func (m *Maker) Made(s *openapi3.Schema, name string) (any, error) {
+	gen := &fake.Generator{Contract: m.contract, Faker: fake.NewFaker(m.rnd.Uint64())}
+	return gen.Valid(s, fake.Hint{Property: name})
 }
 
 // paramValue makes a value of parameter p that its schema takes: a
@@ -376,7 +428,8 @@ func (m *Maker) ListedIDsIn(ctx context.Context, res *spec.Resource, params map[
 	}
 	var ids []any
 	for _, it := range items {
-		if v, ok := it[res.IDProperty]; ok {
+		// An empty id names no item a path can hold.
+		if v, ok := it[res.IDProperty]; ok && spec.ValueText(v) != "" {
 			ids = append(ids, v)
 		}
 	}
@@ -399,13 +452,30 @@ func (m *Maker) CollectionParams(ctx context.Context, res *spec.Resource) (map[s
 	}
 	m.mu.Lock()
 	params, ok := m.parents[res]
-	m.mu.Unlock()
-	if ok {
-		return maps.Clone(params), nil
+	choosing := m.choosing[res]
+	if !ok && !choosing {
+		if m.choosing == nil {
+			m.choosing = map[*spec.Resource]bool{}
+		}
+		m.choosing[res] = true
 	}
+	m.mu.Unlock()
+	switch {
+	case ok:
+		return maps.Clone(params), nil
+	case choosing:
+		// A parameter of the collection names the resource itself:
+		// a value made up, rather than choosing without end.
+		params, _, err := m.pathParams(ctx, collectionOp(res), nil)
+		return params, err
+	}
+	defer func() {
+		m.mu.Lock()
+		delete(m.choosing, res)
+		m.mu.Unlock()
+	}()
 	for try := range maxParents {
-		// The create is on the collection path, and every resource has one.
-		candidate, madeUp, err := m.pathParams(ctx, res.CreateOp, nil)
+		candidate, madeUp, err := m.pathParams(ctx, collectionOp(res), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -434,6 +504,15 @@ func (m *Maker) CollectionParams(ctx context.Context, res *spec.Resource) (map[s
 	}
 	m.parents[res] = params
 	return maps.Clone(params), nil
+}
+
+// collectionOp returns an operation of the collection path of res: its
+// create, or its list where it has none.
+func collectionOp(res *spec.Resource) *spec.Operation {
+	if res.CreateOp != nil {
+		return res.CreateOp
+	}
+	return res.List
 }
 
 // PathParams returns values for the path parameters of op that fixed does
@@ -477,11 +556,21 @@ func (m *Maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[st
 			continue
 		}
 		if res := m.resourceOfParam(op, name); res != nil {
+			// Its items are listed below the parent op's path names,
+			// and else below the run's parent of it.
 			parent := map[string]string{}
 			for _, k := range res.ParentParams {
 				if v, ok := params[k]; ok {
 					parent[k] = v
 				}
+			}
+			if len(parent) < len(res.ParentParams) {
+				sticky, err := m.CollectionParams(ctx, res)
+				if err != nil {
+					return nil, false, err
+				}
+				maps.Copy(sticky, parent)
+				parent = sticky
 			}
 			ids, err := m.ListedIDsIn(ctx, res, parent)
 			if err != nil {
@@ -492,10 +581,34 @@ func (m *Maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[st
 				continue
 			}
 		}
-		params[name] = spec.ParamText(p, gen.Value(schemaOf(p), fake.Hint{Property: name}))
+		params[name] = spec.ParamText(p, m.pathValue(gen, p))
 		madeUp = true
 	}
 	return params, madeUp, failed()
+}
+
+// pathValue makes a value of the path parameter p whose text is not
+// empty, as a path segment cannot be, and, where one of the values made is,
+// that a path holds as it is, unescaped: a made-up value is no test of how
+// a server decodes its paths (readme's filename pattern met "}xjson" as
+// %7Dxjson, and refused it).
+func (m *Maker) pathValue(gen *fake.Generator, p *openapi3.Parameter) any {
+	var fallback any
+	for range 10 {
+		v := m.paramValue(gen, p)
+		text := spec.ValueText(v)
+		switch {
+		case text == "":
+		case url.PathEscape(text) == text:
+			return v
+		case fallback == nil:
+			fallback = v
+		}
+	}
+	if fallback != nil {
+		return fallback
+	}
+	return "x"
 }
 
 // resourcesAbove returns the resources op acts on or below: its own, and
@@ -556,7 +669,7 @@ func (m *Maker) RequiredQuery(ctx context.Context, op *spec.Operation) (url.Valu
 	gen, failed := m.generator(ctx)
 	for _, p := range op.Parameters {
 		if p.In == openapi3.ParameterInQuery && p.Required {
-			spec.AddQuery(q, p, m.paramValue(gen, p))
+			spec.AddQuery(q, p, m.requiredValue(gen, p))
 		}
 	}
 	return q, failed()
@@ -605,6 +718,19 @@ func (m *Maker) Value(ctx context.Context, op *spec.Operation) (any, error) {
 		resName = op.Resource.Name
 	}
 	opts := append([]openapi3.SchemaValidationOption{openapi3.MultiErrors(), openapi3.VisitAsRequest()}, spec.SchemaOptions(m.contract.Doc)...)
+	if op.Resource != nil && op == op.Resource.Update && isJSONPatch(m.contract, s) {
+		// Where the patch's schema takes one of the item (see itemPatches);
+		// else one of the schema alone.
+		patches := itemPatches(m.contract, op.Resource, gen)
+		if err := failed(); err != nil {
+			return nil, err
+		}
+		for _, v := range patches {
+			if s.VisitJSON(v, opts...) == nil {
+				return v, nil
+			}
+		}
+	}
 	for range maxBodyTries {
 		v := withoutReadOnly(m.contract, s, gen.Request(s, resName))
 		if err := failed(); err != nil {
@@ -630,6 +756,10 @@ func (m *Maker) knownValues(ctx context.Context, res *spec.Resource, s *openapi3
 	var census []judge.Item
 	for _, p := range m.contract.Properties(s) {
 		if _, sent := body[p.Name]; !sent {
+			continue
+		}
+		if v, ok := m.requiredScope(res, p.Name); ok && p.Schema.VisitJSON(v, spec.SchemaOptions(m.contract.Doc)...) == nil {
+			body[p.Name] = v
 			continue
 		}
 		switch {

@@ -28,11 +28,12 @@ type InvalidRequest struct {
 // them in one way: a required property left out, a value of the wrong
 // type, outside an enumeration, past a bound, or too long; a body that is
 // not an object; a query parameter outside its enumeration, not an
-// integer, or past a bound.
+// integer, or past a bound. A body op's valid requests do not send, an
+// optional one of a GET or a DELETE, is not broken either.
 func InvalidRequests(c *spec.Contract, op *spec.Operation) []InvalidRequest {
 	var out []InvalidRequest
 	form := isForm(op)
-	if s := BodySchema(op); s != nil && spec.TypeOf(s) == "object" {
+	if s := BodySchema(op); s != nil && spec.TypeOf(s) == "object" && bodySent(op) {
 		for _, p := range c.Properties(s) {
 			if p.Schema.ReadOnly {
 				continue

@@ -205,12 +205,24 @@ func (k *Checker) validate(rs *routes, params map[string]string, req *http.Reque
 	}
 	if err := validateResponse(rs.body, params, req, a, false); err != nil {
 		rule := RuleBody
-		if re := (*openapi3filter.ResponseError)(nil); errors.As(err, &re) && strings.HasPrefix(re.Reason, "response header Content-Type") {
+		switch re := (*openapi3filter.ResponseError)(nil); {
+		case errors.As(err, &re) && strings.HasPrefix(re.Reason, "response header Content-Type"):
 			rule = RuleMediaType
+		case uncompiled(err):
+			rule = RuleUncheckable
 		}
 		out = append(out, answered(rule, describeValidation(err)))
 	}
 	return out
+}
+
+// uncompiled reports whether err says that the validator could not make a
+// validator of the schema, rather than that the body does not match it:
+// kin-openapi's JSON Schema 2020-12 validator, for a 3.1 document, says so
+// in these words only.
+func uncompiled(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "failed to compile schema") || strings.Contains(msg, "failed to prepare schema references") || strings.Contains(msg, "failed to add schema resource")
 }
 
 // bodiless reports whether an answer of status has no body, whatever its

@@ -221,3 +221,46 @@ func TestCheckNoOperation(t *testing.T) {
 		t.Errorf("GET /v1/owners: %v, want ErrNoOperation", err)
 	}
 }
+
+// dynamic is a 3.1 document whose answer's schema binds its items with
+// $dynamicRef, which the validator cannot compile.
+const dynamic = `openapi: 3.1.0
+info: {title: Dynamic, version: 1.0.0}
+paths:
+  /planets:
+    get:
+      operationId: listPlanets
+      responses:
+        '200':
+          description: Planets.
+          content:
+            application/json:
+              schema:
+                $id: https://galaxy.example/schemas/PaginatedPlanets
+                $defs:
+                  itemType:
+                    $dynamicAnchor: itemType
+                    $ref: '#/components/schemas/Planet'
+                $ref: '#/components/schemas/Paginated'
+components:
+  schemas:
+    Planet: {type: object, properties: {name: {type: string}, moon: {$ref: '#/components/schemas/Moon'}}}
+    Moon: {type: object, properties: {name: {type: string}}}
+    Paginated:
+      $id: https://galaxy.example/schemas/Paginated
+      $defs: {itemType: {$dynamicAnchor: itemType, not: {}}}
+      type: object
+      properties:
+        data: {type: array, items: {$dynamicRef: '#itemType'}}
+`
+
+// TestCheckUncompiled: a body whose schema the validator cannot compile
+// breaks no rule of the document but says that it was not judged.
+func TestCheckUncompiled(t *testing.T) {
+	_, k := newChecker(t, dynamic, false)
+	req := httptest.NewRequest("GET", "http://galaxy.example/planets", nil)
+	got, err := k.Check(req, answercheck.Answer{Status: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{"data":[{"name":"Mars"}]}`)})
+	if err != nil || !slices.Equal(rules(got), []string{answercheck.RuleUncheckable}) {
+		t.Errorf("broke %v, %v; want %s", got, err, answercheck.RuleUncheckable)
+	}
+}

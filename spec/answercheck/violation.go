@@ -28,4 +28,9 @@ const (
 	// document describes for it has the members: its string code and
 	// message are not empty, and its integer status is the HTTP status.
 	RuleErrorShape = "errors.shape"
+	// RuleUncheckable: the schema of the body is one the validator
+	// cannot compile, such as a 3.1 schema's $dynamicRef, so that what
+	// the body holds is not judged; the answer breaks nothing the
+	// validator can tell.
+	RuleUncheckable = "response.uncheckable"
 )

@@ -110,7 +110,9 @@ func TrialDocuments(tb testing.TB) []File {
 }
 
 // Trial returns the trial document of that name for a test, as
-// TrialDocuments does, and fails the test where the trial list has none.
+// TrialDocuments does, or the document of that name once it has been
+// promoted from the trial list to the documents, so that a test held to
+// it before keeps it; it fails the test where neither list has one.
 func Trial(tb testing.TB, name string) File {
 	tb.Helper()
 	for _, f := range TrialDocuments(tb) {
@@ -118,7 +120,12 @@ func Trial(tb testing.TB, name string) File {
 			return f
 		}
 	}
-	tb.Fatalf("corpus: no trial document %s in %s", name, ManifestFile)
+	for _, f := range Documents(tb) {
+		if f.Name == name {
+			return f
+		}
+	}
+	tb.Fatalf("corpus: no trial document or document %s in %s", name, ManifestFile)
 	return File{}
 }
 
