@@ -209,6 +209,9 @@ func rootCause(err error) error {
 // DecodeJSON decodes a body that must hold one JSON value and nothing
 // after it, with numbers kept as written.
 func DecodeJSON(body []byte) (any, *Error) {
+	if v, ok := decodePlain(body); ok {
+		return v, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any

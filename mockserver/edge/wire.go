@@ -115,9 +115,21 @@ func (c *wireConn) Close() error {
 
 func (c *wireConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	var ne net.Error
-	c.timedOut.Store(err != nil && errors.As(err, &ne) && ne.Timeout())
+	c.timedOut.Store(err != nil && isTimeout(err))
 	return n, err
+}
+
+// isTimeout reports whether err, an error of a read, is a timeout. Go's
+// HTTP server ends its read in the background after every request with a
+// deadline, so that every request meets one: the error a connection
+// returns is asked first, without errors.As, which costs a walk through
+// reflection each time.
+func isTimeout(err error) bool {
+	if ne, ok := err.(net.Error); ok {
+		return ne.Timeout()
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 func (c *wireConn) Write(p []byte) (int, error) {
