@@ -5,7 +5,6 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -16,12 +15,13 @@ import (
 // assignment answers as assigned_to), is not expected back; and an id the
 // path names wins over one the body holds.
 
-// echoed returns what of sent, a body of op, its answer of the schema
-// answer is to hold: the properties answer declares, at any depth, but
-// those either schema marks writeOnly, and but those that name what the
-// path of op names, whose value the path gives.
+// echoed returns what of sent, the item a body of op holds (see
+// request.ItemIn), its answer of the schema answer is to hold: the
+// properties answer declares, at any depth, but those either schema marks
+// writeOnly, and but those that name what the path of op names, whose
+// value the path gives.
 func (h *Harness) echoed(op *spec.Operation, answer *openapi3.Schema, sent map[string]any) map[string]any {
-	out, _ := h.answered(request.BodySchema(op), answer, sent, 0).(map[string]any)
+	out, _ := h.answered(h.ItemSchema(op), answer, sent, 0).(map[string]any)
 	if out == nil {
 		return map[string]any{}
 	}
