@@ -12,7 +12,9 @@ import (
 )
 
 // widgets is a resource whose operations take and answer the item inside
-// {"data":{...}}, as Asana's do, the answers beside another member.
+// {"data":{...}}, as Asana's do, the answers beside another member, and
+// whose requests take its references by gid where its answers give the
+// objects they name.
 const widgets = `openapi: 3.0.3
 info: {title: Widgets, version: 1.0.0}
 servers: [{url: /w}]
@@ -67,6 +69,7 @@ components:
       properties:
         name: {type: string}
         color: {type: string, enum: [red, green, blue]}
+        owner: {type: string, description: the gid of the user that owns it}
     Widget:
       type: object
       required: [gid, name, color]
@@ -74,6 +77,9 @@ components:
         gid: {type: string, readOnly: true}
         name: {type: string}
         color: {type: string, enum: [red, green, blue]}
+        owner:
+          type: object
+          properties: {gid: {type: string}, name: {type: string}}
     WidgetAnswer:
       type: object
       required: [data, request_id]
