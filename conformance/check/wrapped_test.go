@@ -12,9 +12,10 @@ import (
 )
 
 // widgets is a resource whose operations take and answer the item inside
-// {"data":{...}}, as Asana's do, the answers beside another member, and
+// {"data":{...}}, as Asana's do, the answers beside another member,
 // whose requests take its references by gid where its answers give the
-// objects they name.
+// objects they name, and whose list shows each item shorter than its
+// read, without the color it is filtered by.
 const widgets = `openapi: 3.0.3
 info: {title: Widgets, version: 1.0.0}
 servers: [{url: /w}]
@@ -24,6 +25,7 @@ paths:
       operationId: getWidgets
       parameters:
         - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 100}}
+        - {name: color, in: query, schema: {type: string, enum: [red, green, blue]}}
       responses:
         '200':
           description: The widgets.
@@ -33,7 +35,7 @@ paths:
                 type: object
                 required: [data]
                 properties:
-                  data: {type: array, items: {$ref: '#/components/schemas/Widget'}}
+                  data: {type: array, items: {$ref: '#/components/schemas/WidgetCompact'}}
     post:
       operationId: createWidget
       requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/WidgetBody'}}}}
@@ -70,6 +72,12 @@ components:
         name: {type: string}
         color: {type: string, enum: [red, green, blue]}
         owner: {type: string, description: the gid of the user that owns it}
+    WidgetCompact:
+      type: object
+      required: [gid, name]
+      properties:
+        gid: {type: string, readOnly: true}
+        name: {type: string}
     Widget:
       type: object
       required: [gid, name, color]
@@ -121,7 +129,7 @@ func TestWrappedItems(t *testing.T) {
 			if err := h.CheckKept(ctx); err != nil {
 				t.Errorf("seed %d: the items kept: %v", seed+1, err)
 			}
-			for _, name := range []string{"resource widgets created", "resource widgets replaced", "resource widgets deleted", "list getWidgets read through getWidget"} {
+			for _, name := range []string{"resource widgets created", "resource widgets replaced", "resource widgets deleted", "list getWidgets read through getWidget", "list getWidgets filtered by color=red"} {
 				if !ran[name] {
 					t.Errorf("seed %d: %s did not run", seed+1, name)
 				}
@@ -129,6 +137,7 @@ func TestWrappedItems(t *testing.T) {
 		}
 	})
 
+	petmock := ct.PetmockOf(t, path)
 	// renamed answers each read with the item inside data renamed.
 	renamed := ct.Intercept(ct.PetmockOf(t, path), func(r *http.Request, rec *httptest.ResponseRecorder) {
 		if r.Method != http.MethodGet || !strings.Contains(r.URL.Path, "/widgets/") || rec.Code != http.StatusOK {
@@ -141,6 +150,15 @@ func TestWrappedItems(t *testing.T) {
 			return v
 		})
 	})
+	// unfiltered lists every widget whatever color is asked for.
+	unfiltered := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r = r.Clone(r.Context())
+		q := r.URL.Query()
+		q.Del("color")
+		r.URL.RawQuery = q.Encode()
+		petmock.ServeHTTP(w, r)
+	})
+	red := FilterValues(res)[0]
 	for _, tc := range []struct {
 		name    string
 		handler http.Handler
@@ -154,6 +172,13 @@ func TestWrappedItems(t *testing.T) {
 			run:     func(h *Harness) error { return h.CheckItemCreated(checkContext(t), res) },
 			rule:    judge.RuleItemRead,
 			says:    `name "renamed", want "conformance-`,
+		},
+		{
+			name:    "a list that ignores its filter, of a property its items show only when read",
+			handler: unfiltered,
+			run:     func(h *Harness) error { return h.CheckListFilter(checkContext(t), res, red) },
+			rule:    judge.RuleListFilter,
+			says:    "getWidget shows it with color",
 		},
 		{
 			name:    "a create that keeps nothing",
