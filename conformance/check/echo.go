@@ -122,12 +122,7 @@ func ofType(s *openapi3.Schema, v any) bool {
 
 // oneOfType is ofType of v alone.
 func oneOfType(s *openapi3.Schema, v any) bool {
-	var types []string
-	if s.Type != nil {
-		types = s.Type.Slice()
-	} else if t := spec.TypeOf(s); t != "" {
-		types = []string{t}
-	}
+	types := typesOf(s)
 	if len(types) == 0 || v == nil {
 		return true
 	}
@@ -152,4 +147,28 @@ func oneOfType(s *openapi3.Schema, v any) bool {
 		}
 	}
 	return false
+}
+
+// typesOf returns the JSON types s allows: those it names, or else those
+// of its alternatives, oneOf or anyOf, as Directus' folder's parent, a
+// string or the folder it names; none where one of them names none.
+func typesOf(s *openapi3.Schema) []string {
+	if s.Type != nil {
+		return s.Type.Slice()
+	}
+	if t := spec.TypeOf(s); t != "" {
+		return []string{t}
+	}
+	var types []string
+	for _, alt := range append(slices.Clone(s.OneOf), s.AnyOf...) {
+		if alt == nil || alt.Value == nil {
+			return nil
+		}
+		t := spec.TypeOf(alt.Value)
+		if t == "" {
+			return nil
+		}
+		types = append(types, t)
+	}
+	return types
 }

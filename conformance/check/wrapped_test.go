@@ -13,9 +13,9 @@ import (
 
 // widgets is a resource whose operations take and answer the item inside
 // {"data":{...}}, as Asana's do, the answers beside another member,
-// whose requests take its references by gid where its answers give the
-// objects they name, and whose list shows each item shorter than its
-// read, without the color it is filtered by.
+// whose requests take its references by gid or number where its answers
+// give the objects they name, or a string, and whose list shows each item
+// shorter than its read, without the color it is filtered by.
 const widgets = `openapi: 3.0.3
 info: {title: Widgets, version: 1.0.0}
 servers: [{url: /w}]
@@ -72,6 +72,7 @@ components:
         name: {type: string}
         color: {type: string, enum: [red, green, blue]}
         owner: {type: string, description: the gid of the user that owns it}
+        shelf: {type: integer, description: the number of the shelf it is on}
     WidgetCompact:
       type: object
       required: [gid, name]
@@ -88,6 +89,10 @@ components:
         owner:
           type: object
           properties: {gid: {type: string}, name: {type: string}}
+        shelf:
+          oneOf:
+            - {type: string}
+            - {type: object, properties: {gid: {type: string}}}
     WidgetAnswer:
       type: object
       required: [data, request_id]
