@@ -249,13 +249,13 @@ func TestCorpusAnswersValidate(t *testing.T) {
 						t.Errorf("GET %s, an item that is not there: %d, want 404\n%.300s", req.URL.RequestURI(), status, got)
 					}
 				}
-				if len(op.Requirements) > 0 {
+				if op.AsksForKey() {
 					req, ok := cc.request(op, ids, true)
 					if !ok {
 						t.Fatalf("%s: no request without a key", op.ID)
 					}
-					if status, got := cc.send(t, srv, op, req, body); status != http.StatusUnauthorized {
-						t.Errorf("%s %s without a key: %d, want 401\n%.300s", req.Method, req.URL.RequestURI(), status, got)
+					if status, got := cc.send(t, srv, op, req, body); status != op.KeyRefusal() {
+						t.Errorf("%s %s without a key: %d, want %d\n%.300s", req.Method, req.URL.RequestURI(), status, op.KeyRefusal(), got)
 					}
 				}
 			}

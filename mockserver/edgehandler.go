@@ -119,7 +119,7 @@ func (e *Edge) serve(w http.ResponseWriter, r *http.Request, h func(http.Respons
 	}
 	r = e.srv.redact.WithoutEchoedKeys(r)
 	edge.SetCORS(w.Header(), r)
-	if edge.IsPreflight(r) {
+	if e.ed.AnswersOptions(r) {
 		if err := edge.Preflight(w, r, e.ed.MethodsFor(r)); err != nil {
 			e.srv.errs.write(w, e.ed, nil, err)
 		}

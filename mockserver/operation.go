@@ -83,6 +83,27 @@ func (s *Server) bind(ctx context.Context, shapes *shape.Builder) error {
 				return g.Serve(w, r, c, s.seed, s.redact.Hides)
 			}
 		}
+		if so.Role != spec.RoleOther {
+			// A resource's answers are written in the media type the
+			// request negotiated, where it is not petmock's choice.
+			handle := op.handle
+			op.handle = func(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
+				if c.MediaType == "" {
+					return handle(w, r, c)
+				}
+				mw := answer.InMedia(w, s.contract, so, c.MediaType)
+				err := handle(mw, r, c)
+				mw.Finish()
+				return err
+			}
+		}
+		if op.HasRequiredHeaders() {
+			// Its answers carry the headers their status requires.
+			handle := op.handle
+			op.handle = func(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
+				return handle(edge.WithRequiredHeaders(w, op.Operation), r, c)
+			}
+		}
 	}
 	return nil
 }

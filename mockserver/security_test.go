@@ -82,7 +82,7 @@ func TestSecurityAsTheDocumentAsks(t *testing.T) {
 		{"/both", []string{"Authorization", basic}, 401, "x-api-key: missing; send the API key as the header X-API-Key", ""},
 		{"/both", []string{"Authorization", "", "X-API-Key", "s3cret"}, 401, "authorization: missing; send Authorization: Basic with the API key as the password", `Basic realm="petstore"`},
 		{"/optional", []string{"Authorization", ""}, 204, "", ""},
-		{"/digest", []string{"Authorization", "Digest x"}, 401, "authorization: security scheme digest (http digest) is not one petmock checks", `Bearer realm="petstore"`},
+		{"/digest", []string{"Authorization", "Digest x"}, 401, "authorization: malformed Digest credentials", `Digest realm="petstore", qop="auth", algorithm=SHA-256, nonce="` + spec.DigestNonce + `"`},
 		{"/open", []string{"Authorization", ""}, 204, "", ""},
 	}
 	for _, tt := range tests {

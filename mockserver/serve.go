@@ -91,7 +91,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rec *journal.Reco
 	}()
 	r = s.redact.WithoutEchoedKeys(r)
 	edge.SetCORS(w.Header(), r)
-	if edge.IsPreflight(r) {
+	if s.gate.AnswersOptions(r) {
 		if e := edge.Preflight(w, r, methodsFor(s.gate, r)); e != nil {
 			s.errs.write(w, s.gate, nil, e)
 		}

@@ -284,6 +284,7 @@ func NewContext(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.notes = append(s.notes, answer.UndocumentedNotes(c)...)
+	s.notes = append(s.notes, edge.SchemeNotes(c)...)
 	warnings, err := s.items.Fill(ctx, cfg.Items, cfg.Catalogue)
 	if err != nil {
 		return nil, err

@@ -162,3 +162,74 @@ definitions:
 		t.Errorf("GET /v1/things: %s, want 200", resp)
 	}
 }
+
+// TestSwaggerEmptyValues: a Swagger 2.0 query parameter that says
+// allowEmptyValue: false, its own or shared, refuses an empty value, as
+// Prism does; one that does not say it takes one.
+func TestSwaggerEmptyValues(t *testing.T) {
+	c, err := spec.Read([]byte(`swagger: '2.0'
+info: {title: Small, version: 1.0.0}
+basePath: /v1
+parameters:
+  Sort: {name: sort, in: query, type: string, allowEmptyValue: false}
+paths:
+  /things:
+    get:
+      produces: [application/json]
+      parameters:
+        - {name: name, in: query, type: string, allowEmptyValue: false}
+        - {name: tag, in: query, type: string}
+        - $ref: '#/parameters/Sort'
+      responses:
+        '200': {description: ok, schema: {type: array, items: {type: string}}}
+        '400': {description: bad}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, mockserver.Config{Contract: c})
+	for _, tt := range []struct {
+		query string
+		want  int
+	}{
+		{"name=Rex", 200},
+		{"name=", 400},
+		{"sort=", 400},
+		{"tag=", 200},
+		{"", 200},
+	} {
+		if resp := ts.do(t, "GET", "/things?"+tt.query, ""); resp.StatusCode != tt.want {
+			t.Errorf("GET /v1/things?%s: %s, want %d", tt.query, resp, tt.want)
+		}
+	}
+}
+
+// TestSwaggerWildcardExample: a Swagger 2.0 example given for */* is the
+// example of the media type the operation produces, text/plain here,
+// answered as text whatever the Accept, where it was answered as JSON.
+func TestSwaggerWildcardExample(t *testing.T) {
+	c, err := spec.Read([]byte(`swagger: '2.0'
+info: {title: Small, version: 1.0.0}
+basePath: /v1
+paths:
+  /ping:
+    get:
+      produces: [text/plain]
+      responses:
+        '200':
+          description: ok
+          schema: {type: string}
+          examples:
+            '*/*': pong
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, mockserver.Config{Contract: c})
+	for _, accept := range []string{"", "text/plain", "*/*"} {
+		resp := ts.do(t, "GET", "/ping", "", "Accept", accept)
+		if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || !strings.HasPrefix(ct, "text/plain") || string(resp.body) != "pong" {
+			t.Errorf("GET /v1/ping with Accept %q: %d %s %q, want 200 text/plain pong", accept, resp.StatusCode, ct, resp.body)
+		}
+	}
+}

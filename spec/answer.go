@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -30,8 +31,10 @@ type Answer struct {
 	// AnswerEmpty.
 	MediaType string
 	// Schema is the schema of the body; nil for AnswerEmpty, and for a
-	// media type the document gives no schema of.
-	Schema *openapi3.Schema
+	// media type the document gives no schema of. SchemaRef is the
+	// reference it is given by, such as #/components/schemas/Pet, or "".
+	Schema    *openapi3.Schema
+	SchemaRef string
 	// Examples are the examples the document gives of the body: the media
 	// type's example, then its named examples by name. An answer without
 	// a schema is one of them.
@@ -76,6 +79,95 @@ func (o *Operation) Answer() (Answer, error) {
 	a.Kind, a.MediaType, a.Examples = kind, name, mediaExamples(mt)
 	if mt.Schema != nil {
 		a.Schema = mt.Schema.Value
+		a.SchemaRef = mt.Schema.Ref
 	}
 	return a, nil
+}
+
+// AnswerIn returns what petmock answers o with in the media type its
+// answer's content calls name, such as application/xml where a request
+// asks for it: an answer as Answer's, of that type. ok is false where the
+// content has no such media type.
+func (o *Operation) AnswerIn(name string) (a Answer, ok bool, err error) {
+	if a, err = o.Answer(); err != nil {
+		return a, false, err
+	}
+	resp := o.Response(a.Status)
+	if resp == nil || resp.Content[name] == nil {
+		return a, false, nil
+	}
+	mt := resp.Content[name]
+	a.MediaType, a.Kind = MediaOf(name)
+	a.Examples, a.Schema, a.SchemaRef = mediaExamples(mt), nil, ""
+	if mt.Schema != nil {
+		a.Schema = mt.Schema.Value
+		a.SchemaRef = mt.Schema.Ref
+	}
+	return a, true, nil
+}
+
+// HasWriteOnly reports whether a value of s may hold a member that s, or
+// a schema below it, marks writeOnly: one an answer must leave out.
+func HasWriteOnly(s *openapi3.Schema) bool {
+	seen := map[*openapi3.Schema]bool{}
+	var visit func(s *openapi3.Schema, depth int) bool
+	visit = func(s *openapi3.Schema, depth int) bool {
+		if s == nil || seen[s] || depth > 32 {
+			return false
+		}
+		seen[s] = true
+		for _, p := range objectProperties(nil, s) {
+			if p.Schema.WriteOnly || visit(p.Schema, depth+1) {
+				return true
+			}
+		}
+		if s.Items != nil && visit(s.Items.Value, depth+1) {
+			return true
+		}
+		if ap := s.AdditionalProperties.Schema; ap != nil && visit(ap.Value, depth+1) {
+			return true
+		}
+		return false
+	}
+	return visit(s, 0)
+}
+
+// DropWriteOnly takes out of v, a decoded value of s, the members s or a
+// schema below it marks writeOnly, at every depth: a client sends them,
+// and no answer holds them, a stored item's included.
+func DropWriteOnly(v any, s *openapi3.Schema) {
+	dropWriteOnly(v, s, 0)
+}
+
+func dropWriteOnly(v any, s *openapi3.Schema, depth int) {
+	if s == nil || depth > 32 {
+		return
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		props := objectProperties(nil, s)
+		for _, p := range props {
+			e, ok := v[p.Name]
+			switch {
+			case !ok:
+			case p.Schema.WriteOnly:
+				delete(v, p.Name)
+			default:
+				dropWriteOnly(e, p.Schema, depth+1)
+			}
+		}
+		if ap := s.AdditionalProperties.Schema; ap != nil && ap.Value != nil {
+			for name, e := range v {
+				if !slices.ContainsFunc(props, func(p Property) bool { return p.Name == name }) {
+					dropWriteOnly(e, ap.Value, depth+1)
+				}
+			}
+		}
+	case []any:
+		if s.Items != nil {
+			for _, e := range v {
+				dropWriteOnly(e, s.Items.Value, depth+1)
+			}
+		}
+	}
 }

@@ -117,3 +117,43 @@ func mediaExamples(mt *openapi3.MediaType) []any {
 	}
 	return out
 }
+
+// AnswerMediaKey returns the name, as content writes it, of the media type
+// petmock answers content in where a request leaves it the choice (see
+// answerMedia), such as */* where it answers application/json for it; ""
+// for none.
+func AnswerMediaKey(content openapi3.Content) string {
+	_, mt, _ := answerMedia(content)
+	if mt == nil {
+		return ""
+	}
+	for _, name := range slices.Sorted(maps.Keys(content)) {
+		if content[name] == mt {
+			return name
+		}
+	}
+	return ""
+}
+
+// MediaOf returns the Content-Type and the kind of an answer in the media
+// type a document's content calls name: JSON for a JSON type, sent as the
+// document writes it, or for a wildcard, sent as application/json; text
+// for a text type; bytes of the type for any other.
+func MediaOf(name string) (string, AnswerKind) {
+	switch {
+	case IsJSON(name):
+		return name, AnswerJSON
+	case isWildcard(name) || mediaTypeOf(name) == "*/*":
+		return JSONContentType, AnswerJSON
+	case strings.HasPrefix(mediaTypeOf(name), "text/"):
+		return name, AnswerText
+	}
+	return name, AnswerBytes
+}
+
+// IsXML reports whether a media type is XML: application/xml, text/xml,
+// or a type whose subtype ends in +xml, with any parameters.
+func IsXML(mediaType string) bool {
+	mt := mediaTypeOf(mediaType)
+	return mt == "application/xml" || mt == "text/xml" || strings.HasSuffix(mt, "+xml")
+}

@@ -13,7 +13,13 @@ const (
 	AsBasic = "basic"
 	// AsKey is the key as it is, in a header, query parameter or cookie.
 	AsKey = "key"
+	// AsDigest is an HTTP Digest response with the key as the password,
+	// made for each request (DigestCredentials).
+	AsDigest = "digest"
 )
+
+// Another http scheme, such as Negotiate, puts the key in Authorization
+// after its name: its Place's As is that name, as the document writes it.
 
 // Place is where a credential travels, and as what. A server that takes
 // a key in more places than its document gives, or as something else
@@ -42,6 +48,10 @@ func (s *Scheme) Place() Place {
 		p.As = AsBasic
 	case SchemeBearer, SchemeOAuth2, SchemeOpenIDConnect:
 		p.As = AsBearer
+	case SchemeDigest:
+		p.As = AsDigest
+	case SchemeHTTP:
+		p.As = s.Def.Scheme
 	}
 	return p
 }
@@ -54,15 +64,21 @@ func (p Place) Same(q Place) bool {
 
 // Credential returns how key is presented at p: where it travels, under
 // which name, and the value sent, such as "header", "Authorization",
-// "Bearer <key>".
+// "Bearer <key>". Digest credentials are made for each request: at a
+// place of AsDigest, the value is the scheme's name alone, as
+// Scheme.Credential's.
 func (p Place) Credential(key string) (in, name, value string) {
 	switch p.As {
 	case AsBearer:
 		return p.In, p.Name, "Bearer " + key
 	case AsBasic:
 		return p.In, p.Name, "Basic " + base64.StdEncoding.EncodeToString([]byte(":"+key))
+	case AsKey:
+		return p.In, p.Name, key
+	case AsDigest:
+		return p.In, p.Name, "Digest"
 	}
-	return p.In, p.Name, key
+	return p.In, p.Name, p.As + " " + key // another http scheme's
 }
 
 // WrongPlace is a place a key may be sent to by mistake, and how a
@@ -84,7 +100,8 @@ var (
 // WrongPlaces returns the places next to where the scheme puts the key:
 // for a bearer token or basic credentials, the other ways of writing a
 // key in Authorization, and the access_token query parameter of RFC 6750
-// for a bearer token; for an apiKey, a bearer token and the header,
+// for a bearer token; for Digest and another http scheme, a bearer token,
+// basic credentials and the bare key in Authorization; for an apiKey, a bearer token and the header,
 // query parameter or cookie of its name that it is not sent in. An
 // apiKey in Authorization has the two schemes of Authorization.
 func (s *Scheme) WrongPlaces() []WrongPlace {
@@ -96,6 +113,10 @@ func (s *Scheme) WrongPlaces() []WrongPlace {
 		return []WrongPlace{asBasic, asBare, asAccessToken}
 	case own.As == AsBasic:
 		return []WrongPlace{asBearer, asBare}
+	case own.As == AsDigest || own.As != AsKey:
+		// Digest, or another http scheme: the other ways of writing a
+		// key in Authorization.
+		return []WrongPlace{asBearer, asBasic, asBare}
 	case strings.EqualFold(own.Name, "Authorization"):
 		return []WrongPlace{asBearer, asBasic}
 	case own.In == InHeader:

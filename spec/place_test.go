@@ -31,8 +31,10 @@ func TestPlaces(t *testing.T) {
 			"the key as a bearer token; the key in the header as api_key"},
 		{"cookieKey", spec.Place{In: spec.InCookie, Name: "session", As: spec.AsKey},
 			"the key in the header as session; the key in the query as session"},
-		{"digest", spec.Place{In: spec.InHeader, Name: "Authorization", As: spec.AsKey},
-			"the key as a bearer token; the key as HTTP basic credentials"},
+		{"digest", spec.Place{In: spec.InHeader, Name: "Authorization", As: spec.AsDigest},
+			"the key as a bearer token; the key as HTTP basic credentials; the bare key in Authorization"},
+		{"negotiate", spec.Place{In: spec.InHeader, Name: "Authorization", As: "Negotiate"},
+			"the key as a bearer token; the key as HTTP basic credentials; the bare key in Authorization"},
 	}
 	for _, tt := range tests {
 		s := c.Scheme(tt.scheme)
@@ -65,13 +67,15 @@ func TestPlaceCredential(t *testing.T) {
 		{spec.Place{In: spec.InHeader, Name: "Authorization", As: spec.AsKey}, "header", "Authorization", key},
 		{spec.Place{In: spec.InQuery, Name: "access_token", As: spec.AsKey}, "query", "access_token", key},
 		{spec.Place{In: spec.InCookie, Name: "session", As: spec.AsKey}, "cookie", "session", key},
+		{spec.Place{In: spec.InHeader, Name: "Authorization", As: "Negotiate"}, "header", "Authorization", "Negotiate s3cret-key"},
+		{spec.Place{In: spec.InHeader, Name: "Authorization", As: spec.AsDigest}, "header", "Authorization", "Digest"},
 	} {
 		if in, name, value := tt.place.Credential(key); in != tt.in || name != tt.name || value != tt.value {
 			t.Errorf("%+v: Credential = %s %s %q, want %s %s %q", tt.place, in, name, value, tt.in, tt.name, tt.value)
 		}
 	}
 	c := schemesDocument(t)
-	for _, name := range []string{"bearerAuth", "basicAuth", "headerKey", "queryKey", "cookieKey", "oauth", "oidc"} {
+	for _, name := range []string{"bearerAuth", "basicAuth", "headerKey", "queryKey", "cookieKey", "oauth", "oidc", "digest", "negotiate"} {
 		s := c.Scheme(name)
 		in, param, value := s.Credential(key)
 		if pin, pparam, pvalue := s.Place().Credential(key); pin != in || pparam != param || pvalue != value {

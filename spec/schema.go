@@ -13,6 +13,10 @@ import (
 func objectProperties(order propertyOrder, s *openapi3.Schema) []Property {
 	var out []Property
 	index := map[string]int{}
+	// A member may require a property another member declares, as a
+	// paging object of Spotify's requires the items its allOf's other
+	// member declares: the required names are applied at the end.
+	var required []string
 	var visit func(s *openapi3.Schema, depth int)
 	visit = func(s *openapi3.Schema, depth int) {
 		if s == nil || depth > 32 {
@@ -35,13 +39,14 @@ func objectProperties(order propertyOrder, s *openapi3.Schema) []Property {
 			index[name] = len(out)
 			out = append(out, Property{Name: name, Schema: ref.Value})
 		}
-		for _, name := range s.Required {
-			if i, ok := index[name]; ok {
-				out[i].Required = true
-			}
-		}
+		required = append(required, s.Required...)
 	}
 	visit(s, 0)
+	for _, name := range required {
+		if i, ok := index[name]; ok {
+			out[i].Required = true
+		}
+	}
 	return out
 }
 

@@ -25,6 +25,7 @@ func schemesDocument(tb testing.TB) *spec.Contract {
       flows: {clientCredentials: {tokenUrl: 'https://auth.example/token', scopes: {read: Read.}}}
     oidc: {type: openIdConnect, openIdConnectUrl: 'https://auth.example/.well-known/openid-configuration'}
     digest: {type: http, scheme: digest}
+    negotiate: {type: http, scheme: Negotiate}
 `, 1)
 	doc = strings.Replace(doc, "paths:\n", `paths:
   /report:
@@ -68,7 +69,8 @@ func TestSchemesResolve(t *testing.T) {
 		{"cookieKey", spec.SchemeAPIKey, spec.InCookie, "session"},
 		{"oauth", spec.SchemeOAuth2, spec.InHeader, "Authorization"},
 		{"oidc", spec.SchemeOpenIDConnect, spec.InHeader, "Authorization"},
-		{"digest", spec.SchemeUnsupported, spec.InHeader, "Authorization"},
+		{"digest", spec.SchemeDigest, spec.InHeader, "Authorization"},
+		{"negotiate", spec.SchemeHTTP, spec.InHeader, "Authorization"},
 	}
 	for _, tt := range tests {
 		s := c.Scheme(tt.name)
@@ -79,9 +81,6 @@ func TestSchemesResolve(t *testing.T) {
 		if s.Name != tt.name || s.Kind != tt.kind || s.In != tt.in || s.Param != tt.param || (s.Unsupported != "") != (tt.kind == spec.SchemeUnsupported) {
 			t.Errorf("%s: %s in %s %s (unsupported: %q), want %s in %s %s", tt.name, s.Kind, s.In, s.Param, s.Unsupported, tt.kind, tt.in, tt.param)
 		}
-	}
-	if why := c.Scheme("digest").Unsupported; why != "security scheme digest (http digest) is not one petmock checks" {
-		t.Errorf("digest: unsupported because %q", why)
 	}
 	if c.Scheme("nope") != nil {
 		t.Error("Scheme(nope) is not nil")
@@ -131,7 +130,7 @@ func TestCredentials(t *testing.T) {
 		{"bearerAuth", "header", "Authorization", "Bearer s3cret-key", "Bearer s3cret-key", "", "a=1"},
 		{"oauth", "header", "Authorization", "Bearer s3cret-key", "Bearer s3cret-key", "", "a=1"},
 		{"oidc", "header", "Authorization", "Bearer s3cret-key", "Bearer s3cret-key", "", "a=1"},
-		{"digest", "header", "Authorization", "Bearer s3cret-key", "Bearer s3cret-key", "", "a=1"},
+		{"negotiate", "header", "Authorization", "Negotiate s3cret-key", "Negotiate s3cret-key", "", "a=1"},
 		{"basicAuth", "header", "Authorization", "Basic OnMzY3JldC1rZXk=", "Basic OnMzY3JldC1rZXk=", "", "a=1"},
 		{"headerKey", "header", "X-API-Key", key, "", "", "a=1"},
 		{"queryKey", "query", "api_key", key, "", "", "a=1&api_key=s3cret-key"},
@@ -158,9 +157,6 @@ func TestCredentials(t *testing.T) {
 		if tt.scheme == "queryKey" && r.URL.RawQuery != tt.query {
 			t.Errorf("%s: query %q, want %q", tt.scheme, r.URL.RawQuery, tt.query)
 		}
-		if tt.scheme == "digest" {
-			continue // it is presented as a bearer token, but petmock reads none
-		}
 		if got, err := s.Read(r); err != nil || got != key {
 			t.Errorf("%s: Read of the presented key = %q, %v; want the key", tt.scheme, got, err)
 		}
@@ -172,6 +168,7 @@ func TestCredentials(t *testing.T) {
 func TestReadSaysWhatIsWrong(t *testing.T) {
 	c := schemesDocument(t)
 	bearer := `Bearer realm="petstore"`
+	digestChallenge := `Digest realm="petstore", qop="auth", algorithm=SHA-256, nonce="` + spec.DigestNonce + `"`
 	tests := []struct {
 		scheme    string
 		headers   []string // name, value pairs
@@ -202,7 +199,10 @@ func TestReadSaysWhatIsWrong(t *testing.T) {
 		{"queryKey", nil, "api_key=a&api_key=b", "", "api_key: sent more than once", ""},
 		{"cookieKey", []string{"Cookie", "other=1"}, "", "", "session: missing; send the API key as the cookie session", ""},
 		{"cookieKey", []string{"Cookie", "session=a; session=b"}, "", "", "session: sent more than once", ""},
-		{"digest", []string{"Authorization", "Digest x"}, "", "", "authorization: security scheme digest (http digest) is not one petmock checks", bearer},
+		{"negotiate", nil, "", "", "authorization: missing; send Authorization: Negotiate <API key>", `Negotiate realm="petstore"`},
+		{"negotiate", []string{"Authorization", "Bearer k3y"}, "", "", "authorization: scheme must be Negotiate", `Negotiate realm="petstore"`},
+		{"negotiate", []string{"Authorization", "negotiate k3y"}, "", "k3y", "", ""},
+		{"digest", []string{"Authorization", "Digest x"}, "", "", "authorization: a Digest response holds no key; it is checked against the keys as a whole", digestChallenge},
 	}
 	for _, tt := range tests {
 		r := httptest.NewRequest(http.MethodGet, "http://h/v1/report?"+tt.query, nil)

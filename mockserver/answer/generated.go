@@ -1,8 +1,10 @@
 package answer
 
 import (
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -18,17 +20,30 @@ import (
 )
 
 // Generated makes the answers of an operation that is not part of a
-// resource, such as a report or an action: a value made from the schema
-// of its success response, examples first, that matches the schema; or,
-// where the document gives no schema, one of its examples, or a body of
-// its media type. The same request gets the same answer for the same
-// seed; another request, such as one with another query, gets another.
+// resource, such as a report or an action, in the media type a request
+// negotiated (edge.Negotiate), or petmock's choice: one of the examples
+// the media type gives, first; else a value made from its schema, examples
+// first, that matches the schema, as JSON, text or XML; or, where the
+// document gives neither, a body of its media type. The same request gets
+// the same answer for the same seed; another request, such as one with
+// another query, gets another.
 type Generated struct {
+	op *spec.Operation
+	// first is the maker of petmock's choice of media type, and byMedia
+	// those of every media type of the answer, by the content's name.
+	first   *mediaMaker
+	byMedia map[string]*mediaMaker
+}
+
+// mediaMaker makes the answers of one media type.
+type mediaMaker struct {
 	contract    *spec.Contract
 	op          *spec.Operation
 	answer      spec.Answer
 	shape       *shape.Shape // of a JSON body with a schema
 	contentType []string     // the Content-Type header of the body
+	// xml is set for an XML body with a schema, made from it.
+	xml bool
 	// fit is how a JSON answer follows its request; nil when nothing
 	// of a request can show in it.
 	fit *fit
@@ -50,14 +65,52 @@ func NewGenerated(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, t
 	if err != nil {
 		return nil, "", err
 	}
-	g := &Generated{contract: c, op: op, answer: a}
+	g := &Generated{op: op, byMedia: map[string]*mediaMaker{}}
+	first, warning, err := newMediaMaker(c, op, a, shapes, tried)
+	if err != nil {
+		return nil, "", err
+	}
+	g.first = first
+	resp := op.Response(a.Status)
+	if resp == nil {
+		return g, warning, nil
+	}
+	firstKey := spec.AnswerMediaKey(resp.Content)
+	g.byMedia[firstKey] = first
+	for _, name := range slices.Sorted(maps.Keys(resp.Content)) {
+		if name == firstKey {
+			continue
+		}
+		in, ok, err := op.AnswerIn(name)
+		if err != nil || !ok {
+			continue
+		}
+		m, w, err := newMediaMaker(c, op, in, shapes, tried)
+		if err != nil {
+			return nil, "", err
+		}
+		if warning == "" {
+			warning = w
+		}
+		g.byMedia[name] = m
+	}
+	return g, warning, nil
+}
+
+// newMediaMaker returns the maker of the answers a, of op.
+func newMediaMaker(c *spec.Contract, op *spec.Operation, a spec.Answer, shapes *shape.Builder, tried map[*openapi3.Schema]error) (*mediaMaker, string, error) {
+	g := &mediaMaker{contract: c, op: op, answer: a}
 	if a.Kind == spec.AnswerEmpty {
 		return g, "", nil
 	}
 	g.contentType = []string{edge.BodyContentType(a.MediaType)}
+	g.xml = a.Kind == spec.AnswerBytes && spec.IsXML(a.MediaType) && a.Schema != nil
 	if a.Kind == spec.AnswerJSON && a.Schema != nil {
 		g.shape = shapes.Of(a.Schema)
 		g.fit = newFit(c, op, a.Schema)
+	}
+	if len(a.Examples) > 0 {
+		return g, "", nil // the document's own examples answer
 	}
 	// Try a schema at start, rather than fail the first request.
 	err, done := tried[a.Schema]
@@ -77,15 +130,16 @@ func NewGenerated(c *spec.Contract, op *spec.Operation, shapes *shape.Builder, t
 }
 
 // make makes the answer body of a request, identified by key, for seed,
-// following what of it the answer can show (see fit).
-func (g *Generated) make(seed uint64, key string, req request) ([]byte, error) {
+// following what of it the answer can show (see fit): one of the media
+// type's examples where it gives some, else a value made from its schema.
+func (g *mediaMaker) make(seed uint64, key string, req request) ([]byte, error) {
 	h := fnv.New64a()
 	h.Write([]byte(g.op.ID))
 	h.Write([]byte{0})
 	h.Write([]byte(key))
 	gen := &fake.Generator{Contract: g.contract, Faker: fake.NewFaker(seed ^ h.Sum64()), Examples: true}
 	a := g.answer
-	if a.Schema == nil || a.Kind == spec.AnswerBytes {
+	if len(a.Examples) > 0 || a.Schema == nil || a.Kind == spec.AnswerBytes && !g.xml {
 		return g.unschemed(gen.Faker), nil
 	}
 	hint := fake.Hint{Resource: a.About}
@@ -98,8 +152,11 @@ func (g *Generated) make(seed uint64, key string, req request) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if a.Kind == spec.AnswerText {
+	switch {
+	case a.Kind == spec.AnswerText:
 		return textOf(v), nil
+	case g.xml:
+		return XMLOf(g.contract, v, a.Schema, refName(a.SchemaRef), a.About), nil
 	}
 	if g.fit != nil {
 		v = g.fit.follow(v, req, !g.loose)
@@ -107,12 +164,22 @@ func (g *Generated) make(seed uint64, key string, req request) ([]byte, error) {
 	return append(g.shape.AppendJSON(nil, v), '\n'), nil
 }
 
-// unschemed makes a body the document gives no schema to make it from:
-// one of its examples, or, without one, a body of its media type.
-func (g *Generated) unschemed(f *gofakeit.Faker) []byte {
+// refName returns the name of the schema a reference names, such as Pet
+// of #/components/schemas/Pet, or "".
+func refName(ref string) string {
+	if ref == "" {
+		return ""
+	}
+	return ref[strings.LastIndexByte(ref, '/')+1:]
+}
+
+// unschemed makes a body of the media type's examples, or, where the
+// document gives it neither examples nor a schema, a body of its media
+// type.
+func (g *mediaMaker) unschemed(f *gofakeit.Faker) []byte {
 	a := g.answer
 	examples := a.Examples
-	if a.Kind == spec.AnswerBytes {
+	if a.Kind == spec.AnswerBytes && !g.xml {
 		// Bytes are written as the document gives them: only a string
 		// example, or the schema's, can be.
 		examples = slices.DeleteFunc(slices.Clone(examples), func(v any) bool { _, ok := v.(string); return !ok })
@@ -122,8 +189,14 @@ func (g *Generated) unschemed(f *gofakeit.Faker) []byte {
 	}
 	if len(examples) > 0 {
 		v := examples[f.IntN(len(examples))]
-		if a.Kind == spec.AnswerJSON {
+		switch {
+		case a.Kind == spec.AnswerJSON:
 			return append(shape.Marshal(v), '\n')
+		case g.xml:
+			if text, ok := v.(string); ok {
+				return []byte(text) // XML as the document writes it
+			}
+			return XMLOf(g.contract, normalizeNumbers(v), a.Schema, refName(a.SchemaRef), a.About)
 		}
 		return textOf(v)
 	}
@@ -134,6 +207,22 @@ func (g *Generated) unschemed(f *gofakeit.Faker) []byte {
 		return []byte(f.Sentence(6))
 	}
 	return madeBytes(a.MediaType, a.About, f)
+}
+
+// normalizeNumbers returns v, read from the document, with its numbers as
+// json.Number, as made values have them.
+func normalizeNumbers(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.UseNumber()
+	var out any
+	if dec.Decode(&out) != nil {
+		return v
+	}
+	return out
 }
 
 // schemaExample returns the example of the schema of a, or nil.
@@ -156,12 +245,22 @@ func textOf(v any) []byte {
 // Note returns what petmock does that the document does not say of the
 // answers, such as the status of an operation that documents no success,
 // or "".
-func (g *Generated) Note() string { return g.answer.Note }
+func (g *Generated) Note() string { return g.first.answer.Note }
 
-// Serve answers a request of the operation, c, with a made value, for
-// seed; hides tells the values of the request that hold a key, which the
-// answer must not repeat.
+// Serve answers a request of the operation, c, with a made value in the
+// media type the request negotiated, for seed; hides tells the values of
+// the request that hold a key, which the answer must not repeat.
 func (g *Generated) Serve(w http.ResponseWriter, r *http.Request, c *edge.Call, seed uint64, hides func(string) bool) error {
+	m := g.first
+	if c != nil && c.MediaType != "" {
+		if in := g.byMedia[c.MediaType]; in != nil {
+			m = in
+		}
+	}
+	return m.serve(w, r, c, seed, hides)
+}
+
+func (g *mediaMaker) serve(w http.ResponseWriter, r *http.Request, c *edge.Call, seed uint64, hides func(string) bool) error {
 	status := g.answer.Status
 	if g.answer.Kind == spec.AnswerEmpty {
 		w.WriteHeader(status)

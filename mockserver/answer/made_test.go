@@ -49,7 +49,7 @@ func TestMadeAnswersAreKeptAsMade(t *testing.T) {
 			}
 		}
 	}
-	if n := len(g.made.bodies); n != 3 {
+	if n := len(g.first.made.bodies); n != 3 {
 		t.Errorf("%d answers kept, want 3, one for each request", n)
 	}
 }

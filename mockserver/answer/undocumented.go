@@ -11,8 +11,10 @@ import (
 // A request HTTP says must be refused is refused, whether its operation
 // documents the status or not: a request without a valid key gets 401, an
 // invalid one 400 (or 422, where the operation documents that instead), a
-// body of another media type 415, one too large 413, and an item that is
-// not there 404. Each such status is otherwise sent only where the
+// body of another media type 415, one too large 413, an item that is not
+// there 404, and an Accept that takes none of the answer's media types
+// 406, which has no note: only a client that asks for a type the document
+// does not give meets it. Each such status is otherwise sent only where the
 // operation documents it, or a default response. The start-up notes list
 // the operations that may answer a status they do not document, so that
 // a team knows where its document and petmock's answers part.
@@ -27,7 +29,9 @@ type undocumented struct {
 
 // undocumentedStatuses are the statuses HTTP requires of petmock.
 var undocumentedStatuses = []undocumented{
-	{http.StatusUnauthorized, "to a request without a valid key", func(op *spec.Operation) bool { return len(op.Requirements) > 0 }},
+	{http.StatusUnauthorized, "to a request without a valid key", func(op *spec.Operation) bool {
+		return op.AsksForKey() && op.KeyRefusal() == http.StatusUnauthorized
+	}},
 	{http.StatusBadRequest, "to an invalid request", func(op *spec.Operation) bool {
 		return (len(op.Parameters) > 0 || op.Op.RequestBody != nil) && !op.Documents(http.StatusUnprocessableEntity)
 	}},
@@ -45,7 +49,9 @@ var undocumentedStatuses = []undocumented{
 const maxNamed = 5
 
 // UndocumentedNotes returns a note for each status HTTP requires of
-// petmock that some operations of c do not document, naming them.
+// petmock that some operations of c do not document, naming them, and one
+// that names the operations that refuse a key with the 403 they document
+// rather than 401.
 func UndocumentedNotes(c *spec.Contract) []string {
 	var notes []string
 	for _, u := range undocumentedStatuses {
@@ -58,12 +64,27 @@ func UndocumentedNotes(c *spec.Contract) []string {
 		if len(ids) == 0 {
 			continue
 		}
-		named := strings.Join(ids[:min(len(ids), maxNamed)], ", ")
-		if len(ids) > maxNamed {
-			named += fmt.Sprintf(" and %d more", len(ids)-maxNamed)
-		}
 		notes = append(notes, fmt.Sprintf("%d is answered, as HTTP requires, %s, by operations that do not document it: %s; its body is the document's error body",
-			u.status, u.when, named))
+			u.status, u.when, named(ids)))
+	}
+	var forbidding []string
+	for _, op := range c.Operations {
+		if op.AsksForKey() && op.KeyRefusal() == http.StatusForbidden {
+			forbidding = append(forbidding, op.ID)
+		}
+	}
+	if len(forbidding) > 0 {
+		notes = append(notes, fmt.Sprintf("403 is answered to a request without a valid key, rather than 401, by operations that document 403 and not 401: %s; every other operation that asks for a key answers 401",
+			named(forbidding)))
 	}
 	return notes
+}
+
+// named lists operation ids in a note, up to maxNamed of them.
+func named(ids []string) string {
+	out := strings.Join(ids[:min(len(ids), maxNamed)], ", ")
+	if len(ids) > maxNamed {
+		out += fmt.Sprintf(" and %d more", len(ids)-maxNamed)
+	}
+	return out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/petstore/contract/mockserver/shape"
 	"github.com/petstore/contract/mockserver/store"
 	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/fake"
 )
 
 // Resource is the state of one resource of the document: its store and
@@ -69,6 +70,9 @@ type Resource struct {
 	// note says how the ids are written, when the document's schema of
 	// them is not one petmock writes in order; "" otherwise.
 	note string
+	// writeOnly says that an item may hold members only written, which
+	// are not kept: no answer holds them.
+	writeOnly bool
 	// filled notes the required properties items kept were given.
 	filled filled
 }
@@ -91,6 +95,7 @@ func newResource(r *spec.Resource, shapes *shape.Builder, seed uint64) *Resource
 		parentKey: -1,
 	}
 	rs.ids, rs.note = newIDs(r, seed)
+	rs.writeOnly = spec.HasWriteOnly(r.Item)
 	for _, f := range r.Filters {
 		rs.keyProps = append(rs.keyProps, f.Name())
 	}
@@ -131,6 +136,9 @@ const pageWithoutLimit = 100
 // id set to id, or to name for an item known by a name. Its parent is the
 // one its property of the parent's name says, if any: see withParent.
 func (rs *Resource) entry(id int64, name string, item map[string]any) store.Entry {
+	if rs.writeOnly {
+		spec.DropWriteOnly(item, rs.spec.Item)
+	}
 	rs.setID(item, id, name)
 	e := store.Entry{ID: id, Name: name, Text: rs.shape.AppendJSON(nil, item)}
 	e.Keys = make([]string, rs.nkeys)
@@ -155,6 +163,9 @@ func (rs *Resource) setID(item map[string]any, id int64, name string) {
 // it returns, and the filter keys are left for keys to fill. The id is
 // written as it is, not set in item.
 func (rs *Resource) appendEntry(buf []byte, id int64, name string, item map[string]any) (store.Entry, []byte) {
+	if rs.writeOnly {
+		spec.DropWriteOnly(item, rs.spec.Item)
+	}
 	start := len(buf)
 	buf = rs.shape.AppendItem(buf, item, func(dst []byte) []byte {
 		if name != "" {
@@ -475,9 +486,15 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	if unkept := rs.set.kept(r.Context()); unkept != nil {
 		return unkept
 	}
-	w.Header().Set("Location", edge.AbsoluteURL(r, rs.location(c, rs.idText(e.ID, e.Name))))
-	if c.Op.Spec.JSONSchema(c.Op.Spec.Success) == nil {
+	id := rs.idText(e.ID, e.Name)
+	w.Header().Set("Location", edge.AbsoluteURL(r, rs.location(c, id)))
+	s := c.Op.Spec.JSONSchema(c.Op.Spec.Success)
+	if s == nil {
 		w.WriteHeader(c.Op.Spec.Success)
+		return nil
+	}
+	if body := createdID(s, id); body != nil {
+		edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, body)
 		return nil
 	}
 	if rs.wrapped[c.Op.Spec] != nil {
@@ -488,6 +505,35 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	// this answer's to extend.
 	edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, append(e.Text, '\n'))
 	return nil
+}
+
+// createdID returns the answer of a create whose documented success is
+// not the item but a string or a number, such as Dialogporten's 201 with
+// the new id: the id, where s takes it; nil where the success is the item,
+// or s takes no id.
+func createdID(s *openapi3.Schema, id string) []byte {
+	var v any
+	var err error
+	switch spec.TypeOf(s) {
+	case "string":
+		v = id
+	case "integer", "number":
+		v = json.Number(id)
+		if _, err := v.(json.Number).Float64(); err != nil {
+			return nil
+		}
+	default:
+		return nil
+	}
+	if s.VisitJSON(v, openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()) != nil {
+		// An id the schema does not take, such as a number where it asks
+		// for a UUID: a value of the schema, the same for the same id.
+		gen := &fake.Generator{Faker: fake.NewFaker(hashString(id)), Examples: true}
+		if v, err = gen.Valid(s, fake.Hint{}); err != nil {
+			return nil
+		}
+	}
+	return append(shape.Marshal(v), '\n')
 }
 
 // add stores item, created by the request c, below the request's
@@ -639,7 +685,11 @@ func (rs *Resource) Update(w http.ResponseWriter, r *http.Request, c *edge.Call)
 		check[k] = v
 	}
 	rs.setID(check, it.id, it.name)
-	if err := rs.spec.Item.VisitJSON(check, openapi3.DisableSchemaErrorDetails()); err != nil {
+	if rs.writeOnly {
+		// Sent, but not kept: the item is checked as it is answered.
+		spec.DropWriteOnly(check, rs.spec.Item)
+	}
+	if err := rs.spec.Item.VisitJSON(check, openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()); err != nil {
 		var se *openapi3.SchemaError
 		if errors.As(err, &se) {
 			return edge.SchemaError("body", se)

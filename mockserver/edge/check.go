@@ -3,12 +3,19 @@ package edge
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"math"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -50,6 +57,10 @@ type Call struct {
 	// After is, of a list or a find of a resource, the id its cursor
 	// points after: math.MinInt64 for the first page.
 	After int64
+	// MediaType is the media type of the answer the request's Accept
+	// negotiated, as the document names it, such as application/xml;
+	// "" for petmock's choice (Operation.DefaultMedia).
+	MediaType string
 }
 
 // First returns the first value of the query parameter name, or "".
@@ -70,6 +81,15 @@ type BodyRecorder interface {
 // is checked.
 func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, rec BodyRecorder, unread bool) (*Call, error) {
 	c := &Call{Op: op, Params: params}
+	if accept := r.Header.Values("Accept"); len(accept) > 0 && op.offered != nil {
+		name, ok := Negotiate(accept, op.offered)
+		if !ok {
+			return nil, NotAcceptable(strings.Join(accept, ", "), op.offered)
+		}
+		if name != op.offered[0] {
+			c.MediaType = name
+		}
+	}
 	lists := op.Spec.Role == spec.RoleList || op.Spec.Role == spec.RoleFind
 	if r.URL.RawQuery != "" && (len(op.QueryParams) > 0 || lists) {
 		var e *Error
@@ -80,6 +100,11 @@ func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, r
 			if len(c.Query[name]) > 1 {
 				return nil, BadRequest(name, "must be given at most once")
 			}
+		}
+	}
+	if op.ownParams != nil {
+		if e := checkOwnParams(op.ownParams, c.Query, g.validation.SchemaValidationOptions); e != nil {
+			return nil, e
 		}
 	}
 	if !op.paramsCompiled || !paramsOK(op.params, c.Query, params) {
@@ -106,13 +131,38 @@ func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, r
 			}
 			return c, nil
 		}
-		body, err := g.checkBody(r, op, params, rb.Value, rec)
+		body, sent, err := g.checkBody(r, op, params, rb.Value, rec)
 		if err != nil {
 			return nil, err
 		}
 		c.Body = body
+		_, isObject := body.(map[string]any)
+		_, isPatch := body.([]any)
+		isPatch = isPatch && op.Spec.Role == spec.RoleUpdate
+		if op.writesItem() && sent && !isObject && !isPatch {
+			// A schema without a type takes any JSON value, but a
+			// resource keeps its items as objects; an update's array
+			// is a JSON Patch (RFC 6902), which the catalogue applies
+			// or refuses operation by operation.
+			return nil, BadRequest("body", "must be a JSON object: the items of %s are objects", op.Spec.Resource.CollectionPath)
+		}
+	}
+	if c.Body == nil && op.writesItem() {
+		// An optional body left out: an item of nothing but its
+		// defaults.
+		c.Body = map[string]any{}
 	}
 	return c, nil
+}
+
+// writesItem reports whether op writes an item of its resource from its
+// body: a create, a replace or an update.
+func (op *Operation) writesItem() bool {
+	switch op.Spec.Role {
+	case spec.RoleCreate, spec.RoleReplace, spec.RoleUpdate:
+		return op.Spec.Resource != nil
+	}
+	return false
 }
 
 // first returns the first value of a query parameter, or "".
@@ -124,8 +174,21 @@ func first(query map[string][]string, name string) string {
 }
 
 // checkBody reads the body within the edge's bound, checks it against the
-// document and returns it decoded.
-func (g *Gate) checkBody(r *http.Request, op *Operation, params map[string]string, rb *openapi3.RequestBody, rec BodyRecorder) (any, error) {
+// document and returns it decoded, and whether one was sent.
+func (g *Gate) checkBody(r *http.Request, op *Operation, params map[string]string, rb *openapi3.RequestBody, rec BodyRecorder) (any, bool, error) {
+	v, err := g.checkSentBody(r, op, params, rb, rec)
+	if err == errNoBody {
+		return nil, false, nil
+	}
+	return v, true, err
+}
+
+// errNoBody is what checkSentBody says of an optional body left out.
+var errNoBody = errors.New("no body")
+
+// checkSentBody is checkBody, with errNoBody for an optional body left
+// out.
+func (g *Gate) checkSentBody(r *http.Request, op *Operation, params map[string]string, rb *openapi3.RequestBody, rec BodyRecorder) (any, error) {
 	body, e := readBody(r, g.maxBody)
 	if e != nil {
 		return nil, e
@@ -137,7 +200,7 @@ func (g *Gate) checkBody(r *http.Request, op *Operation, params map[string]strin
 		if rb.Required {
 			return nil, BadRequest("body", "is required")
 		}
-		return nil, nil
+		return nil, errNoBody
 	}
 	ct, e := admitMediaType(r, rb)
 	if e != nil {
@@ -146,6 +209,16 @@ func (g *Gate) checkBody(r *http.Request, op *Operation, params map[string]strin
 	value, decodeErr := DecodeJSON(body)
 	compiled := decodeErr == nil && op.body != nil && op.body.ok(value)
 	if !compiled {
+		switch mt, _, _ := mime.ParseMediaType(ct); {
+		case mt == formMediaType && bytes.IndexByte(body, ';') >= 0:
+			// A ';' in a form is a character of a value, as the URL
+			// Standard reads application/x-www-form-urlencoded; Go's
+			// url.ParseQuery, by which openapi3filter reads forms,
+			// refuses it as a separator of old.
+			body = bytes.ReplaceAll(body, []byte(";"), []byte("%3B"))
+		case mt == multipartMediaType && anyParts(rb.Content.Get(ct)):
+			return nil, checkParts(body, ct, rb.Content.Get(ct).Schema.Value, g.validation.SchemaValidationOptions)
+		}
 		in := validationInput(r, op.route, params, nil, body)
 		if name, mt := spec.JSONMedia(rb.Content); mt != nil && spec.IsJSON(ct) && rb.Content.Get(ct) == nil {
 			// JSON sent as application/json where the document names
@@ -174,6 +247,58 @@ func (g *Gate) checkBody(r *http.Request, op *Operation, params map[string]strin
 		}
 	}
 	return value, nil
+}
+
+// Media types of forms.
+const (
+	formMediaType      = "application/x-www-form-urlencoded"
+	multipartMediaType = "multipart/form-data"
+)
+
+// anyParts reports whether a multipart body of mt takes any parts: its
+// schema declares none, as a schema of {type: object} does. openapi3filter
+// refuses every part it finds no property of.
+func anyParts(mt *openapi3.MediaType) bool {
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return false
+	}
+	return len((&spec.Contract{}).Properties(mt.Schema.Value)) == 0
+}
+
+// checkParts checks a multipart body whose schema s declares no part: it
+// must be well formed, and its parts, by name, must be an object s takes,
+// with its required parts and counts of parts.
+func checkParts(body []byte, contentType string, s *openapi3.Schema, opts []openapi3.SchemaValidationOption) error {
+	_, params, err := mime.ParseMediaType(contentType)
+	if err != nil || params["boundary"] == "" {
+		return BadRequest("content-type", "a multipart body needs a boundary")
+	}
+	parts := map[string]any{}
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return BadRequest("body", "malformed multipart body: %v", err)
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return BadRequest("body", "malformed multipart body: %v", err)
+		}
+		if name := part.FormName(); name != "" {
+			parts[name] = string(data)
+		}
+	}
+	if err := s.VisitJSON(parts, opts...); err != nil {
+		var se *openapi3.SchemaError
+		if errors.As(err, &se) {
+			return SchemaError("body", se)
+		}
+		return BadRequest("body", "%v", err)
+	}
+	return nil
 }
 
 // admitMediaType returns the Content-Type of r, or the 415 of one that rb
@@ -217,4 +342,127 @@ func (g *Gate) CheckParameter(op *Operation, params map[string]string, query url
 		return RequestError(err)
 	}
 	return nil
+}
+
+// A query parameter of style deepObject whose schema is not an object,
+// such as Stripe's expand, an array sent as expand[]=a&expand[]=b or
+// expand[0]=a, is one openapi3filter cannot read: it refuses every query
+// of the operation, a query without the parameter included. Such
+// parameters are read and checked here, and left out of what
+// openapi3filter checks.
+
+// ownParams returns the parameters of route's operation, its own and its
+// path's, that the gate checks itself, and route without them for
+// openapi3filter; route itself where there are none.
+func ownParams(route *routers.Route) ([]*openapi3.Parameter, *routers.Route) {
+	var own []*openapi3.Parameter
+	keep := func(params openapi3.Parameters) openapi3.Parameters {
+		var rest openapi3.Parameters
+		for _, ref := range params {
+			if p := ref.Value; p != nil && deepArrayParam(p) {
+				if !slices.ContainsFunc(own, func(o *openapi3.Parameter) bool { return o.Name == p.Name }) {
+					own = append(own, p) // the operation's, which comes first, wins
+				}
+				continue
+			}
+			rest = append(rest, ref)
+		}
+		return rest
+	}
+	op := *route.Operation
+	op.Parameters = keep(route.Operation.Parameters)
+	var item openapi3.PathItem
+	if route.PathItem != nil {
+		item = *route.PathItem
+		item.Parameters = keep(route.PathItem.Parameters)
+	}
+	if len(own) == 0 {
+		return nil, route
+	}
+	r := *route
+	r.Operation, r.PathItem = &op, &item
+	return own, &r
+}
+
+// deepArrayParam reports whether p is a query parameter of style
+// deepObject whose schema is an array.
+func deepArrayParam(p *openapi3.Parameter) bool {
+	return p.In == openapi3.ParameterInQuery && p.Style == openapi3.SerializationDeepObject &&
+		p.Schema != nil && p.Schema.Value != nil && spec.TypeOf(p.Schema.Value) == openapi3.TypeArray
+}
+
+// checkOwnParams checks the parameters of own in query: an array sent as
+// name[]=a, name[0]=a or name=a, each item read as its schema's type.
+func checkOwnParams(own []*openapi3.Parameter, query map[string][]string, opts []openapi3.SchemaValidationOption) *Error {
+	for _, p := range own {
+		texts := deepArray(query, p.Name)
+		if len(texts) == 0 {
+			if p.Required {
+				return BadRequest(p.Name, "is required")
+			}
+			continue
+		}
+		s := p.Schema.Value
+		var items *openapi3.Schema
+		if s.Items != nil {
+			items = s.Items.Value
+		}
+		value := make([]any, len(texts))
+		for i, text := range texts {
+			v, ok := scalarOf(items, text)
+			if !ok {
+				return BadRequest(fmt.Sprintf("%s.%d", p.Name, i), "must be %s", describeType(items))
+			}
+			value[i] = v
+		}
+		if err := s.VisitJSON(value, opts...); err != nil {
+			var se *openapi3.SchemaError
+			if errors.As(err, &se) {
+				e := SchemaError(p.Name, se)
+				if !strings.HasPrefix(e.Message, p.Name) {
+					e.Message = p.Name + "." + e.Message // an item's
+				}
+				return e
+			}
+			return BadRequest(p.Name, "%v", err)
+		}
+	}
+	return nil
+}
+
+// deepArray returns the items of the array name in query: name=a, and
+// name[]=a or name[0]=a, in the order of their indexes.
+func deepArray(query map[string][]string, name string) []string {
+	out := slices.Clone(query[name])
+	out = append(out, query[name+"[]"]...)
+	var indexed []string
+	for key := range query {
+		if inner, ok := strings.CutPrefix(key, name+"["); ok && inner != "]" && strings.HasSuffix(inner, "]") {
+			indexed = append(indexed, key)
+		}
+	}
+	slices.SortFunc(indexed, func(a, b string) int {
+		ia, _ := strconv.Atoi(a[len(name)+1 : len(a)-1])
+		ib, _ := strconv.Atoi(b[len(name)+1 : len(b)-1])
+		return ia - ib
+	})
+	for _, key := range indexed {
+		out = append(out, query[key]...)
+	}
+	return out
+}
+
+// scalarOf reads text as a value of s: a number, a boolean or a string.
+func scalarOf(s *openapi3.Schema, text string) (any, bool) {
+	switch spec.TypeOf(s) {
+	case openapi3.TypeInteger, openapi3.TypeNumber:
+		if _, err := strconv.ParseFloat(text, 64); err != nil {
+			return nil, false
+		}
+		return json.Number(text), true
+	case openapi3.TypeBoolean:
+		b, err := strconv.ParseBool(text)
+		return b, err == nil
+	}
+	return text, true
 }

@@ -11,7 +11,7 @@ import (
 const (
 	corsAllowMethods  = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
 	corsAllowHeaders  = "Authorization, Content-Type, Prefer"
-	corsExposeHeaders = "Link, Location, Deprecation, Sunset, WWW-Authenticate, Preference-Applied, Retry-After, X-Petmock-Source"
+	corsExposeHeaders = "Link, Location, Deprecation, Sunset, WWW-Authenticate, Preference-Applied, Retry-After, X-Petmock-Source, " + ReasonHeader
 	corsMaxAge        = "600"
 )
 
@@ -39,18 +39,35 @@ var (
 	anyOrigin        = []string{"*"}
 )
 
-// IsPreflight reports whether r asks what it may send: an OPTIONS.
+// IsPreflight reports whether r is a CORS preflight: an OPTIONS that asks
+// what it may send, with Access-Control-Request-Method.
 func IsPreflight(r *http.Request) bool {
-	return r.Method == http.MethodOptions
+	return r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
 }
 
-// Preflight answers OPTIONS, of the API and of every other document's
-// gate: a CORS preflight gets the methods and headers it may use, which
-// are every method a document may give an operation, and Authorization,
-// Content-Type, Prefer and any other header it asks for; a plain OPTIONS
-// gets allow, the methods of its path, in Allow. When there are none, it
-// answers nothing and returns the 404 to answer, in the error body of the
-// document.
+// AnswersOptions reports whether the gate answers r itself, with
+// Preflight, rather than route it: a CORS preflight, or an OPTIONS of a
+// path whose document gives no options operation. An OPTIONS of a path
+// that has one, as Box's and Kubernetes' do, is that operation, with its
+// key, its checks and its documented answer.
+func (g *Gate) AnswersOptions(r *http.Request) bool {
+	if r.Method != http.MethodOptions {
+		return false
+	}
+	if IsPreflight(r) {
+		return true
+	}
+	op, _, err := g.Route(r)
+	return err != nil || op.Spec.Method != http.MethodOptions
+}
+
+// Preflight answers the OPTIONS the gate answers itself (AnswersOptions),
+// of the API and of every other document's gate: a CORS preflight gets
+// the methods and headers it may use, which are every method a document
+// may give an operation, and Authorization, Content-Type, Prefer and any
+// other header it asks for; a plain OPTIONS gets allow, the methods of its
+// path, in Allow. When there are none, it answers nothing and returns the
+// 404 to answer, in the error body of the document.
 func Preflight(w http.ResponseWriter, r *http.Request, allow []string) *Error {
 	h := w.Header()
 	if r.Header.Get("Access-Control-Request-Method") == "" {

@@ -317,13 +317,27 @@ func plainArray(s *openapi3.Schema) bool {
 	return s.MinItems <= 1 && (s.MaxItems == nil || *s.MaxItems >= 1) && len(s.AllOf)+len(s.OneOf)+len(s.AnyOf) == 0 && s.Not == nil
 }
 
-// write answers with the body of the plan for e, with e's headers.
-func (p *ErrorPlan) write(w http.ResponseWriter, e *Error) {
+// ReasonHeader carries petmock's reason for an error whose documented
+// response has no body, such as Swagger Petstore's "400: Invalid ID
+// supplied", where the response declares no header of that name: the
+// client learns why all the same, as the journal and the console do.
+const ReasonHeader = "X-Petmock-Reason"
+
+// maxReason bounds the bytes of a reason sent in ReasonHeader.
+const maxReason = 512
+
+// write answers with the body of the plan for e, with e's headers. An
+// answer without a body says e's message in ReasonHeader, unless resp,
+// the response documented for it, declares a header of that name.
+func (p *ErrorPlan) write(w http.ResponseWriter, e *Error, resp *openapi3.Response) {
 	h := w.Header()
 	for name, value := range e.header {
 		h.Set(name, value)
 	}
 	if p.kind == spec.AnswerEmpty {
+		if !declares(resp, ReasonHeader) {
+			h.Set(ReasonHeader, headerText(e.Message))
+		}
 		w.WriteHeader(e.Status)
 		return
 	}
@@ -555,8 +569,39 @@ func (g *Gate) WriteError(w http.ResponseWriter, op *Operation, e *Error) {
 		} else if op.errorDefault != nil {
 			plan = op.errorDefault
 		}
+		op.SetRequiredHeaders(w.Header(), e.Status)
+		plan.write(w, e, op.Spec.Response(e.Status))
+		return
 	}
-	plan.write(w, e)
+	plan.write(w, e, nil)
+}
+
+// declares reports whether resp declares the header name.
+func declares(resp *openapi3.Response, name string) bool {
+	if resp == nil {
+		return false
+	}
+	for declared := range resp.Headers {
+		if strings.EqualFold(declared, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// headerText returns msg as the value of a header: its printable ASCII,
+// anything else as '?', within maxReason bytes.
+func headerText(msg string) string {
+	b := []byte(msg)
+	if len(b) > maxReason {
+		b = b[:maxReason]
+	}
+	for i, c := range b {
+		if c < ' ' || c > '~' {
+			b[i] = '?'
+		}
+	}
+	return string(b)
 }
 
 // BodyContentType is the Content-Type a body of the media type the

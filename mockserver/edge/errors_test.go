@@ -17,7 +17,7 @@ func TestErrorCodesAreTheDocuments(t *testing.T) {
 		t.Fatal(err)
 	}
 	sent := map[string]int{}
-	for _, status := range []int{400, 401, 404, 405, 408, 410, 413, 415, 417, 431, 500, 501, 502, 503, 505, 507} {
+	for _, status := range []int{400, 401, 404, 405, 406, 408, 410, 413, 415, 417, 431, 500, 501, 502, 503, 505, 507} {
 		sent[codeFor(status)] = status
 	}
 	for code, status := range sent {
@@ -30,7 +30,7 @@ func TestErrorCodesAreTheDocuments(t *testing.T) {
 			t.Errorf("the document lists %s, which petmock never sends", code)
 		}
 	}
-	constants := []string{CodeBadRequest, CodeUnauthorized, CodeNotFound, CodeMethodNotAllowed, CodePayloadTooLarge,
+	constants := []string{CodeBadRequest, CodeUnauthorized, CodeNotFound, CodeMethodNotAllowed, CodeNotAcceptable, CodePayloadTooLarge,
 		CodeUnsupportedMediaType, CodeGone, CodeStoreFull, CodeInternal, CodeUnavailable, CodeBadGateway,
 		CodeRequestTimeout, CodeExpectationFailed, CodeHeadersTooLarge, CodeNotImplemented, CodeHTTPVersionNotSupported}
 	if got, want := slices.Sorted(maps.Keys(sent)), slices.Sorted(slices.Values(constants)); !slices.Equal(got, want) {

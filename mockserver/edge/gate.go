@@ -74,6 +74,14 @@ type Operation struct {
 	errorRanges   map[int]*ErrorPlan
 	errorDefault  *ErrorPlan
 	unprocessable bool
+	// headers are the headers its responses require, made; nil for none.
+	headers *headerPlan
+	// ownParams are the query parameters openapi3filter cannot read,
+	// which the gate checks itself (see ownParams); nil for none.
+	ownParams []*openapi3.Parameter
+	// offered are the media types of its success, petmock's choice
+	// first, among which Accept chooses (negotiate.go); nil for none.
+	offered []string
 }
 
 // ContentTypeOf returns the Content-Type of a JSON answer of op with
@@ -113,6 +121,8 @@ func New(ctx context.Context, c *spec.Contract, keys Keyring, shapes *shape.Buil
 		}
 		op := &Operation{Spec: so, Index: i, ContentType: JSONContentType}
 		op.planErrors(c, plans)
+		op.headers = planHeaders(c, so)
+		op.offered = op.Offered(so.Success)
 		if ct := so.JSONContentType(so.Success); ct != JSONContentType[0] {
 			op.ContentType = []string{ct}
 		}
@@ -130,6 +140,7 @@ func New(ctx context.Context, c *spec.Contract, keys Keyring, shapes *shape.Buil
 		keyless := *so.Op
 		keyless.Security = &openapi3.SecurityRequirements{}
 		op.route = &routers.Route{Spec: doc, Path: so.Path, PathItem: so.Item, Method: so.Method, Operation: &keyless}
+		op.ownParams, op.route = ownParams(op.route)
 		for _, p := range so.Parameters {
 			if p.In == openapi3.ParameterInQuery && !repeats(p) {
 				op.QueryParams = append(op.QueryParams, p.Name)

@@ -17,6 +17,10 @@ import (
 func (g *Gate) Route(r *http.Request) (*Operation, map[string]string, error) {
 	method := r.Method
 	if method == http.MethodHead {
+		// A HEAD the document gives is its own; any other is a GET's.
+		if op, params, ok := g.fast.find(method, r.URL); ok {
+			return op, params, nil
+		}
 		method = http.MethodGet
 	}
 	if op, params, ok := g.fast.find(method, r.URL); ok {
@@ -27,13 +31,14 @@ func (g *Gate) Route(r *http.Request) (*Operation, map[string]string, error) {
 		return nil, nil, err
 	}
 	// The router reads the contract's own document, and findRoute asks
-	// it with GET for HEAD: every route it finds is an operation of the
-	// contract.
+	// it with GET for a HEAD it does not give: every route it finds is an
+	// operation of the contract.
 	return g.byID[g.contract.RouteOperation(route).ID], params, nil
 }
 
 // findRoute finds the operation of a request. A HEAD request is routed as
-// a GET; net/http drops the body of its answer.
+// a GET, net/http dropping the body of its answer, unless the document
+// gives a HEAD of its path.
 func (g *Gate) findRoute(r *http.Request) (*routers.Route, map[string]string, error) {
 	rr := r
 	if r.Method == http.MethodHead {
@@ -44,6 +49,11 @@ func (g *Gate) findRoute(r *http.Request) (*routers.Route, map[string]string, er
 	router, err := g.router()
 	if err != nil {
 		return nil, nil, err
+	}
+	if rr != r {
+		if route, params, err := router.FindRoute(r); err == nil {
+			return route, params, nil // a HEAD the document gives
+		}
 	}
 	route, params, err := router.FindRoute(rr)
 	switch {

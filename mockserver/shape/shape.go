@@ -112,6 +112,15 @@ func (b *Builder) object(sh *Shape, s *openapi3.Schema, props []spec.Property) {
 		key, _ := json.Marshal(p.Name)
 		sh.members = append(sh.members, member{name: p.Name, key: append(key, ':'), shape: b.Of(p.Schema)})
 	}
+	// A member the schema requires but declares nowhere, as Spotify's
+	// paging object requires its items, is written as it comes: left out,
+	// the value would not match.
+	for _, name := range requiredNames(s, 0) {
+		if !sh.declares(name) {
+			key, _ := json.Marshal(name)
+			sh.members = append(sh.members, member{name: name, key: append(key, ':'), shape: &Shape{}})
+		}
+	}
 	ap := s.AdditionalProperties
 	switch {
 	case ap.Schema != nil && ap.Schema.Value != nil:
@@ -197,6 +206,20 @@ func (sh *Shape) AppendItem(dst []byte, item map[string]any, appendID func(dst [
 		}
 	}
 	return append(dst, '}')
+}
+
+// requiredNames returns the names s and its allOf members require.
+func requiredNames(s *openapi3.Schema, depth int) []string {
+	if s == nil || depth > 32 {
+		return nil
+	}
+	out := slices.Clip(s.Required)
+	for _, m := range s.AllOf {
+		if m != nil {
+			out = append(out, requiredNames(m.Value, depth+1)...)
+		}
+	}
+	return out
 }
 
 func (sh *Shape) declares(name string) bool {

@@ -98,15 +98,28 @@ type forcing struct {
 }
 
 // Forceable reports whether code may be forced on op: the operation
-// documents it, or it is an outage.
+// documents it, or it is an outage; or it is 401, the refusal of a key,
+// and op documents the 403 it refuses a key with instead.
 func Forceable(op *spec.Operation, code int) bool {
+	code = forcedStatus(op, code)
 	return slices.Contains(op.Statuses, code) || slices.Contains(answer.OutageCodes, code)
+}
+
+// forcedStatus is the status a code forced on op is answered with: a 401,
+// a key refused, is answered as petmock refuses a key to op, 403 where it
+// documents 403 and not 401 (spec's KeyRefusal); any other code is itself.
+func forcedStatus(op *spec.Operation, code int) int {
+	if code == http.StatusUnauthorized {
+		return op.KeyRefusal()
+	}
+	return code
 }
 
 // forcedAnswer is the answer of a code forced on op: an Error body, with
 // the headers its status calls for. Prefer: code= and the admin API both
 // answer with it.
 func forcedAnswer(op *spec.Operation, code int, field, format string, args ...any) *edge.Error {
+	code = forcedStatus(op, code)
 	e := edge.NewError(code, field, format, args...)
 	switch code {
 	case http.StatusUnauthorized:

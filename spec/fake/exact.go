@@ -143,6 +143,16 @@ func (w *walk) leastOnce(s *openapi3.Schema, depth int) int {
 	return min(n, MaxValueBytes)
 }
 
+// takesNull reports whether a member of refs takes null.
+func takesNull(refs openapi3.SchemaRefs) bool {
+	for _, ref := range refs {
+		if ref != nil && ref.Value != nil && ref.Value.VisitJSON(nil, openapi3.DisableSchemaErrorDetails()) == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // capped says why no value made for s can match it, as it asks for more
 // than a Generator makes where a value must have it: its own lengths,
 // those of its required members, its items; "" when it does not.
@@ -171,6 +181,11 @@ func (w *walk) cappedOnce(s *openapi3.Schema, depth int) string {
 		return fmt.Sprintf("minItems %d is more than the %d items arrays are made with", s.MinItems, MaxArrayItems)
 	case s.MinProps > MaxObjectProperties:
 		return fmt.Sprintf("minProperties %d is more than the %d properties objects are made with", s.MinProps, MaxObjectProperties)
+	}
+	if contradictory(s) {
+		// As Vercel writes a nullable alternative: null is the one value
+		// of the type, and no member takes it.
+		return "its type is null, and no member of its oneOf or anyOf takes null"
 	}
 	if depth == 0 && w.least(s, 0) >= MaxValueBytes {
 		return fmt.Sprintf("its values take more than the %d MiB values are made with", MaxValueBytes>>20)

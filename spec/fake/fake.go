@@ -18,6 +18,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,11 +56,25 @@ type Generator struct {
 
 	// What a reference names and the weights of an enumeration are worked
 	// out once.
-	refs  map[string]func(*gofakeit.Faker) any // of the resource a reference names; nil for none
-	mixes map[*openapi3.Schema][]int
+	refs     map[string]func(*gofakeit.Faker) any // of the resource a reference names; nil for none
+	mixes    map[*openapi3.Schema][]int
+	enums    map[*openapi3.Schema][]any            // the values of an enumeration that match the rest of their schema
+	examples map[*openapi3.Schema][]any            // the examples of a schema that match it
+	views    map[*openapi3.Schema]*openapi3.Schema // see scalarView
+	names    map[*openapi3.Schema]*openapi3.Schema // a string's schema of a propertyNames without a type
 	// left is what is left of the bytes the value being made may take:
 	// see MaxValueBytes.
 	left int
+	// request is set while a value of a request is made: its readOnly
+	// members are left out, where an answer's writeOnly members are.
+	request bool
+	// members is how the next object made picks its optional members,
+	// when a value of one member of a oneOf is sought that matches no
+	// other (see alternative.go).
+	members memberChoice
+	// indistinct names the oneOf whose members no value made told apart,
+	// "" while there is none.
+	indistinct string
 }
 
 // Bounds of what a Generator makes, whatever a schema asks for: a schema
@@ -102,6 +117,11 @@ const maxTries = 20
 // ErrNoValue is returned by Valid when no value it made matched the schema.
 var ErrNoValue = errors.New("no value made from the schema matches it")
 
+// ErrIndistinct is returned by Valid, wrapped in ErrNoValue, when the
+// members of a oneOf of the schema cannot be told apart: every value made
+// for one of them matches another too, so none matches exactly one.
+var ErrIndistinct = errors.New("its oneOf members cannot be told apart")
+
 // Valid makes a value for s and checks it against s, making another when
 // one does not match, such as a string for a pattern too complex to
 // follow. Its error says, in one line, why the last value did not match,
@@ -112,20 +132,63 @@ func (g *Generator) Valid(s *openapi3.Schema, hint Hint) (any, error) {
 		return nil, fmt.Errorf("%w: %s", ErrNoValue, why)
 	}
 	var last error
+	g.indistinct = ""
 	for range maxTries {
 		v := g.Value(s, hint)
-		if last = s.VisitJSON(v, openapi3.DisableSchemaErrorDetails()); last == nil {
+		if last = g.check(s, v); last == nil {
 			return v, nil
+		}
+		if g.indistinct != "" {
+			// The members of a oneOf were tried in turn and found alike:
+			// another try finds them alike again.
+			return nil, fmt.Errorf("%w: %w: %s", ErrNoValue, ErrIndistinct, g.indistinct)
 		}
 	}
 	why, _, _ := strings.Cut(last.Error(), "\n")
 	return nil, fmt.Errorf("%w: %s", ErrNoValue, why)
 }
 
+// check checks v against s, as checks(true) says; where kin-openapi
+// cannot compile s for JSON Schema 2020-12, as a $ref below $defs of an
+// allOf member of Scalar Galaxy's, by the validator of OpenAPI 3.0.
+func (g *Generator) check(s *openapi3.Schema, v any) error {
+	err := s.VisitJSON(v, g.checks(true)...)
+	if err != nil && strings.Contains(err.Error(), "failed to compile schema") {
+		return s.VisitJSON(v, g.checks(false)...)
+	}
+	return err
+}
+
+// matches reports whether v, an example of s, matches it as the
+// validator of the document's version judges, as a made value is checked:
+// Vercel's null example of a nullable string of an enumeration without
+// null is one by OpenAPI 3.0's and none by JSON Schema 2020-12's.
+func (g *Generator) matches(s *openapi3.Schema, v any) bool {
+	request := g.request
+	g.request = false
+	defer func() { g.request = request }()
+	return g.check(s, v) == nil
+}
+
+// checks are the options a made value is checked with, as an answer or,
+// while a request's is made, as a request: by the validator of the
+// document's version where whole, the one of OpenAPI 3.0 otherwise, which
+// is quicker and judges alike but for the keywords of JSON Schema 2020-12.
+func (g *Generator) checks(whole bool) []openapi3.SchemaValidationOption {
+	as := openapi3.VisitAsResponse()
+	if g.request {
+		as = openapi3.VisitAsRequest()
+	}
+	if whole && g.Contract != nil && g.Contract.Doc != nil && g.Contract.Doc.IsOpenAPI31OrLater() {
+		return []openapi3.SchemaValidationOption{as, openapi3.EnableJSONSchema2020()}
+	}
+	return []openapi3.SchemaValidationOption{as, openapi3.DisableSchemaErrorDetails()}
+}
+
 // Value makes a value for s. It may not match s where s asks for more than
 // the generator follows, or more than its bounds allow; Valid checks.
 func (g *Generator) Value(s *openapi3.Schema, hint Hint) any {
-	g.left = MaxValueBytes
+	g.left, g.request = MaxValueBytes, false
 	return g.value(s, hint, 0)
 }
 
@@ -135,7 +198,7 @@ func (g *Generator) Value(s *openapi3.Schema, hint Hint) any {
 func (g *Generator) Plan(s *openapi3.Schema, hint Hint) func() any {
 	p := g.plan(s, hint, 0)
 	return func() any {
-		g.left = MaxValueBytes
+		g.left, g.request = MaxValueBytes, false
 		return p()
 	}
 }
@@ -143,50 +206,82 @@ func (g *Generator) Plan(s *openapi3.Schema, hint Hint) func() any {
 // spend counts n bytes against what is left of the value being made.
 func (g *Generator) spend(n int) { g.left -= n }
 
-// maxDepth bounds the nesting of made values, for recursive schemas.
-const maxDepth = 8
+// Depths of made values, for recursive schemas: below maxDepth, a value
+// has only what its schema requires, its required members and its least
+// items; below hardDepth, nothing more is made. A schema may ask for
+// members nested far down, such as Stripe's lists of lists of lists, and
+// a value without them does not match it.
+const (
+	maxDepth  = 8
+	hardDepth = 40
+)
+
+// optionalDepth is the depth below which optional members are left out:
+// a made value shows its schema's shape near the top, not at every depth.
+const optionalDepth = 2
 
 func (g *Generator) value(s *openapi3.Schema, hint Hint, depth int) any {
 	return g.plan(s, hint, depth)()
 }
 
 // plan works out how to make values for s: examples first for a mock's
-// answers, then the enumeration, what the property's name says, examples
-// for a catalogue, and at last the type. Nothing is drawn until the plan
-// runs, so that plans and values draw alike.
+// answers, then the enumeration, the constant, one member of each oneOf
+// and anyOf (alternative.go), what the property's name says, examples for
+// a catalogue, and at last the type, with what its allOf members ask of a
+// value of it. Nothing is drawn until the plan runs, so that plans and
+// values draw alike.
 func (g *Generator) plan(s *openapi3.Schema, hint Hint, depth int) func() any {
+	return g.planSkipping(s, hint, depth, nil)
+}
+
+// planSkipping is plan, with the oneOfs and anyOfs of the schemas of skip
+// taken as resolved already: those of a value whose member is being made.
+func (g *Generator) planSkipping(s *openapi3.Schema, hint Hint, depth int, skip []*openapi3.Schema) func() any {
 	if s == nil {
 		return func() any { return g.Faker.Word() }
 	}
-	if g.Examples && hasExample(s) {
+	if g.Examples && g.hasExample(s) {
 		return func() any { v, _ := g.example(s); return v }
 	}
 	if len(s.Enum) > 0 {
 		return func() any { return g.enum(s) }
 	}
 	if s.Const != nil {
-		return func() any { return s.Const }
+		return func() any { return normalize(s.Const) }
 	}
-	switch {
-	case len(s.OneOf) > 0 && s.OneOf[0].Value != nil:
-		return g.plan(s.OneOf[0].Value, hint, depth+1)
-	case len(s.AnyOf) > 0 && s.AnyOf[0].Value != nil:
-		return g.plan(s.AnyOf[0].Value, hint, depth+1)
+	if groups := g.groups(s, skip); len(groups) > 0 {
+		return func() any { return g.alternative(s, groups, hint, depth, skip) }
 	}
-	t := spec.TypeOf(s)
-	byType := g.typePlan(s, t, hint, depth)
-	if !g.Examples && hasExample(s) {
+	if onlyNull(s) {
+		return func() any { return nil }
+	}
+	// The keywords of a value that are not its members', such as an
+	// enumeration or a format, may be those of an allOf member.
+	scalar := g.scalarView(s)
+	if scalar != s {
+		switch {
+		case g.Examples && g.hasExample(scalar):
+			return func() any { v, _ := g.example(scalar); return v }
+		case len(scalar.Enum) > 0:
+			return func() any { return g.enum(scalar) }
+		case scalar.Const != nil:
+			return func() any { return normalize(scalar.Const) }
+		}
+	}
+	t := valueType(scalar)
+	byType := g.typePlan(s, scalar, t, hint, depth)
+	if !g.Examples && g.hasExample(s) {
 		byType = func() any { v, _ := g.example(s); return v }
 	}
-	if hint.Property == "" || s.Pattern != "" {
+	if hint.Property == "" || scalar.Pattern != "" {
 		return byType
 	}
-	named := pickNamer(hint, t, s)
+	named := pickNamer(hint, t, scalar)
 	if named == nil {
 		return byType
 	}
 	return func() any {
-		if v, ok := named(g, s); ok {
+		if v, ok := named(g, scalar); ok {
 			if str, ok := v.(string); ok {
 				g.spend(len(str) + 2)
 			}
@@ -196,28 +291,44 @@ func (g *Generator) plan(s *openapi3.Schema, hint Hint, depth int) func() any {
 	}
 }
 
-// typePlan makes values from the type of s alone.
-func (g *Generator) typePlan(s *openapi3.Schema, t string, hint Hint, depth int) func() any {
+// valueType is the JSON type of the values made for s: its type, but
+// integer for a number of an integer format, int32 or int64, whose values
+// are whole.
+func valueType(s *openapi3.Schema) string {
+	t := spec.TypeOf(s)
+	if t == "number" && (s.Format == "int32" || s.Format == "int64") {
+		return "integer"
+	}
+	return t
+}
+
+// onlyNull reports whether null is the one value s takes: its type is
+// "null" alone, as OpenAPI 3.1 writes it.
+func onlyNull(s *openapi3.Schema) bool {
+	return s.Type != nil && len(s.Type.Slice()) == 1 && s.Type.Is("null")
+}
+
+// typePlan makes values from the type of s alone: objects of the members
+// of s and its allOf, scalars of what scalar, s with the keywords of its
+// allOf members, asks.
+func (g *Generator) typePlan(s, scalar *openapi3.Schema, t string, hint Hint, depth int) func() any {
 	switch t {
 	case "object":
 		return func() any { return g.object(s, hint, depth) }
 	case "array":
-		return func() any { return g.array(s, hint, depth) }
+		return func() any { return g.array(scalar, hint, depth) }
 	case "integer":
-		return func() any { g.spend(8); return g.integer(s) }
+		return func() any { g.spend(8); return g.integer(scalar) }
 	case "number":
-		return func() any { g.spend(8); return g.number(s) }
+		return func() any { g.spend(8); return g.number(scalar) }
 	case "boolean":
 		return func() any { g.spend(5); return g.Faker.Bool() }
 	case "string":
 		return func() any {
-			v := g.str(s)
+			v := g.str(scalar)
 			g.spend(len(v) + 2)
 			return v
 		}
-	}
-	if len(s.AllOf) > 0 && s.AllOf[0].Value != nil {
-		return g.plan(s.AllOf[0].Value, hint, depth+1)
 	}
 	return func() any { return g.Faker.Word() }
 }
@@ -226,14 +337,63 @@ func hasExample(s *openapi3.Schema) bool {
 	return len(s.Examples) > 0 || s.Example != nil
 }
 
-func (g *Generator) example(s *openapi3.Schema) (any, bool) {
-	switch {
-	case len(s.Examples) > 0:
-		return normalize(s.Examples[g.Faker.IntN(len(s.Examples))]), true
-	case s.Example != nil:
-		return normalize(s.Example), true
+// hasExample reports whether s gives an example its values may be: one
+// that matches it.
+func (g *Generator) hasExample(s *openapi3.Schema) bool {
+	return hasExample(s) && len(g.examplesOf(s)) > 0
+}
+
+// examplesOf returns the examples of s that match it, each once: a
+// document may give a string's examples as an array of them, as Vercel's
+// does in OpenAPI 3.1, where examples is a list.
+func (g *Generator) examplesOf(s *openapi3.Schema) []any {
+	if values, ok := g.examples[s]; ok {
+		return values
 	}
-	return nil, false
+	if g.examples == nil {
+		g.examples = map[*openapi3.Schema][]any{}
+	}
+	all := slices.Clone(s.Examples)
+	if s.Example != nil {
+		all = append(all, s.Example)
+	}
+	var values []any
+	for _, v := range all {
+		v = normalize(v)
+		if g.matches(s, v) {
+			values = append(values, v)
+		}
+	}
+	g.examples[s] = values
+	return values
+}
+
+// example returns an example of s that matches it: of an answer without
+// the members that are only written, of a request without those that are
+// only read.
+func (g *Generator) example(s *openapi3.Schema) (any, bool) {
+	values := g.examplesOf(s)
+	if len(values) == 0 {
+		return nil, false
+	}
+	v := deepCopy(values[g.Faker.IntN(len(values))])
+	if m, ok := v.(map[string]any); ok {
+		for _, p := range g.properties(s) {
+			if g.leftOut(p.Schema) {
+				delete(m, p.Name)
+			}
+		}
+	}
+	return v, true
+}
+
+// leftOut reports whether a member of schema s is left out of the value
+// being made: a writeOnly one of an answer, a readOnly one of a request.
+func (g *Generator) leftOut(s *openapi3.Schema) bool {
+	if g.request {
+		return s.ReadOnly
+	}
+	return s.WriteOnly
 }
 
 // normalize turns the numbers of a value read from the document into
@@ -262,6 +422,27 @@ func normalize(v any) any {
 	return v
 }
 
+// deepCopy returns a copy of v, a value decoded from JSON, that shares no
+// map or slice with it: an example is changed where it is made part of an
+// answer.
+func deepCopy(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
 func number(f float64) json.Number {
 	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 		return json.Number(strconv.FormatInt(int64(f), 10))
@@ -270,7 +451,9 @@ func number(f float64) json.Number {
 }
 
 // enum picks a value of the enumeration, weighed by x-petmock-mix when the
-// schema has one: weights in the order of the values.
+// schema has one: weights in the order of the values. Values the rest of
+// the schema refuses, such as a null of a schema that is not nullable, are
+// not picked, unless no value is left.
 func (g *Generator) enum(s *openapi3.Schema) any {
 	weights, ok := g.mixes[s]
 	if !ok {
@@ -285,9 +468,34 @@ func (g *Generator) enum(s *openapi3.Schema) any {
 		total += w
 	}
 	if total == 0 {
-		return normalize(s.Enum[g.Faker.IntN(len(s.Enum))])
+		values := g.enumValues(s)
+		return normalize(values[g.Faker.IntN(len(values))])
 	}
 	return normalize(s.Enum[Pick(g.Faker.IntN(total), weights)])
+}
+
+// enumValues returns the values of the enumeration of s that the rest of
+// s takes, or all of them where it takes none.
+func (g *Generator) enumValues(s *openapi3.Schema) []any {
+	if values, ok := g.enums[s]; ok {
+		return values
+	}
+	if g.enums == nil {
+		g.enums = map[*openapi3.Schema][]any{}
+	}
+	rest := *s
+	rest.Enum = nil
+	var values []any
+	for _, v := range s.Enum {
+		if rest.VisitJSON(v, openapi3.DisableSchemaErrorDetails()) == nil {
+			values = append(values, v)
+		}
+	}
+	if len(values) == 0 {
+		values = s.Enum
+	}
+	g.enums[s] = values
+	return values
 }
 
 // Mix returns the weights of an enumeration's values, from x-petmock-mix,
@@ -323,26 +531,103 @@ func Pick(n int, weights []int) int {
 func (g *Generator) object(s *openapi3.Schema, hint Hint, depth int) any {
 	out := map[string]any{}
 	g.spend(2)
-	if depth >= maxDepth {
+	choice := g.members
+	g.members = membersAsUsual
+	if depth >= hardDepth {
 		return out
 	}
-	for _, p := range g.properties(s) {
-		if p.Schema.ReadOnly && hint.Property == requestHint {
+	props := g.properties(s)
+	for _, p := range props {
+		if g.leftOut(p.Schema) || g.left <= 0 || never(p.Schema) || !p.Required && contradictory(p.Schema) {
 			continue
 		}
-		if !p.Required && depth > 2 || g.left <= 0 {
+		switch {
+		case p.Required:
+		case choice == membersAll:
+		case choice == membersRequired || depth > optionalDepth || depth >= maxDepth:
 			continue
 		}
 		g.spend(len(p.Name) + 4)
 		out[p.Name] = g.value(p.Schema, Hint{Property: p.Name, Resource: hint.Resource}, depth+1)
 	}
-	if len(out) == 0 && s.AdditionalProperties.Schema != nil && s.AdditionalProperties.Schema.Value != nil {
+	g.requiredElsewhere(s, props, out, hint, depth)
+	if len(out) == 0 && depth < maxDepth && s.AdditionalProperties.Schema != nil && s.AdditionalProperties.Schema.Value != nil {
 		for range 1 + g.Faker.IntN(3) {
-			out[g.Faker.Noun()] = g.value(s.AdditionalProperties.Schema.Value, Hint{Resource: hint.Resource}, depth+1)
+			out[g.memberName(s)] = g.value(s.AdditionalProperties.Schema.Value, Hint{Resource: hint.Resource}, depth+1)
 		}
 	}
 	if len(out) < int(s.MinProps) {
 		g.moreProperties(s, out, hint, depth)
+	}
+	return out
+}
+
+// never reports whether s is the schema false of JSON Schema, which no
+// value matches, as Vercel gives a property named additionalProperties.
+func never(s *openapi3.Schema) bool {
+	return s.Always != nil && !*s.Always
+}
+
+// memberName returns the name of a member an object of s takes without
+// declaring it: a noun, or a name of its propertyNames schema (OpenAPI
+// 3.1), such as one of a pattern.
+func (g *Generator) memberName(s *openapi3.Schema) string {
+	if pn := s.PropertyNames; pn != nil && pn.Value != nil {
+		names := pn.Value
+		if names.Type == nil {
+			// A name is a string whether or not its schema says so;
+			// the string's schema is made once, as the caches know
+			// a schema by its address.
+			if g.names == nil {
+				g.names = map[*openapi3.Schema]*openapi3.Schema{}
+			}
+			if g.names[pn.Value] == nil {
+				copied := *pn.Value
+				copied.Type = &openapi3.Types{openapi3.TypeString}
+				g.names[pn.Value] = &copied
+			}
+			names = g.names[pn.Value]
+		}
+		if v, ok := g.value(names, Hint{}, hardDepth-1).(string); ok {
+			return v
+		}
+	}
+	return g.Faker.Noun()
+}
+
+// contradictory reports whether no value matches s, as its type is null
+// and no member of its oneOf or anyOf takes null: an optional member of
+// it is better left out.
+func contradictory(s *openapi3.Schema) bool {
+	return onlyNull(s) && (len(s.OneOf) > 0 && !takesNull(s.OneOf) || len(s.AnyOf) > 0 && !takesNull(s.AnyOf))
+}
+
+// requiredElsewhere adds to out, a value of s whose declared members are
+// props, the members s or its allOf members require but declare nowhere:
+// a value of its additionalProperties schema, or a word.
+func (g *Generator) requiredElsewhere(s *openapi3.Schema, props []spec.Property, out map[string]any, hint Hint, depth int) {
+	for _, name := range requiredNames(s, 0) {
+		if _, done := out[name]; done || slices.ContainsFunc(props, func(p spec.Property) bool { return p.Name == name }) {
+			continue
+		}
+		if ap := s.AdditionalProperties.Schema; ap != nil && ap.Value != nil {
+			out[name] = g.value(ap.Value, Hint{Property: name, Resource: hint.Resource}, depth+1)
+			continue
+		}
+		out[name] = g.Faker.Word()
+	}
+}
+
+// requiredNames returns the names s and its allOf members require.
+func requiredNames(s *openapi3.Schema, depth int) []string {
+	if s == nil || depth > 32 {
+		return nil
+	}
+	out := s.Required
+	for _, m := range s.AllOf {
+		if m != nil {
+			out = append(slices.Clip(out), requiredNames(m.Value, depth+1)...)
+		}
 	}
 	return out
 }
@@ -357,7 +642,7 @@ func (g *Generator) moreProperties(s *openapi3.Schema, out map[string]any, hint 
 		if len(out) >= want || g.left <= 0 {
 			return
 		}
-		if _, done := out[p.Name]; !done && !(p.Schema.ReadOnly && hint.Property == requestHint) {
+		if _, done := out[p.Name]; !done && !g.leftOut(p.Schema) {
 			out[p.Name] = g.value(p.Schema, Hint{Property: p.Name, Resource: hint.Resource}, depth+1)
 		}
 	}
@@ -369,7 +654,7 @@ func (g *Generator) moreProperties(s *openapi3.Schema, out map[string]any, hint 
 		extra = ap.Value
 	}
 	for i := 0; len(out) < want && g.left > 0; i++ {
-		name := g.Faker.Noun()
+		name := g.memberName(s)
 		if _, taken := out[name]; taken {
 			name += strconv.Itoa(i)
 		}
@@ -384,15 +669,34 @@ func (g *Generator) moreProperties(s *openapi3.Schema, out map[string]any, hint 
 	}
 }
 
-// requestHint marks a value made for a request, whose read-only
-// properties are left out.
-const requestHint = "\x00request"
-
-// Request makes a value for the body of a request: read-only properties
-// are left out, as a client sends none.
+// Request makes a value for the body of a request: readOnly members are
+// left out, at every depth, as a client sends none. It may not match s, as
+// Value may not; ValidRequest checks.
 func (g *Generator) Request(s *openapi3.Schema, resource string) any {
-	g.left = MaxValueBytes
-	return g.value(s, Hint{Property: requestHint, Resource: resource}, 0)
+	g.left, g.request = MaxValueBytes, true
+	defer func() { g.request = false }()
+	return g.value(s, Hint{Resource: resource}, 0)
+}
+
+// ValidRequest is Request, checked as Valid checks a value: against s, as
+// a request.
+func (g *Generator) ValidRequest(s *openapi3.Schema, resource string) (any, error) {
+	g.indistinct = ""
+	var last error
+	for range maxTries {
+		v := g.Request(s, resource)
+		g.request = true
+		last = g.check(s, v)
+		g.request = false
+		if last == nil {
+			return v, nil
+		}
+		if g.indistinct != "" {
+			return nil, fmt.Errorf("%w: %w: %s", ErrNoValue, ErrIndistinct, g.indistinct)
+		}
+	}
+	why, _, _ := strings.Cut(last.Error(), "\n")
+	return nil, fmt.Errorf("%w: %s", ErrNoValue, why)
 }
 
 func (g *Generator) properties(s *openapi3.Schema) []spec.Property {
@@ -402,11 +706,13 @@ func (g *Generator) properties(s *openapi3.Schema) []spec.Property {
 	return (&spec.Contract{}).Properties(s)
 }
 
+// maxUniqueTries bounds the items made for one item of an array of
+// unique items.
+const maxUniqueTries = 8
+
 func (g *Generator) array(s *openapi3.Schema, hint Hint, depth int) any {
 	g.spend(2)
-	if depth >= maxDepth {
-		// Even a minItems is not met this deep: an array of itself,
-		// with a minItems, would not end.
+	if depth >= hardDepth {
 		return []any{}
 	}
 	lo := int(min(s.MinItems, MaxArrayItems))
@@ -416,20 +722,50 @@ func (g *Generator) array(s *openapi3.Schema, hint Hint, depth int) any {
 	}
 	hi = max(hi, lo)
 	n := min(max(lo, 1+g.Faker.IntN(3)), hi)
+	if depth >= maxDepth {
+		// Deep down, only the items the schema asks for: an array of
+		// itself would not end.
+		n = lo
+	}
 	out := make([]any, 0, n)
 	var item *openapi3.Schema
 	if s.Items != nil {
 		item = s.Items.Value
 	}
 	elem := Hint{Property: spec.Singular(hint.Property), Resource: hint.Resource}
-	for range n {
-		if g.left <= 0 {
-			break
-		}
+	var seen map[string]bool
+	if s.UniqueItems {
+		seen = make(map[string]bool, n)
+	}
+	for tries := 0; len(out) < n && g.left > 0; tries++ {
 		g.spend(1)
-		out = append(out, g.value(item, elem, depth+1))
+		v := g.value(item, elem, depth+1)
+		if seen != nil {
+			// Items of an enumeration or of a few values may repeat:
+			// another is drawn, and where none is new the array is
+			// shorter, if its schema allows.
+			key := uniqueKey(v)
+			if seen[key] {
+				if tries < n*maxUniqueTries {
+					continue
+				}
+				break
+			}
+			seen[key] = true
+		}
+		out = append(out, v)
 	}
 	return out
+}
+
+// uniqueKey is the text by which uniqueItems tells two items apart: their
+// JSON, with the members of objects in order.
+func uniqueKey(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 // integer draws within the schema's bounds, 1 to 1000 when it has none.

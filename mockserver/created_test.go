@@ -1,0 +1,82 @@
+package mockserver_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// TestCreateAnswersWhatTheDocumentDocuments: a create whose documented
+// success is not the item, but the new id, as Dialogporten's 201 with a
+// string is, answers the id, which reads the item back; one that
+// documents the item answers the item.
+func TestCreateAnswersWhatTheDocumentDocuments(t *testing.T) {
+	for _, tt := range []struct {
+		name, created, id string
+		item              bool
+	}{
+		{"the id as a string", `{type: string}`, `{type: string}`, false},
+		{"the id as an integer", `{type: integer}`, `{type: integer}`, false},
+		{"a UUID where ids are integers", `{type: string, format: uuid}`, `{type: integer}`, false},
+		{"the item", `{$ref: '#/components/schemas/Pet'}`, `{type: integer}`, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := document(t, `
+  /pets:
+    post:
+      operationId: createPet
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [name], properties: {name: {type: string}}}
+      responses:
+        '201':
+          description: the new pet's id
+          content:
+            application/json:
+              schema: `+tt.created+`
+  /pets/{petId}:
+    get:
+      operationId: getPet
+      parameters:
+        - {name: petId, in: path, required: true, schema: `+tt.id+`}
+      responses:
+        '200':
+          description: the pet
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet'}
+`)
+			_, base := plainServer(t, mockserver.Config{Contract: c})
+			auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
+			req, resp, body := fetch(t, http.MethodPost, base+"/v1/pets", `{"name":"Rex"}`, auth...)
+			if resp.StatusCode != http.StatusCreated {
+				t.Fatalf("POST /v1/pets: %d\n%s", resp.StatusCode, body)
+			}
+			if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+				t.Fatalf("POST /v1/pets: %v\n%s", err, body)
+			}
+			var v any
+			if err := json.Unmarshal(body, &v); err != nil {
+				t.Fatal(err)
+			}
+			if _, isItem := v.(map[string]any); isItem != tt.item {
+				t.Fatalf("POST /v1/pets answered %s, want the item: %v", body, tt.item)
+			}
+			loc := resp.Header.Get("Location")
+			if _, resp, got := fetch(t, http.MethodGet, loc, "", auth...); resp.StatusCode != http.StatusOK || !strings.Contains(string(got), "Rex") {
+				t.Errorf("GET %s, the Location of the item created: %d %s", loc, resp.StatusCode, got)
+			}
+			if tt.name != "the id as a string" && tt.name != "the id as an integer" {
+				return
+			}
+			if id := strings.Trim(strings.TrimSpace(string(body)), `"`); !strings.HasSuffix(loc, "/"+id) {
+				t.Errorf("the id answered, %s, is not the one of the Location, %s", id, loc)
+			}
+		})
+	}
+}

@@ -1,0 +1,455 @@
+package fake_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/fake"
+)
+
+// wholeDocument is a document whose schemas ask of a value what public
+// documents ask: discriminators, overlapping oneOf members, anyOf, unique
+// items, integral numbers, allOf members that require or enumerate, deep
+// required members, and members only written or only read.
+const wholeDocument = `
+openapi: 3.0.3
+info: {title: whole, version: "1"}
+paths: {}
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [petType, name]
+      properties:
+        petType: {type: string}
+        name: {type: string}
+      discriminator:
+        propertyName: petType
+        mapping:
+          cat: '#/components/schemas/Cat'
+          dog: Dog
+    Cat:
+      allOf:
+        - $ref: '#/components/schemas/Pet'
+        - type: object
+          properties:
+            hunts: {type: boolean}
+    Dog:
+      allOf:
+        - $ref: '#/components/schemas/Pet'
+        - type: object
+          properties:
+            bark: {type: boolean}
+    AnyPet:
+      oneOf:
+        - $ref: '#/components/schemas/Cat'
+        - $ref: '#/components/schemas/Dog'
+      discriminator:
+        propertyName: petType
+        mapping:
+          cat: '#/components/schemas/Cat'
+          dog: Dog
+    Track:
+      type: object
+      required: [id]
+      properties:
+        id: {type: string}
+        type: {type: string, enum: [track]}
+        duration: {type: integer}
+    Episode:
+      type: object
+      required: [id]
+      properties:
+        id: {type: string}
+        type: {type: string, enum: [episode]}
+        show: {type: string}
+    Playable:
+      oneOf:
+        - $ref: '#/components/schemas/Track'
+        - $ref: '#/components/schemas/Episode'
+      discriminator:
+        propertyName: type
+    Loose:
+      oneOf:
+        - type: object
+          properties:
+            a: {type: string}
+        - type: object
+          properties:
+            b: {type: string}
+    Overlapping:
+      oneOf:
+        - type: object
+          required: [a]
+          properties:
+            a: {type: string}
+            kind: {type: string, enum: [first]}
+        - type: object
+          required: [a]
+          properties:
+            a: {type: string}
+            kind: {type: string, enum: [second]}
+    Expandable:
+      type: object
+      anyOf:
+        - type: string
+        - $ref: '#/components/schemas/Track'
+    Tags:
+      type: array
+      minItems: 5
+      maxItems: 5
+      uniqueItems: true
+      items: {type: string, enum: [a, b, c, d, e]}
+    Counts:
+      type: object
+      required: [small, big]
+      properties:
+        small: {type: number, format: int32, minimum: 0, maximum: 9}
+        big: {type: number, format: int64}
+    Paging:
+      type: object
+      required: [items, total]
+      properties:
+        total: {type: integer}
+    PagedTracks:
+      allOf:
+        - $ref: '#/components/schemas/Paging'
+        - type: object
+          properties:
+            items:
+              type: array
+              items: {$ref: '#/components/schemas/Track'}
+    EventType:
+      type: string
+      enum: [CREATED, DELETED]
+    Event:
+      type: object
+      required: [type]
+      properties:
+        type:
+          allOf:
+            - $ref: '#/components/schemas/EventType'
+          description: what happened
+    State:
+      type: object
+      required: [state]
+      properties:
+        state:
+          type: string
+          enum: [open, null]
+    # Deep* hold a value below the depth where optional members are left
+    # out: the discriminator's or the kind that tells members apart is
+    # not, and so are the items one member requires and another declares.
+    DeepPlayable:
+      type: object
+      required: [x]
+      properties:
+        x:
+          type: object
+          required: [y]
+          properties:
+            y:
+              type: array
+              minItems: 1
+              items: {$ref: '#/components/schemas/Playable'}
+    DeepOverlapping:
+      type: object
+      required: [x]
+      properties:
+        x:
+          type: object
+          required: [y]
+          properties:
+            y:
+              type: array
+              minItems: 1
+              items: {$ref: '#/components/schemas/Overlapping'}
+    DeepPaged:
+      type: object
+      required: [x]
+      properties:
+        x:
+          type: object
+          required: [y]
+          properties:
+            y:
+              type: array
+              minItems: 1
+              items: {$ref: '#/components/schemas/PagedTracks'}
+    Deep:
+      type: object
+      required: [a]
+      properties:
+        a:
+          type: array
+          minItems: 1
+          items:
+            type: object
+            required: [b]
+            properties:
+              b:
+                type: array
+                minItems: 1
+                items:
+                  type: object
+                  required: [c]
+                  properties:
+                    c:
+                      type: object
+                      required: [d]
+                      properties:
+                        d:
+                          type: object
+                          required: [e]
+                          properties:
+                            e:
+                              type: object
+                              required: [f]
+                              properties:
+                                f: {type: object, required: [created], properties: {created: {type: integer}}}
+    User:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer, readOnly: true}
+        name: {type: string}
+        password: {type: string, writeOnly: true}
+        friends:
+          type: array
+          items:
+            type: object
+            properties:
+              id: {type: integer, readOnly: true}
+              secret: {type: string, writeOnly: true}
+`
+
+// wholeDocument31 asks for a constant, as OpenAPI 3.1 writes it.
+const wholeDocument31 = `
+openapi: 3.1.0
+info: {title: whole, version: "1"}
+paths: {}
+components:
+  schemas:
+    Const:
+      type: object
+      required: [version, kind]
+      properties:
+        version: {const: 2}
+        kind: {type: string, const: fixed}
+        nothing: {type: "null"}
+    Examples:
+      type: object
+      required: [size, target]
+      properties:
+        size: {type: string, enum: [small, large], examples: [huge]}
+        target: {type: [string, "null"], enum: [staging, production], examples: [null]}
+        additionalProperties: false
+    Named:
+      type: object
+      minProperties: 1
+      propertyNames: {pattern: '^x-[a-z]+$'}
+      additionalProperties: {type: integer}
+`
+
+// TestValuesMatchTheWholeSchema: what a schema asks of a value beyond its
+// type, the values made give, seed after seed, as the document's own
+// validator judges an answer, or a request: each check says what more it
+// holds them to.
+func TestValuesMatchTheWholeSchema(t *testing.T) {
+	c30, err := spec.Read([]byte(wholeDocument))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c31, err := spec.Read([]byte(wholeDocument31))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		contract *spec.Contract
+		schema   string
+		request  bool
+		check    func(v any) error
+	}{
+		{c30, "AnyPet", false, func(v any) error {
+			m := v.(map[string]any)
+			_, hunts := m["hunts"]
+			_, bark := m["bark"]
+			switch m["petType"] {
+			case "cat":
+				if bark {
+					return errors.New("a cat barks")
+				}
+			case "dog":
+				if hunts {
+					return errors.New("a dog hunts")
+				}
+			default:
+				return fmt.Errorf("petType %v is not a name of the mapping", m["petType"])
+			}
+			return nil
+		}},
+		{c30, "DeepPlayable", false, func(v any) error {
+			if typ := deep(v)["type"]; typ != "track" && typ != "episode" {
+				return fmt.Errorf("type %v, want the discriminator's value, track or episode", typ)
+			}
+			return nil
+		}},
+		{c30, "DeepOverlapping", false, func(v any) error {
+			if _, ok := deep(v)["kind"]; !ok {
+				return errors.New("no kind, which alone tells the members apart")
+			}
+			return nil
+		}},
+		{c30, "Expandable", false, nil},
+		{c30, "Tags", false, func(v any) error {
+			seen := map[any]bool{}
+			for _, e := range v.([]any) {
+				if seen[e] {
+					return fmt.Errorf("%v twice", e)
+				}
+				seen[e] = true
+			}
+			return nil
+		}},
+		{c30, "Counts", false, func(v any) error {
+			for name, n := range v.(map[string]any) {
+				if strings.ContainsAny(string(n.(json.Number)), ".eE") {
+					return fmt.Errorf("%s is %v, not a whole number", name, n)
+				}
+			}
+			return nil
+		}},
+		{c30, "DeepPaged", false, func(v any) error {
+			if _, ok := deep(v)["items"].([]any); !ok {
+				return errors.New("items, required by one member and declared by the other, is not an array")
+			}
+			return nil
+		}},
+		{c30, "Event", false, nil},
+		{c30, "Deep", false, nil},
+		{c30, "User", false, func(v any) error { return without(v, "password", "secret") }},
+		{c30, "User", true, func(v any) error { return without(v, "id") }},
+		{c31, "Examples", false, func(v any) error {
+			m := v.(map[string]any)
+			if _, ok := m["additionalProperties"]; ok {
+				return errors.New("a member of the schema false")
+			}
+			if m["size"] == "huge" || m["target"] == nil {
+				return fmt.Errorf("size %v and target %v, examples the schema refuses", m["size"], m["target"])
+			}
+			return nil
+		}},
+		{c31, "Named", false, nil},
+		{c31, "Const", false, func(v any) error {
+			m := v.(map[string]any)
+			if fmt.Sprint(m["version"]) != "2" || m["kind"] != "fixed" {
+				return fmt.Errorf("version %v and kind %v, want the constants 2 and fixed", m["version"], m["kind"])
+			}
+			return nil
+		}},
+	}
+	for _, tt := range tests {
+		s := tt.contract.Doc.Components.Schemas[tt.schema].Value
+		opts := append(spec.SchemaOptions(tt.contract.Doc), openapi3.VisitAsResponse())
+		as := "an answer"
+		if tt.request {
+			opts = append(spec.SchemaOptions(tt.contract.Doc), openapi3.VisitAsRequest())
+			as = "a request"
+		}
+		for seed := range uint64(200) {
+			g := &fake.Generator{Contract: tt.contract, Faker: fake.NewFaker(seed), Examples: true}
+			var v any
+			if tt.request {
+				v, err = g.ValidRequest(s, "")
+			} else {
+				v, err = g.Valid(s, fake.Hint{})
+			}
+			if err == nil {
+				err = s.VisitJSON(v, opts...)
+			}
+			if err == nil && tt.check != nil {
+				err = tt.check(v)
+			}
+			if err != nil {
+				t.Errorf("%s as %s, seed %d: %v\n%s", tt.schema, as, seed, err, show(v))
+				break
+			}
+		}
+	}
+}
+
+// deep returns the first item of x.y of a Deep* value.
+func deep(v any) map[string]any {
+	return v.(map[string]any)["x"].(map[string]any)["y"].([]any)[0].(map[string]any)
+}
+
+// TestEnumerationsOfTheirSchema: a value of an enumeration is one the
+// rest of its schema takes, even where Value is not checked, as the
+// requests of the suite are not: no null of a schema that is not
+// nullable.
+func TestEnumerationsOfTheirSchema(t *testing.T) {
+	c, err := spec.Read([]byte(wholeDocument))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Doc.Components.Schemas["State"].Value
+	for seed := range uint64(100) {
+		g := &fake.Generator{Contract: c, Faker: fake.NewFaker(seed)}
+		if v := g.Value(s, fake.Hint{}); s.VisitJSON(v) != nil {
+			t.Fatalf("seed %d: %s does not match: %v", seed, show(v), s.VisitJSON(v))
+		}
+	}
+}
+
+// without says which of names v holds, at any depth.
+func without(v any, names ...string) error {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			for _, n := range names {
+				if k == n {
+					return fmt.Errorf("%s is there", n)
+				}
+			}
+			if err := without(e, names...); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if err := without(e, names...); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func show(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestIndistinctMembersAreSaid: where no value made for a member of a
+// oneOf fails the others, Valid says so, naming the oneOf, rather than
+// return a value that matches two members.
+func TestIndistinctMembersAreSaid(t *testing.T) {
+	c, err := spec.Read([]byte(wholeDocument))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &fake.Generator{Contract: c, Faker: fake.NewFaker(1)}
+	_, err = g.Valid(c.Doc.Components.Schemas["Loose"].Value, fake.Hint{})
+	if !errors.Is(err, fake.ErrIndistinct) || !errors.Is(err, fake.ErrNoValue) {
+		t.Fatalf("Valid(Loose) = %v, want ErrIndistinct", err)
+	}
+	if !strings.Contains(err.Error(), "oneOf [#0, #1]") {
+		t.Errorf("Valid(Loose) = %v, want the oneOf named", err)
+	}
+}
