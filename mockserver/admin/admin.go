@@ -44,6 +44,7 @@ type Control interface {
 	Contract() *spec.Contract
 	NewEdge(c *spec.Contract, cfg mockserver.EdgeConfig) (*mockserver.Edge, error)
 	PublishedKey() bool
+	Notes() []string
 
 	Items() *catalogue.Resources
 	Steering() *steer.Steering

@@ -253,6 +253,33 @@ func TestConsoleShowsAnyDocument(t *testing.T) {
 	c.noErrors(t)
 }
 
+// TestConsoleSaysWhatItMadeOfTheDocument: a document whose paths look like
+// a resource but are served as plain operations opens on a catalogue that
+// says why it holds nothing, and an operations panel that marks each
+// operation plain with the note of its path; the Petstore's marks its
+// operations with their resource.
+func TestConsoleSaysWhatItMadeOfTheDocument(t *testing.T) {
+	c := openConsole(t, mockserver.Config{Contract: document(t, plainCollectionPaths)})
+	c.do(t, "unlocking",
+		chromedp.WaitVisible(chromedp.ID("key-input")),
+		chromedp.SendKeys(chromedp.ID("key-input"), key+"\n"),
+	)
+	c.waitUntil(t, "the catalogue says no resource was found, and why",
+		`(() => { const n = document.getElementById("cat-none"); return !n.hidden && n.textContent.includes("found no resource") && n.textContent.includes("no item path"); })()`)
+	c.do(t, "opening the operations", chromedp.Click(chromedp.CSS(`.nav-item[data-section="operations"]`)))
+	c.waitUntil(t, "listThings is marked plain, with its note",
+		`(() => { const op = document.getElementById("op-listThings"); return op && op.querySelector(".badge.plain") && op.querySelector(".op-note")?.textContent.includes("no item path"); })()`)
+	c.waitUntil(t, "the start-up notes are listed", `document.querySelector("#made-of-notes")?.textContent.includes("no item path")`)
+	c.noErrors(t)
+
+	p := openConsole(t, mockserver.Config{})
+	p.unlock(t, key)
+	p.do(t, "opening the operations", chromedp.Click(chromedp.CSS(`.nav-item[data-section="operations"]`)))
+	p.waitUntil(t, "listPets is marked with its resource",
+		`document.querySelector("#op-listPets .badge.kind")?.textContent === "pets" && document.getElementById("cat-none").hidden && document.getElementById("made-of-summary").textContent.includes("1 resource keeps")`)
+	p.noErrors(t)
+}
+
 func TestConsoleShowsWhatTheAPIDid(t *testing.T) {
 	c := openConsole(t, mockserver.Config{})
 	c.unlock(t, key)

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/petstore/contract/mockserver"
@@ -33,6 +34,11 @@ type contractView struct {
 	// petmock --watch reloads it: the last reload, and a version that
 	// could not be served, which the console shows in a banner.
 	Document mockserver.DocumentStatus `json:"document"`
+	// Notes are petmock's start-up notes, one line each: what it made of
+	// the document beyond what the document says, and why paths that look
+	// like a resource are served as plain operations, so that a console of
+	// a document whose resources were not found says why it holds none.
+	Notes []string `json:"notes"`
 }
 
 // keyView is how the console sends the key: in Header, after Scheme.
@@ -62,6 +68,9 @@ type operationView struct {
 	Summary  string `json:"summary,omitempty"`
 	Statuses []int  `json:"statuses"`
 	Resource string `json:"resource,omitempty"`
+	// Note says why the operation is part of no resource, where a start-up
+	// note says so of its path.
+	Note string `json:"note,omitempty"`
 	// Deprecated is set for a deprecated operation, with what the
 	// document says of its retirement.
 	Deprecated *deprecationView `json:"deprecated,omitempty"`
@@ -103,6 +112,7 @@ func (h *handler) contractView() contractView {
 		PublishedKey: h.srv.PublishedKey(),
 		Key:          consoleKey(c),
 		Document:     h.srv.DocumentStatus(),
+		Notes:        append(append([]string{}, c.Notes...), h.srv.Notes()...),
 	}
 	if info != nil {
 		v.Title, v.Version = info.Title, info.Version
@@ -117,6 +127,8 @@ func (h *handler) contractView() contractView {
 		}
 		if op.Resource != nil {
 			ov.Resource = op.Resource.Name
+		} else {
+			ov.Note = pathNote(c.Notes, op.Path)
 		}
 		if op.Op.Deprecated {
 			dv := &deprecationView{}
@@ -145,6 +157,25 @@ func (h *handler) contractView() contractView {
 		v.Resources = append(v.Resources, rv)
 	}
 	return v
+}
+
+// pathNote returns the note of spec's reading of resources that names
+// path, as "paths./pets: ..." does: the one that says why it is served as
+// plain operations. A note of another path that names path too, as its
+// item path ("so /configs and /configs/{id} are served as plain
+// operations"), counts, as it says why path is plain as well.
+func pathNote(notes []string, path string) string {
+	for _, n := range notes {
+		if strings.HasPrefix(n, "paths."+path+":") {
+			return n
+		}
+	}
+	for _, n := range notes {
+		if strings.HasPrefix(n, "paths.") && strings.Contains(n, "plain operations") && strings.Contains(n, " "+path+" ") {
+			return n
+		}
+	}
+	return ""
 }
 
 // contract answers GET /__petmock/contract.

@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,5 +73,57 @@ func TestContractListsAreNeverNull(t *testing.T) {
 	w := serve(t, srv, "GET", "/__petmock/contract")
 	if w.Code != 200 || !strings.Contains(w.Body.String(), `"statuses":[]`) || strings.Contains(w.Body.String(), "null") {
 		t.Errorf("GET contract of an operation with only a default answer: %d %s, want \"statuses\":[] and no null", w.Code, w.Body)
+	}
+}
+
+// TestContractSaysWhatPetmockMadeOfTheDocument: the contract names the
+// resource of each operation that has one, and for an operation of no
+// resource the start-up note that says why its path is served as plain
+// operations, so that a console of such a document is not an empty
+// catalogue with no word of explanation.
+func TestContractSaysWhatPetmockMadeOfTheDocument(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		cfg       mockserver.Config
+		resources int
+		plain     map[string]string // operation → a word its note must hold; "" for no note
+	}{
+		{name: "the Petstore", cfg: mockserver.Config{}, resources: 1, plain: map[string]string{}},
+		{name: "a collection without an item path", cfg: mockserver.Config{Contract: document(t, plainCollectionPaths)},
+			plain: map[string]string{"listThings": "no item path", "createThing": "no item path"}},
+		{name: "an operation of no collection", cfg: mockserver.Config{Contract: document(t, defaultOnlyPaths)},
+			plain: map[string]string{"ping": ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := newTestServer(t, tc.cfg)
+			var c struct {
+				Operations []struct{ ID, Resource, Note string }
+				Resources  []struct{ Name string }
+				Notes      []string
+			}
+			resp := ts.admin(t, "GET", "contract", "", "")
+			if resp.StatusCode != 200 || json.Unmarshal(resp.body, &c) != nil {
+				t.Fatalf("GET contract: %s", resp)
+			}
+			if len(c.Resources) != tc.resources || c.Notes == nil {
+				t.Fatalf("resources %+v, notes %q; want %d resources and a list of notes", c.Resources, c.Notes, tc.resources)
+			}
+			for _, op := range c.Operations {
+				word, plain := tc.plain[op.ID]
+				switch {
+				case !plain && op.Resource == "":
+					t.Errorf("%s: no resource, want one", op.ID)
+				case plain && op.Resource != "":
+					t.Errorf("%s: resource %q, want none", op.ID, op.Resource)
+				case plain && word == "" && op.Note != "":
+					t.Errorf("%s: note %q, want none", op.ID, op.Note)
+				case plain && !strings.Contains(op.Note, word):
+					t.Errorf("%s: note %q, want one that says %q", op.ID, op.Note, word)
+				}
+				if op.Note != "" && !slices.Contains(c.Notes, op.Note) {
+					t.Errorf("%s: note %q is none of the start-up notes %q", op.ID, op.Note, c.Notes)
+				}
+			}
+		})
 	}
 }

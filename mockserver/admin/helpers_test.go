@@ -396,3 +396,18 @@ func TestCheckerCatchesDrift(t *testing.T) {
 }
 
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+// plainCollectionPaths is a collection that looks like a resource, a GET
+// and a POST of things, but has no item path, so petmock serves it as
+// plain operations and says why in a start-up note.
+const plainCollectionPaths = `
+  /things:
+    get:
+      operationId: listThings
+      responses:
+        '200': {description: The things., content: {application/json: {schema: {type: array, items: {type: object, properties: {id: {type: integer}, name: {type: string}}}}}}}
+    post:
+      operationId: createThing
+      requestBody: {content: {application/json: {schema: {type: object, properties: {name: {type: string}}}}}}
+      responses:
+        '201': {description: The thing made., content: {application/json: {schema: {type: object, properties: {id: {type: integer}, name: {type: string}}}}}}`

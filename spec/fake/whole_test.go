@@ -250,6 +250,15 @@ components:
         size: {type: string, enum: [small, large], examples: [huge]}
         target: {type: [string, "null"], enum: [staging, production], examples: [null]}
         additionalProperties: false
+    Formats:
+      type: object
+      required: [trip, day, at, mail, good]
+      properties:
+        trip: {type: string, format: uuid, examples: [4f4e4e1-c824-4d63-b37a-d8d698862f1d]}
+        day: {type: string, format: date, examples: ["2024-02-30"]}
+        at: {type: string, format: date-time, examples: ["yesterday"]}
+        mail: {type: string, format: email, examples: [nobody]}
+        good: {type: string, format: uuid, examples: [efdbb9d1-02c2-4bc3-afb7-6788d8782b1e]}
     Named:
       type: object
       minProperties: 1
@@ -342,6 +351,20 @@ func TestValuesMatchTheWholeSchema(t *testing.T) {
 			}
 			if m["size"] == "huge" || m["target"] == nil {
 				return fmt.Errorf("size %v and target %v, examples the schema refuses", m["size"], m["target"])
+			}
+			return nil
+		}},
+		{c31, "Formats", false, func(v any) error {
+			// Examples of the wrong format, which the document's own
+			// validator lets by, are not answered; a right one is.
+			m := v.(map[string]any)
+			for name, bad := range map[string]string{"trip": "4f4e4e1-c824-4d63-b37a-d8d698862f1d", "day": "2024-02-30", "at": "yesterday", "mail": "nobody"} {
+				if m[name] == bad {
+					return fmt.Errorf("%s is %q, an example not of its format", name, bad)
+				}
+			}
+			if m["good"] != "efdbb9d1-02c2-4bc3-afb7-6788d8782b1e" {
+				return fmt.Errorf("good is %v, want its example, which is of its format", m["good"])
 			}
 			return nil
 		}},
