@@ -5,6 +5,7 @@ import (
 	"context"
 	"image/png"
 	"io"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -41,6 +42,11 @@ func documented(tb testing.TB, c *spec.Contract, req *http.Request, status int, 
 	if status == http.StatusNoContent && len(body) == 0 {
 		// HTTP gives a 204 no body, whatever the document describes
 		// (Asana's 204s of JSON): there is none to judge.
+		in.Options.ExcludeResponseBody = true
+	}
+	if mt, _, err := mime.ParseMediaType(header.Get("Content-Type")); err == nil && openapi3filter.RegisteredBodyDecoder(mt) == nil {
+		// A media type kin-openapi cannot read, as Directus' ping's
+		// application/text, is judged by its status and headers.
 		in.Options.ExcludeResponseBody = true
 	}
 	in.SetBodyBytes(body)

@@ -34,6 +34,10 @@ type corpusClient struct {
 	// judge holds each answer to the suite's rules too, the error-shape
 	// rule among them.
 	judge *conformance.AnswerJudge
+	// parents are the values of the path parameters that name the parent
+	// of a resource's items, one for the client, so that an item created
+	// below a parent is read, listed and deleted below it.
+	parents map[string]string
 }
 
 func newCorpusClient(t *testing.T, c *spec.Contract, base string) *corpusClient {
@@ -88,6 +92,11 @@ func (cc *corpusClient) request(op *spec.Operation, pathValues map[string]string
 			values[p.Name] = v
 			continue
 		}
+		parent := p.In == openapi3.ParameterInPath && op.Resource != nil && slices.Contains(op.Resource.ParentParams, p.Name)
+		if v, ok := cc.parents[p.Name]; ok && parent {
+			values[p.Name] = v
+			continue
+		}
 		if p.Schema == nil || p.Schema.Value == nil {
 			return nil, false
 		}
@@ -102,6 +111,12 @@ func (cc *corpusClient) request(op *spec.Operation, pathValues map[string]string
 		switch p.In {
 		case openapi3.ParameterInPath:
 			values[p.Name] = s
+			if parent {
+				if cc.parents == nil {
+					cc.parents = map[string]string{}
+				}
+				cc.parents[p.Name] = s
+			}
 		case openapi3.ParameterInQuery:
 			if list, isList := v.([]any); isList && (p.Explode == nil || *p.Explode) {
 				for _, e := range list {
@@ -425,10 +440,17 @@ func TestCorpusResourcesRoundTrip(t *testing.T) {
 func (cc *corpusClient) create(t *testing.T, srv *mockserver.Server, r *spec.Resource, name string) (string, any) {
 	t.Helper()
 	sent := cc.gen.Request(r.Create, r.Name)
+	// A body that holds the item inside an object, as Directus'
+	// {"data":{...}}, holds its id there.
+	sentItem := sent
+	if w := r.BodyWrapped[r.CreateOp]; w != nil {
+		m, _ := sent.(map[string]any)
+		sentItem = m[w.Property]
+	}
 	// A resource whose create sends its string id knows the item by the
 	// one the client picks: the created answer may hold nothing, as
 	// Swagger Petstore's createUser's does.
-	if m, ok := sent.(map[string]any); ok && r.IDSent && r.IDIsString {
+	if m, ok := sentItem.(map[string]any); ok && r.IDSent && r.IDIsString {
 		if v, _ := m[r.IDProperty].(string); v == "" {
 			m[r.IDProperty] = name
 		}
@@ -446,10 +468,15 @@ func (cc *corpusClient) create(t *testing.T, srv *mockserver.Server, r *spec.Res
 		t.Fatalf("%s %s: %d, want a success\n%s", req.Method, req.URL.RequestURI(), status, created)
 	}
 	var item map[string]any
-	if m, ok := sent.(map[string]any); ok && len(created) == 0 && r.IDSent && r.IDIsString {
+	if m, ok := sentItem.(map[string]any); ok && len(created) == 0 && r.IDSent && r.IDIsString {
 		item = map[string]any{r.IDProperty: m[r.IDProperty]}
-	} else if err := json.Unmarshal(created, &item); err != nil {
-		t.Fatalf("the created item: %v\n%s", err, created)
+	} else {
+		var v any
+		if err := json.Unmarshal(created, &v); err != nil {
+			t.Fatalf("the created item: %v\n%s", err, created)
+		}
+		// An answer may hold the item inside an object too.
+		item, _ = r.ItemOf(r.CreateOp, v)
 	}
 	id, ok := paramText(item[r.IDProperty])
 	if !ok || id == "" {
@@ -475,8 +502,10 @@ func roundTrip(t *testing.T, srv *mockserver.Server, cc *corpusClient, r *spec.R
 		}
 		return got
 	}
-	var back map[string]any
-	if err := json.Unmarshal(read(http.StatusOK), &back); err != nil || fmt.Sprint(back[r.IDProperty]) != fmt.Sprint(item[r.IDProperty]) {
+	var answered any
+	err := json.Unmarshal(read(http.StatusOK), &answered)
+	back, _ := r.ItemOf(r.Read, answered)
+	if err != nil || fmt.Sprint(back[r.IDProperty]) != fmt.Sprint(item[r.IDProperty]) {
 		t.Fatalf("the item read back is not the one created: %v, %v", back, err)
 	}
 	if r.List != nil {

@@ -1,11 +1,12 @@
 package check
 
 import (
+	"encoding/json"
 	"maps"
+	"slices"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
 )
 
@@ -13,15 +14,18 @@ import (
 // item's schema says it does: a property only the request has, one the
 // request schema marks writeOnly (a password) or one the create schema
 // has and the item's does not (Box's assign_to, which its task
-// assignment answers as assigned_to), is not expected back; and an id the
-// path names wins over one the body holds.
+// assignment answers as assigned_to), is not expected back, nor is one
+// the answer's schema gives another JSON type (Asana's assignee, sent as
+// the gid "12345" and answered as the user it names, an object); and an
+// id the path names wins over one the body holds.
 
-// echoed returns what of sent, a body of op, its answer of the schema
-// answer is to hold: the properties answer declares, at any depth, but
-// those either schema marks writeOnly, and but those that name what the
-// path of op names, whose value the path gives.
+// echoed returns what of sent, the item a body of op holds (see
+// request.ItemIn), its answer of the schema answer is to hold: the
+// properties answer declares, at any depth, but those either schema marks
+// writeOnly, and but those that name what the path of op names, whose
+// value the path gives.
 func (h *Harness) echoed(op *spec.Operation, answer *openapi3.Schema, sent map[string]any) map[string]any {
-	out, _ := h.answered(request.BodySchema(op), answer, sent, 0).(map[string]any)
+	out, _ := h.answered(h.ItemSchema(op), answer, sent, 0).(map[string]any)
 	if out == nil {
 		return map[string]any{}
 	}
@@ -74,7 +78,7 @@ func (h *Harness) answered(req, answer *openapi3.Schema, v any, depth int) any {
 				}
 			}
 			r := asked[name]
-			if a == nil || a.WriteOnly || r != nil && r.WriteOnly {
+			if a == nil || a.WriteOnly || r != nil && r.WriteOnly || !ofType(a, out[name]) {
 				delete(out, name)
 				continue
 			}
@@ -96,4 +100,75 @@ func (h *Harness) answered(req, answer *openapi3.Schema, v any, depth int) any {
 		return out
 	}
 	return v
+}
+
+// ofType reports whether v, a value sent, is of a JSON type that s, the
+// schema of its answer, allows, or s names no type; for an array, each of
+// its items of a type s's items allow too (Asana's followers, gids sent,
+// users answered).
+func ofType(s *openapi3.Schema, v any) bool {
+	if !oneOfType(s, v) {
+		return false
+	}
+	if a, ok := v.([]any); ok && s.Items != nil && s.Items.Value != nil {
+		for _, e := range a {
+			if !oneOfType(s.Items.Value, e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// oneOfType is ofType of v alone.
+func oneOfType(s *openapi3.Schema, v any) bool {
+	types := typesOf(s)
+	if len(types) == 0 || v == nil {
+		return true
+	}
+	var kinds []string
+	switch v.(type) {
+	case map[string]any:
+		kinds = []string{"object"}
+	case []any:
+		kinds = []string{"array"}
+	case string:
+		kinds = []string{"string"}
+	case bool:
+		kinds = []string{"boolean"}
+	case json.Number, float64, int, int64:
+		kinds = []string{"number", "integer"}
+	default:
+		return true
+	}
+	for _, k := range kinds {
+		if slices.Contains(types, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// typesOf returns the JSON types s allows: those it names, or else those
+// of its alternatives, oneOf or anyOf, as Directus' folder's parent, a
+// string or the folder it names; none where one of them names none.
+func typesOf(s *openapi3.Schema) []string {
+	if s.Type != nil {
+		return s.Type.Slice()
+	}
+	if t := spec.TypeOf(s); t != "" {
+		return []string{t}
+	}
+	var types []string
+	for _, alt := range append(slices.Clone(s.OneOf), s.AnyOf...) {
+		if alt == nil || alt.Value == nil {
+			return nil
+		}
+		t := spec.TypeOf(alt.Value)
+		if t == "" {
+			return nil
+		}
+		types = append(types, t)
+	}
+	return types
 }

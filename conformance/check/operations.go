@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/conformance/request"
 	"github.com/petstore/contract/spec"
@@ -287,8 +289,8 @@ func (h *Harness) itemToChange(ctx context.Context, res *spec.Resource, edit fun
 	return items[h.rnd.IntN(len(items))], params, nil
 }
 
-// createItemWith is createItem, with edit, if not nil, changing the body
-// made from the document before it is sent.
+// createItemWith is createItem, with edit, if not nil, changing the item
+// the body made from the document holds before it is sent.
 func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit func(body map[string]any)) (judge.Item, map[string]string, error) {
 	if res.CreateOp == nil {
 		return nil, nil, judge.Skipf("%s has no create operation to make an item with", res.Name)
@@ -302,8 +304,12 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 		return nil, nil, err
 	}
 	h.WithoutOwnID(res, body)
+	item := request.ItemIn(res.CreateOp, body)
+	if item == nil {
+		return nil, nil, judge.Skipf("%s: the body made holds no %s", res.CreateOp.ID, spec.Singular(res.Name))
+	}
 	if edit != nil {
-		edit(body)
+		edit(item)
 	}
 	x, err := h.Send(ctx, h.OpRequest(res.CreateOp, params, nil, body))
 	if err != nil {
@@ -318,11 +324,11 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 		if created, err = x.Item(); err != nil {
 			return nil, nil, err
 		}
-	case res.IDSent && body[res.IDProperty] != nil:
+	case res.IDSent && item[res.IDProperty] != nil:
 		// The create answers no item: what it created is what was
 		// sent, under the id it sent.
-		created = judge.Item(h.echoed(res.CreateOp, res.Item, body))
-		created[res.IDProperty] = body[res.IDProperty]
+		created = judge.Item(h.echoed(res.CreateOp, res.Item, item))
+		created[res.IDProperty] = item[res.IDProperty]
 		return created, params, h.checkLocation(x, res, params, created.ID(res.IDProperty), judge.RuleItemLocation)
 	default:
 		return nil, nil, judge.Skipf("%s answers %d without the item created, and its body sends no %s, so the id of the item created is not known", res.CreateOp.ID, x.Status, res.IDProperty)
@@ -330,7 +336,7 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 	if err := x.Require(created.ID(res.IDProperty) != "", judge.RuleItemCreate, fmt.Sprintf("the %s created has no %s", spec.Singular(res.Name), res.IDProperty)); err != nil {
 		return nil, nil, err
 	}
-	if diff := judge.Differences(created, h.echoed(res.CreateOp, res.CreateOp.JSONSchema(x.Status), body)); diff != "" {
+	if diff := judge.Differences(created, h.echoed(res.CreateOp, h.answeredItem(res.CreateOp, x.Status), item)); diff != "" {
 		return nil, nil, x.Require(false, judge.RuleItemCreate, "the item created differs from what was sent: "+diff)
 	}
 	if err := h.checkLocation(x, res, params, created.ID(res.IDProperty), judge.RuleItemLocation); err != nil {
@@ -343,11 +349,23 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 // item created: a body of a JSON schema with the id property, as a 201
 // has, not a 204, nor a 202 of a job to watch.
 func (h *Harness) answersItem(res *spec.Resource, x *judge.Exchange) bool {
-	s := res.CreateOp.JSONSchema(x.Status)
+	s := h.answeredItem(res.CreateOp, x.Status)
 	if s == nil || !x.HasBody() {
 		return false
 	}
 	return slices.ContainsFunc(h.contract.Properties(s), func(p spec.Property) bool { return p.Name == res.IDProperty })
+}
+
+// answeredItem returns the schema of the item op, an operation of a
+// resource, answers with status: the answer's, or that of what its
+// wrapper holds where it answers the item inside an object, as
+// judge.Exchange.Item reads it.
+func (h *Harness) answeredItem(op *spec.Operation, status int) *openapi3.Schema {
+	s := op.JSONSchema(status)
+	if w := op.Resource.Wrapped[op]; w != nil && s == w.Schema {
+		return w.Inner(h.contract.Contract)
+	}
+	return s
 }
 
 // CheckNearMiss sends a request of the trial's operation with m in place

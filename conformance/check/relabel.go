@@ -45,7 +45,7 @@ func (h *Harness) checkRelabelled(ctx context.Context, res *spec.Resource, param
 	reads := 0
 	for _, it := range page {
 		id := it.ID(res.IDProperty)
-		other, where, err := h.otherView(ctx, res, params, listed, id, &reads)
+		other, where, err := h.otherView(ctx, res, params, listed, name, id, &reads)
 		if err != nil || other == nil || spec.ValueText(other[name]) == value {
 			if err != nil {
 				return err
@@ -70,7 +70,7 @@ func (h *Harness) checkRelabelled(ctx context.Context, res *spec.Resource, param
 				listed[c.ID(res.IDProperty)] = c
 			}
 			n := 0
-			if other, where, err = h.otherView(ctx, res, params, listed, id, &n); err != nil {
+			if other, where, err = h.otherView(ctx, res, params, listed, name, id, &n); err != nil {
 				return false, err
 			}
 			still = other != nil && spec.ValueText(other[name]) != value
@@ -86,11 +86,12 @@ func (h *Harness) checkRelabelled(ctx context.Context, res *spec.Resource, param
 	return nil
 }
 
-// otherView returns the item of id as listed, unfiltered, or else as its
-// read answers it, while fewer than maxFilterReads were read, and names
-// the view; nil where neither shows it.
-func (h *Harness) otherView(ctx context.Context, res *spec.Resource, params map[string]string, listed map[string]judge.Item, id string, reads *int) (judge.Item, string, error) {
-	if it, ok := listed[id]; ok {
+// otherView returns the item of id as listed, unfiltered, where that
+// shows its property name, or else as its read answers it, while fewer
+// than maxFilterReads were read, and names the view; nil where neither
+// shows it.
+func (h *Harness) otherView(ctx context.Context, res *spec.Resource, params map[string]string, listed map[string]judge.Item, name, id string, reads *int) (judge.Item, string, error) {
+	if it, ok := listed[id]; ok && h.showsFilter(res, it, name) {
 		return it, res.List.ID + " unfiltered", nil
 	}
 	if res.Read == nil || h.Served(res.Read) != nil || *reads >= maxFilterReads {
@@ -109,7 +110,8 @@ func (h *Harness) otherView(ctx context.Context, res *spec.Resource, params map[
 }
 
 // filteredHolds reports whether a fresh list of res filtered by
-// name=value holds the item of id, as the value asked for.
+// name=value holds the item of id, as the value asked for where it shows
+// its value.
 func (h *Harness) filteredHolds(ctx context.Context, res *spec.Resource, params map[string]string, name, value, id string, r judge.Rule) (bool, error) {
 	query := url.Values{name: {value}}
 	if p := res.Paging; p.Limit != "" {
@@ -120,7 +122,7 @@ func (h *Harness) filteredHolds(ctx context.Context, res *spec.Resource, params 
 		return false, err
 	}
 	for _, it := range page {
-		if it.ID(res.IDProperty) == id && spec.ValueText(it[name]) == value {
+		if it.ID(res.IDProperty) == id && (spec.ValueText(it[name]) == value || !h.showsFilter(res, it, name)) {
 			return true, nil
 		}
 	}

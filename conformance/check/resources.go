@@ -51,7 +51,11 @@ func (h *Harness) CheckItemReplaced(ctx context.Context, res *spec.Resource) err
 		return err
 	}
 	h.NamesItem(res, res.Replace, body, created)
-	check := h.replaced(res, created, body)
+	item := request.ItemIn(res.Replace, body)
+	if item == nil {
+		return judge.Skipf("%s: the body made holds no %s", res.Replace.ID, spec.Singular(res.Name))
+	}
+	check := h.replaced(res, created, item)
 	params[res.IDParam] = id
 	x, err := h.Send(ctx, h.OpRequest(res.Replace, params, nil, body))
 	if err != nil {
@@ -72,8 +76,8 @@ func (h *Harness) CheckItemReplaced(ctx context.Context, res *spec.Resource) err
 	return h.readItemBack(ctx, res, params, created, check, judge.RuleItemReplace)
 }
 
-// replaced returns the check of an item that body replaced, body left
-// without the optional properties of the replace's schema but the id,
+// replaced returns the check of an item that body, the item a body of the
+// replace holds, replaced, body left without the optional properties of the replace's schema but the id,
 // which names the item: it holds every property sent, and none of those
 // left out as created had it. A property
 // left out may come back with its documented default, or with any value
@@ -82,7 +86,7 @@ func (h *Harness) CheckItemReplaced(ctx context.Context, res *spec.Resource) err
 // shows a merge.
 func (h *Harness) replaced(res *spec.Resource, created judge.Item, body map[string]any) func(got judge.Item) string {
 	before := map[string]any{}
-	for _, p := range h.contract.Properties(request.BodySchema(res.Replace)) {
+	for _, p := range h.contract.Properties(h.ItemSchema(res.Replace)) {
 		// The path names the item and its parent, whose values the
 		// item keeps whatever the body says: Netlify's snippet keeps
 		// the site_id of its path.
@@ -115,13 +119,14 @@ func isDefault(s *openapi3.Schema, v any) bool {
 	return s.Default != nil && spec.ValueText(v) == spec.ValueText(s.Default)
 }
 
-// awayFromDefaults returns the edit of a body of res that gives each
-// optional property of the replace's schema with a documented default
-// another value, where the schema has one: a property the replace leaves
-// out, then back at its default, shows a replace, not a merge.
+// awayFromDefaults returns the edit of the item a create body of res
+// holds that gives each optional property of the replace's schema with a
+// documented default another value, where the schema has one: a property
+// the replace leaves out, then back at its default, shows a replace, not
+// a merge.
 func (h *Harness) awayFromDefaults(res *spec.Resource) func(body map[string]any) {
 	return func(body map[string]any) {
-		for _, p := range h.contract.Properties(request.BodySchema(res.Replace)) {
+		for _, p := range h.contract.Properties(h.ItemSchema(res.Replace)) {
 			v, sent := body[p.Name]
 			if p.Required || !sent || !isDefault(p.Schema, v) {
 				continue
@@ -162,7 +167,7 @@ func (h *Harness) CheckItemUpdated(ctx context.Context, res *spec.Resource) erro
 		change[res.IDProperty] = created[res.IDProperty]
 	}
 	params[res.IDParam] = created.ID(res.IDProperty)
-	x, err := h.Send(ctx, h.OpRequest(res.Update, params, nil, change))
+	x, err := h.Send(ctx, h.OpRequest(res.Update, params, nil, request.Wrapped(res.Update, change)))
 	if err != nil {
 		return err
 	}
@@ -366,9 +371,10 @@ func (h *Harness) findItemListed(ctx context.Context, res *spec.Resource, params
 
 // change returns a change to the created item that the update operation
 // takes: a new value of its first enumeration, or else of its first other
-// property, as the update's schema allows.
+// property, as the update's schema allows, as the item its body holds
+// (see request.Wrapped).
 func (h *Harness) change(ctx context.Context, res *spec.Resource, created judge.Item) (map[string]any, error) {
-	s := request.BodySchema(res.Update)
+	s := h.ItemSchema(res.Update)
 	if s == nil {
 		return nil, nil
 	}
@@ -389,6 +395,7 @@ func (h *Harness) change(ctx context.Context, res *spec.Resource, created judge.
 	if err != nil {
 		return nil, err
 	}
+	body = request.ItemIn(res.Update, body)
 	for _, p := range props {
 		if v, ok := body[p.Name]; ok && !p.Schema.ReadOnly && !slices.Contains([]string{res.IDProperty}, p.Name) {
 			return map[string]any{p.Name: v}, nil

@@ -218,7 +218,7 @@ func (h *Harness) walkSeen(ctx context.Context, res *spec.Resource, v walkView, 
 	out.w, err = h.walkItems(ctx, first, judge.RulePagesComplete, func(x *judge.Exchange, page []judge.Item) (bool, error) {
 		out.pages++
 		for _, it := range page {
-			if v.filter != nil {
+			if v.filter != nil && h.showsFilter(res, it, v.filter.Name()) {
 				if err := x.Require(spec.ValueText(it[v.filter.Name()]) == v.value, judge.RuleListFilter, fmt.Sprintf("a page of the walk of %s %s holds %s", res.List.ID, query.Encode(), it)); err != nil {
 					return false, err
 				}

@@ -91,11 +91,21 @@ func hiding(tb testing.TB, c *spec.Contract, next http.Handler, hides func(creat
 					return
 				}
 				if op == res.CreateOp {
-					for _, body := range [][]byte{rec.Body.Bytes(), sent} {
-						var item map[string]any
-						dec := json.NewDecoder(bytes.NewReader(body))
+					for _, body := range []struct {
+						text    []byte
+						wrapper *spec.Wrapper // how it holds the item
+					}{{rec.Body.Bytes(), res.Wrapped[op]}, {sent, res.BodyWrapped[op]}} {
+						var v any
+						dec := json.NewDecoder(bytes.NewReader(body.text))
 						dec.UseNumber()
-						if dec.Decode(&item) == nil && item[res.IDProperty] != nil {
+						if dec.Decode(&v) != nil {
+							continue
+						}
+						if w := body.wrapper; w != nil {
+							m, _ := v.(map[string]any)
+							v = m[w.Property]
+						}
+						if item, _ := v.(map[string]any); item[res.IDProperty] != nil {
 							mu.Lock()
 							created[res.Name+"\x00"+spec.ValueText(item[res.IDProperty])] = time.Now()
 							mu.Unlock()

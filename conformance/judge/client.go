@@ -163,6 +163,10 @@ type Exchange struct {
 	// any other operation.
 	envelope    *spec.Envelope
 	cursorParam string
+	// op is the operation of the request, where the document has it:
+	// an operation of a resource may answer its item inside an object
+	// (spec.Resource.Wrapped), which Item reads it from.
+	op *spec.Operation
 
 	// basic is the form of the key sent as the password of HTTP basic
 	// credentials, in the header basicHeader, or nil for none: curl
@@ -229,6 +233,7 @@ func (c *Client) Send(ctx context.Context, r *Request) (*Exchange, error) {
 		Op: r.op, key: c.cfg.APIKey, lenient: r.Lenient,
 	}
 	x.envelope, x.cursorParam = c.listOf(r.op)
+	x.op = c.cfg.Contract.Operation(r.op)
 	if c.cfg.ReadOnly && r.method != http.MethodGet {
 		return x, errors.New(x.redact("read-only run: refusing to send " + r.method + " " + x.URL))
 	}

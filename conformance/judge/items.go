@@ -82,10 +82,39 @@ func (x *Exchange) NextInBody() (target string, more *bool) {
 	return "", more
 }
 
-// Item decodes the body of x as one item.
+// Item decodes the body of x as one item: the JSON object answered, or,
+// for an operation of a resource that answers its item inside an object,
+// such as Asana's {"data":{...}}, the object that holds, as spec reads
+// the wrapper (spec.Resource.Wrapped), where the status answered is the
+// one whose schema is the wrapper's.
 func (x *Exchange) Item() (Item, error) {
-	var out Item
-	return out, x.decode(&out)
+	w := x.wrapper()
+	if w == nil {
+		var out Item
+		return out, x.decode(&out)
+	}
+	var v any
+	if err := x.decode(&v); err != nil {
+		return nil, err
+	}
+	item, ok := x.op.Resource.ItemOf(x.op, v)
+	if !ok {
+		return nil, breaks(x, RuleContract, fmt.Sprintf("decoding the body: no item in its %s property", w.Property))
+	}
+	return item, nil
+}
+
+// wrapper returns how the answer of x holds the item inside an object,
+// nil where it is the item itself.
+func (x *Exchange) wrapper() *spec.Wrapper {
+	if x.op == nil || x.op.Resource == nil {
+		return nil
+	}
+	w := x.op.Resource.Wrapped[x.op]
+	if w == nil || x.op.JSONSchema(x.Status) != w.Schema {
+		return nil
+	}
+	return w
 }
 
 // ID returns the item's id, the value of the property prop, as text: the

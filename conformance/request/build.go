@@ -737,8 +737,14 @@ func (m *Maker) Value(ctx context.Context, op *spec.Operation) (any, error) {
 			return nil, err
 		}
 		if obj, ok := v.(map[string]any); ok && op.Resource != nil {
-			if err := m.knownValues(ctx, op.Resource, s, obj); err != nil {
-				return nil, err
+			in := s
+			if w := bodyWrapper(op); w != nil {
+				in = w.Inner(m.contract)
+			}
+			if item := ItemIn(op, obj); item != nil && in != nil {
+				if err := m.knownValues(ctx, op.Resource, in, item); err != nil {
+					return nil, err
+				}
 			}
 		}
 		if v != nil && s.VisitJSON(v, opts...) == nil {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
@@ -15,11 +17,13 @@ import (
 // collection, which names the item by it, such as PUT /pet; and a replace
 // of the item path whose body has the id, which keeps it.
 
-// WithoutOwnID drops from a create body made for res the id the suite made
-// up, where the schema leaves it optional: the deployment gives one, and
-// the suite's made-up ids, such as an example's, the same for every
-// create, would land on the items of other checks.
+// WithoutOwnID drops from a create body made for res, from the item it
+// holds, the id the suite made up, where the schema leaves it optional:
+// the deployment gives one, and the suite's made-up ids, such as an
+// example's, the same for every create, would land on the items of other
+// checks.
 func (m *Maker) WithoutOwnID(res *spec.Resource, body map[string]any) {
+	body = ItemIn(res.CreateOp, body)
 	if !res.IDSent || body == nil {
 		return
 	}
@@ -27,18 +31,29 @@ func (m *Maker) WithoutOwnID(res *spec.Resource, body map[string]any) {
 		m.ownID(res, body)
 		return
 	}
-	for _, p := range m.contract.Properties(res.Create) {
+	s := m.createItem(res)
+	for _, p := range m.contract.Properties(s) {
 		if p.Name == res.IDProperty && p.Required {
 			return
 		}
 	}
-	if s := res.Create; s != nil && slices.Contains(s.Required, res.IDProperty) {
+	if s != nil && slices.Contains(s.Required, res.IDProperty) {
 		return
 	}
 	delete(body, res.IDProperty)
 }
 
-// NamesItem sets, in a body of op made for the item created, the id
+// createItem returns the schema of the item the create of res takes: its
+// body's, or what the body's wrapper holds.
+func (m *Maker) createItem(res *spec.Resource) *openapi3.Schema {
+	if w := bodyWrapper(res.CreateOp); w != nil {
+		return w.Inner(m.contract)
+	}
+	return res.Create
+}
+
+// NamesItem sets, in the item a body of op made for the item created
+// holds, the id
 // property to that item's id, where op's body has one: a replace of the
 // collection names the item by it, and a replace of the item path keeps
 // it rather than ask for another.
@@ -47,10 +62,11 @@ func (m *Maker) WithoutOwnID(res *spec.Resource, body map[string]any) {
 // the body of a PATCH, is not sent: a client sends no read-only property,
 // and the path names the item.
 func (m *Maker) NamesItem(res *spec.Resource, op *spec.Operation, body map[string]any, created judge.Item) {
-	if body == nil || BodySchema(op) == nil {
+	body = ItemIn(op, body)
+	if body == nil || m.ItemSchema(op) == nil {
 		return
 	}
-	if slices.ContainsFunc(m.contract.Properties(BodySchema(op)), func(p spec.Property) bool { return p.Name == res.IDProperty && !p.Schema.ReadOnly }) {
+	if slices.ContainsFunc(m.contract.Properties(m.ItemSchema(op)), func(p spec.Property) bool { return p.Name == res.IDProperty && !p.Schema.ReadOnly }) {
 		body[res.IDProperty] = created[res.IDProperty]
 	}
 }
@@ -69,7 +85,7 @@ func AnswersItem(res *spec.Resource) bool {
 // a string free of any pattern, format or enumeration, and a number far
 // above the ids a store gives for an integer.
 func (m *Maker) ownID(res *spec.Resource, body map[string]any) {
-	for _, p := range m.contract.Properties(res.Create) {
+	for _, p := range m.contract.Properties(m.createItem(res)) {
 		if p.Name != res.IDProperty {
 			continue
 		}
