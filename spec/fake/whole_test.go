@@ -252,12 +252,13 @@ components:
         additionalProperties: false
     Formats:
       type: object
-      required: [trip, day, at, mail, good]
+      required: [trip, day, at, mail, link, good]
       properties:
         trip: {type: string, format: uuid, examples: [4f4e4e1-c824-4d63-b37a-d8d698862f1d]}
         day: {type: string, format: date, examples: ["2024-02-30"]}
         at: {type: string, format: date-time, examples: ["yesterday"]}
         mail: {type: string, format: email, examples: [nobody]}
+        link: {type: string, format: uri-reference, examples: ["/companies/{id}/data?page=1"]}
         good: {type: string, format: uuid, examples: [efdbb9d1-02c2-4bc3-afb7-6788d8782b1e]}
     Named:
       type: object
@@ -358,7 +359,7 @@ func TestValuesMatchTheWholeSchema(t *testing.T) {
 			// Examples of the wrong format, which the document's own
 			// validator lets by, are not answered; a right one is.
 			m := v.(map[string]any)
-			for name, bad := range map[string]string{"trip": "4f4e4e1-c824-4d63-b37a-d8d698862f1d", "day": "2024-02-30", "at": "yesterday", "mail": "nobody"} {
+			for name, bad := range map[string]string{"trip": "4f4e4e1-c824-4d63-b37a-d8d698862f1d", "day": "2024-02-30", "at": "yesterday", "mail": "nobody", "link": "/companies/{id}/data?page=1"} {
 				if m[name] == bad {
 					return fmt.Errorf("%s is %q, an example not of its format", name, bad)
 				}
