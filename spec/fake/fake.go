@@ -360,7 +360,7 @@ func (g *Generator) examplesOf(s *openapi3.Schema) []any {
 	var values []any
 	for _, v := range all {
 		v = normalize(v)
-		if ofFormat(s, v) && g.matches(s, v) {
+		if ofFormats(s, v, 0) && g.matches(s, v) {
 			values = append(values, v)
 		}
 	}

@@ -21,6 +21,39 @@ import (
 
 var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
+// ofFormats reports whether every string of v, an example of s, at any
+// depth, is of the format its schema gives it: Codat's example of an
+// object of links holds an href that is no uri-reference.
+func ofFormats(s *openapi3.Schema, v any, depth int) bool {
+	if s == nil || depth > 16 {
+		return true
+	}
+	for _, m := range s.AllOf {
+		if m != nil && !ofFormats(m.Value, v, depth+1) {
+			return false
+		}
+	}
+	switch v := v.(type) {
+	case string:
+		return ofFormat(s, v)
+	case map[string]any:
+		for name, member := range v {
+			if p := s.Properties[name]; p != nil && !ofFormats(p.Value, member, depth+1) {
+				return false
+			}
+		}
+	case []any:
+		if s.Items != nil {
+			for _, item := range v {
+				if !ofFormats(s.Items.Value, item, depth+1) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
 // ofFormat reports whether v, an example of s, is a value of s's format,
 // for the formats a Generator makes values of exactly and whose reading
 // is not in doubt; any other value, or format, is.

@@ -252,13 +252,17 @@ components:
         additionalProperties: false
     Formats:
       type: object
-      required: [trip, day, at, mail, link, good]
+      required: [trip, day, at, mail, link, links, good]
       properties:
         trip: {type: string, format: uuid, examples: [4f4e4e1-c824-4d63-b37a-d8d698862f1d]}
         day: {type: string, format: date, examples: ["2024-02-30"]}
         at: {type: string, format: date-time, examples: ["yesterday"]}
         mail: {type: string, format: email, examples: [nobody]}
         link: {type: string, format: uri-reference, examples: ["/companies/{id}/data?page=1"]}
+        links:
+          type: object
+          properties: {self: {type: object, properties: {href: {type: string, format: uri-reference}}}}
+          examples: [{self: {href: "/companies/{id}/data"}}]
         good: {type: string, format: uuid, examples: [efdbb9d1-02c2-4bc3-afb7-6788d8782b1e]}
     Named:
       type: object
@@ -362,6 +366,11 @@ func TestValuesMatchTheWholeSchema(t *testing.T) {
 			for name, bad := range map[string]string{"trip": "4f4e4e1-c824-4d63-b37a-d8d698862f1d", "day": "2024-02-30", "at": "yesterday", "mail": "nobody", "link": "/companies/{id}/data?page=1"} {
 				if m[name] == bad {
 					return fmt.Errorf("%s is %q, an example not of its format", name, bad)
+				}
+			}
+			if links, _ := m["links"].(map[string]any); links != nil {
+				if self, _ := links["self"].(map[string]any); self != nil && self["href"] == "/companies/{id}/data" {
+					return errors.New("links is an example whose href is no uri-reference")
 				}
 			}
 			if m["good"] != "efdbb9d1-02c2-4bc3-afb7-6788d8782b1e" {
