@@ -84,7 +84,7 @@ function renderMadeOf(c) {
   });
   const plain = c.operations.filter((op) => !op.resource).length;
   const summary = c.resources.length === 0
-    ? "petmock found no resource in this document: its " + c.operations.length + " " + (c.operations.length === 1 ? "operation answers" : "operations answer") + " from the document's examples and schemas, and keep nothing."
+    ? "petmock found no resource in this document: its " + c.operations.length + " " + (c.operations.length === 1 ? "operation answers" : "operations answer") + " from the document's examples and schemas, and " + (c.operations.length === 1 ? "keeps" : "keep") + " nothing."
     : c.resources.length + " " + (c.resources.length === 1 ? "resource keeps" : "resources keep") + " what clients create" + (plain ? "; " + plain + " " + (plain === 1 ? "operation answers" : "operations answer") + " from the document alone." : ".");
   const notes = (c.notes || []).map((n) => el("li", {}, n));
   $("made-of").replaceChildren(
