@@ -147,31 +147,11 @@ type request struct {
 // check, one that no longer fits the answer's schema is returned as it was
 // made.
 func (f *fit) follow(v any, req request, check bool) any {
-	followed, set := f.apply(deepCopy(v), req)
+	followed, set := f.apply(spec.CopyJSON(v), req)
 	if set && check && f.schema.VisitJSON(followed, openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()) != nil {
 		return v
 	}
 	return followed
-}
-
-// deepCopy copies the objects and arrays of a made value, which apply
-// changes.
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }
 
 // apply makes v, a value made for the answer, follow req, and reports

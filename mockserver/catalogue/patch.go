@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/petstore/contract/mockserver/edge"
+	"github.com/petstore/contract/spec"
 )
 
 // An update changes an item by the body the document gives it: a JSON
@@ -19,7 +20,7 @@ func patched(current, body any) (any, error) {
 	if !ok {
 		return mergePatch(current, body), nil
 	}
-	doc := deepCopy(current)
+	doc := spec.CopyJSON(current)
 	for i, raw := range ops {
 		op, _ := raw.(map[string]any)
 		name, _ := op["op"].(string)
@@ -32,7 +33,7 @@ func patched(current, body any) (any, error) {
 			if !ok {
 				return nil, edge.BadRequest(field+".value", "is required by %s", name)
 			}
-			doc, err = patchAt(doc, path, name, deepCopy(value), field)
+			doc, err = patchAt(doc, path, name, spec.CopyJSON(value), field)
 		case "remove":
 			doc, err = patchAt(doc, path, name, nil, field)
 		case "move", "copy":
@@ -46,7 +47,7 @@ func patched(current, body any) (any, error) {
 					return nil, err
 				}
 			}
-			doc, err = patchAt(doc, path, "add", deepCopy(v), field)
+			doc, err = patchAt(doc, path, "add", spec.CopyJSON(v), field)
 		case "test":
 			var v any
 			if v, err = pointed(doc, path, field+".path"); err == nil && !reflect.DeepEqual(v, op["value"]) {
@@ -164,24 +165,4 @@ func patchAt(doc any, pointer, op string, value any, field string) (any, error) 
 		return nil, edge.BadRequest(field, "%s: the item has nothing there", pointer)
 	}
 	return set(doc, parts)
-}
-
-// deepCopy copies a decoded JSON value, so that a patch that fails half
-// way changes nothing of the item.
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }

@@ -376,7 +376,7 @@ func (g *Generator) example(s *openapi3.Schema) (any, bool) {
 	if len(values) == 0 {
 		return nil, false
 	}
-	v := deepCopy(values[g.Faker.IntN(len(values))])
+	v := spec.CopyJSON(values[g.Faker.IntN(len(values))])
 	if m, ok := v.(map[string]any); ok {
 		for _, p := range g.properties(s) {
 			if g.leftOut(p.Schema) {
@@ -416,27 +416,6 @@ func normalize(v any) any {
 		out := make([]any, len(v))
 		for i, e := range v {
 			out[i] = normalize(e)
-		}
-		return out
-	}
-	return v
-}
-
-// deepCopy returns a copy of v, a value decoded from JSON, that shares no
-// map or slice with it: an example is changed where it is made part of an
-// answer.
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = deepCopy(e)
 		}
 		return out
 	}
