@@ -43,6 +43,24 @@ func StyleOf(p *openapi3.Parameter) Style {
 	return Style{Name: m.Style, Explode: m.Explode}
 }
 
+// TextValue reads the text of a scalar, as a header or a parameter carries
+// it, as the value s describes: a json.Number for a number, a boolean, or
+// the text itself, which is also what a text s does not take is read as,
+// for the schema to refuse.
+func TextValue(s *openapi3.Schema, text string) any {
+	switch TypeOf(s) {
+	case "integer", "number":
+		if _, err := strconv.ParseFloat(text, 64); err == nil {
+			return json.Number(text)
+		}
+	case "boolean":
+		if b, err := strconv.ParseBool(text); err == nil {
+			return b
+		}
+	}
+	return text
+}
+
 // ValueText returns the one text of a scalar value, as a parameter or an
 // id carries it: the digits of an integer however it is written, so that
 // 1e2, 100 and 100.0 are "100"; a string as it is; "" for null; and JSON

@@ -267,27 +267,11 @@ func checkDocumentedHeaders(facts *Facts, header http.Header, given map[string]s
 			continue
 		}
 		s := ref.Value.Schema.Value
-		if err := s.VisitJSON(headerValue(s, values[0]), facts.check...); err != nil {
+		if err := s.VisitJSON(spec.TextValue(s, values[0]), facts.check...); err != nil {
 			return schemaViolation(field+"."+given[key], err)
 		}
 	}
 	return nil
-}
-
-// headerValue reads a header's text as the value its schema describes: a
-// number, a boolean, or the text itself.
-func headerValue(s *openapi3.Schema, text string) any {
-	switch spec.TypeOf(s) {
-	case "integer", "number":
-		if _, err := strconv.ParseFloat(text, 64); err == nil {
-			return json.Number(text)
-		}
-	case "boolean":
-		if b, err := strconv.ParseBool(text); err == nil {
-			return b
-		}
-	}
-	return text
 }
 
 // schemaViolation is the 400 of a value that breaks its schema, named

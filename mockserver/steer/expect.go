@@ -616,25 +616,10 @@ func (s *Steering) checkValue(op *edge.Operation, field string, p *openapi3.Para
 		}
 		return nil
 	}
-	if err := p.Schema.Value.VisitJSON(typedText(p.Schema.Value, v), spec.SchemaOptions(s.contract.Doc)...); err != nil {
+	if err := p.Schema.Value.VisitJSON(spec.TextValue(p.Schema.Value, v), spec.SchemaOptions(s.contract.Doc)...); err != nil {
 		return edge.BadRequest(field, "%q is no value of %s %s takes: %s", v, op.Spec.ID, p.Name, firstLine(err.Error()))
 	}
 	return nil
-}
-
-// typedText reads a parameter's text as the value its schema describes.
-func typedText(s *openapi3.Schema, text string) any {
-	switch spec.TypeOf(s) {
-	case "integer", "number":
-		if _, err := strconv.ParseFloat(text, 64); err == nil {
-			return json.Number(text)
-		}
-	case "boolean":
-		if b, err := strconv.ParseBool(text); err == nil {
-			return b
-		}
-	}
-	return text
 }
 
 // firstLine returns the first line of s.
