@@ -43,11 +43,38 @@ func objectProperties(order propertyOrder, s *openapi3.Schema) []Property {
 	}
 	visit(s, 0)
 	for _, name := range required {
-		if i, ok := index[name]; ok {
-			out[i].Required = true
+		i, ok := index[name]
+		if !ok {
+			// A name required and declared nowhere, as Turbine Labs'
+			// listener requires a host its properties do not name, is a
+			// member every value holds all the same: of the
+			// additionalProperties schema, or a string where the
+			// object takes any member. Where it takes none, no value
+			// is valid, and the name is left to the validator.
+			extra := undeclared(s)
+			if extra == nil {
+				continue
+			}
+			i = len(out)
+			index[name] = i
+			out = append(out, Property{Name: name, Schema: extra})
 		}
+		out[i].Required = true
 	}
 	return out
+}
+
+// undeclared returns the schema of a member an object of s requires and
+// declares nowhere: its additionalProperties schema, a string where it
+// takes any member, or nil where it takes none.
+func undeclared(s *openapi3.Schema) *openapi3.Schema {
+	if ap := s.AdditionalProperties.Schema; ap != nil && ap.Value != nil {
+		return ap.Value
+	}
+	if has := s.AdditionalProperties.Has; has != nil && !*has {
+		return nil
+	}
+	return &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeString}}
 }
 
 // schemaType returns the JSON type of the values of s: "object", "array",
