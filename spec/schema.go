@@ -48,7 +48,7 @@ func objectProperties(order propertyOrder, s *openapi3.Schema) []Property {
 			// A name required and declared nowhere, as Turbine Labs'
 			// listener requires a host its properties do not name, is a
 			// member every value holds all the same: of the
-			// additionalProperties schema, or a string where the
+			// additionalProperties schema, or of any value where the
 			// object takes any member. Where it takes none, no value
 			// is valid, and the name is left to the validator.
 			extra := undeclared(s)
@@ -65,8 +65,8 @@ func objectProperties(order propertyOrder, s *openapi3.Schema) []Property {
 }
 
 // undeclared returns the schema of a member an object of s requires and
-// declares nowhere: its additionalProperties schema, a string where it
-// takes any member, or nil where it takes none.
+// declares nowhere: its additionalProperties schema, the schema of any
+// value where it takes any member, or nil where it takes none.
 func undeclared(s *openapi3.Schema) *openapi3.Schema {
 	if ap := s.AdditionalProperties.Schema; ap != nil && ap.Value != nil {
 		return ap.Value
@@ -74,7 +74,7 @@ func undeclared(s *openapi3.Schema) *openapi3.Schema {
 	if has := s.AdditionalProperties.Has; has != nil && !*has {
 		return nil
 	}
-	return &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeString}}
+	return &openapi3.Schema{}
 }
 
 // schemaType returns the JSON type of the values of s: "object", "array",

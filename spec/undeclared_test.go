@@ -9,7 +9,7 @@ import (
 // TestRequiredButUndeclared: a name an object schema requires and
 // declares nowhere, as Turbine Labs' listener requires a host its
 // properties do not name, is a required property all the same, of the
-// additionalProperties schema or a string; where the object takes no
+// additionalProperties schema or of any value; where the object takes no
 // other member, no value is valid and it is not made up.
 func TestRequiredButUndeclared(t *testing.T) {
 	c, err := spec.Read([]byte(`openapi: 3.0.3
@@ -46,7 +46,7 @@ components:
 		schema, name, typ string
 		present           bool
 	}{
-		{"Listener", "host", "string", true},
+		{"Listener", "host", "", true},
 		{"Listener", "name", "string", true},
 		{"Counted", "total", "integer", true},
 		{"Closed", "ghost", "", false},
