@@ -11,8 +11,8 @@ import (
 )
 
 // accounts is a resource whose create sends what its item does not
-// answer: a writeOnly password, and an invitation the create schema has
-// and the item's has not.
+// answer: a writeOnly password, an invitation the create schema has
+// and the item's has not, and more tags than an account answers.
 const accounts = `openapi: 3.0.3
 info: {title: Accounts, version: 1.0.0}
 servers: [{url: /a}]
@@ -42,6 +42,7 @@ components:
         password: {type: string, writeOnly: true}
         invitation: {type: object, required: [code], properties: {code: {type: string}}}
         profile: {type: object, properties: {bio: {type: string}, secret: {type: string, writeOnly: true}}}
+        tags: {type: array, minItems: 2, maxItems: 3, items: {type: string}}
     Account:
       type: object
       required: [id, login]
@@ -50,6 +51,7 @@ components:
         login: {type: string}
         password: {type: string, writeOnly: true}
         profile: {type: object, properties: {bio: {type: string}, secret: {type: string, writeOnly: true}}}
+        tags: {type: array, maxItems: 1, items: {type: string}}
 `
 
 // accountsServer keeps accounts as their schema answers them: without
@@ -72,6 +74,9 @@ func accountsServer(echoLogin bool) http.Handler {
 			if p, ok := body["profile"].(map[string]any); ok {
 				a["profile"] = map[string]any{"bio": p["bio"]}
 			}
+			if tags, ok := body["tags"].([]any); ok && len(tags) > 0 {
+				a["tags"] = tags[:1]
+			}
 			kept[strings.TrimSpace(jsonText(id))] = a
 			w.WriteHeader(http.StatusCreated)
 			json.NewEncoder(w).Encode(a)
@@ -90,7 +95,8 @@ func jsonText(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 // TestCreatedAsTheItemSays: an item created is held to what it was sent
 // with where its schema answers it, at any depth: not to a writeOnly
-// password, nor to what only the create's schema has; and a server that
+// password, nor to what only the create's schema has, nor to more tags
+// than an account's schema holds; and a server that
 // answers another value of what it does answer fails.
 func TestCreatedAsTheItemSays(t *testing.T) {
 	t.Parallel()
