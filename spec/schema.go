@@ -43,23 +43,44 @@ func objectProperties(order propertyOrder, s *openapi3.Schema) []Property {
 	}
 	visit(s, 0)
 	for _, name := range required {
-		i, ok := index[name]
-		if !ok {
-			// A name required and declared nowhere, as Turbine Labs'
-			// listener requires a host its properties do not name, is a
-			// member every value holds all the same: of the
-			// additionalProperties schema, or of any value where the
-			// object takes any member. Where it takes none, no value
-			// is valid, and the name is left to the validator.
-			extra := undeclared(s)
-			if extra == nil {
-				continue
-			}
-			i = len(out)
-			index[name] = i
-			out = append(out, Property{Name: name, Schema: extra})
+		if i, ok := index[name]; ok {
+			out[i].Required = true
 		}
-		out[i].Required = true
+	}
+	return out
+}
+
+// withUndeclared returns props, the properties of the object schema s,
+// and after them the names s or its allOf members require and declare
+// nowhere, as Turbine Labs' listener requires a host its properties do
+// not name: members every value holds all the same, which the items of a
+// resource are made with and keep. Each is of the additionalProperties
+// schema, or of any value where the object takes any member. (Where it
+// takes none, no value is valid, and the document is refused before.)
+func withUndeclared(s *openapi3.Schema, props []Property) []Property {
+	for _, name := range RequiredNames(s) {
+		if slices.ContainsFunc(props, func(p Property) bool { return p.Name == name }) {
+			continue
+		}
+		if extra := undeclared(s); extra != nil {
+			props = append(props, Property{Name: name, Schema: extra, Required: true})
+		}
+	}
+	return props
+}
+
+// RequiredNames returns the names s and its allOf members require.
+func RequiredNames(s *openapi3.Schema) []string { return requiredNames(s, 0) }
+
+func requiredNames(s *openapi3.Schema, depth int) []string {
+	if s == nil || depth > 32 {
+		return nil
+	}
+	out := slices.Clone(s.Required)
+	for _, m := range s.AllOf {
+		if m != nil {
+			out = append(out, requiredNames(m.Value, depth+1)...)
+		}
 	}
 	return out
 }

@@ -6,15 +6,31 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// TestRequiredButUndeclared: a name an object schema requires and
-// declares nowhere, as Turbine Labs' listener requires a host its
-// properties do not name, is a required property all the same, of the
-// additionalProperties schema or of any value; where the object takes no
-// other member, no value is valid and it is not made up.
-func TestRequiredButUndeclared(t *testing.T) {
-	c, err := spec.Read([]byte(`openapi: 3.0.3
+// undeclaredDocument has resources whose items require a name their
+// schema declares nowhere.
+const undeclaredDocument = `openapi: 3.0.3
 info: {title: Undeclared, version: 1.0.0}
-paths: {}
+paths:
+  /listeners:
+    post:
+      operationId: createListener
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Listener'}}}}
+      responses: {'201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Listener'}}}}}
+  /listeners/{key}:
+    get:
+      operationId: getListener
+      parameters: [{name: key, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: A listener., content: {application/json: {schema: {$ref: '#/components/schemas/Listener'}}}}}
+  /counters:
+    post:
+      operationId: createCounter
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Counter'}}}}
+      responses: {'201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Counter'}}}}}
+  /counters/{id}:
+    get:
+      operationId: getCounter
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses: {'200': {description: A counter., content: {application/json: {schema: {$ref: '#/components/schemas/Counter'}}}}}
 components:
   schemas:
     Listener:
@@ -26,52 +42,57 @@ components:
         - type: object
           required: [key]
           properties:
-            key: {type: string}
-    Counted:
+            key: {type: string, readOnly: true}
+    Counter:
       type: object
       required: [total]
-      additionalProperties: {type: integer}
-    Closed:
-      type: object
-      required: [ghost]
-      additionalProperties: false
       properties:
-        name: {type: string}
-`))
+        id: {type: integer, readOnly: true}
+      additionalProperties: {type: integer}
+`
+
+// TestRequiredButUndeclared: a name an item's schema requires and
+// declares nowhere, as Turbine Labs' listener requires a host its
+// properties do not name, is a required property of the resource all the
+// same, of the additionalProperties schema or of any value.
+// The properties of a schema, as the document declares them, stay those
+// it declares.
+func TestRequiredButUndeclared(t *testing.T) {
+	c, err := spec.Read([]byte(undeclaredDocument))
 	if err != nil {
 		t.Fatal(err)
 	}
-	schemas := c.Doc.Components.Schemas
 	for _, tc := range []struct {
-		schema, name, typ string
-		present           bool
+		resource, name, typ string
 	}{
-		{"Listener", "host", "", true},
-		{"Listener", "name", "string", true},
-		{"Counted", "total", "integer", true},
-		{"Closed", "ghost", "", false},
+		{"listeners", "host", ""},
+		{"listeners", "name", "string"},
+		{"counters", "total", "integer"},
 	} {
-		props := c.Properties(schemas[tc.schema].Value)
+		r := c.Resource(tc.resource)
+		if r == nil {
+			t.Fatalf("no resource %s: %v", tc.resource, c.Notes)
+		}
 		var found *spec.Property
-		for i := range props {
-			if props[i].Name == tc.name {
-				found = &props[i]
+		for i := range r.Properties {
+			if r.Properties[i].Name == tc.name {
+				found = &r.Properties[i]
 			}
 		}
 		switch {
-		case !tc.present && found != nil:
-			t.Errorf("%s: %s is a property, though the schema takes no member it does not declare", tc.schema, tc.name)
-		case !tc.present:
 		case found == nil:
-			t.Errorf("%s: %s is no property of %v", tc.schema, tc.name, propertyNames(props))
+			t.Errorf("%s: %s is no property of %v", tc.resource, tc.name, propertyNames(r.Properties))
 		case !found.Required:
-			t.Errorf("%s: %s is not required", tc.schema, tc.name)
+			t.Errorf("%s: %s is not required", tc.resource, tc.name)
 		case spec.TypeOf(found.Schema) != tc.typ:
-			t.Errorf("%s: %s is of type %q, want %q", tc.schema, tc.name, spec.TypeOf(found.Schema), tc.typ)
+			t.Errorf("%s: %s is of type %q, want %q", tc.resource, tc.name, spec.TypeOf(found.Schema), tc.typ)
 		}
 	}
-	// The declared ones keep their places, before the undeclared.
-	if got := propertyNames(c.Properties(schemas["Listener"].Value)); len(got) != 3 || got[0] != "name" || got[1] != "key" || got[2] != "host" {
-		t.Errorf("Listener's properties = %v, want [name key host]", got)
+	// The id first, the declared ones in their places, the undeclared after.
+	if got := propertyNames(c.Resource("listeners").Properties); len(got) != 3 || got[0] != "key" || got[1] != "name" || got[2] != "host" {
+		t.Errorf("listeners' properties = %v, want [key name host]", got)
+	}
+	if got := propertyNames(c.Properties(c.Doc.Components.Schemas["Listener"].Value)); len(got) != 2 {
+		t.Errorf("Listener's declared properties = %v, want [name key]", got)
 	}
 }
