@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	ct "github.com/petstore/contract/conformance/conformancetest"
 	"github.com/petstore/contract/spec"
 )
 
@@ -176,5 +177,60 @@ func TestCreateAnsweredWithAJob(t *testing.T) {
 	})
 	if err := judgeOver(t, server, Settings{Contract: c}).CheckItemCreated(checkContext(t), res); err != nil {
 		t.Errorf("a report created through a job: %v", err)
+	}
+}
+
+// documents is a resource whose update, as Adyen's PATCH of a document,
+// takes the item's whole schema, which requires more than the one
+// property the suite changes.
+const documents = `openapi: 3.0.3
+info: {title: Documents, version: 1.0.0}
+servers: [{url: /d}]
+paths:
+  /documents:
+    post:
+      operationId: createDocument
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Document'}}}}
+      responses:
+        '200': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Document'}}}}
+  /documents/{id}:
+    get:
+      operationId: getDocument
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: A document., content: {application/json: {schema: {$ref: '#/components/schemas/Document'}}}}
+        '404': {description: None.}
+    patch:
+      operationId: patchDocument
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Document'}}}}
+      responses:
+        '200': {description: Updated., content: {application/json: {schema: {$ref: '#/components/schemas/Document'}}}}
+components:
+  schemas:
+    Document:
+      type: object
+      required: [description, owner, type]
+      properties:
+        id: {type: string, readOnly: true}
+        description: {type: string}
+        owner: {type: string}
+        type: {type: string, enum: [bankStatement, passport, license]}
+`
+
+// TestUpdateSendsWhatItsSchemaRequires: an update whose schema requires
+// more than the property changed is sent the item's own values of the
+// rest, which petmock takes, and the item reads back changed.
+func TestUpdateSendsWhatItsSchemaRequires(t *testing.T) {
+	t.Parallel()
+	path := ct.WriteDocument(t, documents)
+	c := readFile(t, path)
+	res := c.Resource("documents")
+	if res == nil || res.Update == nil {
+		t.Fatalf("no resource documents with an update: %v", c.Notes)
+	}
+	h := judgeOver(t, ct.PetmockOf(t, path), Settings{Contract: c})
+	if err := h.CheckItemUpdated(checkContext(t), res); err != nil {
+		t.Errorf("petmock, whose update takes the whole document: %v", err)
 	}
 }
