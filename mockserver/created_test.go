@@ -88,3 +88,58 @@ func TestCreateAnswersWhatTheDocumentDocuments(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswersOfJSONWithoutASchema: an operation whose success documents a
+// JSON media type with no schema, as dev.to's page created gives an
+// example only, answers JSON, the item created, as its Content-Type says;
+// one that documents no content answers none.
+func TestAnswersOfJSONWithoutASchema(t *testing.T) {
+	c := document(t, `
+  /pages:
+    post:
+      operationId: createPage
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [name], properties: {name: {type: string}}}
+      responses:
+        '200':
+          description: the page created
+          content:
+            application/json:
+              example: {id: 53, name: Example Page}
+  /pages/{pageId}:
+    get:
+      operationId: getPage
+      parameters:
+        - {name: pageId, in: path, required: true, schema: {type: integer}}
+      responses:
+        '200':
+          description: the page
+          content:
+            application/json:
+              schema: {type: object, required: [id, name], properties: {id: {type: integer}, name: {type: string}}}
+    delete:
+      operationId: deletePage
+      parameters:
+        - {name: pageId, in: path, required: true, schema: {type: integer}}
+      responses:
+        '204': {description: deleted}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
+	_, resp, body := fetch(t, http.MethodPost, base+"/v1/pages", `{"name":"Rex"}`, auth...)
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || !strings.Contains(string(body), `"Rex"`) {
+		t.Fatalf("POST /v1/pages: %d, Content-Type %q\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	loc := resp.Header.Get("Location")
+	_, resp, body = fetch(t, http.MethodGet, loc, "", auth...)
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || !strings.Contains(string(body), `"Rex"`) {
+		t.Errorf("GET %s: %d, Content-Type %q\n%s", loc, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	_, resp, body = fetch(t, http.MethodDelete, loc, "", auth...)
+	if resp.StatusCode != http.StatusNoContent || len(body) != 0 || resp.Header.Get("Content-Type") != "" {
+		t.Errorf("DELETE %s: %d, Content-Type %q\n%s", loc, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+}
