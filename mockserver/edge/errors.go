@@ -159,6 +159,30 @@ func WriteBody(w http.ResponseWriter, status int, contentType []string, body []b
 	w.Write(body)
 }
 
+// SharedWriter is a ResponseWriter that keeps what it writes, as the
+// journal's recorder does, and can keep the bytes it is given rather than
+// a copy of them when they are never written to again.
+type SharedWriter interface {
+	WriteShared(b []byte) (int, error)
+}
+
+// WriteSharedBody is WriteBody of a body that nobody writes to again, such
+// as the bytes of an answer kept for the requests that ask the same, or
+// made for this answer alone and let go after it: a SharedWriter keeps
+// body itself, where Write would copy it.
+func WriteSharedBody(w http.ResponseWriter, status int, contentType []string, body []byte) {
+	sw, ok := w.(SharedWriter)
+	if !ok {
+		WriteBody(w, status, contentType, body)
+		return
+	}
+	h := w.Header()
+	h["Content-Type"] = contentType
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	w.WriteHeader(status)
+	sw.WriteShared(body)
+}
+
 var JSONContentType = []string{"application/json"}
 
 // StatusList writes statuses as a message lists them: "200, 400, 401".
