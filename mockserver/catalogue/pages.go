@@ -32,9 +32,10 @@ type pageKey struct {
 
 // keptPage is a page answered, and the state of the store it was made of.
 type keptPage struct {
-	state store.State
-	body  []byte
-	link  []string // the Link header's value; nil for none
+	state  store.State
+	body   []byte
+	length []string // its Content-Length
+	link   []string // the Link header's value; nil for none
 }
 
 // pages are the pages kept of a resource.

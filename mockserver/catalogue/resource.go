@@ -377,7 +377,7 @@ func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Ca
 		if kp.link != nil {
 			w.Header()["Link"] = kp.link
 		}
-		edge.WriteSharedBody(w, c.Op.Spec.Success, c.Op.ContentType, kp.body)
+		edge.WriteSharedBody(w, c.Op.Spec.Success, c.Op.ContentType, kp.length, kp.body)
 		return nil
 	}
 	buf := getBuffer()
@@ -401,8 +401,9 @@ func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Ca
 	}
 	*buf = append(body, '\n')
 	kp.body = append(make([]byte, 0, len(*buf)), *buf...)
+	kp.length = edge.ContentLength(kp.body)
 	rs.pages.keep(key, kp)
-	edge.WriteSharedBody(w, c.Op.Spec.Success, c.Op.ContentType, kp.body)
+	edge.WriteSharedBody(w, c.Op.Spec.Success, c.Op.ContentType, kp.length, kp.body)
 	return nil
 }
 
@@ -518,7 +519,8 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	}
 	// The text is the one built for the store, which kept a copy: it is
 	// this answer's to extend.
-	edge.WriteSharedBody(w, c.Op.Spec.Success, c.Op.ContentType, append(e.Text, '\n'))
+	body := append(e.Text, '\n')
+	edge.WriteSharedBody(w, c.Op.Spec.Success, c.Op.ContentType, edge.ContentLength(body), body)
 	return nil
 }
 

@@ -169,19 +169,22 @@ type SharedWriter interface {
 // WriteSharedBody is WriteBody of a body that nobody writes to again, such
 // as the bytes of an answer kept for the requests that ask the same, or
 // made for this answer alone and let go after it: a SharedWriter keeps
-// body itself, where Write would copy it.
-func WriteSharedBody(w http.ResponseWriter, status int, contentType []string, body []byte) {
-	sw, ok := w.(SharedWriter)
-	if !ok {
-		WriteBody(w, status, contentType, body)
-		return
-	}
+// body itself, where Write would copy it. length is its Content-Length,
+// as ContentLength gives it, which a body kept keeps too.
+func WriteSharedBody(w http.ResponseWriter, status int, contentType, length []string, body []byte) {
 	h := w.Header()
 	h["Content-Type"] = contentType
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	h["Content-Length"] = length
 	w.WriteHeader(status)
-	sw.WriteShared(body)
+	if sw, ok := w.(SharedWriter); ok {
+		sw.WriteShared(body)
+		return
+	}
+	w.Write(body)
 }
+
+// ContentLength is the value of the Content-Length header of body.
+func ContentLength(body []byte) []string { return []string{strconv.Itoa(len(body))} }
 
 var JSONContentType = []string{"application/json"}
 
