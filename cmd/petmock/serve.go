@@ -307,6 +307,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	defer keepHeapFloor(getenv)()
 	logs := newLogWriter(stderr)
 	defer logs.Close()
 	var logger *slog.Logger
