@@ -111,7 +111,10 @@ func TestBodyOfAnotherType(t *testing.T) {
 
 // TestFormBodies: form bodies as OpenAPI and Swagger 2.0 define them: a
 // ';' in a urlencoded body is a character of a value, as the URL Standard
-// reads forms, not a separator to refuse; a multipart body whose schema
+// reads forms, not a separator to refuse; a member whose schema names no
+// type, as Twilio's SinkConfiguration, or an array of items that name
+// none, as its Types, is its text, not null nor unreadable, and still
+// required; a multipart body whose schema
 // declares no part takes any parts, and still holds them to the schema's
 // required parts; one that is not multipart at all is a 400.
 func TestFormBodies(t *testing.T) {
@@ -120,6 +123,12 @@ func TestFormBodies(t *testing.T) {
     post:
       operationId: search
       requestBody: {required: true, content: {application/x-www-form-urlencoded: {schema: {type: object, required: [q], properties: {q: {type: string, pattern: '^[a-z;]+$'}, n: {type: integer}}}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object}}}}
+  /sinks:
+    post:
+      operationId: createSink
+      requestBody: {content: {application/x-www-form-urlencoded: {schema: {type: object, required: [Config, Kind], properties: {Config: {description: JSON}, Kind: {type: string}, Types: {type: array, items: {}}}}}}}
       responses:
         '200': {description: ok, content: {application/json: {schema: {type: object}}}}
   /upload:
@@ -149,6 +158,11 @@ func TestFormBodies(t *testing.T) {
 		{"/search", form, "q=a%3Bb", 200},
 		{"/search", form, "q=A;b", 400},
 		{"/search", form, "n=1;q=a", 400}, // n is "1;q=a", and q is missing
+		{"/sinks", form, "Config=that&Kind=webhook", 200},
+		{"/sinks", form, "Config=%7B%7D&Config=x&Kind=webhook", 200},
+		{"/sinks", form, "Kind=webhook", 400},
+		{"/sinks", form, "Config=that&Kind=webhook&Types=a&Types=b", 200},
+		{"/sinks", form, "Config=that&Kind=webhook&Types=a", 200},
 		{"/upload", multipart, parts, 200},
 		{"/upload", multipart, noFile, 400},
 		{"/upload", multipart, "not multipart", 400},

@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -539,8 +540,10 @@ func listItems(body []byte) []map[string]any {
 	if json.Unmarshal(body, &wrapped) != nil {
 		return nil
 	}
+	// A member that is null, as a wrapper's next on its last page,
+	// unmarshals into any slice as nil: only an array is the list.
 	for _, v := range wrapped {
-		if json.Unmarshal(v, &list) == nil {
+		if v = bytes.TrimSpace(v); len(v) > 0 && v[0] == '[' && json.Unmarshal(v, &list) == nil {
 			return list
 		}
 	}

@@ -12,7 +12,9 @@ import (
 // TestCreateAnswersWhatTheDocumentDocuments: a create whose documented
 // success is not the item, but the new id, as Dialogporten's 201 with a
 // string is, answers the id, which reads the item back; one that
-// documents the item answers the item.
+// documents another object, as Learnifier's {"uuid": ...} of a member
+// added, answers that object, the id under the name the path gives it;
+// one that documents the item answers the item.
 func TestCreateAnswersWhatTheDocumentDocuments(t *testing.T) {
 	for _, tt := range []struct {
 		name, created, id string
@@ -22,6 +24,7 @@ func TestCreateAnswersWhatTheDocumentDocuments(t *testing.T) {
 		{"the id as an integer", `{type: integer}`, `{type: integer}`, false},
 		{"a UUID where ids are integers", `{type: string, format: uuid}`, `{type: integer}`, false},
 		{"the item", `{$ref: '#/components/schemas/Pet'}`, `{type: integer}`, true},
+		{"an object of the id under the path's name", `{type: object, required: [petId], properties: {petId: {type: integer}, name: {type: string}}}`, `{type: integer}`, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := document(t, `
@@ -70,6 +73,11 @@ func TestCreateAnswersWhatTheDocumentDocuments(t *testing.T) {
 			loc := resp.Header.Get("Location")
 			if _, resp, got := fetch(t, http.MethodGet, loc, "", auth...); resp.StatusCode != http.StatusOK || !strings.Contains(string(got), "Rex") {
 				t.Errorf("GET %s, the Location of the item created: %d %s", loc, resp.StatusCode, got)
+			}
+			if m, ok := v.(map[string]any); ok && tt.name == "an object of the id under the path's name" {
+				if id, _ := json.Marshal(m["petId"]); !strings.HasSuffix(loc, "/"+string(id)) || m["name"] != "Rex" {
+					t.Errorf("the object answered, %s, does not hold the id of the Location, %s, and the name sent", body, loc)
+				}
 			}
 			if tt.name != "the id as a string" && tt.name != "the id as an integer" {
 				return

@@ -8,7 +8,8 @@ import (
 // The id of an item goes by many names in real documents: the path
 // parameter's own (username of {username}), id, the parameter's name
 // written otherwise (pet_id of {petId}), the last word of the parameter
-// (key of {projectKey}, gid of {project_gid}, slug of {repo_slug}), the
+// (key of {projectKey}, gid of {project_gid}, slug of {repo_slug}), ID as
+// a document in PascalCase writes it (Postmark's), the
 // resource's one written with Id (bookingId of /bookings), and the names
 // APIs give ids without saying (_id, uuid, key, slug, gid, uid). The
 // first rule that names a property of the item, integer or string, wins.
@@ -52,6 +53,8 @@ func namedID(props []Property, idParam, name string) (Property, bool) {
 		// property: the path reads the item by its key.
 		func(n string) bool { return last != "id" && last != "" && looseName(n) == last },
 		func(n string) bool { return n == "id" },
+		// Postmark's ID, as a document in PascalCase writes it.
+		func(n string) bool { return looseName(n) == "id" },
 		func(n string) bool { return looseName(n) == looseName(idParam) },
 		func(n string) bool { return one != "" && (looseName(n) == one+"id" || looseName(n) == one+"key") },
 	}

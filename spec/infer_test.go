@@ -168,6 +168,8 @@ func TestIDProperty(t *testing.T) {
 			"{label: {type: string}, _id: {type: string}}", "{label: {type: string}}", "_id", true},
 		{"a uuid of another name", fmt.Sprintf(strParam, "ref"),
 			"{uuid: {type: string, format: uuid}, label: {type: string}}", "{label: {type: string}}", "uuid", true},
+		{"an ID in PascalCase", fmt.Sprintf(intParam, "domainid"),
+			"{DKIMHost: {type: string}, ID: {type: integer}, Name: {type: string}}", "{Name: {type: string}}", "ID", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -50,6 +50,54 @@ func objectProperties(order propertyOrder, s *openapi3.Schema) []Property {
 	return out
 }
 
+// withUndeclared returns props, the properties of the object schema s,
+// and after them the names s or its allOf members require and declare
+// nowhere, as Turbine Labs' listener requires a host its properties do
+// not name: members every value holds all the same, which the items of a
+// resource are made with and keep. Each is of the additionalProperties
+// schema, or of any value where the object takes any member. (Where it
+// takes none, no value is valid, and the document is refused before.)
+func withUndeclared(s *openapi3.Schema, props []Property) []Property {
+	for _, name := range RequiredNames(s) {
+		if slices.ContainsFunc(props, func(p Property) bool { return p.Name == name }) {
+			continue
+		}
+		if extra := undeclared(s); extra != nil {
+			props = append(props, Property{Name: name, Schema: extra, Required: true})
+		}
+	}
+	return props
+}
+
+// RequiredNames returns the names s and its allOf members require.
+func RequiredNames(s *openapi3.Schema) []string { return requiredNames(s, 0) }
+
+func requiredNames(s *openapi3.Schema, depth int) []string {
+	if s == nil || depth > 32 {
+		return nil
+	}
+	out := slices.Clone(s.Required)
+	for _, m := range s.AllOf {
+		if m != nil {
+			out = append(out, requiredNames(m.Value, depth+1)...)
+		}
+	}
+	return out
+}
+
+// undeclared returns the schema of a member an object of s requires and
+// declares nowhere: its additionalProperties schema, the schema of any
+// value where it takes any member, or nil where it takes none.
+func undeclared(s *openapi3.Schema) *openapi3.Schema {
+	if ap := s.AdditionalProperties.Schema; ap != nil && ap.Value != nil {
+		return ap.Value
+	}
+	if has := s.AdditionalProperties.Has; has != nil && !*has {
+		return nil
+	}
+	return &openapi3.Schema{}
+}
+
 // schemaType returns the JSON type of the values of s: "object", "array",
 // "string", "integer", "number", "boolean", or "" when the schema does not
 // say. A schema without a type takes its allOf members', and one with

@@ -56,11 +56,11 @@ func TestBodiesTheJudgeBounds(t *testing.T) {
 		body []byte
 		says string
 	}{
-		{"256 KiB of empty objects", repeated("{}", 256<<10), "the run stops: 3 requests got no complete answer"},
-		{"8 MiB of empty objects", repeated("{}", 8<<20-16), "more than 10000 JSON values"},
-		{"8 MiB of ones", repeated("1", 8<<20-16), "more than 10000 JSON values"},
+		{"1 MiB of empty objects", repeated("{}", 1<<20), "the run stops: 3 requests got no complete answer"},
+		{"8 MiB of empty objects", repeated("{}", 8<<20-16), "more than 100000 JSON values"},
+		{"8 MiB of ones", repeated("1", 8<<20-16), "more than 100000 JSON values"},
 		{"1,500 pets with a string categoryId, whatever the limit", pets.Bytes(), "and 1495 more"},
-		{"10,000 pets, whatever the limit", repeated(`{"id":1,"name":"a","categoryId":1}`, 400<<10), "more than 10000 JSON values"},
+		{"100,000 pets, whatever the limit", repeated(`{"id":1,"name":"a","categoryId":1}`, 4<<20), "more than 100000 JSON values"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

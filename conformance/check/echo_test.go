@@ -7,12 +7,13 @@ import (
 	"sync"
 	"testing"
 
+	ct "github.com/petstore/contract/conformance/conformancetest"
 	"github.com/petstore/contract/spec"
 )
 
 // accounts is a resource whose create sends what its item does not
-// answer: a writeOnly password, and an invitation the create schema has
-// and the item's has not.
+// answer: a writeOnly password, an invitation the create schema has
+// and the item's has not, and more tags than an account answers.
 const accounts = `openapi: 3.0.3
 info: {title: Accounts, version: 1.0.0}
 servers: [{url: /a}]
@@ -42,6 +43,7 @@ components:
         password: {type: string, writeOnly: true}
         invitation: {type: object, required: [code], properties: {code: {type: string}}}
         profile: {type: object, properties: {bio: {type: string}, secret: {type: string, writeOnly: true}}}
+        tags: {type: array, minItems: 2, maxItems: 3, items: {type: string}}
     Account:
       type: object
       required: [id, login]
@@ -50,6 +52,7 @@ components:
         login: {type: string}
         password: {type: string, writeOnly: true}
         profile: {type: object, properties: {bio: {type: string}, secret: {type: string, writeOnly: true}}}
+        tags: {type: array, maxItems: 1, items: {type: string}}
 `
 
 // accountsServer keeps accounts as their schema answers them: without
@@ -72,6 +75,9 @@ func accountsServer(echoLogin bool) http.Handler {
 			if p, ok := body["profile"].(map[string]any); ok {
 				a["profile"] = map[string]any{"bio": p["bio"]}
 			}
+			if tags, ok := body["tags"].([]any); ok && len(tags) > 0 {
+				a["tags"] = tags[:1]
+			}
 			kept[strings.TrimSpace(jsonText(id))] = a
 			w.WriteHeader(http.StatusCreated)
 			json.NewEncoder(w).Encode(a)
@@ -90,7 +96,8 @@ func jsonText(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 // TestCreatedAsTheItemSays: an item created is held to what it was sent
 // with where its schema answers it, at any depth: not to a writeOnly
-// password, nor to what only the create's schema has; and a server that
+// password, nor to what only the create's schema has, nor to more tags
+// than an account's schema holds; and a server that
 // answers another value of what it does answer fails.
 func TestCreatedAsTheItemSays(t *testing.T) {
 	t.Parallel()
@@ -170,5 +177,60 @@ func TestCreateAnsweredWithAJob(t *testing.T) {
 	})
 	if err := judgeOver(t, server, Settings{Contract: c}).CheckItemCreated(checkContext(t), res); err != nil {
 		t.Errorf("a report created through a job: %v", err)
+	}
+}
+
+// documents is a resource whose update, as Adyen's PATCH of a document,
+// takes the item's whole schema, which requires more than the one
+// property the suite changes.
+const documents = `openapi: 3.0.3
+info: {title: Documents, version: 1.0.0}
+servers: [{url: /d}]
+paths:
+  /documents:
+    post:
+      operationId: createDocument
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Document'}}}}
+      responses:
+        '200': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Document'}}}}
+  /documents/{id}:
+    get:
+      operationId: getDocument
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: A document., content: {application/json: {schema: {$ref: '#/components/schemas/Document'}}}}
+        '404': {description: None.}
+    patch:
+      operationId: patchDocument
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Document'}}}}
+      responses:
+        '200': {description: Updated., content: {application/json: {schema: {$ref: '#/components/schemas/Document'}}}}
+components:
+  schemas:
+    Document:
+      type: object
+      required: [description, owner, type]
+      properties:
+        id: {type: string, readOnly: true}
+        description: {type: string}
+        owner: {type: string}
+        type: {type: string, enum: [bankStatement, passport, license]}
+`
+
+// TestUpdateSendsWhatItsSchemaRequires: an update whose schema requires
+// more than the property changed is sent the item's own values of the
+// rest, which petmock takes, and the item reads back changed.
+func TestUpdateSendsWhatItsSchemaRequires(t *testing.T) {
+	t.Parallel()
+	path := ct.WriteDocument(t, documents)
+	c := readFile(t, path)
+	res := c.Resource("documents")
+	if res == nil || res.Update == nil {
+		t.Fatalf("no resource documents with an update: %v", c.Notes)
+	}
+	h := judgeOver(t, ct.PetmockOf(t, path), Settings{Contract: c})
+	if err := h.CheckItemUpdated(checkContext(t), res); err != nil {
+		t.Errorf("petmock, whose update takes the whole document: %v", err)
 	}
 }

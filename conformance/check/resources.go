@@ -379,6 +379,19 @@ func (h *Harness) change(ctx context.Context, res *spec.Resource, created judge.
 		return nil, nil
 	}
 	props := h.contract.Properties(s)
+	var body map[string]any
+	made := func() (map[string]any, error) {
+		if body == nil {
+			b, err := h.Body(ctx, res.Update)
+			if err != nil {
+				return nil, err
+			}
+			body = request.ItemIn(res.Update, b)
+		}
+		return body, nil
+	}
+	var change map[string]any
+enums:
 	for _, p := range props {
 		if p.Schema.ReadOnly || len(p.Schema.Enum) < 2 {
 			continue
@@ -386,22 +399,48 @@ func (h *Harness) change(ctx context.Context, res *spec.Resource, created judge.
 		for _, v := range p.Schema.Enum {
 			if cur, ok := created[p.Name]; !ok || spec.ValueText(cur) != spec.ValueText(v) {
 				if sv, isString := v.(string); isString {
-					return map[string]any{p.Name: sv}, nil
+					change = map[string]any{p.Name: sv}
+					break enums
 				}
 			}
 		}
 	}
-	body, err := h.Body(ctx, res.Update)
-	if err != nil {
-		return nil, err
-	}
-	body = request.ItemIn(res.Update, body)
-	for _, p := range props {
-		if v, ok := body[p.Name]; ok && !p.Schema.ReadOnly && !slices.Contains([]string{res.IDProperty}, p.Name) {
-			return map[string]any{p.Name: v}, nil
+	if change == nil {
+		body, err := made()
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range props {
+			if v, ok := body[p.Name]; ok && !p.Schema.ReadOnly && !slices.Contains([]string{res.IDProperty}, p.Name) {
+				change = map[string]any{p.Name: v}
+				break
+			}
 		}
 	}
-	return nil, nil
+	if change == nil {
+		return nil, nil
+	}
+	// An update whose schema requires more than the change, as Adyen's
+	// PATCH of a document requires its description, is sent them too:
+	// the item's own values, which change nothing, or made ones where the
+	// item holds none.
+	for _, p := range props {
+		if _, done := change[p.Name]; done || !p.Required || p.Schema.ReadOnly {
+			continue
+		}
+		if v, ok := created[p.Name]; ok {
+			change[p.Name] = v
+			continue
+		}
+		body, err := made()
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := body[p.Name]; ok {
+			change[p.Name] = v
+		}
+	}
+	return change, nil
 }
 
 // listedSchema returns the schema of one item of res's list, inside its

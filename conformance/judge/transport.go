@@ -23,11 +23,13 @@ const (
 	// the suite reads: 1 MiB.
 	MaxHeaderBytes = 1 << 20
 	// MaxBodyValues is the most JSON values of a body the suite judges:
-	// far more than any answer of the interface holds (a page of 100
-	// pets holds about 500), and few enough that judging one costs little
-	// memory and time, whatever the deployment sends. A body with more
-	// fails its check without being decoded.
-	MaxBodyValues = 10_000
+	// far more than an answer of the Petstore holds (a page of 100 pets
+	// holds about 500), room for a page of a document whose items nest
+	// deep (a page of Turbine Labs' shared rules holds over 10,000), and
+	// few enough that judging one costs little memory and time, whatever
+	// the deployment sends. A body with more fails its check without
+	// being decoded.
+	MaxBodyValues = 100_000
 	// MaxTransportFailures is how many requests of a run may go without a
 	// complete answer (none within the timeout, a body cut short or never
 	// finished, a body over MaxBodyBytes or MaxBodyValues) before the run stops and skips

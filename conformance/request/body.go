@@ -74,6 +74,15 @@ func isForm(op *spec.Operation) bool {
 	return t == formMedia || t == multipartMedia
 }
 
+// EmptyFormIsNoBody reports whether an empty body of op is no body at all,
+// which op takes: a form, whose empty text is no body, of an optional
+// request body, as Twilio's are. Leaving out the one required member of
+// such a form breaks no schema.
+func EmptyFormIsNoBody(op *spec.Operation) bool {
+	rb := op.Op.RequestBody
+	return isForm(op) && (rb == nil || rb.Value == nil || !rb.Value.Required)
+}
+
 // contentType returns the Content-Type the suite sends a body of media
 // type name with: JSON for a wildcard, and the media type as the document
 // writes it otherwise, parameters included.

@@ -324,14 +324,19 @@ func Requirement(op *spec.Operation) (spec.Requirement, bool) {
 
 // unmet says why no request can meet req, or returns "": a scheme no key
 // meets, such as mutual TLS, which takes a client certificate; or two
-// schemes whose credentials travel in one place, such as Conjur's HTTP
-// basic and its own token, both in Authorization.
+// schemes whose credentials travel in one place written two ways, such as
+// Conjur's HTTP basic and its own token, both in Authorization. Two
+// written the same way, such as the two OAuth 2 schemes Google's
+// documents ask for at once, take one credential.
 func unmet(req spec.Requirement) string {
 	for i, s := range req {
 		if s.Unsupported != "" {
 			return s.Unsupported
 		}
 		for _, t := range req[:i] {
+			if s.Place().Same(t.Place()) {
+				continue
+			}
 			if s.Place().In == t.Place().In && strings.EqualFold(s.Place().Name, t.Place().Name) {
 				return fmt.Sprintf("security schemes %s and %s both at once, whose credentials both travel in %s %s", t.Name, s.Name, s.Place().In, s.Place().Name)
 			}

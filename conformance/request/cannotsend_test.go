@@ -14,7 +14,8 @@ import (
 // a path that holds a query string, security that only a client
 // certificate meets, and two schemes at once whose credentials both go in
 // Authorization; and one whose first alternative is such, and its second
-// a key.
+// a key. Two OAuth 2 schemes at once, as Google's documents ask, both
+// take the one bearer token, and are met.
 const unsendable = `openapi: 3.1.0
 info: {title: Unsendable, version: 1.0.0}
 paths:
@@ -26,8 +27,12 @@ paths:
     put: {operationId: rotate, security: [{basic: [], token: []}], responses: {'200': {description: Done.}}}
   /either:
     get: {operationId: either, security: [{cert: []}, {token: []}], responses: {'200': {description: Done.}}}
+  /matters:
+    get: {operationId: matters, security: [{implicit: [read], code: [read]}], responses: {'200': {description: Listed.}}}
 components:
   securitySchemes:
+    implicit: {type: oauth2, flows: {implicit: {authorizationUrl: 'https://auth.example/a', scopes: {read: Read.}}}}
+    code: {type: oauth2, flows: {authorizationCode: {authorizationUrl: 'https://auth.example/a', tokenUrl: 'https://auth.example/t', scopes: {read: Read.}}}}
     cert: {type: mutualTLS}
     basic: {type: http, scheme: basic}
     token: {type: apiKey, in: header, name: Authorization}
@@ -45,6 +50,7 @@ func TestCannotSend(t *testing.T) {
 		{"certified", "certified requires security scheme cert (mutualTLS"},
 		{"rotate", "rotate requires security schemes basic and token both at once, whose credentials both travel in header Authorization"},
 		{"either", ""},
+		{"matters", ""},
 	} {
 		if got := CannotSend(c.Operation(tc.op)); tc.says == "" && got != "" || !strings.Contains(got, tc.says) {
 			t.Errorf("%s: CannotSend %q, want %q", tc.op, got, tc.says)
@@ -52,6 +58,9 @@ func TestCannotSend(t *testing.T) {
 	}
 	if req, ok := Requirement(c.Operation("either")); !ok || len(req) != 1 || req[0].Name != "token" {
 		t.Errorf("either: the key goes under %v (%v), want token", req, ok)
+	}
+	if req, ok := Requirement(c.Operation("matters")); !ok || len(req) != 2 {
+		t.Errorf("matters: the key goes under %v (%v), want implicit and code", req, ok)
 	}
 }
 

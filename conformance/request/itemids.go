@@ -34,10 +34,12 @@ func (m *Maker) WithoutOwnID(res *spec.Resource, body map[string]any) {
 	s := m.createItem(res)
 	for _, p := range m.contract.Properties(s) {
 		if p.Name == res.IDProperty && p.Required {
+			m.ownID(res, body)
 			return
 		}
 	}
-	if s != nil && slices.Contains(s.Required, res.IDProperty) {
+	if s != nil && slices.Contains(spec.RequiredNames(s), res.IDProperty) {
+		m.ownID(res, body)
 		return
 	}
 	delete(body, res.IDProperty)
@@ -80,15 +82,18 @@ func AnswersItem(res *spec.Resource) bool {
 }
 
 // ownID gives the id property of a create body of res, whose create
-// answers no item, an id of the run's own, so that the item created is
-// told by it, and lands on no item of another check: a name of the run for
+// answers no item or requires the id, an id of the run's own, so that the
+// item created is told by it, and lands on no item of another check (two
+// creates of one made-up word would be one item): a name of the run for
 // a string free of any pattern, format or enumeration, and a number far
 // above the ids a store gives for an integer.
 func (m *Maker) ownID(res *spec.Resource, body map[string]any) {
+	declared := false
 	for _, p := range m.contract.Properties(m.createItem(res)) {
 		if p.Name != res.IDProperty {
 			continue
 		}
+		declared = true
 		switch s := p.Schema; spec.TypeOf(s) {
 		case "string":
 			if s.Pattern == "" && s.Format == "" && len(s.Enum) == 0 {
@@ -99,5 +104,10 @@ func (m *Maker) ownID(res *spec.Resource, body map[string]any) {
 				body[p.Name] = json.Number(strconv.FormatInt(1_000_000_000+m.rnd.Int64N(1_000_000_000), 10))
 			}
 		}
+	}
+	// An id the create requires and declares nowhere, as Turbine Labs'
+	// listener_key, takes any value: a name of the run's own.
+	if _, isString := body[res.IDProperty].(string); !declared && isString {
+		body[res.IDProperty] = m.PetName()
 	}
 }

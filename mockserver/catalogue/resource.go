@@ -517,6 +517,10 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 		rs.writeItem(w, c.Op, c.Op.Spec.Success, e.Text)
 		return nil
 	}
+	if body := rs.createdOther(s, e.Text, id); body != nil {
+		edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, body)
+		return nil
+	}
 	// The text is the one built for the store, which kept a copy: it is
 	// this answer's to extend.
 	body := append(e.Text, '\n')
@@ -551,6 +555,49 @@ func createdID(s *openapi3.Schema, id string) []byte {
 		}
 	}
 	return append(shape.Marshal(v), '\n')
+}
+
+// createdOther returns the answer of a create whose documented success is
+// an object of another schema than the item's, which the item, text, does
+// not match, as Learnifier's member added is answered {"uuid": ...}
+// where its item is a user of an id: the members of s the item holds, the
+// id under the name its path gives it, and values of s for the members it
+// requires that the item does not hold. It returns nil where the success
+// is the item's schema, or one the item matches, or where no such answer
+// is valid.
+func (rs *Resource) createdOther(s *openapi3.Schema, text []byte, id string) []byte {
+	if s == rs.spec.Item || spec.TypeOf(s) != "object" {
+		return nil
+	}
+	var item map[string]any
+	if json.Unmarshal(text, &item) != nil {
+		return nil
+	}
+	opts := []openapi3.SchemaValidationOption{openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()}
+	if s.VisitJSON(item, opts...) == nil {
+		return nil
+	}
+	out := map[string]any{}
+	gen := &fake.Generator{Faker: fake.NewFaker(hashString(id)), Examples: true}
+	for _, p := range rs.set.contract.Properties(s) {
+		v, held := item[p.Name]
+		switch {
+		case held:
+			out[p.Name] = v
+		case p.Name == rs.spec.IDParam || p.Name == rs.spec.IDProperty:
+			out[p.Name] = spec.TextValue(p.Schema, id)
+		case p.Required:
+			made, err := gen.Valid(p.Schema, fake.Hint{Property: p.Name, Resource: rs.spec.Name})
+			if err != nil {
+				return nil
+			}
+			out[p.Name] = made
+		}
+	}
+	if s.VisitJSON(out, opts...) != nil {
+		return nil
+	}
+	return append(shape.Marshal(out), '\n')
 }
 
 // add stores item, created by the request c, below the request's

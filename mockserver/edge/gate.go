@@ -106,6 +106,7 @@ func (op *Operation) ChangesItems() bool {
 // gate accepts the keys of keys, and reads a body of at most maxBody
 // bytes whole; shapes are the shapes of c's schemas.
 func New(ctx context.Context, c *spec.Contract, keys Keyring, shapes *shape.Builder, maxBody int64) (*Gate, error) {
+	readUntypedFormMembersAsText()
 	if err := checkRouter(c.Doc); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/petstore/contract/spec"
 )
 
 // A value of a schema with a oneOf matches exactly one of its members, and
@@ -274,12 +276,12 @@ func (g *Generator) setApart(v any, groups []group, picked []int) bool {
 			continue
 		}
 		mine := gr.refs[picked[i]].Value
-		own := requiredNames(mine, 0)
+		own := spec.RequiredNames(mine)
 		for j, ref := range gr.refs {
 			if j == picked[i] || ref.Value == nil || ref.Value.VisitJSON(m, opts...) != nil {
 				continue
 			}
-			for _, name := range requiredNames(ref.Value, 0) {
+			for _, name := range spec.RequiredNames(ref.Value) {
 				if _, has := m[name]; has && !slices.Contains(own, name) && name != discriminated(gr.owner) {
 					delete(m, name)
 					changed = true

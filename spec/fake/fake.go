@@ -585,7 +585,7 @@ func contradictory(s *openapi3.Schema) bool {
 // props, the members s or its allOf members require but declare nowhere:
 // a value of its additionalProperties schema, or a word.
 func (g *Generator) requiredElsewhere(s *openapi3.Schema, props []spec.Property, out map[string]any, hint Hint, depth int) {
-	for _, name := range requiredNames(s, 0) {
+	for _, name := range spec.RequiredNames(s) {
 		if _, done := out[name]; done || slices.ContainsFunc(props, func(p spec.Property) bool { return p.Name == name }) {
 			continue
 		}
@@ -595,20 +595,6 @@ func (g *Generator) requiredElsewhere(s *openapi3.Schema, props []spec.Property,
 		}
 		out[name] = g.Faker.Word()
 	}
-}
-
-// requiredNames returns the names s and its allOf members require.
-func requiredNames(s *openapi3.Schema, depth int) []string {
-	if s == nil || depth > 32 {
-		return nil
-	}
-	out := s.Required
-	for _, m := range s.AllOf {
-		if m != nil {
-			out = append(slices.Clip(out), requiredNames(m.Value, depth+1)...)
-		}
-	}
-	return out
 }
 
 // moreProperties adds properties to out, a value of s, up to s's

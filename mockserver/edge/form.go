@@ -1,0 +1,93 @@
+package edge
+
+import (
+	"io"
+	"net/http"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/petstore/contract/spec"
+)
+
+// openapi3filter reads each member of a form by the type its schema
+// names: a member whose schema names none, such as Twilio's
+// SinkConfiguration ("encoded as JSON"), it reads as null, which its
+// schema then refuses ("must not be null"), and an array of such items,
+// as Twilio's Types, it does not read at all ("failed to decode request
+// body"). A form's every value is text: the form's decoder is wrapped,
+// once per process, so that it reads such members as strings, by a copy
+// of the schema that says so; the value read is then checked against the
+// document's own schema, which takes a string.
+var formDecoder sync.Once
+
+// readUntypedFormMembersAsText wraps the decoder openapi3filter reads
+// forms with, as above.
+func readUntypedFormMembersAsText() {
+	formDecoder.Do(func() {
+		if d := openapi3filter.RegisteredBodyDecoder(formMediaType); d != nil {
+			openapi3filter.RegisterBodyDecoder(formMediaType, untypedAsText(d))
+		}
+	})
+}
+
+// untypedAsText returns decode, reading the members of the form's schema
+// that name no type, or are arrays of items that name none, as text.
+func untypedAsText(decode openapi3filter.BodyDecoder) openapi3filter.BodyDecoder {
+	var typed sync.Map // *openapi3.SchemaRef → *openapi3.SchemaRef
+	return func(body io.Reader, h http.Header, schema *openapi3.SchemaRef, enc openapi3filter.EncodingFn) (any, error) {
+		if schema != nil && schema.Value != nil {
+			t, ok := typed.Load(schema)
+			if !ok {
+				t, _ = typed.LoadOrStore(schema, textMembers(schema))
+			}
+			schema = t.(*openapi3.SchemaRef)
+		}
+		return decode(body, h, schema, enc)
+	}
+}
+
+// textString is the schema a member that names no type is read by.
+var textString = &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeString}}}
+
+// textMembers returns s, or, where a member of it names no type or is an
+// array of items that name none, a copy of it whose such members are
+// strings, or arrays of strings.
+func textMembers(s *openapi3.SchemaRef) *openapi3.SchemaRef {
+	var props openapi3.Schemas
+	for name, ref := range s.Value.Properties {
+		var repl *openapi3.SchemaRef
+		switch {
+		case ref == nil || ref.Value == nil:
+		case untyped(ref.Value):
+			repl = textString
+		case spec.TypeOf(ref.Value) == "array" && ref.Value.Items != nil && ref.Value.Items.Value != nil && untyped(ref.Value.Items.Value):
+			arr := *ref.Value
+			arr.Items = textString
+			repl = &openapi3.SchemaRef{Value: &arr}
+		}
+		if repl == nil {
+			continue
+		}
+		if props == nil {
+			props = make(openapi3.Schemas, len(s.Value.Properties))
+			for n, r := range s.Value.Properties {
+				props[n] = r
+			}
+		}
+		props[name] = repl
+	}
+	if props == nil {
+		return s
+	}
+	copied := *s.Value
+	copied.Properties = props
+	return &openapi3.SchemaRef{Value: &copied}
+}
+
+// untyped reports whether s says nothing of the type of its values: no
+// type, and no alternatives or members that might.
+func untyped(s *openapi3.Schema) bool {
+	return spec.TypeOf(s) == "" && len(s.OneOf) == 0 && len(s.AnyOf) == 0 && len(s.AllOf) == 0 && s.Not == nil
+}
