@@ -19,9 +19,13 @@ import (
 // next request build its page anew. The kept bytes are never written to
 // again, so that the journal keeps them rather than a copy.
 
-// maxKeptPages bounds the pages kept of a resource: past it, they are let
-// go and kept anew.
-const maxKeptPages = 64
+// maxKeptPages and maxKeptBytes bound the pages kept of a resource, and
+// their bytes: past either, they are let go and kept anew, so that a
+// document of a hundred resources listed in every way keeps a few MiB.
+const (
+	maxKeptPages = 64
+	maxKeptBytes = 256 << 10
+)
 
 // pageKey names the requests that are answered the same page of one state
 // of a store.
@@ -40,8 +44,9 @@ type keptPage struct {
 
 // pages are the pages kept of a resource.
 type pages struct {
-	mu   sync.Mutex
-	kept map[pageKey]*keptPage
+	mu    sync.Mutex
+	kept  map[pageKey]*keptPage
+	bytes int // of the pages kept
 }
 
 // keyOf returns the key of the page r asks for.
@@ -65,8 +70,12 @@ func (p *pages) find(k pageKey, v store.PageView) *keptPage {
 func (p *pages) keep(k pageKey, kp *keptPage) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.kept == nil || len(p.kept) >= maxKeptPages {
-		p.kept = make(map[pageKey]*keptPage)
+	if p.kept == nil || len(p.kept) >= maxKeptPages || p.bytes+len(kp.body) > maxKeptBytes {
+		p.kept, p.bytes = make(map[pageKey]*keptPage), 0
+	}
+	if old := p.kept[k]; old != nil {
+		p.bytes -= len(old.body)
 	}
 	p.kept[k] = kp
+	p.bytes += len(kp.body)
 }
