@@ -35,12 +35,29 @@ type Style struct {
 // StyleOf returns the style of p, with the defaults of its place where
 // the document gives none: simple for a path or a header; form for a
 // query or a cookie, exploded but for spaceDelimited and pipeDelimited.
+//
+// It says what kin-openapi's Parameter.SerializationMethod says, without
+// the value that method allocates, as every request with a query asks it.
 func StyleOf(p *openapi3.Parameter) Style {
-	m, err := p.SerializationMethod()
-	if err != nil {
+	st := Style{Name: p.Style}
+	switch p.In {
+	case openapi3.ParameterInQuery, openapi3.ParameterInCookie:
+		if st.Name == "" {
+			st.Name = openapi3.SerializationForm
+		}
+		// Not exploded by default: spaceDelimited and pipeDelimited.
+		st.Explode = st.Name != openapi3.SerializationSpaceDelimited && st.Name != openapi3.SerializationPipeDelimited
+	case openapi3.ParameterInPath, openapi3.ParameterInHeader:
+		if st.Name == "" {
+			st.Name = openapi3.SerializationSimple
+		}
+	default:
 		return Style{Name: openapi3.SerializationSimple}
 	}
-	return Style{Name: m.Style, Explode: m.Explode}
+	if p.Explode != nil {
+		st.Explode = *p.Explode
+	}
+	return st
 }
 
 // TextValue reads the text of a scalar, as a header or a parameter carries

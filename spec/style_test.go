@@ -241,3 +241,30 @@ func FuzzQueryValue(f *testing.F) {
 		}
 	})
 }
+
+// TestStyleOfIsKinOpenAPIs holds StyleOf to what kin-openapi's
+// Parameter.SerializationMethod says, of every place, style and explode,
+// and to asking it without an allocation.
+func TestStyleOfIsKinOpenAPIs(t *testing.T) {
+	yes, no := true, false
+	styles := []string{"", openapi3.SerializationSimple, openapi3.SerializationLabel, openapi3.SerializationMatrix,
+		openapi3.SerializationForm, openapi3.SerializationSpaceDelimited, openapi3.SerializationPipeDelimited, openapi3.SerializationDeepObject}
+	for _, in := range []string{openapi3.ParameterInPath, openapi3.ParameterInHeader, openapi3.ParameterInQuery, openapi3.ParameterInCookie, "body"} {
+		for _, style := range styles {
+			for _, explode := range []*bool{nil, &yes, &no} {
+				p := &openapi3.Parameter{Name: "p", In: in, Style: style, Explode: explode}
+				want := spec.Style{Name: openapi3.SerializationSimple}
+				if m, err := p.SerializationMethod(); err == nil {
+					want = spec.Style{Name: m.Style, Explode: m.Explode}
+				}
+				if got := spec.StyleOf(p); got != want {
+					t.Errorf("in %s, style %q, explode %v: %+v, want %+v", in, style, explode, got, want)
+				}
+			}
+		}
+	}
+	p := &openapi3.Parameter{Name: "status", In: openapi3.ParameterInQuery}
+	if n := testing.AllocsPerRun(100, func() { spec.StyleOf(p) }); n > 0 {
+		t.Errorf("StyleOf allocates %.0f times, want none", n)
+	}
+}

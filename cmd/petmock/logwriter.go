@@ -17,8 +17,9 @@ import (
 type logWriter struct {
 	w io.Writer
 
-	mu      sync.Mutex // guards buf and dropped
+	mu      sync.Mutex // guards buf, spare and dropped
 	buf     []byte
+	spare   []byte // the buffer of the last write, kept to be the next
 	dropped int
 
 	stop chan struct{}
@@ -28,6 +29,7 @@ type logWriter struct {
 const (
 	flushEvery  = 100 * time.Millisecond
 	maxBuffered = 4 << 20
+	keptBuffer  = 1 << 20
 )
 
 func newLogWriter(w io.Writer) *logWriter {
@@ -52,13 +54,22 @@ func (lw *logWriter) Write(p []byte) (int, error) {
 func (lw *logWriter) flush() {
 	lw.mu.Lock()
 	out, dropped := lw.buf, lw.dropped
-	lw.buf, lw.dropped = nil, 0
+	lw.buf, lw.spare, lw.dropped = lw.spare[:0], nil, 0
 	lw.mu.Unlock()
 	if dropped > 0 {
 		out = fmt.Appendf(out, "petmock: %d log lines dropped: the log could not be written as fast as petmock wrote it\n", dropped)
 	}
 	if len(out) > 0 {
 		lw.w.Write(out)
+	}
+	// The two buffers take turns, so that a busy log does not grow a new
+	// one from nothing every flush: a tenth of a second of lines at tens of
+	// thousands of requests a second is a few hundred KiB, copied again at
+	// each doubling. One grown past keptBuffer is let go.
+	if cap(out) <= keptBuffer {
+		lw.mu.Lock()
+		lw.spare = out[:0]
+		lw.mu.Unlock()
 	}
 }
 

@@ -95,3 +95,27 @@ func TestLogWriterNeverBlocks(t *testing.T) {
 		t.Errorf("no line says how many lines were dropped")
 	}
 }
+
+// TestLogWriterKeepsItsBuffers holds that a busy log grows no buffer anew
+// at every flush: the buffer written out is the next one lines go to.
+func TestLogWriterKeepsItsBuffers(t *testing.T) {
+	lw := newLogWriter(discard{})
+	defer lw.Close()
+	line := []byte(strings.Repeat("x", 99) + "\n")
+	fill := func() {
+		for range 100 {
+			lw.Write(line)
+		}
+		lw.flush()
+	}
+	fill()
+	fill()
+	if n := testing.AllocsPerRun(20, fill); n > 0 {
+		t.Errorf("%.1f allocations a flush of 100 lines, want none", n)
+	}
+}
+
+// discard keeps nothing, as /dev/null.
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }

@@ -307,13 +307,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	defer keepHeapFloor(getenv)()
 	logs := newLogWriter(stderr)
 	defer logs.Close()
 	var logger *slog.Logger
 	if o.logFormat == "json" {
 		logger = slog.New(slog.NewJSONHandler(logs, nil))
 	} else {
-		logger = slog.New(slog.NewTextHandler(logs, nil))
+		logger = slog.New(newRequestLines(logs))
 	}
 
 	// The file is looked at before it is read: a change made while it

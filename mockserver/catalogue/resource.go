@@ -75,6 +75,9 @@ type Resource struct {
 	writeOnly bool
 	// filled notes the required properties items kept were given.
 	filled filled
+	// pages are the pages of lists answered, kept for the requests that
+	// ask for them again while the store holds the same (pages.go).
+	pages pages
 }
 
 // keyedFilter is a filter of a find, with the index of its key in the
@@ -369,6 +372,14 @@ func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Ca
 	if v.MayExceed(maxPooledBuffer) && reshape == nil {
 		return rs.streamPage(w, r, c, v, pg, asked, env)
 	}
+	key := keyOf(r, c.Op.Spec)
+	if kp := rs.pages.find(key, v); kp != nil {
+		if kp.link != nil {
+			w.Header()["Link"] = kp.link
+		}
+		edge.WriteSharedBody(w, c.Op.Spec.Success, c.Op.ContentType, kp.length, kp.body)
+		return nil
+	}
 	buf := getBuffer()
 	defer putBuffer(buf)
 	if env != nil {
@@ -379,15 +390,20 @@ func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Ca
 	if reshape != nil {
 		body = append(body[:start], reshaped(reshape, body[start:])...)
 	}
+	kp := &keptPage{state: v.State()}
 	var next string
 	if more {
 		next = rs.setNextLink(w, r, c, pg.Limit, asked, last)
+		kp.link = w.Header()["Link"]
 	}
 	if env != nil {
 		body = append(body, env.close(rs.pageOf(c, pg, next, last, more))...)
 	}
 	*buf = append(body, '\n')
-	edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, *buf)
+	kp.body = append(make([]byte, 0, len(*buf)), *buf...)
+	kp.length = edge.ContentLength(kp.body)
+	rs.pages.keep(key, kp)
+	edge.WriteSharedBody(w, c.Op.Spec.Success, c.Op.ContentType, kp.length, kp.body)
 	return nil
 }
 
@@ -507,7 +523,8 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	}
 	// The text is the one built for the store, which kept a copy: it is
 	// this answer's to extend.
-	edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, append(e.Text, '\n'))
+	body := append(e.Text, '\n')
+	edge.WriteSharedBody(w, c.Op.Spec.Success, c.Op.ContentType, edge.ContentLength(body), body)
 	return nil
 }
 

@@ -2,7 +2,6 @@ package edge
 
 import (
 	"bytes"
-	"container/list"
 	"io"
 	"net"
 	"net/http"
@@ -40,9 +39,45 @@ type conns struct {
 	max, maxIdle int
 	draining     chan struct{} // of capacity maxDraining
 
-	mu   sync.Mutex // guards open, idle and each connection's elem
+	mu   sync.Mutex // guards open, idle and each connection's place in it
 	open int
-	idle list.List // of *wireConn, the one idle longest first
+	idle idleList
+}
+
+// idleList is the idle connections, the one idle longest first, linked
+// through the connections themselves, so that a connection going idle,
+// which it does after every request, allocates nothing.
+type idleList struct {
+	front, back *wireConn
+	n           int
+}
+
+// pushBack puts c, which is in no list, last.
+func (l *idleList) pushBack(c *wireConn) {
+	c.prev, c.next, c.idle = l.back, nil, true
+	if l.back != nil {
+		l.back.next = c
+	} else {
+		l.front = c
+	}
+	l.back = c
+	l.n++
+}
+
+// remove takes c, which is in l, out of it.
+func (l *idleList) remove(c *wireConn) {
+	if c.prev != nil {
+		c.prev.next = c.next
+	} else {
+		l.front = c.next
+	}
+	if c.next != nil {
+		c.next.prev = c.prev
+	} else {
+		l.back = c.prev
+	}
+	c.prev, c.next, c.idle = nil, nil, false
+	l.n--
 }
 
 // admit counts c, a connection just accepted, in, and returns the
@@ -53,7 +88,7 @@ func (cs *conns) admit(c *wireConn) ([]*wireConn, bool) {
 	defer cs.mu.Unlock()
 	var evict []*wireConn
 	if cs.max > 0 && cs.open >= cs.max {
-		oldest := cs.idle.Front()
+		oldest := cs.idle.front
 		if oldest == nil {
 			return nil, false
 		}
@@ -61,18 +96,17 @@ func (cs *conns) admit(c *wireConn) ([]*wireConn, bool) {
 	}
 	cs.open++
 	c.counted = true
-	c.elem = cs.idle.PushBack(c) // a new connection waits for its request
-	for cs.maxIdle > 0 && cs.idle.Len() > cs.maxIdle {
-		evict = append(evict, cs.forget(cs.idle.Front()))
+	cs.idle.pushBack(c) // a new connection waits for its request
+	for cs.maxIdle > 0 && cs.idle.n > cs.maxIdle {
+		evict = append(evict, cs.forget(cs.idle.front))
 	}
 	return evict, true
 }
 
-// forget takes the connection of e out of the count, as it is to be
+// forget takes c, an idle connection, out of the count, as it is to be
 // closed. The caller holds mu.
-func (cs *conns) forget(e *list.Element) *wireConn {
-	c := cs.idle.Remove(e).(*wireConn)
-	c.elem = nil
+func (cs *conns) forget(c *wireConn) *wireConn {
+	cs.idle.remove(c)
 	c.counted = false
 	cs.open--
 	return c
@@ -87,13 +121,12 @@ func (cs *conns) state(c *wireConn, s http.ConnState) {
 	}
 	switch s {
 	case http.StateIdle:
-		if c.elem == nil {
-			c.elem = cs.idle.PushBack(c)
+		if !c.idle {
+			cs.idle.pushBack(c)
 		}
 	case http.StateActive, http.StateHijacked, http.StateClosed:
-		if c.elem != nil {
-			cs.idle.Remove(c.elem)
-			c.elem = nil
+		if c.idle {
+			cs.idle.remove(c)
 		}
 	}
 }
@@ -105,9 +138,8 @@ func (cs *conns) closed(c *wireConn) {
 	if !c.counted {
 		return
 	}
-	if c.elem != nil {
-		cs.idle.Remove(c.elem)
-		c.elem = nil
+	if c.idle {
+		cs.idle.remove(c)
 	}
 	c.counted = false
 	cs.open--
@@ -121,7 +153,7 @@ func (l *WireListener) Conns() (open, idle int) {
 	}
 	l.conns.mu.Lock()
 	defer l.conns.mu.Unlock()
-	return l.conns.open, l.conns.idle.Len()
+	return l.conns.open, l.conns.idle.n
 }
 
 // ConnState tells the Listener how a connection it accepted is, as

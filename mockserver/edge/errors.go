@@ -159,6 +159,33 @@ func WriteBody(w http.ResponseWriter, status int, contentType []string, body []b
 	w.Write(body)
 }
 
+// SharedWriter is a ResponseWriter that keeps what it writes, as the
+// journal's recorder does, and can keep the bytes it is given rather than
+// a copy of them when they are never written to again.
+type SharedWriter interface {
+	WriteShared(b []byte) (int, error)
+}
+
+// WriteSharedBody is WriteBody of a body that nobody writes to again, such
+// as the bytes of an answer kept for the requests that ask the same, or
+// made for this answer alone and let go after it: a SharedWriter keeps
+// body itself, where Write would copy it. length is its Content-Length,
+// as ContentLength gives it, which a body kept keeps too.
+func WriteSharedBody(w http.ResponseWriter, status int, contentType, length []string, body []byte) {
+	h := w.Header()
+	h["Content-Type"] = contentType
+	h["Content-Length"] = length
+	w.WriteHeader(status)
+	if sw, ok := w.(SharedWriter); ok {
+		sw.WriteShared(body)
+		return
+	}
+	w.Write(body)
+}
+
+// ContentLength is the value of the Content-Length header of body.
+func ContentLength(body []byte) []string { return []string{strconv.Itoa(len(body))} }
+
 var JSONContentType = []string{"application/json"}
 
 // StatusList writes statuses as a message lists them: "200, 400, 401".

@@ -2,7 +2,6 @@ package edge
 
 import (
 	"bytes"
-	"container/list"
 	"errors"
 	"net"
 	"net/http"
@@ -98,11 +97,13 @@ type wireConn struct {
 	// timedOut is whether the last read timed out. Reads and writes may
 	// come from different goroutines.
 	timedOut atomic.Bool
-	// conns counts it, when the Listener caps its connections; counted
-	// and elem, its place among the idle ones, are guarded by conns.mu.
-	conns   *conns
-	counted bool
-	elem    *list.Element
+	// conns counts it, when the Listener caps its connections; counted,
+	// and idle, prev and next, its place among the idle ones, are guarded
+	// by conns.mu.
+	conns      *conns
+	counted    bool
+	idle       bool
+	prev, next *wireConn
 }
 
 // Close closes the connection, and takes it out of the Listener's count.

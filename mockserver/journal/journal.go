@@ -90,6 +90,9 @@ type Entry struct {
 	Fallback   string
 	Violations []answercheck.Violation
 	Unchecked  string
+	// held is what size counted when the journal took the entry, so that
+	// dropping it walks its headers no second time.
+	held int64
 }
 
 // exchange makes e an Exchange without the keys r hides, and, unless s
@@ -207,6 +210,7 @@ func (e *Entry) size() int64 {
 // journal's size and bytes.
 func (j *Journal) Add(e Entry) {
 	n := e.size()
+	e.held = n
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if len(j.ring) == 0 || n > j.maxBytes {
@@ -222,7 +226,7 @@ func (j *Journal) Add(e Entry) {
 
 // dropOldest drops the oldest entry. The caller holds mu.
 func (j *Journal) dropOldest() {
-	j.bytes -= j.ring[j.head].size()
+	j.bytes -= j.ring[j.head].held
 	j.ring[j.head] = Entry{}
 	j.head = (j.head + 1) % len(j.ring)
 	j.count--

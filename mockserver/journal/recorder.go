@@ -46,6 +46,22 @@ func (w *Recorder) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
+// WriteShared is Write of bytes that nobody writes to again
+// (edge.SharedWriter): the body is kept as b itself, rather than copied,
+// when it is the whole of what is kept. A body larger than what is kept is
+// copied in part, so that the journal holds on to no more than its share.
+func (w *Recorder) WriteShared(b []byte) (int, error) {
+	if len(w.Body) > 0 || len(b) > w.Limit {
+		return w.Write(b)
+	}
+	if w.Status == 0 {
+		w.Status = http.StatusOK
+	}
+	// Capped, so that a later Write appends to a copy, never to b.
+	w.Body = b[:len(b):len(b)]
+	return w.ResponseWriter.Write(b)
+}
+
 func (w *Recorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // Proxied returns what the request log says of a request petmock proxied:

@@ -1,6 +1,9 @@
 package store
 
-import "io"
+import (
+	"io"
+	"weak"
+)
 
 // PageView is a page of one state of the store, selected but not copied.
 // Its items are read from the store's own memory, which no write changes,
@@ -18,6 +21,19 @@ var _ io.WriterTo = PageView{}
 // View returns the page pg of the store's current state. Nothing is read
 // until a method of the view is called.
 func (s *Store) View(pg Page) PageView { return PageView{sn: s.snap.Load(), pg: pg} }
+
+// State names the state of a store a view reads, so that what was made
+// of one view can be told to hold for a later one: see PageView.Reads. It
+// does not keep the state from being collected once the store has moved
+// on, and then names no state at all.
+type State struct{ sn weak.Pointer[snapshot] }
+
+// State returns the state the view reads.
+func (v PageView) State() State { return State{weak.Make(v.sn)} }
+
+// Reads reports whether the view reads the state st names: the very same,
+// which no write changes, as every write makes a new one.
+func (v PageView) Reads(st State) bool { return st.sn.Value() == v.sn }
 
 // MayExceed reports whether the page may be longer than size bytes of
 // JSON. It judges from the longest item the state has held, without
