@@ -18,7 +18,8 @@ import (
 // the answer's schema gives another JSON type (Asana's assignee, sent as
 // the gid "12345" and answered as the user it names, an object), nor one
 // the answer's schema refuses (iZettle's product takes any number of
-// categories, and answers at most one); and an id the path names wins
+// categories, and answers at most one; onsched's custom fields are sent
+// as strings and answered as objects); and an id the path names wins
 // over one the body holds.
 
 // echoed returns what of sent, the item a body of op holds (see
@@ -63,7 +64,7 @@ func (h *Harness) answered(req, answer *openapi3.Schema, v any, depth int) any {
 	case map[string]any:
 		declared := h.contract.Properties(answer)
 		if len(declared) == 0 {
-			return v
+			return h.answeredMembers(answer, v, depth)
 		}
 		asked := map[string]*openapi3.Schema{}
 		if req != nil {
@@ -102,6 +103,27 @@ func (h *Harness) answered(req, answer *openapi3.Schema, v any, depth int) any {
 		return out
 	}
 	return v
+}
+
+// answeredMembers returns what of v, an object sent, an answer of the
+// schema answer, which declares no properties, holds: each member its
+// additionalProperties schema may hold, as onsched's custom fields are
+// sent as strings and answered as objects, which no server can echo; the
+// whole of v where that schema is not given.
+func (h *Harness) answeredMembers(answer *openapi3.Schema, v map[string]any, depth int) any {
+	ap := answer.AdditionalProperties.Schema
+	if ap == nil || ap.Value == nil {
+		return v
+	}
+	out := maps.Clone(v)
+	for name, e := range out {
+		if !ofType(ap.Value, e) || !holds(ap.Value, e) {
+			delete(out, name)
+			continue
+		}
+		out[name] = h.answered(nil, ap.Value, e, depth+1)
+	}
+	return out
 }
 
 // holds reports whether an answer of the schema s may hold v, a value

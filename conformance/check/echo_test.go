@@ -13,7 +13,8 @@ import (
 
 // accounts is a resource whose create sends what its item does not
 // answer: a writeOnly password, an invitation the create schema has
-// and the item's has not, and more tags than an account answers.
+// and the item's has not, more tags than an account answers, and fields
+// sent as strings that an account answers as objects, as onsched's.
 const accounts = `openapi: 3.0.3
 info: {title: Accounts, version: 1.0.0}
 servers: [{url: /a}]
@@ -44,6 +45,7 @@ components:
         invitation: {type: object, required: [code], properties: {code: {type: string}}}
         profile: {type: object, properties: {bio: {type: string}, secret: {type: string, writeOnly: true}}}
         tags: {type: array, minItems: 2, maxItems: 3, items: {type: string}}
+        fields: {type: object, required: [color], properties: {color: {type: string}}}
     Account:
       type: object
       required: [id, login]
@@ -53,6 +55,7 @@ components:
         password: {type: string, writeOnly: true}
         profile: {type: object, properties: {bio: {type: string}, secret: {type: string, writeOnly: true}}}
         tags: {type: array, maxItems: 1, items: {type: string}}
+        fields: {type: object, additionalProperties: {type: object, properties: {value: {type: string}}}}
 `
 
 // accountsServer keeps accounts as their schema answers them: without
@@ -78,6 +81,13 @@ func accountsServer(echoLogin bool) http.Handler {
 			if tags, ok := body["tags"].([]any); ok && len(tags) > 0 {
 				a["tags"] = tags[:1]
 			}
+			if fields, ok := body["fields"].(map[string]any); ok {
+				viewed := map[string]any{}
+				for name, v := range fields {
+					viewed[name] = map[string]any{"value": v}
+				}
+				a["fields"] = viewed
+			}
 			kept[strings.TrimSpace(jsonText(id))] = a
 			w.WriteHeader(http.StatusCreated)
 			json.NewEncoder(w).Encode(a)
@@ -97,7 +107,8 @@ func jsonText(v any) string { b, _ := json.Marshal(v); return string(b) }
 // TestCreatedAsTheItemSays: an item created is held to what it was sent
 // with where its schema answers it, at any depth: not to a writeOnly
 // password, nor to what only the create's schema has, nor to more tags
-// than an account's schema holds; and a server that
+// than an account's schema holds, nor to fields as sent where the answer
+// holds objects of them; and a server that
 // answers another value of what it does answer fails.
 func TestCreatedAsTheItemSays(t *testing.T) {
 	t.Parallel()
