@@ -27,6 +27,7 @@ type Harness struct {
 
 	samples map[string]sample // by resource; the checks run one at a time
 	kept    []keptItem        // items to read again at the end, earliest first; as samples
+	writes  []sentWrite       // the writes that succeeded, in order; as samples
 }
 
 // Prepared is what a run reads of its document once, before any check
