@@ -51,8 +51,8 @@ var Kit = []KitFault{
 	{
 		Name: "answers a create and keeps nothing",
 		NotApplied: func(c *spec.Contract) string {
-			return noResource(c, "no resource whose created items can be read or listed", func(r *spec.Resource) bool {
-				return r.CreateOp != nil && sendable(r.CreateOp) && (r.Read != nil || r.List != nil)
+			return noResource(c, "no resource whose created items can be read or listed, and told by the id their create answers or sends", func(r *spec.Resource) bool {
+				return r.CreateOp != nil && sendable(r.CreateOp) && (r.Read != nil || r.List != nil) && identifiable(c, r)
 			})
 		},
 		Wrap: func(tb testing.TB, c *spec.Contract, next http.Handler) http.Handler {
@@ -64,7 +64,9 @@ var Kit = []KitFault{
 	{
 		Name: "answers a delete and keeps the item",
 		NotApplied: func(c *spec.Contract) string {
-			return noResource(c, "no resource that deletes an item it can read or list", func(r *spec.Resource) bool { return r.Delete != nil && (r.Read != nil || r.List != nil) })
+			return noResource(c, "no resource that deletes an item it can read or list, of a create that answers or sends the id of what it made, or of none", func(r *spec.Resource) bool {
+				return r.Delete != nil && (r.Read != nil || r.List != nil) && (r.CreateOp == nil || identifiable(c, r))
+			})
 		},
 		Wrap: func(tb testing.TB, c *spec.Contract, next http.Handler) http.Handler {
 			return byOperation(tb, c, next, func(op *spec.Operation, _ map[string]string, w http.ResponseWriter, r *http.Request) bool {
@@ -359,6 +361,22 @@ func refusesOtherError(c *spec.Contract, op *spec.Operation, status int) bool {
 }
 
 // noResource returns why, unless a resource of c does what has says.
+// identifiable reports whether the suite can tell the item a create of r
+// made: by the id its answer holds (inside its wrapper, where it has one),
+// or by the one its body sends. Of a create that does neither, such as a
+// sign-in answered 200 with a token, the suite judges no behaviour, and
+// faults of its items cannot show.
+func identifiable(c *spec.Contract, r *spec.Resource) bool {
+	if r.IDSent {
+		return true
+	}
+	s := r.CreateOp.JSONSchema(r.CreateOp.Success)
+	if w := r.Wrapped[r.CreateOp]; w != nil && s == w.Schema {
+		s = w.Inner(c)
+	}
+	return s != nil && slices.ContainsFunc(c.Properties(s), func(p spec.Property) bool { return p.Name == r.IDProperty })
+}
+
 func noResource(c *spec.Contract, why string, has func(*spec.Resource) bool) string {
 	for _, r := range c.Resources {
 		if has(r) {
