@@ -9,15 +9,16 @@ import (
 )
 
 // signins is a resource whose create answers a token, not the item, and
-// sends no id, as C19's sign-in does: the suite cannot tell the item it
-// made, so faults of creates and deletes cannot show there.
+// takes an id it does not require, as C19's sign-in does, which the suite
+// leaves out: it cannot tell the item it made, so faults of creates and
+// deletes cannot show there.
 const signins = `openapi: 3.0.3
 info: {title: Sign-ins, version: 1.0.0}
 paths:
   /signins:
     post:
       operationId: signIn
-      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [user], properties: {user: {type: string}}}}}}
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [user], properties: {user: {type: string}, id: {type: integer}}}}}}
       responses:
         '200': {description: Signed in., content: {application/json: {schema: {type: object, properties: {token: {type: string}}}}}}
     get:
@@ -52,8 +53,8 @@ func TestKitFaultsApplyWhereTheSuiteCanSee(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Resource("signins") == nil {
-		t.Fatalf("no resource signins: %v", c.Notes)
+	if r := c.Resource("signins"); r == nil || !r.IDSent {
+		t.Fatalf("no resource signins whose create takes its id: %v", c.Notes)
 	}
 	petstore, err := spec.Default()
 	if err != nil {
