@@ -13,40 +13,7 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// limitedNotes is a list of notes with a limit, as a document of any API gives.
-const limitedNotes = `openapi: 3.0.3
-info: {title: Notes, version: 1.0.0}
-servers: [{url: /n}]
-paths:
-  /notes:
-    get:
-      operationId: listNotes
-      parameters: [{name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 100}}]
-      responses:
-        '200': {description: Notes., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Note'}}}}}
-    post:
-      operationId: createNote
-      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
-      responses:
-        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
-  /notes/{noteId}:
-    get:
-      operationId: getNote
-      parameters: [{name: noteId, in: path, required: true, schema: {type: integer}}]
-      responses:
-        '200': {description: A note., content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
-        '404': {description: None.}
-components:
-  schemas:
-    Note:
-      type: object
-      required: [id, text]
-      properties:
-        id: {type: integer, readOnly: true}
-        text: {type: string}
-`
-
-// shortPages serves three notes, and a page of a limit below three one
+// shortPages serves three notes of conformancetest.Notes, and a page of a limit below three one
 // note short of it until late has passed since the first such page, as an
 // eventually consistent server whose page holds the place of a note just
 // created that it does not show yet; forever when late is 0.
@@ -79,7 +46,7 @@ func shortPages(late time.Duration) http.Handler {
 // fails.
 func TestShortPageAskedAgain(t *testing.T) {
 	t.Parallel()
-	c, err := spec.Read([]byte(limitedNotes))
+	c, err := spec.Read([]byte(ct.Notes))
 	if err != nil {
 		t.Fatal(err)
 	}
