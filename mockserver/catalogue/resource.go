@@ -505,7 +505,7 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	id := rs.idText(e.ID, e.Name)
 	w.Header().Set("Location", edge.AbsoluteURL(r, rs.location(c, id)))
 	s := c.Op.Spec.JSONSchema(c.Op.Spec.Success)
-	if !answersJSON(c.Op.Spec, c.Op.Spec.Success) {
+	if s == nil && !schemalessJSON(c.Op.Spec, c.Op.Spec.Success) {
 		w.WriteHeader(c.Op.Spec.Success)
 		return nil
 	}
@@ -806,21 +806,18 @@ func (rs *Resource) Delete(w http.ResponseWriter, r *http.Request, c *edge.Call)
 // writeItem answers with the item's text, or with no body when the
 // operation documents none for status, such as a 204.
 func writeItem(w http.ResponseWriter, op *edge.Operation, status int, text []byte) {
-	if !answersJSON(op.Spec, status) {
+	if op.Spec.JSONSchema(status) == nil && !schemalessJSON(op.Spec, status) {
 		w.WriteHeader(status)
 		return
 	}
 	edge.WriteBody(w, status, op.ContentTypeOf(status), append(text[:len(text):len(text)], '\n'))
 }
 
-// answersJSON reports whether op answers status with a JSON body: one of
-// a schema, or of a JSON media type the document gives no schema, as
-// dev.to's page created, whose 200 gives application/json an example
-// only; any JSON is such an answer, and the item is the one it holds.
-func answersJSON(op *spec.Operation, status int) bool {
-	if op.JSONSchema(status) != nil {
-		return true
-	}
+// schemalessJSON reports whether op answers status with JSON of no
+// schema: a JSON media type the document gives no schema, as dev.to's
+// page created gives application/json an example only. Any JSON is such
+// an answer, and the item is the one it holds.
+func schemalessJSON(op *spec.Operation, status int) bool {
 	r := op.Response(status)
 	if r == nil {
 		return false
