@@ -57,6 +57,23 @@ func (h *Harness) listPageOf(ctx context.Context, res *spec.Resource, params map
 	return x, items, err
 }
 
+// fillPage returns x and page, a page of res's list asked with query,
+// or, where it holds fewer than want items, the page asked again within
+// the settle time until it holds them: a page short of its limit may
+// hold the place of an item created a moment before, which an eventually
+// consistent server does not show yet.
+func (h *Harness) fillPage(ctx context.Context, res *spec.Resource, query url.Values, x *judge.Exchange, page []judge.Item, want int) (*judge.Exchange, []judge.Item, error) {
+	if len(page) >= want {
+		return x, page, nil
+	}
+	_, err := h.settle(ctx, func() (bool, error) {
+		var err error
+		x, page, err = h.listPage(ctx, res, query, judge.RuleListLimit)
+		return len(page) >= want, err
+	})
+	return x, page, err
+}
+
 // CheckListLimit lists the items of res with a limit below the number
 // listed, and without one where the document gives a default: each page
 // must hold as many items as asked for, or all of them when fewer exist.
@@ -90,24 +107,11 @@ func (h *Harness) CheckListLimit(ctx context.Context, res *spec.Resource) error 
 	}
 	// Others may remove items meanwhile: judge by the fewer.
 	available := min(len(before), len(after))
-	// A page short of its limit may hold the place of an item created a
-	// moment before, which an eventually consistent server does not show
-	// yet: each short page is asked again within the settle time.
-	if len(page) < min(limit, available) {
-		if _, err := h.settle(ctx, func() (bool, error) {
-			var err error
-			x, page, err = h.listPage(ctx, res, limited, judge.RuleListLimit)
-			return len(page) >= min(limit, available), err
-		}); err != nil {
-			return err
-		}
+	if x, page, err = h.fillPage(ctx, res, limited, x, page, min(limit, available)); err != nil {
+		return err
 	}
-	if plain != nil && len(plainPage) < min(p.Default, available) {
-		if _, err := h.settle(ctx, func() (bool, error) {
-			var err error
-			plain, plainPage, err = h.listPage(ctx, res, url.Values{}, judge.RuleListLimit)
-			return len(plainPage) >= min(p.Default, available), err
-		}); err != nil {
+	if plain != nil {
+		if plain, plainPage, err = h.fillPage(ctx, res, url.Values{}, plain, plainPage, min(p.Default, available)); err != nil {
 			return err
 		}
 	}
