@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -66,6 +67,26 @@ func TestDecodePlainIsTheDecoders(t *testing.T) {
 		{`{"a":01}`, false},
 		{``, false},
 		{`nul`, false},
+		{`{"a" 1}`, false},
+		{`{"a":1,}`, false},
+		{`{,"a":1}`, false},
+		{`{"a":1 "b":2}`, false},
+		{`[1 2]`, false},
+		{`[1,]`, false},
+		{`[,1]`, false},
+		{`truex`, false},
+		{`-`, false},
+		{`1.`, false},
+		{`1e`, false},
+		{`1e+`, false},
+		{`.5`, false},
+		{`+1`, false},
+		{`-01`, false},
+		{"{\"a\":\"tab\there\"}", false},
+		{`{"a":"open}`, false},
+		{`{1:2}`, false},
+		{strings.Repeat("[", maxPlainDepth+1) + strings.Repeat("]", maxPlainDepth+1), false},
+		{strings.Repeat("[", 100) + strings.Repeat("]", 100), true},
 	} {
 		if got := checkPlain(t, []byte(tt.body)); got != tt.taken {
 			t.Errorf("decodePlain(%q) took it: %v, want %v", tt.body, got, tt.taken)
