@@ -380,7 +380,7 @@ func (o *Operation) Response(status int) *openapi3.Response {
 	if o.Op.Responses == nil {
 		return nil
 	}
-	if r := o.Op.Responses.Status(status); r != nil && r.Value != nil {
+	if r := statusResponse(o.Op.Responses, status); r != nil && r.Value != nil {
 		return r.Value
 	}
 	if r := o.Op.Responses.Default(); r != nil {
@@ -460,3 +460,28 @@ func errorCodes(doc *openapi3.T) (map[string]int, error) {
 	}
 	return out, nil
 }
+
+// statusResponse is kin-openapi's Responses.Status, the response of status
+// or else of its range, such as 2XX, without a string made for the status
+// on every call: the keys are made once.
+func statusResponse(rs *openapi3.Responses, status int) *openapi3.ResponseRef {
+	if status < 100 || status >= 600 {
+		return rs.Status(status)
+	}
+	if r := rs.Value(statusKeys[status]); r != nil {
+		return r
+	}
+	return rs.Value(rangeKeys[status/100])
+}
+
+// statusKeys are the keys of the responses of statuses 100 to 599, and
+// rangeKeys of their ranges, by first digit.
+var statusKeys, rangeKeys = func() (s [600]string, r [6]string) {
+	for i := 100; i < 600; i++ {
+		s[i] = strconv.Itoa(i)
+	}
+	for d := 1; d < 6; d++ {
+		r[d] = strconv.Itoa(d) + "XX"
+	}
+	return s, r
+}()

@@ -58,7 +58,7 @@ func (o *Operation) errorResponse(status int) *openapi3.Response {
 		return nil
 	}
 	if slices.Contains(o.Statuses, status) || slices.Contains(o.Ranges, status/100) {
-		if r := o.Op.Responses.Status(status); r != nil && r.Value != nil {
+		if r := statusResponse(o.Op.Responses, status); r != nil && r.Value != nil {
 			return r.Value
 		}
 	}
