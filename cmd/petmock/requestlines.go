@@ -78,20 +78,47 @@ func appendRequestLine(b []byte, r slog.Record) ([]byte, bool) {
 	}
 	method, path, status, duration := attrs[0].Value, attrs[1].Value, attrs[2].Value, attrs[3].Value
 	if method.Kind() != slog.KindString || path.Kind() != slog.KindString || status.Kind() != slog.KindInt64 ||
-		duration.Kind() != slog.KindDuration || !plain(method.String()) || !plain(path.String()) {
+		duration.Kind() != slog.KindDuration {
+		return b, false
+	}
+	return appendLine(b, r.Time, method.String(), path.String(), status.Int64(), duration.Duration())
+}
+
+// appendLine appends the line of a request, as slog's text handler of no
+// options writes the record of the request log, and reports whether it
+// could: method and path must need no quoting.
+func appendLine(b []byte, at time.Time, method, path string, status int64, elapsed time.Duration) ([]byte, bool) {
+	if at.IsZero() || !plain(method) || !plain(path) {
 		return b, false
 	}
 	b = append(b, "time="...)
-	b = appendRFC3339Millis(b, r.Time.Round(0))
+	b = appendRFC3339Millis(b, at.Round(0))
 	b = append(b, " level=INFO msg=request method="...)
-	b = append(b, method.String()...)
+	b = append(b, method...)
 	b = append(b, " path="...)
-	b = append(b, path.String()...)
+	b = append(b, path...)
 	b = append(b, " status="...)
-	b = strconv.AppendInt(b, status.Int64(), 10)
+	b = strconv.AppendInt(b, status, 10)
 	b = append(b, " duration="...)
-	b = append(b, duration.Duration().String()...)
+	b = append(b, elapsed.String()...)
 	return append(b, '\n'), true
+}
+
+// WriteRequestLine writes the line of a request of the request log
+// itself, without the record (journal.RequestLineWriter), where it needs
+// no quoting.
+func (h requestLines) WriteRequestLine(at time.Time, method, path string, status int, elapsed time.Duration) bool {
+	if !h.text.Enabled(context.Background(), slog.LevelInfo) {
+		return false
+	}
+	buf := lineBuffers.Get().(*[]byte)
+	defer lineBuffers.Put(buf)
+	line, ok := appendLine((*buf)[:0], at, method, path, int64(status), elapsed)
+	*buf = line[:0]
+	if ok {
+		h.w.Write(line)
+	}
+	return ok
 }
 
 // plain reports whether s is written unquoted by slog's text handler, by

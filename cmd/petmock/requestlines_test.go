@@ -58,6 +58,16 @@ func TestRequestLinesAreTheTextHandlers(t *testing.T) {
 		if _, ok := appendRequestLine(nil, r); ok {
 			fast++
 		}
+		if r.Message == "request" && r.Level == slog.LevelInfo && r.NumAttrs() == len(requestKeys) {
+			// The same line, handed to the handler without a record.
+			var attrs []slog.Value
+			r.Attrs(func(a slog.Attr) bool { attrs = append(attrs, a.Value); return true })
+			var direct bytes.Buffer
+			ok := newRequestLines(&direct).(requestLines).WriteRequestLine(r.Time, attrs[0].String(), attrs[1].String(), int(attrs[2].Int64()), attrs[3].Duration())
+			if _, fastToo := appendRequestLine(nil, r); ok != fastToo || ok && direct.String() != want.String() {
+				t.Fatalf("WriteRequestLine wrote %q (%v), want %q (%v)", direct.String(), ok, want.String(), fastToo)
+			}
+		}
 	}
 	typical := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
 	typical.AddAttrs(slog.String("method", "GET"), slog.String("path", "/v1/pets"), slog.Int("status", 200), slog.Duration("duration", time.Millisecond))

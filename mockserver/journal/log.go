@@ -39,6 +39,17 @@ type RequestLog struct {
 	writing sync.Mutex
 }
 
+// A RequestLineWriter is a slog.Handler that writes a line of the request
+// log that says no more than a request's method, path, status and
+// duration itself, without a record: making the record, its attributes
+// added and then read back one by one, cost about as much as writing the
+// line. It writes the line as its Handle would write the record of
+// RequestLog, and reports whether it did; the log hands it the record
+// where it did not.
+type RequestLineWriter interface {
+	WriteRequestLine(at time.Time, method, path string, status int, elapsed time.Duration) bool
+}
+
 // logLine is what the log says of one request, before keys are hidden.
 type logLine struct {
 	at               time.Time
@@ -92,8 +103,13 @@ func (l *RequestLog) write() {
 	l.queued, l.spare, l.dropped, l.flushing = l.spare[:0], nil, 0, false
 	l.mu.Unlock()
 	h := l.log.Handler()
+	direct, _ := h.(RequestLineWriter)
 	ctx := context.Background()
 	for _, line := range lines {
+		if direct != nil && line.fault == "" && line.expectation == 0 && line.source == "" &&
+			direct.WriteRequestLine(line.at, l.redact.Text(line.method), l.redact.Text(LogPath(line.path)), line.status, line.elapsed) {
+			continue
+		}
 		h.Handle(ctx, l.record(line))
 	}
 	clear(lines)
@@ -116,21 +132,27 @@ func (l *RequestLog) write() {
 func (l *RequestLog) record(line logLine) slog.Record {
 	// The record is built by hand: Logger.LogAttrs would walk the stack
 	// for a source position that nobody reads.
-	r := slog.NewRecord(line.at, slog.LevelInfo, "request", 0)
-	r.AddAttrs(
+	// The attributes are added at once: each call of AddAttrs costs
+	// about as much as the attributes it adds.
+	var attrs [8]slog.Attr
+	a := append(attrs[:0],
 		slog.String("method", l.redact.Text(line.method)),
 		slog.String("path", l.redact.Text(LogPath(line.path))),
 		slog.Int("status", line.status),
 		slog.Duration("duration", line.elapsed),
 	)
 	if line.fault != "" {
-		r.AddAttrs(slog.String("fault", line.fault))
+		a = append(a, slog.String("fault", line.fault))
 	}
 	if line.expectation != 0 {
-		r.AddAttrs(slog.Int64("expectation", line.expectation))
+		a = append(a, slog.Int64("expectation", line.expectation))
 	}
-	rec := Recorder{Source: line.source, Fallback: line.fallback}
-	r.AddAttrs(rec.Proxied(l.redact.Text)...)
+	if line.source != "" {
+		rec := Recorder{Source: line.source, Fallback: line.fallback}
+		a = append(a, rec.Proxied(l.redact.Text)...)
+	}
+	r := slog.NewRecord(line.at, slog.LevelInfo, "request", 0)
+	r.AddAttrs(a...)
 	return r
 }
 

@@ -74,3 +74,46 @@ func TestRequestLogNeverHoldsAnAnswer(t *testing.T) {
 		t.Errorf("%d lines kept and %d said dropped, want some dropped, every one of the %d counted, at most %d kept", kept, dropped, 3*maxQueued, 2*maxQueued)
 	}
 }
+
+// lineHandler is a RequestLineWriter that takes the lines of paths below
+// /plain only, and keeps what it is handed either way.
+type lineHandler struct {
+	blockingHandler
+	direct []string
+}
+
+func (h *lineHandler) WriteRequestLine(at time.Time, method, path string, status int, elapsed time.Duration) bool {
+	if !strings.HasPrefix(path, "/plain") {
+		return false
+	}
+	h.direct = append(h.direct, method+" "+path+" "+strconv.Itoa(status)+" "+elapsed.String())
+	return true
+}
+
+// TestRequestLineWriter hands the lines that say no more than method,
+// path, status and duration, keys hidden, to a handler that writes them
+// itself; lines that say more, and those it declines, go to Handle.
+func TestRequestLineWriter(t *testing.T) {
+	h := &lineHandler{blockingHandler: blockingHandler{release: make(chan struct{})}}
+	close(h.release)
+	l := NewRequestLog(slog.New(h), NewRedactor([]string{"s3cret"}))
+	for _, c := range []struct {
+		path string
+		rec  Recorder
+	}{
+		{"/plain/s3cret", Recorder{Status: 200}},
+		{"/plain/faulty", Recorder{Status: 200, Fault: "reset"}},
+		{"/plain/expected", Recorder{Status: 200, Expectation: 3}},
+		{"/plain/proxied", Recorder{Status: 200, Source: "backend"}},
+		{"/declined", Recorder{Status: 404}},
+	} {
+		l.Request(httptest.NewRequest("GET", c.path, nil), &c.rec, time.Now(), time.Millisecond)
+	}
+	l.Flush()
+	if want := []string{"GET /plain/[redacted] 200 1ms"}; strings.Join(h.direct, "|") != strings.Join(want, "|") {
+		t.Errorf("written directly: %q, want %q", h.direct, want)
+	}
+	if len(h.lines) != 4 || !strings.Contains(strings.Join(h.lines, "|"), "path=/declined") || !strings.Contains(strings.Join(h.lines, "|"), "fault=reset") {
+		t.Errorf("handled as records: %q, want the four others", h.lines)
+	}
+}
