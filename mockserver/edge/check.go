@@ -49,7 +49,9 @@ type Call struct {
 	// Params are the path parameters, by name, as the path has them.
 	Params map[string]string
 	// Query is the query, every parameter of it, declared or not; nil
-	// when the operation declares none and lists nothing.
+	// when the operation declares none and lists nothing. It may be
+	// shared with other requests of the same query (querycache.go): it
+	// is read, never changed.
 	Query map[string][]string
 	// Body is the decoded JSON body, with its numbers as json.Number; nil
 	// for an operation without one, or one left unread.
@@ -74,6 +76,52 @@ type BodyRecorder interface {
 	RecordRequestBody(body []byte)
 }
 
+// checkQuery checks the query and the path parameters params of r, a
+// request of op, and sets c's Query and After; a query that passed by the
+// compiled checks alone is kept, where keep says it may be.
+func (g *Gate) checkQuery(r *http.Request, op *Operation, params map[string]string, c *Call, keep bool) error {
+	lists := op.Spec.Role == spec.RoleList || op.Spec.Role == spec.RoleFind
+	if r.URL.RawQuery != "" && (len(op.QueryParams) > 0 || lists) {
+		var e *Error
+		if c.Query, e = ParseQuery(r.URL.RawQuery); e != nil {
+			return e
+		}
+		for _, name := range op.QueryParams {
+			if len(c.Query[name]) > 1 {
+				return BadRequest(name, "must be given at most once")
+			}
+		}
+	}
+	if op.ownParams != nil {
+		if e := checkOwnParams(op.ownParams, c.Query, g.validation.SchemaValidationOptions); e != nil {
+			return e
+		}
+	}
+	if !op.paramsCompiled || !paramsOK(op.params, c.Query, params) {
+		keep = false
+		in := validationInput(r, op.route, params, c.Query, nil)
+		in.Options = g.validation
+		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
+			return RequestError(err)
+		}
+	}
+	if rs := op.Spec.Resource; rs != nil && lists {
+		c.After = math.MinInt64
+		if v := first(c.Query, rs.Cursor(op.Spec)); v != "" {
+			keep = false // a walk through the pages asks each once
+			after, e := DecodeCursor(v)
+			if e != nil {
+				return e
+			}
+			c.After = after
+		}
+	}
+	if keep {
+		op.keepQuery(&keptQuery{raw: r.URL.RawQuery, query: c.Query, after: c.After})
+	}
+	return nil
+}
+
 // Check checks the parameters and the body of r, a request of op with
 // the path parameters params, against the document, and returns them as a
 // Call. rec, when not nil, is told the body. With unread, the body is
@@ -90,39 +138,13 @@ func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, r
 			c.MediaType = name
 		}
 	}
-	lists := op.Spec.Role == spec.RoleList || op.Spec.Role == spec.RoleFind
-	if r.URL.RawQuery != "" && (len(op.QueryParams) > 0 || lists) {
-		var e *Error
-		if c.Query, e = ParseQuery(r.URL.RawQuery); e != nil {
-			return nil, e
-		}
-		for _, name := range op.QueryParams {
-			if len(c.Query[name]) > 1 {
-				return nil, BadRequest(name, "must be given at most once")
-			}
-		}
-	}
-	if op.ownParams != nil {
-		if e := checkOwnParams(op.ownParams, c.Query, g.validation.SchemaValidationOptions); e != nil {
-			return nil, e
-		}
-	}
-	if !op.paramsCompiled || !paramsOK(op.params, c.Query, params) {
-		in := validationInput(r, op.route, params, c.Query, nil)
-		in.Options = g.validation
-		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
-			return nil, RequestError(err)
-		}
-	}
-	if rs := op.Spec.Resource; rs != nil && lists {
-		c.After = math.MinInt64
-		if v := first(c.Query, rs.Cursor(op.Spec)); v != "" {
-			after, e := DecodeCursor(v)
-			if e != nil {
-				return nil, e
-			}
-			c.After = after
-		}
+	// A query kept (querycache.go) is judged by its text: of an operation
+	// whose parameters are all simple ones of the query.
+	byText := op.paramsCompiled && op.ownParams == nil && len(params) == 0 && r.URL.RawQuery != ""
+	if q := op.keptQueryOf(r.URL.RawQuery); byText && q != nil {
+		c.Query, c.After = q.query, q.after
+	} else if err := g.checkQuery(r, op, params, c, byText); err != nil {
+		return nil, err
 	}
 	if rb := op.Spec.Op.RequestBody; rb != nil && rb.Value != nil {
 		if unread {

@@ -3,6 +3,7 @@ package edge
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -55,6 +56,9 @@ type Operation struct {
 	// when the parameters are not simple enough to compile.
 	params         []paramCheck
 	paramsCompiled bool
+	// queries are the queries kept, judged by their text
+	// (querycache.go); nil until the first.
+	queries atomic.Pointer[queryTable]
 	// body is the compiled check of a JSON body; nil when there is none
 	// or it is not simple enough.
 	body *objectCheck
