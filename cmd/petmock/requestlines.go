@@ -108,9 +108,6 @@ func appendLine(b []byte, at time.Time, method, path string, status int64, elaps
 // itself, without the record (journal.RequestLineWriter), where it needs
 // no quoting.
 func (h requestLines) WriteRequestLine(at time.Time, method, path string, status int, elapsed time.Duration) bool {
-	if !h.text.Enabled(context.Background(), slog.LevelInfo) {
-		return false
-	}
 	buf := lineBuffers.Get().(*[]byte)
 	defer lineBuffers.Put(buf)
 	line, ok := appendLine((*buf)[:0], at, method, path, int64(status), elapsed)

@@ -106,11 +106,13 @@ func (l *RequestLog) write() {
 	direct, _ := h.(RequestLineWriter)
 	ctx := context.Background()
 	for _, line := range lines {
+		// Keys hidden once, for the line or the record.
+		method, path := l.redact.Text(line.method), l.redact.Text(LogPath(line.path))
 		if direct != nil && line.fault == "" && line.expectation == 0 && line.source == "" &&
-			direct.WriteRequestLine(line.at, l.redact.Text(line.method), l.redact.Text(LogPath(line.path)), line.status, line.elapsed) {
+			direct.WriteRequestLine(line.at, method, path, line.status, line.elapsed) {
 			continue
 		}
-		h.Handle(ctx, l.record(line))
+		h.Handle(ctx, l.record(line, method, path))
 	}
 	clear(lines)
 	l.mu.Lock()
@@ -125,19 +127,19 @@ func (l *RequestLog) write() {
 	}
 }
 
-// record returns the log record of line: method, path, status and
-// duration, without a key or a secret path parameter, the fault or the
-// expectation that answered it, if any, and who answered a request
-// petmock proxied.
-func (l *RequestLog) record(line logLine) slog.Record {
+// record returns the log record of line: method and path, as given,
+// without a key or a secret path parameter, status and duration, the
+// fault or the expectation that answered it, if any, and who answered a
+// request petmock proxied.
+func (l *RequestLog) record(line logLine, method, path string) slog.Record {
 	// The record is built by hand: Logger.LogAttrs would walk the stack
 	// for a source position that nobody reads.
 	// The attributes are added at once: each call of AddAttrs costs
 	// about as much as the attributes it adds.
 	var attrs [8]slog.Attr
 	a := append(attrs[:0],
-		slog.String("method", l.redact.Text(line.method)),
-		slog.String("path", l.redact.Text(LogPath(line.path))),
+		slog.String("method", method),
+		slog.String("path", path),
 		slog.Int("status", line.status),
 		slog.Duration("duration", line.elapsed),
 	)
