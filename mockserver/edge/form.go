@@ -3,7 +3,9 @@ package edge
 import (
 	"io"
 	"net/http"
+	"runtime"
 	"sync"
+	"weak"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -35,17 +37,40 @@ func readUntypedFormMembersAsText() {
 // untypedAsText returns decode, reading the members of the form's schema
 // that name no type, or are arrays of items that name none, as text.
 func untypedAsText(decode openapi3filter.BodyDecoder) openapi3filter.BodyDecoder {
-	var typed sync.Map // *openapi3.SchemaRef → *openapi3.SchemaRef
 	return func(body io.Reader, h http.Header, schema *openapi3.SchemaRef, enc openapi3filter.EncodingFn) (any, error) {
 		if schema != nil && schema.Value != nil {
-			t, ok := typed.Load(schema)
-			if !ok {
-				t, _ = typed.LoadOrStore(schema, textMembers(schema))
-			}
-			schema = t.(*openapi3.SchemaRef)
+			schema = textForm(schema)
 		}
 		return decode(body, h, schema, enc)
 	}
+}
+
+// textForms holds the copy textMembers made of each form's schema, by a
+// weak pointer to the schema, nil where the schema is read as it is. An
+// entry is dropped once its schema is collected, as the schemas of a
+// document --watch replaced are once nothing serves them: kept by the
+// schema itself, they were kept for the life of the process, and with them
+// the schemas of every version of the document.
+var textForms sync.Map // weak.Pointer[openapi3.SchemaRef] → *openapi3.SchemaRef
+
+// textForm returns the schema s is read by: textMembers's, made once.
+func textForm(s *openapi3.SchemaRef) *openapi3.SchemaRef {
+	key := weak.Make(s)
+	if t, ok := textForms.Load(key); ok {
+		if t := t.(*openapi3.SchemaRef); t != nil {
+			return t
+		}
+		return s
+	}
+	t := textMembers(s)
+	var kept *openapi3.SchemaRef // never s, which would keep itself
+	if t != s {
+		kept = t
+	}
+	if _, loaded := textForms.LoadOrStore(key, kept); !loaded {
+		runtime.AddCleanup(s, func(k weak.Pointer[openapi3.SchemaRef]) { textForms.Delete(k) }, key)
+	}
+	return t
 }
 
 // textString is the schema a member that names no type is read by.
