@@ -16,7 +16,8 @@ import (
 // after it name: GET /pets/51 after POST /pets answered {"id":51}. The
 // deployment gives the item it creates an id of its own, so the replay
 // learns, of each create petmock answered with a success, the id petmock
-// gave (from its answer's body, or its Location) and the one the
+// gave (from its answer's body, inside the wrapper where the document
+// answers one, or its Location) and the one the
 // deployment gave, and sends the requests after it with the deployment's
 // in place of petmock's: in their path parameters, and in the members of
 // their JSON bodies that name an id (id, petId, owner_id). A request that
@@ -48,7 +49,7 @@ func (m *ids) learn(op *spec.Operation, x Request, answer *judge.Exchange, n int
 	if op.Resource != nil && op.Resource.IDProperty != "" {
 		prop = op.Resource.IDProperty
 	}
-	old := idIn([]byte(x.Response.Body), x.Response.Header.Get("Location"), prop)
+	old := idIn(op, []byte(x.Response.Body), x.Response.Header.Get("Location"), prop)
 	if old == "" {
 		return
 	}
@@ -70,17 +71,21 @@ func (m *ids) learn(op *spec.Operation, x Request, answer *judge.Exchange, n int
 	m.lost[old] = "it names item " + old + ", which request " + strconv.Itoa(n) + " created on petmock, and " + why
 }
 
-// idIn returns the id of an item answered: its property prop in body, or
-// else the last segment of its Location.
-func idIn(body []byte, location, prop string) string {
-	var item map[string]any
+// idIn returns the id of an item a create, op, answered: its property
+// prop in body, in the member that holds the item where op answers it
+// inside a wrapper ({"data": {"id": 51}}), as the deployment's answer is
+// read; or else the last segment of its Location.
+func idIn(op *spec.Operation, body []byte, location, prop string) string {
+	var v any
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	if dec.Decode(&item) == nil {
-		if v, ok := item[prop]; ok {
-			if id := spec.ValueText(v); id != "" {
-				return id
-			}
+	if dec.Decode(&v) == nil {
+		item, _ := v.(map[string]any)
+		if op.Resource != nil {
+			item, _ = op.Resource.ItemOf(op, v)
+		}
+		if id := spec.ValueText(item[prop]); id != "" {
+			return id
 		}
 	}
 	return lastSegment(location)

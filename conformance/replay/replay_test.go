@@ -289,3 +289,67 @@ func TestReadAJournal(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayCarriesIDsOfWrappedItems: a create answered with its item
+// inside a wrapper ({"data": {"id": 51}}) and no Location gives petmock's
+// id from the wrapper, and the read after it is sent with the id the
+// deployment gave.
+func TestReplayCarriesIDsOfWrappedItems(t *testing.T) {
+	const doc = `openapi: 3.0.3
+info: {title: Wrapped notes, version: '1'}
+servers: [{url: /v1}]
+security: [{key: []}]
+paths:
+  /notes:
+    post:
+      operationId: createNote
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewNote'}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/NoteAnswer'}}}}
+  /notes/{noteId}:
+    get:
+      operationId: getNote
+      parameters: [{name: noteId, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: A note., content: {application/json: {schema: {$ref: '#/components/schemas/NoteAnswer'}}}}
+        '404': {description: No such note.}
+components:
+  securitySchemes:
+    key: {type: http, scheme: bearer}
+  schemas:
+    NewNote: {type: object, required: [text], properties: {text: {type: string}}}
+    Note: {type: object, required: [id, text], properties: {id: {type: integer}, text: {type: string}}}
+    NoteAnswer: {type: object, required: [data], properties: {data: {$ref: '#/components/schemas/Note'}}}
+`
+	c, err := spec.Read([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Newest first, as petmock's journal lists them; the create's answer
+	// has no Location.
+	reqs, err := replay.Read(strings.NewReader(`{"requests":[
+		{"time":"2031-01-01T00:00:02Z","method":"GET","path":"/v1/notes/51","status":200,"request":{"headers":{"Authorization":["[redacted]"]}},"response":{}},
+		{"time":"2031-01-01T00:00:01Z","method":"POST","path":"/v1/notes","status":201,
+		 "request":{"headers":{"Authorization":["[redacted]"],"Content-Type":["application/json"]},"body":"{\"text\":\"Buy milk\"}"},
+		 "response":{"body":"{\"data\":{\"id\":51,\"text\":\"Buy milk\"}}"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := mockserver.New(mockserver.Config{Contract: c, APIKeys: []string{conformancetest.Key}, Catalogue: &catalogue.Seeded{Seed: 3, Count: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	base, _ := url.Parse(hs.URL + "/v1")
+	results, err := replay.Run(context.Background(), replay.Config{Base: base, APIKey: conformancetest.Key, Contract: c}, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 2 || results[1].Sent != "/notes/5" || results[1].Outcome != replay.Passed {
+		for _, r := range results {
+			t.Logf("request %d, %s %s sent as %s: %s %q", r.N, r.Method, r.Path, r.Sent, r.Outcome, r.Note)
+		}
+		t.Error("the read of the note created was not sent with the id the deployment gave it, 5")
+	}
+}
