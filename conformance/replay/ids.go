@@ -17,15 +17,15 @@ import (
 // deployment gives the item it creates an id of its own, so the replay
 // learns, of each create petmock answered with a success, the id petmock
 // gave (from its answer's body, inside the wrapper where the document
-// answers one, or its Location) and the one the
-// deployment gave, and sends the requests after it with the deployment's
-// in place of petmock's: in their path parameters, and in the members of
-// their JSON bodies that name an id (id, petId, owner_id). A request that
-// names an item whose create the deployment did not make is skipped,
-// saying so, rather than sent to find nothing. Ids the app did not create,
-// such as those of petmock's seeded catalogue, are sent as they are: the
-// deployment may have items of those ids, or answer 404, which the
-// document allows and the report notes.
+// answers one, or its Location) and the one the deployment gave, and sends
+// the requests after it with the deployment's in place of petmock's: in
+// their path parameters, and in the members of their JSON bodies that name
+// an id (id, petId, owner_id). A request that names an item whose create
+// the deployment did not make is skipped, saying so, rather than sent to
+// find nothing. Ids the app did not create, such as those of petmock's
+// seeded catalogue, are sent as they are: the deployment may have items of
+// those ids, or answer 404, which the document allows and the report
+// notes.
 
 // ids are the ids of the items the app created, petmock's and the
 // deployment's.
