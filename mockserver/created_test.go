@@ -25,6 +25,8 @@ func TestCreateAnswersWhatTheDocumentDocuments(t *testing.T) {
 		{"a UUID where ids are integers", `{type: string, format: uuid}`, `{type: integer}`, false},
 		{"the item", `{$ref: '#/components/schemas/Pet'}`, `{type: integer}`, true},
 		{"an object of the id under the path's name", `{type: object, required: [petId], properties: {petId: {type: integer}, name: {type: string}}}`, `{type: integer}`, true},
+		// Sakari's: the item matches both members, so matches no one of them.
+		{"a oneOf of a page and a report", `{oneOf: [{type: object, properties: {data: {type: array, items: {$ref: '#/components/schemas/Pet'}}}}, {type: object, properties: {data: {type: object, properties: {inserted: {type: integer}}}, success: {type: boolean}}}]}`, `{type: integer}`, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := document(t, `
