@@ -81,6 +81,12 @@ func TestCreateAnswersWhatTheDocumentDocuments(t *testing.T) {
 					t.Errorf("the object answered, %s, does not hold the id of the Location, %s, and the name sent", body, loc)
 				}
 			}
+			if m, ok := v.(map[string]any); ok && tt.name == "a oneOf of a page and a report" {
+				// The page, which holds items, holds the one created.
+				if page, _ := m["data"].([]any); len(page) != 1 || page[0].(map[string]any)["name"] != "Rex" {
+					t.Errorf("the page answered, %s, does not hold the item created alone", body)
+				}
+			}
 			if tt.name != "the id as a string" && tt.name != "the id as an integer" {
 				return
 			}

@@ -644,11 +644,51 @@ func (rs *Resource) createdValid(s *openapi3.Schema, text []byte, id string) []b
 		return nil
 	}
 	gen := &fake.Generator{Contract: rs.set.contract, Faker: fake.NewFaker(hashString(id)), Examples: true}
+	if v := rs.holdingItem(s, item, gen, opts); v != nil {
+		return append(shape.Marshal(v), '\n')
+	}
 	v, err := gen.Valid(s, fake.Hint{Resource: rs.spec.Name})
 	if err != nil {
 		return nil
 	}
 	return append(shape.Marshal(v), '\n')
+}
+
+// holdingItem returns a value of s that holds item where s, or one of its
+// alternatives, has a member of the item's schema or a list of them, as
+// Sakari's page of contacts holds its contacts in data: a value made of
+// that alternative, with the item, or a list of the item alone, in that
+// member; nil where there is no such member, or no such value matches s.
+func (rs *Resource) holdingItem(s *openapi3.Schema, item any, gen *fake.Generator, opts []openapi3.SchemaValidationOption) any {
+	alternatives := []*openapi3.Schema{s}
+	for _, ref := range append(slices.Clone(s.OneOf), s.AnyOf...) {
+		if ref != nil && ref.Value != nil {
+			alternatives = append(alternatives, ref.Value)
+		}
+	}
+	for _, alt := range alternatives {
+		for _, p := range rs.set.contract.Properties(alt) {
+			var held any
+			switch {
+			case p.Schema == rs.spec.Item:
+				held = item
+			case p.Schema != nil && p.Schema.Items != nil && p.Schema.Items.Value == rs.spec.Item:
+				held = []any{item}
+			default:
+				continue
+			}
+			made, err := gen.Valid(alt, fake.Hint{Resource: rs.spec.Name})
+			m, isObject := made.(map[string]any)
+			if err != nil || !isObject {
+				continue
+			}
+			m[p.Name] = held
+			if s.VisitJSON(m, opts...) == nil {
+				return m
+			}
+		}
+	}
+	return nil
 }
 
 // add stores item, created by the request c, below the request's
