@@ -639,12 +639,11 @@ func (rs *Resource) createdValid(s *openapi3.Schema, text []byte, id string) []b
 	if dec.Decode(&item) != nil {
 		return nil
 	}
-	opts := append([]openapi3.SchemaValidationOption{openapi3.VisitAsResponse()}, spec.SchemaOptions(rs.set.contract.Doc)...)
-	if s.VisitJSON(item, opts...) == nil {
+	if rs.matches(s, item) {
 		return nil
 	}
 	gen := &fake.Generator{Contract: rs.set.contract, Faker: fake.NewFaker(hashString(id)), Examples: true}
-	if v := rs.holdingItem(s, item, gen, opts); v != nil {
+	if v := rs.holdingItem(s, item, gen); v != nil {
 		return append(shape.Marshal(v), '\n')
 	}
 	v, err := gen.Valid(s, fake.Hint{Resource: rs.spec.Name})
@@ -659,7 +658,7 @@ func (rs *Resource) createdValid(s *openapi3.Schema, text []byte, id string) []b
 // Sakari's page of contacts holds its contacts in data: a value made of
 // that alternative, with the item, or a list of the item alone, in that
 // member; nil where there is no such member, or no such value matches s.
-func (rs *Resource) holdingItem(s *openapi3.Schema, item any, gen *fake.Generator, opts []openapi3.SchemaValidationOption) any {
+func (rs *Resource) holdingItem(s *openapi3.Schema, item any, gen *fake.Generator) any {
 	alternatives := []*openapi3.Schema{s}
 	for _, ref := range append(slices.Clone(s.OneOf), s.AnyOf...) {
 		if ref != nil && ref.Value != nil {
@@ -683,12 +682,23 @@ func (rs *Resource) holdingItem(s *openapi3.Schema, item any, gen *fake.Generato
 				continue
 			}
 			m[p.Name] = held
-			if s.VisitJSON(m, opts...) == nil {
+			if rs.matches(s, m) {
 				return m
 			}
 		}
 	}
 	return nil
+}
+
+// matches reports whether v, an answer, matches s, as the document's
+// version validates it; where kin-openapi cannot compile s for JSON Schema
+// 2020-12, as the generator does, by OpenAPI 3.0's validator.
+func (rs *Resource) matches(s *openapi3.Schema, v any) bool {
+	err := s.VisitJSON(v, append([]openapi3.SchemaValidationOption{openapi3.VisitAsResponse()}, spec.SchemaOptions(rs.set.contract.Doc)...)...)
+	if err != nil && strings.Contains(err.Error(), "failed to compile schema") {
+		err = s.VisitJSON(v, openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails())
+	}
+	return err == nil
 }
 
 // add stores item, created by the request c, below the request's
