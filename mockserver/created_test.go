@@ -25,6 +25,7 @@ func TestCreateAnswersWhatTheDocumentDocuments(t *testing.T) {
 		{"a UUID where ids are integers", `{type: string, format: uuid}`, `{type: integer}`, false},
 		{"the item", `{$ref: '#/components/schemas/Pet'}`, `{type: integer}`, true},
 		{"an object of the id under the path's name", `{type: object, required: [petId], properties: {petId: {type: integer}, name: {type: string}}}`, `{type: integer}`, true},
+		{"a list of items", `{type: array, items: {$ref: '#/components/schemas/Pet'}}`, `{type: integer}`, false},
 		// Sakari's: the item matches both members, so matches no one of them.
 		{"a oneOf of a page and a report", `{oneOf: [{type: object, properties: {data: {type: array, items: {$ref: '#/components/schemas/Pet'}}}}, {type: object, properties: {data: {type: object, properties: {inserted: {type: integer}}}, success: {type: boolean}}}]}`, `{type: integer}`, true},
 	} {
@@ -79,6 +80,11 @@ func TestCreateAnswersWhatTheDocumentDocuments(t *testing.T) {
 			if m, ok := v.(map[string]any); ok && tt.name == "an object of the id under the path's name" {
 				if id, _ := json.Marshal(m["petId"]); !strings.HasSuffix(loc, "/"+string(id)) || m["name"] != "Rex" {
 					t.Errorf("the object answered, %s, does not hold the id of the Location, %s, and the name sent", body, loc)
+				}
+			}
+			if list, ok := v.([]any); ok && tt.name == "a list of items" {
+				if len(list) != 1 || list[0].(map[string]any)["name"] != "Rex" {
+					t.Errorf("the list answered, %s, does not hold the item created alone", body)
 				}
 			}
 			if m, ok := v.(map[string]any); ok && tt.name == "a oneOf of a page and a report" {

@@ -653,12 +653,17 @@ func (rs *Resource) createdValid(s *openapi3.Schema, text []byte, id string) []b
 	return append(shape.Marshal(v), '\n')
 }
 
-// holdingItem returns a value of s that holds item where s, or one of its
-// alternatives, has a member of the item's schema or a list of them, as
-// Sakari's page of contacts holds its contacts in data: a value made of
-// that alternative, with the item, or a list of the item alone, in that
-// member; nil where there is no such member, or no such value matches s.
+// holdingItem returns a value of s that holds item: the item alone where s
+// is a list of items; where s, or one of its alternatives, has a member of
+// the item's schema or a list of them, as Sakari's page of contacts holds
+// its contacts in data, a value made of that alternative, with the item,
+// or a list of the item alone, in that member; nil where there is no such
+// member, or no such value matches s.
 func (rs *Resource) holdingItem(s *openapi3.Schema, item any, gen *fake.Generator) any {
+	if s.Items != nil && s.Items.Value == rs.spec.Item && rs.matches(s, []any{item}) {
+		// A list of items, as ETSI's package created is answered.
+		return []any{item}
+	}
 	alternatives := []*openapi3.Schema{s}
 	for _, ref := range append(slices.Clone(s.OneOf), s.AnyOf...) {
 		if ref != nil && ref.Value != nil {
