@@ -159,11 +159,12 @@ func (g *Generator) check(s *openapi3.Schema, v any) error {
 	return err
 }
 
-// matches reports whether v, an example of s, matches it as the
-// validator of the document's version judges, as a made value is checked:
-// Vercel's null example of a nullable string of an enumeration without
-// null is one by OpenAPI 3.0's and none by JSON Schema 2020-12's.
-func (g *Generator) matches(s *openapi3.Schema, v any) bool {
+// Matches reports whether v, an example of s or an answer, matches it as
+// the validator of the document's version judges an answer, as a made
+// value is checked: Vercel's null example of a nullable string of an
+// enumeration without null is one by OpenAPI 3.0's and none by JSON Schema
+// 2020-12's.
+func (g *Generator) Matches(s *openapi3.Schema, v any) bool {
 	request := g.request
 	g.request = false
 	defer func() { g.request = request }()
@@ -360,7 +361,7 @@ func (g *Generator) examplesOf(s *openapi3.Schema) []any {
 	var values []any
 	for _, v := range all {
 		v = normalize(v)
-		if ofFormats(s, v, 0) && g.matches(s, v) {
+		if ofFormats(s, v, 0) && g.Matches(s, v) {
 			values = append(values, v)
 		}
 	}
