@@ -141,8 +141,12 @@ func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, r
 	// A query kept (querycache.go) is judged by its text: of an operation
 	// whose parameters are all simple ones of the query.
 	byText := op.paramsCompiled && op.ownParams == nil && len(params) == 0 && r.URL.RawQuery != ""
-	if q := op.keptQueryOf(r.URL.RawQuery); byText && q != nil {
-		c.Query, c.After = q.query, q.after
+	var kept *keptQuery
+	if byText {
+		kept = op.keptQueryOf(r.URL.RawQuery)
+	}
+	if kept != nil {
+		c.Query, c.After = kept.query, kept.after
 	} else if err := g.checkQuery(r, op, params, c, byText); err != nil {
 		return nil, err
 	}
