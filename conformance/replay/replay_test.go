@@ -96,6 +96,21 @@ func staging(tb testing.TB, fault conformancetest.Fault) *url.URL {
 	return u
 }
 
+// deployment serves a petmock as a deployment of c with the key
+// conformancetest.Key and four items of each resource, so that what it
+// creates gets other ids than the app's petmock gave (51 and on).
+func deployment(tb testing.TB, c *spec.Contract) (*mockserver.Server, *url.URL) {
+	tb.Helper()
+	srv, err := mockserver.New(mockserver.Config{Contract: c, APIKeys: []string{conformancetest.Key}, Catalogue: &catalogue.Seeded{Seed: 3, Count: 4}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	tb.Cleanup(hs.Close)
+	base, _ := url.Parse(hs.URL + "/v1")
+	return srv, base
+}
+
 // run replays the export against base.
 func run(tb testing.TB, export []byte, base *url.URL) []replay.Result {
 	tb.Helper()
@@ -213,13 +228,7 @@ func TestReplayCarriesCreatedIDs(t *testing.T) {
 		  "request":{"headers":{"Authorization":["[redacted]"],"Content-Type":["application/json"]},"body":"{\"name\":\"Rex\",\"categoryId\":1}"},
 		  "response":{"headers":{"Location":["http://127.0.0.1:4010/v1/pets/51"]},"body":"{\"id\":51,\"name\":\"Rex\",\"categoryId\":1,\"status\":\"available\"}"}}`,
 	)
-	srv, err := mockserver.New(mockserver.Config{Contract: evolved, APIKeys: []string{conformancetest.Key}, Catalogue: &catalogue.Seeded{Seed: 3, Count: 4}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	base, _ := url.Parse(hs.URL + "/v1")
+	srv, base := deployment(t, evolved)
 	results, err := replay.Run(context.Background(), replay.Config{Base: base, APIKey: conformancetest.Key, Contract: evolved}, reqs)
 	if err != nil {
 		t.Fatal(err)
@@ -335,13 +344,7 @@ components:
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := mockserver.New(mockserver.Config{Contract: c, APIKeys: []string{conformancetest.Key}, Catalogue: &catalogue.Seeded{Seed: 3, Count: 4}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(hs.Close)
-	base, _ := url.Parse(hs.URL + "/v1")
+	_, base := deployment(t, c)
 	results, err := replay.Run(context.Background(), replay.Config{Base: base, APIKey: conformancetest.Key, Contract: c}, reqs)
 	if err != nil {
 		t.Fatal(err)
