@@ -197,7 +197,12 @@ var hostileServers = []struct {
 		start: func(tb testing.TB) *ct.HostileServer {
 			return ct.NewHostile(tb, func(s *ct.HostileServer, w http.ResponseWriter, r *http.Request) {
 				c := ct.Hijack(w)
-				io.WriteString(c, ct.Head("Content-Length: 10\r\n"))
+				// Connection: close, so that no later request is sent on
+				// this connection, whose next bytes are the rest of this
+				// body: where the client's reuse of it raced its reading
+				// of them, the next request was swallowed by Hold and
+				// never answered (a CI run's "no answer within 10s").
+				io.WriteString(c, ct.Head("Content-Length: 10\r\n", "Connection: close\r\n"))
 				c.Write(ct.EchoedPets(r, 300))
 				s.Hold(c)
 			})
