@@ -270,6 +270,12 @@ func (g *Generator) planSkipping(s *openapi3.Schema, hint Hint, depth int, skip 
 		}
 	}
 	t := valueType(scalar)
+	if t == "" {
+		// The view takes no members: an allOf whose members have
+		// properties but no type, such as a oneOf's member joined to
+		// its owner, is of objects.
+		t = valueType(s)
+	}
 	byType := g.typePlan(s, scalar, t, hint, depth)
 	if !g.Examples && g.hasExample(s) {
 		byType = func() any { v, _ := g.example(s); return v }

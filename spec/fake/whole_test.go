@@ -83,6 +83,16 @@ components:
         - type: object
           properties:
             b: {type: string}
+    Untyped:
+      type: array
+      items:
+        oneOf:
+          - properties:
+              type: {type: string, enum: [email]}
+              email: {type: string}
+          - properties:
+              type: {type: string, enum: [sms]}
+              sms: {type: string}
     Overlapping:
       oneOf:
         - type: object
@@ -317,6 +327,16 @@ func TestValuesMatchTheWholeSchema(t *testing.T) {
 		{c30, "DeepOverlapping", false, func(v any) error {
 			if _, ok := deep(v)["kind"]; !ok {
 				return errors.New("no kind, which alone tells the members apart")
+			}
+			return nil
+		}},
+		{c30, "Untyped", false, func(v any) error {
+			// Members without a type but with properties are objects: a
+			// string matches both.
+			for _, e := range v.([]any) {
+				if _, ok := e.(map[string]any); !ok {
+					return fmt.Errorf("%s, want an object", show(e))
+				}
 			}
 			return nil
 		}},
