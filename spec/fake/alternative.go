@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
 	"strconv"
@@ -287,9 +288,54 @@ func (g *Generator) setApart(v any, groups []group, picked []int) bool {
 					changed = true
 				}
 			}
+			if ref.Value.VisitJSON(m, opts...) == nil && g.refuse(m, mine, ref.Value, opts) {
+				changed = true
+			}
 		}
 	}
 	return changed
+}
+
+// refuse sets in m, which matches other as well as mine, a property other
+// declares and mine does not to a value of a type other's schema of it
+// refuses, so that m matches other no more, and reports whether it did.
+// Members that require nothing and differ only in their optional
+// properties, as Listen Notes' search results do, are told apart so: any
+// object matches them all.
+func (g *Generator) refuse(m map[string]any, mine, other *openapi3.Schema, opts []openapi3.SchemaValidationOption) bool {
+	for _, p := range g.properties(other) {
+		if _, has := m[p.Name]; has || p.Schema == nil || g.memberProperty(mine, p.Name) != nil {
+			continue
+		}
+		v, ok := refused(p.Schema)
+		if !ok {
+			continue
+		}
+		m[p.Name] = v
+		if other.VisitJSON(m, opts...) != nil {
+			return true
+		}
+		delete(m, p.Name)
+	}
+	return false
+}
+
+// refused returns a value of a JSON type s does not take, where s names
+// the types it takes.
+func refused(s *openapi3.Schema) (any, bool) {
+	t := s.Type
+	if t == nil || len(t.Slice()) == 0 {
+		return nil, false
+	}
+	switch {
+	case !t.Includes(openapi3.TypeBoolean):
+		return false, true
+	case !t.Includes(openapi3.TypeString):
+		return "", true
+	case !t.Includes(openapi3.TypeNumber) && !t.Includes(openapi3.TypeInteger):
+		return json.Number("0"), true
+	}
+	return nil, false
 }
 
 // openAPI31 reports whether the document is of OpenAPI 3.1, whose

@@ -79,10 +79,15 @@ components:
       oneOf:
         - type: object
           properties:
-            a: {type: string}
+            a: {description: anything}
         - type: object
           properties:
-            b: {type: string}
+            b: {description: anything}
+    OnlyOptional:
+      oneOf:
+        - {type: object, properties: {audio: {type: string}, title: {type: string}}}
+        - {type: object, properties: {email: {type: string}, title: {type: string}}}
+        - {type: object, properties: {podcasts: {type: array, items: {type: string}}, title: {type: string}}}
     Untyped:
       type: array
       items:
@@ -330,6 +335,9 @@ func TestValuesMatchTheWholeSchema(t *testing.T) {
 			}
 			return nil
 		}},
+		// Listen Notes' search results: any object matches every member;
+		// one whose other members' properties are of other types does not.
+		{c30, "OnlyOptional", false, nil},
 		{c30, "Untyped", false, func(v any) error {
 			// Members without a type but with properties are objects: a
 			// string matches both.
