@@ -3,6 +3,8 @@ package catalogue
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,6 +36,14 @@ type fitter struct {
 	// opts check a value against a schema as the document's version
 	// asks.
 	opts []openapi3.SchemaValidationOption
+
+	// whole is the resource whose item's schema has a oneOf or an anyOf
+	// its properties do not list, nil for any other: an item is checked
+	// against it whole, with idValue as its id, and given the members of
+	// a value made of it that tell the alternatives apart.
+	whole   *spec.Resource
+	id      string
+	idValue any
 
 	mu  sync.Mutex // guards gen
 	gen *fake.Generator
@@ -88,10 +98,16 @@ func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []stri
 	if r.Update != nil && spec.IsJSONPatch(c, r.Update.RequestSchema()) {
 		f.patched = r.Properties[1:]
 	}
-	if len(f.made) == 0 && len(f.checked) == 0 && len(f.patched) == 0 {
+	f.gen = &fake.Generator{Contract: c, Faker: fake.NewFaker(seed ^ hashString("fit "+r.Name)), Examples: true}
+	if alternatives(r.Item) {
+		// An id to check an item with before it has its own.
+		if id, err := f.gen.Valid(r.Properties[0].Schema, fake.Hint{Property: r.IDProperty, Resource: r.Name}); err == nil {
+			f.whole, f.id, f.idValue = r, r.IDProperty, id
+		}
+	}
+	if len(f.made) == 0 && len(f.checked) == 0 && len(f.patched) == 0 && f.whole == nil {
 		return nil, nil
 	}
-	f.gen = &fake.Generator{Contract: c, Faker: fake.NewFaker(seed ^ hashString("fit "+r.Name)), Examples: true}
 	return f, notes
 }
 
@@ -132,6 +148,48 @@ func (f *fitter) fit(item map[string]any) {
 	for _, p := range f.checked {
 		if v, ok := item[p.Name]; ok {
 			f.member(item, p, v, 0)
+		}
+	}
+	f.alternative(item)
+}
+
+// alternative gives item, where it matches none of the alternatives of
+// the item's schema or more than one, as Intellifi's item sent without
+// any of location, location_id and location_url matches all three, the
+// members of a value made of the schema that it lacks, and then, if it
+// still does not match, that value's members the item's properties do
+// not list. Callers hold f.mu.
+func (f *fitter) alternative(item map[string]any) {
+	if f.whole == nil {
+		return
+	}
+	matches := func() bool {
+		probe := maps.Clone(item)
+		if _, ok := probe[f.id]; !ok {
+			probe[f.id] = f.idValue
+		}
+		return f.gen.Matches(f.whole.Item, probe)
+	}
+	if matches() {
+		return
+	}
+	made, err := f.gen.Valid(f.whole.Item, fake.Hint{Resource: f.hint})
+	m, ok := made.(map[string]any)
+	if err != nil || !ok {
+		return
+	}
+	delete(m, f.id)
+	for k, v := range m {
+		if _, has := item[k]; !has {
+			item[k] = v
+		}
+	}
+	if matches() {
+		return
+	}
+	for k, v := range m {
+		if !slices.ContainsFunc(f.whole.Properties, func(p spec.Property) bool { return p.Name == k }) {
+			item[k] = v
 		}
 	}
 }

@@ -172,12 +172,19 @@ func (rs *Resource) setID(item map[string]any, id int64, name string) {
 
 // appendEntry is entry for a catalogue: the text is appended to buf, which
 // it returns, and the filter keys are left for keys to fill. The id is
-// written as it is, not set in item.
-func (rs *Resource) appendEntry(buf []byte, id int64, name string, item map[string]any) (store.Entry, []byte) {
+// written as it is, not set in item, and only the members the item's
+// schema lists are, but where whole, when the id is set and every member
+// written, as a created item's are.
+func (rs *Resource) appendEntry(buf []byte, id int64, name string, item map[string]any, whole bool) (store.Entry, []byte) {
 	if rs.writeOnly {
 		spec.DropWriteOnly(item, rs.spec.Item)
 	}
 	start := len(buf)
+	if whole {
+		rs.setID(item, id, name)
+		buf = rs.shape.AppendJSON(buf, item)
+		return store.Entry{ID: id, Name: name, Text: buf[start:len(buf):len(buf)]}, buf
+	}
 	buf = rs.shape.AppendItem(buf, item, func(dst []byte) []byte {
 		if name != "" {
 			return shape.AppendString(dst, name)

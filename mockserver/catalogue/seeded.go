@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -175,6 +176,7 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 		made := 0
 		tuples := map[string][]string{}
 		keys := make([]string, rs.nkeys)
+		whole := false
 	items:
 		for n := range entries {
 			if n%1024 == 0 && ctx.Err() != nil {
@@ -192,6 +194,19 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 					return nil, nil, fmt.Errorf("%s: %s: %w", r.Name, p.Name, err)
 				}
 				item[p.Name] = v
+			}
+			if n == 0 && alternatives(r.Item) {
+				whole = !matchesWithID(gen, rs, item)
+			}
+			if whole {
+				// An item whose oneOf is told apart by members its
+				// properties do not list is made of the whole schema.
+				if err := wholeItem(gen, r, item); err != nil {
+					if lenient {
+						warnings = append(warnings, fmt.Sprintf("catalogue of %s: %v; its items may not match it", r.Name, err))
+					}
+					whole = false
+				}
 			}
 			if cap(buf)-len(buf) < 4<<10 {
 				made += len(buf)
@@ -217,7 +232,7 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 				}
 				names[name] = true
 			}
-			entries[n], buf = rs.appendEntry(buf, id, name, item)
+			entries[n], buf = rs.appendEntry(buf, id, name, item, whole)
 			if idKeyed {
 				// A filter by the id (?id=1) keys each item by it.
 				rs.setID(item, id, name)
@@ -272,6 +287,52 @@ func makeValue(gen *fake.Generator, p spec.Property, plan func() any, mix []int,
 	}
 	why, _, _ := strings.Cut(last.Error(), "\n")
 	return nil, fmt.Errorf("%w: %s", fake.ErrNoValue, why)
+}
+
+// alternatives reports whether s, or an allOf member of it, has a oneOf or
+// an anyOf, whose members' properties the item's do not list.
+func alternatives(s *openapi3.Schema) bool {
+	var visit func(s *openapi3.Schema, depth int) bool
+	visit = func(s *openapi3.Schema, depth int) bool {
+		if s == nil || depth > 32 {
+			return false
+		}
+		if len(s.OneOf) > 0 || len(s.AnyOf) > 0 {
+			return true
+		}
+		for _, m := range s.AllOf {
+			if m != nil && visit(m.Value, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(s, 0)
+}
+
+// matchesWithID reports whether item, with an id, matches the item's
+// schema of rs.
+func matchesWithID(gen *fake.Generator, rs *Resource, item map[string]any) bool {
+	probe := maps.Clone(item)
+	rs.setID(probe, 1, "")
+	return gen.Matches(rs.spec.Item, probe)
+}
+
+// wholeItem makes item anew from the item's schema of r, whole, as a
+// value of one member of each of its oneOfs. It leaves item as it was
+// where no value made matches.
+func wholeItem(gen *fake.Generator, r *spec.Resource, item map[string]any) error {
+	v, err := gen.Valid(r.Item, fake.Hint{Resource: r.Name})
+	if err != nil {
+		return err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("a value of the item's schema is no object: %s", spec.TypeOf(r.Item))
+	}
+	clear(item)
+	maps.Copy(item, m)
+	return nil
 }
 
 // streamFaker returns the faker of a resource's catalogue. Each resource

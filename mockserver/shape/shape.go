@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -121,6 +122,16 @@ func (b *Builder) object(sh *Shape, s *openapi3.Schema, props []spec.Property) {
 			sh.members = append(sh.members, member{name: name, key: append(key, ':'), shape: &Shape{}})
 		}
 	}
+	// The members of a oneOf's or an anyOf's alternatives, as Intellifi's
+	// item has one of location, location_id and location_url, are written
+	// as they come: left out, a value would match none of them, or more
+	// than one.
+	for _, name := range alternativeNames(s, 0) {
+		if !sh.declares(name) {
+			key, _ := json.Marshal(name)
+			sh.members = append(sh.members, member{name: name, key: append(key, ':'), shape: &Shape{}})
+		}
+	}
 	ap := s.AdditionalProperties
 	switch {
 	case ap.Schema != nil && ap.Schema.Value != nil:
@@ -220,6 +231,43 @@ func requiredNames(s *openapi3.Schema, depth int) []string {
 		}
 	}
 	return out
+}
+
+// alternativeNames returns the names of the properties the members of
+// the oneOfs and anyOfs of s and of its allOf members declare, in order.
+func alternativeNames(s *openapi3.Schema, depth int) []string {
+	if s == nil || depth > 32 {
+		return nil
+	}
+	var out []string
+	for _, alts := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
+		for _, m := range alts {
+			if m != nil {
+				out = append(out, propertyNames(m.Value, depth+1)...)
+			}
+		}
+	}
+	for _, m := range s.AllOf {
+		if m != nil {
+			out = append(out, alternativeNames(m.Value, depth+1)...)
+		}
+	}
+	return out
+}
+
+// propertyNames returns the names of the properties s and its allOf
+// members declare, and those of their alternatives.
+func propertyNames(s *openapi3.Schema, depth int) []string {
+	if s == nil || depth > 32 {
+		return nil
+	}
+	out := slices.Sorted(maps.Keys(s.Properties))
+	for _, m := range s.AllOf {
+		if m != nil {
+			out = append(out, propertyNames(m.Value, depth+1)...)
+		}
+	}
+	return append(out, alternativeNames(s, depth)...)
 }
 
 func (sh *Shape) declares(name string) bool {
