@@ -13,7 +13,8 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
-// openapi3filter reads each member of a form by the type its schema
+// openapi3filter reads a form, or a multipart body, only by a schema that
+// names the type object, and each member of it by the type its schema
 // names: a member whose schema names none, such as Twilio's
 // SinkConfiguration ("encoded as JSON"), it reads as null, which its
 // schema then refuses ("must not be null"), and an array of such items,
@@ -28,8 +29,10 @@ var formDecoder sync.Once
 // forms with, as above.
 func readUntypedFormMembersAsText() {
 	formDecoder.Do(func() {
-		if d := openapi3filter.RegisteredBodyDecoder(formMediaType); d != nil {
-			openapi3filter.RegisterBodyDecoder(formMediaType, untypedAsText(d))
+		for _, mt := range []string{formMediaType, multipartMediaType} {
+			if d := openapi3filter.RegisteredBodyDecoder(mt); d != nil {
+				openapi3filter.RegisterBodyDecoder(mt, untypedAsText(d))
+			}
 		}
 	})
 }
@@ -103,11 +106,19 @@ func textMembers(s *openapi3.SchemaRef) *openapi3.SchemaRef {
 		}
 		props[name] = repl
 	}
-	if props == nil {
+	// A form's schema of properties but no type, as Intellifi's upload
+	// of a file, is of objects, which is all openapi3filter reads.
+	typed := s.Value.Type != nil && len(s.Value.Type.Slice()) > 0
+	if props == nil && (typed || spec.TypeOf(s.Value) != "object") {
 		return s
 	}
 	copied := *s.Value
-	copied.Properties = props
+	if props != nil {
+		copied.Properties = props
+	}
+	if !typed {
+		copied.Type = &openapi3.Types{openapi3.TypeObject}
+	}
 	return &openapi3.SchemaRef{Value: &copied}
 }
 
