@@ -106,6 +106,36 @@ func (r *Resource) ListItems(op *Operation, v any) (items []any, ok bool) {
 	return nil, false
 }
 
+// ListsIDs reports whether op, the list or a find of r, answers the ids
+// of its items rather than the items: its schema of an item is not an
+// object but of the id's type, as Pinecone's list of its collections'
+// names is a list of strings.
+func (r *Resource) ListsIDs(c *Contract, op *Operation) bool {
+	if op == nil || len(r.Properties) == 0 {
+		return false
+	}
+	var e *Envelope
+	switch {
+	case op == r.List:
+		e = r.ListEnvelope
+	default:
+		i := slices.IndexFunc(r.Finds, func(f Find) bool { return f.Op == op })
+		if i < 0 {
+			return false
+		}
+		e = r.Finds[i].Envelope
+	}
+	s := op.JSONSchema(op.Success)
+	if e != nil {
+		s = e.Property(c, []string{e.Items})
+	}
+	if s == nil || s.Items == nil || s.Items.Value == nil {
+		return false
+	}
+	t := TypeOf(s.Items.Value)
+	return t != "" && t != "object" && t == TypeOf(r.Properties[0].Schema)
+}
+
 // Flat reports whether the item path of r names none of the parents of
 // its collection: the items a collection below a parent creates are
 // read, changed and deleted at a path of their own, such as

@@ -220,9 +220,14 @@ func (rs *Resource) wrapLists(c *spec.Contract, shapes *shape.Builder, seed uint
 		}
 		if items := listedSchema(c, op, e); items != nil && items != rs.spec.Item {
 			if rs.listShapes == nil {
-				rs.listShapes = map[*spec.Operation]*shape.Shape{}
+				rs.listShapes = map[*spec.Operation]*listShape{}
 			}
-			rs.listShapes[op] = shapes.Of(items)
+			ls := &listShape{shape: shapes.Of(items)}
+			if rs.spec.ListsIDs(c, op) {
+				ls.id = rs.spec.IDProperty
+				notes = append(notes, fmt.Sprintf("%s.responses.%d: a list of %ss, so the %s of each item is listed", op.Where, op.Success, spec.TypeOf(items), ls.id))
+			}
+			rs.listShapes[op] = ls
 		}
 		if e == nil {
 			return
@@ -256,11 +261,19 @@ func listedSchema(c *spec.Contract, op *spec.Operation, e *spec.Envelope) *opena
 	return s.Items.Value
 }
 
+// listShape is how a list or a find writes its items, where its schema
+// of an item is not the item's.
+type listShape struct {
+	shape *shape.Shape
+	id    string // the property written alone, where items are listed by it
+}
+
 // reshaped returns page, a JSON array of items as the store holds them,
-// each written anew in the shape sh, such as a list's schema of an item
-// that declares fewer members than the read's: those it does not declare
-// are left out.
-func reshaped(sh *shape.Shape, page []byte) []byte {
+// each written anew in the shape of ls, such as a list's schema of an item
+// that declares fewer members than the read's, those it does not declare
+// left out; or as its id, where the list is of ids.
+func (ls *listShape) reshaped(page []byte) []byte {
+	sh := ls.shape
 	v, err := edge.DecodeJSON(page)
 	items, ok := v.([]any)
 	if err != nil || !ok {
@@ -271,6 +284,9 @@ func reshaped(sh *shape.Shape, page []byte) []byte {
 	for i, it := range items {
 		if i > 0 {
 			out = append(out, ',')
+		}
+		if m, ok := it.(map[string]any); ok && ls.id != "" {
+			it = m[ls.id]
 		}
 		out = sh.AppendJSON(out, it)
 	}

@@ -47,8 +47,8 @@ type Resource struct {
 	envelopes map[*spec.Operation]*envelope
 	// listShapes write the items of the list and the finds whose
 	// schema of an item is not the item's, by operation: the items are
-	// written anew in that schema's shape.
-	listShapes map[*spec.Operation]*shape.Shape
+	// written anew in that schema's shape, or as their ids.
+	listShapes map[*spec.Operation]*listShape
 	// wrapped write the answers of the operations that answer the item
 	// inside an object, by operation.
 	wrapped map[*spec.Operation]*itemWrapper
@@ -413,7 +413,7 @@ func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Ca
 	start := len(*buf)
 	body, last, more := v.AppendTo(*buf)
 	if reshape != nil {
-		body = append(body[:start], reshaped(reshape, body[start:])...)
+		body = append(body[:start], reshape.reshaped(body[start:])...)
 	}
 	kp := &keptPage{state: v.State()}
 	var next string
