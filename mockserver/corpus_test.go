@@ -567,8 +567,12 @@ func listItems(body []byte) []map[string]any {
 }
 
 // listed says whether a list answer holds an item whose property prop is
-// id.
+// id, or, a list of ids (spec.Resource.ListsIDs), id itself.
 func listed(body []byte, prop string, id any) bool {
+	var ids []any
+	if json.Unmarshal(body, &ids) == nil && slices.ContainsFunc(ids, func(v any) bool { return fmt.Sprint(v) == fmt.Sprint(id) }) {
+		return true
+	}
 	return slices.ContainsFunc(listItems(body), func(it map[string]any) bool {
 		return fmt.Sprint(it[prop]) == fmt.Sprint(id)
 	})

@@ -326,6 +326,10 @@ func (h *Harness) checkItemListed(ctx context.Context, res *spec.Resource, param
 		// items, without their fields): the item listed is held to what of
 		// the created item that schema names.
 		want, _ := h.answered(nil, h.listedSchema(res), map[string]any(created), 0).(map[string]any)
+		if res.ListsIDs(h.contract.Contract, res.List) {
+			// A list of ids, as Pinecone's of names, shows the id alone.
+			want = map[string]any{res.IDProperty: created[res.IDProperty]}
+		}
 		if diff := judge.Differences(*found, want); diff != "" {
 			return walk.last.Require(false, judge.RuleItemListed, "the listed item differs from the one created: "+diff)
 		}

@@ -163,6 +163,10 @@ type Exchange struct {
 	// any other operation.
 	envelope    *spec.Envelope
 	cursorParam string
+	// listedBy is the id property of the items of a list that answers
+	// their ids rather than the items (spec.Resource.ListsIDs); Items
+	// reads each id as an item of that one member.
+	listedBy string
 	// op is the operation of the request, where the document has it:
 	// an operation of a resource may answer its item inside an object
 	// (spec.Resource.Wrapped), which Item reads it from.
@@ -234,6 +238,9 @@ func (c *Client) Send(ctx context.Context, r *Request) (*Exchange, error) {
 	}
 	x.envelope, x.cursorParam = c.listOf(r.op)
 	x.op = c.cfg.Contract.Operation(r.op)
+	if x.op != nil && x.op.Resource != nil && x.op.Resource.ListsIDs(c.cfg.Contract, x.op) {
+		x.listedBy = x.op.Resource.IDProperty
+	}
 	if c.cfg.ReadOnly && r.method != http.MethodGet {
 		return x, errors.New(x.redact("read-only run: refusing to send " + r.method + " " + x.URL))
 	}

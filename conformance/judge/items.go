@@ -21,7 +21,9 @@ type Item map[string]any
 // Items decodes the body of x as a list of items: the JSON array
 // answered, or, for a list of a resource whose answer is an envelope, the
 // array its items property holds, as spec reads the envelope (such as
-// Stripe's {"data":[...],"has_more":false}). The schema has been checked.
+// Stripe's {"data":[...],"has_more":false}); for a list of the items' ids,
+// such as Pinecone's of its collections' names, each id as an item of that
+// one member. The schema has been checked.
 func (x *Exchange) Items() ([]Item, error) {
 	var v any
 	if err := x.decode(&v); err != nil {
@@ -34,6 +36,9 @@ func (x *Exchange) Items() ([]Item, error) {
 	out := make([]Item, 0, len(list))
 	for _, e := range list {
 		it, isObject := e.(map[string]any)
+		if !isObject && x.listedBy != "" {
+			it, isObject = map[string]any{x.listedBy: e}, true
+		}
 		if !isObject {
 			return nil, breaks(x, RuleContract, "decoding the body: an item of the list is not a JSON object")
 		}
