@@ -55,6 +55,9 @@ type repairs struct {
 	// restore undoes, once the document is validated, what was changed
 	// for kin-openapi's validation only.
 	restore []func()
+	// notes say what of a valid document petmock cannot hold values to,
+	// strict or not: see patterns.
+	notes []string
 }
 
 // repair repairs the slips of the document of l, in place, before it is
@@ -96,6 +99,7 @@ func (o ReadOptions) repair(l *loaded) (func(), error) {
 	for _, s := range r.slips {
 		l.warnings = append(l.warnings, fmt.Sprintf("%s: %s; %s", r.place(s.where), s.what, s.served))
 	}
+	l.warnings = append(l.warnings, r.notes...)
 	return undo, nil
 }
 

@@ -25,6 +25,7 @@ func (r *repairs) schemas() {
 	v31 := r.doc.IsOpenAPI31OrLater()
 	r.schemaWalk(func(at func() string, s *openapi3.Schema) {
 		r.unknownKeywords(at, s)
+		r.patterns(at, s)
 		if v31 {
 			return
 		}
