@@ -348,7 +348,40 @@ func validationInput(r *http.Request, route *routers.Route, params map[string]st
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.ContentLength = int64(len(body))
 	}
-	return &openapi3filter.RequestValidationInput{Request: &req, PathParams: params, QueryParams: query, Route: route}
+	return &openapi3filter.RequestValidationInput{Request: &req, PathParams: decodedPathParams(route, params), QueryParams: query, Route: route}
+}
+
+// decodedPathParams returns params with the values of the path parameters
+// of route whose schema is of one value, not an array or an object,
+// unescaped: the router gives them as the path has them, and
+// openapi3filter checks them so, where a value is what the path escapes,
+// "a/b" of a%2Fb, as an item's id is. The values of arrays and objects
+// stay escaped, their escaped separators not theirs to split by.
+func decodedPathParams(route *routers.Route, params map[string]string) map[string]string {
+	if route == nil || route.Operation == nil || !slices.ContainsFunc(slices.Collect(maps.Values(params)), func(v string) bool { return strings.ContainsRune(v, '%') }) {
+		return params
+	}
+	out := maps.Clone(params)
+	refs := route.Operation.Parameters
+	if route.PathItem != nil {
+		refs = slices.Concat(route.PathItem.Parameters, refs)
+	}
+	for _, ref := range refs {
+		if ref == nil || ref.Value == nil {
+			continue
+		}
+		p := ref.Value
+		if p.In != openapi3.ParameterInPath || p.Schema == nil || p.Schema.Value == nil {
+			continue
+		}
+		if t := spec.TypeOf(p.Schema.Value); t == "array" || t == "object" {
+			continue
+		}
+		if v, err := url.PathUnescape(out[p.Name]); err == nil {
+			out[p.Name] = v
+		}
+	}
+	return out
 }
 
 // ReadBody reads the body of r within the gate's bound: a larger one is
