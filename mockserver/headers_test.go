@@ -76,11 +76,23 @@ const headersDocument = `
           description: a bad day
           headers:
             X-Petmock-Reason: {schema: {type: string, enum: [bad]}}
+  /stats:
+    get:
+      operationId: getStats
+      responses:
+        '2XX':
+          description: the stats, as Ably's answers of a range with a required Link
+          headers:
+            Link: {required: true, schema: {type: string, pattern: '^<.*>; rel="(first|current|last)"$'}}
+          content:
+            application/json:
+              schema: {type: object}
 `
 
 // TestRequiredHeadersOnEveryStatus: a header a response requires is sent,
 // made from its example or schema, with the answers of a resource, of an
-// operation of no resource, and of an error alike; and an error the
+// operation of no resource, of a range of statuses (2XX), and of an error
+// alike; and an error the
 // document gives no body tells its reason in X-Petmock-Reason, unless the
 // response declares a header of that name.
 func TestRequiredHeadersOnEveryStatus(t *testing.T) {
@@ -101,6 +113,7 @@ func TestRequiredHeadersOnEveryStatus(t *testing.T) {
 		{"/pets/987654", auth, 404, nil, true},
 		{"/report", auth, 200, []string{"X-Generated"}, false},
 		{"/report?day=yesterday", auth, 400, nil, false},
+		{"/stats", auth, 200, []string{"Link"}, false},
 	} {
 		req, resp, body := fetch(t, http.MethodGet, base+"/v1"+tt.path, "", tt.headers...)
 		what := "GET " + tt.path

@@ -28,7 +28,8 @@ type madeHeader struct {
 // headerPlan holds the headers each response of an operation requires.
 type headerPlan struct {
 	byStatus map[int][]madeHeader
-	fallback []madeHeader // of the default response
+	byClass  map[int][]madeHeader // of a range of statuses, 2 of 2XX
+	fallback []madeHeader         // of the default response
 }
 
 // framingHeaders are headers HTTP sets itself, whatever a document says.
@@ -58,9 +59,15 @@ func planHeaders(c *spec.Contract, op *spec.Operation) *headerPlan {
 				plan.byStatus = map[int][]madeHeader{}
 			}
 			plan.byStatus[status] = made
+		} else if len(code) == 3 && code[0] >= '1' && code[0] <= '5' && strings.EqualFold(code[1:], "XX") {
+			// A range, as Ably's 2XX with its required Link.
+			if plan.byClass == nil {
+				plan.byClass = map[int][]madeHeader{}
+			}
+			plan.byClass[int(code[0]-'0')] = made
 		}
 	}
-	if plan.byStatus == nil && plan.fallback == nil {
+	if plan.byStatus == nil && plan.byClass == nil && plan.fallback == nil {
 		return nil
 	}
 	return &plan
@@ -123,8 +130,13 @@ func (op *Operation) SetRequiredHeaders(h http.Header, status int) {
 		return
 	}
 	made, ok := op.headers.byStatus[status]
-	if !ok && !slices.Contains(op.Spec.Statuses, status) {
-		made = op.headers.fallback
+	if !ok && op.Spec.Op.Responses.Value(strconv.Itoa(status)) == nil {
+		// No response of the status itself: its range's, or else the
+		// default's where the status is not documented.
+		made, ok = op.headers.byClass[status/100]
+		if !ok && !slices.Contains(op.Spec.Statuses, status) {
+			made = op.headers.fallback
+		}
 	}
 	for _, m := range made {
 		if _, set := h[m.name]; !set {
