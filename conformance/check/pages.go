@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/petstore/contract/conformance/judge"
 )
 
@@ -214,6 +216,15 @@ func (h *Harness) nextPage(ctx context.Context, x *judge.Exchange) (*judge.Excha
 	r := judge.NewRequest(x.Op, http.MethodGet, x.Path, u.RawQuery, nil)
 	if op := h.contract.Operation(x.Op); op != nil {
 		h.Credentials(op, judge.KeyVar)(r)
+		// The page before's header parameters go with the link, as
+		// Apideck's x-apideck-app-id, which each of its pages requires.
+		for _, p := range op.Parameters {
+			if p.In == openapi3.ParameterInHeader && http.CanonicalHeaderKey(p.Name) != "Authorization" && r.Header.Get(p.Name) == "" {
+				for _, v := range x.RequestHeader.Values(p.Name) {
+					r.Header.Add(p.Name, v)
+				}
+			}
+		}
 	}
 	r.Target, r.PageLimit, r.Lenient = u, x.Limit, lenient
 	next, err := h.Send(ctx, r)
