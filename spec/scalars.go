@@ -1,0 +1,87 @@
+package spec
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// A word of the document that must be text, a schema's pattern or format,
+// a description, may be written as a number or a boolean: api.video's
+// "pattern": 0. kin-openapi refuses the whole document for it, saying
+// only which field of which type: "cannot unmarshal number into field
+// Schema.pattern of type string". Read leniently, a description, a title,
+// a summary or a format so written is read as its text, and a pattern,
+// which as text would hold values to what the document never meant, is
+// left out, each with a warning that names its place; read strictly, the
+// document is refused for the first, by place.
+
+// textKeywords are the fields read as text where a document writes a
+// number or a boolean, and whether the value is kept as its text.
+var textKeywords = map[string]bool{"description": true, "title": true, "summary": true, "format": true, "pattern": false}
+
+// valueKeywords hold values, not the document's own words: what is
+// below them is left as it is.
+var valueKeywords = []string{"example", "examples", "default", "enum", "const", "value", "x-examples"}
+
+// scalarSlip is a text field written as another scalar.
+type scalarSlip struct {
+	where, field, value string
+	kept                bool
+}
+
+// untextedScalars repairs, in the tree of a document, the text fields
+// written as numbers or booleans, and returns what it repaired, in the
+// order written.
+func untextedScalars(root *yaml.Node) []scalarSlip {
+	var out []scalarSlip
+	var walk func(n *yaml.Node, path []string, depth int)
+	walk = func(n *yaml.Node, path []string, depth int) {
+		if n == nil || depth > 256 {
+			return
+		}
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, path, depth+1)
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				walk(c, append(path, fmt.Sprint(i)), depth+1)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				key, value := n.Content[i].Value, n.Content[i+1]
+				// Below properties, a key is a property's name.
+				inProperties := len(path) > 0 && path[len(path)-1] == "properties"
+				if !inProperties && (slices.Contains(valueKeywords, key) || strings.HasPrefix(key, "x-")) {
+					continue
+				}
+				keep, isText := textKeywords[key]
+				if isText && !inProperties && value.Kind == yaml.ScalarNode && value.Tag != "!!str" && value.Tag != "!!null" {
+					out = append(out, scalarSlip{where: strings.Join(append(path, key), "."), field: key, value: value.Value, kept: keep})
+					if keep {
+						value.Tag, value.Style = "!!str", yaml.DoubleQuotedStyle
+					} else {
+						n.Content = slices.Delete(n.Content, i, i+2)
+						i -= 2
+					}
+					continue
+				}
+				walk(value, append(path, key), depth+1)
+			}
+		}
+	}
+	walk(root, nil, 0)
+	return out
+}
+
+// String says what the slip is and what is served, for a warning.
+func (s scalarSlip) String() string {
+	if s.kept {
+		return fmt.Sprintf("%s: %s, where a %s is text; read as the text %q", s.where, s.value, s.field, s.value)
+	}
+	return fmt.Sprintf("%s: %s, where a %s is text; left out", s.where, s.value, s.field)
+}
