@@ -138,6 +138,14 @@ func (o ReadOptions) load(ctx context.Context, data []byte) (*loaded, error) {
 			l.warnings = append(l.warnings, l.place(s.String()))
 		}
 	}
+	if slips := schemaRefsToOthers(l.root); len(slips) > 0 {
+		if o.Strict {
+			return nil, fmt.Errorf("%s; refer to a schema, under components.schemas", l.place(slips[0].where+": $ref "+slips[0].ref+" refers to no schema"))
+		}
+		for _, s := range slips {
+			l.warnings = append(l.warnings, l.place(s.String()))
+		}
+	}
 	// kin-openapi reads the JSON of the tree parsed above: see nodeJSON.
 	txt, shape, err := documentJSON(l.source, l.root)
 	if deep := (*tooDeep)(nil); errors.As(err, &deep) {
