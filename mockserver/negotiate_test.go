@@ -124,3 +124,31 @@ func TestContentNegotiation(t *testing.T) {
 		t.Errorf("POST /pets with Accept: application/xml: %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestIgnoredHeaderParameters: a header parameter named Accept,
+// Content-Type or Authorization is ignored, as OpenAPI says: rev.ai
+// declares Accept of an enumeration of one media type each, and an Accept
+// of both, or of another type the answers offer, is negotiated, not
+// refused for the enumeration.
+func TestIgnoredHeaderParameters(t *testing.T) {
+	c := document(t, `
+  /captions:
+    get:
+      operationId: getCaptions
+      parameters:
+        - {name: Accept, in: header, schema: {type: string, enum: [application/x-subrip, text/vtt]}}
+        - {name: Content-Type, in: header, required: true, schema: {type: string, enum: [text/plain]}}
+      responses:
+        '200':
+          description: The captions.
+          content:
+            application/x-subrip: {schema: {type: string}}
+            text/vtt: {schema: {type: string}}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	for _, accept := range []string{"application/x-subrip, text/vtt", "text/vtt;q=0.5, application/x-subrip"} {
+		if _, resp, body := fetch(t, http.MethodGet, base+"/v1/captions", "", "X-API-Key", key, "Accept", accept); resp.StatusCode != http.StatusOK {
+			t.Errorf("GET /v1/captions, Accept: %s: %d, want 200\n%s", accept, resp.StatusCode, body)
+		}
+	}
+}

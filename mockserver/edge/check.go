@@ -411,13 +411,19 @@ func (g *Gate) CheckParameter(op *Operation, params map[string]string, query url
 // openapi3filter checks.
 
 // ownParams returns the parameters of route's operation, its own and its
-// path's, that the gate checks itself, and route without them for
-// openapi3filter; route itself where there are none.
+// path's, that the gate checks itself, and route without them, nor the
+// headers OpenAPI ignores (ignoredHeader), for openapi3filter; route
+// itself where there are none.
 func ownParams(route *routers.Route) ([]*openapi3.Parameter, *routers.Route) {
 	var own []*openapi3.Parameter
+	ignored := false
 	keep := func(params openapi3.Parameters) openapi3.Parameters {
 		var rest openapi3.Parameters
 		for _, ref := range params {
+			if p := ref.Value; p != nil && ignoredHeader(p) {
+				ignored = true
+				continue
+			}
 			if p := ref.Value; p != nil && deepArrayParam(p) {
 				if !slices.ContainsFunc(own, func(o *openapi3.Parameter) bool { return o.Name == p.Name }) {
 					own = append(own, p) // the operation's, which comes first, wins
@@ -435,12 +441,29 @@ func ownParams(route *routers.Route) ([]*openapi3.Parameter, *routers.Route) {
 		item = *route.PathItem
 		item.Parameters = keep(route.PathItem.Parameters)
 	}
-	if len(own) == 0 {
+	if len(own) == 0 && !ignored {
 		return nil, route
 	}
 	r := *route
 	r.Operation, r.PathItem = &op, &item
 	return own, &r
+}
+
+// ignoredHeader reports whether p is a header parameter OpenAPI says is
+// ignored, Accept, Content-Type or Authorization (3.0, 4.7.12.1): rev.ai
+// declares an Accept of an enumeration of one media type each, which
+// openapi3filter held an Accept of both to. The media types of the
+// responses and the request body, and the security schemes, say what
+// these headers may be.
+func ignoredHeader(p *openapi3.Parameter) bool {
+	if p.In != openapi3.ParameterInHeader {
+		return false
+	}
+	switch http.CanonicalHeaderKey(p.Name) {
+	case "Accept", "Content-Type", "Authorization":
+		return true
+	}
+	return false
 }
 
 // deepArrayParam reports whether p is a query parameter of style
