@@ -94,4 +94,3 @@ func responseSchema(resp *yaml.Node) *yaml.Node {
 	}
 	return found
 }
-
