@@ -226,6 +226,9 @@ func (rs *Resource) wrapLists(c *spec.Contract, shapes *shape.Builder, seed uint
 			if rs.spec.ListsIDs(c, op) {
 				ls.id = rs.spec.IDProperty
 				notes = append(notes, fmt.Sprintf("%s.responses.%d: a list of %ss, so the %s of each item is listed", op.Where, op.Success, spec.TypeOf(items), ls.id))
+			} else {
+				ls.schema, ls.idProp, ls.seed = items, rs.spec.IDProperty, seed^hashString("list "+op.ID)
+				ls.fit = &fitter{hint: rs.spec.Name, opts: spec.SchemaOptions(c.Doc), gen: &fake.Generator{Contract: c, Examples: true}}
 			}
 			rs.listShapes[op] = ls
 		}
@@ -266,6 +269,30 @@ func listedSchema(c *spec.Contract, op *spec.Operation, e *spec.Envelope) *opena
 type listShape struct {
 	shape *shape.Shape
 	id    string // the property written alone, where items are listed by it
+	// schema is the list's schema of an item, which an item listed is
+	// made to fit where it does not (fit), by values made from seed and
+	// its id, the same each time it is listed: VTEX's brands listed
+	// require createdAt, which the read's schema, and so the items kept,
+	// need not have.
+	schema *openapi3.Schema
+	idProp string
+	seed   uint64
+	fit    *fitter
+}
+
+// fitted returns item as the list's schema of an item takes it: itself
+// where it does, else converted or filled in (see fitter.conform) by
+// values made for its id alone.
+func (ls *listShape) fitted(item map[string]any) any {
+	f := ls.fit
+	if ls.schema.VisitJSON(item, f.opts...) == nil {
+		return item
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.gen.Faker = fake.NewFaker(ls.seed ^ hashString(spec.ValueText(item[ls.idProp])))
+	v, _ := f.conform(item, ls.schema, "", 0)
+	return v
 }
 
 // reshaped returns page, a JSON array of items as the store holds them,
@@ -287,6 +314,9 @@ func (ls *listShape) reshaped(page []byte) []byte {
 		}
 		if m, ok := it.(map[string]any); ok && ls.id != "" {
 			it = m[ls.id]
+		}
+		if m, ok := it.(map[string]any); ok && ls.fit != nil {
+			it = ls.fitted(m)
 		}
 		out = sh.AppendJSON(out, it)
 	}

@@ -44,6 +44,9 @@ type fitter struct {
 	whole   *spec.Resource
 	id      string
 	idValue any
+	// lists are the schemas of an item of the lists and finds that are
+	// not the item's own: see fitLists.
+	lists []listed
 
 	mu  sync.Mutex // guards gen
 	gen *fake.Generator
@@ -105,10 +108,60 @@ func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []stri
 			f.whole, f.id, f.idValue = r, r.IDProperty, id
 		}
 	}
-	if len(f.made) == 0 && len(f.checked) == 0 && len(f.patched) == 0 && f.whole == nil {
+	f.lists = listSchemas(c, r)
+	if len(f.made) == 0 && len(f.checked) == 0 && len(f.patched) == 0 && f.whole == nil && len(f.lists) == 0 {
 		return nil, nil
 	}
 	return f, notes
+}
+
+// listSchemas returns the schemas of an item of the lists and finds of r
+// that are not the item's own, nor of ids.
+func listSchemas(c *spec.Contract, r *spec.Resource) []listed {
+	var out []listed
+	for _, l := range listings(r) {
+		if items := listedSchema(c, l.op, l.envelope); items != nil && items != r.Item && !r.ListsIDs(c, l.op) {
+			out = append(out, listed{items, r})
+		}
+	}
+	return out
+}
+
+// listed is a list's schema of an item of a resource that is not the
+// item's own.
+type listed struct {
+	items *openapi3.Schema
+	r     *spec.Resource
+}
+
+// fitLists makes the members of item that a list's schema of an item
+// declares too fit that schema as well as the item's: Azure's campaigns
+// are read with a startTime of any text and listed with one of a
+// date-time. A member the two schemas take no value of in common is left
+// as it is. Callers hold f.mu.
+func (f *fitter) fitLists(item map[string]any) {
+	for _, l := range f.lists {
+		for _, p := range f.gen.Contract.Properties(l.items) {
+			v, has := item[p.Name]
+			own, declared := l.r.Property(p.Name)
+			if !has || !declared || p.Schema == nil || p.Schema.VisitJSON(v, f.opts...) == nil {
+				continue
+			}
+			if fitted, ok := f.conform(v, p.Schema, p.Name, 1); ok && (own.Schema == nil || own.Schema.VisitJSON(fitted, f.opts...) == nil) {
+				item[p.Name] = fitted
+			}
+		}
+	}
+}
+
+// fitToLists is fitLists, for the items of a catalogue.
+func (f *fitter) fitToLists(item map[string]any) {
+	if f == nil || len(f.lists) == 0 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fitLists(item)
 }
 
 // article writes a word with its article: "a string", "an integer", "an
@@ -151,6 +204,7 @@ func (f *fitter) fit(item map[string]any) {
 		}
 	}
 	f.alternative(item)
+	f.fitLists(item)
 }
 
 // alternative gives item, where it matches none of the alternatives of

@@ -177,6 +177,10 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 		tuples := map[string][]string{}
 		keys := make([]string, rs.nkeys)
 		whole := false
+		var listFit *fitter
+		if len(listSchemas(c, r)) > 0 {
+			listFit, _ = newFitter(c, r, cat.Seed^hashString("lists"))
+		}
 	items:
 		for n := range entries {
 			if n%1024 == 0 && ctx.Err() != nil {
@@ -208,6 +212,8 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 					whole = false
 				}
 			}
+			// What the lists answer too, they must take too.
+			listFit.fitToLists(item)
 			if cap(buf)-len(buf) < 4<<10 {
 				made += len(buf)
 				buf = make([]byte, 0, min(1<<20, max(8<<10, 2*made)))

@@ -1,0 +1,87 @@
+package mockserver_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// TestListsOfTheirOwnSchema: a list whose schema of an item asks more
+// than the read's, a date-time where the read takes any text (Azure's
+// campaigns) and a createdAt the read does not have (VTEX's brands),
+// answers items that match it, the catalogue's and one created with a
+// opening of plain text alike; the read shows what the list shows, and
+// two lists of the same items answer the same.
+func TestListsOfTheirOwnSchema(t *testing.T) {
+	c := documentWith(t, `
+  /campaigns:
+    get:
+      operationId: listCampaigns
+      responses:
+        '200': {description: The campaigns., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Listed'}}}}}
+    post:
+      operationId: createCampaign
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Campaign'}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Campaign'}}}}
+  /campaigns/{id}:
+    get:
+      operationId: getCampaign
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: A campaign., content: {application/json: {schema: {$ref: '#/components/schemas/Campaign'}}}}
+`, `
+    Campaign:
+      type: object
+      required: [name]
+      properties:
+        id: {type: integer, readOnly: true}
+        name: {type: string}
+        opening: {type: string}
+    Listed:
+      type: object
+      required: [id, createdAt]
+      properties:
+        id: {type: integer}
+        opening: {type: string, format: date-time}
+        createdAt: {type: string, format: date-time}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	auth := []string{"X-API-Key", key}
+	if _, resp, body := fetch(t, http.MethodPost, base+"/v1/campaigns", `{"name":"spring","opening":"soon"}`, append(auth, "Content-Type", "application/json")...); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /v1/campaigns: %d\n%s", resp.StatusCode, body)
+	}
+	req, resp, first := fetch(t, http.MethodGet, base+"/v1/campaigns", "", auth...)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /v1/campaigns: %d\n%s", resp.StatusCode, first)
+	}
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, first); err != nil {
+		t.Errorf("GET /v1/campaigns: %v\n%s", err, first)
+	}
+	// Another write, so that the page is made again.
+	fetch(t, http.MethodPost, base+"/v1/campaigns", `{"name":"summer"}`, append(auth, "Content-Type", "application/json")...)
+	_, _, again := fetch(t, http.MethodGet, base+"/v1/campaigns", "", auth...)
+	var a, b []map[string]any
+	if json.Unmarshal(first, &a) != nil || json.Unmarshal(again, &b) != nil || len(b) < len(a) {
+		t.Fatalf("the lists: %s\n%s", first, again)
+	}
+	for i, it := range a {
+		if got, _ := json.Marshal(b[i]); !bytes.Equal(mustJSON(it), got) {
+			t.Errorf("item %v listed as %s, then as %s", it["id"], mustJSON(it), got)
+		}
+		_, _, read := fetch(t, http.MethodGet, base+"/v1/campaigns/"+fmt.Sprint(it["id"]), "", auth...)
+		var r map[string]any
+		if json.Unmarshal(read, &r) != nil || r["opening"] != it["opening"] {
+			t.Errorf("item %v read with opening %v, listed with %v", it["id"], r["opening"], it["opening"])
+		}
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
