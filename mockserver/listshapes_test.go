@@ -12,10 +12,12 @@ import (
 
 // TestListsOfTheirOwnSchema: a list whose schema of an item asks more
 // than the read's, a date-time where the read takes any text (Azure's
-// campaigns) and a createdAt the read does not have (VTEX's brands),
-// answers items that match it, the catalogue's and one created with a
-// opening of plain text alike; the read shows what the list shows, and
-// two lists of the same items answer the same.
+// campaigns), a createdAt the read may leave out (VTEX's brands) and an
+// updatedAt the read does not have, and no other member (Getty Images'
+// boards), answers items that match it, the catalogue's and one created
+// with an opening of plain text alike, their ids and names kept; the read
+// shows what the list shows, and two lists of the same items answer the
+// same.
 func TestListsOfTheirOwnSchema(t *testing.T) {
 	c := documentWith(t, `
   /campaigns:
@@ -42,17 +44,22 @@ func TestListsOfTheirOwnSchema(t *testing.T) {
         id: {type: integer, readOnly: true}
         name: {type: string}
         opening: {type: string}
+        createdAt: {type: string}
+        notes: {type: string}
     Listed:
       type: object
-      required: [id, createdAt]
+      additionalProperties: false
+      required: [id, createdAt, updatedAt]
       properties:
         id: {type: integer}
+        name: {type: string}
         opening: {type: string, format: date-time}
         createdAt: {type: string, format: date-time}
+        updatedAt: {type: string, format: date-time}
 `)
 	_, base := plainServer(t, mockserver.Config{Contract: c})
 	auth := []string{"X-API-Key", key}
-	if _, resp, body := fetch(t, http.MethodPost, base+"/v1/campaigns", `{"name":"spring","opening":"soon"}`, append(auth, "Content-Type", "application/json")...); resp.StatusCode != http.StatusCreated {
+	if _, resp, body := fetch(t, http.MethodPost, base+"/v1/campaigns", `{"name":"spring","opening":"soon","notes":"not listed"}`, append(auth, "Content-Type", "application/json")...); resp.StatusCode != http.StatusCreated {
 		t.Fatalf("POST /v1/campaigns: %d\n%s", resp.StatusCode, body)
 	}
 	req, resp, first := fetch(t, http.MethodGet, base+"/v1/campaigns", "", auth...)
@@ -75,8 +82,8 @@ func TestListsOfTheirOwnSchema(t *testing.T) {
 		}
 		_, _, read := fetch(t, http.MethodGet, base+"/v1/campaigns/"+fmt.Sprint(it["id"]), "", auth...)
 		var r map[string]any
-		if json.Unmarshal(read, &r) != nil || r["opening"] != it["opening"] {
-			t.Errorf("item %v read with opening %v, listed with %v", it["id"], r["opening"], it["opening"])
+		if json.Unmarshal(read, &r) != nil || r["opening"] != it["opening"] || r["createdAt"] != it["createdAt"] || r["name"] != it["name"] {
+			t.Errorf("item %v read as %s, listed as %s: opening, createdAt and name differ", it["id"], read, mustJSON(it))
 		}
 	}
 }

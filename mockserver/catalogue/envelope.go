@@ -227,7 +227,7 @@ func (rs *Resource) wrapLists(c *spec.Contract, shapes *shape.Builder, seed uint
 				ls.id = rs.spec.IDProperty
 				notes = append(notes, fmt.Sprintf("%s.responses.%d: a list of %ss, so the %s of each item is listed", op.Where, op.Success, spec.TypeOf(items), ls.id))
 			} else {
-				ls.schema, ls.idProp, ls.seed = items, rs.spec.IDProperty, seed^hashString("list "+op.ID)
+				ls.schema, ls.props, ls.idProp, ls.seed = items, c.Properties(items), rs.spec.IDProperty, seed^hashString("list "+op.ID)
 				ls.fit = &fitter{hint: rs.spec.Name, opts: spec.SchemaOptions(c.Doc), gen: &fake.Generator{Contract: c, Examples: true}}
 			}
 			rs.listShapes[op] = ls
@@ -275,24 +275,51 @@ type listShape struct {
 	// require createdAt, which the read's schema, and so the items kept,
 	// need not have.
 	schema *openapi3.Schema
+	props  []spec.Property // of schema
 	idProp string
 	seed   uint64
 	fit    *fitter
 }
 
 // fitted returns item as the list's schema of an item takes it: itself
-// where it does, else converted or filled in (see fitter.conform) by
-// values made for its id alone.
+// where what it holds of the members the schema declares matches it;
+// else those members, each converted or made anew (fitter.member) where
+// the schema refuses it, and those it requires and the item lacks made,
+// by values drawn from the item's id alone, so that the item is listed
+// the same each time. The id is never changed.
 func (ls *listShape) fitted(item map[string]any) any {
 	f := ls.fit
-	if ls.schema.VisitJSON(item, f.opts...) == nil {
+	shown := item
+	if len(ls.props) > 0 {
+		shown = make(map[string]any, len(ls.props))
+		for _, p := range ls.props {
+			if v, ok := item[p.Name]; ok {
+				shown[p.Name] = v
+			}
+		}
+	}
+	if ls.schema.VisitJSON(shown, f.opts...) == nil {
+		return item
+	}
+	if len(ls.props) == 0 {
 		return item
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.gen.Faker = fake.NewFaker(ls.seed ^ hashString(spec.ValueText(item[ls.idProp])))
-	v, _ := f.conform(item, ls.schema, "", 0)
-	return v
+	for _, p := range ls.props {
+		v, ok := shown[p.Name]
+		switch {
+		case p.Name == ls.idProp:
+		case ok:
+			f.member(shown, p, v, 1)
+		case p.Required:
+			if made, ok := f.fresh(p.Schema, p.Name); ok {
+				shown[p.Name] = made
+			}
+		}
+	}
+	return shown
 }
 
 // reshaped returns page, a JSON array of items as the store holds them,

@@ -135,19 +135,31 @@ type listed struct {
 }
 
 // fitLists makes the members of item that a list's schema of an item
-// declares too fit that schema as well as the item's: Azure's campaigns
-// are read with a startTime of any text and listed with one of a
-// date-time. A member the two schemas take no value of in common is left
-// as it is. Callers hold f.mu.
+// declares too fit that schema as well as the item's, and gives it those
+// the list requires and the item's schema declares: Azure's campaigns are
+// read with a startTime of any text and listed with one of a date-time,
+// VTEX's brands listed require the createdAt a read may leave out. A
+// member the two schemas take no value of in common is left as it is.
+// Callers hold f.mu.
 func (f *fitter) fitLists(item map[string]any) {
 	for _, l := range f.lists {
 		for _, p := range f.gen.Contract.Properties(l.items) {
 			v, has := item[p.Name]
 			own, declared := l.r.Property(p.Name)
-			if !has || !declared || p.Schema == nil || p.Schema.VisitJSON(v, f.opts...) == nil {
+			if !declared || p.Schema == nil || p.Name == l.r.IDProperty {
 				continue
 			}
-			if fitted, ok := f.conform(v, p.Schema, p.Name, 1); ok && (own.Schema == nil || own.Schema.VisitJSON(fitted, f.opts...) == nil) {
+			var fitted any
+			var ok bool
+			switch {
+			case has && p.Schema.VisitJSON(v, f.opts...) != nil:
+				fitted, ok = f.conform(v, p.Schema, p.Name, 1)
+			case !has && p.Required:
+				// The list requires what the read may leave out: the
+				// item holds it, so that both show it (VTEX's createdAt).
+				fitted, ok = f.fresh(p.Schema, p.Name)
+			}
+			if ok && (own.Schema == nil || own.Schema.VisitJSON(fitted, f.opts...) == nil) {
 				item[p.Name] = fitted
 			}
 		}
