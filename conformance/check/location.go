@@ -52,3 +52,45 @@ func itemTemplate(res *spec.Resource) (*spec.PathTemplate, error) {
 	}
 	return spec.ParsePath(res.ItemPath)
 }
+
+// idInLocation returns the id of the item the Location of x, an answer of
+// a create of res below the collection of params, names: the item path's
+// parameter of the path the Location ends in; "" where it names none.
+// Beanstream's profile created answers a report of its own, and petmock's
+// Location names the profile.
+func idInLocation(x *judge.Exchange, res *spec.Resource, params map[string]string) string {
+	loc := x.Header.Get("Location")
+	if loc == "" || res.IDParam == "" {
+		return ""
+	}
+	from, _ := url.Parse(x.URL)
+	u, err := from.Parse(loc)
+	if err != nil {
+		return ""
+	}
+	tmpl, err := itemTemplate(res)
+	if err != nil {
+		return ""
+	}
+	path := strings.TrimSuffix(u.EscapedPath(), "/")
+	for i := 0; i < len(path); i++ {
+		if path[i] != '/' {
+			continue
+		}
+		got, ok := tmpl.Match(path[i:])
+		if !ok {
+			continue
+		}
+		for k, v := range params {
+			if w, named := got[k]; named && w != v {
+				return ""
+			}
+		}
+		id, err := url.PathUnescape(got[res.IDParam])
+		if err != nil {
+			return ""
+		}
+		return id
+	}
+	return ""
+}

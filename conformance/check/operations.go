@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -330,6 +331,16 @@ func (h *Harness) createItemWith(ctx context.Context, res *spec.Resource, edit f
 		created = judge.Item(h.echoed(res.CreateOp, res.Item, item))
 		created[res.IDProperty] = item[res.IDProperty]
 		return created, params, h.checkLocation(x, res, params, created.ID(res.IDProperty), judge.RuleItemLocation)
+	case idInLocation(x, res, params) != "":
+		// The create answers no item, and its Location names it: what
+		// it created is what was sent, under the id the Location gives.
+		created = judge.Item(h.echoed(res.CreateOp, res.Item, item))
+		id := idInLocation(x, res, params)
+		created[res.IDProperty] = id
+		if !res.IDIsString {
+			created[res.IDProperty] = json.Number(id)
+		}
+		return created, params, nil
 	default:
 		return nil, nil, judge.Skipf("%s answers %d without the item created, and its body sends no %s, so the id of the item created is not known", res.CreateOp.ID, x.Status, res.IDProperty)
 	}
