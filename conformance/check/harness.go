@@ -81,13 +81,28 @@ func New(s Settings, p Prepared, seed uint64) *Harness {
 		Base: base, APIKey: s.APIKey, ReadOnly: s.ReadOnly, MaxCreates: s.MaxCreates, Timeout: s.Timeout,
 		Transport: s.Transport, Contract: p.Contract.Contract, Checker: p.checker, Pets: pets, Seen: s.Seen,
 	})
-	return &Harness{
+	h := &Harness{
 		Client:   cl,
 		Maker:    request.NewMaker(p.Contract.Contract, cl, rnd, runID),
 		cfg:      s,
 		contract: p.Contract,
 		rnd:      rnd,
 	}
+	if !s.ReadOnly {
+		h.SetItemMaker(h.makeItem)
+	}
+	return h
+}
+
+// makeItem creates an item of res, for a request below it that needs one,
+// and returns its id; false where none could be made. What fails here is
+// judged by the checks of res's create, not here.
+func (h *Harness) makeItem(ctx context.Context, res *spec.Resource) (string, bool) {
+	created, _, err := h.createItem(ctx, res)
+	if err != nil || created.ID(res.IDProperty) == "" {
+		return "", false
+	}
+	return created.ID(res.IDProperty), true
 }
 
 // listPets sends GET /pets with a raw query.

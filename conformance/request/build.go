@@ -41,10 +41,44 @@ type Maker struct {
 	runID    string
 	named    atomic.Int64 // names made so far
 
-	mu       sync.Mutex                           // guards parents, required and choosing
+	mu       sync.Mutex                           // guards parents, required, choosing and made
 	parents  map[*spec.Resource]map[string]string // of each resource, for the run: see CollectionParams
 	required map[string]any                       // of each required query parameter, for the run: see requiredValue
 	choosing map[*spec.Resource]bool              // resources whose parent CollectionParams is choosing
+	// make creates an item of a resource the run names no item of
+	// otherwise, and returns its id: see SetItemMaker. made holds the id
+	// of each resource's, "" where none could be made.
+	make func(ctx context.Context, res *spec.Resource) (string, bool)
+	made map[*spec.Resource]string
+}
+
+// SetItemMaker has make create, once a run, an item of a resource whose
+// id a path names, where the resource's list shows none or it has no
+// list, as Beanstream's profiles of /profiles/{profileId}/cards have none:
+// a made-up id names no item, and what is below it answers 404.
+func (m *Maker) SetItemMaker(make func(ctx context.Context, res *spec.Resource) (string, bool)) {
+	m.make = make
+}
+
+// madeItem returns the id of the item made of res for the run, making it
+// the first time it is asked for.
+func (m *Maker) madeItem(ctx context.Context, res *spec.Resource) (string, bool) {
+	if m.make == nil || res.CreateOp == nil {
+		return "", false
+	}
+	m.mu.Lock()
+	id, done := m.made[res]
+	m.mu.Unlock()
+	if !done {
+		id, _ = m.make(ctx, res)
+		m.mu.Lock()
+		if m.made == nil {
+			m.made = map[*spec.Resource]string{}
+		}
+		m.made[res] = id
+		m.mu.Unlock()
+	}
+	return id, id != ""
 }
 
 // NewMaker returns the maker of the requests of a run of the document of
@@ -584,6 +618,12 @@ func (m *Maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[st
 			if len(ids) > 0 {
 				params[name] = spec.ValueText(ids[m.rnd.IntN(len(ids))])
 				continue
+			}
+			if len(res.ParentParams) == 0 && res != op.Resource {
+				if id, ok := m.madeItem(ctx, res); ok {
+					params[name] = id
+					continue
+				}
 			}
 		}
 		params[name] = spec.ParamText(p, m.pathValue(gen, p))
