@@ -1,0 +1,62 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/petstore/contract/mockserver"
+)
+
+// TestChangeAnswersWhatTheDocumentDocuments: an update whose documented
+// success is not the item but the modifications, as ETSI's package
+// modified answers {"operationState": ...} where the item has an
+// operationalState, answers the item with what was sent over it, which
+// matches that schema, where it answered the item, which did not.
+func TestChangeAnswersWhatTheDocumentDocuments(t *testing.T) {
+	c := documentWith(t, `
+  /packages:
+    post:
+      operationId: createPackage
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Package'}}}}
+  /packages/{id}:
+    get:
+      operationId: getPackage
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: A package., content: {application/json: {schema: {$ref: '#/components/schemas/Package'}}}}
+    patch:
+      operationId: modifyPackage
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Modifications'}}}}
+      responses:
+        '200': {description: The modifications., content: {application/json: {schema: {$ref: '#/components/schemas/Modifications'}}}}
+`, `
+    Package:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer}
+        name: {type: string}
+        operationalState: {type: string, enum: [ENABLED, DISABLED]}
+    Modifications:
+      type: object
+      required: [operationState]
+      properties:
+        operationState: {type: string, enum: [ENABLED, DISABLED]}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
+	req, resp, body := fetch(t, http.MethodPatch, base+"/v1/packages/1", `{"operationState":"DISABLED"}`, auth...)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("PATCH /v1/packages/1: %d\n%s", resp.StatusCode, body)
+	}
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+		t.Errorf("PATCH /v1/packages/1: %v\n%s", err, body)
+	}
+	if !strings.Contains(string(body), `"operationState":"DISABLED"`) {
+		t.Errorf("PATCH /v1/packages/1 answered %s, want the modification sent", body)
+	}
+}
