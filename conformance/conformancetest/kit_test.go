@@ -10,8 +10,8 @@ import (
 
 // signins is a resource whose create answers a token, not the item, and
 // takes an id it does not require, as C19's sign-in does, which the suite
-// leaves out: it cannot tell the item it made, so faults of creates and
-// deletes cannot show there.
+// leaves out: it tells the item it made only by the Location that names
+// it, which petmock sends, and a deployment may not.
 const signins = `openapi: 3.0.3
 info: {title: Sign-ins, version: 1.0.0}
 paths:
@@ -36,7 +36,9 @@ paths:
       parameters: [{name: signinId, in: path, required: true, schema: {type: integer}}]
       responses:
         '204': {description: Signed out.}
-components:
+` + signinSchema
+
+const signinSchema = `components:
   schemas:
     Signin:
       type: object
@@ -46,8 +48,10 @@ components:
 `
 
 // TestKitFaultsApplyWhereTheSuiteCanSee: the faults of creates and
-// deletes do not apply to a document whose create neither answers nor
-// sends the id of what it made, saying so; they apply to the Petstore's.
+// deletes apply to a document whose create neither answers nor sends the
+// id of what it made where the item has a path petmock's Location names,
+// as the suite reads the id there, and to the Petstore's; and not to one
+// whose items have no path, saying so.
 func TestKitFaultsApplyWhereTheSuiteCanSee(t *testing.T) {
 	c, err := spec.Read([]byte(signins))
 	if err != nil {
@@ -55,6 +59,12 @@ func TestKitFaultsApplyWhereTheSuiteCanSee(t *testing.T) {
 	}
 	if r := c.Resource("signins"); r == nil || !r.IDSent {
 		t.Fatalf("no resource signins whose create takes its id: %v", c.Notes)
+	}
+	// The same without the item path: what a create made is told by
+	// nothing.
+	listed, err := spec.Read([]byte(strings.Split(signins, "  /signins/{signinId}:")[0] + signinSchema))
+	if err != nil {
+		t.Fatal(err)
 	}
 	petstore, err := spec.Default()
 	if err != nil {
@@ -70,8 +80,11 @@ func TestKitFaultsApplyWhereTheSuiteCanSee(t *testing.T) {
 		if fault == nil {
 			t.Fatalf("no fault %q in the kit", name)
 		}
-		if why := fault.NotApplied(c); !strings.Contains(why, "id") {
-			t.Errorf("%s applies to sign-ins, told by no id: %q", name, why)
+		if why := fault.NotApplied(c); why != "" {
+			t.Errorf("%s does not apply to sign-ins, told by the Location that names them: %s", name, why)
+		}
+		if why := fault.NotApplied(listed); !strings.Contains(why, "id") {
+			t.Errorf("%s applies to a list of no item path, told by no id: %q", name, why)
 		}
 		if name == "answers a create and keeps nothing" {
 			if why := fault.NotApplied(petstore); why != "" {
