@@ -126,7 +126,7 @@ func (b *Builder) object(sh *Shape, s *openapi3.Schema, props []spec.Property) {
 	// item has one of location, location_id and location_url, are written
 	// as they come: left out, a value would match none of them, or more
 	// than one.
-	for _, name := range alternativeNames(s, 0) {
+	for _, name := range alternativeNames(s) {
 		if !sh.declares(name) {
 			key, _ := json.Marshal(name)
 			sh.members = append(sh.members, member{name: name, key: append(key, ':'), shape: &Shape{}})
@@ -234,40 +234,45 @@ func requiredNames(s *openapi3.Schema, depth int) []string {
 }
 
 // alternativeNames returns the names of the properties the members of
-// the oneOfs and anyOfs of s and of its allOf members declare, in order.
-func alternativeNames(s *openapi3.Schema, depth int) []string {
-	if s == nil || depth > 32 {
-		return nil
+// the oneOfs and anyOfs of s and of its allOf members declare, each once,
+// in order. Each schema is walked once a kind: a member may refer back to
+// its owner, as a discriminator's Cat is an allOf of the Pet whose oneOf
+// names it.
+func alternativeNames(s *openapi3.Schema) []string {
+	type visit struct {
+		s   *openapi3.Schema
+		alt bool
 	}
-	var out []string
-	for _, alts := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
-		for _, m := range alts {
+	seen := map[visit]bool{}
+	var names []string
+	var walk func(s *openapi3.Schema, alt bool)
+	walk = func(s *openapi3.Schema, alt bool) {
+		if s == nil || seen[visit{s, alt}] {
+			return
+		}
+		seen[visit{s, alt}] = true
+		if alt {
+			for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+				if !slices.Contains(names, name) {
+					names = append(names, name)
+				}
+			}
+		}
+		for _, m := range s.AllOf {
 			if m != nil {
-				out = append(out, propertyNames(m.Value, depth+1)...)
+				walk(m.Value, alt)
+			}
+		}
+		for _, alts := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
+			for _, m := range alts {
+				if m != nil {
+					walk(m.Value, true)
+				}
 			}
 		}
 	}
-	for _, m := range s.AllOf {
-		if m != nil {
-			out = append(out, alternativeNames(m.Value, depth+1)...)
-		}
-	}
-	return out
-}
-
-// propertyNames returns the names of the properties s and its allOf
-// members declare, and those of their alternatives.
-func propertyNames(s *openapi3.Schema, depth int) []string {
-	if s == nil || depth > 32 {
-		return nil
-	}
-	out := slices.Sorted(maps.Keys(s.Properties))
-	for _, m := range s.AllOf {
-		if m != nil {
-			out = append(out, propertyNames(m.Value, depth+1)...)
-		}
-	}
-	return append(out, alternativeNames(s, depth)...)
+	walk(s, false)
+	return names
 }
 
 func (sh *Shape) declares(name string) bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -116,4 +117,35 @@ func decode(text []byte) (any, error) {
 	var v any
 	err := dec.Decode(&v)
 	return v, err
+}
+
+// discriminated is a Pet whose oneOf names a Cat and a Dog, each an allOf
+// of the Pet itself, as a discriminator's children often are.
+const discriminated = `openapi: 3.0.3
+info: {title: Pets, version: 1.0.0}
+paths: {}
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [id, petType]
+      properties: {id: {type: integer}, petType: {type: string}}
+      oneOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}]
+      discriminator: {propertyName: petType}
+    Cat: {allOf: [{$ref: '#/components/schemas/Pet'}, {type: object, properties: {meow: {type: boolean}}}]}
+    Dog: {allOf: [{$ref: '#/components/schemas/Pet'}, {type: object, properties: {bark: {type: boolean}}}]}
+`
+
+// TestAlternativeNamesOfCycles: the members of a oneOf that refer back to
+// its owner are walked once each, their names given once: where each
+// level was walked twice over, to a depth of 32, a start never ended.
+func TestAlternativeNamesOfCycles(t *testing.T) {
+	c, err := spec.Read([]byte(discriminated))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := slices.Sorted(slices.Values(alternativeNames(c.Doc.Components.Schemas["Pet"].Value)))
+	if want := []string{"bark", "id", "meow", "petType"}; !slices.Equal(got, want) {
+		t.Errorf("alternativeNames(Pet) = %v, want %v", got, want)
+	}
 }
