@@ -60,7 +60,10 @@ func untextedScalars(root *yaml.Node) []scalarSlip {
 					continue
 				}
 				keep, isText := textKeywords[key]
-				if isText && !inProperties && value.Kind == yaml.ScalarNode && value.Tag != "!!str" && value.Tag != "!!null" {
+				// A date unquoted is a timestamp to YAML, and text to the
+				// JSON the document is read as.
+				tag := value.ShortTag()
+				if isText && !inProperties && value.Kind == yaml.ScalarNode && tag != "!!str" && tag != "!!null" && tag != "!!timestamp" {
 					out = append(out, scalarSlip{where: strings.Join(append(path, key), "."), field: key, value: value.Value, kept: keep})
 					if keep {
 						value.Tag, value.Style = "!!str", yaml.DoubleQuotedStyle

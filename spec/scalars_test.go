@@ -13,7 +13,7 @@ import (
 // that holds such members is a value, left as it is; read strictly, the
 // document is refused, naming the place.
 func TestTextWrittenAsNumbers(t *testing.T) {
-	doc := "openapi: 3.0.3\ninfo: {title: Small, version: 1.0.0}\n" + get(`{type: object, description: 5, properties: {
+	doc := "openapi: 3.0.3\ninfo: {title: Small, version: 1.0.0, description: 2024-01-31}\n" + get(`{type: object, description: 5, properties: {
         timecode: {type: string, pattern: 0},
         value: {type: string, format: 12},
         sample: {type: object, example: {pattern: 0}}}}`)
@@ -30,6 +30,9 @@ func TestTextWrittenAsNumbers(t *testing.T) {
 		if !strings.Contains(said, want) {
 			t.Errorf("warnings\n%s\nwant %q", said, want)
 		}
+	}
+	if strings.Contains(said, "info.description") {
+		t.Errorf("warnings\n%s\nname info.description, a date YAML reads as a timestamp, which is text to JSON", said)
 	}
 	s := c.Doc.Paths.Value("/things").Get.Responses.Status(200).Value.Content.Get("application/json").Schema.Value
 	if s.Description != "5" || s.Properties["timecode"].Value.Pattern != "" || s.Properties["value"].Value.Format != "12" {
