@@ -12,7 +12,8 @@ import (
 // success is not the item but the modifications, as ETSI's package
 // modified answers {"operationState": ...} where the item has an
 // operationalState, answers the item with what was sent over it, which
-// matches that schema, where it answered the item, which did not.
+// matches that schema, but what the schema marks writeOnly, where it
+// answered the item, which did not.
 func TestChangeAnswersWhatTheDocumentDocuments(t *testing.T) {
 	c := documentWith(t, `
   /packages:
@@ -46,10 +47,11 @@ func TestChangeAnswersWhatTheDocumentDocuments(t *testing.T) {
       required: [operationState]
       properties:
         operationState: {type: string, enum: [ENABLED, DISABLED]}
+        secret: {type: string, writeOnly: true}
 `)
 	_, base := plainServer(t, mockserver.Config{Contract: c})
 	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
-	req, resp, body := fetch(t, http.MethodPatch, base+"/v1/packages/1", `{"operationState":"DISABLED"}`, auth...)
+	req, resp, body := fetch(t, http.MethodPatch, base+"/v1/packages/1", `{"operationState":"DISABLED","secret":"hush"}`, auth...)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("PATCH /v1/packages/1: %d\n%s", resp.StatusCode, body)
 	}
@@ -58,5 +60,8 @@ func TestChangeAnswersWhatTheDocumentDocuments(t *testing.T) {
 	}
 	if !strings.Contains(string(body), `"operationState":"DISABLED"`) {
 		t.Errorf("PATCH /v1/packages/1 answered %s, want the modification sent", body)
+	}
+	if strings.Contains(string(body), "hush") {
+		t.Errorf("PATCH /v1/packages/1 answered %s, which holds the writeOnly secret sent", body)
 	}
 }

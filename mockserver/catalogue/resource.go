@@ -916,6 +916,7 @@ func (rs *Resource) changedValid(s *openapi3.Schema, text []byte, sent map[strin
 	if len(sent) > 0 {
 		over := maps.Clone(item)
 		maps.Copy(over, sent)
+		spec.DropWriteOnly(over, s) // a password sent is not answered
 		if gen.Matches(s, over) {
 			return append(shape.Marshal(over), '\n')
 		}
