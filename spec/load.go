@@ -130,21 +130,18 @@ func (o ReadOptions) load(ctx context.Context, data []byte) (*loaded, error) {
 	case member(root, "openapi") == nil:
 		return nil, errors.New(`openapi: missing; petmock reads OpenAPI 3 documents (openapi: 3.0.3), and Swagger 2.0 ones (swagger: "2.0")`)
 	}
-	if slips := untextedScalars(l.root); len(slips) > 0 {
-		if o.Strict {
-			return nil, fmt.Errorf("%s; write it as text, quoted", l.place(slips[0].String()))
-		}
-		for _, s := range slips {
-			l.warnings = append(l.warnings, l.place(s.String()))
-		}
+	slips := repairTree(l.root)
+	switch {
+	case o.Strict && len(slips.texts) > 0:
+		return nil, fmt.Errorf("%s; write it as text, quoted", l.place(slips.texts[0].String()))
+	case o.Strict && len(slips.refs) > 0:
+		return nil, fmt.Errorf("%s; refer to a schema, under components.schemas", l.place(slips.refs[0].where+": $ref "+slips.refs[0].ref+" refers to no schema"))
 	}
-	if slips := schemaRefsToOthers(l.root); len(slips) > 0 {
-		if o.Strict {
-			return nil, fmt.Errorf("%s; refer to a schema, under components.schemas", l.place(slips[0].where+": $ref "+slips[0].ref+" refers to no schema"))
-		}
-		for _, s := range slips {
-			l.warnings = append(l.warnings, l.place(s.String()))
-		}
+	for _, s := range slips.texts {
+		l.warnings = append(l.warnings, l.place(s.String()))
+	}
+	for _, s := range slips.refs {
+		l.warnings = append(l.warnings, l.place(s.String()))
 	}
 	// kin-openapi reads the JSON of the tree parsed above: see nodeJSON.
 	txt, shape, err := documentJSON(l.source, l.root)

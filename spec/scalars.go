@@ -32,53 +32,25 @@ type scalarSlip struct {
 	kept                bool
 }
 
-// untextedScalars repairs, in the tree of a document, the text fields
-// written as numbers or booleans, and returns what it repaired, in the
-// order written.
-func untextedScalars(root *yaml.Node) []scalarSlip {
-	var out []scalarSlip
-	var walk func(n *yaml.Node, path []string, depth int)
-	walk = func(n *yaml.Node, path []string, depth int) {
-		if n == nil || depth > 256 {
-			return
-		}
-		switch n.Kind {
-		case yaml.DocumentNode:
-			for _, c := range n.Content {
-				walk(c, path, depth+1)
-			}
-		case yaml.SequenceNode:
-			for i, c := range n.Content {
-				walk(c, append(path, fmt.Sprint(i)), depth+1)
-			}
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				key, value := n.Content[i].Value, n.Content[i+1]
-				// Below properties, a key is a property's name.
-				inProperties := len(path) > 0 && path[len(path)-1] == "properties"
-				if !inProperties && (slices.Contains(valueKeywords, key) || strings.HasPrefix(key, "x-")) {
-					continue
-				}
-				keep, isText := textKeywords[key]
-				// A date unquoted is a timestamp to YAML, and text to the
-				// JSON the document is read as.
-				tag := value.ShortTag()
-				if isText && !inProperties && value.Kind == yaml.ScalarNode && tag != "!!str" && tag != "!!null" && tag != "!!timestamp" {
-					out = append(out, scalarSlip{where: strings.Join(append(path, key), "."), field: key, value: value.Value, kept: keep})
-					if keep {
-						value.Tag, value.Style = "!!str", yaml.DoubleQuotedStyle
-					} else {
-						n.Content = slices.Delete(n.Content, i, i+2)
-						i -= 2
-					}
-					continue
-				}
-				walk(value, append(path, key), depth+1)
-			}
-		}
+// untextedScalar repairs member i of the mapping n, at path, where it is
+// a text field written as a number or a boolean: written as its text, or
+// taken out of n where it is not kept. ok says whether it was.
+func untextedScalar(n *yaml.Node, i int, path []string) (s scalarSlip, ok bool) {
+	key, value := n.Content[i].Value, n.Content[i+1]
+	keep, isText := textKeywords[key]
+	// A date unquoted is a timestamp to YAML, and text to the JSON the
+	// document is read as.
+	tag := value.ShortTag()
+	if !isText || value.Kind != yaml.ScalarNode || tag == "!!str" || tag == "!!null" || tag == "!!timestamp" {
+		return scalarSlip{}, false
 	}
-	walk(root, nil, 0)
-	return out
+	s = scalarSlip{where: strings.Join(append(path, key), "."), field: key, value: value.Value, kept: keep}
+	if keep {
+		value.Tag, value.Style = "!!str", yaml.DoubleQuotedStyle
+	} else {
+		n.Content = slices.Delete(n.Content, i, i+2)
+	}
+	return s, true
 }
 
 // String says what the slip is and what is served, for a warning.

@@ -24,48 +24,25 @@ func (s schemaRefSlip) String() string {
 	return fmt.Sprintf("%s: $ref %s refers to no schema; %s", s.where, s.ref, s.served)
 }
 
-// schemaRefsToOthers repairs, in the tree of a document, the schemas whose
-// $ref names a response of the components, and returns what it repaired,
-// in the order written.
-func schemaRefsToOthers(root *yaml.Node) []schemaRefSlip {
-	doc := root
-	if doc != nil && doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		doc = doc.Content[0]
+// schemaRefToOther repairs member i of the mapping n, at path, where it
+// is a schema whose $ref names a response of the components, responses.
+// ok says whether it was.
+func schemaRefToOther(n *yaml.Node, i int, path []string, responses *yaml.Node) (s schemaRefSlip, ok bool) {
+	key, value := n.Content[i].Value, n.Content[i+1]
+	if key != "schema" || value.Kind != yaml.MappingNode {
+		return schemaRefSlip{}, false
 	}
-	responses := member(member(doc, "components"), "responses")
-	var out []schemaRefSlip
-	var walk func(n *yaml.Node, path []string, depth int)
-	walk = func(n *yaml.Node, path []string, depth int) {
-		if n == nil || depth > 256 {
-			return
-		}
-		switch n.Kind {
-		case yaml.SequenceNode:
-			for i, c := range n.Content {
-				walk(c, append(path, fmt.Sprint(i)), depth+1)
-			}
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				key, value := n.Content[i].Value, n.Content[i+1]
-				if key == "schema" && value.Kind == yaml.MappingNode {
-					if ref := member(value, "$ref"); ref != nil && strings.HasPrefix(ref.Value, "#/components/responses/") {
-						slip := schemaRefSlip{where: strings.Join(append(path, key), "."), ref: ref.Value, served: "read as any value"}
-						n.Content[i+1] = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-						name := strings.TrimPrefix(ref.Value, "#/components/responses/")
-						if s := responseSchema(member(responses, name)); s != nil {
-							n.Content[i+1] = s
-							slip.served = "read as that response's schema"
-						}
-						out = append(out, slip)
-						continue
-					}
-				}
-				walk(value, append(path, key), depth+1)
-			}
-		}
+	ref := member(value, "$ref")
+	if ref == nil || !strings.HasPrefix(ref.Value, "#/components/responses/") {
+		return schemaRefSlip{}, false
 	}
-	walk(doc, nil, 0)
-	return out
+	s = schemaRefSlip{where: strings.Join(append(path, key), "."), ref: ref.Value, served: "read as any value"}
+	n.Content[i+1] = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	if schema := responseSchema(member(responses, strings.TrimPrefix(ref.Value, "#/components/responses/"))); schema != nil {
+		n.Content[i+1] = schema
+		s.served = "read as that response's schema"
+	}
+	return s, true
 }
 
 // responseSchema returns the schema of a response's content, of its JSON
