@@ -101,16 +101,17 @@ func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []stri
 	if r.Update != nil && spec.IsJSONPatch(c, r.Update.RequestSchema()) {
 		f.patched = r.Properties[1:]
 	}
+	f.lists = listSchemas(c, r)
+	alt := alternatives(r.Item)
+	if len(f.made) == 0 && len(f.checked) == 0 && len(f.patched) == 0 && len(f.lists) == 0 && !alt {
+		return nil, nil
+	}
 	f.gen = &fake.Generator{Contract: c, Faker: fake.NewFaker(seed ^ hashString("fit "+r.Name)), Examples: true}
-	if alternatives(r.Item) {
+	if alt {
 		// An id to check an item with before it has its own.
 		if id, err := f.gen.Valid(r.Properties[0].Schema, fake.Hint{Property: r.IDProperty, Resource: r.Name}); err == nil {
 			f.whole, f.id, f.idValue = r, r.IDProperty, id
 		}
-	}
-	f.lists = listSchemas(c, r)
-	if len(f.made) == 0 && len(f.checked) == 0 && len(f.patched) == 0 && f.whole == nil && len(f.lists) == 0 {
-		return nil, nil
 	}
 	return f, notes
 }
