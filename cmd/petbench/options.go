@@ -35,7 +35,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.wrk.duration, "duration", o.wrk.duration, "length of each load run (whole seconds)")
 	fs.IntVar(&o.wrk.connections, "connections", o.wrk.connections, "connections kept open by wrk")
 	fs.IntVar(&o.wrk.threads, "threads", o.wrk.threads, "wrk threads")
-	fs.IntVar(&o.rounds, "rounds", o.rounds, "load runs of each kind; the best of them counts, for petmock and the baseline alike")
+	fs.IntVar(&o.rounds, "rounds", o.rounds, "load runs of each kind, the servers compared taking turns; the best of them counts, for petmock and the baseline alike")
 	fs.IntVar(&o.startup, "startups", o.startup, "start-ups to time")
 	fs.StringVar(&o.spec, "spec", "", "measure petmock serving the OpenAPI document in this `file`: a resource's list and an answer generated from the document, each against the baseline, and the one over the other")
 	quick := fs.Bool("quick", false, "short runs, for a first look: 3s loads, one round, 5 start-ups")

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -306,5 +309,37 @@ func TestDurabilityGoals(t *testing.T) {
 		if !strings.HasSuffix(rate.measured, "= "+tt.rate) || rate.met() != (tt.saved.rps >= unsaved.rps/2) {
 			t.Errorf("%.0f over %.0f req/s: %s, met %v", tt.saved.rps, unsaved.rps, rate.measured, rate.met())
 		}
+	}
+}
+
+// TestBestInTurnTakesTurns checks that the servers compared are loaded in
+// turn, round after round, and that the best run of each counts: a wrk
+// that notes each URL it is given and reports a rate that grows with each
+// run stands in for the real one.
+func TestBestInTurnTakesTurns(t *testing.T) {
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls")
+	script := "#!/bin/sh\n" +
+		`for last; do :; done; echo "$last" >> ` + calls + "\n" +
+		`n=$(wc -l < ` + calls + ")\n" +
+		`printf '     50%%  1.00ms\n     99%%  2.00ms\nRequests/sec:  %d000.00\n' $n` + "\n"
+	wrk := filepath.Join(dir, "wrk")
+	if err := os.WriteFile(wrk, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b := &bench{o: options{rounds: 3}, wrk: wrk, scratch: dir}
+	top, err := b.bestInTurn(context.Background(), wrkSettings{threads: 1, connections: 1, duration: time.Second}, "", "http://a/", "http://b/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Fields(string(data)), []string{"http://a/", "http://b/", "http://a/", "http://b/", "http://a/", "http://b/"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("loads in the order %q, want %q", got, want)
+	}
+	if top[0].rps != 5000 || top[1].rps != 6000 {
+		t.Errorf("best runs %.0f and %.0f requests/s, want the last of each, 5000 and 6000", top[0].rps, top[1].rps)
 	}
 }

@@ -64,14 +64,11 @@ func (b *bench) proxyCost(ctx context.Context) ([]result, error) {
 	// loads runs one load directly, through the reverse proxy and
 	// through petmock --proxy.
 	loads := func(s wrkSettings, op operation) (direct, rev, proxied load, err error) {
-		if direct, err = b.bestOf(ctx, s, backend.url+op.path, op.body); err != nil {
+		l, err := b.bestInTurn(ctx, s, op.body, backend.url+op.path, reverse.url+op.path, front.url+op.path)
+		if err != nil {
 			return
 		}
-		if rev, err = b.bestOf(ctx, s, reverse.url+op.path, op.body); err != nil {
-			return
-		}
-		proxied, err = b.bestOf(ctx, s, front.url+op.path, op.body)
-		return
+		return l[0], l[1], l[2], nil
 	}
 	var out []result
 	for _, op := range operations {

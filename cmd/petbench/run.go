@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		results = append(results, rs...)
 	}
-	fmt.Fprintf(stdout, "\npetbench: wrk -t%d -c%d, %s per run, best of %d runs each\n\n", o.wrk.threads, o.wrk.connections, o.wrk.duration, o.rounds)
+	fmt.Fprintf(stdout, "\npetbench: wrk -t%d -c%d, %s per run, best of %d runs each, the servers compared loaded in turn\n\n", o.wrk.threads, o.wrk.connections, o.wrk.duration, o.rounds)
 	printTable(stdout, results)
 	for _, r := range results {
 		if !r.met() {

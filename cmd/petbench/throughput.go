@@ -43,16 +43,12 @@ func (b *bench) throughput(ctx context.Context) ([]result, error) {
 
 	var out []result
 	for _, op := range operations {
-		b.log("loading %s: baseline, then petmock", op.name)
-		base, err := b.best(ctx, st.url+op.path, op.body)
+		b.log("loading %s: baseline and petmock in turn", op.name)
+		l, err := b.bestInTurn(ctx, b.o.wrk, op.body, st.url+op.path, pm.url+op.path)
 		if err != nil {
 			return nil, err
 		}
-		mock, err := b.best(ctx, pm.url+op.path, op.body)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, op.judge(mock, base)...)
+		out = append(out, op.judge(l[1], l[0])...)
 	}
 	return out, nil
 }

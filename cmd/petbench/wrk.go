@@ -100,17 +100,33 @@ func (b *bench) best(ctx context.Context, url, body string) (load, error) {
 
 // bestOf is best with other settings of wrk.
 func (b *bench) bestOf(ctx context.Context, s wrkSettings, url, body string) (load, error) {
-	var top load
+	top, err := b.bestInTurn(ctx, s, body, url)
+	if err != nil {
+		return load{}, err
+	}
+	return top[0], nil
+}
+
+// bestInTurn loads each of urls, the ones compared, one after the other,
+// o.rounds times over, and keeps the best run of each. Taken in turn
+// rather than one after the other's rounds, the servers compared share
+// what the machine does meanwhile: a slow minute of this shared machine
+// falls on each of them, where it fell on whichever was loaded then and
+// moved the ratio by ten points.
+func (b *bench) bestInTurn(ctx context.Context, s wrkSettings, body string, urls ...string) ([]load, error) {
+	top := make([]load, len(urls))
 	for range b.o.rounds {
-		l, err := runWrk(ctx, b.wrk, s, url, b.credentials(), body, b.scratch)
-		if err != nil {
-			return load{}, err
-		}
-		if l.errors > 0 {
-			return load{}, fmt.Errorf("%s: %d requests failed under load", url, l.errors)
-		}
-		if l.rps > top.rps {
-			top = l
+		for i, url := range urls {
+			l, err := runWrk(ctx, b.wrk, s, url, b.credentials(), body, b.scratch)
+			if err != nil {
+				return nil, err
+			}
+			if l.errors > 0 {
+				return nil, fmt.Errorf("%s: %d requests failed under load", url, l.errors)
+			}
+			if l.rps > top[i].rps {
+				top[i] = l
+			}
 		}
 	}
 	return top, nil
