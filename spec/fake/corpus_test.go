@@ -1,6 +1,8 @@
 package fake_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -36,7 +38,15 @@ func TestCorpusValuesMatch(t *testing.T) {
 			if err != nil {
 				t.Skipf("not served: %v", err)
 			}
-			for _, fault := range corpusFaults(c) {
+			before, err := json.Marshal(c.Doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			faults := corpusFaults(c)
+			if after, _ := json.Marshal(c.Doc); !bytes.Equal(before, after) {
+				t.Errorf("making values changed the document:\n%s", firstDifference(before, after))
+			}
+			for _, fault := range faults {
 				if strings.Contains(fault, fake.ErrIndistinct.Error()) || strings.Contains(fault, contradiction) {
 					t.Logf("%s", fault)
 					continue
@@ -45,6 +55,17 @@ func TestCorpusValuesMatch(t *testing.T) {
 			}
 		})
 	}
+}
+
+// firstDifference shows where two texts part: the 120 bytes around the
+// first that differs, of each.
+func firstDifference(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(0, i-60)
+	return fmt.Sprintf("was: %s\nnow: %s", a[from:min(len(a), i+60)], b[from:min(len(b), i+60)])
 }
 
 // contradiction is what Valid says of a schema that holds a contradiction,

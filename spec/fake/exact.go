@@ -190,12 +190,15 @@ func (w *walk) cappedOnce(s *openapi3.Schema, depth int) string {
 	if depth == 0 && w.least(s, 0) >= MaxValueBytes {
 		return fmt.Sprintf("its values take more than the %d MiB values are made with", MaxValueBytes>>20)
 	}
+	// below is a slice of its own: appended to s.OneOf[:1], it wrote the
+	// allOf members and required properties over the oneOf's other
+	// members, in the document itself.
 	var below []*openapi3.SchemaRef
 	switch {
 	case len(s.OneOf) > 0:
-		below = s.OneOf[:1]
+		below = append(below, s.OneOf[0])
 	case len(s.AnyOf) > 0:
-		below = s.AnyOf[:1]
+		below = append(below, s.AnyOf[0])
 	}
 	below = append(below, s.AllOf...)
 	if s.Items != nil && s.MinItems > 0 {

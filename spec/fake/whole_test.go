@@ -514,3 +514,57 @@ func TestIndistinctMembersAreSaid(t *testing.T) {
 		t.Errorf("Valid(Loose) = %v, want the oneOf named", err)
 	}
 }
+
+// TestValuesLeaveTheDocumentAlone: making values reads the document and
+// never writes to it. The walk that finds what no value can have once
+// appended a schema's allOf members and required properties to its
+// oneOf's first member, in the oneOf's own array, so that a oneOf [Cat,
+// Dog] of an object that requires its id became [Cat, {type: integer}]
+// in the document petmock then served and checked answers against.
+func TestValuesLeaveTheDocumentAlone(t *testing.T) {
+	const doc = `
+openapi: 3.0.3
+info: {title: alone, version: "1"}
+paths: {}
+components:
+  schemas:
+    Shape:
+      type: object
+      required: [id]
+      properties:
+        id: {type: integer}
+      oneOf:
+        - {type: object, required: [radius], properties: {radius: {type: number}}}
+        - {type: object, required: [side], properties: {side: {type: number}}}
+    Listed:
+      type: array
+      minItems: 1
+      items: {type: string}
+      anyOf:
+        - {maxItems: 3}
+        - {minItems: 2}
+    Joined:
+      allOf:
+        - {type: object, properties: {a: {type: string}}}
+      oneOf:
+        - {type: object, required: [b], properties: {b: {type: string}}}
+        - {type: object, required: [c], properties: {c: {type: string}}}
+`
+	c, err := spec.Read([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := json.Marshal(c.Doc)
+	for _, name := range []string{"Shape", "Listed", "Joined"} {
+		s := c.Doc.Components.Schemas[name].Value
+		for seed := range uint64(5) {
+			g := &fake.Generator{Contract: c, Faker: fake.NewFaker(seed)}
+			if _, err := g.Valid(s, fake.Hint{}); err != nil {
+				t.Errorf("%s, seed %d: %v", name, seed, err)
+			}
+		}
+	}
+	if after, _ := json.Marshal(c.Doc); string(before) != string(after) {
+		t.Errorf("making values changed the document\nwas: %s\nnow: %s", before, after)
+	}
+}
