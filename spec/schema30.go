@@ -35,6 +35,7 @@ func (r *repairs) schemas() {
 		r.exclusiveBounds(at, s)
 		r.annotations(at, s)
 		r.unread(at, s)
+		implicitMapping(s)
 	})
 }
 

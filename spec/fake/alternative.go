@@ -255,11 +255,31 @@ func (g *Generator) matchesGroups(v any, groups []group, picked []int) bool {
 				}
 			}
 		}
+		if n == 0 && gr.one && gr.owner.VisitJSON(v, opts...) == nil {
+			continue // members of their owner, judged as its members
+		}
 		if n == 0 || gr.one && n > 1 {
 			return false
 		}
 	}
 	return true
+}
+
+// Members of a oneOf may refer back to its owner: a discriminator's
+// children, each an allOf of the parent that lists them (Pet: oneOf [Cat,
+// Dog], Cat: allOf [Pet, ...]). The validator looks at a schema once for
+// one value, so that within Pet, its oneOf's members are judged without
+// Pet again, and alone, each with Pet's oneOf within it, where every
+// member matches: alone, they match no value at all. Such a oneOf is
+// judged by its owner, and its other members told apart from the picked
+// one by a property they declare, of a type they refuse.
+
+// judgedAlone reports whether some member of gr, a oneOf, matches m alone,
+// where it cannot be a member that refers back to the owner.
+func judgedAlone(m map[string]any, gr group, opts []openapi3.SchemaValidationOption) bool {
+	return slices.ContainsFunc(gr.refs, func(ref *openapi3.SchemaRef) bool {
+		return ref != nil && ref.Value != nil && ref.Value.VisitJSON(m, opts...) == nil
+	})
 }
 
 // setApart takes out of v, a value of the members picked, what another
@@ -278,8 +298,19 @@ func (g *Generator) setApart(v any, groups []group, picked []int) bool {
 		}
 		mine := gr.refs[picked[i]].Value
 		own := spec.RequiredNames(mine)
+		alone := judgedAlone(m, gr, opts)
 		for j, ref := range gr.refs {
-			if j == picked[i] || ref.Value == nil || ref.Value.VisitJSON(m, opts...) != nil {
+			if j == picked[i] || ref.Value == nil {
+				continue
+			}
+			if !alone {
+				// Members of their owner: each other one refuses m.
+				if g.refuse(m, mine, ref.Value, opts) {
+					changed = true
+				}
+				continue
+			}
+			if ref.Value.VisitJSON(m, opts...) != nil {
 				continue
 			}
 			for _, name := range spec.RequiredNames(ref.Value) {

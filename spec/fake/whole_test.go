@@ -83,6 +83,21 @@ components:
         - type: object
           properties:
             b: {description: anything}
+    Parent:
+      type: object
+      required: [id, petType]
+      properties: {id: {type: integer}, petType: {type: string}}
+      oneOf: [{$ref: '#/components/schemas/Kitten'}, {$ref: '#/components/schemas/Puppy'}]
+      discriminator: {propertyName: petType}
+    Kitten: {allOf: [{$ref: '#/components/schemas/Parent'}, {type: object, properties: {meow: {type: boolean}}}]}
+    Puppy: {allOf: [{$ref: '#/components/schemas/Parent'}, {type: object, properties: {bark: {type: boolean}}}]}
+    Loop:
+      type: object
+      required: [id]
+      properties: {id: {type: integer}}
+      oneOf: [{$ref: '#/components/schemas/LoopA'}, {$ref: '#/components/schemas/LoopB'}]
+    LoopA: {allOf: [{$ref: '#/components/schemas/Loop'}, {type: object, properties: {a: {type: boolean}}}]}
+    LoopB: {allOf: [{$ref: '#/components/schemas/Loop'}, {type: object, properties: {b: {type: boolean}}}]}
     OnlyOptional:
       oneOf:
         - {type: object, properties: {audio: {type: string}, title: {type: string}}}
@@ -323,6 +338,19 @@ func TestValuesMatchTheWholeSchema(t *testing.T) {
 			}
 			return nil
 		}},
+		{c30, "Parent", false, func(v any) error {
+			// Children each an allOf of the parent that lists them: the
+			// discriminator names the child, and nothing else need tell
+			// them apart.
+			m := v.(map[string]any)
+			_, meow := m["meow"]
+			_, bark := m["bark"]
+			if m["petType"] == "Kitten" && bark || m["petType"] == "Puppy" && meow {
+				return fmt.Errorf("a %v has another child's property", m["petType"])
+			}
+			return nil
+		}},
+		{c30, "Loop", false, nil},
 		{c30, "DeepPlayable", false, func(v any) error {
 			if typ := deep(v)["type"]; typ != "track" && typ != "episode" {
 				return fmt.Errorf("type %v, want the discriminator's value, track or episode", typ)
