@@ -274,8 +274,8 @@ func (g *Generator) matchesGroups(v any, groups []group, picked []int) bool {
 // judged by its owner, and its other members told apart from the picked
 // one by a property they declare, of a type they refuse.
 
-// judgedAlone reports whether some member of gr, a oneOf, matches m alone,
-// where it cannot be a member that refers back to the owner.
+// judgedAlone reports whether some member of gr, a oneOf, matches m
+// judged alone; none does where the members refer back to the owner.
 func judgedAlone(m map[string]any, gr group, opts []openapi3.SchemaValidationOption) bool {
 	return slices.ContainsFunc(gr.refs, func(ref *openapi3.SchemaRef) bool {
 		return ref != nil && ref.Value != nil && ref.Value.VisitJSON(m, opts...) == nil
