@@ -148,6 +148,13 @@ func TestErrorBodiesFollowTheDocument(t *testing.T) {
                         msg: {type: string}
                         type: {type: string}
 `, "", []string{"detail", "0", "msg"}},
+		{"members required and declared nowhere, as openchannel's default", `        default: ` + errorRef + "\n", `    Error:
+      type: object
+      required: [message, eventId, createdDate]
+      properties:
+        eventId: {type: string}
+        description: {type: string}
+`, []string{"message"}},
 		{"nothing documented", "", "", []string{"detail"}},
 		{"statuses documented without a body", `        '401': {description: no key}
         '404': {description: none}

@@ -256,9 +256,9 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 	}
 	r.Name = name
 
-	props := withUndeclared(item, c.Properties(item))
+	props := WithUndeclared(item, c.Properties(item))
 	sent := map[string]bool{}
-	for _, p := range withUndeclared(createItem, c.Properties(createItem)) {
+	for _, p := range WithUndeclared(createItem, c.Properties(createItem)) {
 		// A readOnly property is not sent, though the create's schema
 		// be the item's own, as Train Travel's createBooking's is.
 		if !p.Schema.ReadOnly {

@@ -50,14 +50,14 @@ func objectProperties(order propertyOrder, s *openapi3.Schema) []Property {
 	return out
 }
 
-// withUndeclared returns props, the properties of the object schema s,
+// WithUndeclared returns props, the properties of the object schema s,
 // and after them the names s or its allOf members require and declare
 // nowhere, as Turbine Labs' listener requires a host its properties do
 // not name: members every value holds all the same, which the items of a
 // resource are made with and keep. Each is of the additionalProperties
 // schema, or of any value where the object takes any member. (Where it
 // takes none, no value is valid, and the document is refused before.)
-func withUndeclared(s *openapi3.Schema, props []Property) []Property {
+func WithUndeclared(s *openapi3.Schema, props []Property) []Property {
 	for _, name := range RequiredNames(s) {
 		if slices.ContainsFunc(props, func(p Property) bool { return p.Name == name }) {
 			continue

@@ -159,7 +159,9 @@ const maxErrorDepth = 3
 // object plans an error object of schema s, and reports whether every
 // value it writes matches the schema of its member.
 func (ps *errorPlans) object(s *openapi3.Schema, depth int) (*errorObject, bool) {
-	props := ps.contract.Properties(s)
+	// A member the schema requires and declares nowhere is written too:
+	// openchannel's Event requires a message its properties do not name.
+	props := spec.WithUndeclared(s, ps.contract.Properties(s))
 	message := messageMember(props)
 	nested := ""
 	if message == "" && depth < maxErrorDepth {
