@@ -258,6 +258,41 @@ func TestWrappedListsRoundTrip(t *testing.T) {
 	}
 }
 
+// TestEmptyPagesOfAtLeastOneItem: a list whose items property takes at
+// least one item and is not required, as Twitter's lists write data,
+// answers a page of no items without it, its siblings kept; and with it
+// once there are items.
+func TestEmptyPagesOfAtLeastOneItem(t *testing.T) {
+	thing := "{$ref: '#/components/schemas/Thing'}"
+	for _, tt := range []struct{ name, list, empty string }{
+		{"Twitter's", "{type: object, properties: {data: {type: array, minItems: 1, items: " + thing + "}, meta: {type: object, properties: {result_count: {type: integer}}}}}", `{}`},
+		{"a required sibling", "{type: object, required: [object], properties: {object: {type: string, enum: [list]}, data: {type: array, minItems: 1, items: " + thing + "}}}", `{"object":"list"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := thingsDocument(t, tt.list)
+			_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+			req, resp, body := fetch(t, "GET", base+"/v1/things", "")
+			if got := strings.TrimSpace(string(body)); resp.StatusCode != 200 || got != tt.empty {
+				t.Errorf("GET /v1/things of no things: %d %s, want 200 %s", resp.StatusCode, got, tt.empty)
+			}
+			if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+				t.Errorf("GET /v1/things of no things: %s: %v", body, err)
+			}
+			if _, resp, body := fetch(t, "POST", base+"/v1/things", `{"label":"one"}`, "Content-Type", "application/json"); resp.StatusCode != 201 {
+				t.Fatalf("POST /v1/things: %d %s", resp.StatusCode, body)
+			}
+			req, resp, body = fetch(t, "GET", base+"/v1/things", "")
+			var page struct{ Data []map[string]any }
+			if err := json.Unmarshal(body, &page); err != nil || len(page.Data) != 1 {
+				t.Errorf("GET /v1/things of one thing: %s, want it in data", body)
+			}
+			if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+				t.Errorf("GET /v1/things of one thing: %s: %v", body, err)
+			}
+		})
+	}
+}
+
 // TestWrappedListStreamed: a page too large to build in one buffer is
 // written item by item from the store, inside its envelope all the same,
 // with the Content-Length of the whole.

@@ -45,6 +45,10 @@ type envelope struct {
 	// lastPage).
 	nullNext, nullCursor bool
 	cutNext, cutCursor   int
+	// bare is whether a page of no items leaves its items property out:
+	// Twitter's lists document data as an array of at least one item,
+	// not required, and answer none for no items.
+	bare bool
 }
 
 // newEnvelope returns the writer of the answers of a list in e, with the
@@ -81,6 +85,10 @@ func newEnvelope(c *spec.Contract, e *spec.Envelope, shapes *shape.Builder, gen 
 			}
 			at = next
 		}
+	}
+	if i := slices.IndexFunc(c.Properties(e.Schema), func(p spec.Property) bool { return p.Name == e.Items }); i >= 0 {
+		p := c.Properties(e.Schema)[i]
+		out.bare = !p.Required && p.Schema.VisitJSON([]any{}, spec.SchemaOptions(c.Doc)...) != nil
 	}
 	out.cutNext, out.nullNext = lastPage(c, e, e.Next)
 	out.cutCursor, out.nullCursor = lastPage(c, e, e.Cursor)
@@ -142,6 +150,20 @@ func (e *envelope) close(pg page) []byte {
 	}
 	text[0] = ','
 	return text
+}
+
+// closed appends to body, the answer of a page up to its items, which
+// begin at start, the text the answer ends with, closing; a page of no
+// items leaves out its items property where the envelope is bare.
+func (e *envelope) closed(body []byte, start int, closing []byte) []byte {
+	if !e.bare || string(body[start:]) != "[]" {
+		return append(body, closing...)
+	}
+	body = append(body[:start-len(e.open)], '{')
+	if closing[0] == ',' {
+		return append(body, closing[1:]...)
+	}
+	return append(body, '}')
 }
 
 // set writes a link or a cursor: v, or on the last page, null, nothing

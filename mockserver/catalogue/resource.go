@@ -423,7 +423,7 @@ func (rs *Resource) writePage(w http.ResponseWriter, r *http.Request, c *edge.Ca
 		kp.link = w.Header()["Link"]
 	}
 	if env != nil {
-		body = append(body, env.close(rs.pageOf(c, pg, next, last, more))...)
+		body = env.closed(body, start, env.close(rs.pageOf(c, pg, next, last, more)))
 	}
 	*buf = append(body, '\n')
 	kp.body = append(make([]byte, 0, len(*buf)), *buf...)
