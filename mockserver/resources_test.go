@@ -291,6 +291,24 @@ func TestEmptyPagesOfAtLeastOneItem(t *testing.T) {
 			}
 		})
 	}
+	t.Run("written from the store", func(t *testing.T) {
+		// Once an item of 2,000 bytes was held, a page of 50 may be too
+		// large for a buffer: it is written item by item, and of no
+		// items, without data all the same.
+		c := thingsDocument(t, "{type: object, properties: {data: {type: array, minItems: 1, items: "+thing+"}}}")
+		long := json.RawMessage(fmt.Sprintf(`{"id":1,"label":%q}`, strings.Repeat("x", 2000)))
+		_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{"things": {long}}})
+		if _, resp, body := fetch(t, "DELETE", base+"/v1/things/1", ""); resp.StatusCode != 204 {
+			t.Fatalf("DELETE /v1/things/1: %d %s", resp.StatusCode, body)
+		}
+		req, resp, body := fetch(t, "GET", base+"/v1/things?limit=50", "")
+		if got := strings.TrimSpace(string(body)); resp.StatusCode != 200 || got != "{}" || resp.ContentLength != int64(len(body)) {
+			t.Errorf("GET /v1/things?limit=50 of no things: %d %s (Content-Length %d), want 200 {}", resp.StatusCode, got, resp.ContentLength)
+		}
+		if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+			t.Errorf("GET /v1/things?limit=50 of no things: %s: %v", body, err)
+		}
+	})
 }
 
 // TestWrappedListStreamed: a page too large to build in one buffer is

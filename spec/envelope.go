@@ -52,8 +52,11 @@ func (e *Envelope) Property(c *Contract, path []string) *openapi3.Schema {
 }
 
 // ItemsOf returns the items of a list answer v, decoded JSON: v itself, an
-// array, when e is nil, else the array its Items property holds. ok is
-// false when v holds no array there.
+// array, when e is nil, else the array its Items property holds, or none
+// where v leaves the property out, as Twitter's lists leave out data, an
+// array of at least one item, for no items (a document that requires the
+// property says so in its schema). ok is false when v holds something
+// else there.
 func (e *Envelope) ItemsOf(v any) (items []any, ok bool) {
 	if e == nil {
 		items, ok = v.([]any)
@@ -63,7 +66,11 @@ func (e *Envelope) ItemsOf(v any) (items []any, ok bool) {
 	if !isObject {
 		return nil, false
 	}
-	items, ok = m[e.Items].([]any)
+	held, present := m[e.Items]
+	if !present {
+		return nil, true
+	}
+	items, ok = held.([]any)
 	return items, ok
 }
 

@@ -1,6 +1,7 @@
 package spec_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -208,5 +209,32 @@ func TestListOfAnotherItem(t *testing.T) {
 			"Record: {type: object, properties: {id: {type: string}, domain: {type: string}, ttl: {type: integer}, value: {type: string}, recordType: {type: string}}}")
 	if len(c.Resources) != 0 || !notesHolding(c, "paths./checks.get.responses.200: the items it lists share few properties with what getCheck reads") {
 		t.Errorf("resources %v, notes %q, want none and a note", c.Resources, c.Notes)
+	}
+}
+
+// TestItemsOfAnEnvelope: the items of a page are the array its items
+// property holds, or none where the page leaves the property out, as
+// Twitter's lists do for no items; anything else there is no list.
+func TestItemsOfAnEnvelope(t *testing.T) {
+	e := &spec.Envelope{Items: "data"}
+	for _, tt := range []struct {
+		page  string
+		items int
+		ok    bool
+	}{
+		{`{"data":[{"id":1},{"id":2}]}`, 2, true},
+		{`{"meta":{"result_count":0}}`, 0, true},
+		{`{"data":null}`, 0, false},
+		{`{"data":{"id":1}}`, 0, false},
+		{`[{"id":1}]`, 0, false},
+	} {
+		var v any
+		if err := json.Unmarshal([]byte(tt.page), &v); err != nil {
+			t.Fatal(err)
+		}
+		items, ok := e.ItemsOf(v)
+		if len(items) != tt.items || ok != tt.ok {
+			t.Errorf("ItemsOf(%s) = %d items, %v; want %d, %v", tt.page, len(items), ok, tt.items, tt.ok)
+		}
 	}
 }

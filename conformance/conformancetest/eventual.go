@@ -143,6 +143,10 @@ func withItems(res *spec.Resource, v any, edit func(items []any) []any) any {
 	if res.ListEnvelope == nil {
 		return edit(items)
 	}
-	v.(map[string]any)[res.ListEnvelope.Items] = edit(items)
+	m := v.(map[string]any)
+	if _, present := m[res.ListEnvelope.Items]; !present && len(items) == 0 {
+		return v // no items, left out as answered
+	}
+	m[res.ListEnvelope.Items] = edit(items)
 	return v
 }

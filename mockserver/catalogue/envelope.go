@@ -159,11 +159,16 @@ func (e *envelope) closed(body []byte, start int, closing []byte) []byte {
 	if !e.bare || string(body[start:]) != "[]" {
 		return append(body, closing...)
 	}
-	body = append(body[:start-len(e.open)], '{')
+	return append(body[:start-len(e.open)], e.withoutItems(closing)...)
+}
+
+// withoutItems returns the answer of a page of no items that leaves out
+// its items property, whose text after its items would be closing.
+func (e *envelope) withoutItems(closing []byte) []byte {
 	if closing[0] == ',' {
-		return append(body, closing[1:]...)
+		return append([]byte{'{'}, closing[1:]...)
 	}
-	return append(body, '}')
+	return []byte("{}")
 }
 
 // set writes a link or a cursor: v, or on the last page, null, nothing

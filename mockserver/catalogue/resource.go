@@ -446,6 +446,12 @@ func (rs *Resource) streamPage(w http.ResponseWriter, r *http.Request, c *edge.C
 	var open, closing []byte
 	if env != nil {
 		open, closing = env.open, env.close(rs.pageOf(c, pg, next, last, more))
+		if env.bare && size == len("[]") {
+			// No items, their property left out: the answer is all
+			// the envelope's.
+			edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, append(env.withoutItems(closing), '\n'))
+			return nil
+		}
 	}
 	h := w.Header()
 	h["Content-Type"] = c.Op.ContentType
