@@ -90,7 +90,7 @@ func Run(cfg Config, opts RunOptions) (bool, error) {
 			Fail(judge.RedactKey("the configuration: "+setupErr.Error(), cfg.APIKey))
 		}
 		s.h = check.New(cfg.settings(s.coverage.saw), p, uint64(GinkgoRandomSeed()))
-		fmt.Fprintf(cfg.output(), "conformance: run id %s; items created are named %s%s-N\n", s.h.RunID(), NamePrefix, s.h.RunID())
+		fmt.Fprintf(cfg.output(), "conformance: run id %s; items created are named %s%s-N, or shorter where the document asks\n", s.h.RunID(), NamePrefix, s.h.RunID())
 	})
 	s.register()
 	var junit func() error

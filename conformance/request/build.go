@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -96,6 +97,26 @@ func (m *Maker) RunID() string { return m.runID }
 func (m *Maker) PetName() string {
 	return NamePrefix + m.runID + "-" + strconv.FormatInt(m.named.Add(1), 10)
 }
+
+// NameFor returns a new name for an item this run creates, as long as s,
+// the schema of the name, allows: the whole name where it fits; else the
+// run id and the number, without NamePrefix; else ShortPrefix, the run
+// id's last part and the number, as Twitter's list names of at most 25
+// characters take. ok is false where none fits.
+func (m *Maker) NameFor(s *openapi3.Schema) (name string, ok bool) {
+	n := strconv.FormatInt(m.named.Add(1), 10)
+	tail := m.runID[strings.LastIndexByte(m.runID, '-')+1:]
+	for _, name := range []string{NamePrefix + m.runID + "-" + n, m.runID + "-" + n, ShortPrefix + tail + "-" + n} {
+		if length := uint64(utf8.RuneCountInString(name)); length >= s.MinLength && (s.MaxLength == nil || length <= *s.MaxLength) {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// ShortPrefix begins the names of the items the suite creates where the
+// document allows a short name only: see NameFor.
+const ShortPrefix = "cf-"
 
 // OpRequest returns a request of op with the given path parameters, query
 // and body (nil for none), and the run's key sent as op's security asks.
@@ -815,7 +836,9 @@ func (m *Maker) knownValues(ctx context.Context, res *spec.Resource, s *openapi3
 		}
 		switch {
 		case p.Name == "name" && spec.TypeOf(p.Schema) == "string" && len(p.Schema.Enum) == 0 && p.Schema.Pattern == "":
-			body[p.Name] = m.PetName()
+			if name, ok := m.NameFor(p.Schema); ok {
+				body[p.Name] = name
+			}
 		case strings.HasSuffix(p.Name, "Id") && !m.namesResource(strings.TrimSuffix(p.Name, "Id")):
 			if census == nil {
 				var err error

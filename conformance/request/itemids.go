@@ -97,7 +97,9 @@ func (m *Maker) ownID(res *spec.Resource, body map[string]any) {
 		switch s := p.Schema; spec.TypeOf(s) {
 		case "string":
 			if s.Pattern == "" && s.Format == "" && len(s.Enum) == 0 {
-				body[p.Name] = m.PetName()
+				if name, ok := m.NameFor(s); ok {
+					body[p.Name] = name
+				}
 			}
 		case "integer":
 			if s.Max == nil {

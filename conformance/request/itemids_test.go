@@ -1,7 +1,9 @@
 package request
 
 import (
+	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/petstore/contract/spec"
@@ -77,5 +79,59 @@ func TestOwnIDsOfCreatesThatRequireThem(t *testing.T) {
 	m.WithoutOwnID(zones, body)
 	if body["zone_key"] != "a" {
 		t.Errorf("zone_key of an enumeration became %v", body["zone_key"])
+	}
+}
+
+// TestNamesFitTheirSchema: the name an item the run creates is given is
+// as long as the schema of the name allows, as Twitter's lists take 25
+// characters at most: a body of the whole name would break the schema,
+// and the suite would make none.
+func TestNamesFitTheirSchema(t *testing.T) {
+	const doc = `openapi: 3.0.3
+info: {title: Lists, version: 1.0.0}
+paths:
+  /lists:
+    post:
+      operationId: createList
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string, minLength: 1, maxLength: MAX}}}}}}
+      responses: {'200': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/List'}}}}}
+  /lists/{id}:
+    get:
+      operationId: getList
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: A list., content: {application/json: {schema: {$ref: '#/components/schemas/List'}}}}}
+components:
+  schemas:
+    List:
+      type: object
+      required: [id, name]
+      properties: {id: {type: string}, name: {type: string}}
+`
+	const runID = "20261127t204519-k2z"
+	for _, tt := range []struct {
+		max  string
+		want string // the name's beginning
+	}{
+		{"100", NamePrefix + runID + "-"},
+		{"25", runID + "-"},
+		{"12", ShortPrefix + "k2z-"},
+	} {
+		c, err := spec.Read([]byte(strings.Replace(doc, "MAX", tt.max, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewMaker(c, nil, rand.New(rand.NewPCG(1, 2)), runID)
+		seen := map[string]bool{}
+		for range 3 {
+			v, err := m.Value(context.Background(), c.Operation("createList"))
+			if err != nil {
+				t.Fatalf("maxLength %s: %v", tt.max, err)
+			}
+			name, _ := v.(map[string]any)["name"].(string)
+			if !strings.HasPrefix(name, tt.want) || seen[name] {
+				t.Errorf("maxLength %s: name %q, want a new one beginning %q", tt.max, name, tt.want)
+			}
+			seen[name] = true
+		}
 	}
 }
