@@ -977,3 +977,65 @@ func TestFiltersOfRepeatedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestReplaceKeepsWhatTheItemRequires: a replace whose body leaves out
+// what the item's schema requires, as Twitter's lists are replaced by a
+// body of optional members only, keeps what the item held there, its
+// name and the created_at only petmock writes, so that the item reads as
+// its schema says; what the body sends replaces what was.
+func TestReplaceKeepsWhatTheItemRequires(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Lists, version: '1'}
+paths:
+  /lists:
+    post:
+      operationId: createList
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}, description: {type: string}}}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/List'}}}}
+  /lists/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getList
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/List'}}}}
+        '404': {description: none}
+    put:
+      operationId: replaceList
+      requestBody: {required: true, content: {application/json: {schema: {type: object, properties: {name: {type: string}, description: {type: string}}}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/List'}}}}
+components:
+  schemas:
+    List:
+      type: object
+      required: [id, name, created_at]
+      properties:
+        id: {type: string, readOnly: true}
+        name: {type: string}
+        description: {type: string}
+        created_at: {type: string, format: date-time, readOnly: true}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+	_, resp, body := fetch(t, "POST", base+"/lists", `{"name":"mine","description":"first"}`, "Content-Type", "application/json")
+	var made map[string]any
+	if resp.StatusCode != 201 || json.Unmarshal(body, &made) != nil {
+		t.Fatalf("POST /lists: %d %s", resp.StatusCode, body)
+	}
+	id := made["id"].(string)
+	if _, resp, body := fetch(t, "PUT", base+"/lists/"+id, `{"description":"second"}`, "Content-Type", "application/json"); resp.StatusCode != 200 {
+		t.Fatalf("PUT /lists/%s: %d %s", id, resp.StatusCode, body)
+	}
+	req, resp, body := fetch(t, "GET", base+"/lists/"+id, "")
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+		t.Errorf("GET /lists/%s after its replace: %s: %v", id, body, err)
+	}
+	var read map[string]any
+	json.Unmarshal(body, &read)
+	if read["name"] != "mine" || read["description"] != "second" || read["created_at"] != made["created_at"] {
+		t.Errorf("after a replace of its description: %s, want the name and created_at of %s, and the new description", body, made)
+	}
+}

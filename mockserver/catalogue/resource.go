@@ -822,8 +822,35 @@ func (rs *Resource) Replace(w http.ResponseWriter, r *http.Request, c *edge.Call
 	item, _ := rs.body(c).(map[string]any)
 	rs.withDefaults(item)
 	rs.setParent(item, c)
+	rs.keepRequired(item, it)
 	rs.fitter.fit(item)
 	return rs.put(w, r, c, it, item)
+}
+
+// keepRequired sets in item, the body of a replace of it, what the item's
+// schema requires and the body leaves out to what it held: Twitter's list
+// is replaced by a body of which every member is optional, and read with
+// the name it requires; a member only the server writes, such as a
+// created_at, keeps its value too.
+func (rs *Resource) keepRequired(item map[string]any, it held) {
+	if item == nil {
+		return
+	}
+	var current map[string]any
+	for _, name := range spec.RequiredNames(rs.spec.Item) {
+		if _, sent := item[name]; sent || name == rs.spec.IDProperty {
+			continue
+		}
+		if current == nil {
+			v, err := edge.DecodeJSON(it.text)
+			if current, _ = v.(map[string]any); err != nil || current == nil {
+				return
+			}
+		}
+		if v, ok := current[name]; ok {
+			item[name] = v
+		}
+	}
 }
 
 // Update answers an update: the body is merged into the item as a JSON
