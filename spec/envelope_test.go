@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/petstore/contract/spec"
 )
 
@@ -235,6 +237,34 @@ func TestItemsOfAnEnvelope(t *testing.T) {
 		items, ok := e.ItemsOf(v)
 		if len(items) != tt.items || ok != tt.ok {
 			t.Errorf("ItemsOf(%s) = %d items, %v; want %d, %v", tt.page, len(items), ok, tt.items, tt.ok)
+		}
+	}
+}
+
+// TestFilterTakes: a filter takes a value of its property where its
+// parameter's schema does, as the value or as its text; an enumeration of
+// the parameter narrower than the property's refuses the others.
+func TestFilterTakes(t *testing.T) {
+	param := func(schema *openapi3.Schema) spec.Filter {
+		return spec.Filter{Param: &openapi3.Parameter{Name: "status", In: "query", Schema: &openapi3.SchemaRef{Value: schema}}}
+	}
+	status := param(&openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: []any{"created", "complete"}})
+	statuses := param(&openapi3.Schema{Type: &openapi3.Types{"array"}, Items: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: []any{"created"}}}})
+	count := param(&openapi3.Schema{Type: &openapi3.Types{"string"}})
+	for _, tt := range []struct {
+		f    spec.Filter
+		v    any
+		want bool
+	}{
+		{status, "created", true},
+		{status, "expired", false},
+		{statuses, "created", true},
+		{statuses, "expired", false},
+		{count, json.Number("5"), true},
+		{spec.Filter{Param: &openapi3.Parameter{Name: "any"}}, "x", true},
+	} {
+		if got := tt.f.Takes(tt.v); got != tt.want {
+			t.Errorf("filter %s takes %v: %v, want %v", tt.f.Name(), tt.v, got, tt.want)
 		}
 	}
 }

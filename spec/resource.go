@@ -172,6 +172,21 @@ type Filter struct {
 // Name returns the name of the parameter, which is that of the property.
 func (f Filter) Name() string { return f.Param.Name }
 
+// Takes reports whether the filter's parameter takes v, a value of the
+// property, as it is or as its text: Twitter's compliance jobs are
+// expired, and listed by a status of four values, expired not among them.
+func (f Filter) Takes(v any) bool {
+	if f.Param.Schema == nil || f.Param.Schema.Value == nil {
+		return true
+	}
+	s := f.Param.Schema.Value
+	if TypeOf(s) == "array" && s.Items != nil && s.Items.Value != nil {
+		s = s.Items.Value
+	}
+	return s.VisitJSON(v, openapi3.DisableSchemaErrorDetails()) == nil ||
+		s.VisitJSON(ValueText(v), openapi3.DisableSchemaErrorDetails()) == nil
+}
+
 // Enum returns the values the filter's parameter allows, or nil for any.
 func (f Filter) Enum() []string {
 	if f.Param.Schema == nil || f.Param.Schema.Value == nil {

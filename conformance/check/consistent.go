@@ -41,13 +41,13 @@ func (h *Harness) CheckListedReadsSame(ctx context.Context, res *spec.Resource, 
 		}
 		if filter != nil && !query.Has(filter.Name()) {
 			for _, it := range listed {
-				if v, ok := it[filter.Name()]; ok && v != nil {
+				if v, ok := it[filter.Name()]; ok && v != nil && filter.Takes(v) {
 					query.Set(filter.Name(), spec.ValueText(v))
 					break
 				}
 			}
 			if !query.Has(filter.Name()) {
-				return judge.Skipf("no %s listed has %s, to list by", spec.Singular(res.Name), filter.Name())
+				return judge.Skipf("no %s listed has a %s its filter takes, to list by", spec.Singular(res.Name), filter.Name())
 			}
 			if _, listed, err = h.listPageOf(ctx, res, params, query, judge.RuleItemSame); err != nil {
 				return err

@@ -178,7 +178,7 @@ func (h *Harness) CheckListFilter(ctx context.Context, res *spec.Resource, fv Fi
 		value := fv.value
 		var shown *judge.Item
 		for _, it := range census {
-			if v, ok := it[name]; ok && v != nil && (value == "" || spec.ValueText(v) == value) {
+			if v, ok := it[name]; ok && v != nil && (value == "" && fv.filter.Takes(v) || spec.ValueText(v) == value) {
 				shown, value = &it, spec.ValueText(v)
 				break
 			}

@@ -357,7 +357,8 @@ func (h *Harness) findItemListed(ctx context.Context, res *spec.Resource, params
 		query.Set(p.Limit, fmt.Sprint(p.Max))
 	}
 	for _, f := range res.Filters {
-		if v, ok := it[f.Name()]; ok && v != nil {
+		// A value the filter does not take, the item is listed without.
+		if v, ok := it[f.Name()]; ok && v != nil && f.Takes(v) {
 			query.Set(f.Name(), spec.ValueText(v))
 		}
 	}

@@ -299,7 +299,7 @@ func (h *Harness) walkView(ctx context.Context, res *spec.Resource, filter *spec
 				v.created = append(v.created, created.ID(res.IDProperty))
 				continue
 			}
-			if value == nil {
+			if value == nil && filter.Takes(created[filter.Name()]) {
 				value = created[filter.Name()]
 			}
 			if value != nil && spec.ValueText(created[filter.Name()]) == spec.ValueText(value) {
@@ -308,7 +308,7 @@ func (h *Harness) walkView(ctx context.Context, res *spec.Resource, filter *spec
 		}
 		if filter != nil {
 			if value == nil {
-				return v, judge.Skipf("the %s created has no %s, to walk the list filtered by", spec.Singular(res.Name), filter.Name())
+				return v, judge.Skipf("the %s created has no %s its filter takes, to walk the list filtered by", spec.Singular(res.Name), filter.Name())
 			}
 			v.value = spec.ValueText(value)
 		}
@@ -318,13 +318,13 @@ func (h *Harness) walkView(ctx context.Context, res *spec.Resource, filter *spec
 			return v, err
 		}
 		for _, it := range listed {
-			if value, ok := it[filter.Name()]; ok && value != nil {
+			if value, ok := it[filter.Name()]; ok && value != nil && filter.Takes(value) {
 				v.value = spec.ValueText(value)
 				break
 			}
 		}
 		if v.value == "" {
-			return v, judge.Skipf("no %s listed has %s, to walk the list filtered by", spec.Singular(res.Name), filter.Name())
+			return v, judge.Skipf("no %s listed has a %s its filter takes, to walk the list filtered by", spec.Singular(res.Name), filter.Name())
 		}
 	}
 	if filter != nil {

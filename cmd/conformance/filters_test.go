@@ -1,0 +1,60 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	ct "github.com/petstore/contract/conformance/conformancetest"
+	"github.com/petstore/contract/spec"
+)
+
+// narrowFilter is a document whose jobs have a status of three values,
+// and whose list filters by a status of two of them, as Twitter's
+// compliance jobs are expired and listed by created, in_progress, failed
+// or complete; a job is created expired.
+const narrowFilter = `openapi: 3.0.3
+info: {title: Jobs, version: 1.0.0}
+paths:
+  /jobs:
+    get:
+      parameters: [{name: status, in: query, schema: {type: string, enum: [active, done]}}]
+      responses:
+        '200': {description: The jobs., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Job'}}}}}
+        '400': {description: A bad filter.}
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name, status], properties: {name: {type: string}, status: {type: string, enum: [expired]}}}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Job'}}}}
+  /jobs/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The job., content: {application/json: {schema: {$ref: '#/components/schemas/Job'}}}}
+        '404': {description: No such job.}
+components:
+  schemas:
+    Job:
+      type: object
+      required: [id, name, status]
+      properties:
+        id: {type: integer, readOnly: true}
+        name: {type: string}
+        status: {type: string, enum: [active, done, expired]}
+`
+
+// TestItemsListedWithoutAFilterThatRefusesThem: an item created is looked
+// for in the list filtered by its own values, but by none the filter's
+// parameter refuses: an expired job is looked for in the whole list, where
+// a status=expired was answered 400 and the suite failed a correct server.
+func TestItemsListedWithoutAFilterThatRefusesThem(t *testing.T) {
+	t.Parallel()
+	path := ct.WriteDocument(t, narrowFilter)
+	c, err := spec.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := judge(t, servedAt(t, ct.PetmockOf(t, path), c.Base), "--spec", path)
+	if r.code != 0 || strings.Contains(r.stdout, "status=expired") {
+		t.Errorf("petmock of jobs listed by a narrower status: exit %d, want 0, and no status=expired asked\n%s", r.code, r)
+	}
+}
