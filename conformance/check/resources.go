@@ -86,11 +86,19 @@ func (h *Harness) CheckItemReplaced(ctx context.Context, res *spec.Resource) err
 // shows a merge.
 func (h *Harness) replaced(res *spec.Resource, created judge.Item, body map[string]any) func(got judge.Item) string {
 	before := map[string]any{}
+	// What the item's schema requires, an item holds, replaced or not: a
+	// body may leave out Twitter's list name, which every read answers,
+	// and the item keep it.
+	kept := spec.RequiredNames(res.Item)
 	for _, p := range h.contract.Properties(h.ItemSchema(res.Replace)) {
 		// The path names the item and its parent, whose values the
 		// item keeps whatever the body says: Netlify's snippet keeps
 		// the site_id of its path.
 		if p.Required || p.Schema.ReadOnly || p.Name == res.IDProperty || hasPathParam(res.Replace, p.Name) || slices.Contains(res.ParentParams, p.Name) {
+			continue
+		}
+		if slices.Contains(kept, p.Name) {
+			delete(body, p.Name) // left out all the same, and judged as sent no more
 			continue
 		}
 		delete(body, p.Name)
