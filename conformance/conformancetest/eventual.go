@@ -115,7 +115,7 @@ func hiding(tb testing.TB, c *spec.Contract, next http.Handler, hides func(creat
 					return
 				}
 				EditJSON(rec, func(v any) any {
-					return withItems(res, v, func(items []any) []any {
+					return withItems(c, res, v, func(items []any) []any {
 						kept := []any{}
 						for _, it := range items {
 							if m, ok := it.(map[string]any); ok && hidden(res, spec.ValueText(m[res.IDProperty])) {
@@ -134,19 +134,35 @@ func hiding(tb testing.TB, c *spec.Contract, next http.Handler, hides func(creat
 }
 
 // withItems returns v, an answer of the list of res, with its items, the
-// array answered or the one its envelope holds, as edit changes them.
-func withItems(res *spec.Resource, v any, edit func(items []any) []any) any {
+// array answered or the one its envelope holds, as edit changes them. No
+// items left, an envelope's items property that takes at least one and
+// is not required is left out, as Twitter's lists leave out data.
+func withItems(c *spec.Contract, res *spec.Resource, v any, edit func(items []any) []any) any {
 	items, ok := res.ListEnvelope.ItemsOf(v)
 	if !ok {
 		return v
 	}
-	if res.ListEnvelope == nil {
+	e := res.ListEnvelope
+	if e == nil {
 		return edit(items)
 	}
 	m := v.(map[string]any)
-	if _, present := m[res.ListEnvelope.Items]; !present && len(items) == 0 {
-		return v // no items, left out as answered
+	if items = edit(items); len(items) == 0 && leavesOutNone(c, e) {
+		delete(m, e.Items)
+		return v
 	}
-	m[res.ListEnvelope.Items] = edit(items)
+	m[e.Items] = items
 	return v
+}
+
+// leavesOutNone reports whether a page of the envelope e of no items
+// leaves out its items property: one that is not required and takes at
+// least one item.
+func leavesOutNone(c *spec.Contract, e *spec.Envelope) bool {
+	for _, p := range c.Properties(e.Schema) {
+		if p.Name == e.Items {
+			return !p.Required && p.Schema.VisitJSON([]any{}, spec.SchemaOptions(c.Doc)...) != nil
+		}
+	}
+	return false
 }

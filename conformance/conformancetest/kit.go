@@ -141,7 +141,7 @@ var Kit = []KitFault{
 				Intercept(next, func(_ *http.Request, rec *httptest.ResponseRecorder) {
 					if rec.Code == http.StatusOK && isJSONAnswer(rec) {
 						EditJSON(rec, func(v any) any {
-							return withItems(op.Resource, v, func([]any) []any { return []any{} })
+							return withItems(c, op.Resource, v, func([]any) []any { return []any{} })
 						})
 						rec.Header().Del("Link")
 					}
