@@ -34,7 +34,17 @@ func TestChangeAnswersWhatTheDocumentDocuments(t *testing.T) {
       requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Modifications'}}}}
       responses:
         '200': {description: The modifications., content: {application/json: {schema: {$ref: '#/components/schemas/Modifications'}}}}
+    delete:
+      operationId: deletePackage
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: Deleted., content: {application/json: {schema: {$ref: '#/components/schemas/Done'}}}}
 `, `
+    Done:
+      type: object
+      required: [results]
+      properties:
+        results: {nullable: true}
     Package:
       type: object
       required: [id, name]
@@ -63,5 +73,14 @@ func TestChangeAnswersWhatTheDocumentDocuments(t *testing.T) {
 	}
 	if strings.Contains(string(body), "hush") {
 		t.Errorf("PATCH /v1/packages/1 answered %s, which holds the writeOnly secret sent", body)
+	}
+	// A delete documented to answer doqs.dev's {"results": null} answers
+	// a value of that, not the item deleted.
+	req, resp, body = fetch(t, http.MethodDelete, base+"/v1/packages/1", "", auth...)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("DELETE /v1/packages/1: %d\n%s", resp.StatusCode, body)
+	}
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+		t.Errorf("DELETE /v1/packages/1: %v\n%s", err, body)
 	}
 }

@@ -972,6 +972,14 @@ func (rs *Resource) Delete(w http.ResponseWriter, r *http.Request, c *edge.Call)
 	if unkept := rs.set.kept(r.Context()); unkept != nil {
 		return unkept
 	}
+	// A delete documented to answer another schema than the item's, as
+	// doqs.dev's {"results": null}, answers a value of it.
+	if s := c.Op.Spec.JSONSchema(c.Op.Spec.Success); rs.wrapped[c.Op.Spec] == nil && s != nil && s != rs.spec.Item {
+		if body := rs.changedValid(s, it.text, nil, rs.idText(it.id, it.name)); body != nil {
+			edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, body)
+			return nil
+		}
+	}
 	rs.writeItem(w, c.Op, c.Op.Spec.Success, it.text)
 	return nil
 }
