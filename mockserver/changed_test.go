@@ -84,3 +84,54 @@ func TestChangeAnswersWhatTheDocumentDocuments(t *testing.T) {
 		t.Errorf("DELETE /v1/packages/1: %v\n%s", err, body)
 	}
 }
+
+// TestReadOnlyMembersOfWhatIsSent: a member a request may leave out, as
+// readOnly, and every answer requires, within an object sent, is made
+// where the object is stored: InfluxData's mapping sent with links of no
+// self is answered with links.self, as its schema requires.
+func TestReadOnlyMembersOfWhatIsSent(t *testing.T) {
+	c := documentWith(t, `
+  /mappings:
+    post:
+      operationId: createMapping
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Mapping'}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Mapping'}}}}
+  /mappings/{id}:
+    get:
+      operationId: getMapping
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: A mapping., content: {application/json: {schema: {$ref: '#/components/schemas/Mapping'}}}}
+`, `
+    Mapping:
+      type: object
+      required: [database]
+      properties:
+        id: {type: integer, readOnly: true}
+        database: {type: string}
+        links: {$ref: '#/components/schemas/Links'}
+        tags:
+          type: array
+          items: {type: object, required: [self], properties: {self: {$ref: '#/components/schemas/Link'}, name: {type: string}}}
+    Links:
+      type: object
+      required: [self]
+      properties:
+        self: {$ref: '#/components/schemas/Link'}
+    Link: {type: string, format: uri, readOnly: true}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
+	req, resp, body := fetch(t, http.MethodPost, base+"/v1/mappings", `{"database":"db","links":{},"tags":[{"name":"a"}]}`, auth...)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /v1/mappings: %d\n%s", resp.StatusCode, body)
+	}
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+		t.Errorf("POST /v1/mappings: %v\n%s", err, body)
+	}
+	req, resp, body = fetch(t, http.MethodGet, resp.Header.Get("Location"), "", auth...)
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("GET of the mapping created: %d %v\n%s", resp.StatusCode, err, body)
+	}
+}

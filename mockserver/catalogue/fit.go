@@ -82,6 +82,12 @@ func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []stri
 			f.made = append(f.made, p)
 			required = append(required, p.Name)
 		}
+		if _, ok := sent[p.Name]; ok && readOnlyWithin(c, p.Schema, 0) {
+			// What a request leaves out and an answer requires, such
+			// as InfluxData's links.self, is made where it is sent.
+			f.checked = append(f.checked, p)
+			continue
+		}
 		for _, sp := range sent[p.Name] {
 			if sp.Schema == p.Schema {
 				continue
@@ -114,6 +120,26 @@ func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []stri
 		}
 	}
 	return f, notes
+}
+
+// readOnlyWithin reports whether a value of s, an object or an array of
+// them, has a member its schema requires and marks readOnly, at any depth:
+// a request may leave it out, and an answer must hold it.
+func readOnlyWithin(c *spec.Contract, s *openapi3.Schema, depth int) bool {
+	if s == nil || depth > 8 {
+		return false
+	}
+	switch spec.TypeOf(s) {
+	case "array":
+		return s.Items != nil && readOnlyWithin(c, s.Items.Value, depth+1)
+	case "object":
+		for _, p := range c.Properties(s) {
+			if p.Required && p.Schema.ReadOnly || readOnlyWithin(c, p.Schema, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // listSchemas returns the schemas of an item of the lists and finds of r
