@@ -42,6 +42,43 @@ type corpusClient struct {
 	// of a resource's items, one for the client, so that an item created
 	// below a parent is read, listed and deleted below it.
 	parents map[string]string
+	// t and srv, where set, let a request below an item of another
+	// resource name one that is there (see above).
+	t   *testing.T
+	srv *mockserver.Server
+	// items are the ids of the items of the resources above others that
+	// requests named, one of each.
+	items map[*spec.Resource]string
+}
+
+// above returns the ids of items that are there of the resources op's
+// path is below, such as a list of /2/lists/{id}/members, by their path
+// parameters: Twitter's members of a list made up are a 404. It returns
+// none without t and srv.
+func (cc *corpusClient) above(op *spec.Operation) map[string]string {
+	if cc.t == nil || cc.srv == nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, r := range cc.c.Resources {
+		if r == op.Resource || r.ItemPath == "" || r.Read == nil || !strings.HasPrefix(op.Template.String(), r.ItemPath+"/") {
+			continue
+		}
+		id, ok := cc.items[r]
+		if !ok {
+			ids, _, found := cc.existing(cc.t, cc.srv, r.Read)
+			if !found {
+				continue
+			}
+			id = ids[r.IDParam]
+			if cc.items == nil {
+				cc.items = map[*spec.Resource]string{}
+			}
+			cc.items[r] = id
+		}
+		out[r.IDParam] = id
+	}
+	return out
 }
 
 func newCorpusClient(t *testing.T, c *spec.Contract, base string) *corpusClient {
@@ -88,11 +125,16 @@ func (cc *corpusClient) request(op *spec.Operation, pathValues map[string]string
 	values := map[string]string{}
 	query := url.Values{}
 	headers := http.Header{}
+	above := cc.above(op)
 	for _, p := range op.Parameters {
 		if p.In != openapi3.ParameterInPath && !p.Required {
 			continue
 		}
 		if v, ok := pathValues[p.Name]; ok && p.In == openapi3.ParameterInPath {
+			values[p.Name] = v
+			continue
+		}
+		if v, ok := above[p.Name]; ok && p.In == openapi3.ParameterInPath {
 			values[p.Name] = v
 			continue
 		}
@@ -223,6 +265,7 @@ func TestCorpusAnswersValidate(t *testing.T) {
 			}
 			srv, base := plainServer(t, mockserver.Config{Contract: c})
 			cc := newCorpusClient(t, c, base)
+			cc.t, cc.srv = t, srv
 			var answered int
 			// Deletes go last, so that each reads an item the others
 			// did not take away.
@@ -261,7 +304,7 @@ func TestCorpusAnswersValidate(t *testing.T) {
 				}
 				answered++
 				if op.Resource != nil && op.Role == spec.RoleRead {
-					req, ok := cc.request(op, map[string]string{op.Resource.IDParam: unknownID(op.Resource)}, false)
+					req, ok := cc.request(op, map[string]string{op.Resource.IDParam: unknownID(c, op.Resource)}, false)
 					if !ok {
 						t.Fatalf("%s: the unknown id is not one the test can write", op.ID)
 					}
@@ -402,8 +445,18 @@ func sendable(c *spec.Contract, s *openapi3.Schema, v any, depth int) any {
 }
 
 // unknownID is an id no item of r has: the catalogue's ids are small.
-func unknownID(r *spec.Resource) string {
+func unknownID(c *spec.Contract, r *spec.Resource) string {
 	if r.IDIsString {
+		if p := r.Read.Parameter(openapi3.ParameterInPath, r.IDParam); p != nil && p.Schema != nil && p.Schema.Value != nil && p.Schema.Value.Pattern != "" {
+			// An id of the pattern, as Twitter's digits, that no item
+			// has: a value made from it, of a seed of its own.
+			g := &fake.Generator{Contract: c, Faker: fake.NewFaker(4242)}
+			if v, err := g.Valid(p.Schema.Value, fake.Hint{Property: r.IDParam}); err == nil {
+				if s, ok := v.(string); ok {
+					return s
+				}
+			}
+		}
 		return "no-such-item-4242"
 	}
 	return "987654321"
