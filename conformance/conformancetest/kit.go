@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -125,6 +126,56 @@ var Kit = []KitFault{
 		},
 		Rules:  []string{"list.limit", "limit.honoured", "limit.default"},
 		Labels: "list || limit || listPets",
+	},
+	{
+		Name: "serves requests without a key",
+		NotApplied: func(c *spec.Contract) string {
+			return noOperation(c, "no operation that asks for a key", func(op *spec.Operation) bool { return op.AsksForKey() })
+		},
+		Wrap: func(tb testing.TB, c *spec.Contract, next http.Handler) http.Handler {
+			return byOperation(tb, c, next, func(op *spec.Operation, _ map[string]string, w http.ResponseWriter, r *http.Request) bool {
+				if !op.AsksForKey() || presentsAny(op, r) {
+					return false
+				}
+				// Served as if the request had presented the key.
+				keyed := r.Clone(r.Context())
+				for _, s := range op.Requirements[0] {
+					if !s.Unchecked() {
+						s.Present(keyed, Key)
+					}
+				}
+				next.ServeHTTP(w, keyed)
+				return true
+			})
+		},
+		Rules:  []string{"operation.auth"},
+		Labels: "auth",
+	},
+	{
+		Name: "answers an update and changes nothing",
+		NotApplied: func(c *spec.Contract) string {
+			return noResource(c, "no resource that updates an item it can read, of a create that answers or sends the id of what it made", func(r *spec.Resource) bool {
+				return r.Update != nil && sendable(r.Update) && r.Read != nil && r.CreateOp != nil && identifiable(c, r)
+			})
+		},
+		Wrap: func(tb testing.TB, c *spec.Contract, next http.Handler) http.Handler {
+			return byOperation(tb, c, next, func(op *spec.Operation, _ map[string]string, w http.ResponseWriter, r *http.Request) bool {
+				if op.Resource == nil || op != op.Resource.Update || r.Body == nil {
+					return false
+				}
+				// A merge patch, or a JSON Patch, of nothing.
+				nothing := "{}"
+				if spec.IsJSONPatch(c, op.RequestSchema()) {
+					nothing = "[]"
+				}
+				unchanged := r.Clone(r.Context())
+				unchanged.Body, unchanged.ContentLength = io.NopCloser(strings.NewReader(nothing)), int64(len(nothing))
+				next.ServeHTTP(w, unchanged)
+				return true
+			})
+		},
+		Rules:  []string{"resource.update"},
+		Labels: "resource",
 	},
 	{
 		Name: "lists nothing",
@@ -411,6 +462,31 @@ func noOperation(c *spec.Contract, why string, has func(*spec.Operation) bool) s
 		}
 	}
 	return why
+}
+
+// presentsAny reports whether r presents a credential of any scheme op's
+// security names, right or wrong.
+func presentsAny(op *spec.Operation, r *http.Request) bool {
+	for _, req := range op.Requirements {
+		for _, s := range req {
+			in, name, _ := s.Credential("")
+			switch in {
+			case spec.InQuery:
+				if r.URL.Query().Has(name) {
+					return true
+				}
+			case spec.InCookie:
+				if _, err := r.Cookie(name); err == nil {
+					return true
+				}
+			default:
+				if r.Header.Get(name) != "" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // sendable reports whether a client can send a request of op as its
