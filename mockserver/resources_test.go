@@ -515,6 +515,9 @@ components:
 			`{"key":"dark-mode","name":"Dark","tags":["Dark","ui","beta"]}`},
 		{`[{"op":"replace","path":"/name","value":"Lost"},{"op":"remove","path":"/nothing"}]`, 400,
 			`{"key":"dark-mode","name":"Dark","tags":["Dark","ui","beta"]}`},
+		// Operations named as ASP.NET Core reads them, Visma's Replace.
+		{`[{"op":"Replace","path":"/name","value":"Darker"},{"op":"Remove","path":"/tags/0"}]`, 200,
+			`{"key":"dark-mode","name":"Darker","tags":["ui","beta"]}`},
 	} {
 		status, _, v := tc.send("PATCH", "/flags/dark-mode", tt.patch)
 		if status != tt.status {

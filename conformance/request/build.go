@@ -787,7 +787,7 @@ func (m *Maker) Value(ctx context.Context, op *spec.Operation) (any, error) {
 	if op.Resource != nil && op == op.Resource.Update && isJSONPatch(m.contract, s) {
 		// Where the patch's schema takes one of the item (see itemPatches);
 		// else one of the schema alone.
-		patches := itemPatches(m.contract, op.Resource, gen)
+		patches := itemPatches(m.contract, op.Resource, s, gen)
 		if err := failed(); err != nil {
 			return nil, err
 		}

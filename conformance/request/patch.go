@@ -2,6 +2,7 @@ package request
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -34,10 +35,11 @@ func isJSONPatch(c *spec.Contract, s *openapi3.Schema) bool {
 // that property's schema; none where the item has no such property. The
 // first the patch's own schema takes is sent: LaunchDarkly's takes an
 // object value only, so a patch of an object property.
-func itemPatches(c *spec.Contract, res *spec.Resource, gen *fake.Generator) [][]any {
+func itemPatches(c *spec.Contract, res *spec.Resource, patch *openapi3.Schema, gen *fake.Generator) [][]any {
 	if res == nil || res.Item == nil {
 		return nil
 	}
+	replace := patchOp(c, patch, "replace")
 	writes := map[string]bool{}
 	for _, p := range c.Properties(res.Create) {
 		writes[p.Name] = !p.Schema.ReadOnly
@@ -51,9 +53,28 @@ func itemPatches(c *spec.Contract, res *spec.Resource, gen *fake.Generator) [][]
 		if v == nil {
 			continue
 		}
-		out = append(out, []any{map[string]any{"op": "replace", "path": "/" + pointerToken(p.Name), "value": withoutReadOnly(c, p.Schema, v)}})
+		out = append(out, []any{map[string]any{"op": replace, "path": "/" + pointerToken(p.Name), "value": withoutReadOnly(c, p.Schema, v)}})
 	}
 	return out
+}
+
+// patchOp returns the name of the operation op of a JSON Patch as the
+// patch's schema writes it: Visma's, of ASP.NET Core, enumerates Replace.
+func patchOp(c *spec.Contract, patch *openapi3.Schema, op string) string {
+	if patch == nil || patch.Items == nil || patch.Items.Value == nil {
+		return op
+	}
+	for _, p := range c.Properties(patch.Items.Value) {
+		if p.Name != "op" {
+			continue
+		}
+		for _, v := range p.Schema.Enum {
+			if name, ok := v.(string); ok && strings.EqualFold(name, op) {
+				return name
+			}
+		}
+	}
+	return op
 }
 
 // pointerToken escapes name as one token of a JSON Pointer (RFC 6901).

@@ -79,13 +79,20 @@ func TestJSONPatchOfTheItem(t *testing.T) {
 	for _, tc := range []struct {
 		value string
 		want  []string // the properties the patch may replace
+		ops   string   // the enumeration of op, as ASP.NET Core writes it where not ""
 	}{
 		{value: "{}", want: []string{"name", "role", "settings"}},
 		{value: "{type: object}", want: []string{"settings"}},
+		{value: "{}", want: []string{"name", "role", "settings"}, ops: "[Add, Remove, Replace]"},
 	} {
-		t.Run(tc.value, func(t *testing.T) {
+		t.Run(tc.value+tc.ops, func(t *testing.T) {
 			t.Parallel()
-			c, err := spec.Read([]byte(strings.Replace(tokens, "VALUE", tc.value, 1)))
+			doc := strings.Replace(tokens, "VALUE", tc.value, 1)
+			replace := "replace"
+			if tc.ops != "" {
+				doc, replace = strings.Replace(doc, "[add, remove, replace]", tc.ops, 1), "Replace"
+			}
+			c, err := spec.Read([]byte(doc))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +117,7 @@ func TestJSONPatchOfTheItem(t *testing.T) {
 				o, _ := patch[0].(map[string]any)
 				name, _ := o["path"].(string)
 				p, ok := props[strings.TrimPrefix(name, "/")]
-				if o["op"] != "replace" || !ok || !slices.Contains(tc.want, p.Name) {
+				if o["op"] != replace || !ok || !slices.Contains(tc.want, p.Name) {
 					t.Fatalf("seed %d: %v replaces none of %v", seed, o, tc.want)
 				}
 				if err := p.Schema.VisitJSON(o["value"]); err != nil {

@@ -24,6 +24,9 @@ func patched(current, body any) (any, error) {
 	for i, raw := range ops {
 		op, _ := raw.(map[string]any)
 		name, _ := op["op"].(string)
+		// As ASP.NET Core reads one: Visma's document enumerates Add,
+		// Replace and the others so written.
+		name = strings.ToLower(name)
 		path, _ := op["path"].(string)
 		field := "body[" + strconv.Itoa(i) + "]"
 		var err error
