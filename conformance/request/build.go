@@ -797,6 +797,13 @@ func (m *Maker) Value(ctx context.Context, op *spec.Operation) (any, error) {
 			}
 		}
 	}
+	if isJSONPatch(m.contract, s) && s.VisitJSON([]any{}, opts...) == nil {
+		// Of an item the suite knows nothing of, a patch made of the
+		// schema alone names paths no item has, which a server rightly
+		// refuses (Visma's billing customers'): the patch of no
+		// operations is valid wherever the schema takes it.
+		return []any{}, nil
+	}
 	for range maxBodyTries {
 		v := withoutReadOnly(m.contract, s, gen.Request(s, resName))
 		if err := failed(); err != nil {

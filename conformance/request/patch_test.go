@@ -127,3 +127,34 @@ func TestJSONPatchOfTheItem(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONPatchOfNoKnownItem: the JSON Patch of an operation on nothing
+// the suite knows as an item, as Visma's billing customers of a project,
+// is the patch of no operations, which a server takes of any item, where
+// a patch made of the schema alone named paths no item has.
+func TestJSONPatchOfNoKnownItem(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Settings, version: 1.0.0}
+paths:
+  /settings:
+    patch:
+      operationId: patchSettings
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: array
+              items: {type: object, required: [op, path], properties: {op: {type: string, enum: [Add, Remove, Replace]}, path: {type: string}, value: {type: string}}}
+      responses:
+        '200': {description: Patched.}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMaker(c, nil, rand.New(rand.NewPCG(1, 3)), "run")
+	v, err := m.Value(context.Background(), c.Operation("patchSettings"))
+	if list, ok := v.([]any); err != nil || !ok || len(list) != 0 {
+		t.Errorf("the patch of settings: %v %v, want the patch of no operations", v, err)
+	}
+}
