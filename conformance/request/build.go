@@ -333,6 +333,12 @@ func CannotSend(op *spec.Operation) string {
 		if p.In == openapi3.ParameterInCookie && p.Required {
 			return fmt.Sprintf("%s requires the cookie %s, which the suite does not send", op.ID, p.Name)
 		}
+		if p.Required && p.Schema != nil && p.Schema.Value != nil && spec.TypeOf(p.Schema.Value) == "array" && p.Schema.Value.Items != nil {
+			if t := spec.TypeOf(p.Schema.Value.Items.Value); t == "object" || t == "array" {
+				// Mastodon's markers ask for a timeline so.
+				return fmt.Sprintf("%s requires the %s parameter %s, an array of %ss, which no style of OpenAPI writes", op.ID, p.In, p.Name, t)
+			}
+		}
 	}
 	return ""
 }

@@ -14,7 +14,8 @@ import (
 // a path that holds a query string, security that only a client
 // certificate meets, and two schemes at once whose credentials both go in
 // Authorization; and one whose first alternative is such, and its second
-// a key. Two OAuth 2 schemes at once, as Google's documents ask, both
+// a key; and a query parameter of an array of objects, as Mastodon's
+// markers take. Two OAuth 2 schemes at once, as Google's documents ask, both
 // take the one bearer token, and are met.
 const unsendable = `openapi: 3.1.0
 info: {title: Unsendable, version: 1.0.0}
@@ -29,6 +30,11 @@ paths:
     get: {operationId: either, security: [{cert: []}, {token: []}], responses: {'200': {description: Done.}}}
   /matters:
     get: {operationId: matters, security: [{implicit: [read], code: [read]}], responses: {'200': {description: Listed.}}}
+  /markers:
+    get:
+      operationId: markers
+      parameters: [{name: timeline, in: query, required: true, schema: {type: array, items: {type: object}}}]
+      responses: {'200': {description: Markers.}}
 components:
   securitySchemes:
     implicit: {type: oauth2, flows: {implicit: {authorizationUrl: 'https://auth.example/a', scopes: {read: Read.}}}}
@@ -51,6 +57,7 @@ func TestCannotSend(t *testing.T) {
 		{"rotate", "rotate requires security schemes basic and token both at once, whose credentials both travel in header Authorization"},
 		{"either", ""},
 		{"matters", ""},
+		{"markers", "markers requires the query parameter timeline, an array of objects, which no style of OpenAPI writes"},
 	} {
 		if got := CannotSend(c.Operation(tc.op)); tc.says == "" && got != "" || !strings.Contains(got, tc.says) {
 			t.Errorf("%s: CannotSend %q, want %q", tc.op, got, tc.says)
