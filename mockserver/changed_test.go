@@ -94,7 +94,7 @@ func TestReadOnlyMembersOfWhatIsSent(t *testing.T) {
   /mappings:
     post:
       operationId: createMapping
-      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Mapping'}}}}
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewMapping'}}}}
       responses:
         '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Mapping'}}}}
   /mappings/{id}:
@@ -114,6 +114,21 @@ func TestReadOnlyMembersOfWhatIsSent(t *testing.T) {
         tags:
           type: array
           items: {type: object, required: [self], properties: {self: {$ref: '#/components/schemas/Link'}, name: {type: string}}}
+        share:
+          type: object
+          additionalProperties: false
+          required: [url]
+          properties: {url: {$ref: '#/components/schemas/Link'}, vanity: {type: string}}
+    NewMapping:
+      type: object
+      required: [database]
+      properties:
+        database: {type: string}
+        links: {$ref: '#/components/schemas/Links'}
+        share: {type: object, properties: {vanity: {type: string}, password: {type: string}}}
+        tags:
+          type: array
+          items: {type: object, required: [self], properties: {self: {$ref: '#/components/schemas/Link'}, name: {type: string}}}
     Links:
       type: object
       required: [self]
@@ -123,9 +138,14 @@ func TestReadOnlyMembersOfWhatIsSent(t *testing.T) {
 `)
 	_, base := plainServer(t, mockserver.Config{Contract: c})
 	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
-	req, resp, body := fetch(t, http.MethodPost, base+"/v1/mappings", `{"database":"db","links":{},"tags":[{"name":"a"}]}`, auth...)
+	req, resp, body := fetch(t, http.MethodPost, base+"/v1/mappings", `{"database":"db","links":{},"tags":[{"name":"a"}],"share":{"vanity":"mine","password":"p"}}`, auth...)
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("POST /v1/mappings: %d\n%s", resp.StatusCode, body)
+	}
+	// Box's shared link, sent with a password its answers do not hold,
+	// keeps the vanity name sent.
+	if !strings.Contains(string(body), `"vanity":"mine"`) || strings.Contains(string(body), `"password"`) {
+		t.Errorf("POST /v1/mappings answered %s, want the share's vanity sent, and no password", body)
 	}
 	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
 		t.Errorf("POST /v1/mappings: %v\n%s", err, body)

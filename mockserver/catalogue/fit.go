@@ -366,10 +366,37 @@ func (f *fitter) conform(v any, s *openapi3.Schema, name string, depth int) (any
 			return tried, true
 		}
 	}
-	if made, ok := f.fresh(s, name); ok {
-		return made, true
+	made, ok := f.fresh(s, name)
+	if !ok {
+		return v, false
 	}
-	return v, false
+	if kept := f.keepSent(made, v, s); kept != nil {
+		return kept, true
+	}
+	return made, true
+}
+
+// keepSent returns made, an object made anew of s for an object sent, v,
+// that s does not take, with the members of v whose values s's schemas of
+// them take, where s takes the whole: Box's shared link sent with its
+// vanity_name keeps it, among the members only the server writes. It
+// returns nil where made or v is no object, or s takes no such whole.
+func (f *fitter) keepSent(made, v any, s *openapi3.Schema) any {
+	m, isMade := made.(map[string]any)
+	sent, isSent := v.(map[string]any)
+	if !isMade || !isSent {
+		return nil
+	}
+	out := maps.Clone(m)
+	for _, p := range f.gen.Contract.Properties(s) {
+		if e, ok := sent[p.Name]; ok && p.Schema.VisitJSON(e, f.opts...) == nil {
+			out[p.Name] = e
+		}
+	}
+	if s.VisitJSON(out, f.opts...) != nil {
+		return nil
+	}
+	return out
 }
 
 // fresh makes a value of s anew; ok is false where none made matches.
