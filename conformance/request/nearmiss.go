@@ -156,7 +156,7 @@ func SchemeTrials(c *spec.Contract) []SchemeTrial {
 		cheap := op.Method == http.MethodGet && !NeedsParameters(op)
 		for _, req := range op.Requirements {
 			for _, s := range req {
-				if s.Unsupported != "" {
+				if s.Unsupported != "" || metWithout(op, req, s) {
 					continue
 				}
 				i, ok := seen[s.Name]
@@ -171,6 +171,25 @@ func SchemeTrials(c *spec.Contract) []SchemeTrial {
 		}
 	}
 	return out
+}
+
+// metWithout reports whether another alternative of op's security is met
+// by the schemes of req but s: a key near the run's for s, the others
+// presented right, is then a request a correct server serves. Stream's
+// operations take a JWT, an api_key and a Stream-Auth-Type, or the last
+// two alone.
+func metWithout(op *spec.Operation, req spec.Requirement, s *spec.Scheme) bool {
+	for _, alt := range op.Requirements {
+		if len(alt) == 0 || slices.Equal(alt, req) {
+			continue
+		}
+		if !slices.ContainsFunc(alt, func(a *spec.Scheme) bool {
+			return a.Name == s.Name || !slices.ContainsFunc(req, func(r *spec.Scheme) bool { return r.Name == a.Name })
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // RequiresKey reports whether op requires a key: it has security, and no
