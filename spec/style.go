@@ -107,6 +107,10 @@ func ValueText(v any) string {
 // an object as p[member]. A scalar is its text in any style. An empty
 // array exploded adds nothing.
 func AddQuery(q url.Values, p *openapi3.Parameter, v any) {
+	if text, ok := contentText(p, v); ok {
+		q.Add(p.Name, text)
+		return
+	}
 	st := StyleOf(p)
 	switch v := v.(type) {
 	case []any:
@@ -223,6 +227,9 @@ func QueryValue(q url.Values, p *openapi3.Parameter) (v any, ok bool, err error)
 // or name=value exploded; label puts a dot before each item, or before
 // the list; matrix writes ;name=value, once per item exploded.
 func ParamText(p *openapi3.Parameter, v any) string {
+	if text, ok := contentText(p, v); ok {
+		return text
+	}
 	st := StyleOf(p)
 	var items []string
 	switch v := v.(type) {
@@ -399,4 +406,21 @@ func pairs(v map[string]any, sep string) []string {
 		out = append(out, k+sep+ValueText(v[k]))
 	}
 	return out
+}
+
+// contentText returns v written as the JSON a parameter of a JSON
+// content, rather than a schema, is sent as: Stream's campaign id of
+// content application/json, a string, is "42", quoted. ok is false for a
+// parameter of a schema, or of another media type.
+func contentText(p *openapi3.Parameter, v any) (string, bool) {
+	if p.Schema != nil || len(p.Content) == 0 {
+		return "", false
+	}
+	for mt := range p.Content {
+		if IsJSON(mt) {
+			b, err := json.Marshal(v)
+			return string(b), err == nil
+		}
+	}
+	return "", false
 }

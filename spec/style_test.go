@@ -268,3 +268,20 @@ func TestStyleOfIsKinOpenAPIs(t *testing.T) {
 		t.Errorf("StyleOf allocates %.0f times, want none", n)
 	}
 }
+
+// TestContentParamText: a parameter of JSON content, rather than a
+// schema, as Stream's ids, is written as its JSON, in a path and in a
+// query alike.
+func TestContentParamText(t *testing.T) {
+	for _, in := range []string{openapi3.ParameterInPath, openapi3.ParameterInQuery} {
+		p := &openapi3.Parameter{Name: "id", In: in, Content: openapi3.Content{"application/json": &openapi3.MediaType{Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}}}}}}
+		if got := spec.ParamText(p, "abc"); got != `"abc"` {
+			t.Errorf("%s: ParamText = %s, want \"abc\", quoted", in, got)
+		}
+		q := url.Values{}
+		spec.AddQuery(q, p, json.Number("16"))
+		if got := q.Get("id"); got != "16" {
+			t.Errorf("%s: AddQuery wrote %q, want 16", in, got)
+		}
+	}
+}

@@ -128,7 +128,7 @@ func (m *Maker) OpRequest(op *spec.Operation, params map[string]string, query ur
 	if body != nil {
 		raw, mediaType = encodeBody(op, body)
 	}
-	r := judge.NewRequest(op.ID, op.Method, expandPath(op.Template, params), m.withRequiredQuery(op, query).Encode(), raw)
+	r := judge.NewRequest(op.ID, op.Method, expandPath(op.Template, contentParams(op, params)), m.withRequiredQuery(op, query).Encode(), raw)
 	r.Header.Set("Accept", accepts(op))
 	if body != nil {
 		r.Header.Set("Content-Type", mediaType)
@@ -142,6 +142,34 @@ func (m *Maker) OpRequest(op *spec.Operation, params map[string]string, query ur
 		o(r)
 	}
 	return r
+}
+
+// contentParams returns params with the text of each path parameter of
+// op sent as JSON content rather than by a schema, such as Stream's user
+// id of content application/json, a string, written as that JSON: "16",
+// quoted. An id listed, or made, is its text; one made up is written so
+// already (spec.ParamText).
+func contentParams(op *spec.Operation, params map[string]string) map[string]string {
+	var out map[string]string
+	for _, p := range op.Parameters {
+		v, ok := params[p.Name]
+		if p.In != openapi3.ParameterInPath || p.Schema != nil || !ok || strings.HasPrefix(v, `"`) {
+			continue
+		}
+		for mt, content := range p.Content {
+			if !spec.IsJSON(mt) || content == nil || content.Schema == nil || content.Schema.Value == nil || spec.TypeOf(content.Schema.Value) != "string" {
+				continue
+			}
+			if out == nil {
+				out = maps.Clone(params)
+			}
+			out[p.Name] = spec.ParamText(p, v)
+		}
+	}
+	if out == nil {
+		return params
+	}
+	return out
 }
 
 // accepts returns the Accept header of a request of op: JSON, unless the
@@ -728,6 +756,13 @@ func (m *Maker) resourceOfParam(op *spec.Operation, name string) *spec.Resource 
 
 func schemaOf(p *openapi3.Parameter) *openapi3.Schema {
 	if p.Schema == nil {
+		// A parameter of JSON content, as Stream's push provider's
+		// type, of an enumeration: its content's schema.
+		for mt, content := range p.Content {
+			if spec.IsJSON(mt) && content != nil && content.Schema != nil {
+				return content.Schema.Value
+			}
+		}
 		return nil
 	}
 	return p.Schema.Value

@@ -128,7 +128,7 @@ func (g *Gate) checkQuery(r *http.Request, op *Operation, params map[string]stri
 // left for the handler to read as it comes: of it, only the Content-Type
 // is checked.
 func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, rec BodyRecorder, unread bool) (*Call, error) {
-	c := &Call{Op: op, Params: params}
+	c := &Call{Op: op, Params: contentPathParams(op.Spec, params)}
 	if accept := r.Header.Values("Accept"); len(accept) > 0 && op.offered != nil {
 		name, ok := Negotiate(accept, op.offered)
 		if !ok {
@@ -351,9 +351,45 @@ func validationInput(r *http.Request, route *routers.Route, params map[string]st
 	return &openapi3filter.RequestValidationInput{Request: &req, PathParams: decodedPathParams(route, params), QueryParams: query, Route: route}
 }
 
+// contentPathParams returns params with the value of each path parameter
+// of op sent as JSON content rather than by a schema, as Stream's user id
+// of content application/json, read as what its JSON holds: the id 16 of
+// the path /users/%2216%22, its text. A value that is no JSON stays as it
+// is, which the check of the request refuses.
+func contentPathParams(op *spec.Operation, params map[string]string) map[string]string {
+	if op == nil {
+		return params
+	}
+	var out map[string]string
+	for _, p := range op.Parameters {
+		v, ok := params[p.Name]
+		if p.In != openapi3.ParameterInPath || p.Schema != nil || len(p.Content) == 0 || !ok {
+			continue
+		}
+		text, err := url.PathUnescape(v)
+		if err != nil {
+			continue
+		}
+		var value any
+		dec := json.NewDecoder(strings.NewReader(text))
+		dec.UseNumber()
+		if dec.Decode(&value) != nil {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(params)
+		}
+		out[p.Name] = url.PathEscape(spec.ValueText(value))
+	}
+	if out == nil {
+		return params
+	}
+	return out
+}
+
 // decodedPathParams returns params with the values of the path parameters
-// of route whose schema is of one value, not an array or an object,
-// unescaped: the router gives them as the path has them, and
+// of route whose schema is of one value, not an array or an object, or
+// that are sent as content, such as JSON, unescaped: the router gives them as the path has them, and
 // openapi3filter checks them so, where a value is what the path escapes,
 // "a/b" of a%2Fb, as an item's id is. The values of arrays and objects
 // stay escaped, their escaped separators not theirs to split by.
@@ -371,11 +407,13 @@ func decodedPathParams(route *routers.Route, params map[string]string) map[strin
 			continue
 		}
 		p := ref.Value
-		if p.In != openapi3.ParameterInPath || p.Schema == nil || p.Schema.Value == nil {
+		if p.In != openapi3.ParameterInPath || (p.Schema == nil || p.Schema.Value == nil) && len(p.Content) == 0 {
 			continue
 		}
-		if t := spec.TypeOf(p.Schema.Value); t == "array" || t == "object" {
-			continue
+		if p.Schema != nil && p.Schema.Value != nil {
+			if t := spec.TypeOf(p.Schema.Value); t == "array" || t == "object" {
+				continue
+			}
 		}
 		if v, err := url.PathUnescape(out[p.Name]); err == nil {
 			out[p.Name] = v
