@@ -261,6 +261,9 @@ func TestFilterTakes(t *testing.T) {
 		{statuses, "created", true},
 		{statuses, "expired", false},
 		{count, json.Number("5"), true},
+		{param(&openapi3.Schema{Type: &openapi3.Types{"integer"}}), "5", true},
+		{param(&openapi3.Schema{Type: &openapi3.Types{"boolean"}}), "true", true},
+		{param(&openapi3.Schema{Type: &openapi3.Types{"integer"}}), "five", false},
 		{spec.Filter{Param: &openapi3.Parameter{Name: "any"}}, "x", true},
 	} {
 		if got := tt.f.Takes(tt.v); got != tt.want {

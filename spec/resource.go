@@ -1,7 +1,9 @@
 package spec
 
 import (
+	"encoding/json"
 	"slices"
+	"strconv"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -183,8 +185,21 @@ func (f Filter) Takes(v any) bool {
 	if TypeOf(s) == "array" && s.Items != nil && s.Items.Value != nil {
 		s = s.Items.Value
 	}
-	return s.VisitJSON(v, openapi3.DisableSchemaErrorDetails()) == nil ||
-		s.VisitJSON(ValueText(v), openapi3.DisableSchemaErrorDetails()) == nil
+	// What a server reads of the query is the value's text, read as the
+	// parameter's type: a "5" of a string property is 5 to an integer
+	// parameter.
+	var read any = ValueText(v)
+	switch text := ValueText(v); TypeOf(s) {
+	case "integer", "number":
+		if _, err := strconv.ParseFloat(text, 64); err == nil {
+			read = json.Number(text)
+		}
+	case "boolean":
+		if b, err := strconv.ParseBool(text); err == nil {
+			read = b
+		}
+	}
+	return s.VisitJSON(read, openapi3.DisableSchemaErrorDetails()) == nil || s.VisitJSON(v, openapi3.DisableSchemaErrorDetails()) == nil
 }
 
 // Enum returns the values the filter's parameter allows, or nil for any.

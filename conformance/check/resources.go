@@ -430,10 +430,21 @@ enums:
 			return nil, err
 		}
 		for _, p := range props {
-			if v, ok := body[p.Name]; ok && !p.Schema.ReadOnly && !slices.Contains([]string{res.IDProperty}, p.Name) {
-				change = map[string]any{p.Name: v}
-				break
+			v, ok := body[p.Name]
+			if !ok || p.Schema.ReadOnly || p.Name == res.IDProperty {
+				continue
 			}
+			// A change is a value the item does not hold already, or
+			// an update that does nothing passes: a boolean is turned.
+			if cur, held := created[p.Name]; held && judge.SameValue(cur, v) {
+				b, isBool := cur.(bool)
+				if !isBool {
+					continue
+				}
+				v = !b
+			}
+			change = map[string]any{p.Name: v}
+			break
 		}
 	}
 	if change == nil {

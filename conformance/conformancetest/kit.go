@@ -154,8 +154,11 @@ var Kit = []KitFault{
 	{
 		Name: "answers an update and changes nothing",
 		NotApplied: func(c *spec.Contract) string {
-			return noResource(c, "no resource that updates an item it can read, of a create that answers or sends the id of what it made", func(r *spec.Resource) bool {
-				return r.Update != nil && sendable(r.Update) && r.Read != nil && r.CreateOp != nil && identifiable(c, r)
+			// The suite's check of an update changes a property by a
+			// merge of it: a JSON Patch it sends only where it knows
+			// of no item, which changes nothing.
+			return noResource(c, "no resource that updates an item it can read by a merge of what it sends, of a create that answers or sends the id of what it made", func(r *spec.Resource) bool {
+				return r.Update != nil && sendable(r.Update) && r.Read != nil && r.CreateOp != nil && identifiable(c, r) && !spec.IsJSONPatch(c, r.Update.RequestSchema())
 			})
 		},
 		Wrap: func(tb testing.TB, c *spec.Contract, next http.Handler) http.Handler {

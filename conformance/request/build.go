@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/brianvoe/gofakeit/v7"
@@ -40,6 +41,7 @@ type Maker struct {
 	client   *judge.Client // lists the ids that requests name
 	rnd      *rand.Rand    // shared with the checks, which run one at a time
 	runID    string
+	began    time.Time    // when the maker was made, for NameFor
 	named    atomic.Int64 // names made so far
 
 	mu       sync.Mutex                           // guards parents, required, choosing and made
@@ -86,7 +88,7 @@ func (m *Maker) madeItem(ctx context.Context, res *spec.Resource) (string, bool)
 // c, which lists ids with client, draws its values from rnd and names
 // what the run creates after runID.
 func NewMaker(c *spec.Contract, client *judge.Client, rnd *rand.Rand, runID string) *Maker {
-	return &Maker{contract: c, client: client, rnd: rnd, runID: runID}
+	return &Maker{contract: c, client: client, rnd: rnd, runID: runID, began: time.Now()}
 }
 
 // RunID returns the id of the run, which the names of the items it
@@ -100,13 +102,16 @@ func (m *Maker) PetName() string {
 
 // NameFor returns a new name for an item this run creates, as long as s,
 // the schema of the name, allows: the whole name where it fits; else the
-// run id and the number, without NamePrefix; else ShortPrefix, the run
-// id's last part and the number, as Twitter's list names of at most 25
-// characters take. ok is false where none fits.
+// run id and the number, without NamePrefix; else ShortPrefix, the time
+// the run began in seconds written in base 36, the run id's last part and
+// the number, as Twitter's list names of at most 25 characters take, or
+// without that part. Each run names its items apart from an earlier
+// one's, with --seed too. ok is false where none fits.
 func (m *Maker) NameFor(s *openapi3.Schema) (name string, ok bool) {
 	n := strconv.FormatInt(m.named.Add(1), 10)
 	tail := m.runID[strings.LastIndexByte(m.runID, '-')+1:]
-	for _, name := range []string{NamePrefix + m.runID + "-" + n, m.runID + "-" + n, ShortPrefix + tail + "-" + n} {
+	stamp := strconv.FormatInt(m.began.Unix(), 36)
+	for _, name := range []string{NamePrefix + m.runID + "-" + n, m.runID + "-" + n, ShortPrefix + stamp + tail + "-" + n, ShortPrefix + stamp + "-" + n} {
 		if length := uint64(utf8.RuneCountInString(name)); length >= s.MinLength && (s.MaxLength == nil || length <= *s.MaxLength) {
 			return name, true
 		}

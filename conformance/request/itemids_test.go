@@ -114,7 +114,8 @@ components:
 	}{
 		{"100", NamePrefix + runID + "-"},
 		{"25", runID + "-"},
-		{"12", ShortPrefix + "k2z-"},
+		{"14", ShortPrefix},
+		{"11", ShortPrefix},
 	} {
 		c, err := spec.Read([]byte(strings.Replace(doc, "MAX", tt.max, 1)))
 		if err != nil {

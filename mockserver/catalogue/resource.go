@@ -820,9 +820,9 @@ func (rs *Resource) Replace(w http.ResponseWriter, r *http.Request, c *edge.Call
 		return err
 	}
 	item, _ := rs.body(c).(map[string]any)
+	rs.keepRequired(item, it)
 	rs.withDefaults(item)
 	rs.setParent(item, c)
-	rs.keepRequired(item, it)
 	rs.fitter.fit(item)
 	return rs.put(w, r, c, it, item)
 }
