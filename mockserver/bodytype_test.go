@@ -114,7 +114,8 @@ func TestBodyOfAnotherType(t *testing.T) {
 // reads forms, not a separator to refuse; a member whose schema names no
 // type, as Twilio's SinkConfiguration, or an array of items that name
 // none, as its Types, is its text, not null nor unreadable, and still
-// required; a multipart body whose schema
+// required; a member of an object, or an array of objects, is its JSON,
+// where openapi3filter read no form of such a schema; a multipart body whose schema
 // declares no part takes any parts, and still holds them to the schema's
 // required parts; one that is not multipart at all is a 400.
 func TestFormBodies(t *testing.T) {
@@ -122,7 +123,7 @@ func TestFormBodies(t *testing.T) {
   /search:
     post:
       operationId: search
-      requestBody: {required: true, content: {application/x-www-form-urlencoded: {schema: {type: object, required: [q], properties: {q: {type: string, pattern: '^[a-z;]+$'}, n: {type: integer}}}}}}
+      requestBody: {required: true, content: {application/x-www-form-urlencoded: {schema: {type: object, required: [q], properties: {q: {type: string, pattern: '^[a-z;]+$'}, n: {type: integer}, filter: {type: object, properties: {a: {type: string}}}, tags: {type: array, items: {type: object, properties: {b: {type: integer}}}}}}}}}
       responses:
         '200': {description: ok, content: {application/json: {schema: {type: object}}}}
   /sinks:
@@ -158,6 +159,13 @@ func TestFormBodies(t *testing.T) {
 		{"/search", form, "q=a%3Bb", 200},
 		{"/search", form, "q=A;b", 400},
 		{"/search", form, "n=1;q=a", 400}, // n is "1;q=a", and q is missing
+		// An object member as JSON, as the suite and many clients send
+		// one (Salesloft's custom_fields), or an array of objects so.
+		{"/search", form, "q=a&filter=%7B%22a%22%3A%22x%22%7D", 200},
+		{"/search", form, "q=a&filter=%7B%7D", 200},
+		{"/search", form, "q=a&filter=%7B%22a%22%3A1%7D", 400},
+		{"/search", form, "q=a&filter=nothing", 400},
+		{"/search", form, "q=a&tags=%5B%7B%22b%22%3A1%7D%5D", 200},
 		{"/sinks", form, "Config=that&Kind=webhook", 200},
 		{"/sinks", form, "Config=%7B%7D&Config=x&Kind=webhook", 200},
 		{"/sinks", form, "Kind=webhook", 400},

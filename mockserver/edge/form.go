@@ -1,9 +1,12 @@
 package edge
 
 import (
+	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"runtime"
+	"strings"
 	"sync"
 	"weak"
 
@@ -31,10 +34,83 @@ func readUntypedFormMembersAsText() {
 	formDecoder.Do(func() {
 		for _, mt := range []string{formMediaType, multipartMediaType} {
 			if d := openapi3filter.RegisteredBodyDecoder(mt); d != nil {
+				if mt == formMediaType {
+					d = nestedAsJSON(d)
+				}
 				openapi3filter.RegisterBodyDecoder(mt, untypedAsText(d))
 			}
 		}
 	})
+}
+
+// A urlencoded form's member of an object, or an array of objects or
+// arrays, without an encoding of its own, openapi3filter does not read:
+// the whole form fails to decode, present or not ("failed to decode
+// request body"). Such a member is read as JSON, as OpenAPI's Encoding
+// Object takes an object's content to be by default, and as clients send
+// it: Salesloft's custom_fields={}. A value that is no JSON is left as its
+// text, which the member's schema then refuses, naming it.
+
+// nestedAsJSON returns decode, reading the nested members of a form's
+// schema, as above, as JSON.
+func nestedAsJSON(decode openapi3filter.BodyDecoder) openapi3filter.BodyDecoder {
+	return func(body io.Reader, h http.Header, schema *openapi3.SchemaRef, enc openapi3filter.EncodingFn) (any, error) {
+		if schema == nil || schema.Value == nil {
+			return decode(body, h, schema, enc)
+		}
+		var nested []string
+		var props openapi3.Schemas
+		for name, ref := range schema.Value.Properties {
+			if ref == nil || ref.Value == nil || !nestedMember(ref.Value) {
+				continue
+			}
+			if enc != nil {
+				if e := enc(name); e != nil && (e.Style != "" || e.ContentType != "") {
+					continue
+				}
+			}
+			if props == nil {
+				props = maps.Clone(schema.Value.Properties)
+			}
+			props[name] = textString
+			nested = append(nested, name)
+		}
+		if props == nil {
+			return decode(body, h, schema, enc)
+		}
+		copied := *schema.Value
+		copied.Properties = props
+		v, err := decode(body, h, &openapi3.SchemaRef{Value: &copied}, enc)
+		if m, ok := v.(map[string]any); ok && err == nil {
+			for _, name := range nested {
+				if text, ok := m[name].(string); ok {
+					dec := json.NewDecoder(strings.NewReader(text))
+					dec.UseNumber()
+					var read any
+					if dec.Decode(&read) == nil && !dec.More() {
+						m[name] = read
+					}
+				}
+			}
+		}
+		return v, err
+	}
+}
+
+// nestedMember reports whether s is of an object, or an array of objects
+// or arrays.
+func nestedMember(s *openapi3.Schema) bool {
+	switch spec.TypeOf(s) {
+	case "object":
+		return true
+	case "array":
+		if s.Items == nil || s.Items.Value == nil {
+			return false
+		}
+		t := spec.TypeOf(s.Items.Value)
+		return t == "object" || t == "array"
+	}
+	return false
 }
 
 // untypedAsText returns decode, reading the members of the form's schema
