@@ -4,6 +4,7 @@ package main
 // right: the suite passes each, where it once failed them.
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -168,5 +169,55 @@ func TestContentPathParameters(t *testing.T) {
 	r := judge(t, servedAt(t, ct.PetmockOf(t, path), c.Base), "--spec", path)
 	if r.code != 0 {
 		t.Errorf("petmock of path parameters of JSON content: exit %d, want 0\n%s", r.code, r)
+	}
+}
+
+// scopedJobs is a document whose jobs are listed by a type the list
+// requires, and created with one, as Twitter's compliance jobs are.
+const scopedJobs = `openapi: 3.0.3
+info: {title: Jobs, version: 1.0.0}
+paths:
+  /jobs:
+    get:
+      parameters: [{name: type, in: query, required: true, schema: {type: string, enum: [tweets, users]}}]
+      responses:
+        '200': {description: The jobs of the type., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Job'}}}}}
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [type], properties: {type: {type: string, enum: [tweets, users]}, name: {type: string}}}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Job'}}}}
+  /jobs/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The job., content: {application/json: {schema: {$ref: '#/components/schemas/Job'}}}}
+        '404': {description: No such job.}
+components:
+  schemas:
+    Job:
+      type: object
+      required: [id, type]
+      properties:
+        id: {type: integer, readOnly: true}
+        type: {type: string, enum: [tweets, users]}
+        name: {type: string}
+`
+
+// TestItemsCreatedInTheListsScope: the items a run creates carry the
+// value of the query parameter its list requires, made before the list is
+// first asked for where a create comes first, so that a walk of the list
+// sees them, whatever the seed.
+func TestItemsCreatedInTheListsScope(t *testing.T) {
+	t.Parallel()
+	path := ct.WriteDocument(t, scopedJobs)
+	c, err := spec.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := servedAt(t, ct.PetmockOf(t, path), c.Base)
+	for seed := 1; seed <= 8; seed++ {
+		if r := judge(t, url, "--spec", path, "--seed", strconv.Itoa(seed)); r.code != 0 {
+			t.Errorf("seed %d: exit %d, want 0\n%s", seed, r.code, r)
+		}
 	}
 }

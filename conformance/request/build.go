@@ -280,10 +280,11 @@ func (m *Maker) requiredScope(res *spec.Resource, name string) (any, bool) {
 			continue
 		}
 		if p := op.Parameter(openapi3.ParameterInQuery, name); p != nil && p.Required {
-			m.mu.Lock()
-			v, ok := m.required[name]
-			m.mu.Unlock()
-			return v, ok
+			// Made now where no request gave it yet, so that the items
+			// created before the list is first asked for show in it:
+			// Twitter's compliance jobs are listed by a required type.
+			gen := &fake.Generator{Contract: m.contract, Faker: fake.NewFaker(m.rnd.Uint64())}
+			return m.requiredValue(gen, p), true
 		}
 	}
 	return nil, false
