@@ -128,7 +128,11 @@ func (g *Gate) checkQuery(r *http.Request, op *Operation, params map[string]stri
 // left for the handler to read as it comes: of it, only the Content-Type
 // is checked.
 func (g *Gate) Check(r *http.Request, op *Operation, params map[string]string, rec BodyRecorder, unread bool) (*Call, error) {
-	c := &Call{Op: op, Params: contentPathParams(op.Spec, params)}
+	c := &Call{Op: op, Params: params}
+	if op.contentPath != nil {
+		// The check below reads the JSON itself, from params.
+		c.Params = contentPathParams(op.contentPath, params)
+	}
 	if accept := r.Header.Values("Accept"); len(accept) > 0 && op.offered != nil {
 		name, ok := Negotiate(accept, op.offered)
 		if !ok {
@@ -351,22 +355,27 @@ func validationInput(r *http.Request, route *routers.Route, params map[string]st
 	return &openapi3filter.RequestValidationInput{Request: &req, PathParams: decodedPathParams(route, params), QueryParams: query, Route: route}
 }
 
-// contentPathParams returns params with the value of each path parameter
-// of op sent as JSON content rather than by a schema, as Stream's user id
-// of content application/json, read as what its JSON holds: the id 16 of
+// contentPathNames returns the names of the path parameters of op sent
+// as JSON content rather than by a schema, as Stream's user id of content
+// application/json; nil where there are none.
+func contentPathNames(op *spec.Operation) []string {
+	var out []string
+	for _, p := range op.Parameters {
+		if p.In == openapi3.ParameterInPath && p.Schema == nil && len(p.Content) > 0 {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// contentPathParams returns params with the values of names, path
+// parameters of JSON content, read as what their JSON holds: the id 16 of
 // the path /users/%2216%22, its text. A value that is no JSON stays as it
 // is, which the check of the request refuses.
-func contentPathParams(op *spec.Operation, params map[string]string) map[string]string {
-	if op == nil {
-		return params
-	}
-	var out map[string]string
-	for _, p := range op.Parameters {
-		v, ok := params[p.Name]
-		if p.In != openapi3.ParameterInPath || p.Schema != nil || len(p.Content) == 0 || !ok {
-			continue
-		}
-		text, err := url.PathUnescape(v)
+func contentPathParams(names []string, params map[string]string) map[string]string {
+	out := maps.Clone(params)
+	for _, name := range names {
+		text, err := url.PathUnescape(out[name])
 		if err != nil {
 			continue
 		}
@@ -376,13 +385,7 @@ func contentPathParams(op *spec.Operation, params map[string]string) map[string]
 		if dec.Decode(&value) != nil {
 			continue
 		}
-		if out == nil {
-			out = maps.Clone(params)
-		}
-		out[p.Name] = url.PathEscape(spec.ValueText(value))
-	}
-	if out == nil {
-		return params
+		out[name] = url.PathEscape(spec.ValueText(value))
 	}
 	return out
 }

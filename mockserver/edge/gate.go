@@ -56,6 +56,9 @@ type Operation struct {
 	// when the parameters are not simple enough to compile.
 	params         []paramCheck
 	paramsCompiled bool
+	// contentPath are the path parameters of JSON content rather than a
+	// schema, read as their JSON (contentPathParams); nil for most.
+	contentPath []string
 	// queries are the queries kept, judged by their text
 	// (querycache.go); nil until the first.
 	queries atomic.Pointer[queryTable]
@@ -132,6 +135,7 @@ func New(ctx context.Context, c *spec.Contract, keys Keyring, shapes *shape.Buil
 			op.ContentType = []string{ct}
 		}
 		op.params, op.paramsCompiled = compileParams(so.Parameters)
+		op.contentPath = contentPathNames(so)
 		if rb := so.Op.RequestBody; rb != nil && rb.Value != nil {
 			if _, mt := spec.JSONMedia(rb.Value.Content); mt != nil && len(rb.Value.Content) == 1 {
 				if mt.Schema != nil {
