@@ -12,6 +12,25 @@ import (
 	"github.com/petstore/contract/spec"
 )
 
+// writtenDocument writes doc into a file of the test's own, and returns
+// its path and its contract.
+func writtenDocument(t *testing.T, doc string) (string, *spec.Contract) {
+	t.Helper()
+	path := ct.WriteDocument(t, doc)
+	c, err := spec.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, c
+}
+
+// judgePetmockOf runs the suite against petmock serving doc, judged by it.
+func judgePetmockOf(t *testing.T, doc string) result {
+	t.Helper()
+	path, c := writtenDocument(t, doc)
+	return judge(t, servedAt(t, ct.PetmockOf(t, path), c.Base), "--spec", path)
+}
+
 // narrowFilter is a document whose jobs have a status of three values,
 // and whose list filters by a status of two of them, as Twitter's
 // compliance jobs are expired and listed by created, in_progress, failed
@@ -52,12 +71,7 @@ components:
 // a status=expired was answered 400 and the suite failed a correct server.
 func TestItemsListedWithoutAFilterThatRefusesThem(t *testing.T) {
 	t.Parallel()
-	path := ct.WriteDocument(t, narrowFilter)
-	c, err := spec.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := judge(t, servedAt(t, ct.PetmockOf(t, path), c.Base), "--spec", path)
+	r := judgePetmockOf(t, narrowFilter)
 	if r.code != 0 || strings.Contains(r.stdout, "status=expired") {
 		t.Errorf("petmock of jobs listed by a narrower status: exit %d, want 0, and no status=expired asked\n%s", r.code, r)
 	}
@@ -105,12 +119,7 @@ components:
 // without, and passes petmock, which keeps it.
 func TestReplaceKeepsWhatTheItemRequires(t *testing.T) {
 	t.Parallel()
-	path := ct.WriteDocument(t, keptOnReplace)
-	c, err := spec.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := judge(t, servedAt(t, ct.PetmockOf(t, path), c.Base), "--spec", path)
+	r := judgePetmockOf(t, keptOnReplace)
 	if r.code != 0 {
 		t.Errorf("petmock of lists that keep their name on a replace: exit %d, want 0\n%s", r.code, r)
 	}
@@ -161,12 +170,7 @@ components:
 // by petmock so: petmock serving them passes.
 func TestContentPathParameters(t *testing.T) {
 	t.Parallel()
-	path := ct.WriteDocument(t, contentParameters)
-	c, err := spec.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := judge(t, servedAt(t, ct.PetmockOf(t, path), c.Base), "--spec", path)
+	r := judgePetmockOf(t, contentParameters)
 	if r.code != 0 {
 		t.Errorf("petmock of path parameters of JSON content: exit %d, want 0\n%s", r.code, r)
 	}
@@ -209,11 +213,7 @@ components:
 // sees them, whatever the seed.
 func TestItemsCreatedInTheListsScope(t *testing.T) {
 	t.Parallel()
-	path := ct.WriteDocument(t, scopedJobs)
-	c, err := spec.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, c := writtenDocument(t, scopedJobs)
 	url := servedAt(t, ct.PetmockOf(t, path), c.Base)
 	for seed := 1; seed <= 8; seed++ {
 		if r := judge(t, url, "--spec", path, "--seed", strconv.Itoa(seed)); r.code != 0 {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
-	"github.com/petstore/contract/spec"
 )
 
 // discriminated is a document whose pets are a oneOf of a discriminator
@@ -56,11 +55,7 @@ components:
 // answer's contract.
 func TestDiscriminatedAnswers(t *testing.T) {
 	t.Parallel()
-	path := ct.WriteDocument(t, discriminated)
-	c, err := spec.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, c := writtenDocument(t, discriminated)
 
 	natural := ct.Intercept(ct.PetmockOf(t, path), func(r *http.Request, rec *httptest.ResponseRecorder) {
 		// Each pet as a server writes it: its own properties and no

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	ct "github.com/petstore/contract/conformance/conformancetest"
-	"github.com/petstore/contract/spec"
 )
 
 // switches is a document of switches whose only property an update
@@ -49,11 +48,7 @@ components:
 // did nothing passed.
 func TestUpdateThatChangesNothingIsCaught(t *testing.T) {
 	t.Parallel()
-	path := ct.WriteDocument(t, switches)
-	c, err := spec.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, c := writtenDocument(t, switches)
 	var fault *ct.KitFault
 	for i := range ct.Kit {
 		if ct.Kit[i].Name == "answers an update and changes nothing" {
