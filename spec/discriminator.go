@@ -38,7 +38,7 @@ func implicitMapping(s *openapi3.Schema) {
 	}
 	named := map[string]bool{} // the members the mapping names
 	for _, v := range d.Mapping {
-		named[mappedRef(v.Ref)] = true
+		named[MappedRef(v.Ref)] = true
 	}
 	added := map[string]openapi3.MappingRef{}
 	for _, m := range members {
@@ -69,9 +69,10 @@ func implicitMapping(s *openapi3.Schema) {
 	}
 }
 
-// mappedRef returns the reference a value of a mapping stands for: itself,
-// or, for a plain name, the schema of that name of the components.
-func mappedRef(v string) string {
+// MappedRef returns the reference a value of a discriminator's mapping
+// stands for, as kin-openapi reads one: itself, or, for a plain name, the
+// schema of that name of the components.
+func MappedRef(v string) string {
 	if v != "" && !strings.Contains(v, "/") {
 		return "#/components/schemas/" + v
 	}

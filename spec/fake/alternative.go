@@ -207,20 +207,11 @@ func mappedName(d *openapi3.Discriminator, ref *openapi3.SchemaRef) (string, boo
 		return "", false
 	}
 	for _, key := range slices.Sorted(maps.Keys(d.Mapping)) {
-		if mappingRef(d.Mapping[key].Ref) == ref.Ref {
+		if spec.MappedRef(d.Mapping[key].Ref) == ref.Ref {
 			return key, true
 		}
 	}
 	return "", false
-}
-
-// mappingRef returns the reference a value of a mapping names: itself, or
-// the schema of that name of the components.
-func mappingRef(v string) string {
-	if v != "" && !strings.Contains(v, "/") {
-		return "#/components/schemas/" + v
-	}
-	return v
 }
 
 // matchesGroups reports whether v matches each group as the document's
