@@ -51,6 +51,18 @@ func (e *Envelope) Property(c *Contract, path []string) *openapi3.Schema {
 	return s
 }
 
+// LeavesOutNone reports whether a page of no items leaves out the Items
+// property, as Twitter's lists leave out data: it is not required, and
+// takes at least one item.
+func (e *Envelope) LeavesOutNone(c *Contract) bool {
+	for _, p := range c.Properties(e.Schema) {
+		if p.Name == e.Items {
+			return !p.Required && p.Schema.VisitJSON([]any{}, SchemaOptions(c.Doc)...) != nil
+		}
+	}
+	return false
+}
+
 // ItemsOf returns the items of a list answer v, decoded JSON: v itself, an
 // array, when e is nil, else the array its Items property holds, or none
 // where v leaves the property out, as Twitter's lists leave out data, an

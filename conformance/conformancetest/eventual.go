@@ -147,22 +147,10 @@ func withItems(c *spec.Contract, res *spec.Resource, v any, edit func(items []an
 		return edit(items)
 	}
 	m := v.(map[string]any)
-	if items = edit(items); len(items) == 0 && leavesOutNone(c, e) {
+	if items = edit(items); len(items) == 0 && e.LeavesOutNone(c) {
 		delete(m, e.Items)
 		return v
 	}
 	m[e.Items] = items
 	return v
-}
-
-// leavesOutNone reports whether a page of the envelope e of no items
-// leaves out its items property: one that is not required and takes at
-// least one item.
-func leavesOutNone(c *spec.Contract, e *spec.Envelope) bool {
-	for _, p := range c.Properties(e.Schema) {
-		if p.Name == e.Items {
-			return !p.Required && p.Schema.VisitJSON([]any{}, spec.SchemaOptions(c.Doc)...) != nil
-		}
-	}
-	return false
 }

@@ -86,10 +86,7 @@ func newEnvelope(c *spec.Contract, e *spec.Envelope, shapes *shape.Builder, gen 
 			at = next
 		}
 	}
-	if i := slices.IndexFunc(c.Properties(e.Schema), func(p spec.Property) bool { return p.Name == e.Items }); i >= 0 {
-		p := c.Properties(e.Schema)[i]
-		out.bare = !p.Required && p.Schema.VisitJSON([]any{}, spec.SchemaOptions(c.Doc)...) != nil
-	}
+	out.bare = e.LeavesOutNone(c)
 	out.cutNext, out.nullNext = lastPage(c, e, e.Next)
 	out.cutCursor, out.nullCursor = lastPage(c, e, e.Cursor)
 	if len(failed) > 0 {
