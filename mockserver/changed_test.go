@@ -119,6 +119,10 @@ func TestReadOnlyMembersOfWhatIsSent(t *testing.T) {
           additionalProperties: false
           required: [url]
           properties: {url: {$ref: '#/components/schemas/Link'}, vanity: {type: string}}
+        account:
+          oneOf:
+            - {type: object, additionalProperties: false, required: [kind, iban], properties: {kind: {enum: [iban]}, iban: {type: string}, formFactor: {type: string}}}
+            - {type: object, additionalProperties: false, required: [kind, number], properties: {kind: {enum: [us]}, number: {type: string}, formFactor: {type: string}}}
     NewMapping:
       type: object
       required: [database]
@@ -126,6 +130,7 @@ func TestReadOnlyMembersOfWhatIsSent(t *testing.T) {
         database: {type: string}
         links: {$ref: '#/components/schemas/Links'}
         share: {type: object, properties: {vanity: {type: string}, password: {type: string}}}
+        account: {type: object, properties: {formFactor: {type: string, enum: [physical, virtual]}}}
         tags:
           type: array
           items: {type: object, required: [self], properties: {self: {$ref: '#/components/schemas/Link'}, name: {type: string}}}
@@ -138,7 +143,7 @@ func TestReadOnlyMembersOfWhatIsSent(t *testing.T) {
 `)
 	_, base := plainServer(t, mockserver.Config{Contract: c})
 	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
-	req, resp, body := fetch(t, http.MethodPost, base+"/v1/mappings", `{"database":"db","links":{},"tags":[{"name":"a"}],"share":{"vanity":"mine","password":"p"}}`, auth...)
+	req, resp, body := fetch(t, http.MethodPost, base+"/v1/mappings", `{"database":"db","links":{},"tags":[{"name":"a"}],"share":{"vanity":"mine","password":"p"},"account":{"formFactor":"virtual"}}`, auth...)
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("POST /v1/mappings: %d\n%s", resp.StatusCode, body)
 	}
@@ -146,6 +151,11 @@ func TestReadOnlyMembersOfWhatIsSent(t *testing.T) {
 	// keeps the vanity name sent.
 	if !strings.Contains(string(body), `"vanity":"mine"`) || strings.Contains(string(body), `"password"`) {
 		t.Errorf("POST /v1/mappings answered %s, want the share's vanity sent, and no password", body)
+	}
+	// Adyen's bank account, sent with its form factor and answered as
+	// one of two accounts, keeps the form factor sent.
+	if !strings.Contains(string(body), `"formFactor":"virtual"`) {
+		t.Errorf("POST /v1/mappings answered %s, want the account's formFactor sent", body)
 	}
 	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
 		t.Errorf("POST /v1/mappings: %v\n%s", err, body)

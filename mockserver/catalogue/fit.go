@@ -379,24 +379,37 @@ func (f *fitter) conform(v any, s *openapi3.Schema, name string, depth int) (any
 // keepSent returns made, an object made anew of s for an object sent, v,
 // that s does not take, with the members of v whose values s's schemas of
 // them take, where s takes the whole: Box's shared link sent with its
-// vanity_name keeps it, among the members only the server writes. It
-// returns nil where made or v is no object, or s takes no such whole.
+// vanity_name keeps it, among the members only the server writes. The
+// schemas of the members are s's, or those of one of its alternatives:
+// Adyen's bank account sent with its formFactor, answered as a oneOf of
+// an IBAN and a US account, keeps it. It returns nil where made or v is
+// no object, or s takes no such whole.
 func (f *fitter) keepSent(made, v any, s *openapi3.Schema) any {
 	m, isMade := made.(map[string]any)
 	sent, isSent := v.(map[string]any)
 	if !isMade || !isSent {
 		return nil
 	}
-	out := maps.Clone(m)
-	for _, p := range f.gen.Contract.Properties(s) {
-		if e, ok := sent[p.Name]; ok && p.Schema.VisitJSON(e, f.opts...) == nil {
-			out[p.Name] = e
+	shapes := []*openapi3.Schema{s}
+	for _, member := range slices.Concat(s.OneOf, s.AnyOf) {
+		if member != nil && member.Value != nil {
+			shapes = append(shapes, member.Value)
 		}
 	}
-	if s.VisitJSON(out, f.opts...) != nil {
-		return nil
+	for _, shape := range shapes {
+		out := maps.Clone(m)
+		kept := false
+		for _, p := range f.gen.Contract.Properties(shape) {
+			if e, ok := sent[p.Name]; ok && p.Schema.VisitJSON(e, f.opts...) == nil {
+				out[p.Name] = e
+				kept = true
+			}
+		}
+		if kept && s.VisitJSON(out, f.opts...) == nil {
+			return out
+		}
 	}
-	return out
+	return nil
 }
 
 // fresh makes a value of s anew; ok is false where none made matches.
