@@ -271,3 +271,25 @@ func TestFilterTakes(t *testing.T) {
 		}
 	}
 }
+
+func TestFilterSpells(t *testing.T) {
+	of := func(typ string) spec.Filter {
+		return spec.Filter{Param: &openapi3.Parameter{Name: "f", In: "query"}, Schema: &openapi3.Schema{Type: &openapi3.Types{typ}}}
+	}
+	for _, tt := range []struct {
+		typ, text string
+		want      bool
+	}{
+		{"boolean", "true", true},
+		{"boolean", "1", false},
+		{"integer", "5", true},
+		{"integer", "05", false},
+		{"number", "2.5", true},
+		{"number", "many", false},
+		{"string", "1", true},
+	} {
+		if got := of(tt.typ).Spells(tt.text); got != tt.want {
+			t.Errorf("a %s property spells %q: %v, want %v", tt.typ, tt.text, got, tt.want)
+		}
+	}
+}

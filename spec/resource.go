@@ -202,6 +202,23 @@ func (f Filter) Takes(v any) bool {
 	return s.VisitJSON(read, openapi3.DisableSchemaErrorDetails()) == nil || s.VisitJSON(v, openapi3.DisableSchemaErrorDetails()) == nil
 }
 
+// Spells reports whether text is how a value of the property is written,
+// so that an item of it is told by its text: a boolean's true or false, an
+// integer's digits. Vercel's projects are filtered by a gitForkProtection
+// of "1" or "0", a boolean's other spelling, which a server may read as it
+// likes.
+func (f Filter) Spells(text string) bool {
+	switch TypeOf(f.Schema) {
+	case "boolean":
+		return text == "true" || text == "false"
+	case "integer", "number":
+		n := json.Number(text)
+		_, err := n.Float64()
+		return err == nil && ValueText(n) == text
+	}
+	return true
+}
+
 // Enum returns the values the filter's parameter allows, or nil for any.
 func (f Filter) Enum() []string {
 	if f.Param.Schema == nil || f.Param.Schema.Value == nil {

@@ -221,3 +221,47 @@ func TestItemsCreatedInTheListsScope(t *testing.T) {
 		}
 	}
 }
+
+// spelledFilter is a document whose projects are archived or not, and
+// listed by an archived of "1" or "0", as Vercel's projects are by a
+// boolean gitForkProtection.
+const spelledFilter = `openapi: 3.0.3
+info: {title: Projects, version: 1.0.0}
+paths:
+  /projects:
+    get:
+      parameters: [{name: archived, in: query, schema: {type: string, enum: ["1", "0"]}}]
+      responses:
+        '200': {description: The projects., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Project'}}}}}
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}, archived: {type: boolean}}}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Project'}}}}
+  /projects/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The project., content: {application/json: {schema: {$ref: '#/components/schemas/Project'}}}}
+        '404': {description: No such project.}
+components:
+  schemas:
+    Project:
+      type: object
+      required: [id, name, archived]
+      properties:
+        id: {type: integer, readOnly: true}
+        name: {type: string}
+        archived: {type: boolean}
+`
+
+// TestFilterOfAnotherSpelling: a filter whose values spell the property's
+// another way, as "1" of true, is read as the server likes: petmock lists
+// the archived projects for "1", where the suite asked for an archived of
+// the text "1" and failed it.
+func TestFilterOfAnotherSpelling(t *testing.T) {
+	t.Parallel()
+	r := judgePetmockOf(t, spelledFilter)
+	if r.code != 0 {
+		t.Errorf("petmock of projects listed by an archived of 1 or 0: exit %d, want 0\n%s", r.code, r)
+	}
+}

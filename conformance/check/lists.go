@@ -134,13 +134,15 @@ type FilterValue struct {
 // FilterValues returns the values the checks of the filters of res ask
 // for: each value of an enumeration, or a sample of a long one; true and
 // false; and for a number, one a listed item has. A string filter without
-// an enumeration may search rather than match, so it is not judged.
+// an enumeration may search rather than match, so it is not judged; nor
+// is a value of an enumeration that spells the property's values another
+// way, as "1" of a boolean.
 func FilterValues(res *spec.Resource) []FilterValue {
 	var out []FilterValue
 	for _, f := range res.Filters {
 		switch t := spec.TypeOf(f.Schema); {
 		case len(f.Enum()) > 0:
-			for _, v := range sampleOf(f.Enum()) {
+			for _, v := range sampleOf(slices.DeleteFunc(f.Enum(), func(v string) bool { return !f.Spells(v) })) {
 				out = append(out, FilterValue{f, v})
 			}
 		case t == "boolean":
