@@ -33,7 +33,9 @@ const (
 
 // bodyMedia returns the media type the suite sends op's body in, as the
 // document names it, with its media type object: JSON first, then a form,
-// then multipart; "" and nil where op takes none of them.
+// then multipart, of an object; "" and nil where op takes none of them. A
+// form of another schema, as codat's upload of a multipart binary string,
+// has no members to write.
 func bodyMedia(op *spec.Operation) (string, *openapi3.MediaType) {
 	rb := op.Op.RequestBody
 	if rb == nil || rb.Value == nil {
@@ -49,12 +51,28 @@ func bodyMedia(op *spec.Operation) (string, *openapi3.MediaType) {
 	} {
 		for _, name := range names {
 			mt := rb.Value.Content[name]
-			if parsed, _, err := mime.ParseMediaType(name); err == nil && mt != nil && kind(strings.ToLower(parsed)) {
+			parsed, _, err := mime.ParseMediaType(name)
+			parsed = strings.ToLower(parsed)
+			if err == nil && mt != nil && kind(parsed) && (!isFormMedia(parsed) || formSchema(mt)) {
 				return name, mt
 			}
 		}
 	}
 	return "", nil
+}
+
+// isFormMedia reports whether t, a media type without parameters, is a
+// form or multipart.
+func isFormMedia(t string) bool { return t == formMedia || t == multipartMedia }
+
+// formSchema reports whether the schema of mt, of a form, is one of an
+// object, or one that leaves its type unsaid.
+func formSchema(mt *openapi3.MediaType) bool {
+	if mt.Schema == nil || mt.Schema.Value == nil {
+		return true
+	}
+	t := spec.TypeOf(mt.Schema.Value)
+	return t == "" || t == "object"
 }
 
 // BodySchema returns the schema of op's body in the media type the suite
@@ -71,7 +89,7 @@ func BodySchema(op *spec.Operation) *openapi3.Schema {
 func isForm(op *spec.Operation) bool {
 	name, _ := bodyMedia(op)
 	t, _, _ := mime.ParseMediaType(name)
-	return t == formMedia || t == multipartMedia
+	return isFormMedia(t)
 }
 
 // EmptyFormIsNoBody reports whether an empty body of op is no body at all,

@@ -361,7 +361,7 @@ func CannotSend(op *spec.Operation) string {
 		return fmt.Sprintf("%s requires %s: no request the suite can make meets its security", op.ID, strings.Join(whys, ", or "))
 	}
 	if rb := op.Op.RequestBody; rb != nil && rb.Value != nil && rb.Value.Required && BodySchema(op) == nil {
-		return fmt.Sprintf("%s takes its body as %s, and the suite makes JSON, form and multipart bodies only", op.ID, strings.Join(slices.Sorted(maps.Keys(rb.Value.Content)), ", "))
+		return fmt.Sprintf("%s takes its body as %s, and the suite makes JSON bodies, and form and multipart bodies of objects, only", op.ID, strings.Join(slices.Sorted(maps.Keys(rb.Value.Content)), ", "))
 	}
 	for _, p := range op.Parameters {
 		if p.In == openapi3.ParameterInCookie && p.Required {
