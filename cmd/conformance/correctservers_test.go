@@ -265,3 +265,47 @@ func TestFilterOfAnotherSpelling(t *testing.T) {
 		t.Errorf("petmock of projects listed by an archived of 1 or 0: exit %d, want 0\n%s", r.code, r)
 	}
 }
+
+// onceSecret is a document whose credentials are answered with their key
+// when created, and read without it, as Adyen's API credentials are.
+const onceSecret = `openapi: 3.0.3
+info: {title: Credentials, version: 1.0.0}
+paths:
+  /credentials:
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}
+      responses:
+        '201':
+          description: Created, with the key shown once.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [id, name, apiKey]
+                properties: {id: {type: integer}, name: {type: string}, apiKey: {type: string}}
+  /credentials/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The credential., content: {application/json: {schema: {$ref: '#/components/schemas/Credential'}}}}
+        '404': {description: No such credential.}
+components:
+  schemas:
+    Credential:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer}
+        name: {type: string}
+`
+
+// TestReadWithoutWhatOnlyTheCreateAnswers: an item is read back with what
+// of its create's answer its read's schema holds: a credential's key,
+// shown once, is not expected of its read.
+func TestReadWithoutWhatOnlyTheCreateAnswers(t *testing.T) {
+	t.Parallel()
+	r := judgePetmockOf(t, onceSecret)
+	if r.code != 0 {
+		t.Errorf("petmock of credentials read without their key: exit %d, want 0\n%s", r.code, r)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
 )
 
@@ -41,6 +42,24 @@ func (h *Harness) echoed(op *spec.Operation, answer *openapi3.Schema, sent map[s
 		delete(out, res.IDProperty)
 	}
 	return out
+}
+
+// readable returns what of it, an item as its create answered it, the
+// read of res answers: the properties the read's schema holds (see
+// answered), and the id. Adyen's API credentials are answered with their
+// apiKey and password once, when created, and read without them.
+func (h *Harness) readable(res *spec.Resource, it judge.Item) judge.Item {
+	if res.Read == nil {
+		return it
+	}
+	out, ok := h.answered(nil, h.answeredItem(res.Read, res.Read.Success), map[string]any(it), 0).(map[string]any)
+	if !ok {
+		return it
+	}
+	if id, ok := it[res.IDProperty]; ok {
+		out[res.IDProperty] = id
+	}
+	return judge.Item(out)
 }
 
 // hasPathParam reports whether op's path names the parameter name.

@@ -26,8 +26,9 @@ func (h *Harness) CheckItemCreated(ctx context.Context, res *spec.Resource) erro
 	if err != nil {
 		return err
 	}
-	h.keep(res, params, created)
-	if err := h.readItemBack(ctx, res, params, created, sameAs(created), judge.RuleItemRead); err != nil {
+	read := h.readable(res, created)
+	h.keep(res, params, read)
+	if err := h.readItemBack(ctx, res, params, created, sameAs(read), judge.RuleItemRead); err != nil {
 		return err
 	}
 	return h.checkItemListed(ctx, res, params, created)
