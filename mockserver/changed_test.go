@@ -165,3 +165,50 @@ func TestReadOnlyMembersOfWhatIsSent(t *testing.T) {
 		t.Errorf("GET of the mapping created: %d %v\n%s", resp.StatusCode, err, body)
 	}
 }
+
+// TestUndeclaredMembersSent: a member of the item that a create does not
+// declare, and takes all the same, is held to the item's schema where it
+// is sent: Asana's section requires a project it does not declare, sent
+// as a gid, and answers it as an object; a created_at of any text sent is
+// not answered as the date-time the item's schema asks for.
+func TestUndeclaredMembersSent(t *testing.T) {
+	c := documentWith(t, `
+  /sections:
+    post:
+      operationId: createSection
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [name, project], properties: {name: {type: string}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Section'}}}}
+  /sections/{id}:
+    get:
+      operationId: getSection
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: A section., content: {application/json: {schema: {$ref: '#/components/schemas/Section'}}}}
+`, `
+    Section:
+      type: object
+      properties:
+        id: {type: integer, readOnly: true}
+        name: {type: string}
+        created_at: {type: string, format: date-time}
+        project: {type: object, required: [gid], properties: {gid: {type: string}}}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
+	req, resp, body := fetch(t, http.MethodPost, base+"/v1/sections", `{"name":"Next","project":"live","created_at":"yesterday"}`, auth...)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /v1/sections: %d\n%s", resp.StatusCode, body)
+	}
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+		t.Errorf("POST /v1/sections: %v\n%s", err, body)
+	}
+	req, resp, body = fetch(t, http.MethodGet, resp.Header.Get("Location"), "", auth...)
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("GET of the section created: %d %v\n%s", resp.StatusCode, err, body)
+	}
+}

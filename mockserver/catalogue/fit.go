@@ -57,6 +57,7 @@ type fitter struct {
 // schema disagree; nil, when they do not.
 func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []string) {
 	sent := map[string][]spec.Property{} // by name, of each body
+	var others []*openapi3.Schema         // of the members a body does not declare
 	for _, op := range []*spec.Operation{r.CreateOp, r.Replace, r.Update} {
 		if op == nil {
 			continue
@@ -67,6 +68,24 @@ func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []stri
 		}
 		for _, p := range c.Properties(s) {
 			sent[p.Name] = append(sent[p.Name], p)
+		}
+		if ap := s.AdditionalProperties; ap.Has == nil || *ap.Has {
+			other := &openapi3.Schema{}
+			if ap.Schema != nil && ap.Schema.Value != nil {
+				other = ap.Schema.Value
+			}
+			others = append(others, other)
+		}
+	}
+	// A member of the item a body does not declare may be sent all the
+	// same, of any value its additionalProperties takes: Asana's section
+	// requires a project it does not declare, whose item answers it as
+	// an object.
+	for _, p := range r.Properties[1:] {
+		if _, ok := sent[p.Name]; !ok {
+			for _, other := range others {
+				sent[p.Name] = append(sent[p.Name], spec.Property{Name: p.Name, Schema: other})
+			}
 		}
 	}
 	f := &fitter{hint: r.Name, opts: spec.SchemaOptions(c.Doc)}
