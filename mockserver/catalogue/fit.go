@@ -57,7 +57,7 @@ type fitter struct {
 // schema disagree; nil, when they do not.
 func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []string) {
 	sent := map[string][]spec.Property{} // by name, of each body
-	var others []*openapi3.Schema         // of the members a body does not declare
+	var others []*openapi3.Schema        // of the members a body does not declare
 	for _, op := range []*spec.Operation{r.CreateOp, r.Replace, r.Update} {
 		if op == nil {
 			continue
