@@ -28,11 +28,18 @@ func idProperty(props []Property, idParam, name string, sent map[string]bool) (P
 		return p, true
 	}
 	for _, p := range props {
-		if t := schemaType(p.Schema); (t == "integer" || t == "string") && !sent[p.Name] {
+		if t := schemaType(p.Schema); (t == "integer" || t == "string") && !sent[p.Name] && !timestamp(p.Schema.Format) {
 			return p, true
 		}
 	}
 	return Property{}, false
+}
+
+// timestamp reports whether a string of the format f is a time, which
+// tells when an item was made, not which it is: Apideck's shared links
+// hold no id, and a created_at the create leaves out.
+func timestamp(f string) bool {
+	return f == "date-time" || f == "date" || f == "time"
 }
 
 // namedID returns the property of props that holds the id by its name,
