@@ -309,3 +309,46 @@ func TestReadWithoutWhatOnlyTheCreateAnswers(t *testing.T) {
 		t.Errorf("petmock of credentials read without their key: exit %d, want 0\n%s", r.code, r)
 	}
 }
+
+// deletedWithABody is a document whose users are deleted with a body that
+// names who takes over, and a required reason, as VictorOps' are.
+const deletedWithABody = `openapi: 3.0.3
+info: {title: Users, version: 1.0.0}
+paths:
+  /users:
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/User'}}}}
+  /users/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The user., content: {application/json: {schema: {$ref: '#/components/schemas/User'}}}}
+        '404': {description: No such user.}
+    delete:
+      parameters: [{name: reason, in: query, required: true, schema: {type: string}}]
+      requestBody: {required: true, content: {application/json: {schema: {type: object, properties: {replacement: {type: string}}}}}}
+      responses:
+        '200': {description: Deleted.}
+        '404': {description: No such user.}
+components:
+  schemas:
+    User:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer}
+        name: {type: string}
+`
+
+// TestDeleteOfABody: a delete that requires a body and a query parameter
+// is sent with both, where the suite sent neither and failed petmock's
+// 400.
+func TestDeleteOfABody(t *testing.T) {
+	t.Parallel()
+	r := judgePetmockOf(t, deletedWithABody)
+	if r.code != 0 {
+		t.Errorf("petmock of users deleted with a body: exit %d, want 0\n%s", r.code, r)
+	}
+}

@@ -214,7 +214,17 @@ func (h *Harness) CheckItemDeleted(ctx context.Context, res *spec.Resource) erro
 		return err
 	}
 	params[res.IDParam] = created.ID(res.IDProperty)
-	x, err := h.Send(ctx, h.OpRequest(res.Delete, params, nil, nil))
+	// A delete may require a body, as VictorOps' of a user names who
+	// takes over, or a query parameter.
+	body, err := h.Value(ctx, res.Delete)
+	if err != nil {
+		return err
+	}
+	query, err := h.RequiredQuery(ctx, res.Delete)
+	if err != nil {
+		return err
+	}
+	x, err := h.Send(ctx, h.OpRequest(res.Delete, params, query, body))
 	if err != nil {
 		return err
 	}
