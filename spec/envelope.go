@@ -108,7 +108,7 @@ var itemsNames = []string{"data", "items", "value", "values", "entries", "result
 
 // Names of the siblings of the items, compared as looseName writes them.
 var (
-	nextNames = []string{"next", "nextlink", "nexturl", "nextpage", "nextpageurl", "nextpagelink", "@odata.nextlink", "odata.nextlink"}
+	nextNames = []string{"next", "nextlink", "nexturl", "nextpage", "nextpageurl", "nextpagelink", "odata.nextlink"}
 	// hrefNames link to the next page as members of an object named as
 	// nextNames are: _links.next.href, next_page.uri.
 	hrefNames   = []string{"href", "uri", "url", "link"}

@@ -94,8 +94,9 @@ func lastWord(name string) string {
 	return ""
 }
 
-// looseName is a name without case, underscores or hyphens, so that petId,
-// pet_id and PetID are one.
+// looseName is a name without case, underscores, hyphens or the sigils
+// $ and @, so that petId, pet_id and PetID are one, and Appwrite's $id
+// and JSON-LD's @id are id.
 func looseName(name string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "", "$", "", "@", "").Replace(name))
 }

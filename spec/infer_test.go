@@ -170,6 +170,8 @@ func TestIDProperty(t *testing.T) {
 			"{label: {type: string}, _id: {type: string}}", "{label: {type: string}}", "_id", true},
 		{"a uuid of another name", fmt.Sprintf(strParam, "ref"),
 			"{uuid: {type: string, format: uuid}, label: {type: string}}", "{label: {type: string}}", "uuid", true},
+		{"Appwrite's $id", fmt.Sprintf(strParam, "documentId"),
+			"{$collection: {type: string}, $id: {type: string}, data: {type: object}}", "{data: {type: object}}", "$id", true},
 		{"an ID in PascalCase", fmt.Sprintf(intParam, "domainid"),
 			"{DKIMHost: {type: string}, ID: {type: integer}, Name: {type: string}}", "{Name: {type: string}}", "ID", false},
 	}
