@@ -352,3 +352,48 @@ func TestDeleteOfABody(t *testing.T) {
 		t.Errorf("petmock of users deleted with a body: exit %d, want 0\n%s", r.code, r)
 	}
 }
+
+// undeclaredChange is a document whose notes are updated with read
+// permissions their schema does not declare, as Appwrite's documents are.
+const undeclaredChange = `openapi: 3.0.3
+info: {title: Notes, version: 1.0.0}
+paths:
+  /notes:
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [title], properties: {read: {type: array, items: {type: string}}, title: {type: string}}}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+  /notes/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The note., content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+        '404': {description: No such note.}
+    patch:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, properties: {read: {type: array, items: {type: string}}, title: {type: string}}}}}}
+      responses:
+        '200': {description: Updated., content: {application/json: {schema: {$ref: '#/components/schemas/Note'}}}}
+        '404': {description: No such note.}
+components:
+  schemas:
+    Note:
+      type: object
+      additionalProperties: true
+      required: [id, title]
+      properties:
+        id: {type: integer}
+        title: {type: string}
+`
+
+// TestUpdateOfWhatTheItemDeclares: an update changes a property the
+// item's schema declares, and a member sent that the item's schema does
+// not declare is not held to what it was: the suite changed a note's
+// read permissions, expected them as created, and failed petmock, which
+// answers them as changed.
+func TestUpdateOfWhatTheItemDeclares(t *testing.T) {
+	t.Parallel()
+	r := judgePetmockOf(t, undeclaredChange)
+	if r.code != 0 {
+		t.Errorf("petmock of notes updated with undeclared permissions: exit %d, want 0\n%s", r.code, r)
+	}
+}
