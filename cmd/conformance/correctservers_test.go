@@ -397,3 +397,52 @@ func TestUpdateOfWhatTheItemDeclares(t *testing.T) {
 		t.Errorf("petmock of notes updated with undeclared permissions: exit %d, want 0\n%s", r.code, r)
 	}
 }
+
+// listedWithMore is a document whose accounts are listed with a document
+// number their read does not declare, as VTEX's credit accounts are.
+const listedWithMore = `openapi: 3.0.3
+info: {title: Accounts, version: 1.0.0}
+paths:
+  /accounts:
+    get:
+      responses:
+        '200':
+          description: The accounts.
+          content:
+            application/json:
+              schema:
+                type: array
+                items:
+                  type: object
+                  required: [id, email, document]
+                  properties: {id: {type: integer}, email: {type: string}, document: {type: string}}
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [email], properties: {email: {type: string}, document: {type: string}}}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Account'}}}}
+  /accounts/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The account., content: {application/json: {schema: {$ref: '#/components/schemas/Account'}}}}
+        '404': {description: No such account.}
+components:
+  schemas:
+    Account:
+      type: object
+      required: [id, email]
+      properties:
+        id: {type: integer}
+        email: {type: string}
+`
+
+// TestReadOfLessThanTheList: an item listed reads the same through its
+// read for what the read's schema declares: an account listed with its
+// document number reads without it.
+func TestReadOfLessThanTheList(t *testing.T) {
+	t.Parallel()
+	r := judgePetmockOf(t, listedWithMore)
+	if r.code != 0 {
+		t.Errorf("petmock of accounts listed with more than their read: exit %d, want 0\n%s", r.code, r)
+	}
+}
