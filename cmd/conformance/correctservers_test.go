@@ -446,3 +446,45 @@ func TestReadOfLessThanTheList(t *testing.T) {
 		t.Errorf("petmock of accounts listed with more than their read: exit %d, want 0\n%s", r.code, r)
 	}
 }
+
+// replacedAnsweringItsID is a document whose accounts are replaced with
+// an answer of the string of their id, as VTEX's credit accounts are.
+const replacedAnsweringItsID = `openapi: 3.0.3
+info: {title: Accounts, version: 1.0.0}
+paths:
+  /accounts:
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Account'}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Account'}}}}
+  /accounts/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The account., content: {application/json: {schema: {$ref: '#/components/schemas/Account'}}}}
+        '404': {description: No such account.}
+    put:
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Account'}}}}
+      responses:
+        '200': {description: The account's id., content: {application/json: {schema: {type: string}}}}
+        '404': {description: No such account.}
+components:
+  schemas:
+    Account:
+      type: object
+      required: [email]
+      properties:
+        id: {type: integer, readOnly: true}
+        email: {type: string}
+`
+
+// TestReplaceAnsweringAString: a replace that answers a string, not the
+// item, is judged by the item's read, where the suite read the string as
+// an item and failed a correct server.
+func TestReplaceAnsweringAString(t *testing.T) {
+	t.Parallel()
+	r := judgePetmockOf(t, replacedAnsweringItsID)
+	if r.code != 0 {
+		t.Errorf("petmock of accounts replaced with an answer of a string: exit %d, want 0\n%s", r.code, r)
+	}
+}

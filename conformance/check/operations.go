@@ -367,6 +367,15 @@ func (h *Harness) answersItem(res *spec.Resource, x *judge.Exchange) bool {
 	return slices.ContainsFunc(h.contract.Properties(s), func(p spec.Property) bool { return p.Name == res.IDProperty })
 }
 
+// answersObject reports whether x, the answer of op, a write of an item,
+// holds an item: a body of a JSON schema of an object, where VTEX's
+// replace of a credit account answers the string of its id.
+func (h *Harness) answersObject(op *spec.Operation, x *judge.Exchange) bool {
+	s := h.answeredItem(op, x.Status)
+	t := spec.TypeOf(s)
+	return s != nil && x.HasBody() && (t == "object" || t == "" || len(h.contract.Properties(s)) > 0)
+}
+
 // answeredItem returns the schema of the item op, an operation of a
 // resource, answers with status: the answer's, or that of what its
 // wrapper holds where it answers the item inside an object, as

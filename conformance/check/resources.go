@@ -65,7 +65,7 @@ func (h *Harness) CheckItemReplaced(ctx context.Context, res *spec.Resource) err
 	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemReplace, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Replace.ID, x.Status)); err != nil {
 		return err
 	}
-	if res.Replace.JSONSchema(x.Status) != nil && x.HasBody() {
+	if h.answersObject(res.Replace, x) {
 		got, err := x.Item()
 		if err != nil {
 			return err
@@ -191,7 +191,7 @@ func (h *Harness) CheckItemUpdated(ctx context.Context, res *spec.Resource) erro
 		}
 	}
 	maps.Copy(want, echoed)
-	if res.Update.JSONSchema(x.Status) != nil && x.HasBody() {
+	if h.answersObject(res.Update, x) {
 		got, err := x.Item()
 		if err != nil {
 			return err
