@@ -212,3 +212,64 @@ func TestUndeclaredMembersSent(t *testing.T) {
 		t.Errorf("GET of the section created: %d %v\n%s", resp.StatusCode, err, body)
 	}
 }
+
+// TestWrappedReferences: a write answered with a reference to the item in
+// an object, of another schema than the item's, as Ijenko's
+// {"resource": {"id", "entity", "href"}} and Apideck's {"data": {"id"}},
+// holds what that schema requires: the item's id, and values made of the
+// rest.
+func TestWrappedReferences(t *testing.T) {
+	c := documentWith(t, `
+  /users:
+    post:
+      operationId: createUser
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/User'}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Created'}}}}
+  /users/{userId}:
+    parameters: [{name: userId, in: path, required: true, schema: {type: string}}]
+    get:
+      operationId: getUser
+      responses:
+        '200': {description: A user., content: {application/json: {schema: {type: object, required: [user], properties: {user: {$ref: '#/components/schemas/User'}}}}}}
+    patch:
+      operationId: updateUser
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/User'}}}}
+      responses:
+        '200': {description: Updated., content: {application/json: {schema: {$ref: '#/components/schemas/Created'}}}}
+`, `
+    User:
+      type: object
+      required: [name]
+      properties:
+        userId: {type: string, readOnly: true}
+        name: {type: string}
+    Created:
+      type: object
+      required: [resource, code]
+      properties:
+        code: {type: integer, enum: [201]}
+        resource:
+          type: object
+          required: [id, entity, href]
+          properties: {id: {type: string}, entity: {type: string, enum: [User]}, href: {type: string, minLength: 1}}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
+	req, resp, body := fetch(t, http.MethodPost, base+"/v1/users", `{"name":"Ada"}`, auth...)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /v1/users: %d\n%s", resp.StatusCode, body)
+	}
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+		t.Errorf("POST /v1/users: %v\n%s", err, body)
+	}
+	loc := resp.Header.Get("Location")
+	id := loc[strings.LastIndexByte(loc, '/')+1:]
+	if !strings.Contains(string(body), `"id":"`+id+`"`) {
+		t.Errorf("POST /v1/users answered %s, want the id of its Location, %s", body, id)
+	}
+	req, resp, body = fetch(t, http.MethodPatch, loc, `{"name":"Grace"}`, auth...)
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("PATCH of the user created: %d %v\n%s", resp.StatusCode, err, body)
+	}
+}

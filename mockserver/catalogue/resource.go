@@ -546,7 +546,7 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 		return nil
 	}
 	if rs.wrapped[c.Op.Spec] != nil {
-		rs.writeItem(w, c.Op, c.Op.Spec.Success, e.Text)
+		rs.writeItem(w, c.Op, c.Op.Spec.Success, e.Text, e.ID, e.Name)
 		return nil
 	}
 	if body := rs.createdOther(s, e.Text, id); body != nil {
@@ -620,8 +620,17 @@ func (rs *Resource) createdOther(s *openapi3.Schema, text []byte, id string) []b
 		switch {
 		case held:
 			out[p.Name] = v
-		case p.Name == rs.spec.IDParam || p.Name == rs.spec.IDProperty:
+		case p.Name == rs.spec.IDParam || p.Name == rs.spec.IDProperty || p.Name == "id":
 			out[p.Name] = spec.TextValue(p.Schema, id)
+			if p.Schema.VisitJSON(out[p.Name], opts...) != nil {
+				// An id the schema does not take: a value of it, the
+				// same for the same id.
+				made, err := gen.Valid(p.Schema, fake.Hint{Property: p.Name, Resource: rs.spec.Name})
+				if err != nil {
+					return nil
+				}
+				out[p.Name] = made
+			}
 		case p.Required:
 			made, err := gen.Valid(p.Schema, fake.Hint{Property: p.Name, Resource: rs.spec.Name})
 			if err != nil {
@@ -808,7 +817,7 @@ func (rs *Resource) Read(w http.ResponseWriter, r *http.Request, c *edge.Call, l
 	if links != nil {
 		links(w.Header(), r, it.keys)
 	}
-	rs.writeItem(w, c.Op, c.Op.Spec.Success, it.text)
+	rs.writeItem(w, c.Op, c.Op.Spec.Success, it.text, it.id, it.name)
 	return nil
 }
 
@@ -924,7 +933,7 @@ func (rs *Resource) put(w http.ResponseWriter, r *http.Request, c *edge.Call, it
 			return nil
 		}
 	}
-	rs.writeItem(w, c.Op, c.Op.Spec.Success, e.Text)
+	rs.writeItem(w, c.Op, c.Op.Spec.Success, e.Text, it.id, it.name)
 	return nil
 }
 
@@ -980,7 +989,7 @@ func (rs *Resource) Delete(w http.ResponseWriter, r *http.Request, c *edge.Call)
 			return nil
 		}
 	}
-	rs.writeItem(w, c.Op, c.Op.Spec.Success, it.text)
+	rs.writeItem(w, c.Op, c.Op.Spec.Success, it.text, it.id, it.name)
 	return nil
 }
 

@@ -27,9 +27,10 @@ import (
 // wraps the item.
 type itemWrapper struct {
 	open, close []byte // what the item is written between
-	// inner writes what the object holds, where its schema is not the
-	// item's; nil where it is.
-	inner *shape.Shape
+	// inner writes what the object holds, of the schema innerSchema,
+	// where it is not the item's; nil where it is.
+	inner       *shape.Shape
+	innerSchema *openapi3.Schema
 }
 
 // wrapItems makes the writers of the operations of rs that answer the
@@ -62,7 +63,7 @@ func (rs *Resource) wrapItems(c *spec.Contract, shapes *shape.Builder, seed uint
 			iw.close = text
 		}
 		if inner := w.Inner(c); inner != nil && inner != rs.spec.Item {
-			iw.inner = shapes.Of(inner)
+			iw.inner, iw.innerSchema = shapes.Of(inner), inner
 		}
 		if rs.wrapped == nil {
 			rs.wrapped = map[*spec.Operation]*itemWrapper{}
@@ -82,16 +83,22 @@ func (rs *Resource) body(c *edge.Call) any {
 	return c.Body
 }
 
-// writeItem answers with the item's text, in the object that wraps it
-// where the operation answers so, or with no body when the operation
-// documents none for status, such as a 204.
-func (rs *Resource) writeItem(w http.ResponseWriter, op *edge.Operation, status int, text []byte) {
+// writeItem answers with the item's text, of the id id or the name name,
+// in the object that wraps it where the operation answers so, or with no
+// body when the operation documents none for status, such as a 204.
+func (rs *Resource) writeItem(w http.ResponseWriter, op *edge.Operation, status int, text []byte, id int64, name string) {
 	iw := rs.wrapped[op.Spec]
 	if iw == nil || op.Spec.JSONSchema(status) == nil {
 		writeItem(w, op, status, text)
 		return
 	}
 	if iw.inner != nil {
+		// What the wrapper holds may be another object than the item,
+		// which the item does not match, as Ijenko's {"resource": {"id",
+		// "entity", "href"}} of a user: see createdOther.
+		if other := rs.createdOther(iw.innerSchema, text, rs.idText(id, name)); other != nil {
+			text = other[:len(other)-1]
+		}
 		if v, err := edge.DecodeJSON(text); err == nil {
 			text = iw.inner.AppendJSON(nil, v)
 		}
