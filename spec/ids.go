@@ -28,7 +28,7 @@ func idProperty(props []Property, idParam, name string, sent map[string]bool) (P
 		return p, true
 	}
 	for _, p := range props {
-		if t := schemaType(p.Schema); (t == "integer" || t == "string") && !sent[p.Name] && !timestamp(p.Schema.Format) {
+		if t := schemaType(p.Schema); (t == "integer" || t == "string") && !sent[p.Name] && !timestamp(p.Schema.Format) && len(p.Schema.Enum) == 0 {
 			return p, true
 		}
 	}
@@ -37,7 +37,9 @@ func idProperty(props []Property, idParam, name string, sent map[string]bool) (P
 
 // timestamp reports whether a string of the format f is a time, which
 // tells when an item was made, not which it is: Apideck's shared links
-// hold no id, and a created_at the create leaves out.
+// hold no id, and a created_at the create leaves out. (Nor is a value of
+// an enum an id, which names one of a few kinds: Ijenko's functionalities
+// hold a class the create leaves out.)
 func timestamp(f string) bool {
 	return f == "date-time" || f == "date" || f == "time"
 }
