@@ -226,8 +226,9 @@ func (f Filter) Enum() []string {
 	}
 	var out []string
 	for _, v := range f.Param.Schema.Value.Enum {
-		if s, ok := v.(string); ok {
-			out = append(out, s)
+		switch v.(type) {
+		case string, float64, json.Number, bool:
+			out = append(out, ValueText(v))
 		}
 	}
 	return out

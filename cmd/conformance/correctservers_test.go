@@ -224,17 +224,20 @@ func TestItemsCreatedInTheListsScope(t *testing.T) {
 
 // spelledFilter is a document whose projects are archived or not, and
 // listed by an archived of "1" or "0", as Vercel's projects are by a
-// boolean gitForkProtection.
+// boolean gitForkProtection, and shared or not, listed by a shared of the
+// integers 0 or 1, as Apacta's invoices are by is_offer.
 const spelledFilter = `openapi: 3.0.3
 info: {title: Projects, version: 1.0.0}
 paths:
   /projects:
     get:
-      parameters: [{name: archived, in: query, schema: {type: string, enum: ["1", "0"]}}]
+      parameters:
+        - {name: archived, in: query, schema: {type: string, enum: ["1", "0"]}}
+        - {name: shared, in: query, schema: {type: integer, enum: [0, 1]}}
       responses:
         '200': {description: The projects., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Project'}}}}}
     post:
-      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}, archived: {type: boolean}}}}}}
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}, archived: {type: boolean}, shared: {type: boolean}}}}}}
       responses:
         '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Project'}}}}
   /projects/{id}:
@@ -252,6 +255,7 @@ components:
         id: {type: integer, readOnly: true}
         name: {type: string}
         archived: {type: boolean}
+        shared: {type: boolean}
 `
 
 // TestFilterOfAnotherSpelling: a filter whose values spell the property's

@@ -145,7 +145,7 @@ func FilterValues(res *spec.Resource) []FilterValue {
 			for _, v := range sampleOf(slices.DeleteFunc(f.Enum(), func(v string) bool { return !f.Spells(v) })) {
 				out = append(out, FilterValue{f, v})
 			}
-		case t == "boolean":
+		case t == "boolean" && f.Takes(true):
 			out = append(out, FilterValue{f, "true"}, FilterValue{f, "false"})
 		case t == "integer" || t == "number":
 			out = append(out, FilterValue{f, ""})
