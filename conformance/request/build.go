@@ -177,11 +177,17 @@ func contentParams(op *spec.Operation, params map[string]string) map[string]stri
 	return out
 }
 
-// accepts returns the Accept header of a request of op: JSON, unless the
-// answers op documents come in other media types only.
+// accepts returns the Accept header of a request of op: JSON, and, less
+// preferred, the other media types its successes come in, as Billingo's
+// download of a document answers 200 with a PDF and 202 with JSON, and
+// Keycloak's certificate a 2XX of bytes; JSON where they document none.
 func accepts(op *spec.Operation) string {
-	var others []string
-	for _, code := range op.Statuses {
+	codes := slices.Clone(op.Statuses)
+	if op.Success != 0 && !slices.Contains(codes, op.Success) {
+		codes = append(codes, op.Success) // of a 2XX, or a default
+	}
+	json, others := false, []string(nil)
+	for _, code := range codes {
 		if code < 200 || code >= 300 {
 			continue
 		}
@@ -190,16 +196,20 @@ func accepts(op *spec.Operation) string {
 			continue
 		}
 		for _, mediaType := range slices.Sorted(maps.Keys(resp.Content)) {
-			if judge.IsJSON(mediaType) {
-				return "application/json"
-			}
-			if !slices.Contains(others, mediaType) {
+			switch {
+			case judge.IsJSON(mediaType):
+				json = true
+			case !slices.Contains(others, mediaType):
 				others = append(others, mediaType)
 			}
 		}
 	}
-	if len(others) == 0 {
+	switch {
+	case len(others) == 0:
 		return "application/json"
+	case json:
+		// JSON is preferred, where the server can answer in it.
+		return "application/json, " + strings.Join(others, ";q=0.5, ") + ";q=0.5"
 	}
 	return strings.Join(others, ", ")
 }
