@@ -225,8 +225,13 @@ func multipartBody(obj map[string]any, mt *openapi3.MediaType) ([]byte, string) 
 				h.Set("Content-Type", "application/json")
 				text = judge.JSONText(v)
 			}
-			if enc := mt.Encoding[name]; enc != nil && enc.ContentType != "" && !strings.Contains(enc.ContentType, ",") {
-				h.Set("Content-Type", enc.ContentType)
+			if enc := mt.Encoding[name]; enc != nil {
+				// The first of the media types its encoding lists, as
+				// PeerTube's avatar of "image/png, image/jpeg".
+				first, _, _ := strings.Cut(enc.ContentType, ",")
+				if first = strings.TrimSpace(first); first != "" && !strings.Contains(first, "*") {
+					h.Set("Content-Type", first)
+				}
 			}
 			h.Set("Content-Disposition", disposition)
 			part, _ := w.CreatePart(h)

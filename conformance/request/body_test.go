@@ -16,7 +16,7 @@ import (
 // bodies is a document of bodies of every shape the suite makes: an
 // object with read-only properties at every depth (in an object, in the
 // items of an array, below an allOf), a form with a deepObject and an
-// array, a multipart form with a file and one of an empty schema, a JSON
+// array, a multipart form with a file of the media types its encoding lists and one of an empty schema, a JSON
 // patch, and a GET whose document requires a Content-Type and takes an
 // optional form, and a query parameter of an enum below an allOf.
 const bodies = `openapi: 3.0.3
@@ -55,7 +55,10 @@ paths:
       operationId: upload
       requestBody:
         required: true
-        content: {multipart/form-data: {schema: {type: object, required: [file, title], properties: {file: {type: string, format: binary}, title: {type: string}}}}}
+        content:
+          multipart/form-data:
+            schema: {type: object, required: [file, title], properties: {file: {type: string, format: binary}, title: {type: string}}}
+            encoding: {file: {contentType: 'image/png, image/jpeg'}}
       responses: {'204': {description: Taken.}}
   /patches:
     patch:
