@@ -138,6 +138,12 @@ func TestFormBodies(t *testing.T) {
       requestBody: {required: true, content: {multipart/form-data: {schema: {type: object, required: [file]}}}}
       responses:
         '200': {description: ok, content: {application/json: {schema: {type: object}}}}
+  /playlists:
+    post:
+      operationId: addPlaylist
+      requestBody: {required: true, content: {multipart/form-data: {schema: {type: object, properties: {name: {type: string}, channel: {allOf: [{type: integer, minimum: 1}]}}}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object}}}}
   /upload/any:
     post:
       operationId: uploadAny
@@ -151,6 +157,9 @@ func TestFormBodies(t *testing.T) {
 	parts := "--XX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n\r\nhello\r\n" +
 		"--XX\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n--XX--\r\n"
 	noFile := "--XX\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nhi\r\n--XX--\r\n"
+	channel := func(v string) string {
+		return "--XX\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nmine\r\n--XX\r\nContent-Disposition: form-data; name=\"channel\"\r\n\r\n" + v + "\r\n--XX--\r\n"
+	}
 	for _, tt := range []struct {
 		path, contentType, body string
 		want                    int
@@ -172,6 +181,11 @@ func TestFormBodies(t *testing.T) {
 		{"/sinks", form, "Config=that&Kind=webhook&Types=a&Types=b", 200},
 		{"/sinks", form, "Config=that&Kind=webhook&Types=a", 200},
 		{"/upload", multipart, parts, 200},
+		// A member of an allOf of an integer, as PeerTube's
+		// videoChannelId, is read as one.
+		{"/playlists", multipart, channel("2"), 200},
+		{"/playlists", multipart, channel("0"), 400},
+		{"/playlists", multipart, channel("two"), 400},
 		{"/upload", multipart, noFile, 400},
 		{"/upload", multipart, "not multipart", 400},
 		{"/upload/any", multipart, parts, 200},

@@ -24,8 +24,9 @@ import (
 // as Twilio's Types, it does not read at all ("failed to decode request
 // body"). A form's every value is text: the form's decoder is wrapped,
 // once per process, so that it reads such members as strings, by a copy
-// of the schema that says so; the value read is then checked against the
-// document's own schema, which takes a string.
+// of the schema that says so, and a member whose allOf names a scalar
+// type, as PeerTube's videoChannelId, as that type; the value read is
+// then checked against the document's own schema.
 var formDecoder sync.Once
 
 // readUntypedFormMembersAsText wraps the decoder openapi3filter reads
@@ -166,6 +167,10 @@ func textMembers(s *openapi3.SchemaRef) *openapi3.SchemaRef {
 		case ref == nil || ref.Value == nil:
 		case untyped(ref.Value):
 			repl = textString
+		case !ownType(ref.Value) && scalarTypes[spec.TypeOf(ref.Value)] != nil:
+			// Of an allOf of a scalar, as PeerTube's videoChannelId,
+			// which openapi3filter reads as null: read as that scalar.
+			repl = scalarTypes[spec.TypeOf(ref.Value)]
 		case spec.TypeOf(ref.Value) == "array" && ref.Value.Items != nil && ref.Value.Items.Value != nil && untyped(ref.Value.Items.Value):
 			arr := *ref.Value
 			arr.Items = textString
@@ -197,6 +202,18 @@ func textMembers(s *openapi3.SchemaRef) *openapi3.SchemaRef {
 	}
 	return &openapi3.SchemaRef{Value: &copied}
 }
+
+// scalarTypes are the schemas a member of no type of its own, whose
+// allOf names one, is read by.
+var scalarTypes = map[string]*openapi3.SchemaRef{
+	openapi3.TypeString:  textString,
+	openapi3.TypeInteger: {Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeInteger}}},
+	openapi3.TypeNumber:  {Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeNumber}}},
+	openapi3.TypeBoolean: {Value: &openapi3.Schema{Type: &openapi3.Types{openapi3.TypeBoolean}}},
+}
+
+// ownType reports whether s names a type itself.
+func ownType(s *openapi3.Schema) bool { return s.Type != nil && len(s.Type.Slice()) > 0 }
 
 // untyped reports whether s says nothing of the type of its values: no
 // type, and no alternatives or members that might.
