@@ -801,7 +801,7 @@ func (g *Generator) str(s *openapi3.Schema) string {
 	var v string
 	switch s.Format {
 	case "date-time":
-		v = g.date().Format(time.RFC3339)
+		v = dateTimeOfLength(g.date(), s)
 	case "date":
 		v = g.date().Format(time.DateOnly)
 	case "time":
@@ -834,6 +834,29 @@ func (g *Generator) str(s *openapi3.Schema) string {
 		}
 	}
 	return fitLength(v, s, g.Faker)
+}
+
+// dateTimeOfLength writes t as an RFC 3339 date-time of the shortest
+// length s allows: with a fraction of a second of as many digits as that
+// takes, and an offset of +00:00 for more than nine, as Telstra's
+// lastUse of exactly 24 characters is 2024-07-28T15:51:23.000Z; plainly
+// where s asks for no length RFC 3339 can write.
+func dateTimeOfLength(t time.Time, s *openapi3.Schema) string {
+	plain := t.Format(time.RFC3339) // 20 characters, in UTC
+	want := int(s.MinLength)
+	switch {
+	case want <= len(plain) || want > 35 || uint64(want) > maxLength(s):
+		return plain
+	case want == 21:
+		want = 22 // no date-time has 21 characters
+		if maxLength(s) < 22 {
+			return plain
+		}
+	}
+	if want <= 30 {
+		return plain[:19] + "." + strings.Repeat("0", want-21) + "Z"
+	}
+	return plain[:19] + "." + strings.Repeat("0", want-26) + "+00:00"
 }
 
 // date draws a time in the years around 2026, whole seconds, in UTC.

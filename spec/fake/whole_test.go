@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -23,6 +24,13 @@ info: {title: whole, version: "1"}
 paths: {}
 components:
   schemas:
+    Stamps:
+      type: object
+      required: [used, made, sent]
+      properties:
+        used: {type: string, format: date-time, minLength: 24, maxLength: 24}
+        made: {type: string, format: date-time, minLength: 27}
+        sent: {type: string, format: date-time, minLength: 33, maxLength: 40}
     Pet:
       type: object
       required: [petType, name]
@@ -366,6 +374,16 @@ func TestValuesMatchTheWholeSchema(t *testing.T) {
 		// Listen Notes' search results: any object matches every member;
 		// one whose other members' properties are of other types does not.
 		{c30, "OnlyOptional", false, nil},
+		{c30, "Stamps", false, func(v any) error {
+			// Telstra's lastUse of 24 characters is a date-time of
+			// milliseconds, not one padded with letters.
+			for name, e := range v.(map[string]any) {
+				if _, err := time.Parse(time.RFC3339, e.(string)); err != nil {
+					return fmt.Errorf("%s %s is no date-time: %v", name, show(e), err)
+				}
+			}
+			return nil
+		}},
 		{c30, "Untyped", false, func(v any) error {
 			// Members without a type but with properties are objects: a
 			// string matches both.
