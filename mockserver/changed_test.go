@@ -273,3 +273,52 @@ func TestWrappedReferences(t *testing.T) {
 		t.Errorf("PATCH of the user created: %d %v\n%s", resp.StatusCode, err, body)
 	}
 }
+
+// TestCreateAnswerOfMoreThanTheRead: a create answered in a schema that
+// declares more than the read's holds what was sent of it, as BigOven's
+// recipe created is answered with the HeroPhotoUrl sent, which its read
+// does not declare; the read answers without it.
+func TestCreateAnswerOfMoreThanTheRead(t *testing.T) {
+	c := documentWith(t, `
+  /recipes:
+    post:
+      operationId: createRecipe
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewRecipe'}}}}
+      responses:
+        '200': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/NewRecipe'}}}}
+  /recipes/{id}:
+    get:
+      operationId: getRecipe
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: A recipe., content: {application/json: {schema: {$ref: '#/components/schemas/Recipe'}}}}
+`, `
+    NewRecipe:
+      type: object
+      properties:
+        id: {type: integer}
+        title: {type: string}
+        hero: {type: string, format: uri}
+    Recipe:
+      type: object
+      properties:
+        id: {type: integer}
+        title: {type: string}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
+	req, resp, body := fetch(t, http.MethodPost, base+"/v1/recipes", `{"title":"Soup","hero":"https://example.com/soup.jpg"}`, auth...)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST /v1/recipes: %d\n%s", resp.StatusCode, body)
+	}
+	if !strings.Contains(string(body), `"hero":"https://example.com/soup.jpg"`) {
+		t.Errorf("POST /v1/recipes answered %s, want the hero sent", body)
+	}
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
+		t.Errorf("POST /v1/recipes: %v\n%s", err, body)
+	}
+	req, resp, body = fetch(t, http.MethodGet, resp.Header.Get("Location"), "", auth...)
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusOK || strings.Contains(string(body), "hero") {
+		t.Errorf("GET of the recipe created: %d %v, want it without the hero\n%s", resp.StatusCode, err, body)
+	}
+}

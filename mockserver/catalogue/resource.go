@@ -549,7 +549,8 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 		rs.writeItem(w, c.Op, c.Op.Spec.Success, e.Text, e.ID, e.Name)
 		return nil
 	}
-	if body := rs.createdOther(s, e.Text, id); body != nil {
+	sent, _ := rs.body(c).(map[string]any)
+	if body := rs.createdOther(s, e.Text, id, sent); body != nil {
 		edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, body)
 		return nil
 	}
@@ -598,10 +599,13 @@ func createdID(s *openapi3.Schema, id string) []byte {
 // not match, as Learnifier's member added is answered {"uuid": ...}
 // where its item is a user of an id: the members of s the item holds, the
 // id under the name its path gives it, and values of s for the members it
-// requires that the item does not hold. It returns nil where the success
-// is the item's schema, or one the item matches, or where no such answer
-// is valid.
-func (rs *Resource) createdOther(s *openapi3.Schema, text []byte, id string) []byte {
+// requires that the item does not hold. A member s declares that the item
+// does not hold is answered as sent, where s takes it: BigOven's recipe
+// created is answered with the HeroPhotoUrl sent, which its read does not
+// declare. It returns nil where the success is the item's schema, or one
+// the item matches and that declares nothing more that was sent, or where
+// no such answer is valid.
+func (rs *Resource) createdOther(s *openapi3.Schema, text []byte, id string, sent map[string]any) []byte {
 	if s == rs.spec.Item || spec.TypeOf(s) != "object" {
 		return nil
 	}
@@ -610,16 +614,35 @@ func (rs *Resource) createdOther(s *openapi3.Schema, text []byte, id string) []b
 		return nil
 	}
 	opts := []openapi3.SchemaValidationOption{openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()}
+	props := rs.set.contract.Properties(s)
+	echoed := map[string]any{}
+	for _, p := range props {
+		v, was := sent[p.Name]
+		if _, held := item[p.Name]; was && !held && !p.Schema.WriteOnly && p.Schema.VisitJSON(v, opts...) == nil {
+			echoed[p.Name] = v
+		}
+	}
 	if s.VisitJSON(item, opts...) == nil {
-		return nil
+		if len(echoed) == 0 {
+			return nil
+		}
+		out := maps.Clone(item)
+		maps.Copy(out, echoed)
+		if s.VisitJSON(out, opts...) != nil {
+			return nil
+		}
+		return append(shape.Marshal(out), '\n')
 	}
 	out := map[string]any{}
 	gen := &fake.Generator{Faker: fake.NewFaker(hashString(id)), Examples: true}
-	for _, p := range rs.set.contract.Properties(s) {
+	for _, p := range props {
 		v, held := item[p.Name]
+		e, was := echoed[p.Name]
 		switch {
 		case held:
 			out[p.Name] = v
+		case was:
+			out[p.Name] = e
 		case p.Name == rs.spec.IDParam || p.Name == rs.spec.IDProperty || p.Name == "id":
 			out[p.Name] = spec.TextValue(p.Schema, id)
 			if p.Schema.VisitJSON(out[p.Name], opts...) != nil {

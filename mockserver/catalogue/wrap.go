@@ -96,7 +96,7 @@ func (rs *Resource) writeItem(w http.ResponseWriter, op *edge.Operation, status 
 		// What the wrapper holds may be another object than the item,
 		// which the item does not match, as Ijenko's {"resource": {"id",
 		// "entity", "href"}} of a user: see createdOther.
-		if other := rs.createdOther(iw.innerSchema, text, rs.idText(id, name)); other != nil {
+		if other := rs.createdOther(iw.innerSchema, text, rs.idText(id, name), nil); other != nil {
 			text = other[:len(other)-1]
 		}
 		if v, err := edge.DecodeJSON(text); err == nil {
