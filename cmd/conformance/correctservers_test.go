@@ -492,3 +492,47 @@ func TestReplaceAnsweringAString(t *testing.T) {
 		t.Errorf("petmock of accounts replaced with an answer of a string: exit %d, want 0\n%s", r.code, r)
 	}
 }
+
+// replacedByBody is a document whose environments are replaced by a PUT
+// of the collection whose body names the environment, and deleted at
+// their item path, which has no GET, as AppVeyor's are.
+const replacedByBody = `openapi: 3.0.3
+info: {title: Environments, version: 1.0.0}
+paths:
+  /environments:
+    get:
+      responses:
+        '200': {description: The environments., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Environment'}}}}}
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}
+      responses:
+        '200': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Environment'}}}}
+    put:
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Environment'}}}}
+      responses:
+        '200': {description: Replaced., content: {application/json: {schema: {$ref: '#/components/schemas/Environment'}}}}
+  /environments/{environmentId}:
+    parameters: [{name: environmentId, in: path, required: true, schema: {type: integer}}]
+    delete:
+      responses:
+        '204': {description: Deleted.}
+components:
+  schemas:
+    Environment:
+      type: object
+      required: [environmentId, name]
+      properties:
+        environmentId: {type: integer}
+        name: {type: string}
+`
+
+// TestLocationOfAnItemReplacedByBody: the Location of an item created is
+// judged against its item path, not against the path of a replace that
+// names the item by its body.
+func TestLocationOfAnItemReplacedByBody(t *testing.T) {
+	t.Parallel()
+	r := judgePetmockOf(t, replacedByBody)
+	if r.code != 0 {
+		t.Errorf("petmock of environments replaced by their body: exit %d, want 0\n%s", r.code, r)
+	}
+}

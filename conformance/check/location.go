@@ -43,10 +43,13 @@ func (h *Harness) checkLocation(x *judge.Exchange, res *spec.Resource, params ma
 	return x.Require(strings.HasSuffix(strings.TrimSuffix(u.EscapedPath(), "/"), want), r, fmt.Sprintf("Location %q names no URL of the %s created, %s %s: its path does not end in %s", loc, spec.Singular(res.Name), res.IDProperty, id, want))
 }
 
-// itemTemplate returns the path template of the items of res.
+// itemTemplate returns the path template of the items of res: that of an
+// operation of the item path, not of one that names the item by its body,
+// as AppVeyor's PUT /environments of an environment read at
+// /environments/{deploymentEnvironmentId}.
 func itemTemplate(res *spec.Resource) (*spec.PathTemplate, error) {
 	for _, op := range []*spec.Operation{res.Read, res.Replace, res.Update, res.Delete} {
-		if op != nil {
+		if op != nil && !res.ByBody(op) {
 			return op.Template, nil
 		}
 	}
