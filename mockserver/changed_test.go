@@ -277,7 +277,8 @@ func TestWrappedReferences(t *testing.T) {
 // TestCreateAnswerOfMoreThanTheRead: a create answered in a schema that
 // declares more than the read's holds what was sent of it, as BigOven's
 // recipe created is answered with the HeroPhotoUrl sent, which its read
-// does not declare; the read answers without it.
+// does not declare, and Telstra's message with the numbers it was sent to,
+// where its read holds one; the read answers without them.
 func TestCreateAnswerOfMoreThanTheRead(t *testing.T) {
 	c := documentWith(t, `
   /recipes:
@@ -299,20 +300,27 @@ func TestCreateAnswerOfMoreThanTheRead(t *testing.T) {
         id: {type: integer}
         title: {type: string}
         hero: {type: string, format: uri}
+        to: {oneOf: [{type: array, items: {type: string}}, {type: string}]}
     Recipe:
       type: object
       properties:
         id: {type: integer}
         title: {type: string}
+        to: {type: string}
 `)
 	_, base := plainServer(t, mockserver.Config{Contract: c})
 	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
-	req, resp, body := fetch(t, http.MethodPost, base+"/v1/recipes", `{"title":"Soup","hero":"https://example.com/soup.jpg"}`, auth...)
+	req, resp, body := fetch(t, http.MethodPost, base+"/v1/recipes", `{"title":"Soup","hero":"https://example.com/soup.jpg","to":["ann","bo"]}`, auth...)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("POST /v1/recipes: %d\n%s", resp.StatusCode, body)
 	}
 	if !strings.Contains(string(body), `"hero":"https://example.com/soup.jpg"`) {
 		t.Errorf("POST /v1/recipes answered %s, want the hero sent", body)
+	}
+	// Telstra's message sent to two numbers is answered with both, where
+	// its read holds one.
+	if !strings.Contains(string(body), `"to":["ann","bo"]`) {
+		t.Errorf("POST /v1/recipes answered %s, want the two sent to", body)
 	}
 	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil {
 		t.Errorf("POST /v1/recipes: %v\n%s", err, body)

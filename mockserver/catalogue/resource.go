@@ -521,6 +521,10 @@ func putBuffer(b *[]byte) {
 // and its Location.
 func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
 	item, _ := rs.body(c).(map[string]any)
+	var sent map[string]any // as sent, where the answer is not the item
+	if s := c.Op.Spec.JSONSchema(c.Op.Spec.Success); s != nil && s != rs.spec.Item && rs.wrapped[c.Op.Spec] == nil {
+		sent = maps.Clone(item)
+	}
 	rs.withDefaults(item)
 	if e := rs.checkParent(c); e != nil {
 		return e
@@ -549,7 +553,6 @@ func (rs *Resource) Create(w http.ResponseWriter, r *http.Request, c *edge.Call)
 		rs.writeItem(w, c.Op, c.Op.Spec.Success, e.Text, e.ID, e.Name)
 		return nil
 	}
-	sent, _ := rs.body(c).(map[string]any)
 	if body := rs.createdOther(s, e.Text, id, sent); body != nil {
 		edge.WriteBody(w, c.Op.Spec.Success, c.Op.ContentType, body)
 		return nil
@@ -609,8 +612,9 @@ func (rs *Resource) createdOther(s *openapi3.Schema, text []byte, id string, sen
 	if s == rs.spec.Item || spec.TypeOf(s) != "object" {
 		return nil
 	}
-	var item map[string]any
-	if json.Unmarshal(text, &item) != nil {
+	decoded, err := edge.DecodeJSON(text)
+	item, ok := decoded.(map[string]any)
+	if err != nil || !ok {
 		return nil
 	}
 	opts := []openapi3.SchemaValidationOption{openapi3.VisitAsResponse(), openapi3.DisableSchemaErrorDetails()}
@@ -618,7 +622,14 @@ func (rs *Resource) createdOther(s *openapi3.Schema, text []byte, id string, sen
 	echoed := map[string]any{}
 	for _, p := range props {
 		v, was := sent[p.Name]
-		if _, held := item[p.Name]; was && !held && !p.Schema.WriteOnly && p.Schema.VisitJSON(v, opts...) == nil {
+		if !was || p.Schema.WriteOnly || p.Schema.VisitJSON(v, opts...) != nil {
+			continue
+		}
+		// What the item holds otherwise, as it was made to fit the
+		// item's schema, is answered as sent where s takes it so:
+		// Telstra's message sent to two numbers is answered with both,
+		// and read with one.
+		if held, ok := item[p.Name]; !ok || !bytes.Equal(shape.Marshal(held), shape.Marshal(v)) {
 			echoed[p.Name] = v
 		}
 	}
@@ -639,10 +650,10 @@ func (rs *Resource) createdOther(s *openapi3.Schema, text []byte, id string, sen
 		v, held := item[p.Name]
 		e, was := echoed[p.Name]
 		switch {
-		case held:
-			out[p.Name] = v
 		case was:
 			out[p.Name] = e
+		case held:
+			out[p.Name] = v
 		case p.Name == rs.spec.IDParam || p.Name == rs.spec.IDProperty || p.Name == "id":
 			out[p.Name] = spec.TextValue(p.Schema, id)
 			if p.Schema.VisitJSON(out[p.Name], opts...) != nil {
