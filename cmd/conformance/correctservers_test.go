@@ -293,6 +293,11 @@ paths:
       responses:
         '200': {description: The credential., content: {application/json: {schema: {$ref: '#/components/schemas/Credential'}}}}
         '404': {description: No such credential.}
+    patch:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, properties: {name: {type: string}}}}}}
+      responses:
+        '200': {description: Updated., content: {application/json: {schema: {$ref: '#/components/schemas/Credential'}}}}
+        '404': {description: No such credential.}
 components:
   schemas:
     Credential:

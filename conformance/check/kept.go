@@ -79,8 +79,9 @@ func (h *Harness) writtenOver(k keptItem, itemPath string) bool {
 }
 
 // keep notes an item the run created, with the path parameters of its
-// collection, to read again at the end of the run. Only checks that leave
-// their items alone keep them.
+// collection, to read again at the end of the run, for what its read
+// answers of it (see readable). Only checks that leave their items alone
+// keep them.
 func (h *Harness) keep(res *spec.Resource, params map[string]string, it judge.Item) {
 	if len(h.kept) == maxKept {
 		return
@@ -90,7 +91,7 @@ func (h *Harness) keep(res *spec.Resource, params map[string]string, it judge.It
 		params = map[string]string{}
 	}
 	params[res.IDParam] = it.ID(res.IDProperty)
-	h.kept = append(h.kept, keptItem{res: res, params: params, item: it, at: time.Now()})
+	h.kept = append(h.kept, keptItem{res: res, params: params, item: h.readable(res, it), at: time.Now()})
 }
 
 // CheckKept reads again, at the end of the run, the items the run created

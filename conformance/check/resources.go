@@ -26,9 +26,8 @@ func (h *Harness) CheckItemCreated(ctx context.Context, res *spec.Resource) erro
 	if err != nil {
 		return err
 	}
-	read := h.readable(res, created)
-	h.keep(res, params, read)
-	if err := h.readItemBack(ctx, res, params, created, sameAs(read), judge.RuleItemRead); err != nil {
+	h.keep(res, params, created)
+	if err := h.readItemBack(ctx, res, params, created, sameAs(h.readable(res, created)), judge.RuleItemRead); err != nil {
 		return err
 	}
 	return h.checkItemListed(ctx, res, params, created)
@@ -183,7 +182,7 @@ func (h *Harness) CheckItemUpdated(ctx context.Context, res *spec.Resource) erro
 	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemUpdate, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Update.ID, x.Status)); err != nil {
 		return err
 	}
-	want := maps.Clone(map[string]any(created))
+	want := maps.Clone(map[string]any(h.readable(res, created)))
 	echoed := h.echoed(res.Update, res.Item, change)
 	for name := range change {
 		if _, ok := echoed[name]; !ok {
