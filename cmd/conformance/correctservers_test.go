@@ -541,3 +541,43 @@ func TestLocationOfAnItemReplacedByBody(t *testing.T) {
 		t.Errorf("petmock of environments replaced by their body: exit %d, want 0\n%s", r.code, r)
 	}
 }
+
+// listedWith201 is a document whose feeds are listed and read with a
+// 201, the one success it documents, as Xero's feed connections are.
+const listedWith201 = `openapi: 3.0.3
+info: {title: Feeds, version: 1.0.0}
+paths:
+  /feeds:
+    get:
+      responses:
+        '201': {description: The feeds., content: {application/json: {schema: {type: object, properties: {items: {type: array, items: {$ref: '#/components/schemas/Feed'}}}}}}}
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Feed'}}}}
+  /feeds/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '201': {description: The feed., content: {application/json: {schema: {$ref: '#/components/schemas/Feed'}}}}
+        '404': {description: No such feed.}
+components:
+  schemas:
+    Feed:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer}
+        name: {type: string}
+`
+
+// TestListAndReadOfAnotherSuccess: a list and a read are judged by the
+// success their operations document, where the suite asked for a 200 and
+// failed a correct server's 201.
+func TestListAndReadOfAnotherSuccess(t *testing.T) {
+	t.Parallel()
+	r := judgePetmockOf(t, listedWith201)
+	if r.code != 0 {
+		t.Errorf("petmock of feeds listed with a 201: exit %d, want 0\n%s", r.code, r)
+	}
+}

@@ -132,7 +132,7 @@ func (h *Harness) CheckKept(ctx context.Context) error {
 		}
 		id := k.item.ID(k.res.IDProperty)
 		age := time.Since(k.at).Round(time.Millisecond)
-		if err := x.Require(x.Status == http.StatusOK, judge.RuleItemKept, fmt.Sprintf("%s of the %s the run created %v ago (%s %s): status %d, want 200", read.ID, spec.Singular(k.res.Name), age, k.res.IDProperty, id, x.Status)); err != nil {
+		if err := x.Require(x.Status == x.Success(), judge.RuleItemKept, fmt.Sprintf("%s of the %s the run created %v ago (%s %s): status %d, want %d", read.ID, spec.Singular(k.res.Name), age, k.res.IDProperty, id, x.Status, x.Success())); err != nil {
 			return err
 		}
 		got, err := x.Item()

@@ -3,7 +3,6 @@ package check
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -50,7 +49,7 @@ func (h *Harness) listPageOf(ctx context.Context, res *spec.Resource, params map
 	if err != nil {
 		return x, nil, err
 	}
-	if err := x.Require(x.Status == http.StatusOK, r, fmt.Sprintf("%s %s: status %d, want 200", res.List.ID, query.Encode(), x.Status)); err != nil {
+	if err := x.Require(x.Status == x.Success(), r, fmt.Sprintf("%s %s: status %d, want %d", res.List.ID, query.Encode(), x.Status, x.Success())); err != nil {
 		return x, nil, err
 	}
 	items, err := x.Items()

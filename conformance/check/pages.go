@@ -88,8 +88,8 @@ func (h *Harness) walkPages(ctx context.Context, first *judge.Exchange, r judge.
 	var before *judge.Exchange // the page that linked to x
 	beforeN := 0               // its items
 	for pages := 1; ; pages++ {
-		if x.Status != http.StatusOK {
-			return walked{}, x.Breaks(r, fmt.Sprintf("status %d, want 200", x.Status))
+		if x.Status != x.Success() {
+			return walked{}, x.Breaks(r, fmt.Sprintf("status %d, want %d", x.Status, x.Success()))
 		}
 		more, n, err := visit(x)
 		switch {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"net/http"
 	"net/url"
 	"strconv"
 
@@ -102,7 +101,7 @@ func (h *Harness) otherView(ctx context.Context, res *spec.Resource, params map[
 	maps.Copy(read, params)
 	read[res.IDParam] = id
 	x, err := h.Send(ctx, h.OpRequest(res.Read, read, nil, nil))
-	if err != nil || x.Status != http.StatusOK {
+	if err != nil || x.Status != x.Success() {
 		return nil, "", err
 	}
 	it, err := x.Item()

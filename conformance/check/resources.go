@@ -307,7 +307,7 @@ func (h *Harness) readItemBack(ctx context.Context, res *spec.Resource, params m
 	var diff string
 	if _, err := h.settle(ctx, func() (bool, error) {
 		var err error
-		if x, err = h.Send(ctx, h.OpRequest(res.Read, params, nil, nil)); err != nil || x.Status != http.StatusOK {
+		if x, err = h.Send(ctx, h.OpRequest(res.Read, params, nil, nil)); err != nil || x.Status != x.Success() {
 			return false, err
 		}
 		got, err := x.Item()
@@ -319,7 +319,7 @@ func (h *Harness) readItemBack(ctx context.Context, res *spec.Resource, params m
 	}); err != nil {
 		return err
 	}
-	if err := x.Require(x.Status == http.StatusOK, r, fmt.Sprintf("%s of the %s just written (%s %s): status %d, want 200 (read again for %v)", res.Read.ID, spec.Singular(res.Name), res.IDProperty, created.ID(res.IDProperty), x.Status, h.cfg.Settle)); err != nil {
+	if err := x.Require(x.Status == x.Success(), r, fmt.Sprintf("%s of the %s just written (%s %s): status %d, want %d (read again for %v)", res.Read.ID, spec.Singular(res.Name), res.IDProperty, created.ID(res.IDProperty), x.Status, x.Success(), h.cfg.Settle)); err != nil {
 		return err
 	}
 	return x.Require(diff == "", r, fmt.Sprintf("the %s read back differs from what was written: %s", spec.Singular(res.Name), diff))

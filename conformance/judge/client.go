@@ -181,6 +181,17 @@ type Exchange struct {
 	key string // to redact
 }
 
+// Success is the status a valid request of the exchange's operation is
+// answered with: the operation's documented success (Xero's feed
+// connections are listed with a 201), or 200 where the document gives
+// none or the operation is not known.
+func (x *Exchange) Success() int {
+	if x.op != nil && x.op.Success != 0 {
+		return x.op.Success
+	}
+	return http.StatusOK
+}
+
 // HasBody reports whether the answer of x came with a body: a 204 or a
 // 304 has none, whatever its document says, and nor does an empty one.
 func (x *Exchange) HasBody() bool {
