@@ -61,6 +61,7 @@ type Generator struct {
 	enums    map[*openapi3.Schema][]any            // the values of an enumeration that match the rest of their schema
 	examples map[*openapi3.Schema][]any            // the examples of a schema that match it
 	views    map[*openapi3.Schema]*openapi3.Schema // see scalarView
+	props    map[*openapi3.Schema][]spec.Property  // see properties
 	names    map[*openapi3.Schema]*openapi3.Schema // a string's schema of a propertyNames without a type
 	// left is what is left of the bytes the value being made may take:
 	// see MaxValueBytes.
@@ -672,10 +673,69 @@ func (g *Generator) ValidRequest(s *openapi3.Schema, resource string) (any, erro
 }
 
 func (g *Generator) properties(s *openapi3.Schema) []spec.Property {
-	if g.Contract != nil {
-		return g.Contract.Properties(s)
+	if props, ok := g.props[s]; ok {
+		return props
 	}
-	return (&spec.Contract{}).Properties(s)
+	c := g.Contract
+	if c == nil {
+		c = &spec.Contract{}
+	}
+	props := c.Properties(s)
+	if len(s.AllOf) > 0 {
+		props = sharedProperties(s, props)
+		if g.props == nil {
+			g.props = map[*openapi3.Schema][]spec.Property{}
+		}
+		g.props[s] = props
+	}
+	return props
+}
+
+// sharedProperties returns props, the properties of s, a schema of allOf
+// members, with each scalar that more than one of them declares of a
+// schema that is the allOf of every declaration: a value of it matches
+// them all.
+// Gérer mes affaires' sections are an allOf of a Section, whose Type is
+// of an enumeration in lower case, and of a Type whose example is
+// "About": the last declaration alone gave "About", which the first
+// refuses.
+func sharedProperties(s *openapi3.Schema, props []spec.Property) []spec.Property {
+	declared := map[string][]*openapi3.SchemaRef{}
+	var visit func(m *openapi3.Schema, depth int)
+	visit = func(m *openapi3.Schema, depth int) {
+		if m == nil || depth > 32 {
+			return
+		}
+		for _, member := range m.AllOf {
+			if member != nil {
+				visit(member.Value, depth+1)
+			}
+		}
+		for name, ref := range m.Properties {
+			if ref != nil && ref.Value != nil {
+				declared[name] = append(declared[name], ref)
+			}
+		}
+	}
+	visit(s, 0)
+	var out []spec.Property
+	for i, p := range props {
+		if refs := declared[p.Name]; len(refs) > 1 && scalar(spec.TypeOf(p.Schema)) {
+			if out == nil {
+				out = slices.Clone(props)
+			}
+			out[i].Schema = &openapi3.Schema{AllOf: refs}
+		}
+	}
+	if out == nil {
+		return props
+	}
+	return out
+}
+
+// scalar reports whether t names a JSON type of no members.
+func scalar(t string) bool {
+	return t == "string" || t == "integer" || t == "number" || t == "boolean"
 }
 
 // maxUniqueTries bounds the items made for one item of an array of

@@ -24,6 +24,15 @@ info: {title: whole, version: "1"}
 paths: {}
 components:
   schemas:
+    TypedSection:
+      allOf:
+        - {$ref: '#/components/schemas/Section'}
+        - {type: object, properties: {Type: {type: string, example: About}}}
+    Section:
+      type: object
+      required: [Type]
+      properties:
+        Type: {type: string, enum: [about, notes]}
     Stamps:
       type: object
       required: [used, made, sent]
@@ -374,6 +383,9 @@ func TestValuesMatchTheWholeSchema(t *testing.T) {
 		// Listen Notes' search results: any object matches every member;
 		// one whose other members' properties are of other types does not.
 		{c30, "OnlyOptional", false, nil},
+		// Gérer mes affaires' sections: the example of one member's Type
+		// is no value of the other's enumeration.
+		{c30, "TypedSection", false, nil},
 		{c30, "Stamps", false, func(v any) error {
 			// Telstra's lastUse of 24 characters is a date-time of
 			// milliseconds, not one padded with letters.
