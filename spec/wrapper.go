@@ -83,7 +83,10 @@ func (c *Contract) unwrap(s, hint *openapi3.Schema, idParam, name string, also .
 // bodyWrapper returns how the body of op holds the item, as Asana's
 // {"data":{...}} does: an object of one property, an object named as a
 // holder of an item is (see unwrap), or as holder names the answers';
-// nil when the body is the item itself.
+// nil when the body is the item itself. Beside an object named after the
+// item, or as holder names, the body may hold values that are no
+// objects: Square's invoice is created by {"idempotency_key": "...",
+// "invoice": {...}}.
 func (c *Contract) bodyWrapper(op *Operation, name, holder string) *Wrapper {
 	if op == nil {
 		return nil
@@ -93,12 +96,26 @@ func (c *Contract) bodyWrapper(op *Operation, name, holder string) *Wrapper {
 		return nil
 	}
 	props := c.Properties(s)
-	if len(props) != 1 || schemaType(props[0].Schema) != "object" {
+	if len(props) == 1 {
+		n := looseName(props[0].Name)
+		if schemaType(props[0].Schema) != "object" || !slices.Contains(wrapperNames, n) && n != looseName(Singular(name)) && (holder == "" || n != looseName(holder)) {
+			return nil
+		}
+		return &Wrapper{Schema: s, Property: props[0].Name}
+	}
+	var found *Property
+	for i, p := range props {
+		switch t := schemaType(p.Schema); {
+		case t == "object" || t == "array" || t == "":
+			n := looseName(p.Name)
+			if found != nil || t != "object" || n != looseName(Singular(name)) && (holder == "" || n != looseName(holder)) {
+				return nil
+			}
+			found = &props[i]
+		}
+	}
+	if found == nil {
 		return nil
 	}
-	n := looseName(props[0].Name)
-	if !slices.Contains(wrapperNames, n) && n != looseName(Singular(name)) && (holder == "" || n != looseName(holder)) {
-		return nil
-	}
-	return &Wrapper{Schema: s, Property: props[0].Name}
+	return &Wrapper{Schema: s, Property: found.Name}
 }
