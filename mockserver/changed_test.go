@@ -330,3 +330,53 @@ func TestCreateAnswerOfMoreThanTheRead(t *testing.T) {
 		t.Errorf("GET of the recipe created: %d %v, want it without the hero\n%s", resp.StatusCode, err, body)
 	}
 }
+
+// TestBodiesWrappedBesideOtherValues: a create whose body holds the item
+// beside values that are no objects, as Square's {"idempotency_key": ...,
+// "invoice": {...}}, keeps what it holds; one that leaves the item out,
+// as its schema allows, creates an item of nothing, where petmock
+// panicked.
+func TestBodiesWrappedBesideOtherValues(t *testing.T) {
+	c := documentWith(t, `
+  /invoices:
+    post:
+      operationId: createInvoice
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [idempotency_key], properties: {idempotency_key: {type: string}, invoice: {$ref: '#/components/schemas/Invoice'}}}
+      responses:
+        '200': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/InvoiceAnswer'}}}}
+  /invoices/{id}:
+    get:
+      operationId: getInvoice
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: An invoice., content: {application/json: {schema: {$ref: '#/components/schemas/InvoiceAnswer'}}}}
+`, `
+    InvoiceAnswer:
+      type: object
+      properties:
+        invoice: {$ref: '#/components/schemas/Invoice'}
+    Invoice:
+      type: object
+      properties:
+        id: {type: string, readOnly: true}
+        title: {type: string}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
+	_, resp, body := fetch(t, http.MethodPost, base+"/v1/invoices", `{"idempotency_key":"k1","invoice":{"title":"Rent"}}`, auth...)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST /v1/invoices: %d\n%s", resp.StatusCode, body)
+	}
+	req, resp, body := fetch(t, http.MethodGet, resp.Header.Get("Location"), "", auth...)
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || !strings.Contains(string(body), `"title":"Rent"`) {
+		t.Errorf("GET of the invoice created: %d %v, want its title\n%s", resp.StatusCode, err, body)
+	}
+	req, resp, body = fetch(t, http.MethodPost, base+"/v1/invoices", `{"idempotency_key":"k2"}`, auth...)
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("POST /v1/invoices of no invoice: %d %v, want 200\n%s", resp.StatusCode, err, body)
+	}
+}

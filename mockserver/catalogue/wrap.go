@@ -78,7 +78,13 @@ func (rs *Resource) wrapItems(c *spec.Contract, shapes *shape.Builder, seed uint
 func (rs *Resource) body(c *edge.Call) any {
 	if w := rs.spec.BodyWrapped[c.Op.Spec]; w != nil {
 		m, _ := c.Body.(map[string]any)
-		return m[w.Property]
+		if v, ok := m[w.Property]; ok && v != nil {
+			return v
+		}
+		// A body whose schema does not require what it wraps, as
+		// Square's {"location": {...}} of a location created, may leave
+		// it out: the item sent is one of nothing.
+		return map[string]any{}
 	}
 	return c.Body
 }
