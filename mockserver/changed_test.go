@@ -334,8 +334,8 @@ func TestCreateAnswerOfMoreThanTheRead(t *testing.T) {
 // TestBodiesWrappedBesideOtherValues: a create whose body holds the item
 // beside values that are no objects, as Square's {"idempotency_key": ...,
 // "invoice": {...}}, keeps what it holds; one that leaves the item out,
-// as its schema allows, creates an item of nothing, where petmock
-// panicked.
+// as its schema allows, creates an item of what the item requires, made,
+// where petmock panicked, and then answered without it.
 func TestBodiesWrappedBesideOtherValues(t *testing.T) {
 	c := documentWith(t, `
   /invoices:
@@ -361,6 +361,7 @@ func TestBodiesWrappedBesideOtherValues(t *testing.T) {
         invoice: {$ref: '#/components/schemas/Invoice'}
     Invoice:
       type: object
+      required: [title]
       properties:
         id: {type: string, readOnly: true}
         title: {type: string}

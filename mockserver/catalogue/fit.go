@@ -96,8 +96,15 @@ func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []stri
 			created[p.Name] = p
 		}
 	}
+	// A body that need not hold the item it wraps, as Square's
+	// {"order": {...}} of an order created, sends none of what the item
+	// requires where it leaves it out.
+	optionalItem := false
+	if w := r.BodyWrapped[r.CreateOp]; w != nil {
+		optionalItem = !slices.Contains(w.Schema.Required, w.Property)
+	}
 	for _, p := range r.Properties[1:] {
-		if cp, ok := created[p.Name]; p.Required && !(ok && cp.Required) {
+		if cp, ok := created[p.Name]; p.Required && (optionalItem || !(ok && cp.Required)) {
 			f.made = append(f.made, p)
 			required = append(required, p.Name)
 		}
