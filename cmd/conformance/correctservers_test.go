@@ -222,10 +222,39 @@ func TestItemsCreatedInTheListsScope(t *testing.T) {
 	}
 }
 
+// correctReadings are documents a correct server, petmock, serves in a
+// way the document allows and the suite once failed: it passes each.
+var correctReadings = []struct{ name, doc string }{
+	{"FilterOfAnotherSpelling", spelledFilter},
+	{"ReadWithoutWhatOnlyTheCreateAnswers", onceSecret},
+	{"DeleteOfABody", deletedWithABody},
+	{"UpdateOfWhatTheItemDeclares", undeclaredChange},
+	{"ReadOfLessThanTheList", listedWithMore},
+	{"ReplaceAnsweringAString", replacedAnsweringItsID},
+	{"LocationOfAnItemReplacedByBody", replacedByBody},
+	{"ListAndReadOfAnotherSuccess", listedWith201},
+}
+
+func TestCorrectReadingsPass(t *testing.T) {
+	for _, tt := range correctReadings {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if r := judgePetmockOf(t, tt.doc); r.code != 0 {
+				t.Errorf("petmock of %s: exit %d, want 0\n%s", tt.name, r.code, r)
+			}
+		})
+	}
+}
+
 // spelledFilter is a document whose projects are archived or not, and
 // listed by an archived of "1" or "0", as Vercel's projects are by a
 // boolean gitForkProtection, and shared or not, listed by a shared of the
 // integers 0 or 1, as Apacta's invoices are by is_offer.
+//
+// A filter whose values spell the property's another way, as "1" of true,
+// is read as the server likes: petmock lists the archived projects for
+// "1", where the suite asked for an archived of the text "1" and failed
+// it.
 const spelledFilter = `openapi: 3.0.3
 info: {title: Projects, version: 1.0.0}
 paths:
@@ -258,20 +287,11 @@ components:
         shared: {type: boolean}
 `
 
-// TestFilterOfAnotherSpelling: a filter whose values spell the property's
-// another way, as "1" of true, is read as the server likes: petmock lists
-// the archived projects for "1", where the suite asked for an archived of
-// the text "1" and failed it.
-func TestFilterOfAnotherSpelling(t *testing.T) {
-	t.Parallel()
-	r := judgePetmockOf(t, spelledFilter)
-	if r.code != 0 {
-		t.Errorf("petmock of projects listed by an archived of 1 or 0: exit %d, want 0\n%s", r.code, r)
-	}
-}
-
 // onceSecret is a document whose credentials are answered with their key
 // when created, and read without it, as Adyen's API credentials are.
+//
+// An item is read back with what of its create's answer its read's schema
+// holds: a credential's key, shown once, is not expected of its read.
 const onceSecret = `openapi: 3.0.3
 info: {title: Credentials, version: 1.0.0}
 paths:
@@ -308,19 +328,11 @@ components:
         name: {type: string}
 `
 
-// TestReadWithoutWhatOnlyTheCreateAnswers: an item is read back with what
-// of its create's answer its read's schema holds: a credential's key,
-// shown once, is not expected of its read.
-func TestReadWithoutWhatOnlyTheCreateAnswers(t *testing.T) {
-	t.Parallel()
-	r := judgePetmockOf(t, onceSecret)
-	if r.code != 0 {
-		t.Errorf("petmock of credentials read without their key: exit %d, want 0\n%s", r.code, r)
-	}
-}
-
 // deletedWithABody is a document whose users are deleted with a body that
 // names who takes over, and a required reason, as VictorOps' are.
+//
+// A delete that requires a body and a query parameter is sent with both,
+// where the suite sent neither and failed petmock's 400.
 const deletedWithABody = `openapi: 3.0.3
 info: {title: Users, version: 1.0.0}
 paths:
@@ -351,19 +363,13 @@ components:
         name: {type: string}
 `
 
-// TestDeleteOfABody: a delete that requires a body and a query parameter
-// is sent with both, where the suite sent neither and failed petmock's
-// 400.
-func TestDeleteOfABody(t *testing.T) {
-	t.Parallel()
-	r := judgePetmockOf(t, deletedWithABody)
-	if r.code != 0 {
-		t.Errorf("petmock of users deleted with a body: exit %d, want 0\n%s", r.code, r)
-	}
-}
-
 // undeclaredChange is a document whose notes are updated with read
 // permissions their schema does not declare, as Appwrite's documents are.
+//
+// An update changes a property the item's schema declares, and a member
+// sent that the item's schema does not declare is not held to what it was:
+// the suite changed a note's read permissions, expected them as created,
+// and failed petmock, which answers them as changed.
 const undeclaredChange = `openapi: 3.0.3
 info: {title: Notes, version: 1.0.0}
 paths:
@@ -394,21 +400,12 @@ components:
         title: {type: string}
 `
 
-// TestUpdateOfWhatTheItemDeclares: an update changes a property the
-// item's schema declares, and a member sent that the item's schema does
-// not declare is not held to what it was: the suite changed a note's
-// read permissions, expected them as created, and failed petmock, which
-// answers them as changed.
-func TestUpdateOfWhatTheItemDeclares(t *testing.T) {
-	t.Parallel()
-	r := judgePetmockOf(t, undeclaredChange)
-	if r.code != 0 {
-		t.Errorf("petmock of notes updated with undeclared permissions: exit %d, want 0\n%s", r.code, r)
-	}
-}
-
 // listedWithMore is a document whose accounts are listed with a document
 // number their read does not declare, as VTEX's credit accounts are.
+//
+// An item listed reads the same through its read for what the read's
+// schema declares: an account listed with its document number reads
+// without it.
 const listedWithMore = `openapi: 3.0.3
 info: {title: Accounts, version: 1.0.0}
 paths:
@@ -445,19 +442,12 @@ components:
         email: {type: string}
 `
 
-// TestReadOfLessThanTheList: an item listed reads the same through its
-// read for what the read's schema declares: an account listed with its
-// document number reads without it.
-func TestReadOfLessThanTheList(t *testing.T) {
-	t.Parallel()
-	r := judgePetmockOf(t, listedWithMore)
-	if r.code != 0 {
-		t.Errorf("petmock of accounts listed with more than their read: exit %d, want 0\n%s", r.code, r)
-	}
-}
-
-// replacedAnsweringItsID is a document whose accounts are replaced with
-// an answer of the string of their id, as VTEX's credit accounts are.
+// replacedAnsweringItsID is a document whose accounts are replaced with an
+// answer of the string of their id, as VTEX's credit accounts are.
+//
+// A replace that answers a string, not the item, is judged by the item's
+// read, where the suite read the string as an item and failed a correct
+// server.
 const replacedAnsweringItsID = `openapi: 3.0.3
 info: {title: Accounts, version: 1.0.0}
 paths:
@@ -487,20 +477,12 @@ components:
         email: {type: string}
 `
 
-// TestReplaceAnsweringAString: a replace that answers a string, not the
-// item, is judged by the item's read, where the suite read the string as
-// an item and failed a correct server.
-func TestReplaceAnsweringAString(t *testing.T) {
-	t.Parallel()
-	r := judgePetmockOf(t, replacedAnsweringItsID)
-	if r.code != 0 {
-		t.Errorf("petmock of accounts replaced with an answer of a string: exit %d, want 0\n%s", r.code, r)
-	}
-}
-
-// replacedByBody is a document whose environments are replaced by a PUT
-// of the collection whose body names the environment, and deleted at
-// their item path, which has no GET, as AppVeyor's are.
+// replacedByBody is a document whose environments are replaced by a PUT of
+// the collection whose body names the environment, and deleted at their
+// item path, which has no GET, as AppVeyor's are.
+//
+// The Location of an item created is judged against its item path, not
+// against the path of a replace that names the item by its body.
 const replacedByBody = `openapi: 3.0.3
 info: {title: Environments, version: 1.0.0}
 paths:
@@ -531,19 +513,11 @@ components:
         name: {type: string}
 `
 
-// TestLocationOfAnItemReplacedByBody: the Location of an item created is
-// judged against its item path, not against the path of a replace that
-// names the item by its body.
-func TestLocationOfAnItemReplacedByBody(t *testing.T) {
-	t.Parallel()
-	r := judgePetmockOf(t, replacedByBody)
-	if r.code != 0 {
-		t.Errorf("petmock of environments replaced by their body: exit %d, want 0\n%s", r.code, r)
-	}
-}
-
-// listedWith201 is a document whose feeds are listed and read with a
-// 201, the one success it documents, as Xero's feed connections are.
+// listedWith201 is a document whose feeds are listed and read with a 201,
+// the one success it documents, as Xero's feed connections are.
+//
+// A list and a read are judged by the success their operations document,
+// where the suite asked for a 200 and failed a correct server's 201.
 const listedWith201 = `openapi: 3.0.3
 info: {title: Feeds, version: 1.0.0}
 paths:
@@ -570,14 +544,3 @@ components:
         id: {type: integer}
         name: {type: string}
 `
-
-// TestListAndReadOfAnotherSuccess: a list and a read are judged by the
-// success their operations document, where the suite asked for a 200 and
-// failed a correct server's 201.
-func TestListAndReadOfAnotherSuccess(t *testing.T) {
-	t.Parallel()
-	r := judgePetmockOf(t, listedWith201)
-	if r.code != 0 {
-		t.Errorf("petmock of feeds listed with a 201: exit %d, want 0\n%s", r.code, r)
-	}
-}
