@@ -233,6 +233,7 @@ var correctReadings = []struct{ name, doc string }{
 	{"ReplaceAnsweringAString", replacedAnsweringItsID},
 	{"LocationOfAnItemReplacedByBody", replacedByBody},
 	{"ListAndReadOfAnotherSuccess", listedWith201},
+	{"ReadOfNoBody", readOfNoBody},
 }
 
 func TestCorrectReadingsPass(t *testing.T) {
@@ -543,4 +544,39 @@ components:
       properties:
         id: {type: integer}
         name: {type: string}
+`
+
+// readOfNoBody is a document whose deployments are listed, and read with a
+// 200 of no body, as ClearBlade's are.
+//
+// A read that documents no body is not read for the item: the suite read
+// petmock's empty 200 as a body that does not decode.
+const readOfNoBody = `openapi: 3.0.3
+info: {title: Deployments, version: 1.0.0}
+paths:
+  /deployments:
+    get:
+      responses:
+        '200': {description: The deployments., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Deployment'}}}}}
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Deployment'}}}}
+      responses:
+        '200': {description: Created.}
+  /deployments/{name}:
+    parameters: [{name: name, in: path, required: true, schema: {type: string}}]
+    get:
+      responses:
+        '200': {description: Read.}
+    put:
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Deployment'}}}}
+      responses:
+        '200': {description: Replaced.}
+components:
+  schemas:
+    Deployment:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string}
+        description: {type: string}
 `

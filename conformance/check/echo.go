@@ -62,6 +62,17 @@ func (h *Harness) readable(res *spec.Resource, it judge.Item) judge.Item {
 	return judge.Item(out)
 }
 
+// readsItem reports whether res has a read that answers the item: one
+// whose success documents a body. ClearBlade's deployment is read with a
+// 200 of no body.
+func readsItem(res *spec.Resource) bool {
+	if res.Read == nil {
+		return false
+	}
+	resp := res.Read.Response(res.Read.Success)
+	return resp != nil && len(resp.Content) > 0
+}
+
 // hasPathParam reports whether op's path names the parameter name.
 func hasPathParam(op *spec.Operation, name string) bool {
 	for _, p := range op.Template.Params() {

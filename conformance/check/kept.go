@@ -116,7 +116,7 @@ func (h *Harness) CheckKept(ctx context.Context) error {
 		read := k.res.Read
 		// An item created late in the run was read back when it was
 		// created: only the early ones tell more now.
-		if read == nil || h.Served(read) != nil || time.Since(k.at) < h.cfg.Recheck {
+		if !readsItem(k.res) || h.Served(read) != nil || time.Since(k.at) < h.cfg.Recheck {
 			continue
 		}
 		if h.writtenOver(k, h.OpRequest(read, k.params, nil, nil).Path) {

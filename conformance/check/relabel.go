@@ -93,7 +93,7 @@ func (h *Harness) otherView(ctx context.Context, res *spec.Resource, params map[
 	if it, ok := listed[id]; ok && h.showsFilter(res, it, name) {
 		return it, res.List.ID + " unfiltered", nil
 	}
-	if res.Read == nil || h.Served(res.Read) != nil || *reads >= maxFilterReads {
+	if !readsItem(res) || h.Served(res.Read) != nil || *reads >= maxFilterReads {
 		return nil, "", nil
 	}
 	*reads++

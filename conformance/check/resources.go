@@ -293,9 +293,10 @@ func sameAs(want map[string]any) func(got judge.Item) string {
 
 // readItemBack reads the item created through the resource's read
 // operation, within the settle window: check must find nothing wrong with
-// it. Without a read operation there is nothing to read it with.
+// it. Without a read operation, or one that documents no body, there is
+// nothing to read it with.
 func (h *Harness) readItemBack(ctx context.Context, res *spec.Resource, params map[string]string, created judge.Item, check func(got judge.Item) string, r judge.Rule) error {
-	if res.Read == nil {
+	if !readsItem(res) {
 		return nil
 	}
 	if err := h.Served(res.Read); err != nil {
