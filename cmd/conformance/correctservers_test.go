@@ -234,6 +234,7 @@ var correctReadings = []struct{ name, doc string }{
 	{"LocationOfAnItemReplacedByBody", replacedByBody},
 	{"ListAndReadOfAnotherSuccess", listedWith201},
 	{"ReadOfNoBody", readOfNoBody},
+	{"PagesOfAKeyInTheQuery", keyInTheQuery},
 }
 
 func TestCorrectReadingsPass(t *testing.T) {
@@ -579,4 +580,40 @@ components:
       properties:
         name: {type: string}
         description: {type: string}
+`
+
+// keyInTheQuery is a document whose key goes in the query, as HubSpot's
+// hapikey, and whose actions are listed in pages of a limit.
+//
+// The key goes with a next link, which need not carry it: the suite
+// followed petmock's links without it, and failed the 401 it got.
+const keyInTheQuery = `openapi: 3.0.3
+info: {title: Actions, version: 1.0.0}
+security: [{hapikey: []}]
+paths:
+  /actions:
+    get:
+      parameters: [{name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 100}}]
+      responses:
+        '200': {description: The actions., content: {application/json: {schema: {type: object, properties: {results: {type: array, items: {$ref: '#/components/schemas/Action'}}}}}}}
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Action'}}}}
+  /actions/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The action., content: {application/json: {schema: {$ref: '#/components/schemas/Action'}}}}
+        '404': {description: No such action.}
+components:
+  securitySchemes:
+    hapikey: {type: apiKey, in: query, name: hapikey}
+  schemas:
+    Action:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer}
+        name: {type: string}
 `

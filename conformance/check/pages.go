@@ -226,6 +226,11 @@ func (h *Harness) nextPage(ctx context.Context, x *judge.Exchange) (*judge.Excha
 			}
 		}
 	}
+	if r.Query != u.RawQuery {
+		// The key goes in the query, as HubSpot's hapikey, which a next
+		// link need not carry: it is added to the link's.
+		u.RawQuery = r.Query
+	}
 	r.Target, r.PageLimit, r.Lenient = u, x.Limit, lenient
 	next, err := h.Send(ctx, r)
 	return next, "", err
