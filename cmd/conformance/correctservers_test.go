@@ -235,6 +235,7 @@ var correctReadings = []struct{ name, doc string }{
 	{"ListAndReadOfAnotherSuccess", listedWith201},
 	{"ReadOfNoBody", readOfNoBody},
 	{"PagesOfAKeyInTheQuery", keyInTheQuery},
+	{"NullOfAnAnswerOfNone", nullOfNone},
 }
 
 func TestCorrectReadingsPass(t *testing.T) {
@@ -616,4 +617,35 @@ components:
       properties:
         id: {type: integer}
         name: {type: string}
+`
+
+// nullOfNone is a document whose categories are created with a code of
+// null, and answered with one of a string, as VTEX's categories are with
+// their AdWordsRemarketingCode.
+//
+// A value sent that the answer's schema refuses, null among them, is not
+// expected back.
+const nullOfNone = `openapi: 3.0.3
+info: {title: Categories, version: 1.0.0}
+paths:
+  /categories:
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name, code], properties: {name: {type: string}, code: {type: string, nullable: true, enum: [null]}}}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Category'}}}}
+  /categories/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The category., content: {application/json: {schema: {$ref: '#/components/schemas/Category'}}}}
+        '404': {description: No such category.}
+components:
+  schemas:
+    Category:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer}
+        name: {type: string}
+        code: {type: string}
 `
