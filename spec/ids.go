@@ -28,20 +28,30 @@ func idProperty(props []Property, idParam, name string, sent map[string]bool) (P
 		return p, true
 	}
 	for _, p := range props {
-		if t := schemaType(p.Schema); (t == "integer" || t == "string") && !sent[p.Name] && !timestamp(p.Schema.Format) && len(p.Schema.Enum) == 0 {
+		if t := schemaType(p.Schema); (t == "integer" || t == "string") && !sent[p.Name] && !timestamp(p) && len(p.Schema.Enum) == 0 {
 			return p, true
 		}
 	}
 	return Property{}, false
 }
 
-// timestamp reports whether a string of the format f is a time, which
-// tells when an item was made, not which it is: Apideck's shared links
-// hold no id, and a created_at the create leaves out. (Nor is a value of
-// an enum an id, which names one of a few kinds: Ijenko's functionalities
+// timestamp reports whether p holds a time, by its format or its name,
+// which tells when an item was made, not which it is: Apideck's shared
+// links hold no id, and a created_at the create leaves out; VTEX's
+// reservations an AuthorizedDateUtc of any text. (Nor is a value of an
+// enum an id, which names one of a few kinds: Ijenko's functionalities
 // hold a class the create leaves out.)
-func timestamp(f string) bool {
-	return f == "date-time" || f == "date" || f == "time"
+func timestamp(p Property) bool {
+	if f := p.Schema.Format; f == "date-time" || f == "date" || f == "time" {
+		return true
+	}
+	name := looseName(p.Name)
+	for _, end := range []string{"date", "dateutc", "time", "timestamp"} {
+		if strings.HasSuffix(name, end) {
+			return true
+		}
+	}
+	return strings.HasSuffix(p.Name, "_at") || len(p.Name) > 2 && strings.HasSuffix(p.Name, "At") && unicode.IsLower(rune(p.Name[len(p.Name)-3]))
 }
 
 // namedID returns the property of props that holds the id by its name,
