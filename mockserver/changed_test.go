@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -379,5 +380,49 @@ func TestBodiesWrappedBesideOtherValues(t *testing.T) {
 	req, resp, body = fetch(t, http.MethodPost, base+"/v1/invoices", `{"idempotency_key":"k2"}`, auth...)
 	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusOK {
 		t.Errorf("POST /v1/invoices of no invoice: %d %v, want 200\n%s", resp.StatusCode, err, body)
+	}
+}
+
+// TestReadsShowWhatTheCreateAnswered: what a create's answer, of another
+// schema than the item's, requires and the body leaves out is made where
+// the item is stored, so that its reads show the values the create
+// answered: VTEX's reservation created answers the dates its read may
+// leave out.
+func TestReadsShowWhatTheCreateAnswered(t *testing.T) {
+	c := documentWith(t, `
+  /reservations:
+    post:
+      operationId: createReservation
+      requestBody: {required: true, content: {application/json: {schema: {type: object, properties: {sku: {type: string}}}}}}
+      responses:
+        '200':
+          description: Created.
+          content:
+            application/json:
+              schema: {type: object, required: [id, stamp], properties: {id: {type: string}, sku: {type: string}, stamp: {type: string}}}
+  /reservations/{id}:
+    get:
+      operationId: getReservation
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: A reservation., content: {application/json: {schema: {$ref: '#/components/schemas/Reservation'}}}}
+`, `
+    Reservation:
+      type: object
+      properties:
+        id: {type: string}
+        sku: {type: string}
+        stamp: {type: string}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
+	_, resp, created := fetch(t, http.MethodPost, base+"/v1/reservations", `{"sku":"A1"}`, auth...)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST /v1/reservations: %d\n%s", resp.StatusCode, created)
+	}
+	_, resp, read := fetch(t, http.MethodGet, resp.Header.Get("Location"), "", auth...)
+	var a, b map[string]any
+	if json.Unmarshal(created, &a) != nil || json.Unmarshal(read, &b) != nil || a["stamp"] == nil || a["stamp"] != b["stamp"] {
+		t.Errorf("created %s, read %d %s: want the stamp the create answered", created, resp.StatusCode, read)
 	}
 }

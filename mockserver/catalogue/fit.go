@@ -103,8 +103,18 @@ func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []stri
 	if w := r.BodyWrapped[r.CreateOp]; w != nil {
 		optionalItem = !slices.Contains(w.Schema.Required, w.Property)
 	}
+	// What the create's answer, of another schema than the item's,
+	// requires of the item is made where it is stored, so that the reads
+	// show what the create answered: VTEX's reservation created answers
+	// the dates its read may leave out.
+	answered := map[string]bool{}
+	if s := schemaOf(c, r.Wrapped[r.CreateOp], r.CreateOp.JSONSchema(r.CreateOp.Success)); s != nil && s != r.Item {
+		for _, p := range c.Properties(s) {
+			answered[p.Name] = p.Required
+		}
+	}
 	for _, p := range r.Properties[1:] {
-		if cp, ok := created[p.Name]; p.Required && (optionalItem || !(ok && cp.Required)) {
+		if cp, ok := created[p.Name]; (p.Required || answered[p.Name]) && (optionalItem || !(ok && cp.Required)) {
 			f.made = append(f.made, p)
 			required = append(required, p.Name)
 		}
