@@ -695,7 +695,73 @@ components:
 // create's Location is that path, the list below the parent holds only
 // its own, and once deleted an item reads 404 and is listed no more.
 func TestFlatItemsRoundTrip(t *testing.T) {
-	c, err := spec.Read([]byte(`openapi: 3.0.3
+	// And where the item's parameter is named as its parent's, as
+	// Billbee's /customers/addresses/{id} of /customers/{id}/addresses.
+	sameNames := strings.NewReplacer("{configId}", "{id}", "{settingId}", "{id}", "name: configId", "name: id", "name: settingId", "name: id").Replace(flatSettings)
+	for _, doc := range []string{flatSettings, sameNames} {
+		flatItemsRoundTrip(t, doc)
+	}
+}
+
+func flatItemsRoundTrip(t *testing.T, doc string) {
+	c, err := spec.Read([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Resource("settings")
+	if r == nil || !r.Flat() {
+		t.Fatalf("no flat resource settings; notes %q", c.Notes)
+	}
+	_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
+	tc := &thingsClient{tb: t, c: c, r: r, base: base}
+	for _, name := range []string{"one", "two"} {
+		if status, _, v := tc.send("POST", "/configs", `{"name":"`+name+`"}`); status != 201 {
+			t.Fatalf("POST /configs: %d %v", status, v)
+		}
+	}
+	// Config 2's first, so that the setting of config 1 has another id
+	// than its config.
+	if status, _, v := tc.send("POST", "/configs/2/settings", `{"key":"lang"}`); status != 201 {
+		t.Fatalf("POST /configs/2/settings: %d %v", status, v)
+	}
+	status, h, v := tc.send("POST", "/configs/1/settings", `{"key":"theme","value":"dark"}`)
+	if status != 201 {
+		t.Fatalf("POST /configs/1/settings: %d %v", status, v)
+	}
+	id := v.(map[string]any)["id"].(string)
+	if loc := h.Get("Location"); !strings.HasSuffix(loc, "/v1/settings/"+id) {
+		t.Errorf("Location %q, want .../v1/settings/%s", loc, id)
+	}
+	if status, _, v := tc.send("POST", "/configs/3/settings", `{"key":"lost"}`); status != 404 {
+		t.Errorf("POST /configs/3/settings, a config that is not there: %d %v, want 404", status, v)
+	}
+	if status, _, v := tc.send("GET", "/settings/"+id, ""); status != 200 || v.(map[string]any)["value"] != "dark" {
+		t.Errorf("GET /settings/%s: %d %v", id, status, v)
+	}
+	_, _, v = tc.send("GET", "/configs/1/settings", "")
+	if items, _ := r.ListItems(r.List, v); len(items) != 1 || !holdsID(r, v, id) {
+		t.Errorf("GET /configs/1/settings: %v, want setting %s alone", v, id)
+	}
+	if status, _, v := tc.send("PUT", "/settings/"+id, `{"key":"theme","value":"light"}`); status != 200 || v.(map[string]any)["value"] != "light" {
+		t.Errorf("PUT /settings/%s: %d %v", id, status, v)
+	}
+	if _, _, v := tc.send("GET", "/configs/1/settings", ""); !holdsID(r, v, id) {
+		t.Errorf("after its replace, GET /configs/1/settings: %v, want setting %s still", v, id)
+	}
+	if status, _, v := tc.send("DELETE", "/settings/"+id, ""); status != 204 {
+		t.Errorf("DELETE /settings/%s: %d %v", id, status, v)
+	}
+	if status, _, _ := tc.send("GET", "/settings/"+id, ""); status != 404 {
+		t.Errorf("GET /settings/%s after its delete: %d, want 404", id, status)
+	}
+	if _, _, v := tc.send("GET", "/configs/1/settings", ""); holdsID(r, v, id) {
+		t.Errorf("after its delete, GET /configs/1/settings: %v still lists %s", v, id)
+	}
+}
+
+// flatSettings is a document of settings created below a config and
+// read, replaced and deleted at a path of their own.
+const flatSettings = `openapi: 3.0.3
 info: {title: Settings, version: '1'}
 servers: [{url: /v1}]
 paths:
@@ -743,58 +809,7 @@ components:
   schemas:
     Config: {type: object, required: [name], properties: {id: {type: integer, readOnly: true}, name: {type: string}}}
     Setting: {type: object, required: [key], properties: {id: {type: string, readOnly: true}, key: {type: string}, value: {type: string}}}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := c.Resource("settings")
-	if r == nil || !r.Flat() {
-		t.Fatalf("no flat resource settings; notes %q", c.Notes)
-	}
-	_, base := plainServer(t, mockserver.Config{Contract: c, Items: catalogue.Items{}})
-	tc := &thingsClient{tb: t, c: c, r: r, base: base}
-	for _, name := range []string{"one", "two"} {
-		if status, _, v := tc.send("POST", "/configs", `{"name":"`+name+`"}`); status != 201 {
-			t.Fatalf("POST /configs: %d %v", status, v)
-		}
-	}
-	status, h, v := tc.send("POST", "/configs/1/settings", `{"key":"theme","value":"dark"}`)
-	if status != 201 {
-		t.Fatalf("POST /configs/1/settings: %d %v", status, v)
-	}
-	id := v.(map[string]any)["id"].(string)
-	if loc := h.Get("Location"); !strings.HasSuffix(loc, "/v1/settings/"+id) {
-		t.Errorf("Location %q, want .../v1/settings/%s", loc, id)
-	}
-	if status, _, v := tc.send("POST", "/configs/2/settings", `{"key":"lang"}`); status != 201 {
-		t.Fatalf("POST /configs/2/settings: %d %v", status, v)
-	}
-	if status, _, v := tc.send("POST", "/configs/3/settings", `{"key":"lost"}`); status != 404 {
-		t.Errorf("POST /configs/3/settings, a config that is not there: %d %v, want 404", status, v)
-	}
-	if status, _, v := tc.send("GET", "/settings/"+id, ""); status != 200 || v.(map[string]any)["value"] != "dark" {
-		t.Errorf("GET /settings/%s: %d %v", id, status, v)
-	}
-	_, _, v = tc.send("GET", "/configs/1/settings", "")
-	if items, _ := r.ListItems(r.List, v); len(items) != 1 || !holdsID(r, v, id) {
-		t.Errorf("GET /configs/1/settings: %v, want setting %s alone", v, id)
-	}
-	if status, _, v := tc.send("PUT", "/settings/"+id, `{"key":"theme","value":"light"}`); status != 200 || v.(map[string]any)["value"] != "light" {
-		t.Errorf("PUT /settings/%s: %d %v", id, status, v)
-	}
-	if _, _, v := tc.send("GET", "/configs/1/settings", ""); !holdsID(r, v, id) {
-		t.Errorf("after its replace, GET /configs/1/settings: %v, want setting %s still", v, id)
-	}
-	if status, _, v := tc.send("DELETE", "/settings/"+id, ""); status != 204 {
-		t.Errorf("DELETE /settings/%s: %d %v", id, status, v)
-	}
-	if status, _, _ := tc.send("GET", "/settings/"+id, ""); status != 404 {
-		t.Errorf("GET /settings/%s after its delete: %d, want 404", id, status)
-	}
-	if _, _, v := tc.send("GET", "/configs/1/settings", ""); holdsID(r, v, id) {
-		t.Errorf("after its delete, GET /configs/1/settings: %v still lists %s", v, id)
-	}
-}
+`
 
 // TestIDsOfAnExampleAreMadeAnew: ids whose schema gives one example,
 // which is all the generator makes of it (LaunchDarkly's key of a

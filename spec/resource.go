@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -141,13 +142,15 @@ func (r *Resource) ListsIDs(c *Contract, op *Operation) bool {
 // Flat reports whether the item path of r names none of the parents of
 // its collection: the items a collection below a parent creates are
 // read, changed and deleted at a path of their own, such as
-// /settings/{settingId} of /configs/{configId}/settings.
+// /settings/{settingId} of /configs/{configId}/settings, or Billbee's
+// /customers/addresses/{id} of /customers/{id}/addresses, whose item is
+// named as its parent is.
 func (r *Resource) Flat() bool {
 	if len(r.ParentParams) == 0 {
 		return false
 	}
 	t, err := ParsePath(r.ItemPath)
-	return err == nil && !slices.Contains(t.Params(), r.ParentParams[0])
+	return err == nil && (!slices.Contains(t.Params(), r.ParentParams[0]) || !strings.HasPrefix(r.ItemPath, r.CollectionPath+"/"))
 }
 
 // ByBody reports whether op, an operation of the resource, names the item

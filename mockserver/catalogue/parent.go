@@ -69,8 +69,13 @@ func (rs *Resource) ofParent(it held, c *edge.Call) bool {
 
 // namedIn reports whether the path of c names a parent: an item read at
 // a path of its own, such as /settings/{settingId} of the settings of
-// /configs/{configId}/settings, is found whatever its parent.
+// /configs/{configId}/settings, is found whatever its parent, and so is
+// one whose path of its own names it as the parent is named, as
+// Billbee's /customers/addresses/{id} of /customers/{id}/addresses.
 func (rs *Resource) namedIn(c *edge.Call) bool {
+	if rs.flat != nil && c.Op.Spec.Path == rs.spec.ItemPath {
+		return false
+	}
 	for _, name := range rs.spec.ParentParams {
 		if _, ok := c.Params[name]; !ok {
 			return false
