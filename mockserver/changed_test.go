@@ -426,3 +426,38 @@ func TestReadsShowWhatTheCreateAnswered(t *testing.T) {
 		t.Errorf("created %s, read %d %s: want the stamp the create answered", created, resp.StatusCode, read)
 	}
 }
+
+// TestCreatedIDOfAnotherType: a create answered with the id alone, of a
+// type the item's schema writes it otherwise, answers the item's id in
+// that type: Tradematic's connection is read with a connectionid of a
+// string and created with one of an integer, where petmock answered a
+// made-up integer.
+func TestCreatedIDOfAnotherType(t *testing.T) {
+	c := documentWith(t, `
+  /connections:
+    post:
+      operationId: createConnection
+      requestBody: {required: true, content: {application/json: {schema: {type: object, properties: {host: {type: string}}}}}}
+      responses:
+        '200': {description: Created., content: {application/json: {schema: {type: object, properties: {connectionid: {type: integer}}}}}}
+  /connections/{connectionid}:
+    get:
+      operationId: getConnection
+      parameters: [{name: connectionid, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: A connection., content: {application/json: {schema: {$ref: '#/components/schemas/Connection'}}}}
+`, `
+    Connection:
+      type: object
+      properties:
+        connectionid: {type: string}
+        host: {type: string}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
+	_, resp, body := fetch(t, http.MethodPost, base+"/v1/connections", `{"host":"h"}`, auth...)
+	loc := resp.Header.Get("Location")
+	if want := `{"connectionid":` + loc[strings.LastIndexByte(loc, '/')+1:] + `}`; strings.TrimSpace(string(body)) != want {
+		t.Errorf("POST /v1/connections: %d %s, Location %s: want %s", resp.StatusCode, body, loc, want)
+	}
+}

@@ -652,9 +652,12 @@ func (rs *Resource) createdOther(s *openapi3.Schema, text []byte, id string, sen
 		switch {
 		case was:
 			out[p.Name] = e
-		case held:
+		case held && p.Schema.VisitJSON(v, opts...) == nil:
 			out[p.Name] = v
 		case p.Name == rs.spec.IDParam || p.Name == rs.spec.IDProperty || p.Name == "id":
+			// The id, written as the schema takes it: Tradematic's
+			// connection is read with a connectionid of a string and
+			// created with one of an integer.
 			out[p.Name] = spec.TextValue(p.Schema, id)
 			if p.Schema.VisitJSON(out[p.Name], opts...) != nil {
 				// An id the schema does not take: a value of it, the
@@ -665,7 +668,7 @@ func (rs *Resource) createdOther(s *openapi3.Schema, text []byte, id string, sen
 				}
 				out[p.Name] = made
 			}
-		case p.Required:
+		case held, p.Required:
 			made, err := gen.Valid(p.Schema, fake.Hint{Property: p.Name, Resource: rs.spec.Name})
 			if err != nil {
 				return nil
