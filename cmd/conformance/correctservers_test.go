@@ -236,6 +236,7 @@ var correctReadings = []struct{ name, doc string }{
 	{"ReadOfNoBody", readOfNoBody},
 	{"PagesOfAKeyInTheQuery", keyInTheQuery},
 	{"NullOfAnAnswerOfNone", nullOfNone},
+	{"ReplaceOfOneOfAnAnyOf", replaceOfAnyOf},
 }
 
 func TestCorrectReadingsPass(t *testing.T) {
@@ -648,4 +649,49 @@ components:
         id: {type: integer}
         name: {type: string}
         code: {type: string}
+`
+
+// replaceOfAnyOf is a document whose places are replaced by a body of
+// optional properties, one of which an anyOf asks for, as HERE's
+// locations are.
+//
+// A replace that leaves out the optional properties keeps one the body's
+// schema needs all the same: the suite sent {}, which the anyOf refuses,
+// and failed petmock's 400.
+const replaceOfAnyOf = `openapi: 3.0.3
+info: {title: Places, version: 1.0.0}
+paths:
+  /places:
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewPlace'}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Place'}}}}
+  /places/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The place., content: {application/json: {schema: {$ref: '#/components/schemas/Place'}}}}
+        '404': {description: No such place.}
+    put:
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewPlace'}}}}
+      responses:
+        '200': {description: Replaced., content: {application/json: {schema: {$ref: '#/components/schemas/Place'}}}}
+        '404': {description: No such place.}
+components:
+  schemas:
+    NewPlace:
+      type: object
+      properties:
+        name: {type: string}
+        address: {type: string}
+      anyOf:
+        - {required: [name]}
+        - {required: [address]}
+    Place:
+      type: object
+      required: [id]
+      properties:
+        id: {type: integer}
+        name: {type: string}
+        address: {type: string}
 `

@@ -90,11 +90,20 @@ func (h *Harness) replaced(res *spec.Resource, created judge.Item, body map[stri
 	// body may leave out Twitter's list name, which every read answers,
 	// and the item keep it.
 	kept := spec.RequiredNames(res.Item)
-	for _, p := range h.contract.Properties(h.ItemSchema(res.Replace)) {
+	schema := h.ItemSchema(res.Replace)
+	opts := append([]openapi3.SchemaValidationOption{openapi3.VisitAsRequest()}, spec.SchemaOptions(h.contract.Doc)...)
+	for _, p := range h.contract.Properties(schema) {
 		// The path names the item and its parent, whose values the
 		// item keeps whatever the body says: Netlify's snippet keeps
 		// the site_id of its path.
 		if p.Required || p.Schema.ReadOnly || p.Name == res.IDProperty || hasPathParam(res.Replace, p.Name) || slices.Contains(res.ParentParams, p.Name) {
+			continue
+		}
+		// An optional property the body needs all the same, as one of
+		// the anyOf of HERE's locations, stays.
+		without := maps.Clone(body)
+		delete(without, p.Name)
+		if schema.VisitJSON(without, opts...) != nil {
 			continue
 		}
 		if slices.Contains(kept, p.Name) {
