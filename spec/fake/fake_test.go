@@ -147,6 +147,24 @@ func TestNamesSayWhatValuesHold(t *testing.T) {
 	if asked != "pets " {
 		t.Errorf("Refs asked for %q, want pets once", asked)
 	}
+	// A reference of an integer to a resource of string ids, as
+	// onsched's serviceGroupId of groups of ids "1", "2", is an integer;
+	// one of no digits is none, and made as any integer.
+	groups := &fake.Generator{Faker: fake.NewFaker(1), Refs: func(name string) (func(f *gofakeit.Faker) any, bool) {
+		switch name {
+		case "groups":
+			return func(f *gofakeit.Faker) any { return "12" }, true
+		case "tags":
+			return func(f *gofakeit.Faker) any { return "urgent" }, true
+		}
+		return nil, false
+	}}
+	if v := groups.Value(integer, fake.Hint{Property: "groupId"}); v != json.Number("12") {
+		t.Errorf("groupId = %#v, want the integer 12", v)
+	}
+	if v, ok := groups.Value(integer, fake.Hint{Property: "tagId"}).(json.Number); !ok {
+		t.Errorf("tagId = %#v, want an integer", v)
+	}
 }
 
 // TestMixWeighsAnEnumeration: x-petmock-mix weighs the values of an

@@ -35,7 +35,21 @@ func pickNamer(hint Hint, t string, s *openapi3.Schema) namer {
 	case "integer":
 		if ref, ok := strings.CutSuffix(name, "id"); ok && ref != "" && hint.Property[len(ref)] == 'I' {
 			noun := hint.Property[:len(ref)]
-			return func(g *Generator, _ *openapi3.Schema) (any, bool) { return g.reference(noun), true }
+			return func(g *Generator, s *openapi3.Schema) (any, bool) {
+				// The id of an item of the resource named, as an
+				// integer: onsched's services refer to their group by an
+				// integer serviceGroupId, where the groups' ids are
+				// strings of digits. One of no integer does not fit.
+				v := g.reference(noun)
+				if text, ok := v.(string); ok {
+					n, err := strconv.ParseInt(text, 10, 64)
+					if err != nil {
+						return nil, false
+					}
+					v = integer(n)
+				}
+				return fits(s, v)
+			}
 		}
 		switch name {
 		case "quantity", "qty", "count", "age":
