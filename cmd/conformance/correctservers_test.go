@@ -237,6 +237,7 @@ var correctReadings = []struct{ name, doc string }{
 	{"PagesOfAKeyInTheQuery", keyInTheQuery},
 	{"NullOfAnAnswerOfNone", nullOfNone},
 	{"ReplaceOfOneOfAnAnyOf", replaceOfAnyOf},
+	{"ReferencesSentInTheirType", referencesOfAnotherType},
 }
 
 func TestCorrectReadingsPass(t *testing.T) {
@@ -694,4 +695,42 @@ components:
         id: {type: integer}
         name: {type: string}
         address: {type: string}
+`
+
+// referencesOfAnotherType is a document whose services are created with
+// a groupId of a string, and answered and listed with one of an integer,
+// as onsched's are with their serviceGroupId.
+//
+// A value of an item as answered is sent as the create takes it: the
+// groupId most items listed have, and that of the walk of the list
+// filtered by it, went as integers, which petmock refused.
+const referencesOfAnotherType = `openapi: 3.0.3
+info: {title: Services, version: 1.0.0}
+paths:
+  /services:
+    get:
+      parameters:
+        - {name: groupId, in: query, schema: {type: integer}}
+        - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 100}}
+      responses:
+        '200': {description: The services., content: {application/json: {schema: {type: object, properties: {data: {type: array, items: {$ref: '#/components/schemas/Service'}}}}}}}
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}, groupId: {type: string, nullable: true}}}}}}
+      responses:
+        '200': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Service'}}}}
+  /services/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The service., content: {application/json: {schema: {$ref: '#/components/schemas/Service'}}}}
+        '404': {description: No such service.}
+components:
+  schemas:
+    Service:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: integer}
+        name: {type: string}
+        groupId: {type: integer, nullable: true}
 `

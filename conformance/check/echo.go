@@ -62,6 +62,21 @@ func (h *Harness) readable(res *spec.Resource, it judge.Item) judge.Item {
 	return judge.Item(out)
 }
 
+// sentAs returns v, a value of the property name of an item as answered,
+// written as the create of res takes it: onsched's services are answered
+// with an integer serviceGroupId and created with one of a string.
+func (h *Harness) sentAs(res *spec.Resource, name string, v any) any {
+	for _, p := range h.contract.Properties(h.ItemSchema(res.CreateOp)) {
+		if p.Name == name && v != nil {
+			switch spec.TypeOf(p.Schema) {
+			case "string", "integer", "number", "boolean":
+				return spec.TextValue(p.Schema, spec.ValueText(v))
+			}
+		}
+	}
+	return v
+}
+
 // readsItem reports whether res has a read that answers the item: one
 // whose success documents a body. ClearBlade's deployment is read with a
 // 200 of no body.

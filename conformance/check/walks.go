@@ -287,7 +287,7 @@ func (h *Harness) walkView(ctx context.Context, res *spec.Resource, filter *spec
 			created, _, err := h.createItemWith(ctx, res, func(body map[string]any) {
 				if filter != nil && value != nil {
 					if _, ok := body[filter.Name()]; ok {
-						body[filter.Name()] = value
+						body[filter.Name()] = h.sentAs(res, filter.Name(), value)
 					}
 				}
 			})
