@@ -62,6 +62,7 @@ type Generator struct {
 	examples map[*openapi3.Schema][]any            // the examples of a schema that match it
 	views    map[*openapi3.Schema]*openapi3.Schema // see scalarView
 	props    map[*openapi3.Schema][]spec.Property  // see properties
+	objects  map[*openapi3.Schema]*openapi3.Schema // see membersView
 	names    map[*openapi3.Schema]*openapi3.Schema // a string's schema of a propertyNames without a type
 	// left is what is left of the bytes the value being made may take:
 	// see MaxValueBytes.
@@ -538,6 +539,7 @@ func (g *Generator) object(s *openapi3.Schema, hint Hint, depth int) any {
 		out[p.Name] = g.value(p.Schema, Hint{Property: p.Name, Resource: hint.Resource}, depth+1)
 	}
 	g.requiredElsewhere(s, props, out, hint, depth)
+	s = g.membersView(s)
 	if len(out) == 0 && depth < maxDepth && s.AdditionalProperties.Schema != nil && s.AdditionalProperties.Schema.Value != nil {
 		for range 1 + g.Faker.IntN(3) {
 			out[g.memberName(s)] = g.value(s.AdditionalProperties.Schema.Value, Hint{Resource: hint.Resource}, depth+1)
@@ -547,6 +549,41 @@ func (g *Generator) object(s *openapi3.Schema, hint Hint, depth int) any {
 		g.moreProperties(s, out, hint, depth)
 	}
 	return out
+}
+
+// membersView returns s, an object's schema, with the minProperties and
+// the additionalProperties of its allOf members where it gives none
+// itself: AWS's tags are an allOf of a TagMap of at least one member of a
+// TagValue, and of a description. Each is made once.
+func (g *Generator) membersView(s *openapi3.Schema) *openapi3.Schema {
+	if len(s.AllOf) == 0 {
+		return s
+	}
+	if v, ok := g.objects[s]; ok {
+		return v
+	}
+	v := *s
+	var fill func(m *openapi3.Schema, depth int)
+	fill = func(m *openapi3.Schema, depth int) {
+		if m == nil || depth > 32 {
+			return
+		}
+		v.MinProps = max(v.MinProps, m.MinProps)
+		if v.AdditionalProperties.Schema == nil && v.AdditionalProperties.Has == nil {
+			v.AdditionalProperties = m.AdditionalProperties
+		}
+		for _, ref := range m.AllOf {
+			if ref != nil {
+				fill(ref.Value, depth+1)
+			}
+		}
+	}
+	fill(s, 0)
+	if g.objects == nil {
+		g.objects = map[*openapi3.Schema]*openapi3.Schema{}
+	}
+	g.objects[s] = &v
+	return &v
 }
 
 // never reports whether s is the schema false of JSON Schema, which no

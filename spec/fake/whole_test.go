@@ -24,6 +24,15 @@ info: {title: whole, version: "1"}
 paths: {}
 components:
   schemas:
+    TaggedApi:
+      type: object
+      required: [tags]
+      properties:
+        tags:
+          allOf:
+            - {$ref: '#/components/schemas/TagMap'}
+            - {description: The tags.}
+    TagMap: {type: object, minProperties: 1, maxProperties: 50, additionalProperties: {type: string, maxLength: 256}}
     TypedSection:
       allOf:
         - {$ref: '#/components/schemas/Section'}
@@ -386,6 +395,9 @@ func TestValuesMatchTheWholeSchema(t *testing.T) {
 		// Gérer mes affaires' sections: the example of one member's Type
 		// is no value of the other's enumeration.
 		{c30, "TypedSection", false, nil},
+		// AWS's tags: an allOf of a map of at least one member, and of
+		// a description.
+		{c30, "TaggedApi", false, nil},
 		{c30, "Stamps", false, func(v any) error {
 			// Telstra's lastUse of 24 characters is a date-time of
 			// milliseconds, not one padded with letters.
