@@ -238,6 +238,7 @@ var correctReadings = []struct{ name, doc string }{
 	{"NullOfAnAnswerOfNone", nullOfNone},
 	{"ReplaceOfOneOfAnAnyOf", replaceOfAnyOf},
 	{"ReferencesSentInTheirType", referencesOfAnotherType},
+	{"IDsOfAnotherTypeInTheRead", idsOfAnotherType},
 }
 
 func TestCorrectReadingsPass(t *testing.T) {
@@ -733,4 +734,34 @@ components:
         id: {type: integer}
         name: {type: string}
         groupId: {type: integer, nullable: true}
+`
+
+// idsOfAnotherType is a document whose strategies are created with a
+// strategyid of an integer, and read with one of a string, as
+// Tradematic's are.
+//
+// An item is read back with its id as the read writes it: the suite
+// wanted the integer 51 where the read answered "51".
+const idsOfAnotherType = `openapi: 3.0.3
+info: {title: Strategies, version: 1.0.0}
+paths:
+  /strategies:
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}
+      responses:
+        '200': {description: Created., content: {application/json: {schema: {type: object, required: [strategyid, name], properties: {strategyid: {type: integer}, name: {type: string}}}}}}
+  /strategies/{strategyid}:
+    parameters: [{name: strategyid, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The strategy., content: {application/json: {schema: {$ref: '#/components/schemas/Strategy'}}}}
+        '404': {description: No such strategy.}
+components:
+  schemas:
+    Strategy:
+      type: object
+      required: [strategyid, name]
+      properties:
+        strategyid: {type: string}
+        name: {type: string}
 `

@@ -52,11 +52,23 @@ func (h *Harness) readable(res *spec.Resource, it judge.Item) judge.Item {
 	if res.Read == nil {
 		return it
 	}
-	out, ok := h.answered(nil, h.answeredItem(res.Read, res.Read.Success), map[string]any(it), 0).(map[string]any)
+	s := h.answeredItem(res.Read, res.Read.Success)
+	out, ok := h.answered(nil, s, map[string]any(it), 0).(map[string]any)
 	if !ok {
 		return it
 	}
 	if id, ok := it[res.IDProperty]; ok {
+		// The id as the read writes it: Tradematic's strategy is
+		// created with a strategyid of an integer, and read with one
+		// of a string.
+		for _, p := range h.contract.Properties(s) {
+			if p.Name == res.IDProperty && id != nil {
+				switch spec.TypeOf(p.Schema) {
+				case "string", "integer", "number":
+					id = spec.TextValue(p.Schema, spec.ValueText(id))
+				}
+			}
+		}
 		out[res.IDProperty] = id
 	}
 	return judge.Item(out)
