@@ -3,6 +3,8 @@ package spec
 import (
 	"strings"
 	"unicode"
+
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // The id of an item goes by many names in real documents: the path
@@ -19,16 +21,20 @@ import (
 var idNames = []string{"_id", "uuid", "key", "slug", "gid", "uid"}
 
 // idProperty chooses the id property of an item among props, for the
-// item path parameter idParam of a resource named after the collection
-// name: see above. Else, as a resource whose parameter names nothing, it
-// is the first integer or string the create body leaves out (sent holds
-// what it sends).
-func idProperty(props []Property, idParam, name string, sent map[string]bool) (Property, bool) {
+// item path parameter idParam, of the schema param, of a resource named
+// after the collection name: see above. Else, as a resource whose
+// parameter names nothing, it is the first integer or string the create
+// body leaves out (sent holds what it sends) that the parameter can hold:
+// no integer where it takes strings of a pattern, as HERE's reports are
+// read by a reportId of REP- and a UUID, and their count is no id.
+func idProperty(props []Property, idParam, name string, sent map[string]bool, param *openapi3.Schema) (Property, bool) {
 	if p, ok := namedID(props, idParam, name); ok {
 		return p, true
 	}
+	patterned := param != nil && schemaType(param) == "string" && (param.Pattern != "" || param.Format == "uuid")
 	for _, p := range props {
-		if t := schemaType(p.Schema); (t == "integer" || t == "string") && !sent[p.Name] && !timestamp(p) && len(p.Schema.Enum) == 0 {
+		t := schemaType(p.Schema)
+		if (t == "integer" || t == "string") && !sent[p.Name] && !timestamp(p) && len(p.Schema.Enum) == 0 && !(patterned && t == "integer") {
 			return p, true
 		}
 	}

@@ -265,7 +265,16 @@ func (c *Contract) inferResource(collection *PathTemplate) (*Resource, []string)
 			sent[p.Name] = true
 		}
 	}
-	id, ok := idProperty(props, idParam, r.Name, sent)
+	var param *openapi3.Schema // of the id in the item path
+	for _, op := range []*Operation{r.Read, r.Replace, r.Update, r.Delete} {
+		if op == nil || param != nil {
+			continue
+		}
+		if p := op.Parameter(openapi3.ParameterInPath, idParam); p != nil && p.Schema != nil {
+			param = p.Schema.Value
+		}
+	}
+	id, ok := idProperty(props, idParam, r.Name, sent, param)
 	if !ok {
 		where := create.Where
 		if list != nil {

@@ -158,6 +158,8 @@ func TestIDProperty(t *testing.T) {
 			"{created_at: {type: string, format: date-time}, label: {type: string}, code: {type: string}}", "{label: {type: string}}", "code", true},
 		{"the first left out but a time by its name", fmt.Sprintf(strParam, "key"),
 			"{AuthorizedDateUtc: {type: string}, updatedAt: {type: string}, label: {type: string}, code: {type: string}}", "{label: {type: string}}", "code", true},
+		{"the first left out that a patterned parameter holds", `{name: key, in: path, required: true, schema: {type: string, pattern: '^REP-[0-9a-f]{8}$'}}`,
+			"{count: {type: integer}, label: {type: string}, code: {type: string}}", "{label: {type: string}}", "code", true},
 		{"the first left out but a kind", fmt.Sprintf(strParam, "key"),
 			"{class: {type: string, enum: [lamp, plug]}, label: {type: string}, code: {type: string}}", "{label: {type: string}}", "code", true},
 		{"the parameter's last word", fmt.Sprintf(strParam, "projectKey"),
