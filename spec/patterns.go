@@ -22,6 +22,11 @@ func (r *repairs) patterns(at func() string, s *openapi3.Schema) {
 	if s.Pattern == "" {
 		return
 	}
+	if inner, ok := regexLiteral(s.Pattern); ok {
+		r.notes = append(r.notes, fmt.Sprintf("%s: pattern %s is written as a JavaScript regular expression literal, between slashes; read as %s",
+			r.place(at()+".pattern"), quotePattern(s.Pattern), quotePattern(inner)))
+		s.Pattern = inner
+	}
 	if _, err := regexp.Compile(s.Pattern); err == nil {
 		return
 	}
@@ -37,6 +42,31 @@ func (r *repairs) patterns(at func() string, s *openapi3.Schema) {
 	r.notes = append(r.notes, fmt.Sprintf("%s: pattern %s %s, which Go's regular expressions cannot run; values are not held to it",
 		r.place(at()+".pattern"), quotePattern(pattern), patternFeature(pattern)))
 }
+
+// regexLiteral returns the expression of pattern where pattern is written
+// as a JavaScript regular expression literal, as PeerTube's
+// "/^[a-z0-9._]+$/" and Sinao's "/^[0-9]{5}$/i" are: between slashes,
+// anchored within them, and with flags after them, of which i is read as
+// Go's (?i). Taken as written, such a pattern asks for a slash before the
+// start of the text, and no value matches it.
+func regexLiteral(pattern string) (string, bool) {
+	m := jsLiteral.FindStringSubmatch(pattern)
+	if m == nil {
+		return "", false
+	}
+	inner := m[1]
+	if strings.Contains(m[2], "i") {
+		inner = "(?i)" + inner
+	}
+	if _, err := regexp.Compile(inner); err != nil {
+		return "", false
+	}
+	return inner, true
+}
+
+// jsLiteral is a JavaScript regular expression literal anchored at its
+// start or end, with its flags.
+var jsLiteral = regexp.MustCompile(`^/(\^.*|.*\$)/([dgimsuy]*)$`)
 
 // unicodeEscape is a code point escaped as ECMA-262 writes it.
 var unicodeEscape = regexp.MustCompile(`\\u([0-9A-Fa-f]{4})`)
