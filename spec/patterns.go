@@ -46,7 +46,7 @@ func (r *repairs) patterns(at func() string, s *openapi3.Schema) {
 // regexLiteral returns the expression of pattern where pattern is written
 // as a JavaScript regular expression literal, as PeerTube's
 // "/^[a-z0-9._]+$/" and Sinao's "/^[0-9]{5}$/i" are: between slashes,
-// anchored within them, and with flags after them, of which i is read as
+// anchored within them or with flags after them, of which i is read as
 // Go's (?i). Taken as written, such a pattern asks for a slash before the
 // start of the text, and no value matches it.
 func regexLiteral(pattern string) (string, bool) {
@@ -54,8 +54,8 @@ func regexLiteral(pattern string) (string, bool) {
 	if m == nil {
 		return "", false
 	}
-	inner := m[1]
-	if strings.Contains(m[2], "i") {
+	inner, flags := m[1]+m[3], m[2]+m[4]
+	if strings.Contains(flags, "i") {
 		inner = "(?i)" + inner
 	}
 	if _, err := regexp.Compile(inner); err != nil {
@@ -65,8 +65,8 @@ func regexLiteral(pattern string) (string, bool) {
 }
 
 // jsLiteral is a JavaScript regular expression literal anchored at its
-// start or end, with its flags.
-var jsLiteral = regexp.MustCompile(`^/(\^.*|.*\$)/([dgimsuy]*)$`)
+// start or end, or with flags, as PeerTube's "/magnet:\?xt=urn:.../i".
+var jsLiteral = regexp.MustCompile(`^/(\^.*|.*\$)/([dgimsuy]*)$|^/(.+)/([dgimsuy]+)$`)
 
 // unicodeEscape is a code point escaped as ECMA-262 writes it.
 var unicodeEscape = regexp.MustCompile(`\\u([0-9A-Fa-f]{4})`)

@@ -52,13 +52,14 @@ func TestPatternsWrittenAsLiterals(t *testing.T) {
 	doc := "openapi: 3.0.3\ninfo: {title: Small, version: 1.0.0}\n" + get(`{type: object, properties: {
         slug: {type: string, pattern: '/^[a-z0-9._]+$/'},
         nic: {type: string, pattern: '/^[0-9]{3}[a-z]$/i'},
+        magnet: {type: string, pattern: '/magnet:\?xt=urn:[a-z0-9]+/i'},
         route: {type: string, pattern: '/api/'}}}`)
 	c, err := spec.Read([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	said := strings.Join(c.Warnings, "\n")
-	for _, name := range []string{"slug", "nic"} {
+	for _, name := range []string{"slug", "nic", "magnet"} {
 		if !strings.Contains(said, thing+".properties."+name+".pattern") || !strings.Contains(said, "JavaScript regular expression literal") {
 			t.Errorf("warnings %q, want the literal of %s named", said, name)
 		}
@@ -67,7 +68,7 @@ func TestPatternsWrittenAsLiterals(t *testing.T) {
 		t.Errorf("warnings %q, want route's pattern left as it is", said)
 	}
 	s := c.Doc.Paths.Value("/things").Get.Responses.Status(200).Value.Content.Get("application/json").Schema.Value
-	if err := s.VisitJSON(map[string]any{"slug": "my.name_1", "nic": "123A", "route": "/v1/api/x"}); err != nil {
+	if err := s.VisitJSON(map[string]any{"slug": "my.name_1", "nic": "123A", "route": "/v1/api/x", "magnet": "MAGNET:?xt=urn:btih"}); err != nil {
 		t.Errorf("values of the patterns read between the slashes: %v", err)
 	}
 	for _, v := range []map[string]any{{"slug": "My Name"}, {"nic": "12AB"}, {"route": "v1"}} {
