@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strconv"
@@ -928,6 +929,15 @@ func (g *Generator) str(s *openapi3.Schema) string {
 			v = g.Faker.Regex(s.Pattern)
 		} else {
 			v = g.Faker.Word()
+		}
+		return fitLength(v, s, g.Faker)
+	}
+	// A value of the format that the pattern refuses is one of the
+	// pattern: PeerTube's magnet URIs are of the format uri, and of a
+	// pattern of magnet:?xt=urn:...
+	if s.Pattern != "" && simplePattern(s.Pattern) {
+		if re, err := regexp.Compile(s.Pattern); err == nil && !re.MatchString(v) {
+			v = g.Faker.Regex(s.Pattern)
 		}
 	}
 	return fitLength(v, s, g.Faker)

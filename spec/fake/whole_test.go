@@ -24,6 +24,7 @@ info: {title: whole, version: "1"}
 paths: {}
 components:
   schemas:
+    Magnet: {type: string, format: uri, pattern: '(?i)magnet:\?xt=urn:[a-z0-9]+:[a-z0-9]{8}'}
     TaggedApi:
       type: object
       required: [tags]
@@ -398,6 +399,9 @@ func TestValuesMatchTheWholeSchema(t *testing.T) {
 		// AWS's tags: an allOf of a map of at least one member, and of
 		// a description.
 		{c30, "TaggedApi", false, nil},
+		// PeerTube's magnet URI: of the format uri, and of a pattern
+		// no URL made for the format matches.
+		{c30, "Magnet", false, nil},
 		{c30, "Stamps", false, func(v any) error {
 			// Telstra's lastUse of 24 characters is a date-time of
 			// milliseconds, not one padded with letters.
