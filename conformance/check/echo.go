@@ -61,15 +61,7 @@ func (h *Harness) readable(res *spec.Resource, it judge.Item) judge.Item {
 		// The id as the read writes it: Tradematic's strategy is
 		// created with a strategyid of an integer, and read with one
 		// of a string.
-		for _, p := range h.contract.Properties(s) {
-			if p.Name == res.IDProperty && id != nil {
-				switch spec.TypeOf(p.Schema) {
-				case "string", "integer", "number":
-					id = spec.TextValue(p.Schema, spec.ValueText(id))
-				}
-			}
-		}
-		out[res.IDProperty] = id
+		out[res.IDProperty] = h.writtenAs(s, res.IDProperty, id)
 	}
 	return judge.Item(out)
 }
@@ -78,7 +70,14 @@ func (h *Harness) readable(res *spec.Resource, it judge.Item) judge.Item {
 // written as the create of res takes it: onsched's services are answered
 // with an integer serviceGroupId and created with one of a string.
 func (h *Harness) sentAs(res *spec.Resource, name string, v any) any {
-	for _, p := range h.contract.Properties(h.ItemSchema(res.CreateOp)) {
+	return h.writtenAs(h.ItemSchema(res.CreateOp), name, v)
+}
+
+// writtenAs returns v, a scalar value of the property name, written as
+// the schema s of an object writes that property: the text of v read as
+// its string, number or boolean. Any other v is returned as it is.
+func (h *Harness) writtenAs(s *openapi3.Schema, name string, v any) any {
+	for _, p := range h.contract.Properties(s) {
 		if p.Name == name && v != nil {
 			switch spec.TypeOf(p.Schema) {
 			case "string", "integer", "number", "boolean":
