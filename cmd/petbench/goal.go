@@ -25,9 +25,10 @@ const (
 	atLeast                        // >=
 	atMost                         // <=
 	below                          // <
+	reference                      // judges nothing: a figure shown beside the goals, to read them by
 )
 
-var comparisonSigns = [...]string{noComparison: "no goal", atLeast: ">=", atMost: "<=", below: "<"}
+var comparisonSigns = [...]string{noComparison: "no goal", atLeast: ">=", atMost: "<=", below: "<", reference: "for reference"}
 
 // unit is what a goal's bound and the judged figure count, and how the
 // bound is written.
@@ -51,14 +52,16 @@ func (g goal) met(figure float64) bool {
 		return figure <= g.bound
 	case below:
 		return figure < g.bound
+	case reference:
+		return true
 	}
 	return false
 }
 
 // String words g for the goal column, as in "p99 <= 3x" or "< 300 MB".
 func (g goal) String() string {
-	if g.cmp == noComparison {
-		return comparisonSigns[noComparison]
+	if g.cmp == noComparison || g.cmp == reference {
+		return comparisonSigns[g.cmp]
 	}
 	text := comparisonSigns[g.cmp] + " " + g.unit.format(g.bound)
 	if g.label != "" {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +78,56 @@ func TestStaticHandlerReplaysAnswers(t *testing.T) {
 				t.Errorf("%s: %s = %q, want %q", tt.method, k, resp.Header.Get(k), tt.want.Header.Get(k))
 			}
 		}
+	}
+}
+
+// TestBareCreateKeepsWhatItIsSent checks that the bare create petbench
+// reads the static handler by does a create's work: each body decoded,
+// given an id of its own, answered with it and a Location of it, and a body
+// that is no object refused; a GET is the canned answer.
+func TestBareCreateKeepsWhatItIsSent(t *testing.T) {
+	get := canned{Status: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`[]`)}
+	post := canned{Status: 201, Header: http.Header{"Content-Type": {"application/json"}, "Location": {"/v1/pets/9"}, "Vary": {"Origin"}}, Body: []byte(`{"id":9}`)}
+	srv := httptest.NewServer(bareCreateHandler(get, post))
+	defer srv.Close()
+	send := func(method, body string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, srv.URL+"/v1/pets", strings.NewReader(body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp, string(data)
+	}
+	for i, name := range []string{"Rex", "Tom"} {
+		resp, body := send("POST", `{"name":"`+name+`"}`)
+		id := strconv.Itoa(i + 1)
+		want := `{"id":` + id + `,"name":"` + name + `"}`
+		if resp.StatusCode != 201 || body != want || resp.Header.Get("Location") != "/v1/pets/"+id || resp.Header.Get("Vary") != "Origin" {
+			t.Errorf("create %d: %d %s (Location %q, Vary %q), want 201 %s at /v1/pets/%s", i, resp.StatusCode, body, resp.Header.Get("Location"), resp.Header.Get("Vary"), want, id)
+		}
+	}
+	if resp, body := send("POST", `[1]`); resp.StatusCode != 400 {
+		t.Errorf("a list sent: %d %s, want 400", resp.StatusCode, body)
+	}
+	if resp, body := send("GET", ""); resp.StatusCode != 200 || body != "[]" {
+		t.Errorf("GET: %d %s, want the canned 200 []", resp.StatusCode, body)
+	}
+}
+
+// TestReferenceRowsJudgeNothing checks that a figure shown for reference
+// has no verdict, met or missed, and says so in the goal column.
+func TestReferenceRowsJudgeNothing(t *testing.T) {
+	var buf bytes.Buffer
+	r := result{"a", "0.5", 0.5, goal{cmp: reference}}
+	printTable(&buf, []result{r})
+	want := "" +
+		"target  measured  goal           \n" +
+		"a       0.5       for reference  \n"
+	if buf.String() != want || !r.met() {
+		t.Errorf("table:\n%q\nwant:\n%q (met %v)", buf.String(), want, r.met())
 	}
 }
 

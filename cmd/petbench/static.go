@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -51,11 +53,61 @@ func staticHandler(get, post canned) http.Handler {
 	})
 }
 
-// serveStatic runs the baseline: petbench static --answers FILE. It prints
-// its address on one line, then serves until ctx is done.
+// bareCreateHandler is what any create must do and no more, to read the
+// static handler's ceiling by: it answers a GET as the static handler does,
+// and a POST by decoding the body to values, giving it the next id, keeping
+// it and encoding it, with post's headers and a Location of that id. It
+// checks nothing a document says; a body that is no JSON object is a 400.
+func bareCreateHandler(get, post canned) http.Handler {
+	static := staticHandler(get, post)
+	header := post.Header.Clone()
+	header.Del("Date")
+	location := header.Get("Location")
+	location = location[:strings.LastIndexByte(location, '/')+1]
+	var (
+		mu   sync.Mutex
+		next int64
+		kept = map[int64]map[string]any{}
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			static.ServeHTTP(w, r)
+			return
+		}
+		var item map[string]any
+		data, err := io.ReadAll(r.Body)
+		if err == nil {
+			err = json.Unmarshal(data, &item)
+		}
+		if err != nil || item == nil {
+			http.Error(w, "the body is no JSON object", http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		next++
+		id := next
+		item["id"] = id
+		kept[id] = item
+		mu.Unlock()
+		body, _ := json.Marshal(item)
+		h := w.Header()
+		for k, v := range header {
+			h[k] = v
+		}
+		h["Location"] = []string{location + strconv.FormatInt(id, 10)}
+		h["Content-Length"] = []string{strconv.Itoa(len(body))}
+		w.WriteHeader(post.Status)
+		w.Write(body)
+	})
+}
+
+// serveStatic runs the baseline: petbench static --answers FILE, and with
+// --create the bare create instead. It prints its address on one line, then
+// serves until ctx is done.
 func serveStatic(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet(staticCommand, flag.ContinueOnError)
 	answers := fs.String("answers", "", "JSON `file` with the answers to replay")
+	create := fs.Bool("create", false, "serve POST as a bare create, not the canned answer")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -72,7 +124,11 @@ func serveStatic(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "static serving http://%s/v1\n", ln.Addr())
-	return serveUntilDone(ctx, ln, staticHandler(c.Get, c.Post))
+	h := staticHandler(c.Get, c.Post)
+	if *create {
+		h = bareCreateHandler(c.Get, c.Post)
+	}
+	return serveUntilDone(ctx, ln, h)
 }
 
 // serveUntilDone serves h on ln until ctx is done, then shuts the server

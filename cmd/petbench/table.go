@@ -32,7 +32,10 @@ func printTable(w io.Writer, results []result) {
 	line("target", "measured", "goal", "")
 	for _, r := range results {
 		verdict := "met"
-		if !r.met() {
+		switch {
+		case r.goal.cmp == reference:
+			verdict = ""
+		case !r.met():
 			verdict = "MISSED"
 		}
 		line(r.target, r.measured, r.goal.String(), verdict)

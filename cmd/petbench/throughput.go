@@ -40,17 +40,53 @@ func (b *bench) throughput(ctx context.Context) ([]result, error) {
 		return nil, err
 	}
 	defer st.stop()
+	bare, err := start(ctx, b.self, staticCommand, "--answers", answers, "--create")
+	if err != nil {
+		return nil, err
+	}
+	defer bare.stop()
 
 	var out []result
 	for _, op := range operations {
-		b.log("loading %s: baseline and petmock in turn", op.name)
-		l, err := b.bestInTurn(ctx, b.o.wrk, op.body, st.url+op.path, pm.url+op.path)
+		if op.body == "" {
+			b.log("loading %s: baseline and petmock in turn", op.name)
+			l, err := b.bestInTurn(ctx, b.o.wrk, op.body, st.url+op.path, pm.url+op.path)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, op.judge(l[1], l[0])...)
+			continue
+		}
+		b.log("loading %s: baseline, a bare create and petmock in turn", op.name)
+		l, err := b.bestInTurn(ctx, b.o.wrk, op.body, st.url+op.path, bare.url+op.path, pm.url+op.path)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, op.judge(l[1], l[0])...)
+		out = append(out, op.judge(l[2], l[0])...)
+		out = append(out, op.beside(l[2], l[1], l[0])...)
 	}
 	return out, nil
+}
+
+// beside reads a create's rate by the bare create's (see
+// bareCreateHandler): how near the static handler a server comes that
+// keeps what it is sent and checks nothing, and how near that petmock
+// comes. Both are shown for reference and judge nothing.
+func (op operation) beside(mock, bare, base load) []result {
+	return []result{
+		{
+			target:   op.name + ", a bare create over the static handler",
+			measured: fmt.Sprintf("bare %.0f / baseline %.0f = %.0f%%", bare.rps, base.rps, 100*bare.rps/base.rps),
+			figure:   bare.rps / base.rps,
+			goal:     goal{cmp: reference},
+		},
+		{
+			target:   op.name + ", petmock over a bare create",
+			measured: fmt.Sprintf("petmock %.0f / bare %.0f = %.0f%%", mock.rps, bare.rps, 100*mock.rps/bare.rps),
+			figure:   mock.rps / bare.rps,
+			goal:     goal{cmp: reference},
+		},
+	}
 }
 
 // operation is one request the throughput targets load.
