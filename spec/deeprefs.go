@@ -27,61 +27,81 @@ var (
 	manySchemas = []string{"properties", "patternProperties", "definitions", "$defs", "allOf", "oneOf", "anyOf", "prefixItems", "dependentSchemas"}
 )
 
-// hoistDeepRefs copies every schema a $ref of the document root points
-// into, not at a component, under components.schemas, and points the $ref
-// at the copy. It returns how many $refs it changed.
-func hoistDeepRefs(root *yaml.Node) int {
-	doc := root
-	if doc != nil && doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		doc = doc.Content[0]
+// hoister copies every schema a $ref points into, not at a component,
+// under components.schemas, and points the $ref at the copy. The $refs
+// are met in repairTree's walk, which leaves values alone; the copies are
+// added when it is done (finish), so that the walk meets each schema once,
+// where it is written.
+type hoister struct {
+	doc     *yaml.Node
+	hoisted map[string]string // pointer to the name of its copy
+	copies  []*yaml.Node      // name, schema, name, schema...
+}
+
+// ref points value, the text of a $ref, at a copy of the schema it points
+// into, where it points into one.
+func (h *hoister) ref(value *yaml.Node) {
+	if value.Kind != yaml.ScalarNode {
+		return
 	}
-	if doc == nil || doc.Kind != yaml.MappingNode {
-		return 0
+	segments, ok := deepSchemaPointer(value.Value)
+	if !ok {
+		return
 	}
-	hoisted := map[string]string{} // pointer to the name of its copy
-	var schemas *yaml.Node
-	changed := 0
-	var walk func(n *yaml.Node, depth int)
-	walk = func(n *yaml.Node, depth int) {
-		if n == nil || depth > 256 {
+	name, done := h.hoisted[value.Value]
+	if !done {
+		target := pointed(h.doc, segments)
+		if !schemaLike(target) {
 			return
 		}
-		switch n.Kind {
-		case yaml.SequenceNode:
-			for _, c := range n.Content {
-				walk(c, depth+1)
-			}
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				key, value := n.Content[i].Value, n.Content[i+1]
-				if key != "$ref" || value.Kind != yaml.ScalarNode {
-					walk(value, depth+1)
-					continue
-				}
-				segments, ok := deepSchemaPointer(value.Value)
-				if !ok {
-					continue
-				}
-				name, done := hoisted[value.Value]
-				if !done {
-					target := pointed(doc, segments)
-					if !schemaLike(target) {
-						continue
-					}
-					if schemas == nil {
-						schemas = mappingAt(doc, "components", "schemas")
-					}
-					name = freeName(schemas, strings.Join(segments, "."))
-					schemas.Content = append(schemas.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name}, target)
-					hoisted[value.Value] = name
-				}
-				value.Value = "#/components/schemas/" + name
-				changed++
-			}
+		name = h.freeName(strings.Join(segments, "."))
+		h.copies = append(h.copies, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name}, target)
+		if h.hoisted == nil {
+			h.hoisted = map[string]string{}
+		}
+		h.hoisted[value.Value] = name
+	}
+	value.Value = "#/components/schemas/" + name
+}
+
+// finish adds the copies under components.schemas.
+func (h *hoister) finish() {
+	if len(h.copies) > 0 {
+		schemas := mappingAt(h.doc, "components", "schemas")
+		schemas.Content = append(schemas.Content, h.copies...)
+	}
+}
+
+// freeName returns a name of a component, made of want, that neither
+// components.schemas nor a copy holds: letters, digits, dots, hyphens and
+// underscores, as OpenAPI asks.
+func (h *hoister) freeName(want string) string {
+	var b strings.Builder
+	for _, r := range want {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
 		}
 	}
-	walk(doc, 0)
-	return changed
+	schemas := member(member(h.doc, "components"), "schemas")
+	taken := func(name string) bool {
+		if member(schemas, name) != nil {
+			return true
+		}
+		for i := 0; i < len(h.copies); i += 2 {
+			if h.copies[i].Value == name {
+				return true
+			}
+		}
+		return false
+	}
+	name := b.String()
+	for i := 2; taken(name); i++ {
+		name = fmt.Sprintf("%s_%d", b.String(), i)
+	}
+	return name
 }
 
 // deepSchemaPointer returns the segments of ref, a local JSON pointer to
@@ -174,24 +194,4 @@ func mappingAt(doc *yaml.Node, keys ...string) *yaml.Node {
 		n = next
 	}
 	return n
-}
-
-// freeName returns a name of a component, made of want, that schemas
-// does not hold: letters, digits, dots, hyphens and underscores, as
-// OpenAPI asks.
-func freeName(schemas *yaml.Node, want string) string {
-	var b strings.Builder
-	for _, r := range want {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	name := b.String()
-	for i := 2; member(schemas, name) != nil; i++ {
-		name = fmt.Sprintf("%s_%d", b.String(), i)
-	}
-	return name
 }

@@ -130,7 +130,6 @@ func (o ReadOptions) load(ctx context.Context, data []byte) (*loaded, error) {
 	case member(root, "openapi") == nil:
 		return nil, errors.New(`openapi: missing; petmock reads OpenAPI 3 documents (openapi: 3.0.3), and Swagger 2.0 ones (swagger: "2.0")`)
 	}
-	hoistDeepRefs(l.root)
 	slips := repairTree(l.root)
 	switch {
 	case o.Strict && len(slips.texts) > 0:

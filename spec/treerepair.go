@@ -11,7 +11,8 @@ import (
 // Some slips make kin-openapi refuse a whole document before it is read,
 // and so are repaired in the parsed tree, in one walk of it: a text field
 // written as a number (scalars.go), a schema that refers to a response
-// (wrongrefs.go).
+// (wrongrefs.go), a $ref that points into a schema, not at one
+// (deeprefs.go).
 
 // treeSlips are the slips repaired in the tree, in the order written.
 type treeSlips struct {
@@ -28,6 +29,7 @@ func repairTree(root *yaml.Node) treeSlips {
 		doc = doc.Content[0]
 	}
 	responses := member(member(doc, "components"), "responses")
+	hoist := hoister{doc: doc}
 	var out treeSlips
 	var walk func(n *yaml.Node, path []string, depth int)
 	walk = func(n *yaml.Node, path []string, depth int) {
@@ -51,6 +53,10 @@ func repairTree(root *yaml.Node) treeSlips {
 				if slices.Contains(valueKeywords, key) || strings.HasPrefix(key, "x-") {
 					continue
 				}
+				if key == "$ref" {
+					hoist.ref(n.Content[i+1])
+					continue
+				}
 				if s, ok := untextedScalar(n, i, path); ok {
 					out.texts = append(out.texts, s)
 					if !s.kept {
@@ -67,5 +73,6 @@ func repairTree(root *yaml.Node) treeSlips {
 		}
 	}
 	walk(doc, nil, 0)
+	hoist.finish()
 	return out
 }

@@ -33,7 +33,7 @@ func schemaRefToOther(n *yaml.Node, i int, path []string, responses *yaml.Node) 
 		return schemaRefSlip{}, false
 	}
 	ref := member(value, "$ref")
-	if ref == nil || !strings.HasPrefix(ref.Value, "#/components/responses/") {
+	if ref == nil || !strings.HasPrefix(ref.Value, "#/components/responses/") || strings.Contains(strings.TrimPrefix(ref.Value, "#/components/responses/"), "/") {
 		return schemaRefSlip{}, false
 	}
 	s = schemaRefSlip{where: strings.Join(append(path, key), "."), ref: ref.Value, served: "read as any value"}
