@@ -120,3 +120,25 @@ func TestLargeNumbers(t *testing.T) {
 		t.Errorf("bounds = %v, %v; want 18446744073709551615, -9223372036854775808", *s.Max, *s.Min)
 	}
 }
+
+// TestJSONOfCharactersYAMLDoesNotPrint: a JSON document may hold C1
+// control characters raw in its strings, as DocuSign's description of a
+// mangled apostrophe does; it is read, the characters kept, where the YAML
+// parser refused the whole document. A YAML document of them is still
+// refused, in one line, as YAML does not read them.
+func TestJSONOfCharactersYAMLDoesNotPrint(t *testing.T) {
+	doc := "{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"x\", \"version\": \"1\"},\n" +
+		"\"paths\": {\"/things\": {\"get\": {\"responses\": {\"200\": {\"description\": \"ok\", " +
+		"\"content\": {\"application/json\": {\"schema\": {\"type\": \"string\", \"description\": \"the recipient\u0080\u0099s things\"}}}}}}}}}"
+	c, err := spec.Read([]byte(doc))
+	if err != nil {
+		t.Fatalf("the document was refused: %v", err)
+	}
+	if d := c.Operation("GET /things").JSONSchema(200).Description; d != "the recipient\u0080\u0099s things" {
+		t.Errorf("description = %q, want it as written", d)
+	}
+	yamlDoc := header + "x-note: \"a\u0080b\"\npaths: {}\n"
+	if _, err := spec.Read([]byte(yamlDoc)); err == nil || !strings.Contains(err.Error(), "does not parse as YAML") {
+		t.Errorf("a YAML document of U+0080: %v, want it refused as YAML", err)
+	}
+}

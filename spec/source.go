@@ -24,12 +24,46 @@ import (
 func parseSource(data []byte) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, err
+		escaped, ok := escapeUnprintable(data)
+		if !ok {
+			return nil, err
+		}
+		if yaml.Unmarshal(escaped, &doc) != nil {
+			return nil, err
+		}
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, errors.New("the document is not a mapping")
 	}
 	return doc.Content[0], nil
+}
+
+// escapeUnprintable returns data, a JSON document, with each character
+// YAML does not print, and so does not read, written as its \u escape:
+// JSON allows C1 controls such as U+0080 raw in a string, as DocuSign's
+// "recipient\u00c3\u00a2\u00c2\u0080..." of a mangled apostrophe has
+// them, where the YAML parser refuses the whole document. In valid JSON
+// they can only be in strings, where the escape means the same character.
+// False where data is no JSON or holds none.
+func escapeUnprintable(data []byte) ([]byte, bool) {
+	if language(data) != "JSON" || !json.Valid(data) {
+		return nil, false
+	}
+	unprintable := func(r rune) bool {
+		return r >= 0x7f && r <= 0x9f && r != 0x85 || r == 0xfffe || r == 0xffff
+	}
+	if !bytes.ContainsFunc(data, unprintable) {
+		return nil, false
+	}
+	var b bytes.Buffer
+	for _, r := range string(data) {
+		if unprintable(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.Bytes(), true
 }
 
 // member returns the value of key in the mapping n, or nil.
