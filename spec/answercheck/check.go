@@ -310,7 +310,22 @@ func documentedOtherThanJSON(op *openapi3.Operation, a Answer) bool {
 	if resp == nil {
 		resp = op.Responses.Default()
 	}
-	return resp != nil && resp.Value != nil && resp.Value.Content.Get(mediaType) != nil
+	return resp != nil && resp.Value != nil && documentsMedia(resp.Value.Content, mediaType)
+}
+
+// documentsMedia reports whether content documents mediaType, written
+// with parameters or without: zuora's "text/xml; charset=utf-8" documents
+// text/xml, which kin-openapi's Content.Get finds only as written.
+func documentsMedia(content openapi3.Content, mediaType string) bool {
+	if content.Get(mediaType) != nil {
+		return true
+	}
+	for name := range content {
+		if mt, _, err := mime.ParseMediaType(name); err == nil && strings.EqualFold(mt, mediaType) {
+			return true
+		}
+	}
+	return false
 }
 
 // isJSON reports whether a media type is JSON: application/json, or one

@@ -39,6 +39,8 @@ paths:
               schema: {$ref: '#/components/schemas/Order'}
             application/xml:
               schema: {$ref: '#/components/schemas/Order'}
+            text/xml; charset=utf-8:
+              schema: {type: string}
         '404':
           description: No such order.
           content:
@@ -113,6 +115,7 @@ func TestCheck(t *testing.T) {
 	}{
 		{"an order", "GET", 200, asJSON("X-Request-Id", "r1"), `{"id":7,"total":9.5}`, false, nil, ""},
 		{"an order as XML", "GET", 200, http.Header{"Content-Type": {"application/xml"}, "X-Request-Id": {"r1"}}, `<order/>`, false, nil, ""},
+		{"an order as XML of a media type documented with its charset", "GET", 200, http.Header{"Content-Type": {"text/xml; charset=utf-8"}, "X-Request-Id": {"r1"}}, `<order/>`, false, nil, ""},
 		{"a documented error", "GET", 404, asJSON(), `{"code":"not_found","message":"no order 7","status":404}`, false, nil, ""},
 		{"an undocumented status", "GET", 418, asJSON(), `{"code":"teapot","message":"no","status":418}`, false,
 			[]string{answercheck.RuleStatus}, "status 418 is not documented for getOrder (documented: 200, 204, 404)"},
