@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -186,6 +188,7 @@ func NewRouter(doc *openapi3.T) (routers.Router, error) {
 	if r.Router, err = gorillamux.NewRouter(&hostless); err != nil {
 		return nil, err
 	}
+	r.rank(&hostless)
 	return r, nil
 }
 
@@ -197,12 +200,102 @@ func bare(item *openapi3.PathItem) *openapi3.PathItem {
 
 // baseRouter is gorillamux's router of a document's paths below their
 // base paths, whose routes it gives back as the document's.
+//
+// gorillamux takes the first template that matches a path, in the order
+// kin-openapi sorts them: fewer parameters first, then by their text,
+// last to first. Of two templates of as many parameters that match one
+// path, so that order may take the one of less text, as Adobe AEM's
+// /{path}/{name} over /{intermediatePath}/{authorizableId}.ks.html for
+// /home/alice.ks.html, whose keystore operation was then never reached;
+// or one without the request's method, a 405, where the other takes it.
+// The template of more text is the more specific, as OpenAPI reads a
+// concrete path before a templated one: where one of more text than the
+// route gorillamux found matches too, with the method, it is the route.
 type baseRouter struct {
 	routers.Router
 	doc *openapi3.T
 	// paths maps a path of the router, the base path and the template, to
 	// the template of the document.
 	paths map[string]string
+	// bySegments lists the paths of the router of each count of segments,
+	// the most text first, for the rivals of the route gorillamux finds.
+	bySegments map[int][]ranked
+	literal    map[string]int // of each path of the router, its text
+	hostless   *openapi3.T    // the router's document, of its paths
+}
+
+// ranked is a path of the router, parsed, with its text outside its
+// parameters.
+type ranked struct {
+	full     string
+	template *PathTemplate
+	literal  int
+}
+
+// rank fills bySegments and literal from paths, of hostless, the
+// router's document.
+func (r *baseRouter) rank(hostless *openapi3.T) {
+	r.hostless = hostless
+	r.bySegments = map[int][]ranked{}
+	r.literal = map[string]int{}
+	for full := range r.paths {
+		t, err := ParsePath(full)
+		if err != nil {
+			continue
+		}
+		n := 0
+		for _, s := range t.Segments() {
+			n += literalLength(s.Text)
+		}
+		r.literal[full] = n
+		k := len(t.Segments())
+		r.bySegments[k] = append(r.bySegments[k], ranked{full: full, template: t, literal: n})
+	}
+	for _, list := range r.bySegments {
+		slices.SortFunc(list, func(a, b ranked) int {
+			if c := cmp.Compare(b.literal, a.literal); c != 0 {
+				return c
+			}
+			return strings.Compare(a.full, b.full)
+		})
+	}
+}
+
+// literalLength counts the characters of a segment outside its
+// parameters' braces.
+func literalLength(segment string) int {
+	n, depth := 0, 0
+	for _, c := range segment {
+		switch {
+		case c == '{':
+			depth++
+		case c == '}' && depth > 0:
+			depth--
+		case depth == 0:
+			n++
+		}
+	}
+	return n
+}
+
+// rival returns the path of the router, of more text than least, that
+// matches req's path and has its method, with its parameters; "" where
+// there is none.
+func (r *baseRouter) rival(req *http.Request, least int) (string, map[string]string) {
+	path := req.URL.EscapedPath()
+	for _, c := range r.bySegments[strings.Count(path, "/")] {
+		if c.literal <= least {
+			break
+		}
+		item := r.hostless.Paths.Value(c.full)
+		if item == nil || item.GetOperation(req.Method) == nil {
+			continue
+		}
+		if params, ok := c.template.Match(path); ok {
+			return c.full, params
+		}
+	}
+	return "", nil
 }
 
 // add adds the path item at full, the path path of the document below its
@@ -219,11 +312,28 @@ func (r *baseRouter) add(hostless *openapi3.T, full, path string, item *openapi3
 // FindRoute finds the route of a request, as the document's.
 func (r *baseRouter) FindRoute(req *http.Request) (*routers.Route, map[string]string, error) {
 	route, params, err := r.Router.FindRoute(req)
-	if err != nil {
+	switch {
+	case err == nil:
+		if full, p := r.rival(req, r.literal[route.Path]); full != "" {
+			route, params = r.route(full, req.Method), p
+		}
+	case errors.Is(err, routers.ErrMethodNotAllowed):
+		full, p := r.rival(req, -1)
+		if full == "" {
+			return nil, nil, err
+		}
+		route, params = r.route(full, req.Method), p
+	default:
 		return nil, nil, err
 	}
 	path := r.paths[route.Path]
 	out := *route
 	out.Spec, out.Path, out.PathItem, out.Server = r.doc, path, r.doc.Paths.Value(path), nil
 	return &out, params, nil
+}
+
+// route returns the route of the router's path full for method.
+func (r *baseRouter) route(full, method string) *routers.Route {
+	item := r.hostless.Paths.Value(full)
+	return &routers.Route{Spec: r.hostless, Path: full, PathItem: item, Method: method, Operation: item.GetOperation(method)}
 }

@@ -178,3 +178,77 @@ func TestServedServersOfOperations(t *testing.T) {
 		}
 	}
 }
+
+// specificPaths has templates that match the same paths, as Adobe AEM's
+// do: /{path}/{name} and /{intermediatePath}/{authorizableId}.ks.html,
+// of as many parameters, the second of more text.
+const specificPaths = `openapi: 3.0.3
+info: {title: Specific, version: 1.0.0}
+servers: [{url: /v1}]
+paths:
+  /{path}/{name}:
+    parameters:
+      - {name: path, in: path, required: true, schema: {type: string}}
+      - {name: name, in: path, required: true, schema: {type: string}}
+    get: {operationId: getNode, responses: {'200': {description: ok}}}
+    post: {operationId: postNode, responses: {'200': {description: ok}}}
+  /{intermediatePath}/{authorizableId}.ks.html:
+    parameters:
+      - {name: intermediatePath, in: path, required: true, schema: {type: string}}
+      - {name: authorizableId, in: path, required: true, schema: {type: string}}
+    post: {operationId: postKeystore, responses: {'200': {description: ok}}}
+  /things/{x}/{y}:
+    parameters:
+      - {name: x, in: path, required: true, schema: {type: string}}
+      - {name: y, in: path, required: true, schema: {type: string}}
+    delete: {operationId: deleteThing, responses: {'204': {description: gone}}}
+  /things/{a}/{b}.txt:
+    parameters:
+      - {name: a, in: path, required: true, schema: {type: string}}
+      - {name: b, in: path, required: true, schema: {type: string}}
+    get: {operationId: getText, responses: {'200': {description: ok}}}
+  /{a}/{b}.json:
+    parameters:
+      - {name: a, in: path, required: true, schema: {type: string}}
+      - {name: b, in: path, required: true, schema: {type: string}}
+    get: {operationId: getJSON, responses: {'200': {description: ok}}}
+`
+
+// TestRouterTakesTheMoreSpecificTemplate: of two templates of as many
+// parameters that match a path, the one of more text is the route where
+// it takes the method, as a server of the document routes it; gorillamux
+// took the first in kin-openapi's order, and AEM's keystore was never
+// reached. A template of more text without the method leaves the route to
+// the other, and one with it takes a path whose first template lacks it.
+func TestRouterTakesTheMoreSpecificTemplate(t *testing.T) {
+	c, err := spec.Read([]byte(specificPaths))
+	if err != nil {
+		t.Fatal(err)
+	}
+	router, err := spec.NewRouter(c.Doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ method, path, want, param, value string }{
+		{"POST", "/v1/home/alice.ks.html", "postKeystore", "authorizableId", "alice"},
+		{"GET", "/v1/home/alice.ks.html", "getNode", "name", "alice.ks.html"},
+		{"POST", "/v1/home/alice", "postNode", "name", "alice"},
+		{"GET", "/v1/home/alice.json", "getJSON", "b", "alice"},
+		{"GET", "/v1/home/a%2Fb.json", "getJSON", "b", "a%2Fb"},
+		{"GET", "/v1/things/home/alice.txt", "getText", "b", "alice"},
+		{"DELETE", "/v1/things/home/alice.txt", "deleteThing", "y", "alice.txt"},
+		{"PUT", "/v1/home/alice.ks.html", "", "", ""},
+		{"PUT", "/v1/things/home/alice.txt", "", "", ""},
+	} {
+		route, params, err := router.FindRoute(httptest.NewRequest(tt.method, "http://petmock.local"+tt.path, nil))
+		switch {
+		case tt.want == "" && err == nil:
+			t.Errorf("%s %s: found %s, want none", tt.method, tt.path, route.Operation.OperationID)
+		case tt.want == "":
+		case err != nil:
+			t.Errorf("%s %s: %v, want %s", tt.method, tt.path, err, tt.want)
+		case route.Operation.OperationID != tt.want || c.RouteOperation(route) != c.Operation(tt.want) || params[tt.param] != tt.value:
+			t.Errorf("%s %s: found %s at %s with %v, want %s with %s=%s", tt.method, tt.path, route.Operation.OperationID, route.Path, params, tt.want, tt.param, tt.value)
+		}
+	}
+}
