@@ -665,7 +665,7 @@ func (m *Maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[st
 		if _, ok := params[name]; ok || p == nil {
 			continue
 		}
-		if res := m.resourceOfParam(op, name); res != nil {
+		if res := m.resourceOfParam(op, name); res != nil && !m.isChoosing(res) {
 			// Its items are listed below the parent op's path names,
 			// and else below the run's parent of it.
 			parent := map[string]string{}
@@ -701,6 +701,17 @@ func (m *Maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[st
 		madeUp = true
 	}
 	return params, madeUp, failed()
+}
+
+// isChoosing reports whether the parents of res are being chosen: a
+// parameter met on the way that names res again, as Orthanc's
+// /modalities/{id}/storage-commitment names the commitments read at
+// /storage-commitment/{id}, is made up, where choosing them again would
+// not end.
+func (m *Maker) isChoosing(res *spec.Resource) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.choosing[res]
 }
 
 // pathValue makes a value of the path parameter p whose text is not

@@ -3,11 +3,16 @@ package request
 import (
 	"context"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/petstore/contract/conformance/judge"
 	"github.com/petstore/contract/spec"
+	"github.com/petstore/contract/spec/answercheck"
 )
 
 // unsendable is a document of operations no request can meet as written:
@@ -116,6 +121,93 @@ func TestMadeUpPathValuesNeedNoEscape(t *testing.T) {
 		}
 		if v := params["name"]; url.PathEscape(v) != v || !strings.HasSuffix(v, ".json") {
 			t.Errorf("seed %d: name %q, which a path escapes as %s", seed, v, url.PathEscape(v))
+		}
+	}
+}
+
+// selfNamed is a resource whose collection's parameter names the
+// resource itself, as Orthanc's storage commitments are created below
+// /modalities/{id} and read at /storage-commitment/{id}, where modalities
+// are no resource.
+const selfNamed = `openapi: 3.0.3
+info: {title: Self, version: 1.0.0}
+paths:
+  /modalities/{id}/storage-commitment:
+    parameters:
+      - {name: id, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: listCommitments
+      responses:
+        '200':
+          description: The commitments.
+          content:
+            application/json:
+              schema: {type: array, items: {$ref: '#/components/schemas/Commitment'}}
+    post:
+      operationId: createCommitment
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {note: {type: string}}}
+      responses:
+        '201':
+          description: Created.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Commitment'}
+  /storage-commitment/{id}:
+    parameters:
+      - {name: id, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: getCommitment
+      responses:
+        '200':
+          description: A commitment.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Commitment'}
+components:
+  schemas:
+    Commitment:
+      type: object
+      properties:
+        id: {type: string}
+        note: {type: string}
+`
+
+// TestPathOfAResourceNamedByItsOwnParent: the path of an operation whose
+// parameter names a resource whose collection's parameter names it again
+// is made, the value made up, where the suite chose the parent of the
+// collection without end and overflowed its stack.
+func TestPathOfAResourceNamedByItsOwnParent(t *testing.T) {
+	c, err := spec.Read([]byte(selfNamed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := c.Operation("getCommitment").Resource; r == nil || len(r.ParentParams) == 0 {
+		t.Fatalf("getCommitment: resource %+v, want one below a parent", r)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusCreated)
+			w.Write([]byte(`{"id":"c1"}`))
+			return
+		}
+		w.Write([]byte(`[]`))
+	}))
+	defer srv.Close()
+	base, _ := url.Parse(srv.URL)
+	checker, err := answercheck.New(c, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := judge.NewClient(judge.Config{Base: base, Contract: c, Checker: checker, MaxCreates: 10, Timeout: 5 * time.Second})
+	for _, id := range []string{"getCommitment", "listCommitments", "createCommitment"} {
+		m := NewMaker(c, client, rand.New(rand.NewPCG(1, 3)), "run")
+		params, _, err := m.PathParams(context.Background(), c.Operation(id), nil)
+		if err != nil || params["id"] == "" {
+			t.Errorf("%s: %v, %v; want a value of id", id, params, err)
 		}
 	}
 }
