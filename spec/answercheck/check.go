@@ -226,11 +226,13 @@ func uncompiled(err error) bool {
 }
 
 // bodiless reports whether an answer of status has no body, whatever its
-// document says of its content: HTTP gives a 204 and a 304 none (RFC 9110,
-// 15.3.5 and 15.4.5), so that a server that sends one sends it without a
-// Content-Type and a body, and that is all there is to judge of it.
+// document says of its content: HTTP gives a 1xx, a 204 and a 304 none
+// (RFC 9110, 15.2, 15.3.5 and 15.4.5), so that a server that sends one
+// sends it without a body, and that is all there is to judge of it:
+// OSIsoft's channels switch to a WebSocket with a 101 whose document gives
+// it the JSON the socket then carries.
 func bodiless(status int) bool {
-	return status == http.StatusNoContent || status == http.StatusNotModified
+	return status < 200 || status == http.StatusNoContent || status == http.StatusNotModified
 }
 
 // response returns the response op documents for status, or nil.

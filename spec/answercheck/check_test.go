@@ -41,6 +41,11 @@ paths:
               schema: {$ref: '#/components/schemas/Order'}
             text/xml; charset=utf-8:
               schema: {type: string}
+        '101':
+          description: Switches to a socket, whose messages are orders.
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Order'}
         '404':
           description: No such order.
           content:
@@ -118,7 +123,7 @@ func TestCheck(t *testing.T) {
 		{"an order as XML of a media type documented with its charset", "GET", 200, http.Header{"Content-Type": {"text/xml; charset=utf-8"}, "X-Request-Id": {"r1"}}, `<order/>`, false, nil, ""},
 		{"a documented error", "GET", 404, asJSON(), `{"code":"not_found","message":"no order 7","status":404}`, false, nil, ""},
 		{"an undocumented status", "GET", 418, asJSON(), `{"code":"teapot","message":"no","status":418}`, false,
-			[]string{answercheck.RuleStatus}, "status 418 is not documented for getOrder (documented: 200, 204, 404)"},
+			[]string{answercheck.RuleStatus}, "status 418 is not documented for getOrder (documented: 101, 200, 204, 404)"},
 		{"a missing required header", "GET", 200, asJSON(), `{"id":7,"total":9.5}`, false,
 			[]string{answercheck.RuleHeader}, `getOrder answered 200: response header "X-Request-Id" missing`},
 		{"a header of the wrong type", "GET", 200, asJSON("X-Request-Id", "r1", "X-Rate-Limit", "many"), `{"id":7,"total":9.5}`, false,
@@ -140,6 +145,7 @@ func TestCheck(t *testing.T) {
 			[]string{answercheck.RuleHeader}, "X-Request-Id"},
 		{"HEAD, whose answer has no body", "HEAD", 404, asJSON(), ``, false, nil, ""},
 		{"a 204 without a body, whose document gives it one", "GET", 204, http.Header{}, ``, false, nil, ""},
+		{"a 101 without a body, whose document gives it one", "GET", 101, asJSON(), ``, false, nil, ""},
 	} {
 		req := httptest.NewRequest(tc.method, "http://shop.example/api/orders/7", nil)
 		got, err := k.Check(req, answercheck.Answer{Status: tc.status, Header: tc.header, Body: []byte(tc.body), Unread: tc.unread})
