@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/brianvoe/gofakeit/v7"
 	"github.com/getkin/kin-openapi/openapi3"
@@ -122,6 +123,11 @@ func TestNamesSayWhatValuesHold(t *testing.T) {
 		{fake.Hint{Property: "website"}, str, func(v any) bool { return strings.HasPrefix(v.(string), "http") }},
 		{fake.Hint{Property: "name", Resource: "pets"}, str, func(v any) bool { return v.(string) != "" && strings.ToUpper(v.(string)[:1]) == v.(string)[:1] }},
 		{fake.Hint{Property: "categoryId"}, integer, func(v any) bool { n, _ := v.(json.Number).Int64(); return n >= 1 && n <= 5 }},
+		// A format says what the value is, whatever the name: Autotask's
+		// bulkEmailOptOutTime is a date-time, not an email.
+		{fake.Hint{Property: "bulkEmailOptOutTime"}, schema(t, `{"type":"string","format":"date-time"}`), func(v any) bool { _, err := time.Parse(time.RFC3339, v.(string)); return err == nil }},
+		{fake.Hint{Property: "title"}, schema(t, `{"type":"string","format":"date"}`), func(v any) bool { _, err := time.Parse(time.DateOnly, v.(string)); return err == nil }},
+		{fake.Hint{Property: "updatedAt"}, schema(t, `{"type":"string","format":"date-time"}`), func(v any) bool { _, err := time.Parse(time.RFC3339, v.(string)); return err == nil }},
 	} {
 		for range 20 {
 			if v := g.Value(tt.s, tt.hint); !tt.check(v) {

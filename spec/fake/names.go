@@ -79,7 +79,15 @@ func pickNamer(hint Hint, t string, s *openapi3.Schema) namer {
 	default:
 		return nil
 	}
-	if s.Format != "" && s.Format != "date-time" && s.Format != "date" {
+	switch {
+	case s.Format == "date-time" && strings.HasSuffix(name, "at"):
+		// createdAt, updatedAt: a time.
+		return text(func(g *Generator) string { return g.date().Format(time.RFC3339) })
+	case s.Format == "date" && strings.HasSuffix(name, "date"):
+		return text(func(g *Generator) string { return g.date().Format(time.DateOnly) })
+	case s.Format != "":
+		// The format says what the value is, whatever the name: Autotask's
+		// bulkEmailOptOutTime is a date-time, not an email.
 		return nil
 	}
 	resource := hint.Resource
@@ -124,11 +132,6 @@ func pickNamer(hint Hint, t string, s *openapi3.Schema) namer {
 		return text(func(g *Generator) string { return g.Faker.Adjective() })
 	case name == "breed" || name == "species":
 		return text(func(g *Generator) string { return g.Faker.Animal() })
-	case strings.HasSuffix(name, "at") && s.Format == "date-time":
-		// createdAt, updatedAt: a time.
-		return text(func(g *Generator) string { return g.date().Format(time.RFC3339) })
-	case strings.HasSuffix(name, "date") && s.Format == "date":
-		return text(func(g *Generator) string { return g.date().Format(time.DateOnly) })
 	}
 	return nil
 }
