@@ -391,3 +391,41 @@ func TestNullableEnumOfNull(t *testing.T) {
 		t.Errorf("3.1: Read = %v, want it refused as no value can match it", err)
 	}
 }
+
+// TestEnumOfAnArrayReadAsItsItems: an enum of an array whose values are
+// no arrays, and are its items', is read as the enum of its items, with a
+// warning naming the place, as Vimeo's content_filter and VisageCloud's
+// purposes mean; strict, the document is refused, naming it. An enum of
+// arrays, or of values the items do not take, is left to hold as written.
+func TestEnumOfAnArrayReadAsItsItems(t *testing.T) {
+	doc := header + get(`{type: array, items: {type: string}, enum: [drugs, safe]}`)
+	c, err := spec.Read([]byte(doc))
+	if err != nil {
+		t.Fatalf("Read = %v, want it served with a warning", err)
+	}
+	if len(c.Warnings) != 1 || !strings.HasPrefix(c.Warnings[0], thing+".enum: ") {
+		t.Errorf("warnings = %q, want one that begins %q", c.Warnings, thing+".enum: ")
+	}
+	s := c.Operation("GET /things").JSONSchema(200)
+	if len(s.Enum) != 0 || !reflect.DeepEqual(s.Items.Value.Enum, []any{"drugs", "safe"}) {
+		t.Errorf("enum %v, items' enum %v: want the enum on the items", s.Enum, s.Items.Value.Enum)
+	}
+	if err := s.VisitJSON([]any{"safe"}); err != nil {
+		t.Errorf(`["safe"] is refused: %v`, err)
+	}
+	if err := s.VisitJSON([]any{"other"}); err == nil {
+		t.Errorf(`["other"] is taken, want it refused by the enum`)
+	}
+	if _, err := (spec.ReadOptions{Strict: true}).Read([]byte(doc)); err == nil || !strings.HasPrefix(err.Error(), thing+".enum: ") {
+		t.Errorf("read strictly, Read = %v, want a refusal that begins %q", err, thing+".enum: ")
+	}
+	for _, schema := range []string{
+		`{type: array, items: {type: string}, enum: [[a], [b, c]]}`,
+		`{type: array, items: {type: integer}, enum: [a, b]}`,
+	} {
+		c, err := spec.Read([]byte(header + get(schema)))
+		if err == nil && len(c.Warnings) > 0 && strings.Contains(c.Warnings[0], "read as the enum of its items") {
+			t.Errorf("%s: read as the enum of its items", schema)
+		}
+	}
+}

@@ -26,6 +26,7 @@ func (r *repairs) schemas() {
 	r.schemaWalk(func(at func() string, s *openapi3.Schema) {
 		r.unknownKeywords(at, s)
 		r.patterns(at, s)
+		r.enumOfItems(at, s)
 		if v31 {
 			return
 		}
@@ -245,4 +246,39 @@ func jsonText(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// enumOfItems reads the enum of an array, none of whose values is an
+// array, and all of which its items' schema takes, as the enum of its
+// items: Vimeo's content_filter and VisageCloud's purposes, arrays of
+// strings beside an enum of strings, as Swagger 2.0 tools write an
+// enumerated query parameter of several values. As written no value is
+// valid: an array is none of the strings.
+func (r *repairs) enumOfItems(at func() string, s *openapi3.Schema) {
+	if len(s.Enum) == 0 || TypeOf(s) != "array" || s.Items == nil || s.Items.Value == nil {
+		return
+	}
+	items := s.Items.Value
+	for _, v := range s.Enum {
+		if _, ok := v.([]any); ok || v == nil {
+			return
+		}
+		if err := (&openapi3.Schema{Type: items.Type, Format: items.Format}).VisitJSON(v); err != nil {
+			return
+		}
+	}
+	enum := s.Enum
+	s.Enum = nil
+	if len(items.Enum) == 0 {
+		// The items' schema may be shared: the enum goes on a copy.
+		copied := *items
+		copied.Enum = enum
+		s.Items = &openapi3.SchemaRef{Value: &copied}
+	}
+	r.add(slip{
+		where:  at() + ".enum",
+		what:   jsonText(enum) + ": an array is none of these values",
+		served: "read as the enum of its items",
+		change: "move the enum into items",
+	})
 }
