@@ -926,7 +926,7 @@ func (g *Generator) str(s *openapi3.Schema) string {
 		v = g.Faker.Password(true, true, true, false, false, 12)
 	default:
 		if s.Pattern != "" && simplePattern(s.Pattern) {
-			v = g.Faker.Regex(s.Pattern)
+			v = g.patterned(s)
 		} else {
 			v = g.Faker.Word()
 		}
@@ -937,7 +937,7 @@ func (g *Generator) str(s *openapi3.Schema) string {
 	// pattern of magnet:?xt=urn:...
 	if s.Pattern != "" && simplePattern(s.Pattern) {
 		if re, err := regexp.Compile(s.Pattern); err == nil && !re.MatchString(v) {
-			v = g.Faker.Regex(s.Pattern)
+			v = g.patterned(s)
 		}
 	}
 	return fitLength(v, s, g.Faker)
@@ -970,6 +970,94 @@ func dateTimeOfLength(t time.Time, s *openapi3.Schema) string {
 func (g *Generator) date() time.Time {
 	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	return start.Add(time.Duration(int64(g.Faker.IntN(4*365*24*3600))) * time.Second)
+}
+
+// patterned makes a string of s's pattern, of s's minLength at least
+// where the pattern repeats a part without bound: AWS IoT's payloadVersion
+// of ^[0-9-]+$ and a minLength of 10 was drawn shorter, then padded with
+// letters the pattern refuses.
+func (g *Generator) patterned(s *openapi3.Schema) string {
+	v := g.Faker.Regex(s.Pattern)
+	want := int(min(s.MinLength, MaxStringLength))
+	if utf8.RuneCountInString(v) >= want {
+		return v
+	}
+	if long, ok := lengthened(s.Pattern, want); ok {
+		return g.Faker.Regex(long)
+	}
+	return v
+}
+
+// lengthened returns pattern with its first part repeated without bound
+// (+, * or {n,}) repeated as often as a value of want characters needs;
+// false where it has no such part.
+func lengthened(pattern string, want int) (string, bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	short := want - shortest(re)
+	var grow func(r *syntax.Regexp) bool
+	grow = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
+			unit := shortest(r.Sub[0])
+			if (r.Op == syntax.OpRepeat && r.Max != -1) || unit == 0 {
+				break
+			}
+			least := 0
+			switch r.Op {
+			case syntax.OpPlus:
+				least = 1
+			case syntax.OpRepeat:
+				least = r.Min
+			}
+			r.Op, r.Min, r.Max = syntax.OpRepeat, least+(short+unit-1)/unit, -1
+			return true
+		case syntax.OpAlternate, syntax.OpQuest:
+			return false // a part that may not be there at all
+		}
+		for _, sub := range r.Sub {
+			if grow(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	if short <= 0 || !grow(re) {
+		return "", false
+	}
+	return re.String(), true
+}
+
+// shortest returns the length, in characters, of the shortest string re
+// matches.
+func shortest(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune)
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 1
+	case syntax.OpCapture, syntax.OpPlus:
+		return shortest(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min * shortest(re.Sub[0])
+	case syntax.OpConcat:
+		n := 0
+		for _, sub := range re.Sub {
+			n += shortest(sub)
+		}
+		return n
+	case syntax.OpAlternate:
+		n := -1
+		for _, sub := range re.Sub {
+			if m := shortest(sub); n < 0 || m < n {
+				n = m
+			}
+		}
+		return max(n, 0)
+	}
+	return 0
 }
 
 // simplePattern reports whether gofakeit can follow pattern: one that Go

@@ -40,6 +40,11 @@ func TestValuesMatchTheirSchemas(t *testing.T) {
 		`{"type":"string","format":"ipv4"}`,
 		`{"type":"string","format":"byte"}`,
 		`{"type":"string","pattern":"^[A-Z]{3}-[0-9]{4}$"}`,
+		// A pattern that repeats without bound, and a minLength above
+		// what its draws reach, as AWS IoT's payloadVersion.
+		`{"type":"string","pattern":"^[0-9-]+$","minLength":10,"maxLength":32}`,
+		`{"type":"string","pattern":"^v[0-9]+\\.[0-9]*$","minLength":14}`,
+		`{"type":"string","pattern":"^(ab)+$","minLength":21}`,
 		`{"type":"string","enum":["a","b","c"]}`,
 		`{"type":"integer"}`,
 		`{"type":"integer","format":"int32","minimum":-3,"maximum":3}`,
