@@ -34,7 +34,8 @@ func idProperty(props []Property, idParam, name string, sent map[string]bool, pa
 	patterned := param != nil && schemaType(param) == "string" && (param.Pattern != "" || param.Format == "uuid")
 	for _, p := range props {
 		t := schemaType(p.Schema)
-		if (t == "integer" || t == "string") && !sent[p.Name] && !timestamp(p) && len(p.Schema.Enum) == 0 && !(patterned && t == "integer") {
+		enumerated := ofAllOf(p.Schema, func(s *openapi3.Schema) bool { return len(s.Enum) > 0 })
+		if (t == "integer" || t == "string") && !sent[p.Name] && !timestamp(p) && !enumerated && !(patterned && t == "integer") {
 			return p, true
 		}
 	}
@@ -48,7 +49,7 @@ func idProperty(props []Property, idParam, name string, sent map[string]bool, pa
 // enum an id, which names one of a few kinds: Ijenko's functionalities
 // hold a class the create leaves out.)
 func timestamp(p Property) bool {
-	if f := p.Schema.Format; f == "date-time" || f == "date" || f == "time" {
+	if f := ofAllOf(p.Schema, func(s *openapi3.Schema) string { return s.Format }); f == "date-time" || f == "date" || f == "time" {
 		return true
 	}
 	name := looseName(p.Name)

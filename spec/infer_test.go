@@ -162,6 +162,8 @@ func TestIDProperty(t *testing.T) {
 			"{count: {type: integer}, label: {type: string}, code: {type: string}}", "{label: {type: string}}", "code", true},
 		{"the first left out but a kind", fmt.Sprintf(strParam, "key"),
 			"{class: {type: string, enum: [lamp, plug]}, label: {type: string}, code: {type: string}}", "{label: {type: string}}", "code", true},
+		{"the first left out but a kind or a time of an allOf", fmt.Sprintf(strParam, "taskId"),
+			"{taskStatus: {allOf: [{type: string, enum: [DONE, FAILED]}, {description: The status.}]}, begun: {allOf: [{type: string, format: date-time}]}, label: {type: string}, code: {type: string}}", "{label: {type: string}}", "code", true},
 		{"the parameter's last word", fmt.Sprintf(strParam, "projectKey"),
 			"{_id: {type: string}, key: {type: string}, name: {type: string}}", "{key: {type: string}, name: {type: string}}", "key", true},
 		{"the last word before id", fmt.Sprintf(strParam, "flagKey"),

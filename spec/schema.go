@@ -106,6 +106,31 @@ func schemaType(s *openapi3.Schema) string {
 	return typeOf(s, 0)
 }
 
+// ofAllOf returns the first value of s, or of a member of its allOf, that
+// holds: AWS's documents give each property as an allOf of a $ref and a
+// description, the enum or the format in the $ref's schema.
+func ofAllOf[T comparable](s *openapi3.Schema, get func(*openapi3.Schema) T) T {
+	var walk func(s *openapi3.Schema, depth int) T
+	walk = func(s *openapi3.Schema, depth int) T {
+		var zero T
+		if s == nil || depth > 32 {
+			return zero
+		}
+		if v := get(s); v != zero {
+			return v
+		}
+		for _, member := range s.AllOf {
+			if member != nil {
+				if v := walk(member.Value, depth+1); v != zero {
+					return v
+				}
+			}
+		}
+		return zero
+	}
+	return walk(s, 0)
+}
+
 func typeOf(s *openapi3.Schema, depth int) string {
 	if s == nil || depth > 32 {
 		return ""
