@@ -90,8 +90,13 @@ func take(v, m *openapi3.Schema) {
 		v.MaxItems = m.MaxItems
 	}
 	v.UniqueItems = v.UniqueItems || m.UniqueItems
-	if v.Items == nil {
+	switch {
+	case v.Items == nil:
 		v.Items = m.Items
+	case m.Items != nil && m.Items != v.Items && m.Items.Value != v.Items.Value:
+		// Items of every member's items: the train travel API's data is an
+		// allOf of a wrapper's array of any object and one of Stations.
+		v.Items = &openapi3.SchemaRef{Value: &openapi3.Schema{AllOf: openapi3.SchemaRefs{v.Items, m.Items}}}
 	}
 	// An example of a member is one of the value only where the member
 	// is of the value's type, and a scalar: Box's members give arrays as

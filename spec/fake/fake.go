@@ -730,13 +730,13 @@ func (g *Generator) properties(s *openapi3.Schema) []spec.Property {
 }
 
 // sharedProperties returns props, the properties of s, a schema of allOf
-// members, with each scalar that more than one of them declares of a
-// schema that is the allOf of every declaration: a value of it matches
-// them all.
+// members, with each that more than one of them declares of a schema that
+// is the allOf of every declaration: a value of it matches them all.
 // Gérer mes affaires' sections are an allOf of a Section, whose Type is
 // of an enumeration in lower case, and of a Type whose example is
 // "About": the last declaration alone gave "About", which the first
-// refuses.
+// refuses. GitHub's SCIM groups are an allOf of a group whose members
+// require a $ref and of one whose members' example has none.
 func sharedProperties(s *openapi3.Schema, props []spec.Property) []spec.Property {
 	declared := map[string][]*openapi3.SchemaRef{}
 	var visit func(m *openapi3.Schema, depth int)
@@ -758,7 +758,7 @@ func sharedProperties(s *openapi3.Schema, props []spec.Property) []spec.Property
 	visit(s, 0)
 	var out []spec.Property
 	for i, p := range props {
-		if refs := declared[p.Name]; len(refs) > 1 && scalar(spec.TypeOf(p.Schema)) {
+		if refs := declared[p.Name]; len(refs) > 1 {
 			if out == nil {
 				out = slices.Clone(props)
 			}

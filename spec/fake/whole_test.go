@@ -38,6 +38,31 @@ components:
       allOf:
         - {$ref: '#/components/schemas/Section'}
         - {type: object, properties: {Type: {type: string, example: About}}}
+    ScimGroup:
+      allOf:
+        - type: object
+          required: [members]
+          properties:
+            members:
+              type: array
+              minItems: 1
+              items: {type: object, required: [value, $ref], properties: {value: {type: string}, $ref: {type: string}}}
+        - type: object
+          properties:
+            members:
+              type: array
+              example: [{"$+ref": "https://x/Users/1", value: "1"}]
+              items: {type: object, properties: {value: {type: string}, $ref: {type: string}}}
+    Stations:
+      allOf:
+        - type: object
+          required: [data]
+          properties:
+            data: {type: array, minItems: 1, items: {type: object}}
+        - properties:
+            data:
+              type: array
+              items: {type: object, required: [id, name], properties: {id: {type: string, format: uuid}, name: {type: string}}}
     Section:
       type: object
       required: [Type]
@@ -396,6 +421,12 @@ func TestValuesMatchTheWholeSchema(t *testing.T) {
 		// Gérer mes affaires' sections: the example of one member's Type
 		// is no value of the other's enumeration.
 		{c30, "TypedSection", false, nil},
+		// GitHub's SCIM groups: one member's members require a $ref,
+		// the other's example has none.
+		{c30, "ScimGroup", false, nil},
+		// The train travel API's stations: one member's data is of any
+		// objects, the other's of stations, which require an id.
+		{c30, "Stations", false, nil},
 		// AWS's tags: an allOf of a map of at least one member, and of
 		// a description.
 		{c30, "TaggedApi", false, nil},
