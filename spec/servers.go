@@ -167,7 +167,7 @@ func NewRouter(doc *openapi3.T) (routers.Router, error) {
 			if err != nil {
 				return nil, err
 			}
-			r.add(&hostless, b+path, path, bare(item))
+			r.add(&hostless, escapedTemplate(b+path), path, bare(item))
 			continue
 		}
 		for _, method := range methodsOf(ops) {
@@ -175,12 +175,13 @@ func NewRouter(doc *openapi3.T) (routers.Router, error) {
 			if err != nil {
 				return nil, err
 			}
-			at := hostless.Paths.Value(b + path)
+			full := escapedTemplate(b + path)
+			at := hostless.Paths.Value(full)
 			if at == nil {
 				at = bare(item)
-				r.add(&hostless, b+path, path, at)
+				r.add(&hostless, full, path, at)
 			}
-			if r.paths[b+path] == path && at.GetOperation(method) == nil {
+			if r.paths[full] == path && at.GetOperation(method) == nil {
 				at.SetOperation(method, ops[method])
 			}
 		}
@@ -190,6 +191,38 @@ func NewRouter(doc *openapi3.T) (routers.Router, error) {
 	}
 	r.rank(&hostless)
 	return r, nil
+}
+
+// escapedTemplate returns the path template t with its text outside
+// the parameters' braces escaped as a request's path is on the wire,
+// which gorillamux matches: Loket's /conceptemployees/{id}/dossier" is
+// asked for as .../dossier%22, which the template as written never
+// matched.
+func escapedTemplate(t string) string {
+	var b strings.Builder
+	depth, start := 0, 0
+	for i, c := range t {
+		switch {
+		case c == '{':
+			if depth == 0 {
+				b.WriteString((&url.URL{Path: t[start:i]}).EscapedPath())
+				start = i
+			}
+			depth++
+		case c == '}' && depth > 0:
+			depth--
+			if depth == 0 {
+				b.WriteString(t[start : i+1])
+				start = i + 1
+			}
+		}
+	}
+	if depth == 0 {
+		b.WriteString((&url.URL{Path: t[start:]}).EscapedPath())
+	} else {
+		b.WriteString(t[start:])
+	}
+	return b.String()
 }
 
 // bare returns a path item of item's parameters and no operations or

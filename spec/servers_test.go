@@ -202,6 +202,14 @@ paths:
       - {name: x, in: path, required: true, schema: {type: string}}
       - {name: y, in: path, required: true, schema: {type: string}}
     delete: {operationId: deleteThing, responses: {'204': {description: gone}}}
+  /quoted/{id}/dossier":
+    parameters:
+      - {name: id, in: path, required: true, schema: {type: string}}
+    get: {operationId: getDossier, responses: {'200': {description: ok}}}
+  /spaced/{id}/two words:
+    parameters:
+      - {name: id, in: path, required: true, schema: {type: string}}
+    get: {operationId: getSpaced, responses: {'200': {description: ok}}}
   /things/{a}/{b}.txt:
     parameters:
       - {name: a, in: path, required: true, schema: {type: string}}
@@ -220,6 +228,7 @@ paths:
 // took the first in kin-openapi's order, and AEM's keystore was never
 // reached. A template of more text without the method leaves the route to
 // the other, and one with it takes a path whose first template lacks it.
+// A template of a character a path escapes matches the path as sent.
 func TestRouterTakesTheMoreSpecificTemplate(t *testing.T) {
 	c, err := spec.Read([]byte(specificPaths))
 	if err != nil {
@@ -237,6 +246,10 @@ func TestRouterTakesTheMoreSpecificTemplate(t *testing.T) {
 		{"GET", "/v1/home/a%2Fb.json", "getJSON", "b", "a%2Fb"},
 		{"GET", "/v1/things/home/alice.txt", "getText", "b", "alice"},
 		{"DELETE", "/v1/things/home/alice.txt", "deleteThing", "y", "alice.txt"},
+		// A template of a character a path escapes, as Loket's
+		// /conceptemployees/{id}/dossier", is matched as sent.
+		{"GET", "/v1/quoted/7/dossier%22", "getDossier", "id", "7"},
+		{"GET", "/v1/spaced/7/two%20words", "getSpaced", "id", "7"},
 		{"PUT", "/v1/home/alice.ks.html", "", "", ""},
 		{"PUT", "/v1/things/home/alice.txt", "", "", ""},
 	} {
