@@ -461,3 +461,50 @@ func TestCreatedIDOfAnotherType(t *testing.T) {
 		t.Errorf("POST /v1/connections: %d %s, Location %s: want %s", resp.StatusCode, body, loc, want)
 	}
 }
+
+// TestSeededItemsOfPropertiesSeveralMembersDeclare: a property that
+// several allOf members of an item declare is made of them all, where
+// GitHub's SCIM groups were seeded with one member's example of members,
+// which lacks the $ref the other member requires, and every list of them
+// broke the document.
+func TestSeededItemsOfPropertiesSeveralMembersDeclare(t *testing.T) {
+	c := documentWith(t, `
+  /groups:
+    get:
+      operationId: listGroups
+      responses:
+        '200': {description: The groups., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Group'}}}}}
+    post:
+      operationId: createGroup
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Group'}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Group'}}}}
+  /groups/{id}:
+    get:
+      operationId: getGroup
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: A group., content: {application/json: {schema: {$ref: '#/components/schemas/Group'}}}}
+`, `
+    Group:
+      allOf:
+        - type: object
+          required: [id, members]
+          properties:
+            id: {type: string}
+            members:
+              type: array
+              items: {type: object, required: [value, $ref], properties: {value: {type: string}, $ref: {type: string}}}
+        - type: object
+          properties:
+            members:
+              type: array
+              example: [{"$+ref": "https://x/Users/1", value: "1"}]
+              items: {type: object, properties: {value: {type: string}, $ref: {type: string}}}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	req, resp, body := fetch(t, http.MethodGet, base+"/v1/groups", "", "X-API-Key", key)
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"$ref"`) {
+		t.Errorf("GET /v1/groups: %d %v, want groups whose members hold their $ref\n%s", resp.StatusCode, err, body)
+	}
+}

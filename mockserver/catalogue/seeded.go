@@ -125,7 +125,9 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 			}
 		}
 		gen := &fake.Generator{Contract: c, Faker: streamFaker(cat.Seed, r.Name, i == 0), Refs: refs}
-		props := r.Properties[1:] // the id is assigned
+		// The id is assigned; a property several allOf members declare
+		// is made of them all.
+		props := fake.Shared(r.Item, r.Properties)[1:]
 		mixes := make([][]int, len(props))
 		exact := make([]bool, len(props))
 		plans := make([]func() any, len(props))

@@ -738,6 +738,9 @@ func (g *Generator) properties(s *openapi3.Schema) []spec.Property {
 // refuses. GitHub's SCIM groups are an allOf of a group whose members
 // require a $ref and of one whose members' example has none.
 func sharedProperties(s *openapi3.Schema, props []spec.Property) []spec.Property {
+	if len(s.AllOf) == 0 {
+		return props
+	}
 	declared := map[string][]*openapi3.SchemaRef{}
 	var visit func(m *openapi3.Schema, depth int)
 	visit = func(m *openapi3.Schema, depth int) {
@@ -769,6 +772,14 @@ func sharedProperties(s *openapi3.Schema, props []spec.Property) []spec.Property
 		return props
 	}
 	return out
+}
+
+// Shared returns props, the properties of s as spec.Contract.Properties
+// gives them, with each that several of its allOf members declare of a
+// schema that is the allOf of every declaration (see sharedProperties),
+// for plans of the properties one by one, as a catalogue makes its items.
+func Shared(s *openapi3.Schema, props []spec.Property) []spec.Property {
+	return sharedProperties(s, props)
 }
 
 // scalar reports whether t names a JSON type of no members.
