@@ -476,7 +476,7 @@ func TestSeededItemsOfPropertiesSeveralMembersDeclare(t *testing.T) {
         '200': {description: The groups., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Group'}}}}}
     post:
       operationId: createGroup
-      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Group'}}}}
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewGroup'}}}}
       responses:
         '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Group'}}}}
   /groups/{id}:
@@ -486,6 +486,11 @@ func TestSeededItemsOfPropertiesSeveralMembersDeclare(t *testing.T) {
       responses:
         '200': {description: A group., content: {application/json: {schema: {$ref: '#/components/schemas/Group'}}}}
 `, `
+    NewGroup:
+      type: object
+      required: [members]
+      properties:
+        members: {type: array, items: {type: object, required: [value], properties: {value: {type: string}}}}
     Group:
       allOf:
         - type: object
@@ -506,5 +511,12 @@ func TestSeededItemsOfPropertiesSeveralMembersDeclare(t *testing.T) {
 	req, resp, body := fetch(t, http.MethodGet, base+"/v1/groups", "", "X-API-Key", key)
 	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"$ref"`) {
 		t.Errorf("GET /v1/groups: %d %v, want groups whose members hold their $ref\n%s", resp.StatusCode, err, body)
+	}
+	// A group created with members of no $ref keeps them, each given
+	// the $ref the item requires, within the array as the allOf gives it.
+	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
+	req, resp, body = fetch(t, http.MethodPost, base+"/v1/groups", `{"members":[{"value":"u1"},{"value":"u2"}]}`, auth...)
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusCreated || !strings.Contains(string(body), `"value":"u2"`) {
+		t.Errorf("POST /v1/groups: %d %v, want the group created with its members\n%s", resp.StatusCode, err, body)
 	}
 }

@@ -113,7 +113,9 @@ func newFitter(c *spec.Contract, r *spec.Resource, seed uint64) (*fitter, []stri
 			answered[p.Name] = p.Required
 		}
 	}
-	for _, p := range r.Properties[1:] {
+	// A property several allOf members of the item declare is held to
+	// them all (see fake.Shared).
+	for _, p := range fake.Shared(r.Item, r.Properties)[1:] {
 		if cp, ok := created[p.Name]; (p.Required || answered[p.Name]) && (optionalItem || !(ok && cp.Required)) {
 			f.made = append(f.made, p)
 			required = append(required, p.Name)
@@ -372,7 +374,7 @@ func (f *fitter) conform(v any, s *openapi3.Schema, name string, depth int) (any
 				for k, e := range m {
 					out[k] = e
 				}
-				for _, p := range f.gen.Contract.Properties(s) {
+				for _, p := range fake.Shared(s, f.gen.Contract.Properties(s)) {
 					e, ok := out[p.Name]
 					switch {
 					case ok:
@@ -386,10 +388,10 @@ func (f *fitter) conform(v any, s *openapi3.Schema, name string, depth int) (any
 				tried = out
 			}
 		case "array":
-			if list, ok := v.([]any); ok && s.Items != nil {
+			if list, ok := v.([]any); ok && fake.Items(s) != nil {
 				out := make([]any, 0, len(list))
 				for _, e := range list {
-					if fitted, ok := f.conform(e, s.Items.Value, name, depth+1); ok {
+					if fitted, ok := f.conform(e, fake.Items(s), name, depth+1); ok {
 						out = append(out, fitted)
 					}
 				}

@@ -782,6 +782,19 @@ func Shared(s *openapi3.Schema, props []spec.Property) []spec.Property {
 	return sharedProperties(s, props)
 }
 
+// Items returns the schema of the items of s, an array's: its items, or,
+// where its allOf members give them, the allOf of every one of theirs;
+// nil for none.
+func Items(s *openapi3.Schema) *openapi3.Schema {
+	if s.Items == nil && len(s.AllOf) > 0 {
+		s = scalarView(s)
+	}
+	if s.Items == nil {
+		return nil
+	}
+	return s.Items.Value
+}
+
 // scalar reports whether t names a JSON type of no members.
 func scalar(t string) bool {
 	return t == "string" || t == "integer" || t == "number" || t == "boolean"
