@@ -429,3 +429,26 @@ func TestEnumOfAnArrayReadAsItsItems(t *testing.T) {
 		}
 	}
 }
+
+// TestAlternativeListedTwice: a oneOf that lists one schema twice, as App
+// Store Connect's included, is read as listing it once, with a warning
+// naming the place; strict, the document is refused, naming it.
+func TestAlternativeListedTwice(t *testing.T) {
+	doc := header + get(`{oneOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Cat'}]}`) + `components:
+  schemas:
+    Cat: {type: object, required: [name], properties: {name: {type: string}}}
+`
+	c, err := spec.Read([]byte(doc))
+	if err != nil {
+		t.Fatalf("Read = %v, want it served with a warning", err)
+	}
+	if len(c.Warnings) != 1 || !strings.HasPrefix(c.Warnings[0], thing+".oneOf: ") {
+		t.Errorf("warnings = %q, want one that begins %q", c.Warnings, thing+".oneOf: ")
+	}
+	if err := c.Operation("GET /things").JSONSchema(200).VisitJSON(map[string]any{"name": "Tom"}); err != nil {
+		t.Errorf("a cat is refused: %v", err)
+	}
+	if _, err := (spec.ReadOptions{Strict: true}).Read([]byte(doc)); err == nil || !strings.HasPrefix(err.Error(), thing+".oneOf: ") {
+		t.Errorf("read strictly, Read = %v, want a refusal that begins %q", err, thing+".oneOf: ")
+	}
+}

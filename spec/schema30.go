@@ -27,6 +27,7 @@ func (r *repairs) schemas() {
 		r.unknownKeywords(at, s)
 		r.patterns(at, s)
 		r.enumOfItems(at, s)
+		r.repeatedAlternatives(at, s)
 		if v31 {
 			return
 		}
@@ -280,5 +281,43 @@ func (r *repairs) enumOfItems(at func() string, s *openapi3.Schema) {
 		what:   jsonText(enum) + ": an array is none of these values",
 		served: "read as the enum of its items",
 		change: "move the enum into items",
+	})
+}
+
+// repeatedAlternatives reads a oneOf that lists one schema twice, as App
+// Store Connect's included: oneOf [AppCategory, AppCategory], as a oneOf
+// that lists it once: as written, a value of it matches two alternatives,
+// and so none is valid.
+func (r *repairs) repeatedAlternatives(at func() string, s *openapi3.Schema) {
+	if len(s.OneOf) < 2 {
+		return
+	}
+	var kept openapi3.SchemaRefs
+	var twice []string
+	for _, ref := range s.OneOf {
+		if ref == nil {
+			continue
+		}
+		if slices.ContainsFunc(kept, func(k *openapi3.SchemaRef) bool {
+			return k.Value == ref.Value && ref.Value != nil || ref.Ref != "" && k.Ref == ref.Ref
+		}) {
+			name := ref.Ref
+			if name == "" {
+				name = "a schema"
+			}
+			twice = append(twice, name)
+			continue
+		}
+		kept = append(kept, ref)
+	}
+	if len(twice) == 0 {
+		return
+	}
+	s.OneOf = kept
+	r.add(slip{
+		where:  at() + ".oneOf",
+		what:   "lists " + twice[0] + " more than once, so that no value matches one alternative alone",
+		served: "read as listing it once",
+		change: "list each alternative once",
 	})
 }
