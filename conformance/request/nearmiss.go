@@ -120,12 +120,16 @@ func sendCredential(r *judge.Request, in, name, value string) {
 
 // WithNearMiss returns the option that sends the credentials of req, a
 // security requirement of op, with miss in place of scheme s's, and those of
-// its other schemes as they should be: nothing else of the run's key.
+// its other schemes as they should be: nothing else of the run's key. An
+// other scheme whose key goes where s's does is s's credential too, and is
+// left to the miss: Google's operations ask for two OAuth 2 schemes at
+// once, both a bearer token, so that the key in the query in place of one
+// went with the right token of the other.
 func (m *Maker) WithNearMiss(op *spec.Operation, req spec.Requirement, s *spec.Scheme, miss NearMiss) judge.Option {
 	return func(r *judge.Request) {
 		m.Credentials(op, "")(r)
 		for _, other := range req {
-			if other != s {
+			if other != s && !other.Place().Same(s.Place()) {
 				presentAs(r, other, judge.KeyVar)
 			}
 		}
