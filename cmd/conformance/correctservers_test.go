@@ -239,6 +239,7 @@ var correctReadings = []struct{ name, doc string }{
 	{"ReplaceOfOneOfAnAnyOf", replaceOfAnyOf},
 	{"ReferencesSentInTheirType", referencesOfAnotherType},
 	{"IDsOfAnotherTypeInTheRead", idsOfAnotherType},
+	{"UpdateAnsweringAnOperation", updatedAnsweringAnOperation},
 }
 
 func TestCorrectReadingsPass(t *testing.T) {
@@ -481,6 +482,54 @@ components:
       properties:
         id: {type: integer, readOnly: true}
         email: {type: string}
+`
+
+// updatedAnsweringAnOperation is a document whose types are updated by a
+// PATCH that answers an Operation to watch, as Google's Deployment
+// Manager's are: an object whose id, name and description are the
+// operation's, beside more of its own.
+//
+// An answer whose schema declares more of another object than of the
+// item is no item: the update is judged by the read, where the suite held
+// the operation's name to the item's and failed it.
+const updatedAnsweringAnOperation = `openapi: 3.0.3
+info: {title: Types, version: 1.0.0}
+paths:
+  /types:
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Type'}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Type'}}}}
+  /types/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The type., content: {application/json: {schema: {$ref: '#/components/schemas/Type'}}}}
+        '404': {description: No such type.}
+    patch:
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Type'}}}}
+      responses:
+        '200': {description: The operation of the update., content: {application/json: {schema: {$ref: '#/components/schemas/Operation'}}}}
+        '404': {description: No such type.}
+components:
+  schemas:
+    Type:
+      type: object
+      required: [name]
+      properties:
+        id: {type: integer, readOnly: true}
+        name: {type: string}
+        description: {type: string}
+    Operation:
+      type: object
+      properties:
+        id: {type: string}
+        name: {type: string}
+        description: {type: string}
+        progress: {type: integer}
+        status: {type: string, enum: [PENDING, RUNNING, DONE]}
+        targetLink: {type: string}
+        startTime: {type: string}
 `
 
 // replacedByBody is a document whose environments are replaced by a PUT of

@@ -64,7 +64,7 @@ func (h *Harness) CheckItemReplaced(ctx context.Context, res *spec.Resource) err
 	if err := x.Require(x.Status >= 200 && x.Status < 300, judge.RuleItemReplace, fmt.Sprintf("%s of a created item: status %d, want a documented 2xx", res.Replace.ID, x.Status)); err != nil {
 		return err
 	}
-	if h.answersObject(res.Replace, x) {
+	if h.answersObject(res, res.Replace, x) {
 		got, err := x.Item()
 		if err != nil {
 			return err
@@ -199,7 +199,7 @@ func (h *Harness) CheckItemUpdated(ctx context.Context, res *spec.Resource) erro
 		}
 	}
 	maps.Copy(want, echoed)
-	if h.answersObject(res.Update, x) {
+	if h.answersObject(res, res.Update, x) {
 		got, err := x.Item()
 		if err != nil {
 			return err
