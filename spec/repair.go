@@ -77,6 +77,7 @@ func (o ReadOptions) repair(l *loaded) (func(), error) {
 	r.parameterSchemas()
 	r.oauthScopes()
 	r.serverVariables()
+	r.emptyExamples()
 	r.unknownFields()
 	r.schemas()
 	undo := func() {

@@ -452,3 +452,39 @@ func TestAlternativeListedTwice(t *testing.T) {
 		t.Errorf("read strictly, Read = %v, want a refusal that begins %q", err, thing+".oneOf: ")
 	}
 }
+
+// TestEmptyExamples: an Example Object of neither value nor
+// externalValue, which OpenAPI allows and kin-openapi refused the whole
+// document for (Microsoft Graph's 119 examples of {}), is read as no
+// example, strict or not, without a word.
+func TestEmptyExamples(t *testing.T) {
+	doc := header + `paths:
+  /things:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, properties: {name: {type: string}}}
+              examples:
+                empty: {$ref: '#/components/examples/Empty'}
+                inline: {summary: Nothing here.}
+components:
+  examples:
+    Empty: {}
+`
+	for _, strict := range []bool{false, true} {
+		c, err := spec.ReadOptions{Strict: strict}.Read([]byte(doc))
+		if err != nil {
+			t.Errorf("strict %v: Read = %v, want the document served", strict, err)
+			continue
+		}
+		if len(c.Warnings) != 0 {
+			t.Errorf("strict %v: warnings %q, want none", strict, c.Warnings)
+		}
+		if ex := c.Doc.Components.Examples["Empty"].Value; ex.ExternalValue != "" || ex.Value != nil {
+			t.Errorf("strict %v: the example reads %+v, want it as written, empty", strict, ex)
+		}
+	}
+}

@@ -414,3 +414,46 @@ func unknown(ext map[string]any) []string {
 	slices.Sort(out)
 	return out
 }
+
+// emptyExamples lets an Example Object of neither value nor externalValue,
+// as Microsoft Graph's 119 examples of {}, through the validation:
+// OpenAPI asks for neither, and kin-openapi refuses the whole document for
+// it. Such an example holds no value, and none is read of it.
+func (r *repairs) emptyExamples() {
+	seen := map[*openapi3.Example]bool{}
+	let := func(examples openapi3.Examples) {
+		for _, ref := range examples {
+			if ref == nil || ref.Value == nil || seen[ref.Value] {
+				continue
+			}
+			ex := ref.Value
+			seen[ex] = true
+			if ex.Value == nil && ex.ExternalValue == "" {
+				ex.ExternalValue = "about:blank"
+				r.restore = append(r.restore, func() { ex.ExternalValue = "" })
+			}
+		}
+	}
+	if c := r.doc.Components; c != nil {
+		let(c.Examples)
+		for _, h := range c.Headers {
+			if h != nil && h.Value != nil {
+				let(h.Value.Examples)
+			}
+		}
+	}
+	for _, p := range r.parts() {
+		switch v := p.value.(type) {
+		case *openapi3.MediaType:
+			let(v.Examples)
+		case *openapi3.Parameter:
+			let(v.Examples)
+		case *openapi3.Response:
+			for _, h := range v.Headers {
+				if h != nil && h.Value != nil {
+					let(h.Value.Examples)
+				}
+			}
+		}
+	}
+}
