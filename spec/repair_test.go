@@ -488,3 +488,25 @@ components:
 		}
 	}
 }
+
+// TestUndeclaredRequiredOfAClosedObject: a name an object requires, that
+// it does not declare and its additionalProperties: false refuses, as
+// Jira's ScreenTypes requires a defaultScreen it declares as default, is
+// read as not required, with a warning naming the place; strict, the
+// document is refused, naming it.
+func TestUndeclaredRequiredOfAClosedObject(t *testing.T) {
+	doc := header + get(`{type: object, additionalProperties: false, required: [defaultScreen, edit], properties: {default: {type: integer}, edit: {type: integer}}}`)
+	c, err := spec.Read([]byte(doc))
+	if err != nil {
+		t.Fatalf("Read = %v, want it served with a warning", err)
+	}
+	if len(c.Warnings) != 1 || !strings.HasPrefix(c.Warnings[0], thing+".required: ") {
+		t.Errorf("warnings = %q, want one that begins %q", c.Warnings, thing+".required: ")
+	}
+	if s := c.Operation("GET /things").JSONSchema(200); !reflect.DeepEqual(s.Required, []string{"edit"}) {
+		t.Errorf("required %v, want [edit]", s.Required)
+	}
+	if _, err := (spec.ReadOptions{Strict: true}).Read([]byte(doc)); err == nil || !strings.HasPrefix(err.Error(), thing+".required: ") {
+		t.Errorf("read strictly, Read = %v, want a refusal that begins %q", err, thing+".required: ")
+	}
+}

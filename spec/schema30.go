@@ -28,6 +28,7 @@ func (r *repairs) schemas() {
 		r.patterns(at, s)
 		r.enumOfItems(at, s)
 		r.repeatedAlternatives(at, s)
+		r.undeclaredRequired(at, s)
 		if v31 {
 			return
 		}
@@ -319,5 +320,33 @@ func (r *repairs) repeatedAlternatives(at func() string, s *openapi3.Schema) {
 		what:   "lists " + twice[0] + " more than once, so that no value matches one alternative alone",
 		served: "read as listing it once",
 		change: "list each alternative once",
+	})
+}
+
+// undeclaredRequired reads a name an object requires, that it does not
+// declare and its additionalProperties: false refuses, as not required:
+// Jira's ScreenTypes requires a defaultScreen it declares as default. As
+// written no value matches the schema.
+func (r *repairs) undeclaredRequired(at func() string, s *openapi3.Schema) {
+	if s.AdditionalProperties.Has == nil || *s.AdditionalProperties.Has || len(s.PatternProperties) > 0 || len(s.Required) == 0 {
+		return
+	}
+	var kept, dropped []string
+	for _, name := range s.Required {
+		if _, ok := s.Properties[name]; ok {
+			kept = append(kept, name)
+		} else {
+			dropped = append(dropped, name)
+		}
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	s.Required = kept
+	r.add(slip{
+		where:  at() + ".required",
+		what:   jsonText(dropped) + ": required, but not declared, and additionalProperties: false refuses every other property",
+		served: "read as not required",
+		change: "declare them, or leave them out of required",
 	})
 }
