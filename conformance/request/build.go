@@ -48,6 +48,9 @@ type Maker struct {
 	parents  map[*spec.Resource]map[string]string // of each resource, for the run: see CollectionParams
 	required map[string]any                       // of each required query parameter, for the run: see requiredValue
 	choosing map[*spec.Resource]bool              // resources whose parent CollectionParams is choosing
+	// madeUpParents are the resources whose parents for the run were made
+	// up: a path below them may rightly be answered 404.
+	madeUpParents map[*spec.Resource]bool
 	// make creates an item of a resource the run names no item of
 	// otherwise, and returns its id: see SetItemMaker. made holds the id
 	// of each resource's, "" where none could be made.
@@ -584,13 +587,14 @@ func (m *Maker) CollectionParams(ctx context.Context, res *spec.Resource) (map[s
 		delete(m.choosing, res)
 		m.mu.Unlock()
 	}()
+	chosenMadeUp := false
 	for try := range maxParents {
 		candidate, madeUp, err := m.pathParams(ctx, collectionOp(res), nil)
 		if err != nil {
 			return nil, err
 		}
 		if try == 0 {
-			params = candidate
+			params, chosenMadeUp = candidate, madeUp
 		}
 		if res.List == nil {
 			break
@@ -600,7 +604,8 @@ func (m *Maker) CollectionParams(ctx context.Context, res *spec.Resource) (map[s
 			return nil, err
 		}
 		if len(ids) > 0 {
-			params = candidate
+			// A parent below which items are listed is there.
+			params, chosenMadeUp = candidate, false
 			break
 		}
 		if madeUp {
@@ -611,9 +616,19 @@ func (m *Maker) CollectionParams(ctx context.Context, res *spec.Resource) (map[s
 	defer m.mu.Unlock()
 	if m.parents == nil {
 		m.parents = map[*spec.Resource]map[string]string{}
+		m.madeUpParents = map[*spec.Resource]bool{}
 	}
 	m.parents[res] = params
+	m.madeUpParents[res] = chosenMadeUp
 	return maps.Clone(params), nil
+}
+
+// parentsMadeUp reports whether the run's parents of res, which
+// CollectionParams chose, were made up.
+func (m *Maker) parentsMadeUp(res *spec.Resource) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.madeUpParents[res]
 }
 
 // collectionOp returns an operation of the collection path of res: its
@@ -636,6 +651,7 @@ func (m *Maker) PathParams(ctx context.Context, op *spec.Operation, fixed map[st
 	if params == nil {
 		params = map[string]string{}
 	}
+	parentMadeUp := false
 	for _, res := range m.resourcesAbove(op) {
 		if len(res.ParentParams) == 0 {
 			continue
@@ -647,10 +663,14 @@ func (m *Maker) PathParams(ctx context.Context, op *spec.Operation, fixed map[st
 		for k, v := range parent {
 			if _, ok := params[k]; !ok {
 				params[k] = v
+				// A parent made up is as made up below it: Jira's comments
+				// are listed below an issue of no list, named at random.
+				parentMadeUp = parentMadeUp || m.parentsMadeUp(res)
 			}
 		}
 	}
-	return m.pathParams(ctx, op, params)
+	params, madeUp, err = m.pathParams(ctx, op, params)
+	return params, madeUp || parentMadeUp, err
 }
 
 // pathParams is PathParams without the run's parents.

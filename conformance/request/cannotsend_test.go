@@ -211,3 +211,63 @@ func TestPathOfAResourceNamedByItsOwnParent(t *testing.T) {
 		}
 	}
 }
+
+// belowUnknownParents is a resource whose parents no list shows and no
+// create makes, as Jira's comments are listed below an issue.
+const belowUnknownParents = `openapi: 3.0.3
+info: {title: Comments, version: 1.0.0}
+paths:
+  /issues/{issueId}/comments:
+    parameters:
+      - {name: issueId, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: listComments
+      responses:
+        '200': {description: The comments., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Comment'}}}}}
+        '404': {description: No such issue.}
+    post:
+      operationId: addComment
+      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Comment'}}}}
+      responses:
+        '201': {description: Added., content: {application/json: {schema: {$ref: '#/components/schemas/Comment'}}}}
+  /issues/{issueId}/comments/{id}:
+    parameters:
+      - {name: issueId, in: path, required: true, schema: {type: string}}
+      - {name: id, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: getComment
+      responses:
+        '200': {description: A comment., content: {application/json: {schema: {$ref: '#/components/schemas/Comment'}}}}
+components:
+  schemas:
+    Comment: {type: object, properties: {id: {type: string, readOnly: true}, body: {type: string}}}
+`
+
+// TestPathsBelowMadeUpParentsAreMadeUp: a path below the run's parents of
+// a resource, which the suite made up, is made up, so that a 404 of it
+// may be right: Jira's comments of an issue the suite named at random
+// were held to a 2xx.
+func TestPathsBelowMadeUpParentsAreMadeUp(t *testing.T) {
+	c, err := spec.Read([]byte(belowUnknownParents))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`[]`))
+	}))
+	defer srv.Close()
+	base, _ := url.Parse(srv.URL)
+	checker, err := answercheck.New(c, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := judge.NewClient(judge.Config{Base: base, Contract: c, Checker: checker, MaxCreates: 10, Timeout: 5 * time.Second})
+	m := NewMaker(c, client, rand.New(rand.NewPCG(1, 3)), "run")
+	for _, id := range []string{"listComments", "listComments", "addComment"} {
+		params, madeUp, err := m.PathParams(context.Background(), c.Operation(id), nil)
+		if err != nil || !madeUp || params["issueId"] == "" {
+			t.Errorf("%s: %v made up %v (%v), want an issueId made up", id, params, madeUp, err)
+		}
+	}
+}
