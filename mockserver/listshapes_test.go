@@ -92,3 +92,53 @@ func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
 }
+
+// TestListedIDsInTheListsType: a list whose schema of an item gives the
+// id another type than the read's, a string of an integer id as Jira's
+// security levels have, answers each id in the list's type, the same id.
+func TestListedIDsInTheListsType(t *testing.T) {
+	c := documentWith(t, `
+  /levels:
+    get:
+      operationId: listLevels
+      responses:
+        '200': {description: The levels., content: {application/json: {schema: {type: object, properties: {values: {type: array, items: {$ref: '#/components/schemas/Listed'}}}}}}}
+    post:
+      operationId: createLevel
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Level'}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Level'}}}}
+  /levels/{id}:
+    get:
+      operationId: getLevel
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: A level., content: {application/json: {schema: {$ref: '#/components/schemas/Level'}}}}
+`, `
+    Level:
+      type: object
+      required: [name]
+      properties:
+        id: {type: integer, readOnly: true}
+        name: {type: string}
+    Listed:
+      type: object
+      additionalProperties: false
+      properties:
+        id: {type: string}
+        name: {type: string}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	req, resp, body := fetch(t, http.MethodGet, base+"/v1/levels", "", "X-API-Key", key)
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /v1/levels: %d %v\n%s", resp.StatusCode, err, body)
+	}
+	var page struct{ Values []map[string]any }
+	if json.Unmarshal(body, &page) != nil || len(page.Values) == 0 {
+		t.Fatalf("GET /v1/levels: %s, want levels", body)
+	}
+	id, _ := page.Values[0]["id"].(string)
+	if _, resp, read := fetch(t, http.MethodGet, base+"/v1/levels/"+id, "", "X-API-Key", key); id == "" || resp.StatusCode != http.StatusOK || !bytes.Contains(read, []byte(`"id":`+id)) {
+		t.Errorf("the first level listed as %v reads %d %s, want the level of that id", page.Values[0]["id"], resp.StatusCode, read)
+	}
+}

@@ -310,7 +310,9 @@ type listShape struct {
 // else those members, each converted or made anew (fitter.member) where
 // the schema refuses it, and those it requires and the item lacks made,
 // by values drawn from the item's id alone, so that the item is listed
-// the same each time. The id is never changed.
+// the same each time. The id is never changed, but written in the type
+// the list's schema gives it: Jira's security levels are listed with ids
+// of strings, where the schemes they are listed of have integers.
 func (ls *listShape) fitted(item map[string]any) any {
 	f := ls.fit
 	shown := item
@@ -335,6 +337,11 @@ func (ls *listShape) fitted(item map[string]any) any {
 		v, ok := shown[p.Name]
 		switch {
 		case p.Name == ls.idProp:
+			if ok && p.Schema.VisitJSON(v, f.opts...) != nil {
+				if c := converted(v, spec.TypeOf(p.Schema)); c != nil && p.Schema.VisitJSON(c, f.opts...) == nil {
+					shown[p.Name] = c
+				}
+			}
 		case ok:
 			f.member(shown, p, v, 1)
 		case p.Required:
