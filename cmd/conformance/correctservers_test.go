@@ -240,6 +240,7 @@ var correctReadings = []struct{ name, doc string }{
 	{"ReferencesSentInTheirType", referencesOfAnotherType},
 	{"IDsOfAnotherTypeInTheRead", idsOfAnotherType},
 	{"UpdateAnsweringAnOperation", updatedAnsweringAnOperation},
+	{"CreateAnsweringAnOutcomeOfTheSameName", outcomeOfTheSameName},
 }
 
 func TestCorrectReadingsPass(t *testing.T) {
@@ -530,6 +531,52 @@ components:
         status: {type: string, enum: [PENDING, RUNNING, DONE]}
         targetLink: {type: string}
         startTime: {type: string}
+`
+
+// outcomeOfTheSameName is a document whose issues are created with a
+// transition to make, and answered with a transition of another schema,
+// its outcome, as Jira's are, which takes no other member.
+//
+// A member sent of which the answer declares nothing is not expected
+// back: the suite expected the transition as an empty object.
+const outcomeOfTheSameName = `openapi: 3.0.3
+info: {title: Issues, version: 1.0.0}
+paths:
+  /issues:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [summary, transition]
+              properties:
+                summary: {type: string}
+                transition: {type: object, required: [id], properties: {id: {type: string}, looped: {type: boolean}}}
+      responses:
+        '201':
+          description: Created.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  id: {type: string}
+                  transition: {type: object, additionalProperties: false, properties: {status: {type: integer}, errors: {type: object}}}
+  /issues/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+    get:
+      responses:
+        '200': {description: The issue., content: {application/json: {schema: {$ref: '#/components/schemas/Issue'}}}}
+        '404': {description: No such issue.}
+components:
+  schemas:
+    Issue:
+      type: object
+      properties:
+        id: {type: string, readOnly: true}
+        summary: {type: string}
 `
 
 // replacedByBody is a document whose environments are replaced by a PUT of

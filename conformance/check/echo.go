@@ -141,7 +141,15 @@ func (h *Harness) answered(req, answer *openapi3.Schema, v any, depth int) any {
 				delete(out, name)
 				continue
 			}
-			out[name] = h.answered(r, a, out[name], depth+1)
+			kept := h.answered(r, a, out[name], depth+1)
+			if m, ok := kept.(map[string]any); ok && len(m) == 0 && !isEmptyObject(out[name]) {
+				// Nothing sent of it is answered: Jira's issue is created
+				// with a transition to make, and answered with a
+				// transition of another schema, its outcome.
+				delete(out, name)
+				continue
+			}
+			out[name] = kept
 		}
 		return out
 	case []any:
@@ -159,6 +167,12 @@ func (h *Harness) answered(req, answer *openapi3.Schema, v any, depth int) any {
 		return out
 	}
 	return v
+}
+
+// isEmptyObject reports whether v is an object of no members.
+func isEmptyObject(v any) bool {
+	m, ok := v.(map[string]any)
+	return ok && len(m) == 0
 }
 
 // answeredMembers returns what of v, an object sent, an answer of the
