@@ -187,22 +187,7 @@ func TestPathOfAResourceNamedByItsOwnParent(t *testing.T) {
 	if r := c.Operation("getCommitment").Resource; r == nil || len(r.ParentParams) == 0 {
 		t.Fatalf("getCommitment: resource %+v, want one below a parent", r)
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		if r.Method == http.MethodPost {
-			w.WriteHeader(http.StatusCreated)
-			w.Write([]byte(`{"id":"c1"}`))
-			return
-		}
-		w.Write([]byte(`[]`))
-	}))
-	defer srv.Close()
-	base, _ := url.Parse(srv.URL)
-	checker, err := answercheck.New(c, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := judge.NewClient(judge.Config{Base: base, Contract: c, Checker: checker, MaxCreates: 10, Timeout: 5 * time.Second})
+	client := emptyDeployment(t, c)
 	for _, id := range []string{"getCommitment", "listCommitments", "createCommitment"} {
 		m := NewMaker(c, client, rand.New(rand.NewPCG(1, 3)), "run")
 		params, _, err := m.PathParams(context.Background(), c.Operation(id), nil)
@@ -252,22 +237,33 @@ func TestPathsBelowMadeUpParentsAreMadeUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`[]`))
-	}))
-	defer srv.Close()
-	base, _ := url.Parse(srv.URL)
-	checker, err := answercheck.New(c, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := judge.NewClient(judge.Config{Base: base, Contract: c, Checker: checker, MaxCreates: 10, Timeout: 5 * time.Second})
-	m := NewMaker(c, client, rand.New(rand.NewPCG(1, 3)), "run")
+	m := NewMaker(c, emptyDeployment(t, c), rand.New(rand.NewPCG(1, 3)), "run")
 	for _, id := range []string{"listComments", "listComments", "addComment"} {
 		params, madeUp, err := m.PathParams(context.Background(), c.Operation(id), nil)
 		if err != nil || !madeUp || params["issueId"] == "" {
 			t.Errorf("%s: %v made up %v (%v), want an issueId made up", id, params, madeUp, err)
 		}
 	}
+}
+
+// emptyDeployment returns a client of a deployment of c that lists no
+// item, and answers every create with an item of the id "c1".
+func emptyDeployment(t *testing.T, c *spec.Contract) *judge.Client {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusCreated)
+			w.Write([]byte(`{"id":"c1"}`))
+			return
+		}
+		w.Write([]byte(`[]`))
+	}))
+	t.Cleanup(srv.Close)
+	base, _ := url.Parse(srv.URL)
+	checker, err := answercheck.New(c, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return judge.NewClient(judge.Config{Base: base, Contract: c, Checker: checker, MaxCreates: 10, Timeout: 5 * time.Second})
 }
