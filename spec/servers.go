@@ -193,36 +193,41 @@ func NewRouter(doc *openapi3.T) (routers.Router, error) {
 	return r, nil
 }
 
-// escapedTemplate returns the path template t with its text outside
-// the parameters' braces escaped as a request's path is on the wire,
-// which gorillamux matches: Loket's /conceptemployees/{id}/dossier" is
-// asked for as .../dossier%22, which the template as written never
-// matched.
+// escapedTemplate returns the path template t with the characters of its
+// text outside the parameters' braces that a path cannot hold as they are
+// escaped, as a client sends them, and which gorillamux matches: Loket's
+// /conceptemployees/{id}/dossier" is asked for as .../dossier%22, which
+// the template as written never matched. What a path may hold (RFC 3986's
+// pchar: letters, digits, -._~, !$&'()*+,;= and :@) stays as written, as
+// clients send it: Azure Batch's /certificates(thumbprintAlgorithm=...).
 func escapedTemplate(t string) string {
 	var b strings.Builder
-	depth, start := 0, 0
-	for i, c := range t {
+	depth := 0
+	for i := 0; i < len(t); i++ {
+		c := t[i]
 		switch {
 		case c == '{':
-			if depth == 0 {
-				b.WriteString((&url.URL{Path: t[start:i]}).EscapedPath())
-				start = i
-			}
 			depth++
 		case c == '}' && depth > 0:
 			depth--
-			if depth == 0 {
-				b.WriteString(t[start : i+1])
-				start = i + 1
-			}
+		case depth > 0 || pathChar(c):
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
 		}
-	}
-	if depth == 0 {
-		b.WriteString((&url.URL{Path: t[start:]}).EscapedPath())
-	} else {
-		b.WriteString(t[start:])
+		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// pathChar reports whether c may stand in a path as it is: a character of
+// RFC 3986's pchar, or the slash between segments.
+func pathChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~!$&'()*+,;=:@/%", c) >= 0
 }
 
 // bare returns a path item of item's parameters and no operations or

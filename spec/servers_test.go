@@ -210,6 +210,11 @@ paths:
     parameters:
       - {name: id, in: path, required: true, schema: {type: string}}
     get: {operationId: getSpaced, responses: {'200': {description: ok}}}
+  /certificates(algorithm={algorithm},thumbprint={thumbprint}):
+    parameters:
+      - {name: algorithm, in: path, required: true, schema: {type: string}}
+      - {name: thumbprint, in: path, required: true, schema: {type: string}}
+    get: {operationId: getCertificate, responses: {'200': {description: ok}}}
   /things/{a}/{b}.txt:
     parameters:
       - {name: a, in: path, required: true, schema: {type: string}}
@@ -250,6 +255,9 @@ func TestRouterTakesTheMoreSpecificTemplate(t *testing.T) {
 		// /conceptemployees/{id}/dossier", is matched as sent.
 		{"GET", "/v1/quoted/7/dossier%22", "getDossier", "id", "7"},
 		{"GET", "/v1/spaced/7/two%20words", "getSpaced", "id", "7"},
+		// What a path may hold as it is stays so, as Azure Batch's
+		// OData keys are sent.
+		{"GET", "/v1/certificates(algorithm=sha1,thumbprint=ab12)", "getCertificate", "thumbprint", "ab12"},
 		{"PUT", "/v1/home/alice.ks.html", "", "", ""},
 		{"PUT", "/v1/things/home/alice.txt", "", "", ""},
 	} {
