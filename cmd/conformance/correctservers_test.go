@@ -241,6 +241,7 @@ var correctReadings = []struct{ name, doc string }{
 	{"IDsOfAnotherTypeInTheRead", idsOfAnotherType},
 	{"UpdateAnsweringAnOperation", updatedAnsweringAnOperation},
 	{"CreateAnsweringAnOutcomeOfTheSameName", outcomeOfTheSameName},
+	{"PathParameterOfContentOfAnyMedia", contentOfAnyMedia},
 }
 
 func TestCorrectReadingsPass(t *testing.T) {
@@ -577,6 +578,38 @@ components:
       properties:
         id: {type: string, readOnly: true}
         summary: {type: string}
+`
+
+// contentOfAnyMedia is a document whose reports are read by an id of
+// content */* rather than a schema, a UUID, as Telnyx's are.
+//
+// Such an id is its text: petmock read the UUID 088b7872-... as the JSON
+// number 0 it begins with, and answered every read 404.
+const contentOfAnyMedia = `openapi: 3.0.3
+info: {title: Reports, version: 1.0.0}
+paths:
+  /reports:
+    get:
+      responses:
+        '200': {description: The reports., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Report'}}}}}
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Report'}}}}
+  /reports/{id}:
+    parameters: [{name: id, in: path, required: true, content: {'*/*': {schema: {type: string, format: uuid}}}}]
+    get:
+      responses:
+        '200': {description: The report., content: {application/json: {schema: {$ref: '#/components/schemas/Report'}}}}
+        '404': {description: No such report.}
+components:
+  schemas:
+    Report:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: string, format: uuid, readOnly: true}
+        name: {type: string}
 `
 
 // replacedByBody is a document whose environments are replaced by a PUT of

@@ -361,11 +361,23 @@ func validationInput(r *http.Request, route *routers.Route, params map[string]st
 func contentPathNames(op *spec.Operation) []string {
 	var out []string
 	for _, p := range op.Parameters {
-		if p.In == openapi3.ParameterInPath && p.Schema == nil && len(p.Content) > 0 {
+		if p.In == openapi3.ParameterInPath && p.Schema == nil && jsonContent(p.Content) {
 			out = append(out, p.Name)
 		}
 	}
 	return out
+}
+
+// jsonContent reports whether a parameter of content c is written as
+// JSON: of a JSON media type, where Telnyx's report id of content */* is
+// its text, a UUID.
+func jsonContent(c openapi3.Content) bool {
+	for mt := range c {
+		if spec.IsJSON(mt) {
+			return true
+		}
+	}
+	return false
 }
 
 // contentPathParams returns params with the values of names, path
@@ -382,8 +394,8 @@ func contentPathParams(names []string, params map[string]string) map[string]stri
 		var value any
 		dec := json.NewDecoder(strings.NewReader(text))
 		dec.UseNumber()
-		if dec.Decode(&value) != nil {
-			continue
+		if dec.Decode(&value) != nil || dec.More() {
+			continue // no JSON, or more than one value: the text as it is
 		}
 		out[name] = url.PathEscape(spec.ValueText(value))
 	}
