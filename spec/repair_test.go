@@ -510,3 +510,33 @@ func TestUndeclaredRequiredOfAClosedObject(t *testing.T) {
 		t.Errorf("read strictly, Read = %v, want a refusal that begins %q", err, thing+".required: ")
 	}
 }
+
+// TestParameterOfTextContent: a parameter of the content of one media
+// type that is not JSON, of a scalar's schema, as Telnyx's report ids of
+// */* of a UUID, is read by that schema, without a word: the id 1 is the
+// text "1", where it was read as the JSON number 1 and refused as no
+// string. One of JSON content stays as written.
+func TestParameterOfTextContent(t *testing.T) {
+	doc := header + `paths:
+  /reports/{id}:
+    get:
+      parameters:
+        - {name: id, in: path, required: true, content: {'*/*': {schema: {type: string}}}}
+        - {name: filter, in: query, content: {application/json: {schema: {type: string}}}}
+      responses:
+        '200': {description: ok}
+`
+	for _, strict := range []bool{false, true} {
+		c, err := spec.ReadOptions{Strict: strict}.Read([]byte(doc))
+		if err != nil || len(c.Warnings) != 0 {
+			t.Fatalf("strict %v: Read = %v, warnings %q; want it served without a word", strict, err, c.Warnings)
+		}
+		op := c.Operation("GET /reports/{id}")
+		if id := op.Parameter("path", "id"); id.Schema == nil || id.Content != nil || spec.TypeOf(id.Schema.Value) != "string" {
+			t.Errorf("strict %v: id read as %+v, want by its content's schema", strict, id)
+		}
+		if f := op.Parameter("query", "filter"); f.Schema != nil || len(f.Content) != 1 {
+			t.Errorf("strict %v: filter read as %+v, want its JSON content as written", strict, f)
+		}
+	}
+}

@@ -195,10 +195,22 @@ func (r *repairs) responseDescriptions() {
 
 // parameterSchemas gives a parameter or a header of neither schema nor
 // content the schema of a string, which is what a value of a query, a
-// path or a header is written as.
+// path or a header is written as. A parameter of the content of one media
+// type that is not JSON, whose schema is of a scalar, as Telnyx's report
+// ids of */* of a UUID, is read by that schema, without a word: its value
+// is the text a schema's would be, where kin-openapi read it as JSON and
+// refused the id 1 as no string.
 func (r *repairs) parameterSchemas() {
 	for _, p := range r.parts() {
-		if param, ok := p.value.(*openapi3.Parameter); ok && param.Schema == nil && len(param.Content) == 0 {
+		param, ok := p.value.(*openapi3.Parameter)
+		if ok && param.Schema == nil && len(param.Content) == 1 {
+			for mt, content := range param.Content {
+				if !IsJSON(mt) && content != nil && content.Schema != nil && content.Schema.Value != nil && slices.Contains([]string{"string", "integer", "number", "boolean"}, TypeOf(content.Schema.Value)) {
+					param.Schema, param.Content = content.Schema, nil
+				}
+			}
+		}
+		if ok && param.Schema == nil && len(param.Content) == 0 {
 			param.Schema = openapi3.NewStringSchema().NewRef()
 			what := "neither schema nor content, one of which a parameter must have"
 			if param.In == "" {
