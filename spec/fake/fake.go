@@ -1000,16 +1000,58 @@ func (g *Generator) date() time.Time {
 // where the pattern repeats a part without bound: AWS IoT's payloadVersion
 // of ^[0-9-]+$ and a minLength of 10 was drawn shorter, then padded with
 // letters the pattern refuses.
+//
+// One drawn longer than its maxLength, as AWS Clean Rooms' identifiers of
+// .*[0-9a-f]{8}-...-[0-9a-f]{12}.* and at most 36 characters, is drawn
+// with each part that may repeat repeated as little as it may, where it
+// was cut, and its last group with it.
 func (g *Generator) patterned(s *openapi3.Schema) string {
 	v := g.Faker.Regex(s.Pattern)
 	want := int(min(s.MinLength, MaxStringLength))
-	if utf8.RuneCountInString(v) >= want {
-		return v
-	}
-	if long, ok := lengthened(s.Pattern, want); ok {
-		return g.Faker.Regex(long)
+	n := utf8.RuneCountInString(v)
+	switch {
+	case n < want:
+		if long, ok := lengthened(s.Pattern, want); ok {
+			return g.Faker.Regex(long)
+		}
+	case uint64(n) > min(uint64(MaxStringLength), maxLength(s)):
+		if short, ok := shortened(s.Pattern); ok {
+			return g.Faker.Regex(short)
+		}
 	}
 	return v
+}
+
+// shortened returns pattern with each part that may repeat repeated as
+// few times as it may: none of a * or a ?, once of a +, n times of {n,m};
+// false where it has no such part.
+func shortened(pattern string) (string, bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	changed := false
+	var shrink func(r *syntax.Regexp)
+	shrink = func(r *syntax.Regexp) {
+		for _, sub := range r.Sub {
+			shrink(sub)
+		}
+		switch r.Op {
+		case syntax.OpStar, syntax.OpQuest:
+			r.Op, r.Sub, changed = syntax.OpEmptyMatch, nil, true
+		case syntax.OpPlus:
+			r.Op, r.Min, r.Max, changed = syntax.OpRepeat, 1, 1, true
+		case syntax.OpRepeat:
+			if r.Max != r.Min {
+				r.Max, changed = r.Min, true
+			}
+		}
+	}
+	shrink(re)
+	if !changed {
+		return "", false
+	}
+	return re.String(), true
 }
 
 // lengthened returns pattern with its first part repeated without bound

@@ -45,6 +45,9 @@ func TestValuesMatchTheirSchemas(t *testing.T) {
 		`{"type":"string","pattern":"^[0-9-]+$","minLength":10,"maxLength":32}`,
 		`{"type":"string","pattern":"^v[0-9]+\\.[0-9]*$","minLength":14}`,
 		`{"type":"string","pattern":"^(ab)+$","minLength":21}`,
+		// One whose draws run past its maxLength, as AWS Clean Rooms'
+		// identifiers.
+		`{"type":"string","pattern":".*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}.*","minLength":36,"maxLength":36}`,
 		`{"type":"string","enum":["a","b","c"]}`,
 		`{"type":"integer"}`,
 		`{"type":"integer","format":"int32","minimum":-3,"maximum":3}`,
