@@ -520,3 +520,41 @@ func TestSeededItemsOfPropertiesSeveralMembersDeclare(t *testing.T) {
 		t.Errorf("POST /v1/groups: %d %v, want the group created with its members\n%s", resp.StatusCode, err, body)
 	}
 }
+
+// TestCreateAnsweredInTextAlone: a resource whose create answers in
+// text/plain alone, as PhantAuth's users do, keeps the user created and
+// answers as its document says, of a text made of it: a create that asked
+// for text/plain was a 500, the first of no media types offered taken,
+// and one that did not an empty body of no Content-Type.
+func TestCreateAnsweredInTextAlone(t *testing.T) {
+	c := documentWith(t, `
+  /users:
+    post:
+      operationId: createUser
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/User'}}}}
+      responses:
+        '200': {description: The user's token., content: {text/plain: {schema: {type: string}}}}
+  /users/{id}:
+    get:
+      operationId: getUser
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: A user., content: {application/json: {schema: {$ref: '#/components/schemas/User'}}}}
+`, `
+    User:
+      type: object
+      properties:
+        id: {type: string}
+        name: {type: string}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	req, resp, body := fetch(t, http.MethodPost, base+"/v1/users", `{"name":"John"}`, "X-API-Key", key, "Content-Type", "application/json", "Accept", "text/plain")
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST /v1/users: %d %v\n%s", resp.StatusCode, err, body)
+	}
+	// The user is kept all the same, and read where the answer says.
+	_, resp, body = fetch(t, http.MethodGet, resp.Header.Get("Location"), "", "X-API-Key", key)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"name":"John"`) {
+		t.Errorf("GET of the user created: %d %s, want John", resp.StatusCode, body)
+	}
+}

@@ -83,6 +83,18 @@ func (s *Server) bind(ctx context.Context, shapes *shape.Builder) error {
 				return g.Serve(w, r, c, s.seed, s.redact.Hides)
 			}
 		}
+		if so.Role != spec.RoleOther && answersNoItem(so) {
+			g, warning, err := answer.NewGenerated(s.contract, so, shapes, tried)
+			if err != nil {
+				return err
+			}
+			if warning != "" {
+				s.warnings = append(s.warnings, warning)
+			}
+			op.handle = answeredAsPlain(op.handle, func(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
+				return g.Serve(w, r, c, s.seed, s.redact.Hides)
+			})
+		}
 		if so.Role != spec.RoleOther {
 			// A resource's answers are written in the media type the
 			// request negotiated, where it is not petmock's choice.

@@ -182,5 +182,11 @@ func (op *Operation) Offered(status int) []string {
 			return kind != spec.AnswerJSON && !spec.IsXML(name)
 		})
 	}
+	if len(names) == 0 {
+		// None left, as of PhantAuth's users created and answered as
+		// text/plain alone: nil, as of an answer without content, where
+		// the empty list made Check take the first of none and panic.
+		return nil
+	}
 	return names
 }
