@@ -661,6 +661,12 @@ func (m *Maker) PathParams(ctx context.Context, op *spec.Operation, fixed map[st
 			return nil, false, err
 		}
 		for k, v := range parent {
+			if p := op.Parameter(openapi3.ParameterInPath, k); p != nil && !takes(p, v) {
+				// A parent the op's own parameter does not take is made
+				// anew: Magento's cart items are created below a quoteId
+				// of a string, and listed below a cartId of an integer.
+				continue
+			}
 			if _, ok := params[k]; !ok {
 				params[k] = v
 				// A parent made up is as made up below it: Jira's comments
@@ -721,6 +727,13 @@ func (m *Maker) pathParams(ctx context.Context, op *spec.Operation, fixed map[st
 		madeUp = true
 	}
 	return params, madeUp, failed()
+}
+
+// takes reports whether the parameter p takes the text of a value as its
+// value: a schema of a number takes digits alone.
+func takes(p *openapi3.Parameter, text string) bool {
+	s := schemaOf(p)
+	return s == nil || s.VisitJSON(spec.TextValue(s, text)) == nil
 }
 
 // isChoosing reports whether the parents of res are being chosen: a

@@ -267,3 +267,60 @@ func emptyDeployment(t *testing.T, c *spec.Contract) *judge.Client {
 	}
 	return judge.NewClient(judge.Config{Base: base, Contract: c, Checker: checker, MaxCreates: 10, Timeout: 5 * time.Second})
 }
+
+// cartsOfStrings is a document whose cart items are listed below a
+// cartId of an integer, and created below a quoteId of a string, at a path
+// that is the list's but for the parameter's name, as Magento's are: the
+// create is served at the list's path, its parameter named cartId.
+const cartsOfStrings = `openapi: 3.0.3
+info: {title: Carts, version: 1.0.0}
+paths:
+  /carts/{cartId}/items:
+    get:
+      operationId: listItems
+      parameters: [{name: cartId, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: The items., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Item'}}}}}
+  /carts/{quoteId}/items:
+    post:
+      operationId: addItem
+      parameters: [{name: quoteId, in: path, required: true, schema: {type: string}}]
+      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}
+      responses:
+        '200': {description: Added., content: {application/json: {schema: {$ref: '#/components/schemas/Item'}}}}
+  /carts/{cartId}/items/{itemId}:
+    delete:
+      operationId: deleteItem
+      parameters:
+        - {name: cartId, in: path, required: true, schema: {type: integer}}
+        - {name: itemId, in: path, required: true, schema: {type: integer}}
+      responses:
+        '200': {description: Deleted.}
+components:
+  schemas:
+    Item: {type: object, properties: {item_id: {type: integer}, sku: {type: string}}}
+`
+
+// TestParentsAParameterTakes: the run's parent of a resource is a
+// parameter's value only where the parameter takes it: Magento's cart
+// items were listed by a cartId of an integer, sent the string made for
+// the quoteId of their create, and refused.
+func TestParentsAParameterTakes(t *testing.T) {
+	c, err := spec.Read([]byte(cartsOfStrings))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMaker(c, emptyDeployment(t, c), rand.New(rand.NewPCG(1, 3)), "run")
+	for _, id := range []string{"addItem", "listItems", "deleteItem"} {
+		op := c.Operation(id)
+		if op == nil {
+			t.Fatalf("no operation %s: %v", id, c.Warnings)
+		}
+		params, _, err := m.PathParams(context.Background(), op, nil)
+		for name, v := range params {
+			if p := op.Parameter("path", name); err != nil || p != nil && p.Schema.Value.VisitJSON(spec.TextValue(p.Schema.Value, v)) != nil {
+				t.Errorf("%s: %s %q (%v), want a value its parameter takes", id, name, v, err)
+			}
+		}
+	}
+}
