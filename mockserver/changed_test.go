@@ -558,3 +558,50 @@ func TestCreateAnsweredInTextAlone(t *testing.T) {
 		t.Errorf("GET of the user created: %d %s, want John", resp.StatusCode, body)
 	}
 }
+
+// TestCreateAnswersTheIDItKeeps: a create answered in another schema than
+// the read's, sent an id it does not declare, answers the id the item is
+// kept under, that of its Location: SendGrid's campaign sent with its
+// example's id was answered with that id, and kept under another.
+func TestCreateAnswersTheIDItKeeps(t *testing.T) {
+	c := documentWith(t, `
+  /campaigns:
+    post:
+      operationId: createCampaign
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/NewCampaign'}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/CampaignAnswer'}}}}
+  /campaigns/{id}:
+    get:
+      operationId: getCampaign
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: A campaign., content: {application/json: {schema: {$ref: '#/components/schemas/Campaign'}}}}
+`, `
+    NewCampaign:
+      type: object
+      required: [title]
+      properties:
+        title: {type: string}
+    CampaignAnswer:
+      allOf:
+        - {$ref: '#/components/schemas/NewCampaign'}
+        - {type: object, required: [status], properties: {id: {type: integer}, status: {type: string}}}
+    Campaign:
+      type: object
+      properties:
+        id: {type: integer}
+        title: {type: string}
+`)
+	_, base := plainServer(t, mockserver.Config{Contract: c})
+	auth := []string{"X-API-Key", key, "Content-Type", "application/json"}
+	req, resp, body := fetch(t, http.MethodPost, base+"/v1/campaigns", `{"title":"May","id":986724}`, auth...)
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /v1/campaigns: %d %v\n%s", resp.StatusCode, err, body)
+	}
+	var created struct{ ID json.Number }
+	loc := resp.Header.Get("Location")
+	if json.Unmarshal(body, &created) != nil || !strings.HasSuffix(loc, "/campaigns/"+created.ID.String()) {
+		t.Errorf("POST /v1/campaigns answered id %s at Location %s, want the id of its Location\n%s", created.ID, loc, body)
+	}
+}

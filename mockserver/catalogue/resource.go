@@ -622,7 +622,11 @@ func (rs *Resource) createdOther(s *openapi3.Schema, text []byte, id string, sen
 	echoed := map[string]any{}
 	for _, p := range props {
 		v, was := sent[p.Name]
-		if !was || p.Schema.WriteOnly || p.Schema.VisitJSON(v, opts...) != nil {
+		if !was || p.Name == rs.spec.IDProperty || p.Schema.WriteOnly || p.Schema.VisitJSON(v, opts...) != nil {
+			// The id is the one the item is kept under, whatever was
+			// sent: SendGrid's campaign created with an id of its
+			// example was answered with that id and a Location of its
+			// own.
 			continue
 		}
 		// What the item holds otherwise, as it was made to fit the
