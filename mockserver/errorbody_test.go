@@ -91,6 +91,20 @@ func TestErrorBodiesFollowTheDocument(t *testing.T) {
         code: {type: integer, minimum: 400, maximum: 599}
         message: {type: string}
 `, []string{"message"}},
+		{"SendGrid's errors, of a member named \"\"", `        '400': ` + errorRef + `
+        '401': ` + errorRef + `
+        '404': ` + errorRef + "\n", `    Error:
+      type: object
+      properties:
+        errors:
+          type: array
+          items:
+            type: object
+            properties:
+              '': {type: string}
+              error_id: {type: string}
+              message: {type: string}
+`, []string{"errors", "0", "message"}},
 		{"Spring's error", `        '400': ` + errorRef + `
         '401': ` + errorRef + `
         '404': ` + errorRef + "\n", `    Error:

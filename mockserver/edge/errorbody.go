@@ -260,10 +260,12 @@ func (ps *errorPlans) holdsMessage(s *openapi3.Schema, depth int) bool {
 // roleOf returns the role of a member of an error object, whose message
 // and nested members are named.
 func roleOf(p spec.Property, message, nested string) role {
-	switch p.Name {
-	case message:
+	// "" names no member: SendGrid's errors declare a property named "",
+	// which was taken for the nested error none is.
+	switch {
+	case message != "" && p.Name == message:
 		return roleMessage
-	case nested:
+	case nested != "" && p.Name == nested:
 		return roleNested
 	}
 	switch spec.ErrorRoleOf(p) {
