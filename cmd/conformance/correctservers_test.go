@@ -242,6 +242,7 @@ var correctReadings = []struct{ name, doc string }{
 	{"UpdateAnsweringAnOperation", updatedAnsweringAnOperation},
 	{"CreateAnsweringAnOutcomeOfTheSameName", outcomeOfTheSameName},
 	{"PathParameterOfContentOfAnyMedia", contentOfAnyMedia},
+	{"IDSentThatTheCreateDoesNotDeclare", undeclaredIDSent},
 }
 
 func TestCorrectReadingsPass(t *testing.T) {
@@ -610,6 +611,43 @@ components:
       properties:
         id: {type: string, format: uuid, readOnly: true}
         name: {type: string}
+`
+
+// undeclaredIDSent is a document whose campaigns are created by a body
+// that declares no id and whose example holds one, as SendGrid's are.
+//
+// The id sent is the server's to ignore: the campaign answered holds the
+// id the server gives it, where the suite expected the example's back.
+const undeclaredIDSent = `openapi: 3.0.3
+info: {title: Campaigns, version: 1.0.0}
+paths:
+  /campaigns:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/NewCampaign'}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Campaign'}}}}
+  /campaigns/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+    get:
+      responses:
+        '200': {description: The campaign., content: {application/json: {schema: {$ref: '#/components/schemas/Campaign'}}}}
+        '404': {description: No such campaign.}
+components:
+  schemas:
+    NewCampaign:
+      type: object
+      required: [title]
+      properties:
+        title: {type: string}
+      example: {id: 986724, title: May}
+    Campaign:
+      allOf:
+        - {$ref: '#/components/schemas/NewCampaign'}
+        - {type: object, properties: {id: {type: integer}, status: {type: string}}}
 `
 
 // replacedByBody is a document whose environments are replaced by a PUT of

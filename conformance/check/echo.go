@@ -41,7 +41,18 @@ func (h *Harness) echoed(op *spec.Operation, answer *openapi3.Schema, sent map[s
 	if res := op.Resource; res != nil && res.IDParam != "" && hasPathParam(op, res.IDParam) {
 		delete(out, res.IDProperty)
 	}
+	if res := op.Resource; res != nil && op.Role == spec.RoleCreate && !h.declares(h.ItemSchema(op), res.IDProperty) {
+		// An id a create does not declare, sent all the same (of its
+		// example, as SendGrid's campaigns), is the server's to ignore:
+		// the id is the one it gives.
+		delete(out, res.IDProperty)
+	}
 	return out
+}
+
+// declares reports whether the schema s declares the property name.
+func (h *Harness) declares(s *openapi3.Schema, name string) bool {
+	return s != nil && slices.ContainsFunc(h.contract.Properties(s), func(p spec.Property) bool { return p.Name == name })
 }
 
 // readable returns what of it, an item as its create answered it, the
