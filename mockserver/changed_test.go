@@ -540,6 +540,12 @@ func TestCreateAnsweredInTextAlone(t *testing.T) {
       parameters: [{name: id, in: path, required: true, schema: {type: string}}]
       responses:
         '200': {description: A user., content: {application/json: {schema: {$ref: '#/components/schemas/User'}}}}
+    delete:
+      operationId: deleteUser
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: Deleted., content: {text/plain: {schema: {type: string}}}}
+        '404': {description: No such user., content: {application/json: {schema: {$ref: '#/components/schemas/Error'}}}}
 `, `
     User:
       type: object
@@ -556,6 +562,11 @@ func TestCreateAnsweredInTextAlone(t *testing.T) {
 	_, resp, body = fetch(t, http.MethodGet, resp.Header.Get("Location"), "", "X-API-Key", key)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"name":"John"`) {
 		t.Errorf("GET of the user created: %d %s, want John", resp.StatusCode, body)
+	}
+	// A refusal is the resource's: a delete of no such user is a 404.
+	req, resp, body = fetch(t, http.MethodDelete, base+"/v1/users/nobody", "", "X-API-Key", key)
+	if err := documented(t, c, req, resp.StatusCode, resp.Header, body); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("DELETE of no such user: %d %v\n%s", resp.StatusCode, err, body)
 	}
 }
 

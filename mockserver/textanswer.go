@@ -38,9 +38,12 @@ type handler = func(http.ResponseWriter, *http.Request, *edge.Call) error
 func answeredAsPlain(handle, plain handler) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *edge.Call) error {
 		held := &heldWriter{header: http.Header{}}
-		if err := handle(held, r, c); err != nil || held.status/100 != 2 {
+		if err := handle(held, r, c); err != nil {
+			return err // a refusal, which the caller writes
+		}
+		if held.status/100 != 2 {
 			held.flush(w)
-			return err
+			return nil
 		}
 		if loc := held.header.Get("Location"); loc != "" {
 			w.Header().Set("Location", loc)
