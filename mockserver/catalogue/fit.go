@@ -48,8 +48,42 @@ type fitter struct {
 	// not the item's own: see fitLists.
 	lists []listed
 
-	mu  sync.Mutex // guards gen
+	mu  sync.Mutex // guards gen, shared and items
 	gen *fake.Generator
+	// shared and items are, of each schema conform met, its properties
+	// (fake.Shared) and its items' schema (fake.Items), made once: made
+	// anew for each value, they were new schemas the generator's caches,
+	// keyed by schema, kept for the life of the fitter.
+	shared map[*openapi3.Schema][]spec.Property
+	items  map[*openapi3.Schema]*openapi3.Schema
+}
+
+// sharedProps returns the properties of s, of every allOf member's
+// declaration (fake.Shared), made once. Callers hold f.mu.
+func (f *fitter) sharedProps(s *openapi3.Schema) []spec.Property {
+	if props, ok := f.shared[s]; ok {
+		return props
+	}
+	if f.shared == nil {
+		f.shared = map[*openapi3.Schema][]spec.Property{}
+	}
+	props := fake.Shared(s, f.gen.Contract.Properties(s))
+	f.shared[s] = props
+	return props
+}
+
+// itemsOf returns the schema of the items of s (fake.Items), made once.
+// Callers hold f.mu.
+func (f *fitter) itemsOf(s *openapi3.Schema) *openapi3.Schema {
+	if items, ok := f.items[s]; ok {
+		return items
+	}
+	if f.items == nil {
+		f.items = map[*openapi3.Schema]*openapi3.Schema{}
+	}
+	items := fake.Items(s)
+	f.items[s] = items
+	return items
 }
 
 // newFitter returns the fitter of r's items, the values it makes drawn
@@ -374,7 +408,7 @@ func (f *fitter) conform(v any, s *openapi3.Schema, name string, depth int) (any
 				for k, e := range m {
 					out[k] = e
 				}
-				for _, p := range fake.Shared(s, f.gen.Contract.Properties(s)) {
+				for _, p := range f.sharedProps(s) {
 					e, ok := out[p.Name]
 					switch {
 					case ok:
@@ -388,10 +422,10 @@ func (f *fitter) conform(v any, s *openapi3.Schema, name string, depth int) (any
 				tried = out
 			}
 		case "array":
-			if list, ok := v.([]any); ok && fake.Items(s) != nil {
+			if list, ok := v.([]any); ok && f.itemsOf(s) != nil {
 				out := make([]any, 0, len(list))
 				for _, e := range list {
-					if fitted, ok := f.conform(e, fake.Items(s), name, depth+1); ok {
+					if fitted, ok := f.conform(e, f.itemsOf(s), name, depth+1); ok {
 						out = append(out, fitted)
 					}
 				}
