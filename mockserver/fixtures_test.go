@@ -131,3 +131,51 @@ func TestLoadedFileLeavesUnnamedResourcesAtTheirStart(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusMixOfAStatusSeveralMembersDeclare: a status mix weighs the
+// status's enumeration where several allOf members of the item declare
+// it, one of them with its enum: the status was read as the allOf of its
+// declarations, of no enumeration, and the mix refused.
+func TestStatusMixOfAStatusSeveralMembersDeclare(t *testing.T) {
+	c, err := spec.Read([]byte(`openapi: 3.0.3
+info: {title: Pets, version: 1.0.0}
+paths:
+  /pets:
+    get:
+      responses:
+        '200': {description: The pets., content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Pet'}}}}}
+    post:
+      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+      responses:
+        '201': {description: Created., content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+  /pets/{id}:
+    get:
+      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '200': {description: A pet., content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+components:
+  schemas:
+    Pet:
+      allOf:
+        - type: object
+          required: [status]
+          properties:
+            id: {type: integer}
+            status: {type: string, enum: [available, pending, sold]}
+        - type: object
+          properties:
+            status: {type: string, description: The pet's status.}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := catalogue.Generate(c, catalogue.Seeded{Seed: 7, Count: 20, StatusMix: []int{1, 0, 0}})
+	if err != nil {
+		t.Fatalf("Generate with a mix: %v", err)
+	}
+	for _, it := range items["pets"] {
+		if !bytes.Contains(it, []byte(`"status":"available"`)) {
+			t.Errorf("pet %s, want every one available, as the mix weighs", it)
+		}
+	}
+}

@@ -127,7 +127,7 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 		gen := &fake.Generator{Contract: c, Faker: streamFaker(cat.Seed, r.Name, i == 0), Refs: refs}
 		// The id is assigned; a property several allOf members declare
 		// is made of them all.
-		props := fake.Shared(r.Item, r.Properties)[1:]
+		props := slices.Clone(fake.Shared(r.Item, r.Properties)[1:])
 		mixes := make([][]int, len(props))
 		exact := make([]bool, len(props))
 		plans := make([]func() any, len(props))
@@ -135,10 +135,14 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 			exact[j] = fake.Exact(p.Schema)
 			plans[j] = gen.Plan(p.Schema, fake.Hint{Property: p.Name, Resource: r.Name})
 			if p.Name == "status" && cat.StatusMix != nil {
-				if len(cat.StatusMix) != len(p.Schema.Enum) {
-					return nil, nil, fmt.Errorf("status mix %v: want %d weights, one for each of %v", cat.StatusMix, len(p.Schema.Enum), p.Schema.Enum)
+				// The enumeration the mix weighs may be a member's of
+				// the status's allOf (see fake.Shared).
+				enum := enumOf(p.Schema, 0)
+				if len(cat.StatusMix) != len(enum) {
+					return nil, nil, fmt.Errorf("status mix %v: want %d weights, one for each of %v", cat.StatusMix, len(enum), enum)
 				}
 				mixes[j] = cat.StatusMix
+				props[j].Schema = &openapi3.Schema{Enum: enum}
 			}
 		}
 		for _, mix := range mixes {
@@ -354,4 +358,23 @@ func streamFaker(seed uint64, name string, first bool) *gofakeit.Faker {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	return gofakeit.NewFaker(rand.NewPCG(seed, seed^h.Sum64()), false)
+}
+
+// enumOf returns the enumeration of s, or of the first member of its
+// allOf that has one.
+func enumOf(s *openapi3.Schema, depth int) []any {
+	if s == nil || depth > 32 {
+		return nil
+	}
+	if len(s.Enum) > 0 {
+		return s.Enum
+	}
+	for _, m := range s.AllOf {
+		if m != nil {
+			if e := enumOf(m.Value, depth+1); len(e) > 0 {
+				return e
+			}
+		}
+	}
+	return nil
 }
