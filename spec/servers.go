@@ -349,6 +349,15 @@ func (r *baseRouter) add(hostless *openapi3.T, full, path string, item *openapi3
 
 // FindRoute finds the route of a request, as the document's.
 func (r *baseRouter) FindRoute(req *http.Request) (*routers.Route, map[string]string, error) {
+	if p := req.URL.EscapedPath(); strings.ContainsAny(p, "[]") {
+		// A path may carry brackets raw, as browsers send them, or
+		// escaped, as the templates have them (escapedTemplate).
+		u := *req.URL
+		u.RawPath = strings.NewReplacer("[", "%5B", "]", "%5D").Replace(p)
+		cp := *req
+		cp.URL = &u
+		req = &cp
+	}
 	route, params, err := r.Router.FindRoute(req)
 	switch {
 	case err == nil:

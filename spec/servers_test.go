@@ -215,6 +215,10 @@ paths:
       - {name: algorithm, in: path, required: true, schema: {type: string}}
       - {name: thumbprint, in: path, required: true, schema: {type: string}}
     get: {operationId: getCertificate, responses: {'200': {description: ok}}}
+  /tags[]/{id}:
+    parameters:
+      - {name: id, in: path, required: true, schema: {type: string}}
+    get: {operationId: getTag, responses: {'200': {description: ok}}}
   /things/{a}/{b}.txt:
     parameters:
       - {name: a, in: path, required: true, schema: {type: string}}
@@ -258,6 +262,9 @@ func TestRouterTakesTheMoreSpecificTemplate(t *testing.T) {
 		// What a path may hold as it is stays so, as Azure Batch's
 		// OData keys are sent.
 		{"GET", "/v1/certificates(algorithm=sha1,thumbprint=ab12)", "getCertificate", "thumbprint", "ab12"},
+		// Brackets, sent raw or escaped.
+		{"GET", "/v1/tags[]/7", "getTag", "id", "7"},
+		{"GET", "/v1/tags%5B%5D/7", "getTag", "id", "7"},
 		{"PUT", "/v1/home/alice.ks.html", "", "", ""},
 		{"PUT", "/v1/things/home/alice.txt", "", "", ""},
 	} {
