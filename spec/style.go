@@ -413,14 +413,24 @@ func pairs(v map[string]any, sep string) []string {
 // content application/json, a string, is "42", quoted. ok is false for a
 // parameter of a schema, or of another media type.
 func contentText(p *openapi3.Parameter, v any) (string, bool) {
-	if p.Schema != nil || len(p.Content) == 0 {
+	if !SentAsJSON(p) {
 		return "", false
+	}
+	b, err := json.Marshal(v)
+	return string(b), err == nil
+}
+
+// SentAsJSON reports whether the value of p is written as JSON: p has no
+// schema, and content of a JSON media type. A value of other content, as
+// Telnyx's report id of */*, is its text.
+func SentAsJSON(p *openapi3.Parameter) bool {
+	if p.Schema != nil {
+		return false
 	}
 	for mt := range p.Content {
 		if IsJSON(mt) {
-			b, err := json.Marshal(v)
-			return string(b), err == nil
+			return true
 		}
 	}
-	return "", false
+	return false
 }

@@ -361,23 +361,11 @@ func validationInput(r *http.Request, route *routers.Route, params map[string]st
 func contentPathNames(op *spec.Operation) []string {
 	var out []string
 	for _, p := range op.Parameters {
-		if p.In == openapi3.ParameterInPath && p.Schema == nil && jsonContent(p.Content) {
+		if p.In == openapi3.ParameterInPath && spec.SentAsJSON(p) {
 			out = append(out, p.Name)
 		}
 	}
 	return out
-}
-
-// jsonContent reports whether a parameter of content c is written as
-// JSON: of a JSON media type, where Telnyx's report id of content */* is
-// its text, a UUID.
-func jsonContent(c openapi3.Content) bool {
-	for mt := range c {
-		if spec.IsJSON(mt) {
-			return true
-		}
-	}
-	return false
 }
 
 // contentPathParams returns params with the values of names, path
