@@ -34,8 +34,7 @@ func idProperty(props []Property, idParam, name string, sent map[string]bool, pa
 	patterned := param != nil && schemaType(param) == "string" && (param.Pattern != "" || param.Format == "uuid")
 	for _, p := range props {
 		t := schemaType(p.Schema)
-		enumerated := ofAllOf(p.Schema, func(s *openapi3.Schema) bool { return len(s.Enum) > 0 })
-		if (t == "integer" || t == "string") && !sent[p.Name] && !timestamp(p) && !enumerated && !(patterned && t == "integer") {
+		if (t == "integer" || t == "string") && !sent[p.Name] && !timestamp(p) && len(EnumOf(p.Schema)) == 0 && !(patterned && t == "integer") {
 			return p, true
 		}
 	}

@@ -131,6 +131,30 @@ func ofAllOf[T comparable](s *openapi3.Schema, get func(*openapi3.Schema) T) T {
 	return walk(s, 0)
 }
 
+// EnumOf returns the enumeration of s, or of the first member of its
+// allOf that has one, as AWS's properties of an allOf of a $ref and a
+// description give theirs; nil for none.
+func EnumOf(s *openapi3.Schema) []any {
+	var walk func(s *openapi3.Schema, depth int) []any
+	walk = func(s *openapi3.Schema, depth int) []any {
+		if s == nil || depth > 32 {
+			return nil
+		}
+		if len(s.Enum) > 0 {
+			return s.Enum
+		}
+		for _, m := range s.AllOf {
+			if m != nil {
+				if e := walk(m.Value, depth+1); len(e) > 0 {
+					return e
+				}
+			}
+		}
+		return nil
+	}
+	return walk(s, 0)
+}
+
 func typeOf(s *openapi3.Schema, depth int) string {
 	if s == nil || depth > 32 {
 		return ""

@@ -137,7 +137,7 @@ func generate(ctx context.Context, c *spec.Contract, shapes *shape.Builder, cat 
 			if p.Name == "status" && cat.StatusMix != nil {
 				// The enumeration the mix weighs may be a member's of
 				// the status's allOf (see fake.Shared).
-				enum := enumOf(p.Schema, 0)
+				enum := spec.EnumOf(p.Schema)
 				if len(cat.StatusMix) != len(enum) {
 					return nil, nil, fmt.Errorf("status mix %v: want %d weights, one for each of %v", cat.StatusMix, len(enum), enum)
 				}
@@ -358,23 +358,4 @@ func streamFaker(seed uint64, name string, first bool) *gofakeit.Faker {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	return gofakeit.NewFaker(rand.NewPCG(seed, seed^h.Sum64()), false)
-}
-
-// enumOf returns the enumeration of s, or of the first member of its
-// allOf that has one.
-func enumOf(s *openapi3.Schema, depth int) []any {
-	if s == nil || depth > 32 {
-		return nil
-	}
-	if len(s.Enum) > 0 {
-		return s.Enum
-	}
-	for _, m := range s.AllOf {
-		if m != nil {
-			if e := enumOf(m.Value, depth+1); len(e) > 0 {
-				return e
-			}
-		}
-	}
-	return nil
 }
